@@ -1,0 +1,62 @@
+/**
+ * Time as the framework sees it. Tests inject a manual clock instead of sleeping.
+ *
+ * @example
+ * ```ts
+ * import { systemClock } from "@spool/core";
+ * const cancel = systemClock.setTimeout(() => console.log("later"), 10);
+ * cancel();
+ * ```
+ */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Runs `fn` after `ms`; returns a function that cancels it. */
+  setTimeout(fn: () => void, ms: number): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimeout(fn, ms) {
+    const timer = setTimeout(fn, ms);
+    timer.unref?.();
+    return () => clearTimeout(timer);
+  },
+};
+
+/** A clock that moves only when told to: `advance(ms)` fires what falls due. */
+export interface ManualClock extends Clock {
+  advance(ms: number): void;
+  readonly pending: number;
+}
+
+export function createManualClock(start = 0): ManualClock {
+  let current = start;
+  let nextId = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  return {
+    now: () => current,
+    setTimeout(fn, ms) {
+      const id = nextId++;
+      timers.set(id, { at: current + Math.max(0, ms), fn });
+      return () => {
+        timers.delete(id);
+      };
+    },
+    advance(ms) {
+      const target = current + ms;
+      for (;;) {
+        let due: [number, { at: number; fn: () => void }] | undefined;
+        for (const entry of timers) if (entry[1].at <= target && (!due || entry[1].at < due[1].at)) due = entry;
+        if (!due) break;
+        timers.delete(due[0]);
+        current = due[1].at;
+        due[1].fn();
+      }
+      current = target;
+    },
+    get pending() {
+      return timers.size;
+    },
+  };
+}

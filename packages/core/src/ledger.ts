@@ -1,0 +1,123 @@
+/**
+ * Byte accounting for one stream, kept by the framework rather than by each stage.
+ *
+ * Raw bytes (what the source read) are `observed`; each is exactly one of `accepted`
+ * into the stages, `pending` (read, not yet handed to them) or `discarded` (read and
+ * dropped untransformed). Representation bytes (what the stages emitted) are
+ * `produced`; `committed` of them are durably in the spool.
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * const ledger = createLedger();
+ * ledger.observe(10);
+ * ledger.accept(10);
+ * ledger.produce([Buffer.from("hello\n")]);
+ * ledger.snapshot().raw; // { observed: 10, accepted: 10, pending: 0, discarded: 0 }
+ * ```
+ */
+import { SpoolError } from "./errors.js";
+import type { Batch } from "./stage.js";
+
+export interface RawCounts {
+  observed: number;
+  accepted: number;
+  pending: number;
+  discarded: number;
+}
+
+export interface LedgerSnapshot {
+  raw: RawCounts;
+  produced: number;
+  committed: number;
+  lines: number;
+  endsWithNewline: boolean | null;
+}
+
+export interface Ledger {
+  /** The source read `n` bytes; they are pending until accepted or discarded. */
+  observe(n: number): void;
+  /** `n` pending bytes were handed to the stages. */
+  accept(n: number): void;
+  /** `n` pending bytes were dropped without being transformed. */
+  discard(n: number): void;
+  /** The stages emitted these representation bytes. */
+  produce(batch: Batch): void;
+  /** The sink reports `total` representation bytes durable (monotonic). */
+  commit(total: number): void;
+  snapshot(): LedgerSnapshot;
+}
+
+export function createLedger(): Ledger {
+  const raw: RawCounts = { observed: 0, accepted: 0, pending: 0, discarded: 0 };
+  let produced = 0;
+  let committed = 0;
+  let newlines = 0;
+  let lastByte = -1;
+
+  const takePending = (n: number, what: string) => {
+    if (!Number.isSafeInteger(n) || n < 0 || n > raw.pending) {
+      throw new SpoolError("SPOOL_E_STATE", "ledger", `cannot ${what} ${n} bytes with ${raw.pending} pending`);
+    }
+    raw.pending -= n;
+  };
+
+  return {
+    observe(n) {
+      raw.observed += n;
+      raw.pending += n;
+    },
+    accept(n) {
+      takePending(n, "accept");
+      raw.accepted += n;
+    },
+    discard(n) {
+      takePending(n, "discard");
+      raw.discarded += n;
+    },
+    produce(batch) {
+      for (const chunk of batch) {
+        if (chunk.byteLength === 0) continue;
+        produced += chunk.byteLength;
+        newlines += countNewlines(chunk);
+        lastByte = chunk[chunk.byteLength - 1]!;
+      }
+    },
+    commit(total) {
+      if (total < committed || total > produced) {
+        throw new SpoolError("SPOOL_E_STATE", "ledger", `commit ${total} outside [${committed}, ${produced}]`);
+      }
+      committed = total;
+    },
+    snapshot() {
+      const partialLine = produced > 0 && lastByte !== 0x0a ? 1 : 0;
+      return {
+        raw: { ...raw },
+        produced,
+        committed,
+        lines: newlines + partialLine,
+        endsWithNewline: produced === 0 ? null : lastByte === 0x0a,
+      };
+    },
+  };
+}
+
+/** Holds for every snapshot a ledger can give: the raw counts add up. */
+export function ledgerBalances(s: LedgerSnapshot): boolean {
+  const { observed, accepted, pending, discarded } = s.raw;
+  return (
+    observed === accepted + pending + discarded &&
+    [observed, accepted, pending, discarded, s.produced, s.committed].every((n) => n >= 0) &&
+    s.committed <= s.produced
+  );
+}
+
+function countNewlines(chunk: Uint8Array): number {
+  let count = 0;
+  let at = chunk.indexOf(0x0a);
+  while (at !== -1) {
+    count++;
+    at = chunk.indexOf(0x0a, at + 1);
+  }
+  return count;
+}

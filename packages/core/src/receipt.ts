@@ -1,0 +1,123 @@
+/**
+ * The receipt: the one JSON shape every capture reports, live or final (SPEC §3).
+ * The zod schema is the source of truth; the TypeScript type is inferred from it and
+ * `receipt.schema.json` at the package root is generated from it (and tested to match).
+ *
+ * @example
+ * ```ts
+ * import { ReceiptSchema } from "@spool/core";
+ * const parsed = ReceiptSchema.safeParse(JSON.parse('{"version":1}'));
+ * parsed.success; // false: a receipt needs every field
+ * ```
+ */
+import { z } from "zod";
+
+export const STREAM_NAMES = ["stdout", "stderr"] as const;
+export type StreamName = (typeof STREAM_NAMES)[number];
+
+export const PROCESS_STATES = ["running", "exited", "cancelled", "timeout"] as const;
+export const CAPTURE_STATES = ["pending", "complete", "partial", "failed", "disabled", "unavailable"] as const;
+export const CAPTURE_REASONS = [
+  "quota",
+  "root-quota",
+  "writer-saturated",
+  "write-error",
+  "no-space",
+  "drain-timeout",
+  "crash",
+  "storage-unavailable",
+  "binary-not-retained",
+] as const;
+export const REPRESENTATIONS = ["utf8", "utf8-replaced", "binary"] as const;
+
+export type ProcessState = (typeof PROCESS_STATES)[number];
+export type CaptureState = (typeof CAPTURE_STATES)[number];
+export type CaptureReason = (typeof CAPTURE_REASONS)[number];
+export type Representation = (typeof REPRESENTATIONS)[number];
+
+const count = z.number().int().nonnegative();
+const isoTime = z.iso.datetime({ offset: true });
+
+export const StreamReceiptSchema = z.object({
+  representation: z.enum(REPRESENTATIONS),
+  transforms: z.array(z.string()),
+  raw: z.object({ observed: count, accepted: count, pending: count, discarded: count }),
+  produced: count,
+  committed: count,
+  retained: z.object({ start: count, end: count }).nullable(),
+  replacements: count,
+  redactions: count,
+  omissions: count,
+  lines: count.nullable(),
+  endsWithNewline: z.boolean().nullable(),
+  ref: z.string().nullable(),
+  path: z.string().nullable(),
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+});
+
+export const ProcessReceiptSchema = z.object({
+  state: z.enum(PROCESS_STATES),
+  exitCode: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  reason: z.string().nullable(),
+  pid: z.number().int().positive().nullable(),
+  startedAt: isoTime,
+  endedAt: isoTime.nullable(),
+});
+
+export const CaptureReceiptSchema = z.object({
+  state: z.enum(CAPTURE_STATES),
+  reasons: z.array(z.enum(CAPTURE_REASONS)),
+});
+
+export const PreviewReceiptSchema = z.object({
+  state: z.enum(["complete", "omitted"]),
+  text: z.string(),
+  bytes: count,
+  budget: z.object({ stdoutChars: count, stderrChars: count, maxBytes: count }),
+});
+
+export const ReceiptSchema = z
+  .object({
+    version: z.literal(1),
+    captureId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
+    callId: z.string().nullable(),
+    label: z.string().nullable(),
+    root: z.string(),
+    process: ProcessReceiptSchema,
+    capture: CaptureReceiptSchema,
+    streams: z.object({ stdout: StreamReceiptSchema, stderr: StreamReceiptSchema }),
+    preview: PreviewReceiptSchema,
+  })
+  .superRefine((receipt, ctx) => {
+    for (const name of STREAM_NAMES) {
+      const s = receipt.streams[name];
+      const { observed, accepted, pending, discarded } = s.raw;
+      if (observed !== accepted + pending + discarded) {
+        ctx.addIssue({ code: "custom", path: ["streams", name, "raw"], message: "observed ≠ accepted + pending + discarded" });
+      }
+      if (s.committed > s.produced) {
+        ctx.addIssue({ code: "custom", path: ["streams", name, "committed"], message: "committed > produced" });
+      }
+      if (receipt.process.state !== "running" && receipt.capture.state !== "pending" && pending !== 0) {
+        ctx.addIssue({ code: "custom", path: ["streams", name, "raw", "pending"], message: "a final receipt has pending bytes" });
+      }
+      if (receipt.capture.state === "complete" && s.committed !== s.produced) {
+        ctx.addIssue({ code: "custom", path: ["streams", name], message: "complete capture with uncommitted bytes" });
+      }
+    }
+  });
+
+export type StreamReceipt = z.infer<typeof StreamReceiptSchema>;
+export type ProcessReceipt = z.infer<typeof ProcessReceiptSchema>;
+export type CaptureReceipt = z.infer<typeof CaptureReceiptSchema>;
+export type PreviewReceipt = z.infer<typeof PreviewReceiptSchema>;
+export type Receipt = z.infer<typeof ReceiptSchema>;
+
+/** The receipt's JSON Schema (draft 2020-12), generated from {@link ReceiptSchema}. */
+export function receiptJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(ReceiptSchema, { target: "draft-2020-12" }) as Record<string, unknown>;
+}

@@ -1,0 +1,86 @@
+/**
+ * The persistence contract between a capture and its storage. The capture pushes each
+ * stream's representation bytes into a {@link StreamWriter} (the bounded writer queue)
+ * from the first byte; nothing reaches storage until {@link CaptureSpool.spill} (the
+ * small-result path writes nothing), and then the bytes held so far flow first.
+ *
+ * `@spool/sinks` provides the file spool; tests and users may provide their own, and
+ * `testSpool` in `@spool/sinks` is the contract suite every implementation passes.
+ *
+ * @example
+ * ```ts
+ * import type { SpoolFactory } from "@spool/core";
+ * declare const factory: SpoolFactory;
+ * const spool = factory({ captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", root: "/tmp/r", startedAt: Date.now() });
+ * spool.streams.stdout.offer([Buffer.from("hi\n")]);
+ * ```
+ */
+import type { CaptureReason, Receipt, StreamName } from "./receipt.js";
+import type { Batch } from "./stage.js";
+
+/** What {@link StreamWriter.offer} tells the caller. */
+export type OfferResult =
+  /** Taken; keep going. */
+  | "accepted"
+  /** Taken, but the queue is at its budget: stop reading until {@link StreamWriter.ready}. */
+  | "wait"
+  /** Persistence has stopped (see `stopped`); the bytes were not kept. */
+  | "stopped";
+
+export interface WriterState {
+  /** Representation bytes durably written (acknowledged by the writer). */
+  committed: number;
+  /** Bytes accepted but not yet committed (queued or in flight). */
+  queued: number;
+  /** Why persistence stopped, or null while it goes on. */
+  stopped: CaptureReason | null;
+}
+
+export interface StreamWriter {
+  offer(batch: Batch): OfferResult;
+  /** Resolves once the queue is under budget again, or persistence stopped (a stall is bounded). */
+  ready(): Promise<void>;
+  /** Stop persistence for `reason`; what was queued is dropped, `committed` stays. */
+  stop(reason: CaptureReason): void;
+  readonly state: Readonly<WriterState>;
+}
+
+export interface StreamFinal {
+  committed: number;
+  sha256: string | null;
+  /** Root-relative ref (`tool-outputs/<id>/stdout.txt`), or null when nothing was stored. */
+  ref: string | null;
+  /** Absolute path of the stored file, or null. */
+  path: string | null;
+  /** Why persistence stopped, if it did. */
+  stopped: CaptureReason | null;
+}
+
+export interface SpillInfo {
+  dir: string;
+  refs: Record<StreamName, string>;
+}
+
+export interface CaptureSpool {
+  readonly streams: Record<StreamName, StreamWriter>;
+  /** Whether storage has been opened. */
+  readonly spilled: boolean;
+  /** Open storage (directory, `.live` files) and let held bytes flow. Idempotent. */
+  spill(): Promise<SpillInfo>;
+  /** Replace `live.json` (no-op before spill). Bounded by the caller's rate. */
+  publishLive(receipt: Receipt): void;
+  /** Flush, sync and rename each stream to its final name; after this no byte is accepted. */
+  finish(): Promise<Record<StreamName, StreamFinal>>;
+  /** Publish `receipt.json`, last and atomically. */
+  publishReceipt(receipt: Receipt): Promise<void>;
+  /** Release resources without publishing (the small-result path, or after a failure). */
+  close(): Promise<void>;
+}
+
+export interface SpoolContext {
+  captureId: string;
+  root: string;
+  startedAt: number;
+}
+
+export type SpoolFactory = (context: SpoolContext) => CaptureSpool;

@@ -1,0 +1,169 @@
+/**
+ * One stream's path from source bytes to its writer: stages (decoder, ANSI strip,
+ * redactor, preview tap…) then the bounded writer queue, with the framework keeping the
+ * byte ledger. The pipeline is synchronous per batch; the pump that feeds it from a
+ * Node stream pauses the source only while the writer asks it to wait.
+ *
+ * @example
+ * ```ts
+ * import { createStreamPipeline } from "@spool/core";
+ * declare const writer: import("@spool/core").StreamWriter;
+ * const pipeline = createStreamPipeline({ name: "stdout", stages: [], writer });
+ * pipeline.write(Buffer.from("hello\n"));
+ * pipeline.end();
+ * pipeline.ledger.snapshot().produced; // 6
+ * ```
+ */
+import type { Readable } from "node:stream";
+import { createLedger, type Ledger } from "./ledger.js";
+import type { StreamName } from "./receipt.js";
+import type { OfferResult, StreamWriter } from "./spool.js";
+import { batchBytes, composeStages, type Stage, sumCounters } from "./stage.js";
+
+export interface StreamPipelineOptions {
+  readonly name: StreamName;
+  /** Stages in order; the last is usually the preview tap. */
+  readonly stages: readonly Stage[];
+  readonly writer: StreamWriter;
+  /** Called after each batch that produced bytes (the capture decides when to spill). */
+  readonly onProduced?: (name: StreamName) => void;
+  /** Called once if a stage throws; later bytes are discarded and counted. */
+  readonly onStageError?: (name: StreamName, error: unknown) => void;
+}
+
+export interface StreamPipeline {
+  readonly name: StreamName;
+  readonly ledger: Ledger;
+  readonly stages: readonly Stage[];
+  /** The first stage error, if any. */
+  readonly error: unknown;
+  /** Source bytes in; returns the writer's answer for what came out. */
+  write(chunk: Uint8Array): OfferResult;
+  /** Source bytes read but dropped untransformed (after the pipeline gave up). */
+  discard(n: number): void;
+  /** Resolves when the writer takes bytes again (or has stopped). */
+  ready(): Promise<void>;
+  /** End of input: flush every stage into the writer. Idempotent. */
+  end(): void;
+  readonly ended: boolean;
+}
+
+export function createStreamPipeline(options: StreamPipelineOptions): StreamPipeline {
+  const { name, writer } = options;
+  const ledger = createLedger();
+  const chain = options.stages.length > 0 ? composeStages(options.stages) : null;
+  let failure: unknown;
+  let failed = false;
+  let ended = false;
+
+  const emit = (out: Uint8Array[]): OfferResult => {
+    if (out.length === 0 || batchBytes(out) === 0) return writer.state.stopped ? "stopped" : "accepted";
+    ledger.produce(out);
+    const result = writer.offer(out);
+    options.onProduced?.(name);
+    return result;
+  };
+
+  const fail = (error: unknown) => {
+    failed = true;
+    failure = error;
+    options.onStageError?.(name, error);
+  };
+
+  return {
+    name,
+    ledger,
+    stages: options.stages,
+    get error() {
+      return failure;
+    },
+    get ended() {
+      return ended;
+    },
+    write(chunk) {
+      const n = chunk.byteLength;
+      ledger.observe(n);
+      if (failed || ended) {
+        ledger.discard(n);
+        return "stopped";
+      }
+      ledger.accept(n);
+      if (!chain) return emit([chunk]);
+      let out: Uint8Array[];
+      try {
+        out = chain.push([chunk]);
+      } catch (error) {
+        fail(error);
+        return "stopped";
+      }
+      return emit(out);
+    },
+    ready: () => writer.ready(),
+    discard(n) {
+      ledger.observe(n);
+      ledger.discard(n);
+    },
+    end() {
+      if (ended) return;
+      ended = true;
+      if (!chain || failed) return;
+      try {
+        emit(chain.end());
+      } catch (error) {
+        fail(error);
+      }
+    },
+  };
+}
+
+/** Counters of a pipeline's stages, for its receipt. */
+export function pipelineCounters(pipeline: StreamPipeline) {
+  return sumCounters(pipeline.stages);
+}
+
+/**
+ * Feed a Node readable into a pipeline as its sole reader. Pauses only while the writer
+ * says "wait" (the writer bounds that stall); resolves at end of stream, on a read
+ * error, or when `stop()` is called (the drain window ran out).
+ */
+export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPump {
+  let settle: (how: PumpEnd) => void = () => {};
+  const done = new Promise<PumpEnd>((resolve) => {
+    settle = resolve;
+  });
+  let waiting = false;
+  const onData = (chunk: Buffer) => {
+    if (pipeline.write(chunk) !== "wait" || waiting) return;
+    waiting = true;
+    source.pause();
+    void pipeline.ready().then(() => {
+      waiting = false;
+      source.resume();
+    });
+  };
+  const finish = (how: PumpEnd) => {
+    source.off("data", onData);
+    source.off("end", onEnd);
+    source.off("error", onError);
+    settle(how);
+  };
+  const onEnd = () => finish("eof");
+  const onError = () => finish("error");
+  source.on("data", onData);
+  source.once("end", onEnd);
+  source.once("error", onError);
+  return {
+    done,
+    stop() {
+      finish("stopped");
+      source.destroy();
+    },
+  };
+}
+
+export type PumpEnd = "eof" | "stopped" | "error";
+
+export interface StreamPump {
+  readonly done: Promise<PumpEnd>;
+  stop(): void;
+}

@@ -1,0 +1,2 @@
+export * from "./preview-tap.js";
+export * from "./utf8-decoder.js";
