@@ -34,7 +34,12 @@ import {
 } from "./receipt.js";
 import type { CaptureSpool, SpillInfo, SpoolFactory, StreamFinal } from "./spool.js";
 import type { Stage } from "./stage.js";
-import { createStreamPipeline, type PumpEnd, pumpStream, type StreamPipeline } from "./stream-pipeline.js";
+import {
+  createStreamPipeline,
+  type PumpEnd,
+  pumpStream,
+  type StreamPipeline,
+} from "./stream-pipeline.js";
 
 /** A stage that also keeps the bounded head and tail the preview shows. */
 export interface PreviewTap extends Stage {
@@ -141,7 +146,10 @@ export function startCapture(options: CaptureOptions): Capture {
       writer: spool.streams[name],
       onProduced: maybeSpill,
       onStageError: (stream, error) => {
-        log?.error({ event: "stage-error", stream, err: String((error as Error)?.message ?? error) }, "stage failed");
+        log?.error(
+          { event: "stage-error", stream, err: String((error as Error)?.message ?? error) },
+          "stage failed",
+        );
       },
     });
   }
@@ -150,7 +158,11 @@ export function startCapture(options: CaptureOptions): Capture {
     if (spool.spilled || spillFailed) return;
     const out = pipelines.stdout.ledger.snapshot().produced;
     const err = pipelines.stderr.ledger.snapshot().produced;
-    if (out > options.preview.stdoutChars || err > options.preview.stderrChars || out + err > options.preview.maxBytes) {
+    if (
+      out > options.preview.stdoutChars ||
+      err > options.preview.stderrChars ||
+      out + err > options.preview.maxBytes
+    ) {
       void doSpill();
     }
   }
@@ -167,7 +179,10 @@ export function startCapture(options: CaptureOptions): Capture {
       (error: unknown) => {
         spillFailed = true;
         for (const name of STREAM_NAMES) spool.streams[name].stop("storage-unavailable");
-        log?.error({ event: "spill-failed", captureId, code: (error as { code?: string })?.code }, "storage unavailable");
+        log?.error(
+          { event: "spill-failed", captureId, code: (error as { code?: string })?.code },
+          "storage unavailable",
+        );
       },
     );
     return spilling;
@@ -193,7 +208,10 @@ export function startCapture(options: CaptureOptions): Capture {
       if (reason && !stopped.has(name)) {
         stopped.add(name);
         reasons.add(reason);
-        log?.warn({ event: "persistence-stopped", captureId, stream: name, reason }, "persistence stopped");
+        log?.warn(
+          { event: "persistence-stopped", captureId, stream: name, reason },
+          "persistence stopped",
+        );
         events.next({ type: "persistence-stopped", stream: name, reason });
       }
     }
@@ -213,9 +231,15 @@ export function startCapture(options: CaptureOptions): Capture {
       if (stage.transform) transforms.push(stage.transform);
     }
     const inline = finals !== null && !spool.spilled && captureState === "complete";
-    const committed = inline ? snap.produced : Math.min(final?.committed ?? writer.state.committed, snap.produced);
+    const committed = inline
+      ? snap.produced
+      : Math.min(final?.committed ?? writer.state.committed, snap.produced);
     const representation: Representation =
-      plans[name].representation === "binary" ? "binary" : counters.replacements > 0 ? "utf8-replaced" : "utf8";
+      plans[name].representation === "binary"
+        ? "binary"
+        : counters.replacements > 0
+          ? "utf8-replaced"
+          : "utf8";
     const stored = spill !== null && !spillFailed;
     return {
       representation,
@@ -238,7 +262,8 @@ export function startCapture(options: CaptureOptions): Capture {
     noteStops();
     const streams = { stdout: streamReceipt("stdout"), stderr: streamReceipt("stderr") };
     const snapshots = { stdout: plans.stdout.tap.snapshot(), stderr: plans.stderr.tap.snapshot() };
-    const refs = spill && !spillFailed ? { stdout: streams.stdout.ref, stderr: streams.stderr.ref } : null;
+    const refs =
+      spill && !spillFailed ? { stdout: streams.stdout.ref, stderr: streams.stderr.ref } : null;
     const failed = proc.state !== "running" && exitStatusOf(proc, spawnErrno) !== 0;
     const preview = renderPreview(snapshots, options.preview, { failed, refs });
     return {
@@ -284,7 +309,8 @@ export function startCapture(options: CaptureOptions): Capture {
     if (proc.endedAt !== null) return;
     cancelledBy ??= why;
     signalGroup(signal);
-    if (signal !== "SIGKILL") killTimers.push(clock.setTimeout(() => signalGroup("SIGKILL"), graceMs));
+    if (signal !== "SIGKILL")
+      killTimers.push(clock.setTimeout(() => signalGroup("SIGKILL"), graceMs));
   }
 
   const exited = new Promise<void>((resolve) => {
@@ -305,7 +331,8 @@ export function startCapture(options: CaptureOptions): Capture {
       proc.endedAt = new Date(clock.now()).toISOString();
       proc.exitCode = code;
       proc.signal = signal;
-      proc.state = cancelledBy === "timeout" ? "timeout" : cancelledBy === "cancel" ? "cancelled" : "exited";
+      proc.state =
+        cancelledBy === "timeout" ? "timeout" : cancelledBy === "cancel" ? "cancelled" : "exited";
       if (cancelledBy === "timeout") proc.reason = `timed out after ${options.timeoutMs} ms`;
       else if (cancelledBy === "cancel") proc.reason = "cancelled";
       resolve();
@@ -329,7 +356,8 @@ export function startCapture(options: CaptureOptions): Capture {
       if (pipelines[name].error !== undefined) captureState = "failed";
     }
     // The small-result path is only for a complete capture that fits its preview whole.
-    const fitsInline = reasons.size === 0 && captureState !== "failed" && renderPreviewNow().state === "complete";
+    const fitsInline =
+      reasons.size === 0 && captureState !== "failed" && renderPreviewNow().state === "complete";
     if (!spool.spilled && !spillFailed && !fitsInline) await doSpill();
     if (spilling) await spilling;
     if (cancelLive) cancelLive();
@@ -337,7 +365,8 @@ export function startCapture(options: CaptureOptions): Capture {
 
     if (spool.spilled && !spillFailed) {
       finals = await spool.finish();
-      for (const name of STREAM_NAMES) if (finals[name].stopped) spool.streams[name].stop(finals[name].stopped!);
+      for (const name of STREAM_NAMES)
+        if (finals[name].stopped) spool.streams[name].stop(finals[name].stopped!);
     } else {
       finals = {
         stdout: { committed: 0, sha256: null, ref: null, path: null, stopped: null },
@@ -351,18 +380,28 @@ export function startCapture(options: CaptureOptions): Capture {
     }
     const final = receipt();
     for (const name of STREAM_NAMES) {
-      if (!ledgerBalances(pipelines[name].ledger.snapshot())) throw new Error(`ledger out of balance on ${name}`);
+      if (!ledgerBalances(pipelines[name].ledger.snapshot()))
+        throw new Error(`ledger out of balance on ${name}`);
     }
     if (spool.spilled && !spillFailed) {
       try {
         await spool.publishReceipt(final);
       } catch (error) {
-        log?.error({ event: "publish-failed", captureId, code: (error as { code?: string })?.code }, "receipt not published");
+        log?.error(
+          { event: "publish-failed", captureId, code: (error as { code?: string })?.code },
+          "receipt not published",
+        );
       }
     }
     await spool.close();
     log?.info(
-      { event: "finalize", captureId, process: final.process.state, capture: final.capture.state, reasons: final.capture.reasons },
+      {
+        event: "finalize",
+        captureId,
+        process: final.process.state,
+        capture: final.capture.state,
+        reasons: final.capture.reasons,
+      },
       "capture finalized",
     );
     events.next({ type: "final", receipt: final });
@@ -371,10 +410,14 @@ export function startCapture(options: CaptureOptions): Capture {
   })();
 
   function renderPreviewNow() {
-    return renderPreview({ stdout: plans.stdout.tap.snapshot(), stderr: plans.stderr.tap.snapshot() }, options.preview, {
-      failed: false,
-      refs: null,
-    });
+    return renderPreview(
+      { stdout: plans.stdout.tap.snapshot(), stderr: plans.stderr.tap.snapshot() },
+      options.preview,
+      {
+        failed: false,
+        refs: null,
+      },
+    );
   }
 
   function settleCaptureState(): CaptureState {
@@ -406,7 +449,11 @@ export function exitStatusOf(proc: ProcessReceipt, spawnErrno: string | null = n
   return proc.exitCode ?? 1;
 }
 
-async function drain(pumps: Record<StreamName, { done: Promise<PumpEnd>; stop(): void }>, ms: number, clock: Clock) {
+async function drain(
+  pumps: Record<StreamName, { done: Promise<PumpEnd>; stop(): void }>,
+  ms: number,
+  clock: Clock,
+) {
   let cancel = () => {};
   const timeout = new Promise<"timeout">((resolve) => {
     cancel = clock.setTimeout(() => resolve("timeout"), ms);

@@ -47,7 +47,8 @@ export function createManualClock(start = 0): ManualClock {
       const target = current + ms;
       for (;;) {
         let due: [number, { at: number; fn: () => void }] | undefined;
-        for (const entry of timers) if (entry[1].at <= target && (!due || entry[1].at < due[1].at)) due = entry;
+        for (const entry of timers)
+          if (entry[1].at <= target && (!due || entry[1].at < due[1].at)) due = entry;
         if (!due) break;
         timers.delete(due[0]);
         current = due[1].at;

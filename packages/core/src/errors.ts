@@ -35,7 +35,12 @@ export class SpoolError extends Error {
   readonly code: SpoolErrorCode;
   readonly component: string;
 
-  constructor(code: SpoolErrorCode, component: string, message: string, options?: { cause?: unknown }) {
+  constructor(
+    code: SpoolErrorCode,
+    component: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
     super(`${component}: ${message}`, options);
     this.code = code;
     this.component = component;

@@ -57,7 +57,11 @@ export function createLedger(): Ledger {
 
   const takePending = (n: number, what: string) => {
     if (!Number.isSafeInteger(n) || n < 0 || n > raw.pending) {
-      throw new SpoolError("SPOOL_E_STATE", "ledger", `cannot ${what} ${n} bytes with ${raw.pending} pending`);
+      throw new SpoolError(
+        "SPOOL_E_STATE",
+        "ledger",
+        `cannot ${what} ${n} bytes with ${raw.pending} pending`,
+      );
     }
     raw.pending -= n;
   };
@@ -85,7 +89,11 @@ export function createLedger(): Ledger {
     },
     commit(total) {
       if (total < committed || total > produced) {
-        throw new SpoolError("SPOOL_E_STATE", "ledger", `commit ${total} outside [${committed}, ${produced}]`);
+        throw new SpoolError(
+          "SPOOL_E_STATE",
+          "ledger",
+          `commit ${total} outside [${committed}, ${produced}]`,
+        );
       }
       committed = total;
     },

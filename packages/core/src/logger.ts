@@ -9,7 +9,7 @@
  * log.info({ event: "start" }, "capture started");
  * ```
  */
-import { pino, type Logger } from "pino";
+import { type Logger, pino } from "pino";
 
 export type { Logger };
 
@@ -26,6 +26,12 @@ export function createLogger(options: LoggerOptions): Logger {
   const dest =
     options.destination === "stderr"
       ? pino.destination({ fd: 2, sync: true })
-      : pino.destination({ dest: options.destination, sync: true, mkdir: false, append: true, mode: 0o600 });
+      : pino.destination({
+          dest: options.destination,
+          sync: true,
+          mkdir: false,
+          append: true,
+          mode: 0o600,
+        });
   return pino({ level, base: { pid: process.pid }, name: "spool" }, dest);
 }

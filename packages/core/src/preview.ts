@@ -64,7 +64,10 @@ export function renderPreview(
 ): RenderedPreview {
   const first: StreamName = context.failed ? "stderr" : "stdout";
   const second: StreamName = first === "stdout" ? "stderr" : "stdout";
-  const chars: Record<StreamName, number> = { stdout: budget.stdoutChars, stderr: budget.stderrChars };
+  const chars: Record<StreamName, number> = {
+    stdout: budget.stdoutChars,
+    stderr: budget.stderrChars,
+  };
   const ref = (name: StreamName) => context.refs?.[name] ?? null;
 
   const overhead = streams.stderr.total > 0 ? HEADER_STDERR.length + 1 : 0;
@@ -100,12 +103,13 @@ function renderStream(
   ref: string | null,
 ): StreamPart {
   if (snap.total === 0) return { text: "", bytes: 0, whole: true };
-  const escape = snap.binary ? escapeBinary : (s: string) => s;
+  const show = snap.binary ? escapeBinary : (s: string) => s;
   const heldAll = snap.tail.byteLength === 0 && snap.head.byteLength === snap.total;
   if (heldAll) {
-    const all = escape(Buffer.from(snap.head).toString("utf8"));
+    const all = show(Buffer.from(snap.head).toString("utf8"));
     const bytes = Buffer.byteLength(all);
-    if (!snap.binary && [...all].length <= maxChars && bytes <= maxBytes) return { text: all, bytes, whole: true };
+    if (!snap.binary && [...all].length <= maxChars && bytes <= maxBytes)
+      return { text: all, bytes, whole: true };
     if (snap.binary && bytes <= maxBytes && all.length <= maxChars) {
       return withDescription(all, snap, name, ref, true);
     }
@@ -132,16 +136,28 @@ function renderStream(
   tail = trimToLine(tail, "tail");
   const omitted = snap.total - head.byteLength - tail.byteLength;
   if (omitted <= 0) {
-    const text = escape(Buffer.concat([head, tail]).toString("utf8"));
-    return snap.binary ? withDescription(text, snap, name, ref, true) : { text, bytes: Buffer.byteLength(text), whole: true };
+    const text = show(Buffer.concat([head, tail]).toString("utf8"));
+    return snap.binary
+      ? withDescription(text, snap, name, ref, true)
+      : { text, bytes: Buffer.byteLength(text), whole: true };
   }
-  let text = escape(head.toString("utf8")) + marker(omitted, head.byteLength) + escape(tail.toString("utf8"));
+  let text =
+    show(head.toString("utf8")) + marker(omitted, head.byteLength) + show(tail.toString("utf8"));
   if (snap.binary) return withDescription(text, snap, name, ref, false);
-  if (Buffer.byteLength(text) > maxBytes) text = Buffer.from(text).subarray(0, cutUtf8(Buffer.from(text), maxBytes)).toString("utf8");
+  if (Buffer.byteLength(text) > maxBytes)
+    text = Buffer.from(text)
+      .subarray(0, cutUtf8(Buffer.from(text), maxBytes))
+      .toString("utf8");
   return { text, bytes: Buffer.byteLength(text), whole: false };
 }
 
-function withDescription(body: string, snap: PreviewSnapshot, name: StreamName, ref: string | null, whole: boolean): StreamPart {
+function withDescription(
+  body: string,
+  snap: PreviewSnapshot,
+  name: StreamName,
+  ref: string | null,
+  whole: boolean,
+): StreamPart {
   const text = `[binary-looking ${name}: ${snap.total} bytes, shown escaped${ref ? `; bytes in ${ref}` : ""}]\n${body}\n`;
   return { text, bytes: Buffer.byteLength(text), whole };
 }
@@ -183,7 +199,9 @@ function trimToLine(buf: Buffer, side: "head" | "tail"): Buffer {
     return nl >= buf.byteLength / 2 ? buf.subarray(0, nl + 1) : buf;
   }
   const nl = buf.indexOf(0x0a);
-  return nl !== -1 && nl < buf.byteLength / 2 && nl + 1 < buf.byteLength ? buf.subarray(nl + 1) : buf;
+  return nl !== -1 && nl < buf.byteLength / 2 && nl + 1 < buf.byteLength
+    ? buf.subarray(nl + 1)
+    : buf;
 }
 
 function charWidth(lead: number): number {

@@ -16,7 +16,14 @@ export const STREAM_NAMES = ["stdout", "stderr"] as const;
 export type StreamName = (typeof STREAM_NAMES)[number];
 
 export const PROCESS_STATES = ["running", "exited", "cancelled", "timeout"] as const;
-export const CAPTURE_STATES = ["pending", "complete", "partial", "failed", "disabled", "unavailable"] as const;
+export const CAPTURE_STATES = [
+  "pending",
+  "complete",
+  "partial",
+  "failed",
+  "disabled",
+  "unavailable",
+] as const;
 export const CAPTURE_REASONS = [
   "quota",
   "root-quota",
@@ -97,16 +104,36 @@ export const ReceiptSchema = z
       const s = receipt.streams[name];
       const { observed, accepted, pending, discarded } = s.raw;
       if (observed !== accepted + pending + discarded) {
-        ctx.addIssue({ code: "custom", path: ["streams", name, "raw"], message: "observed ≠ accepted + pending + discarded" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["streams", name, "raw"],
+          message: "observed ≠ accepted + pending + discarded",
+        });
       }
       if (s.committed > s.produced) {
-        ctx.addIssue({ code: "custom", path: ["streams", name, "committed"], message: "committed > produced" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["streams", name, "committed"],
+          message: "committed > produced",
+        });
       }
-      if (receipt.process.state !== "running" && receipt.capture.state !== "pending" && pending !== 0) {
-        ctx.addIssue({ code: "custom", path: ["streams", name, "raw", "pending"], message: "a final receipt has pending bytes" });
+      if (
+        receipt.process.state !== "running" &&
+        receipt.capture.state !== "pending" &&
+        pending !== 0
+      ) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["streams", name, "raw", "pending"],
+          message: "a final receipt has pending bytes",
+        });
       }
       if (receipt.capture.state === "complete" && s.committed !== s.produced) {
-        ctx.addIssue({ code: "custom", path: ["streams", name], message: "complete capture with uncommitted bytes" });
+        ctx.addIssue({
+          code: "custom",
+          path: ["streams", name],
+          message: "complete capture with uncommitted bytes",
+        });
       }
     }
   });

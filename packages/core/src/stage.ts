@@ -55,7 +55,8 @@ export function composeStages(stages: readonly Stage[]): Stage {
   if (stages.length === 1) return stages[0]!;
   const run = (batch: Uint8Array[], from: number): Uint8Array[] => {
     let current = batch;
-    for (let i = from; i < stages.length && current.length > 0; i++) current = stages[i]!.push(current);
+    for (let i = from; i < stages.length && current.length > 0; i++)
+      current = stages[i]!.push(current);
     return current;
   };
   return {

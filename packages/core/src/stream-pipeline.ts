@@ -57,7 +57,8 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
   let ended = false;
 
   const emit = (out: Uint8Array[]): OfferResult => {
-    if (out.length === 0 || batchBytes(out) === 0) return writer.state.stopped ? "stopped" : "accepted";
+    if (out.length === 0 || batchBytes(out) === 0)
+      return writer.state.stopped ? "stopped" : "accepted";
     ledger.produce(out);
     const result = writer.offer(out);
     options.onProduced?.(name);

@@ -1,0 +1,4 @@
+export * from "./args.js";
+export * from "./inline.js";
+export * from "./io.js";
+export * from "./main.js";

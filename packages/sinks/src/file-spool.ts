@@ -1,0 +1,262 @@
+/**
+ * The file spool: each capture's streams go, through their bounded writer queues, to a
+ * long-lived writer task in a piscina worker (fed through a MessagePort with a credit
+ * window, not one task per chunk). No worker starts until a capture spills, so the
+ * small-result path costs no thread and writes nothing.
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool } from "@spool/sinks";
+ * const files = createFileSpool({});
+ * // startCapture({ ..., spool: files.factory }); then, when done with all captures:
+ * await files.destroy();
+ * ```
+ */
+import * as path from "node:path";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
+import {
+  type CaptureReason,
+  type CaptureSpool,
+  type Clock,
+  type Receipt,
+  type SpillInfo,
+  SpoolError,
+  type SpoolFactory,
+  STREAM_NAMES,
+  type StreamFinal,
+  type StreamName,
+  systemClock,
+} from "@spool/core";
+import { Piscina } from "piscina";
+import type { FromWriter, ToWriter } from "./protocol.js";
+import { TOOL_OUTPUTS } from "./storage.js";
+import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
+
+export const FILE_SPOOL = "file-spool";
+
+export interface FileSpoolOptions {
+  /** The bounded writer queue of each stream. */
+  readonly queue?: WriterQueueOptions;
+  /** Keep raw bytes: final files are `stdout.bin` / `stderr.bin`. @default false */
+  readonly binary?: boolean;
+  /** Writer threads shared by all captures of this spool. @default 1 */
+  readonly threads?: number;
+  /** How long `finish` waits for a writer that answers nothing. @default 10000 */
+  readonly finishTimeoutMs?: number;
+  readonly clock?: Clock;
+}
+
+export interface FileSpool {
+  readonly factory: SpoolFactory;
+  /** Stop the writer threads (after every capture is done). */
+  destroy(): Promise<void>;
+}
+
+const WORKER = new URL("../dist/file-writer.worker.js", import.meta.url);
+
+export function createFileSpool(options: FileSpoolOptions): FileSpool {
+  let pool: Piscina | null = null;
+  const getPool = () => {
+    pool ??= new Piscina({
+      filename: WORKER.href,
+      minThreads: 0,
+      maxThreads: options.threads ?? 1,
+      concurrentTasksPerWorker: 256,
+      atomics: "disabled",
+      idleTimeout: 1000,
+    });
+    return pool;
+  };
+  return {
+    factory: (context) => createCaptureFileSpool(context.root, context.captureId, options, getPool),
+    async destroy() {
+      const p = pool;
+      pool = null;
+      await p?.destroy();
+    },
+  };
+}
+
+function createCaptureFileSpool(
+  root: string,
+  captureId: string,
+  options: FileSpoolOptions,
+  getPool: () => Piscina,
+): CaptureSpool {
+  const clock = options.clock ?? systemClock;
+  const queues: Record<StreamName, WriterQueue> = {
+    stdout: createWriterQueue(options.queue ?? {}, clock),
+    stderr: createWriterQueue(options.queue ?? {}, clock),
+  };
+  const ext = options.binary ? "bin" : "txt";
+  let port: MessagePort | null = null;
+  let task: Promise<unknown> | null = null;
+  let spillInfo: Promise<SpillInfo> | null = null;
+  let dir: string | null = null;
+  let closed = false;
+  const waiting = new Map<string, (message: FromWriter) => void>();
+
+  const post = (message: ToWriter, transfer?: ArrayBuffer[]) => {
+    if (port && !closed) port.postMessage(message, transfer ?? []);
+  };
+  const expect = (op: FromWriter["op"]) =>
+    new Promise<FromWriter>((resolve) => {
+      waiting.set(op, resolve);
+    });
+  const onMessage = (message: FromWriter) => {
+    switch (message.op) {
+      case "ack":
+        queues[STREAM_NAMES[message.stream]].ack(message.committed);
+        return;
+      case "stream-error": {
+        const q = queues[STREAM_NAMES[message.stream]];
+        q.ack(message.committed);
+        q.stop(message.reason);
+        return;
+      }
+      case "failed":
+        waiting.get("opened")?.(message);
+        waiting.get("published")?.(message);
+        waiting.get("finished")?.(message);
+        return;
+      default:
+        waiting.get(message.op)?.(message);
+    }
+  };
+
+  const spool: CaptureSpool = {
+    streams: queues,
+    get spilled() {
+      return spillInfo !== null;
+    },
+    spill() {
+      spillInfo ??= (async () => {
+        const channel = new MessageChannel();
+        port = channel.port1;
+        port.on("message", onMessage);
+        task = getPool().run({ port: channel.port2 }, { transferList: [channel.port2] });
+        task.catch(() => {
+          waiting.get("opened")?.({
+            op: "failed",
+            stage: "worker",
+            code: "EWORKER",
+            message: "writer task failed",
+          });
+        });
+        const opened = expect("opened");
+        post({ op: "open", root, captureId, files: ["stdout.live", "stderr.live"] });
+        const answer = await opened;
+        if (answer.op !== "opened") {
+          throw new SpoolError(
+            "SPOOL_E_STORAGE",
+            FILE_SPOOL,
+            `cannot open the spool (${answer.op === "failed" ? answer.code : "?"})`,
+          );
+        }
+        dir = answer.dir;
+        STREAM_NAMES.forEach((name, i) => {
+          queues[name].connect({
+            send: (data) =>
+              post({ op: "write", stream: i as 0 | 1, data }, [data.buffer as ArrayBuffer]),
+          });
+        });
+        return {
+          dir,
+          refs: {
+            stdout: refOf(captureId, "stdout.live"),
+            stderr: refOf(captureId, "stderr.live"),
+          },
+        };
+      })();
+      return spillInfo;
+    },
+    publishLive(receipt: Receipt) {
+      if (dir) post({ op: "live", json: `${JSON.stringify(receipt)}\n` });
+    },
+    async finish() {
+      const none = (stopped: CaptureReason | null): StreamFinal => ({
+        committed: 0,
+        sha256: null,
+        ref: null,
+        path: null,
+        stopped,
+      });
+      if (!spillInfo) return { stdout: none(null), stderr: none(null) };
+      await spillInfo;
+      await Promise.all(STREAM_NAMES.map((n) => queues[n].flushed()));
+      const finished = expect("finished");
+      post({ op: "finish", finalNames: [`stdout.${ext}`, `stderr.${ext}`] });
+      const answer = await withTimeout(finished, options.finishTimeoutMs ?? 10_000, clock);
+      if (answer?.op !== "finished") {
+        // The writer is stuck (or gone): keep what it acknowledged, as `.live`.
+        const result = {} as Record<StreamName, StreamFinal>;
+        for (const name of STREAM_NAMES) {
+          queues[name].stop("writer-saturated");
+          result[name] = {
+            committed: queues[name].state.committed,
+            sha256: null,
+            ref: refOf(captureId, `${name}.live`),
+            path: path.join(dir!, `${name}.live`),
+            stopped: "writer-saturated",
+          };
+        }
+        return result;
+      }
+      const result = {} as Record<StreamName, StreamFinal>;
+      STREAM_NAMES.forEach((name, i) => {
+        const s = answer.streams[i]!;
+        const file = s.file ? path.basename(s.file) : `${name}.live`;
+        result[name] = {
+          committed: s.committed,
+          sha256: s.sha256,
+          ref: refOf(captureId, file),
+          path: path.join(dir!, file),
+          stopped: s.error ?? queues[name].state.stopped,
+        };
+      });
+      return result;
+    },
+    async publishReceipt(receipt) {
+      if (!dir) return;
+      const published = expect("published");
+      post({ op: "receipt", json: `${JSON.stringify(receipt, null, 2)}\n` });
+      const answer = await withTimeout(published, options.finishTimeoutMs ?? 10_000, clock);
+      if (answer?.op !== "published") {
+        throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "receipt.json was not published");
+      }
+    },
+    async close() {
+      if (closed) return;
+      post({ op: "close" });
+      closed = true;
+      if (task)
+        await withTimeout(
+          task.catch(() => undefined),
+          options.finishTimeoutMs ?? 10_000,
+          clock,
+        );
+      port?.close();
+    },
+  };
+  return spool;
+}
+
+export function refOf(captureId: string, file: string): string {
+  return `${TOOL_OUTPUTS}/${captureId}/${file}`;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, clock: Clock): Promise<T | null> {
+  return new Promise<T | null>((resolve) => {
+    const cancel = clock.setTimeout(() => resolve(null), ms);
+    promise.then(
+      (value) => {
+        cancel();
+        resolve(value);
+      },
+      () => {
+        cancel();
+        resolve(null);
+      },
+    );
+  });
+}

@@ -1,0 +1,30 @@
+/** Messages between the file spool (main thread) and its writer task (worker). */
+import type { MessagePort } from "node:worker_threads";
+import type { CaptureReason } from "@spool/core";
+
+export type ToWriter =
+  | { op: "open"; root: string; captureId: string; files: [string, string] }
+  | { op: "write"; stream: 0 | 1; data: Uint8Array }
+  | { op: "live"; json: string }
+  | { op: "finish"; finalNames: [string, string] }
+  | { op: "receipt"; json: string }
+  | { op: "close" };
+
+export interface FinishedStream {
+  committed: number;
+  sha256: string;
+  file: string | null;
+  error: CaptureReason | null;
+}
+
+export type FromWriter =
+  | { op: "opened"; dir: string }
+  | { op: "ack"; stream: 0 | 1; committed: number }
+  | { op: "stream-error"; stream: 0 | 1; reason: CaptureReason; committed: number; code: string }
+  | { op: "finished"; streams: [FinishedStream, FinishedStream] }
+  | { op: "published" }
+  | { op: "failed"; stage: string; code: string; message: string };
+
+export interface WriterTask {
+  port: MessagePort;
+}

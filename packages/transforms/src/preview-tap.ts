@@ -1,0 +1,113 @@
+/**
+ * The preview tap: a pass-through stage that keeps a bounded head and tail of its
+ * stream for the preview, never more than its budget, whatever the stream's size.
+ *
+ * @example
+ * ```ts
+ * import { createPreviewTap } from "@spool/transforms";
+ * const tap = createPreviewTap({ headBytes: 4, tailBytes: 4 });
+ * tap.push([Buffer.from("0123456789")]);
+ * const { head, tail, total } = tap.snapshot(); // "0123", "6789", 10
+ * ```
+ */
+import type { PreviewSnapshot, PreviewTap } from "@spool/core";
+
+export const PREVIEW_TAP = "preview-tap";
+
+export interface PreviewTapOptions {
+  /** Bytes kept from the start of the stream. */
+  readonly headBytes: number;
+  /** Bytes kept from the end of the stream. */
+  readonly tailBytes: number;
+  /** The stream is raw bytes (`--binary keep`): always described, never shown raw. @default false */
+  readonly binary?: boolean;
+}
+
+/** Budgets that always hold a stream of `chars` characters whole (4 bytes a character at most). */
+export function previewTapBudget(chars: number): PreviewTapOptions {
+  return { headBytes: 4 * chars, tailBytes: 4 * chars };
+}
+
+export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
+  const head = Buffer.alloc(options.headBytes);
+  const ring = Buffer.alloc(options.tailBytes);
+  let headLength = 0;
+  let ringEnd = 0; // next write position in the ring
+  let ringLength = 0;
+  let total = 0;
+  let nul = false;
+  let replacements = 0;
+
+  const take = (chunk: Uint8Array) => {
+    total += chunk.byteLength;
+    let rest = chunk;
+    if (headLength < head.byteLength) {
+      const n = Math.min(head.byteLength - headLength, rest.byteLength);
+      head.set(rest.subarray(0, n), headLength);
+      if (!nul && rest.subarray(0, n).indexOf(0) !== -1) nul = true;
+      replacements += countReplacements(rest.subarray(0, n));
+      headLength += n;
+      rest = rest.subarray(n);
+    }
+    if (rest.byteLength === 0 || ring.byteLength === 0) return;
+    if (rest.byteLength >= ring.byteLength) rest = rest.subarray(rest.byteLength - ring.byteLength);
+    const first = Math.min(ring.byteLength - ringEnd, rest.byteLength);
+    ring.set(rest.subarray(0, first), ringEnd);
+    if (first < rest.byteLength) ring.set(rest.subarray(first), 0);
+    ringEnd = (ringEnd + rest.byteLength) % ring.byteLength;
+    ringLength = Math.min(ring.byteLength, ringLength + rest.byteLength);
+  };
+
+  return {
+    name: PREVIEW_TAP,
+    push(batch) {
+      for (const chunk of batch) take(chunk);
+      return batch as Uint8Array[];
+    },
+    end: () => [],
+    held: 0,
+    window: 0,
+    snapshot(): PreviewSnapshot {
+      const headView = head.subarray(0, headLength);
+      const start = (ringEnd - ringLength + ring.byteLength) % Math.max(1, ring.byteLength);
+      const tail =
+        ringLength === 0
+          ? Buffer.alloc(0)
+          : start + ringLength <= ring.byteLength
+            ? Buffer.from(ring.subarray(start, start + ringLength))
+            : Buffer.concat([ring.subarray(start), ring.subarray(0, ringEnd)]);
+      const binary =
+        options.binary === true || nul || replacements * 10 > Math.max(16, headLength / 3);
+      if (options.binary) return { head: Buffer.from(headView), tail, total, binary };
+      // Never split a character at the head's end or the tail's start.
+      const headEnd = total > headLength ? charBoundaryBefore(headView, headLength) : headLength;
+      let tailStart = 0;
+      while (tailStart < tail.byteLength && (tail[tailStart]! & 0xc0) === 0x80) tailStart++;
+      return {
+        head: Buffer.from(headView.subarray(0, headEnd)),
+        tail: tail.subarray(tailStart),
+        total,
+        binary,
+      };
+    },
+  };
+}
+
+function charBoundaryBefore(buf: Uint8Array, end: number): number {
+  let at = end;
+  while (at > 0 && (buf[at - 1]! & 0xc0) === 0x80) at--;
+  if (at === 0) return end;
+  const lead = buf[at - 1]!;
+  const width = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return at - 1 + width <= end ? end : at - 1;
+}
+
+function countReplacements(buf: Uint8Array): number {
+  let n = 0;
+  let at = buf.indexOf(0xef);
+  while (at !== -1 && at + 2 < buf.byteLength) {
+    if (buf[at + 1] === 0xbf && buf[at + 2] === 0xbd) n++;
+    at = buf.indexOf(0xef, at + 1);
+  }
+  return n;
+}

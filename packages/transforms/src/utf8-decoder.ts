@@ -1,0 +1,163 @@
+/**
+ * Incremental UTF-8 decoder over bytes. Valid UTF-8 passes through as the same bytes
+ * (zero-copy where a chunk is valid); each invalid sequence becomes U+FFFD (EF BF BD)
+ * by the WHATWG "maximal subpart" rule, exactly as `TextDecoder` would on the whole
+ * input, and is counted. A character split across chunks is held (at most 3 bytes).
+ *
+ * @example
+ * ```ts
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * const decoder = createUtf8Decoder();
+ * decoder.push([Buffer.from([0xe6, 0x97])]); // [] (held: 2 bytes of "日")
+ * decoder.push([Buffer.from([0xa5, 0xff])]); // [<e6 97 a5>, <ef bf bd>]
+ * decoder.counters.replacements; // 1
+ * ```
+ */
+import { isUtf8 } from "node:buffer";
+import type { Stage } from "@spool/core";
+
+export const UTF8_DECODER = "utf8-decoder";
+
+export interface Utf8Decoder extends Stage {
+  readonly counters: { readonly replacements: number };
+}
+
+const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
+
+export function createUtf8Decoder(): Utf8Decoder {
+  // The held prefix of an incomplete sequence: its bytes, and how long it must become.
+  const held = new Uint8Array(4);
+  let heldLength = 0;
+  let needed = 0;
+  let replacements = 0;
+
+  const decodeChunk = (chunk: Uint8Array, out: Uint8Array[]) => {
+    let start = 0;
+    if (heldLength > 0) start = completeHeld(chunk, out);
+    if (start >= chunk.byteLength) return;
+    const body = start === 0 ? chunk : chunk.subarray(start);
+    const tail = incompleteTail(body);
+    const whole = tail === body.byteLength ? body : body.subarray(0, tail);
+    if (whole.byteLength > 0) {
+      if (isUtf8(whole)) out.push(whole);
+      else replacements += decodeSlow(whole, out);
+    }
+    for (let i = tail; i < body.byteLength; i++) held[heldLength++] = body[i]!;
+    if (heldLength > 0) needed = sequenceLength(held[0]!);
+  };
+
+  /** Feed the start of `chunk` to the held prefix; returns how many bytes of `chunk` it used. */
+  const completeHeld = (chunk: Uint8Array, out: Uint8Array[]): number => {
+    let used = 0;
+    while (heldLength < needed) {
+      if (used >= chunk.byteLength) return used;
+      const byte = chunk[used]!;
+      if (!continuationOk(held[0]!, heldLength, byte)) {
+        out.push(REPLACEMENT);
+        replacements++;
+        heldLength = 0;
+        return used;
+      }
+      held[heldLength++] = byte;
+      used++;
+    }
+    out.push(Buffer.from(held.subarray(0, heldLength)));
+    heldLength = 0;
+    return used;
+  };
+
+  return {
+    name: UTF8_DECODER,
+    push(batch) {
+      const out: Uint8Array[] = [];
+      for (const chunk of batch) decodeChunk(chunk, out);
+      return out;
+    },
+    end() {
+      if (heldLength === 0) return [];
+      heldLength = 0;
+      replacements++;
+      return [REPLACEMENT];
+    },
+    get held() {
+      return heldLength;
+    },
+    window: 3,
+    get counters() {
+      return { replacements };
+    },
+  };
+}
+
+/** Bytes a sequence starting with `lead` must have; 0 if `lead` cannot start one. */
+function sequenceLength(lead: number): number {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 0;
+}
+
+/** Whether `byte` may stand at `index` (≥ 1) of a sequence led by `lead`. */
+function continuationOk(lead: number, index: number, byte: number): boolean {
+  if (index === 1) {
+    if (lead === 0xe0) return byte >= 0xa0 && byte <= 0xbf;
+    if (lead === 0xed) return byte >= 0x80 && byte <= 0x9f;
+    if (lead === 0xf0) return byte >= 0x90 && byte <= 0xbf;
+    if (lead === 0xf4) return byte >= 0x80 && byte <= 0x8f;
+  }
+  return byte >= 0x80 && byte <= 0xbf;
+}
+
+/**
+ * Where a valid-so-far but incomplete sequence at the end of `buf` starts (`buf.length`
+ * when there is none). Only such a prefix is held; anything invalid is decided now.
+ */
+function incompleteTail(buf: Uint8Array): number {
+  const n = buf.byteLength;
+  for (let back = 1; back <= 3 && back <= n; back++) {
+    const at = n - back;
+    const byte = buf[at]!;
+    if (byte < 0x80) return n;
+    if (byte >= 0xc0) {
+      const len = sequenceLength(byte);
+      if (len <= back) return n; // complete, or not a lead byte at all
+      for (let k = 1; k < back; k++) if (!continuationOk(byte, k, buf[at + k]!)) return n;
+      return at;
+    }
+  }
+  return n;
+}
+
+/** Walk bytes known to hold an invalid sequence; returns the replacements made. */
+function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
+  let count = 0;
+  let runStart = 0;
+  let i = 0;
+  const n = buf.byteLength;
+  const flushRun = (end: number) => {
+    if (end > runStart) out.push(buf.subarray(runStart, end));
+  };
+  while (i < n) {
+    const lead = buf[i]!;
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    const len = sequenceLength(lead);
+    let k = 1;
+    if (len > 0) while (k < len && i + k < n && continuationOk(lead, k, buf[i + k]!)) k++;
+    if (len > 0 && k === len) {
+      i += len;
+      continue;
+    }
+    // Invalid: the maximal valid prefix (or the lone byte) becomes one U+FFFD.
+    flushRun(i);
+    out.push(REPLACEMENT);
+    count++;
+    i += len === 0 ? 1 : k;
+    runStart = i;
+  }
+  flushRun(n);
+  return count;
+}
