@@ -1,11 +1,14 @@
 /** The `spool` binary: dispatch to a command; usage errors are one line and exit 64. */
+import { writeFileSync } from "node:fs";
 import { isSpoolError } from "@spool/core";
+import { benchCommand } from "./bench.js";
 import { type Io, processIo } from "./io.js";
 import { runCommand } from "./run.js";
 
 export const USAGE = `usage: spool <command> [options]
 
   run [opts] -- CMD [ARGS...]   run CMD, capture its output, print the preview and status
+  bench fixtures [--report DIR] the seed's evidence table, end to end
   help                          this text
 
 Options of run: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
@@ -18,9 +21,37 @@ type Command = (argv: readonly string[], io: Io) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
+  bench: benchCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } finally {
+    reportUsage(io.env);
+  }
+}
+
+/**
+ * Benchmarks ask `spool` for its own peak RSS and CPU time: with `SPOOL_RUSAGE_FILE` set,
+ * they are written there at exit (exclusively; an existing file is left alone).
+ */
+function reportUsage(env: NodeJS.ProcessEnv): void {
+  const file = env.SPOOL_RUSAGE_FILE;
+  if (!file) return;
+  const u = process.resourceUsage();
+  try {
+    writeFileSync(
+      file,
+      JSON.stringify({ maxRssKiB: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 }),
+      { flag: "wx", mode: 0o600 },
+    );
+  } catch {
+    // measurement is best effort
+  }
+}
+
+async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     (name === undefined ? io.stderr : io.stdout)(USAGE);
