@@ -48,6 +48,7 @@ export function resolveRef(root: string, ref: string): ResolvedRef {
   if (path.isAbsolute(ref) || /^[A-Za-z]:/.test(ref) || ref.startsWith("\\")) {
     throw outside(`absolute path ${clip(ref)}`);
   }
+  if (ref === "." || ref === "..") throw outside(`"${ref}"`);
   if (ref.includes("/") || ref.includes("\\")) {
     const parts = ref.split(/[/\\]/);
     if (parts.some((p) => p === ".." || p === "." || p === "")) {
