@@ -60,16 +60,21 @@ export type FaultCode = "ENOSPC" | "EIO" | "EDQUOT";
  * One injected fault, as plain data (it crosses into the writer worker).
  *
  * - `write` with `afterBytes`: writes pass until the total written through the layer
- *   would pass `afterBytes`; that write is cut short at `afterBytes` (as a filling disk
+ *   (to files whose path contains `match`, if given) would pass `afterBytes`; that write is cut short at `afterBytes` (as a filling disk
  *   does) and every later write fails with `code`.
  * - `write` with `shortBytes`: every write moves at most `shortBytes` bytes and
  *   succeeds (a correct writer loops; nothing is lost).
  * - `fsync`, `link`, `rename`, `open`: the call fails with `code`; `match` limits the
- *   fault to paths containing it (fsync faults match every descriptor).
+ *   fault to paths containing it (for fsync, the path the descriptor was opened with).
  */
 export type FaultSpec =
-  | { readonly op: "write"; readonly afterBytes: number; readonly code: FaultCode }
-  | { readonly op: "write"; readonly shortBytes: number }
+  | {
+      readonly op: "write";
+      readonly afterBytes: number;
+      readonly code: FaultCode;
+      readonly match?: string;
+    }
+  | { readonly op: "write"; readonly shortBytes: number; readonly match?: string }
   | {
       readonly op: "fsync" | "link" | "rename" | "open";
       readonly code: FaultCode;
@@ -80,6 +85,7 @@ export type FaultSpec =
 export function createFaultyFs(base: FsLayer, faults: readonly FaultSpec[]): FsLayer {
   let written = 0;
   let full = false;
+  const paths = new Map<number, string>();
   const failing = (op: string, p?: string) =>
     faults.find(
       (f): f is Extract<FaultSpec, { code: FaultCode; match?: string }> =>
@@ -92,14 +98,23 @@ export function createFaultyFs(base: FsLayer, faults: readonly FaultSpec[]): FsL
     openSync(p, flags, mode) {
       const f = failing("open", p);
       if (f) throw errno(f.code, "open", p);
-      return base.openSync(p, flags, mode);
+      const fd = base.openSync(p, flags, mode);
+      paths.set(fd, p);
+      return fd;
+    },
+    closeSync(fd) {
+      paths.delete(fd);
+      base.closeSync(fd);
     },
     writeSync(fd, data, offset, length) {
       let n = length;
+      let counted = false;
       for (const f of faults) {
         if (f.op !== "write") continue;
+        if (f.match !== undefined && !(paths.get(fd) ?? "").includes(f.match)) continue;
         if ("shortBytes" in f) n = Math.min(n, Math.max(1, f.shortBytes));
         else {
+          counted = true;
           if (full) throw errno(f.code, "write");
           if (written + n > f.afterBytes) {
             full = true;
@@ -109,11 +124,11 @@ export function createFaultyFs(base: FsLayer, faults: readonly FaultSpec[]): FsL
         }
       }
       const done = base.writeSync(fd, data, offset, n);
-      written += done;
+      if (counted) written += done;
       return done;
     },
     fsyncSync(fd) {
-      const f = failing("fsync");
+      const f = failing("fsync", paths.get(fd));
       if (f) throw errno(f.code, "fsync");
       base.fsyncSync(fd);
     },
