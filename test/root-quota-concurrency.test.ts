@@ -74,6 +74,8 @@ describe("per-root allowance across processes", () => {
     expect(books.reduce((sum, b) => sum + b.bytes, 0)).toBe(retained);
     // Exhausting the allowance deleted nothing: every capture directory is still there.
     expect(fs.readdirSync(path.join(root, "tool-outputs"))).toHaveLength(CAPTURES);
-    console.info(`retained ${retained} of ${16 * MiB} bytes; ${refused} captures cut by root-quota`);
+    console.info(
+      `retained ${retained} of ${16 * MiB} bytes; ${refused} captures cut by root-quota`,
+    );
   }, 120_000);
 });
