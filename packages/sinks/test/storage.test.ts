@@ -87,7 +87,12 @@ describe("directories we own are verified", () => {
     expect(fs.lstatSync(dir).uid).toBe(65534);
   });
 
-  it("exclusive creation refuses an existing directory", () => {
+  it("exclusive creation refuses an existing directory or a link planted at its name", () => {
+    const target = fs.mkdtempSync(path.join(base, "target-"));
+    fs.symlinkSync(target, path.join(base, "capture"));
+    expect(codeOf(() => ensurePrivateDir(path.join(base, "capture"), { exclusive: true }))).toBe(
+      "SPOOL_E_EXISTS",
+    );
     ensurePrivateDir(path.join(base, "x"));
     expect(codeOf(() => ensurePrivateDir(path.join(base, "x"), { exclusive: true }))).toBe(
       "SPOOL_E_EXISTS",
