@@ -3,16 +3,20 @@ import { writeFileSync } from "node:fs";
 import { isSpoolError } from "@spool/core";
 import { benchCommand } from "./bench.js";
 import { type Io, processIo } from "./io.js";
+import { lsCommand } from "./ls.js";
+import { recoverCommand } from "./recover.js";
 import { runCommand } from "./run.js";
 
 export const USAGE = `usage: spool <command> [options]
 
   run [opts] -- CMD [ARGS...]   run CMD, capture its output, print the preview and status
   bench fixtures [--report DIR] the seed's evidence table, end to end
+  ls [--json]                   list captures (reconciles crash leftovers first)
+  recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
   help                          this text
 
 Options of run: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
-  --drain-ms N --binary text|keep --preview-stdout N --preview-stderr N --preview-bytes N
+  --drain-ms N --max-bytes N --root-quota N --binary text|keep --preview-stdout N --preview-stderr N --preview-bytes N
   --queue-bytes N --stall-ms N --log FILE|stderr
 Sizes accept KiB, MiB, GiB. Docs: README.md and docs/ in the spool repository.
 `;
@@ -22,6 +26,8 @@ type Command = (argv: readonly string[], io: Io) => Promise<number>;
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
   bench: benchCommand,
+  ls: lsCommand,
+  recover: recoverCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {

@@ -174,6 +174,8 @@ export function startCapture(options: CaptureOptions): Capture {
         spill = info;
         log?.info({ event: "spill", captureId }, "output outgrew the preview; spooling to storage");
         events.next({ type: "spill", receipt: receipt() });
+        // A first live.json at once: recovery after a crash knows the capture from it.
+        spool.publishLive(receipt());
         scheduleLive();
       },
       (error: unknown) => {
