@@ -105,9 +105,12 @@ function createCaptureFileSpool(
     });
   const onMessage = (message: FromWriter) => {
     switch (message.op) {
-      case "ack":
-        queues[STREAM_NAMES[message.stream]].ack(message.committed);
+      case "ack": {
+        const q = queues[STREAM_NAMES[message.stream]];
+        q.recycle(message.buffer);
+        q.ack(message.committed);
         return;
+      }
       case "stream-error": {
         const q = queues[STREAM_NAMES[message.stream]];
         q.ack(message.committed);

@@ -32,7 +32,8 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
   return new Promise<void>((resolve) => {
     let dir = "";
     let streams: OpenStream[] = [];
-    const send = (message: FromWriter) => port.postMessage(message);
+    const send = (message: FromWriter, transfer: ArrayBuffer[] = []) =>
+      port.postMessage(message, transfer);
     const done = () => {
       for (const s of streams) closeQuietly(s);
       port.close();
@@ -73,7 +74,8 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
             writeFully(s.fd, message.data);
             s.hash.update(message.data);
             s.committed += message.data.byteLength;
-            send({ op: "ack", stream: message.stream, committed: s.committed });
+            const buffer = message.data.buffer as ArrayBuffer;
+            send({ op: "ack", stream: message.stream, committed: s.committed, buffer }, [buffer]);
           } catch (error) {
             const code = (error as NodeJS.ErrnoException).code ?? "EIO";
             s.error = code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
