@@ -16,7 +16,8 @@ export type { Logger };
 
 // pino is loaded only when logs go somewhere: most runs log nothing, and loading it
 // cost ~16 ms of every `spool run`'s startup.
-const load = (): typeof Pino => (createRequire(import.meta.url)("pino") as { pino: typeof Pino }).pino;
+const load = (): typeof Pino =>
+  (createRequire(import.meta.url)("pino") as { pino: typeof Pino }).pino;
 
 export interface LoggerOptions {
   /** A file path, "stderr", or null for no logs. @default null */

@@ -48,7 +48,7 @@ function countDense(chunk: Uint8Array, from: number): number {
     for (let k = 0; k < words; k++) {
       // x has a zero byte exactly where the word had 0x0a; t gets 0x80 in each such byte.
       const x = view[k]! ^ 0x0a0a0a0a;
-      const t = ~((((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x) | 0x7f7f7f7f);
+      const t = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
       count += Math.imul((t >>> 7) & 0x01010101, 0x01010101) >>> 24;
     }
     i += words * 4;

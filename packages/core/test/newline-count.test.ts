@@ -22,7 +22,7 @@ describe("countNewlines", () => {
         // Mix in newlines at density p, then view at a misaligned offset.
         const buf = Buffer.alloc(raw.length + shift);
         raw.forEach((b, i) => {
-          buf[shift + i] = (b / 255) < p ? 0x0a : b;
+          buf[shift + i] = b / 255 < p ? 0x0a : b;
         });
         const view = buf.subarray(shift);
         expect(countNewlines(view)).toBe(naive(view));

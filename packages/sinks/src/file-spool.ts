@@ -41,8 +41,15 @@ export interface FileSpoolOptions {
   readonly binary?: boolean;
   /** Writer threads shared by all captures of this spool. @default 1 */
   readonly threads?: number;
-  /** How long `finish` waits for a writer that answers nothing. @default 10000 */
+  /**
+   * How long opening, finishing or publishing waits for a writer that answers nothing.
+   * Past it the writer counts as stuck (say, in a kernel write that never returns): the
+   * capture keeps what was acknowledged and is never again made to wait for it.
+   * @default 10000
+   */
   readonly finishTimeoutMs?: number;
+  /** The writer task's module; tests inject writers that stall. @default the file writer */
+  readonly worker?: URL;
   readonly clock?: Clock;
 }
 
@@ -55,15 +62,17 @@ export interface FileSpool {
 const WORKER = new URL("../dist/file-writer.worker.js", import.meta.url);
 
 export function createFileSpool(options: FileSpoolOptions): FileSpool {
+  const clock = options.clock ?? systemClock;
   let pool: Piscina | null = null;
   const getPool = () => {
     pool ??= new Piscina({
-      filename: WORKER.href,
+      filename: (options.worker ?? WORKER).href,
       minThreads: 0,
       maxThreads: options.threads ?? 1,
       concurrentTasksPerWorker: 256,
       atomics: "disabled",
       idleTimeout: 1000,
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
     return pool;
   };
@@ -72,7 +81,12 @@ export function createFileSpool(options: FileSpoolOptions): FileSpool {
     async destroy() {
       const p = pool;
       pool = null;
-      await p?.destroy();
+      if (!p) return;
+      // A worker stuck in a syscall cannot be terminated: wait a bounded time, then let
+      // the process exit without it.
+      const threads = [...p.threads];
+      const ended = await withTimeout(p.destroy(), options.finishTimeoutMs ?? 10_000, clock);
+      if (ended === null) for (const thread of threads) thread.unref();
     },
   };
 }
@@ -94,6 +108,9 @@ function createCaptureFileSpool(
   let spillInfo: Promise<SpillInfo> | null = null;
   let dir: string | null = null;
   let closed = false;
+  // Set once the writer failed to answer within finishTimeoutMs: never wait on it again.
+  let stuck = false;
+  const timeoutMs = options.finishTimeoutMs ?? 10_000;
   const waiting = new Map<string, (message: FromWriter) => void>();
 
   const post = (message: ToWriter, transfer?: ArrayBuffer[]) => {
@@ -148,13 +165,11 @@ function createCaptureFileSpool(
         });
         const opened = expect("opened");
         post({ op: "open", root, captureId, files: ["stdout.live", "stderr.live"] });
-        const answer = await opened;
-        if (answer.op !== "opened") {
-          throw new SpoolError(
-            "SPOOL_E_STORAGE",
-            FILE_SPOOL,
-            `cannot open the spool (${answer.op === "failed" ? answer.code : "?"})`,
-          );
+        const answer = await withTimeout(opened, timeoutMs, clock);
+        if (answer?.op !== "opened") {
+          if (answer === null) stuck = true;
+          const why = answer === null ? "no answer" : answer.op === "failed" ? answer.code : "?";
+          throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot open the spool (${why})`);
         }
         dir = answer.dir;
         STREAM_NAMES.forEach((name, i) => {
@@ -186,11 +201,13 @@ function createCaptureFileSpool(
       });
       if (!spillInfo) return { stdout: none(null), stderr: none(null) };
       await spillInfo;
+      // Bounded: each queue gives up after its stall budget without progress.
       await Promise.all(STREAM_NAMES.map((n) => queues[n].flushed()));
       const finished = expect("finished");
       post({ op: "finish", finalNames: [`stdout.${ext}`, `stderr.${ext}`] });
-      const answer = await withTimeout(finished, options.finishTimeoutMs ?? 10_000, clock);
+      const answer = stuck ? null : await withTimeout(finished, timeoutMs, clock);
       if (answer?.op !== "finished") {
+        stuck = true;
         // The writer is stuck (or gone): keep what it acknowledged, as `.live`.
         const result = {} as Record<StreamName, StreamFinal>;
         for (const name of STREAM_NAMES) {
@@ -221,10 +238,14 @@ function createCaptureFileSpool(
     },
     async publishReceipt(receipt) {
       if (!dir) return;
+      if (stuck) {
+        throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "the writer is stuck; no receipt.json");
+      }
       const published = expect("published");
       post({ op: "receipt", json: `${JSON.stringify(receipt, null, 2)}\n` });
-      const answer = await withTimeout(published, options.finishTimeoutMs ?? 10_000, clock);
+      const answer = await withTimeout(published, timeoutMs, clock);
       if (answer?.op !== "published") {
+        stuck = true;
         throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "receipt.json was not published");
       }
     },
@@ -232,12 +253,14 @@ function createCaptureFileSpool(
       if (closed) return;
       post({ op: "close" });
       closed = true;
-      if (task)
-        await withTimeout(
+      if (task && !stuck) {
+        const ended = await withTimeout(
           task.catch(() => undefined),
-          options.finishTimeoutMs ?? 10_000,
+          timeoutMs,
           clock,
         );
+        if (ended === null) stuck = true;
+      }
       port?.close();
     },
   };

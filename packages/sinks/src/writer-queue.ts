@@ -173,19 +173,17 @@ export function createWriterQueue(
         return "stopped";
       }
       let n = 0;
-      for (const chunk of batch) {
-        if (chunk.byteLength === 0) continue;
-        chunks.push(chunk);
-        n += chunk.byteLength;
-      }
-      queuedBytes += n;
-      acceptedTotal += n;
-      peak = Math.max(peak, total());
-      if (total() > opts.budgetBytes) {
+      for (const chunk of batch) n += chunk.byteLength;
+      if (total() + n > opts.budgetBytes) {
         // Only a batch larger than the reserve can get here: refuse to grow past the budget.
+        dropped += n;
         queue.stop("writer-saturated");
         return "stopped";
       }
+      for (const chunk of batch) if (chunk.byteLength > 0) chunks.push(chunk);
+      queuedBytes += n;
+      acceptedTotal += n;
+      peak = Math.max(peak, total());
       pump();
       return total() >= waitAt ? "wait" : ("accepted" as OfferResult);
     },
