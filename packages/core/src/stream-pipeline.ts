@@ -155,6 +155,9 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
   source.once("error", onError);
   return {
     done,
+    get waiting() {
+      return waiting;
+    },
     stop() {
       finish("stopped");
       source.destroy();
@@ -166,5 +169,7 @@ export type PumpEnd = "eof" | "stopped" | "error";
 
 export interface StreamPump {
   readonly done: Promise<PumpEnd>;
+  /** Paused because the writer asked to wait (backpressure, itself bounded by the stall budget). */
+  readonly waiting: boolean;
   stop(): void;
 }
