@@ -38,7 +38,6 @@ import type { CaptureSpool, SpillInfo, SpoolFactory, StreamFinal } from "./spool
 import type { Stage } from "./stage.js";
 import {
   createStreamPipeline,
-  type PumpEnd,
   pumpStream,
   type StreamPipeline,
   type StreamPump,
