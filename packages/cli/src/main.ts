@@ -1,11 +1,14 @@
 /** The `spool` binary: dispatch to a command; usage errors are one line and exit 64. */
 import { isSpoolError } from "@spool/core";
+import { benchCommand } from "./bench.js";
 import { type Io, processIo } from "./io.js";
 import { runCommand } from "./run.js";
 
 export const USAGE = `usage: spool <command> [options]
 
   run [opts] -- CMD [ARGS...]   run CMD, capture its output, print the preview and status
+  bench throughput|memory|startup [--size N] [--rounds N] [--report DIR]
+                                measure capture against its baselines (see docs/benchmarks.md)
   help                          this text
 
 Options of run: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
@@ -18,6 +21,7 @@ type Command = (argv: readonly string[], io: Io) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
+  bench: benchCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
