@@ -27,7 +27,7 @@ import {
   type StreamName,
   systemClock,
 } from "@spool/core";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import type { FromWriter, ToWriter } from "./protocol.js";
 import { TOOL_OUTPUTS } from "./storage.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
@@ -64,7 +64,9 @@ const WORKER = new URL("../dist/file-writer.worker.js", import.meta.url);
 export function createFileSpool(options: FileSpoolOptions): FileSpool {
   const clock = options.clock ?? systemClock;
   let pool: Piscina | null = null;
-  const getPool = () => {
+  // piscina is loaded on the first spill: the small-result path loads no worker code at all.
+  const getPool = async () => {
+    const { Piscina } = await import("piscina");
     pool ??= new Piscina({
       filename: (options.worker ?? WORKER).href,
       minThreads: 0,
@@ -95,7 +97,7 @@ function createCaptureFileSpool(
   root: string,
   captureId: string,
   options: FileSpoolOptions,
-  getPool: () => Piscina,
+  getPool: () => Promise<Piscina>,
 ): CaptureSpool {
   const clock = options.clock ?? systemClock;
   const queues: Record<StreamName, WriterQueue> = {
@@ -154,7 +156,8 @@ function createCaptureFileSpool(
         const channel = new MessageChannel();
         port = channel.port1;
         port.on("message", onMessage);
-        task = getPool().run({ port: channel.port2 }, { transferList: [channel.port2] });
+        const pool = await getPool();
+        task = pool.run({ port: channel.port2 }, { transferList: [channel.port2] });
         task.catch(() => {
           waiting.get("opened")?.({
             op: "failed",
