@@ -1,46 +1,46 @@
-/** `spool bench <name> [--report DIR]`: the project's evidence, each measured beside its baselines in one run. */
-import { mkdirSync, writeFileSync } from "node:fs";
-import * as path from "node:path";
-import { parseArgs, usageError } from "./args.js";
-import { benchFixtures, fixturesMarkdown, removeRoot } from "./bench/fixtures.js";
+/**
+ * `spool bench <name> [options]`: the project's own benchmarks, each measured side by
+ * side with its baselines in one run. One file per bench under `bench/`; adding one is
+ * adding an entry to {@link BENCHES}.
+ */
+
+import { usageError } from "./args.js";
 import type { Io } from "./io.js";
 
-interface BenchResult {
-  /** What goes to bench.json. */
-  json: unknown;
-  /** What goes to bench.md and the terminal. */
-  markdown: string;
-}
+type Bench = (argv: readonly string[], io: Io) => Promise<number>;
 
-type Bench = (options: Record<string, unknown>) => Promise<BenchResult>;
-
-const BENCHES: Record<string, Bench> = {
-  async fixtures() {
-    const { rows, root } = await benchFixtures();
-    try {
-      return {
-        json: { fixtures: rows },
-        markdown: `## Fixtures (seed evidence table)\n\n${fixturesMarkdown(rows)}`,
-      };
-    } finally {
-      removeRoot(root);
-    }
+/** Loaded on demand, so `spool run` never pays for the benchmarks' modules. */
+export const BENCHES: Readonly<Record<string, { summary: string; load: () => Promise<Bench> }>> = {
+  throughput: {
+    summary:
+      "capture MiB/s, CPU and RSS next to direct-to-file, tee and Node baselines [--size 1GiB] [--rounds 3]",
+    load: async () => (await import("./bench/throughput.js")).benchThroughput,
+  },
+  memory: {
+    summary: "peak RSS of spool run at 64 MiB, 256 MiB and 1 GiB [--size 1GiB] [--rounds 2]",
+    load: async () => (await import("./bench/memory.js")).benchMemory,
+  },
+  fixtures: {
+    summary:
+      "the seed's six fixtures through spool run: inline bytes, exactness, retrieval [--report DIR]",
+    load: async () => (await import("./bench/fixtures.js")).benchFixturesCommand,
+  },
+  startup: {
+    summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
+    load: async () => (await import("./bench/startup.js")).benchStartup,
   },
 };
 
 export async function benchCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, { report: { kind: "string" }, size: { kind: "size" } });
-  const [name, ...extra] = parsed.positionals;
-  const bench = name ? BENCHES[name] : undefined;
-  if (!bench) throw usageError(`bench takes one of ${Object.keys(BENCHES).join(", ")}`);
-  if (extra.length > 0) throw usageError(`unexpected argument "${extra[0]}"`);
-  const result = await bench(parsed.options);
-  io.stdout(`${result.markdown}\n`);
-  const report = parsed.options.report as string | undefined;
-  if (report) {
-    mkdirSync(report, { recursive: true });
-    writeFileSync(path.join(report, "bench.json"), `${JSON.stringify(result.json, null, 2)}\n`);
-    writeFileSync(path.join(report, "bench.md"), `${result.markdown}\n`);
+  const [name, ...rest] = argv;
+  const bench = name === undefined ? undefined : BENCHES[name];
+  if (!bench) {
+    const known = Object.keys(BENCHES).join("|");
+    throw usageError(
+      name === undefined
+        ? `which bench? (${known})`
+        : `unknown bench "${name.slice(0, 40)}" (${known})`,
+    );
   }
-  return 0;
+  return (await bench.load())(rest, io);
 }

@@ -10,9 +10,10 @@ import { runCommand } from "./run.js";
 export const USAGE = `usage: spool <command> [options]
 
   run [opts] -- CMD [ARGS...]   run CMD, capture its output, print the preview and status
-  bench fixtures [--report DIR] the seed's evidence table, end to end
   ls [--json]                   list captures (reconciles crash leftovers first)
   recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
+  bench fixtures|throughput|memory|startup [--size N] [--rounds N] [--report DIR]
+                                measure capture against its baselines (see docs/benchmarks.md)
   help                          this text
 
 Options of run: --root DIR --json --call-id ID --label TEXT --no-label --timeout S

@@ -4,6 +4,7 @@ export * from "./errors.js";
 export * from "./ids.js";
 export * from "./ledger.js";
 export * from "./logger.js";
+export * from "./newline-count.js";
 export * from "./preview.js";
 export * from "./receipt.js";
 export * from "./spool.js";

@@ -17,6 +17,7 @@
  * ```
  */
 import { SpoolError } from "./errors.js";
+import { countNewlines } from "./newline-count.js";
 import type { Batch } from "./stage.js";
 
 export interface RawCounts {
@@ -118,14 +119,4 @@ export function ledgerBalances(s: LedgerSnapshot): boolean {
     [observed, accepted, pending, discarded, s.produced, s.committed].every((n) => n >= 0) &&
     s.committed <= s.produced
   );
-}
-
-function countNewlines(chunk: Uint8Array): number {
-  let count = 0;
-  let at = chunk.indexOf(0x0a);
-  while (at !== -1) {
-    count++;
-    at = chunk.indexOf(0x0a, at + 1);
-  }
-  return count;
 }

@@ -38,9 +38,11 @@ export interface StreamPipeline {
   /** The first stage error, if any. */
   readonly error: unknown;
   /** Source bytes in; returns the writer's answer for what came out. */
-  write(chunk: Uint8Array): OfferResult;
+  write(chunk: Uint8Array, held?: boolean): OfferResult;
+  /** Source bytes read but held back (pending) until `write(chunk, true)` or `discard(n, true)`. */
+  hold(n: number): void;
   /** Source bytes read but dropped untransformed (after the pipeline gave up). */
-  discard(n: number): void;
+  discard(n: number, held?: boolean): void;
   /** Resolves when the writer takes bytes again (or has stopped). */
   ready(): Promise<void>;
   /** End of input: flush every stage into the writer. Idempotent. */
@@ -81,9 +83,9 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
     get ended() {
       return ended;
     },
-    write(chunk) {
+    write(chunk, held = false) {
       const n = chunk.byteLength;
-      ledger.observe(n);
+      if (!held) ledger.observe(n);
       if (failed || ended) {
         ledger.discard(n);
         return "stopped";
@@ -100,8 +102,9 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
       return emit(out);
     },
     ready: () => writer.ready(),
-    discard(n) {
-      ledger.observe(n);
+    hold: (n) => ledger.observe(n),
+    discard(n, held = false) {
+      if (!held) ledger.observe(n);
       ledger.discard(n);
     },
     end() {
@@ -133,28 +136,57 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
     settle = resolve;
   });
   let waiting = false;
-  const onData = (chunk: Buffer) => {
-    if (pipeline.write(chunk) !== "wait" || waiting) return;
+  let ended = false;
+  let finished = false;
+  // Chunks that arrive while the writer has asked us to wait. Node resumes a child's
+  // stdio by itself when the child exits (flushStdio), so a paused pipe can still
+  // deliver; we pause it again and hold what came (pending in the ledger) until ready.
+  const lag: Buffer[] = [];
+
+  const offer = (chunk: Buffer, held: boolean): boolean => {
+    if (pipeline.write(chunk, held) !== "wait") return false;
     waiting = true;
     source.pause();
-    void pipeline.ready().then(() => {
-      waiting = false;
-      source.resume();
-    });
+    void pipeline.ready().then(release);
+    return true;
+  };
+  const release = () => {
+    waiting = false;
+    while (lag.length > 0) if (offer(lag.shift()!, true)) return;
+    if (ended) finish("eof");
+    else if (!finished) source.resume();
+  };
+  const onData = (chunk: Buffer) => {
+    if (!waiting) {
+      offer(chunk, false);
+      return;
+    }
+    pipeline.hold(chunk.byteLength);
+    lag.push(chunk);
+    source.pause();
   };
   const finish = (how: PumpEnd) => {
+    if (finished) return;
+    finished = true;
     source.off("data", onData);
     source.off("end", onEnd);
     source.off("error", onError);
+    for (const chunk of lag.splice(0)) pipeline.discard(chunk.byteLength, true);
     settle(how);
   };
-  const onEnd = () => finish("eof");
+  const onEnd = () => {
+    ended = true;
+    if (!waiting) finish("eof");
+  };
   const onError = () => finish("error");
   source.on("data", onData);
   source.once("end", onEnd);
   source.once("error", onError);
   return {
     done,
+    get waiting() {
+      return waiting;
+    },
     stop() {
       finish("stopped");
       source.destroy();
@@ -166,5 +198,7 @@ export type PumpEnd = "eof" | "stopped" | "error";
 
 export interface StreamPump {
   readonly done: Promise<PumpEnd>;
+  /** Paused because the writer asked to wait (backpressure, itself bounded by the stall budget). */
+  readonly waiting: boolean;
   stop(): void;
 }

@@ -28,7 +28,7 @@ import {
   type StreamName,
   systemClock,
 } from "@spool/core";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import type { FaultSpec } from "./fs-layer.js";
 import type { FromWriter, ToWriter } from "./protocol.js";
 import { DEFAULT_MAX_BYTES, DEFAULT_ROOT_QUOTA } from "./quota.js";
@@ -44,8 +44,15 @@ export interface FileSpoolOptions {
   readonly binary?: boolean;
   /** Writer threads shared by all captures of this spool. @default 1 */
   readonly threads?: number;
-  /** How long `finish` waits for a writer that answers nothing. @default 10000 */
+  /**
+   * How long opening, finishing or publishing waits for a writer that answers nothing.
+   * Past it the writer counts as stuck (say, in a kernel write that never returns): the
+   * capture keeps what was acknowledged and is never again made to wait for it.
+   * @default 10000
+   */
   readonly finishTimeoutMs?: number;
+  /** The writer task's module; tests inject writers that stall. @default the file writer */
+  readonly worker?: URL;
   readonly clock?: Clock;
   /** Bytes one capture may keep over both streams (`--max-bytes`); null for no ceiling. @default 32 MiB */
   readonly maxBytes?: number | null;
@@ -64,15 +71,19 @@ export interface FileSpool {
 const WORKER = new URL("../dist/file-writer.worker.js", import.meta.url);
 
 export function createFileSpool(options: FileSpoolOptions): FileSpool {
+  const clock = options.clock ?? systemClock;
   let pool: Piscina | null = null;
-  const getPool = () => {
+  // piscina is loaded on the first spill: the small-result path loads no worker code at all.
+  const getPool = async () => {
+    const { Piscina } = await import("piscina");
     pool ??= new Piscina({
-      filename: WORKER.href,
+      filename: (options.worker ?? WORKER).href,
       minThreads: 0,
       maxThreads: options.threads ?? 1,
       concurrentTasksPerWorker: 256,
       atomics: "disabled",
       idleTimeout: 1000,
+      resourceLimits: { maxYoungGenerationSizeMb: 4 },
     });
     return pool;
   };
@@ -81,7 +92,12 @@ export function createFileSpool(options: FileSpoolOptions): FileSpool {
     async destroy() {
       const p = pool;
       pool = null;
-      await p?.destroy();
+      if (!p) return;
+      // A worker stuck in a syscall cannot be terminated: wait a bounded time, then let
+      // the process exit without it.
+      const threads = [...p.threads];
+      const ended = await withTimeout(p.destroy(), options.finishTimeoutMs ?? 10_000, clock);
+      if (ended === null) for (const thread of threads) thread.unref();
     },
   };
 }
@@ -89,7 +105,7 @@ export function createFileSpool(options: FileSpoolOptions): FileSpool {
 function createCaptureFileSpool(
   context: SpoolContext,
   options: FileSpoolOptions,
-  getPool: () => Piscina,
+  getPool: () => Promise<Piscina>,
 ): CaptureSpool {
   const { root, captureId } = context;
   const clock = options.clock ?? systemClock;
@@ -103,6 +119,9 @@ function createCaptureFileSpool(
   let spillInfo: Promise<SpillInfo> | null = null;
   let dir: string | null = null;
   let closed = false;
+  // Set once the writer failed to answer within finishTimeoutMs: never wait on it again.
+  let stuck = false;
+  const timeoutMs = options.finishTimeoutMs ?? 10_000;
   const waiting = new Map<string, (message: FromWriter) => void>();
 
   const post = (message: ToWriter, transfer?: ArrayBuffer[]) => {
@@ -114,9 +133,12 @@ function createCaptureFileSpool(
     });
   const onMessage = (message: FromWriter) => {
     switch (message.op) {
-      case "ack":
-        queues[STREAM_NAMES[message.stream]].ack(message.committed);
+      case "ack": {
+        const q = queues[STREAM_NAMES[message.stream]];
+        q.recycle(message.buffer);
+        q.ack(message.committed);
         return;
+      }
       case "stream-error": {
         const q = queues[STREAM_NAMES[message.stream]];
         q.ack(message.committed);
@@ -143,7 +165,8 @@ function createCaptureFileSpool(
         const channel = new MessageChannel();
         port = channel.port1;
         port.on("message", onMessage);
-        task = getPool().run({ port: channel.port2 }, { transferList: [channel.port2] });
+        const pool = await getPool();
+        task = pool.run({ port: channel.port2 }, { transferList: [channel.port2] });
         task.catch(() => {
           waiting.get("opened")?.({
             op: "failed",
@@ -163,13 +186,11 @@ function createCaptureFileSpool(
           rootQuota: options.rootQuota === undefined ? DEFAULT_ROOT_QUOTA : options.rootQuota,
           faults: [...(options.faults ?? [])],
         });
-        const answer = await opened;
-        if (answer.op !== "opened") {
-          throw new SpoolError(
-            "SPOOL_E_STORAGE",
-            FILE_SPOOL,
-            `cannot open the spool (${answer.op === "failed" ? answer.code : "?"})`,
-          );
+        const answer = await withTimeout(opened, timeoutMs, clock);
+        if (answer?.op !== "opened") {
+          if (answer === null) stuck = true;
+          const why = answer === null ? "no answer" : answer.op === "failed" ? answer.code : "?";
+          throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot open the spool (${why})`);
         }
         dir = answer.dir;
         STREAM_NAMES.forEach((name, i) => {
@@ -201,11 +222,13 @@ function createCaptureFileSpool(
       });
       if (!spillInfo) return { stdout: none(null), stderr: none(null) };
       await spillInfo;
+      // Bounded: each queue gives up after its stall budget without progress.
       await Promise.all(STREAM_NAMES.map((n) => queues[n].flushed()));
       const finished = expect("finished");
       post({ op: "finish", finalNames: [`stdout.${ext}`, `stderr.${ext}`] });
-      const answer = await withTimeout(finished, options.finishTimeoutMs ?? 10_000, clock);
+      const answer = stuck ? null : await withTimeout(finished, timeoutMs, clock);
       if (answer?.op !== "finished") {
+        stuck = true;
         // The writer is stuck (or gone): keep what it acknowledged, as `.live`.
         const result = {} as Record<StreamName, StreamFinal>;
         for (const name of STREAM_NAMES) {
@@ -236,10 +259,14 @@ function createCaptureFileSpool(
     },
     async publishReceipt(receipt) {
       if (!dir) return;
+      if (stuck) {
+        throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "the writer is stuck; no receipt.json");
+      }
       const published = expect("published");
       post({ op: "receipt", json: `${JSON.stringify(receipt, null, 2)}\n` });
-      const answer = await withTimeout(published, options.finishTimeoutMs ?? 10_000, clock);
+      const answer = await withTimeout(published, timeoutMs, clock);
       if (answer?.op !== "published") {
+        stuck = true;
         throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "receipt.json was not published");
       }
     },
@@ -247,12 +274,14 @@ function createCaptureFileSpool(
       if (closed) return;
       post({ op: "close" });
       closed = true;
-      if (task)
-        await withTimeout(
+      if (task && !stuck) {
+        const ended = await withTimeout(
           task.catch(() => undefined),
-          options.finishTimeoutMs ?? 10_000,
+          timeoutMs,
           clock,
         );
+        if (ended === null) stuck = true;
+      }
       port?.close();
     },
   };

@@ -44,7 +44,8 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
     let limit: RetentionLimit = createRetentionLimit({ maxBytes: null, allowance: null });
     let streams: OpenStream[] = [];
     let settled = false;
-    const send = (message: FromWriter) => port.postMessage(message);
+    const send = (message: FromWriter, transfer: ArrayBuffer[] = []) =>
+      port.postMessage(message, transfer);
     const kept = () => streams.reduce((sum, s) => sum + s.committed, 0);
     const settle = () => {
       if (settled) return;
@@ -118,7 +119,9 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
           s.hash.update(data.subarray(0, outcome.written));
           s.committed += outcome.written;
           if (outcome.error === null && reason === null) {
-            send({ op: "ack", stream: message.stream, committed: s.committed });
+            // The buffer goes back to the queue for reuse (see WriterQueue.recycle).
+            const buffer = message.data.buffer as ArrayBuffer;
+            send({ op: "ack", stream: message.stream, committed: s.committed, buffer }, [buffer]);
             return;
           }
           let code = "EQUOTA";

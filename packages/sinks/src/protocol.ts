@@ -33,7 +33,8 @@ export interface FinishedStream {
 
 export type FromWriter =
   | { op: "opened"; dir: string }
-  | { op: "ack"; stream: 0 | 1; committed: number }
+  /** `buffer` is the written message's buffer, handed back for reuse. */
+  | { op: "ack"; stream: 0 | 1; committed: number; buffer: ArrayBuffer }
   | { op: "stream-error"; stream: 0 | 1; reason: CaptureReason; committed: number; code: string }
   | { op: "finished"; streams: [FinishedStream, FinishedStream] }
   | { op: "published" }

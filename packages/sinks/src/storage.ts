@@ -19,7 +19,9 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { SpoolError } from "@spool/core";
+// The narrow entry: this module runs inside the writer worker too, where the full core
+// entry (zod, rxjs) cost ~20 MiB of RSS and the cold start of every worker.
+import { SpoolError } from "@spool/core/errors";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
 
 export const TOOL_OUTPUTS = "tool-outputs";

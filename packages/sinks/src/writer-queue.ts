@@ -53,7 +53,10 @@ export const WriterQueueOptionsSchema = z.object({
 export type WriterQueueOptions = z.input<typeof WriterQueueOptionsSchema>;
 
 export interface WriterTransport {
-  /** Ownership of `chunk` passes to the transport. */
+  /**
+   * Ownership of `chunk` passes to the transport. `chunk` may be a view on a larger
+   * message buffer; the writer may hand that buffer back through {@link WriterQueue.recycle}.
+   */
   send(chunk: Uint8Array): void;
 }
 
@@ -62,8 +65,28 @@ export interface WriterQueue extends StreamWriter {
   connect(transport: WriterTransport): void;
   /** The writer reports `committed` bytes durable in all (monotonic). */
   ack(committed: number): void;
+  /**
+   * Give back a message buffer the writer is done with, so the next message reuses it
+   * instead of allocating (dead transferred buffers are collected late and swelled RSS).
+   */
+  recycle(buffer: ArrayBuffer): void;
   /** Counters for tests and benchmarks. */
-  readonly stats: { readonly peakBytes: number; readonly budgetBytes: number };
+  readonly stats: WriterQueueStats;
+}
+
+/** The queue's own counters. */
+export interface WriterQueueStats {
+  /** Most bytes ever held at once (queued plus in flight). */
+  readonly peakBytes: number;
+  readonly budgetBytes: number;
+  /** Readers waiting right now for room (or for the flush). */
+  readonly waiting: number;
+  /** Bytes offered and taken, in all. */
+  readonly acceptedBytes: number;
+  /** Bytes dropped unpersisted when persistence stopped, plus those offered afterwards. */
+  readonly droppedBytes: number;
+  /** Bytes sent to the writer at the moment persistence stopped (the boundary is `committed`). */
+  readonly sentBytes: number;
 }
 
 export function createWriterQueue(
@@ -80,6 +103,11 @@ export function createWriterQueue(
   let committed = 0;
   let sentTotal = 0;
   let peak = 0;
+  let acceptedTotal = 0;
+  let dropped = 0;
+  // Message buffers back from the writer: enough for a full credit window, plus one.
+  const free: ArrayBuffer[] = [];
+  const maxFree = Math.ceil(opts.creditBytes / opts.messageBytes) + 1;
   let stopped: CaptureReason | null = null;
   let transport: WriterTransport | null = null;
   // Each waiter resumes when its condition holds (or persistence stopped).
@@ -114,7 +142,8 @@ export function createWriterQueue(
     if (!transport || stopped) return;
     while (queuedBytes > 0 && inFlight < opts.creditBytes) {
       const size = Math.min(queuedBytes, opts.messageBytes);
-      const message = new Uint8Array(size);
+      const buffer = free.pop() ?? new ArrayBuffer(opts.messageBytes);
+      const message = new Uint8Array(buffer, 0, size);
       let filled = 0;
       while (filled < size) {
         const chunk = chunks[head]!;
@@ -137,20 +166,22 @@ export function createWriterQueue(
 
   const queue: WriterQueue = {
     offer(batch) {
-      if (stopped) return "stopped";
-      let n = 0;
-      for (const chunk of batch) {
-        if (chunk.byteLength === 0) continue;
-        chunks.push(chunk);
-        n += chunk.byteLength;
+      if (stopped) {
+        for (const chunk of batch) dropped += chunk.byteLength;
+        return "stopped";
       }
-      queuedBytes += n;
-      peak = Math.max(peak, total());
-      if (total() > opts.budgetBytes) {
+      let n = 0;
+      for (const chunk of batch) n += chunk.byteLength;
+      if (total() + n > opts.budgetBytes) {
         // Only a batch larger than the reserve can get here: refuse to grow past the budget.
+        dropped += n;
         queue.stop("writer-saturated");
         return "stopped";
       }
+      for (const chunk of batch) if (chunk.byteLength > 0) chunks.push(chunk);
+      queuedBytes += n;
+      acceptedTotal += n;
+      peak = Math.max(peak, total());
       pump();
       return total() >= waitAt ? "wait" : ("accepted" as OfferResult);
     },
@@ -158,6 +189,8 @@ export function createWriterQueue(
     stop(reason) {
       if (stopped) return;
       stopped = reason;
+      // What was queued is dropped; what was in flight may still be acknowledged.
+      dropped += queuedBytes;
       chunks.length = 0;
       head = 0;
       queuedBytes = 0;
@@ -176,12 +209,22 @@ export function createWriterQueue(
       settleWaiters();
       if (waiters.length > 0) armStall(); // progress: the stall clock starts again
     },
+    recycle(buffer) {
+      if (buffer.byteLength === opts.messageBytes && free.length < maxFree) free.push(buffer);
+    },
     flushed: () => waitFor(empty),
     get state() {
       return { committed, queued: total(), stopped };
     },
     get stats() {
-      return { peakBytes: peak, budgetBytes: opts.budgetBytes };
+      return {
+        peakBytes: peak,
+        budgetBytes: opts.budgetBytes,
+        waiting: waiters.length,
+        acceptedBytes: acceptedTotal,
+        droppedBytes: dropped,
+        sentBytes: sentTotal,
+      };
     },
   };
   return queue;

@@ -9,8 +9,11 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Receipt } from "@spool/core";
+import type { Io } from "../io.js";
+import { benchContext } from "./context.js";
 import { FIXTURES, type Fixture } from "./fixture-data.js";
-import { measureSpool } from "./measure.js";
+import { type BenchReport, machine, renderMarkdown, writeReport } from "./report.js";
+import { measureSpool } from "./spool-usage.js";
 
 // From src/bench (tests) and dist/bench alike: the child always runs built.
 const FIXTURE_CHILD = fileURLToPath(new URL("../../dist/bench/fixture-child.js", import.meta.url));
@@ -108,28 +111,93 @@ export async function benchFixtures(): Promise<{ rows: FixtureRow[]; root: strin
   return { rows, root };
 }
 
-export function fixturesMarkdown(rows: readonly FixtureRow[]): string {
-  const head =
-    "| Fixture | Input bytes | gptme current inline | seed candidate inline | **spool inline bytes (~tokens)** | saved bytes | exact | exit + final error inline | wall ms | peak RSS MiB |\n" +
-    "| --- | ---: | ---: | ---: | ---: | ---: | :---: | :---: | ---: | ---: |\n";
-  const body = rows
-    .map((r) =>
-      [
-        r.title,
-        r.inputBytes.toLocaleString("en-US"),
-        r.seed.current.toLocaleString("en-US"),
-        r.seed.candidate.toLocaleString("en-US"),
-        `**${r.inlineBytes.toLocaleString("en-US")}** (~${r.inlineTokens.toLocaleString("en-US")})`,
-        r.savedBytes.toLocaleString("en-US"),
-        r.exact ? (r.inlineOnly ? "yes (inline, no file)" : "yes") : "**no**",
-        `${r.exitVisible ? "yes" : "**no**"}${r.finalErrorVisible === null ? "" : r.finalErrorVisible ? " + yes" : " + **no**"}`,
-        String(r.wallMs),
-        r.maxRssKiB === null ? "?" : (r.maxRssKiB / 1024).toFixed(1),
-      ].join(" | "),
-    )
-    .map((line) => `| ${line} |`)
-    .join("\n");
-  return `${head}${body}\n`;
+/** The rows as a report beside the seed's two columns, with the issue's targets. */
+export function fixturesReport(rows: readonly FixtureRow[]): BenchReport {
+  const large = rows.filter((r) => r.name !== "compact");
+  const compact = rows.find((r) => r.name === "compact");
+  return {
+    bench: "fixtures",
+    title: "spool bench fixtures: the seed's evidence table, end to end through spool run",
+    machine: machine(),
+    params: { fixtures: rows.length },
+    columns: [
+      { key: "title", label: "fixture" },
+      { key: "inputBytes", label: "input bytes" },
+      { key: "seedCurrent", label: "gptme current inline" },
+      { key: "seedCandidate", label: "seed candidate inline" },
+      { key: "inlineBytes", label: "spool inline bytes" },
+      { key: "inlineTokens", label: "~tokens" },
+      { key: "savedBytes", label: "saved bytes" },
+      { key: "exact", label: "exact" },
+      { key: "visible", label: "exit + final error inline" },
+      { key: "wallMs", label: "wall ms" },
+      { key: "peakRssMiB", label: "peak RSS MiB" },
+    ],
+    rows: rows.map((r) => ({
+      title: r.title,
+      inputBytes: r.inputBytes,
+      seedCurrent: r.seed.current,
+      seedCandidate: r.seed.candidate,
+      inlineBytes: r.inlineBytes,
+      inlineTokens: r.inlineTokens,
+      savedBytes: r.savedBytes,
+      exact: r.exact ? (r.inlineOnly ? "yes (inline, no file)" : "yes") : "no",
+      visible: `${r.exitVisible ? "yes" : "no"}${r.finalErrorVisible === null ? "" : r.finalErrorVisible ? " + yes" : " + no"}`,
+      wallMs: r.wallMs,
+      peakRssMiB: r.maxRssKiB === null ? null : r.maxRssKiB / 1024,
+    })),
+    targets: [
+      {
+        name: "inline bytes of every large fixture",
+        target: "≤ 10,240",
+        value: `max ${Math.max(...large.map((r) => r.inlineBytes))}`,
+        met: large.every((r) => r.inlineBytes <= 10_240),
+      },
+      {
+        name: "compact success inline, byte-identical, no file",
+        target: "yes",
+        value: compact?.inlineOnly ? "yes" : "no",
+        met: compact?.inlineOnly === true,
+      },
+      {
+        name: "every saved file exact",
+        target: "yes",
+        value: rows.every((r) => r.exact) ? "yes" : "no",
+        met: rows.every((r) => r.exact),
+      },
+      {
+        name: "exit code and final error visible inline",
+        target: "yes",
+        value: rows.every((r) => r.exitVisible && r.finalErrorVisible !== false) ? "yes" : "no",
+        met: rows.every((r) => r.exitVisible && r.finalErrorVisible !== false),
+      },
+    ],
+    chart: {
+      title: "Inline bytes an agent reads (lower is better)",
+      unit: "bytes",
+      bars: rows.flatMap((r) => [
+        { label: `${r.name}: gptme current`, value: r.seed.current, note: "seed" },
+        { label: `${r.name}: spool`, value: r.inlineBytes, note: "" },
+      ]),
+    },
+    runs: [],
+    notes: ["gptme figures are the seed's single local sample; spool's are measured in this run."],
+  };
+}
+
+/** `spool bench fixtures [--report DIR]`. */
+export async function benchFixturesCommand(argv: readonly string[], io: Io): Promise<number> {
+  const c = benchContext(argv);
+  const { rows, root } = await benchFixtures();
+  try {
+    const report = fixturesReport(rows);
+    io.stdout(renderMarkdown(report));
+    if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
+    return 0;
+  } finally {
+    removeRoot(root);
+    c.dispose();
+  }
 }
 
 // Keep the root for retrieval tasks; callers remove it.

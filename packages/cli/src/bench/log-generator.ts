@@ -1,0 +1,131 @@
+/**
+ * The benchmark's input: mixed log-like text (ASCII and multi-byte lines, credential-shaped
+ * strings, and the ten known secrets now and then), written by a child process as fast as
+ * the pipe takes it. Deterministic: the same size gives the same bytes.
+ *
+ * Run as a program: `node log-generator.js SIZE` writes SIZE bytes to stdout.
+ *
+ * @example
+ * ```ts
+ * import { logBlock, benchSecrets } from "./log-generator.js";
+ * const block = logBlock(benchSecrets(), 64 * 1024); // 64 KiB of whole lines
+ * ```
+ */
+import { writeSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+
+/** Environment variables the ten known secrets are passed in (for `--redact-env`). */
+export const BENCH_SECRET_ENV: readonly string[] = Array.from(
+  { length: 10 },
+  (_, i) => `SPOOL_BENCH_SECRET_${i}`,
+);
+
+/** Ten deterministic secret values, 32 characters each. */
+export function benchSecrets(): string[] {
+  const next = prng(0x5eed);
+  return BENCH_SECRET_ENV.map((_, i) => `sk_bench${i}_${word(next, 22, ALNUM)}`);
+}
+
+/** The environment that carries {@link benchSecrets} under {@link BENCH_SECRET_ENV}. */
+export function benchSecretEnv(): Record<string, string> {
+  const secrets = benchSecrets();
+  return Object.fromEntries(BENCH_SECRET_ENV.map((name, i) => [name, secrets[i]!]));
+}
+
+/** About `bytes` of whole log lines (the generator repeats this block). */
+export function logBlock(secrets: readonly string[], bytes: number): Buffer {
+  const next = prng(42);
+  const lines: string[] = [];
+  let size = 0;
+  for (let n = 0; size < bytes; n++) {
+    const line = `${logLine(next, n, secrets)}\n`;
+    lines.push(line);
+    size += Buffer.byteLength(line);
+  }
+  return Buffer.from(lines.join(""));
+}
+
+/** Write `size` bytes of log text to `fd`, a block at a time. */
+export function generate(size: number, fd = 1): void {
+  const block = logBlock(benchSecrets(), 1024 * 1024);
+  let left = size;
+  while (left > 0) {
+    const chunk = left >= block.byteLength ? block : block.subarray(0, left);
+    writeAll(fd, chunk);
+    left -= chunk.byteLength;
+  }
+}
+
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+const PATHS = ["/api/v1/items", "/healthz", "/api/v2/users", "/static/app.js", "/login"];
+const INTL = [
+  "日本語のメッセージを処理しました",
+  "naïve café résumé — déjà vu",
+  "Größenänderung abgeschlossen ✓",
+  "обработка завершена успешно",
+  "🚀 deploy finished in 3.2s 🎉",
+];
+
+function logLine(next: () => number, n: number, secrets: readonly string[]): string {
+  const ts = `2024-05-01T12:${pad(Math.floor(n / 60) % 60)}:${pad(n % 60)}.${String(n % 1000).padStart(3, "0")}Z`;
+  const r = next() % 100;
+  if (r < 55) {
+    const path = PATHS[next() % PATHS.length]!;
+    return `${ts} INFO  [worker-${next() % 8}] GET ${path}/${next() % 100000} 200 ${next() % 500}ms user=u${next() % 1000} trace=${word(next, 16, ALNUM)}`;
+  }
+  if (r < 72) return `${ts} WARN  [i18n] ${INTL[next() % INTL.length]} count=${next() % 100}`;
+  if (r < 80)
+    return `${ts} ERROR [db] query failed: timeout after 30000ms\n    at Pool.query (/srv/app/db.js:${next() % 900}:17)\n    at async handler (/srv/app/routes.js:${next() % 400}:5)`;
+  if (r < 84) return `${ts} DEBUG aws key AKIA${word(next, 16, UPPER)} region=eu-west-1`;
+  if (r < 88) return `${ts} DEBUG cloning with ghp_${word(next, 36, ALNUM)}`;
+  if (r < 91)
+    return `${ts} DEBUG Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.${word(next, 40, ALNUM)}.${word(next, 43, ALNUM)}`;
+  if (r < 94)
+    return `${ts} DEBUG connecting to postgres://app:${word(next, 12, ALNUM)}@db.internal:5432/app password=${word(next, 14, ALNUM)}`;
+  if (r < 97) return `${ts} INFO  using token=${secrets[next() % secrets.length]} for upload`;
+  return `${ts} INFO  ${"-".repeat(next() % 120)}`;
+}
+
+function writeAll(fd: number, chunk: Uint8Array): void {
+  let off = 0;
+  while (off < chunk.byteLength) {
+    try {
+      off += writeSync(fd, chunk, off);
+    } catch (error) {
+      // A non-blocking pipe that is full: try again (the reader is what we measure).
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+    }
+  }
+}
+
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    return s;
+  };
+}
+
+function word(next: () => number, length: number, alphabet: string): string {
+  let out = "";
+  for (let i = 0; i < length; i++) out += alphabet[next() % alphabet.length];
+  return out;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const size = Number(process.argv[2]);
+  if (!Number.isSafeInteger(size) || size < 0) {
+    process.stderr.write("usage: log-generator SIZE\n");
+    process.exit(64);
+  }
+  generate(size);
+}

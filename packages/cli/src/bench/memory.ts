@@ -1,0 +1,133 @@
+/**
+ * `spool bench memory [--size 1GiB] [--rounds 2] [--report DIR]`: peak RSS of `spool run`
+ * capturing 1/16, 1/4 and all of SIZE (64 MiB, 256 MiB, 1 GiB by default) of mixed log
+ * text, interleaved; memory must stay flat whatever the output size. Also `spool run --
+ * sh -c 'yes | head -c SIZE'` next to the same shell writing straight to a file.
+ */
+import { rmSync } from "node:fs";
+import * as path from "node:path";
+import type { Io } from "../io.js";
+import { benchContext, MiB, sh } from "./context.js";
+import { measure, median } from "./measure.js";
+import { type BenchReport, type Cell, machine, renderMarkdown, writeReport } from "./report.js";
+import { fmtSize } from "./throughput.js";
+
+export async function benchMemory(argv: readonly string[], io: Io): Promise<number> {
+  const c = benchContext(argv);
+  try {
+    const largest = c.size(1024 * MiB);
+    const rounds = c.rounds(2);
+    const sizes = [
+      Math.max(1, Math.floor(largest / 16)),
+      Math.max(1, Math.floor(largest / 4)),
+      largest,
+    ];
+    const root = path.join(c.work, "root");
+    const out = path.join(c.work, "out.txt");
+    const yes = `yes | head -c ${largest}`;
+    const cases = [
+      ...sizes.map((size) => ({
+        id: `spool-${size}`,
+        label: `spool run, ${fmtSize(size)} log text`,
+        size,
+        argv: [c.node, c.spool, "run", "--root", root, "--", c.node, c.generator, String(size)],
+        rss: true,
+      })),
+      {
+        id: "yes-direct",
+        label: `sh -c '${yes} > file'`,
+        size: largest,
+        argv: ["sh", "-c", `${yes} > ${sh(out)}`],
+        rss: false,
+      },
+      {
+        id: "yes-spool",
+        label: `spool run -- sh -c '${yes}'`,
+        size: largest,
+        argv: [c.node, c.spool, "run", "--root", root, "--", "sh", "-c", yes],
+        rss: true,
+      },
+    ];
+    const runs: Record<string, Cell>[] = [];
+    for (let round = 1; round <= rounds; round++) {
+      for (const k of cases) {
+        const m = await measure(k.argv, { rssOf: k.rss ? "command" : null });
+        rmSync(root, { recursive: true, force: true });
+        rmSync(out, { force: true });
+        const rssMiB = m.peakRssKiB === null ? null : m.peakRssKiB / 1024;
+        runs.push({
+          round,
+          case: k.id,
+          wallS: m.wallS,
+          peakRssMiB: rssMiB,
+          treeMaxRssMiB: m.treeMaxRssKiB === null ? null : m.treeMaxRssKiB / 1024,
+          cpuS: m.cpuS,
+          exitCode: m.exitCode,
+        });
+        io.stderr(
+          `round ${round}/${rounds} ${k.id.padEnd(18)} ${m.wallS.toFixed(2)} s  peak RSS ${rssMiB === null ? "–" : rssMiB.toFixed(1)} MiB\n`,
+        );
+      }
+    }
+    const rows = cases.map((k) => {
+      const mine = runs.filter((r) => r.case === k.id);
+      const rss = k.rss ? Math.max(...mine.map((r) => (r.peakRssMiB as number | null) ?? 0)) : null;
+      const wall = median(mine.map((r) => r.wallS as number));
+      return {
+        id: k.id,
+        label: k.label,
+        size: k.size,
+        wallS: wall,
+        mibPerS: k.size / MiB / wall,
+        cpuS: median(mine.map((r) => (r.cpuS as number | null) ?? 0)),
+        peakRssMiB: rss,
+      };
+    });
+    const small = rows[0]!.peakRssMiB!;
+    const big = rows[2]!.peakRssMiB!;
+    const report: BenchReport = {
+      bench: "memory",
+      title: `spool bench memory: peak RSS of spool run at ${sizes.map(fmtSize).join(", ")}`,
+      machine: machine(),
+      params: { sizes: sizes.join(" "), rounds },
+      columns: [
+        { key: "label", label: "case" },
+        { key: "peakRssMiB", label: "peak RSS MiB (max of rounds)" },
+        { key: "wallS", label: "wall s (median)" },
+        { key: "mibPerS", label: "MiB/s" },
+        { key: "cpuS", label: "CPU s (tree)" },
+      ],
+      rows,
+      targets: [
+        {
+          name: `peak RSS at ${fmtSize(largest)}`,
+          target: "≤ 128 MiB",
+          value: `${big.toFixed(1)} MiB`,
+          met: big <= 128,
+        },
+        {
+          name: `peak RSS at ${fmtSize(largest)} vs ${fmtSize(sizes[0]!)}`,
+          target: "within 10%",
+          value: `${(((big - small) / small) * 100).toFixed(1)}% (${small.toFixed(1)} → ${big.toFixed(1)} MiB)`,
+          met: Math.abs(big - small) <= small * 0.1,
+        },
+      ],
+      chart: {
+        title: "Peak RSS of spool run by output size (flat is the goal)",
+        unit: "MiB",
+        bars: rows
+          .filter((r) => r.peakRssMiB !== null)
+          .map((r) => ({ label: r.label, value: r.peakRssMiB!, note: `${r.wallS.toFixed(2)} s` })),
+      },
+      runs,
+      notes: [
+        "Peak RSS is VmHWM of the spool process (worker threads included), polled from /proc; the yes-direct row has no capturing process.",
+      ],
+    };
+    io.stdout(renderMarkdown(report));
+    if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
+    return 0;
+  } finally {
+    c.dispose();
+  }
+}

@@ -1,0 +1,259 @@
+/**
+ * `spool bench throughput [--size 1GiB] [--rounds 3] [--report DIR]`: the same child
+ * (mixed log-like text from `log-generator`) captured by each variant below, interleaved
+ * round by round so machine noise falls on all of them alike. Per variant: MiB/s (median
+ * wall time), ratio to the direct-to-file baseline, CPU seconds of the whole process tree
+ * (the generator included, the same for all), peak RSS of the capturing process.
+ */
+import { rmSync } from "node:fs";
+import * as path from "node:path";
+import type { Io } from "../io.js";
+import { type BenchContext, benchContext, MiB, sh } from "./context.js";
+import { BENCH_SECRET_ENV, benchSecretEnv } from "./log-generator.js";
+import { measure, median, type RssTarget } from "./measure.js";
+import {
+  type BenchReport,
+  type Cell,
+  machine,
+  renderMarkdown,
+  type TargetResult,
+  writeReport,
+} from "./report.js";
+
+interface Scratch {
+  readonly out: string;
+  readonly root: string;
+  readonly gen: readonly string[];
+}
+
+/** One way of capturing the child's output. Adding a variant is adding an entry. */
+export interface ThroughputVariant {
+  readonly id: string;
+  readonly label: string;
+  readonly argv: (c: BenchContext, s: Scratch) => string[];
+  readonly rssOf: RssTarget;
+  /** `spool run --json`: the receipt is checked (complete, every byte committed). */
+  readonly receipt?: boolean;
+}
+
+const spoolRun = (extra: readonly string[]) => (c: BenchContext, s: Scratch) => [
+  c.node,
+  c.spool,
+  "run",
+  "--root",
+  s.root,
+  "--json",
+  ...extra,
+  "--",
+  ...s.gen,
+];
+
+export const THROUGHPUT_VARIANTS: readonly ThroughputVariant[] = [
+  {
+    id: "direct",
+    label: "child → file (no Node)",
+    argv: (_, s) => ["sh", "-c", `${s.gen.map(sh).join(" ")} > ${sh(s.out)}`],
+    rssOf: null,
+  },
+  {
+    id: "tee",
+    label: "child | tee file >/dev/null",
+    argv: (_, s) => ["sh", "-c", `${s.gen.map(sh).join(" ")} | tee ${sh(s.out)} >/dev/null`],
+    rssOf: { name: "tee" },
+  },
+  {
+    id: "node-plain",
+    label: "Node spawn → pipeline → file",
+    argv: (c, s) => [c.node, c.nodeCapture, s.out, "--", ...s.gen],
+    rssOf: "command",
+  },
+  {
+    id: "node-replacestream",
+    label: "Node + replacestream (10 literals)",
+    argv: (c, s) => [
+      c.node,
+      c.nodeCapture,
+      s.out,
+      ...BENCH_SECRET_ENV.flatMap((name) => ["--replace", name]),
+      "--",
+      ...s.gen,
+    ],
+    rssOf: "command",
+  },
+  // The redacting variant, once the redactor is wired into `spool run` (issue: redaction):
+  // { id: "spool-redact", label: "spool run, default redaction + 10 known secrets", argv: spoolRun(BENCH_SECRET_ENV.flatMap((n) => ["--redact-env", n])), rssOf: "command", receipt: true },
+  {
+    id: "spool-run",
+    label: "spool run (defaults)",
+    argv: spoolRun([]),
+    rssOf: "command",
+    receipt: true,
+  },
+  {
+    id: "spool-no-redact",
+    label: "spool run --no-redact",
+    argv: spoolRun(["--no-redact"]),
+    rssOf: "command",
+    receipt: true,
+  },
+];
+
+export async function benchThroughput(argv: readonly string[], io: Io): Promise<number> {
+  const c = benchContext(argv);
+  try {
+    const report = await runThroughput(c, THROUGHPUT_VARIANTS, (line) => io.stderr(`${line}\n`));
+    io.stdout(renderMarkdown(report));
+    if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
+    return 0;
+  } finally {
+    c.dispose();
+  }
+}
+
+export async function runThroughput(
+  c: BenchContext,
+  variants: readonly ThroughputVariant[],
+  progress: (line: string) => void,
+): Promise<BenchReport> {
+  const size = c.size(1024 * MiB);
+  const rounds = c.rounds(3);
+  const env = { ...process.env, ...benchSecretEnv() };
+  const scratch: Scratch = {
+    out: path.join(c.work, "out.txt"),
+    root: path.join(c.work, "root"),
+    gen: [c.node, c.generator, String(size)],
+  };
+  const runs: Record<string, Cell>[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const v of variants) {
+      const m = await measure(v.argv(c, scratch), {
+        rssOf: v.rssOf,
+        env,
+        stdout: v.receipt ? "pipe" : "ignore",
+      });
+      let complete: boolean | null = null;
+      if (v.receipt) {
+        const receipt = JSON.parse(m.stdout) as {
+          capture: { state: string };
+          streams: { stdout: { raw: { observed: number }; committed: number; produced: number } };
+        };
+        const out = receipt.streams.stdout;
+        complete =
+          receipt.capture.state === "complete" &&
+          out.raw.observed === size &&
+          out.committed === out.produced;
+      }
+      rmSync(scratch.out, { force: true });
+      rmSync(scratch.root, { recursive: true, force: true });
+      const mibs = size / MiB / m.wallS;
+      runs.push({
+        round,
+        variant: v.id,
+        wallS: m.wallS,
+        mibPerS: mibs,
+        cpuS: m.cpuS,
+        peakRssMiB: mib(m.peakRssKiB),
+        treeMaxRssMiB: mib(m.treeMaxRssKiB),
+        exitCode: m.exitCode,
+        complete,
+      });
+      progress(
+        `round ${round}/${rounds} ${v.id.padEnd(20)} ${mibs.toFixed(0).padStart(6)} MiB/s  ${m.wallS.toFixed(2)} s${complete === false ? "  INCOMPLETE CAPTURE" : ""}`,
+      );
+    }
+  }
+  const rows = variants.map((v) => {
+    const mine = runs.filter((r) => r.variant === v.id);
+    const wall = median(mine.map((r) => r.wallS as number));
+    const cpu = mine.every((r) => r.cpuS !== null)
+      ? median(mine.map((r) => r.cpuS as number))
+      : null;
+    const rss = mine.every((r) => r.peakRssMiB !== null)
+      ? Math.max(...mine.map((r) => r.peakRssMiB as number))
+      : null;
+    return {
+      id: v.id,
+      label: v.label,
+      mibPerS: size / MiB / wall,
+      wallS: wall,
+      cpuS: cpu,
+      peakRssMiB: rss,
+      complete: v.receipt ? mine.every((r) => r.complete === true) : null,
+    } as Record<string, Cell> & { id: string; mibPerS: number };
+  });
+  const rate = (id: string) => rows.find((r) => r.id === id)?.mibPerS ?? null;
+  const direct = rate("direct");
+  for (const row of rows) row.ratioToDirect = direct ? row.mibPerS / direct : null;
+  return {
+    bench: "throughput",
+    title: `spool bench throughput: ${fmtSize(size)} of mixed log text, ${rounds} interleaved rounds`,
+    machine: machine(),
+    params: { size, rounds },
+    columns: [
+      { key: "label", label: "variant" },
+      { key: "mibPerS", label: "MiB/s (median)" },
+      { key: "ratioToDirect", label: "× direct" },
+      { key: "wallS", label: "wall s" },
+      { key: "cpuS", label: "CPU s (tree)" },
+      { key: "peakRssMiB", label: "peak RSS MiB (capturer)" },
+      { key: "complete", label: "receipt complete" },
+    ],
+    rows,
+    targets: throughputTargets(rate),
+    chart: {
+      title: `Capture throughput, ${fmtSize(size)} mixed log text (higher is better)`,
+      unit: "MiB/s",
+      bars: rows.map((r) => ({
+        label: String(r.label),
+        value: r.mibPerS,
+        note: r.ratioToDirect === null ? "" : `${(r.ratioToDirect as number).toFixed(2)}× direct`,
+      })),
+    },
+    runs,
+    notes: [
+      "CPU seconds are user+system of the whole process tree (GNU time), the generator included; peak RSS is VmHWM of the capturing process (none for direct; tee for tee; the node process otherwise).",
+      variants.some((v) => v.id === "spool-redact")
+        ? "spool-redact passes the 10 known secrets with --redact-env on top of the default rules."
+        : "The redacting spool variant is not measured: the redactor is not wired into `spool run` on this branch yet (one line to add in THROUGHPUT_VARIANTS).",
+    ],
+  };
+}
+
+function throughputTargets(rate: (id: string) => number | null): TargetResult[] {
+  const ratio = (a: string, b: string) => {
+    const x = rate(a);
+    const y = rate(b);
+    return x !== null && y !== null ? x / y : null;
+  };
+  const t = (name: string, target: string, value: number | null, min: number): TargetResult => ({
+    name,
+    target,
+    value: value === null ? "–" : `${value.toFixed(2)}×`,
+    met: value === null ? null : value >= min,
+  });
+  return [
+    t("redacting capture vs direct-to-file", "≥ 0.5×", ratio("spool-redact", "direct"), 0.5),
+    t(
+      "redacting capture vs replacestream capture",
+      "≥ 2×",
+      ratio("spool-redact", "node-replacestream"),
+      2,
+    ),
+    t(
+      "spool run --no-redact vs plain Node capture",
+      "≥ 0.8×",
+      ratio("spool-no-redact", "node-plain"),
+      0.8,
+    ),
+  ];
+}
+
+function mib(kib: number | null): number | null {
+  return kib === null ? null : Math.round((kib / 1024) * 10) / 10;
+}
+
+export function fmtSize(bytes: number): string {
+  if (bytes >= 1024 * MiB && bytes % (1024 * MiB) === 0) return `${bytes / (1024 * MiB)} GiB`;
+  if (bytes >= MiB) return `${(bytes / MiB).toFixed(bytes % MiB ? 1 : 0)} MiB`;
+  return `${bytes} B`;
+}

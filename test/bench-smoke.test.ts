@@ -1,0 +1,81 @@
+/**
+ * A tiny run of each `spool bench` (not a measurement: 4 MiB, one round) to check the
+ * commands work end to end and `--report` writes its three files.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const SPOOL = fileURLToPath(new URL("../packages/cli/bin/spool.js", import.meta.url));
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), "spool-bench-smoke-"));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function bench(...args: string[]) {
+  const report = path.join(dir, "report");
+  const r = spawnSync(
+    process.execPath,
+    [SPOOL, "bench", ...args, "--report", report, "--work", dir],
+    {
+      encoding: "utf8",
+    },
+  );
+  const json = JSON.parse(readFileSync(path.join(report, "bench.json"), "utf8")) as {
+    rows: Array<Record<string, unknown>>;
+    targets: Array<{ name: string; met: boolean | null }>;
+  };
+  return {
+    status: r.status,
+    stdout: r.stdout,
+    json,
+    md: readFileSync(path.join(report, "bench.md"), "utf8"),
+    svg: readFileSync(path.join(report, "bench.svg"), "utf8"),
+  };
+}
+
+describe("spool bench (smoke)", () => {
+  it("throughput measures every variant and writes bench.json, bench.md and bench.svg", () => {
+    const r = bench("throughput", "--size", "4MiB", "--rounds", "1");
+    expect(r.status).toBe(0);
+    expect(r.json.rows.map((row) => row.id)).toEqual([
+      "direct",
+      "tee",
+      "node-plain",
+      "node-replacestream",
+      "spool-run",
+      "spool-no-redact",
+    ]);
+    for (const row of r.json.rows) expect(row.mibPerS as number).toBeGreaterThan(0);
+    // The spool variants' receipts say every byte was captured.
+    expect(r.json.rows.filter((row) => row.complete !== null).map((row) => row.complete)).toEqual([
+      true,
+      true,
+    ]);
+    expect(r.md).toContain("| spool run --no-redact |");
+    expect(r.stdout).toBe(r.md);
+    expect(r.svg.startsWith("<svg")).toBe(true);
+    expect(r.svg).toContain("child → file (no Node)");
+  });
+
+  it("memory and startup run and report their targets", () => {
+    const m = bench("memory", "--size", "4MiB", "--rounds", "1");
+    expect(m.status).toBe(0);
+    expect(m.json.rows).toHaveLength(5);
+    expect(m.json.targets.map((t) => t.met)).not.toContain(null);
+    const s = bench("startup", "--rounds", "1");
+    expect(s.status).toBe(0);
+    expect(s.json.rows.map((row) => row.id)).toEqual(["node", "spool"]);
+  });
+
+  it("an unknown bench is a usage error (64)", () => {
+    const r = spawnSync(process.execPath, [SPOOL, "bench", "frobnicate"], { encoding: "utf8" });
+    expect(r.status).toBe(64);
+    expect(r.stderr).toContain('unknown bench "frobnicate"');
+  });
+});
