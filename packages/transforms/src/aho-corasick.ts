@@ -1,0 +1,365 @@
+/**
+ * One Aho–Corasick automaton over byte classes, built once for every literal the redactor
+ * looks for (known values and their encodings, literal rules, rule anchors). Scanning is
+ * one table lookup per byte whatever the number of needles, which is what makes the
+ * redactor linear time independent of the number of known secrets (SPEC §5.4).
+ *
+ * Two refinements over the textbook automaton:
+ * - **Whitespace runs** (optional): every run of whitespace, in the needles and in the
+ *   input, is one symbol, so a multi-line value matches whatever whitespace run stands for
+ *   its line breaks. A state whose string ends in whitespace loops on whitespace.
+ * - **Case folding** (optional): ASCII letters share a class, for case-insensitive anchors.
+ *
+ * Memory stays bounded for large needle sets: shallow states (the first ones in breadth
+ * order, where scanning spends its time) get a dense transition row; deeper states keep
+ * their children in a compact sorted list and fall back through failure links, the
+ * classic amortised O(1) per byte.
+ *
+ * @example
+ * ```ts
+ * import { buildAutomaton } from "./aho-corasick.js";
+ * const ac = buildAutomaton([{ bytes: Buffer.from("secret"), literal: 0, anchor: -1 }], {});
+ * let s = 0;
+ * for (const b of Buffer.from("a secret")) s = ac.step(s, ac.classOf[b]!);
+ * ac.outLength[s]; // 6: "secret" ends here
+ * ```
+ */
+
+/** One needle: its bytes, and what a match means (a literal rule index and/or an anchor id). */
+export interface Needle {
+  readonly bytes: Uint8Array;
+  /** Rule index of a literal to redact when this needle matches, or -1. */
+  readonly literal: number;
+  /** Anchor id to report when this needle matches, or -1. */
+  readonly anchor: number;
+}
+
+export interface AutomatonOptions {
+  /** Treat every whitespace run as one symbol. @default false */
+  readonly collapseWhitespace?: boolean;
+  /** Fold ASCII case. @default false */
+  readonly foldCase?: boolean;
+  /** Most cells of the dense transition table. @default 1 << 20 */
+  readonly denseCells?: number;
+}
+
+/** State flag bits. */
+export const FLAG_OUTPUT = 1;
+export const FLAG_ANCHOR = 2;
+export const FLAG_WS_END = 4;
+
+export interface Automaton {
+  /** Byte → class. */
+  readonly classOf: Uint8Array;
+  /** Number of classes. */
+  readonly classes: number;
+  /** Class of whitespace bytes when runs collapse, else -1. */
+  readonly wsClass: number;
+  readonly states: number;
+  /** States below this have a dense row in `dense`. */
+  readonly denseStates: number;
+  readonly dense: Int32Array;
+  /**
+   * The dense table again, for the scanning loop: each entry is the target's row offset
+   * (`state * classes`), bit-inverted (negative) when the target has a flag or no dense
+   * row, so the loop needs one load and one sign test per byte.
+   */
+  readonly code: Int32Array;
+  /** Depth of each state in symbols. */
+  readonly depth: Int32Array;
+  /** Whitespace symbols in each state's string. */
+  readonly wsCount: Int32Array;
+  /** `FLAG_*` bits per state. */
+  readonly flags: Uint8Array;
+  /** Length in symbols of the longest literal needle ending at this state, 0 if none. */
+  readonly outLength: Int32Array;
+  /** Whitespace symbols inside that needle. */
+  readonly outWs: Int32Array;
+  /** Its literal rule index (the lowest among equal needles). */
+  readonly outLiteral: Int32Array;
+  /** Longest proper suffix state of `s` (its failure link). */
+  readonly fail: Int32Array;
+  /** Anchors ending at a state: `anchorIds[anchorStart[s] .. anchorStart[s + 1])`, own and inherited. */
+  readonly anchorStart: Int32Array;
+  readonly anchorIds: Int32Array;
+  /** Anchor length in symbols, and whitespace symbols in it, by anchor id. */
+  readonly anchorLength: Int32Array;
+  readonly anchorWs: Int32Array;
+  /** Most whitespace symbols in any state's string. */
+  readonly maxWsCount: number;
+  /** Longest needle, in symbols. */
+  readonly maxDepth: number;
+  /** Transition on a class. */
+  step(state: number, cls: number): number;
+}
+
+const WS_BYTES = [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d];
+
+/** True for the bytes that end a whitespace run and stand for line breaks. */
+export function isWhitespaceByte(byte: number): boolean {
+  return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
+}
+
+/** Build the automaton. Needles are normalised (runs collapsed, case folded) as the input is. */
+export function buildAutomaton(needles: readonly Needle[], options: AutomatonOptions): Automaton {
+  const collapse = options.collapseWhitespace ?? false;
+  const fold = options.foldCase ?? false;
+  const { classOf, classes, wsClass } = buildClasses(needles, collapse, fold);
+
+  // Trie over class symbols, children in one map keyed by state * classes + class.
+  const childMap = new Map<number, number>();
+  const depthList: number[] = [0];
+  const wsList: number[] = [0];
+  const lastWs: boolean[] = [false];
+  const ownLiteral: number[] = [-1];
+  const ownAnchors: number[][] = [[]];
+  let maxAnchorId = -1;
+  for (const needle of needles) maxAnchorId = Math.max(maxAnchorId, needle.anchor);
+  const anchorLength = new Int32Array(maxAnchorId + 1);
+  const anchorWs = new Int32Array(maxAnchorId + 1);
+  for (const needle of needles) {
+    const symbols = normalise(needle.bytes, classOf, wsClass);
+    if (symbols.length === 0) continue;
+    let state = 0;
+    let ws = 0;
+    for (const sym of symbols) {
+      if (sym === wsClass) ws++;
+      const key = state * classes + sym;
+      let next = childMap.get(key);
+      if (next === undefined) {
+        next = depthList.length;
+        childMap.set(key, next);
+        depthList.push(depthList[state]! + 1);
+        wsList.push(ws);
+        lastWs.push(sym === wsClass);
+        ownLiteral.push(-1);
+        ownAnchors.push([]);
+      }
+      state = next;
+    }
+    if (needle.literal >= 0) {
+      const prev = ownLiteral[state]!;
+      ownLiteral[state] = prev < 0 ? needle.literal : Math.min(prev, needle.literal);
+    }
+    if (needle.anchor >= 0) {
+      ownAnchors[state]!.push(needle.anchor);
+      anchorLength[needle.anchor] = symbols.length;
+      anchorWs[needle.anchor] = ws;
+    }
+  }
+  const states = depthList.length;
+
+  // Children grouped per state, sorted by class (compact rows for deep states).
+  const childCount = new Int32Array(states + 1);
+  for (const key of childMap.keys()) childCount[Math.floor(key / classes) + 1]!++;
+  const childStart = new Int32Array(states + 1);
+  for (let s = 0; s < states; s++) childStart[s + 1] = childStart[s]! + childCount[s + 1]!;
+  const childClass = new Int32Array(childMap.size);
+  const childState = new Int32Array(childMap.size);
+  const fillAt = childStart.slice(0, states);
+  for (const [key, next] of childMap) {
+    const parent = Math.floor(key / classes);
+    const at = fillAt[parent]!++;
+    childClass[at] = key % classes;
+    childState[at] = next;
+  }
+  for (let s = 0; s < states; s++)
+    sortChildren(childClass, childState, childStart[s]!, childStart[s + 1]!);
+
+  // Breadth-first: states were numbered in insertion order, which is not breadth order, so
+  // renumber so that shallow states come first and get the dense rows.
+  const order = breadthOrder(states, childStart, childState);
+  const rank = new Int32Array(states);
+  for (let i = 0; i < states; i++) rank[order[i]!] = i;
+
+  const depth = new Int32Array(states);
+  const wsCount = new Int32Array(states);
+  const flags = new Uint8Array(states);
+  const outLength = new Int32Array(states);
+  const outWs = new Int32Array(states);
+  const outLiteral = new Int32Array(states).fill(-1);
+  const fail = new Int32Array(states);
+  const cStart = new Int32Array(states + 1);
+  const cClass = new Int32Array(childMap.size);
+  const cState = new Int32Array(childMap.size);
+  let k = 0;
+  for (let i = 0; i < states; i++) {
+    const old = order[i]!;
+    depth[i] = depthList[old]!;
+    wsCount[i] = wsList[old]!;
+    if (lastWs[old]) flags[i]! |= FLAG_WS_END;
+    cStart[i] = k;
+    for (let j = childStart[old]!; j < childStart[old + 1]!; j++) {
+      cClass[k] = childClass[j]!;
+      cState[k] = rank[childState[j]!]!;
+      k++;
+    }
+  }
+  cStart[states] = k;
+
+  const cells = options.denseCells ?? 1 << 20;
+  const denseStates = Math.max(1, Math.min(states, Math.floor(cells / classes)));
+  const dense = new Int32Array(denseStates * classes);
+
+  const anchorLists: number[][] = new Array(states);
+  for (let i = 0; i < states; i++) {
+    const old = order[i]!;
+    anchorLists[i] = ownAnchors[old]!;
+    const lit = ownLiteral[old]!;
+    if (lit >= 0) {
+      outLength[i] = depth[i]!;
+      outWs[i] = wsCount[i]!;
+      outLiteral[i] = lit;
+    }
+  }
+
+  const step = (state: number, cls: number): number => {
+    let s = state;
+    for (;;) {
+      if (s < denseStates) return dense[s * classes + cls]!;
+      if (cls === wsClass && (flags[s]! & FLAG_WS_END) !== 0) return s;
+      for (let j = cStart[s]!; j < cStart[s + 1]!; j++) if (cClass[j] === cls) return cState[j]!;
+      s = fail[s]!;
+    }
+  };
+
+  // Failure links and dense rows, breadth-first: when state s is reached, every state before
+  // it (its failure link included) has its row and link final, so `step` may be used on them.
+  for (let s = 0; s < states; s++) {
+    if (s < denseStates) {
+      const row = s * classes;
+      const failRow = fail[s]! * classes;
+      for (let cls = 0; cls < classes; cls++) {
+        if (cls === wsClass && (flags[s]! & FLAG_WS_END) !== 0) dense[row + cls] = s;
+        else dense[row + cls] = s === 0 ? 0 : dense[failRow + cls]!;
+      }
+    }
+    for (let j = cStart[s]!; j < cStart[s + 1]!; j++) {
+      const child = cState[j]!;
+      const cls = cClass[j]!;
+      fail[child] = s === 0 ? 0 : step(fail[s]!, cls);
+      if (s < denseStates) dense[s * classes + cls] = child;
+    }
+  }
+  // Outputs inherited along failure links (breadth order: the link is already final).
+  const anchorStart = new Int32Array(states + 1);
+  const ids: number[] = [];
+  let maxWsCount = 0;
+  let maxDepth = 0;
+  for (let s = 0; s < states; s++) {
+    maxWsCount = Math.max(maxWsCount, wsCount[s]!);
+    maxDepth = Math.max(maxDepth, depth[s]!);
+    const f = fail[s]!;
+    if (s > 0 && outLength[s] === 0 && outLength[f]! > 0) {
+      outLength[s] = outLength[f]!;
+      outWs[s] = outWs[f]!;
+      outLiteral[s] = outLiteral[f]!;
+    }
+    if (outLength[s]! > 0) flags[s]! |= FLAG_OUTPUT;
+    anchorStart[s] = ids.length;
+    for (const id of anchorLists[s]!) ids.push(id);
+    if (s > 0) for (let j = anchorStart[f]!; j < anchorStart[f + 1]!; j++) ids.push(ids[j]!);
+    anchorStart[s + 1] = ids.length;
+    if (anchorStart[s + 1]! > anchorStart[s]!) flags[s]! |= FLAG_ANCHOR;
+  }
+  const anchorIds = Int32Array.from(ids);
+  const code = new Int32Array(dense.length);
+  for (let j = 0; j < dense.length; j++) {
+    const target = dense[j]!;
+    const offset = target * classes;
+    code[j] = flags[target] !== 0 || target >= denseStates ? ~offset : offset;
+  }
+
+  return {
+    classOf,
+    classes,
+    wsClass,
+    states,
+    denseStates,
+    dense,
+    code,
+    depth,
+    wsCount,
+    flags,
+    outLength,
+    outWs,
+    outLiteral,
+    fail,
+    anchorStart,
+    anchorIds,
+    anchorLength,
+    anchorWs,
+    maxWsCount,
+    maxDepth,
+    step,
+  };
+}
+
+/** Needle bytes as class symbols: whitespace runs become one symbol, the ends trimmed. */
+export function normalise(bytes: Uint8Array, classOf: Uint8Array, wsClass: number): number[] {
+  const out: number[] = [];
+  for (const byte of bytes) {
+    const cls = classOf[byte]!;
+    if (cls === wsClass && (out.length === 0 || out[out.length - 1] === wsClass)) continue;
+    out.push(cls);
+  }
+  while (out.length > 0 && out[out.length - 1] === wsClass) out.pop();
+  return out;
+}
+
+function buildClasses(
+  needles: readonly Needle[],
+  collapse: boolean,
+  fold: boolean,
+): { classOf: Uint8Array; classes: number; wsClass: number } {
+  const classOf = new Uint8Array(256);
+  const used = new Uint8Array(256);
+  for (const needle of needles)
+    for (const byte of needle.bytes) used[fold ? lower(byte) : byte] = 1;
+  // Class 0 is every byte no needle uses: such a byte sends the automaton back to the root.
+  let classes = 1;
+  let wsClass = -1;
+  if (collapse) {
+    wsClass = classes++;
+    for (const byte of WS_BYTES) classOf[byte] = wsClass;
+  }
+  for (let byte = 0; byte < 256; byte++) {
+    if (collapse && isWhitespaceByte(byte)) continue;
+    if (fold && byte !== lower(byte)) continue;
+    if (used[byte] === 1) classOf[byte] = classes++;
+  }
+  if (fold) for (let byte = 0x41; byte <= 0x5a; byte++) classOf[byte] = classOf[byte + 0x20]!;
+  return { classOf, classes, wsClass };
+}
+
+function lower(byte: number): number {
+  return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
+}
+
+function sortChildren(cls: Int32Array, state: Int32Array, from: number, to: number): void {
+  // Insertion sort: rows are short (bounded by the number of classes).
+  for (let i = from + 1; i < to; i++) {
+    const c = cls[i]!;
+    const s = state[i]!;
+    let j = i - 1;
+    while (j >= from && cls[j]! > c) {
+      cls[j + 1] = cls[j]!;
+      state[j + 1] = state[j]!;
+      j--;
+    }
+    cls[j + 1] = c;
+    state[j + 1] = s;
+  }
+}
+
+function breadthOrder(states: number, childStart: Int32Array, childState: Int32Array): Int32Array {
+  const order = new Int32Array(states);
+  let head = 0;
+  let tail = 1;
+  order[0] = 0;
+  while (head < tail) {
+    const s = order[head++]!;
+    for (let j = childStart[s]!; j < childStart[s + 1]!; j++) order[tail++] = childState[j]!;
+  }
+  return order;
+}

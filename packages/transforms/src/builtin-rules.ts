@@ -1,0 +1,31 @@
+/**
+ * The built-in credential rules, in tie-break order (a span claimed by two rules from the
+ * same byte is named after the one listed first). Each has a name, a bounded hold
+ * (`maxLength`) and its own tests in `test/builtin-rules.test.ts`.
+ *
+ * @example
+ * ```ts
+ * import { BUILTIN_RULES } from "@spool/transforms";
+ * BUILTIN_RULES.map((rule) => rule.name); // ["pem-private-key", "jwt", "aws-access-key-id", …]
+ * ```
+ */
+import type { RedactionRule } from "./rule.js";
+import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
+import { JWT_RULE } from "./rules/jwt.js";
+import { PEM_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
+import {
+  AWS_SECRET_ASSIGNMENT_RULE,
+  SENSITIVE_ASSIGNMENT_RULE,
+} from "./rules/sensitive-assignment.js";
+import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
+import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
+
+export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
+  PEM_PRIVATE_KEY_RULE,
+  JWT_RULE,
+  ...VENDOR_TOKEN_RULES,
+  AUTHORIZATION_HEADER_RULE,
+  URL_USERINFO_RULE,
+  AWS_SECRET_ASSIGNMENT_RULE,
+  SENSITIVE_ASSIGNMENT_RULE,
+]);

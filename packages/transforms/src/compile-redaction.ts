@@ -1,0 +1,197 @@
+/**
+ * Compile redaction rules once: known values (with their encoded forms), literal rules and
+ * every rule's anchors go into two automata (one exact with whitespace runs collapsed, one
+ * ASCII case-folded for case-insensitive anchors). The result is immutable and shared by
+ * every redactor built from it (stdout, stderr, labels), so a thousand known secrets are
+ * compiled once per capture, not once per stream.
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction, createRedactor, redactText } from "@spool/transforms";
+ * const compiled = compileRedaction({ knownValues: ["correct-horse-battery"] });
+ * const stdout = createRedactor(compiled);
+ * const stderr = createRedactor(compiled);
+ * redactText("label correct-horse-battery", compiled); // "label [REDACTED:known-value]"
+ * ```
+ */
+import { SpoolError } from "@spool/core";
+import { type Automaton, buildAutomaton, isWhitespaceByte, type Needle } from "./aho-corasick.js";
+import { BUILTIN_RULES } from "./builtin-rules.js";
+import { checkKnownValue, type KnownValue, knownValueForms } from "./known-values.js";
+import {
+  type AnchorMatch,
+  type Candidate,
+  type PatternRule,
+  type RedactionRule,
+  Verdict,
+  validateRule,
+} from "./rule.js";
+
+/** Default bytes a redactor may hold per stream (SPEC §5.3). */
+export const DEFAULT_REDACTION_WINDOW = 8192;
+
+export interface RedactionOptions {
+  /** Most bytes held undecided per stream; a candidate still undecided there is omitted. @default 8192 */
+  readonly window?: number;
+  /** Apply the built-in credential rules. @default true */
+  readonly builtins?: boolean;
+  /** Extra rules, applied with the built-ins. @default [] */
+  readonly rules?: readonly RedactionRule[];
+  /** Known secret values (strings or {@link KnownValue}s), matched with their encoded forms. @default [] */
+  readonly knownValues?: readonly (KnownValue | string)[];
+}
+
+/** Reads the bytes a candidate holds, for pattern rules. Positions are absolute stream offsets. */
+export interface HeldText {
+  latin1(start: number, end: number): string;
+}
+
+/** One anchor of one rule, as the redactor starts it. */
+export interface CompiledAnchor {
+  readonly rule: number;
+  readonly anchor: string;
+  readonly maxLength: number;
+  start(match: AnchorMatch, held: HeldText, at: number): Candidate | undefined;
+}
+
+declare const compiledBrand: unique symbol;
+
+/** Rules compiled for the redactor; build with {@link compileRedaction}. */
+export interface CompiledRedaction {
+  readonly [compiledBrand]: true;
+  readonly window: number;
+  /** Rule names by rule index (markers read them). */
+  readonly ruleNames: readonly string[];
+  readonly exact: Automaton;
+  readonly folded: Automaton;
+  readonly exactAnchors: readonly CompiledAnchor[];
+  readonly foldedAnchors: readonly CompiledAnchor[];
+}
+
+/** True when `value` is a {@link CompiledRedaction}. */
+export function isCompiledRedaction(value: unknown): value is CompiledRedaction {
+  return typeof value === "object" && value !== null && "exact" in value && "ruleNames" in value;
+}
+
+/** Validate and compile `options`; throws `SPOOL_E_OPTIONS` / `SPOOL_E_REDACT_VALUE`. */
+export function compileRedaction(options: RedactionOptions = {}): CompiledRedaction {
+  const window = options.window ?? DEFAULT_REDACTION_WINDOW;
+  if (!Number.isInteger(window) || window < 64 || window > 1 << 24) {
+    throw new SpoolError(
+      "SPOOL_E_OPTIONS",
+      "redactor",
+      `window must be an integer from 64 to ${1 << 24}, got ${window}`,
+    );
+  }
+  const ruleNames: string[] = [];
+  const exactNeedles: Needle[] = [];
+  const foldedNeedles: Needle[] = [];
+  const exactAnchors: CompiledAnchor[] = [];
+  const foldedAnchors: CompiledAnchor[] = [];
+  const ruleIndex = new Map<string, number>();
+  const indexOf = (name: string) => {
+    let index = ruleIndex.get(name);
+    if (index === undefined) {
+      index = ruleNames.length;
+      ruleNames.push(name);
+      ruleIndex.set(name, index);
+    }
+    return index;
+  };
+
+  // Known values first: on a tie their name wins the marker, being the most specific.
+  for (const entry of options.knownValues ?? []) {
+    const known: KnownValue = typeof entry === "string" ? { value: entry } : entry;
+    const value = checkKnownValue(known, window);
+    const rule = indexOf(known.name ?? "known-value");
+    for (const form of knownValueForms(value)) {
+      exactNeedles.push({ bytes: Buffer.from(form, "utf8"), literal: rule, anchor: -1 });
+    }
+  }
+  const rules = [...(options.rules ?? []), ...((options.builtins ?? true) ? BUILTIN_RULES : [])];
+  for (const rule of rules) {
+    validateRule(rule, window);
+    const index = indexOf(rule.name);
+    if (rule.kind === "literal") {
+      for (const value of rule.values) {
+        exactNeedles.push({ bytes: Buffer.from(value.trim(), "utf8"), literal: index, anchor: -1 });
+      }
+      continue;
+    }
+    const start =
+      rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
+    for (const anchor of rule.anchors) {
+      const compiled: CompiledAnchor = { rule: index, anchor, maxLength: rule.maxLength, start };
+      const bytes = Buffer.from(anchor, "utf8");
+      if (rule.ignoreCase === true) {
+        foldedNeedles.push({ bytes, literal: -1, anchor: foldedAnchors.length });
+        foldedAnchors.push(compiled);
+      } else {
+        exactNeedles.push({ bytes, literal: -1, anchor: exactAnchors.length });
+        exactAnchors.push(compiled);
+      }
+    }
+  }
+  const exact = buildAutomaton(exactNeedles, { collapseWhitespace: true });
+  const folded = buildAutomaton(foldedNeedles, { foldCase: true });
+  if (folded.denseStates < folded.states) {
+    throw new SpoolError("SPOOL_E_OPTIONS", "redactor", "too many case-insensitive anchors");
+  }
+  return {
+    window,
+    ruleNames,
+    exact,
+    folded,
+    exactAnchors,
+    foldedAnchors,
+  } as unknown as CompiledRedaction;
+}
+
+/** The candidate of a {@link PatternRule}: hold from the anchor, decide once, fail closed at the limit. */
+function patternStarter(rule: PatternRule) {
+  const flags = `${rule.pattern.flags.replace(/[gyd]/g, "")}yd`;
+  const regex = new RegExp(rule.pattern.source, flags);
+  const stop = new Uint8Array(256);
+  for (let b = 0; b < 256; b++) if (isWhitespaceByte(b)) stop[b] = 1;
+  for (const ch of rule.stop ?? "") stop[ch.charCodeAt(0) & 0xff] = 1;
+  return (match: AnchorMatch, held: HeldText, at: number): Candidate => {
+    let seen = match.length;
+    let from = 0;
+    let to: number | undefined;
+    let tail = false;
+    const decide = (byLength: boolean): Verdict => {
+      regex.lastIndex = 0;
+      const found = regex.exec(held.latin1(at, at + seen));
+      if (found === null) return Verdict.Reject;
+      const span = found.indices?.groups?.secret ?? found.indices?.[0];
+      if (span === undefined || span[1] <= span[0]) return Verdict.Reject;
+      from = span[0];
+      if (byLength && span[1] === seen) {
+        // The match runs to the declared limit: it may go on, so it fails closed.
+        tail = true;
+        return Verdict.Redact;
+      }
+      to = span[1];
+      return Verdict.Close;
+    };
+    return {
+      get from() {
+        return from;
+      },
+      get to() {
+        return to;
+      },
+      next(byte) {
+        seen++;
+        if (tail) return stop[byte] === 1 ? Verdict.Close : Verdict.Redact;
+        if (stop[byte] === 1) return decide(false);
+        if (seen >= rule.maxLength) return decide(true);
+        return Verdict.Hold;
+      },
+      end() {
+        if (tail) return Verdict.Reject;
+        return decide(false);
+      },
+    };
+  };
+}

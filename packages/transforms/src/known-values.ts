@@ -1,0 +1,160 @@
+/**
+ * Known secret values (`--redact-env NAME`, `--redact-file F`, the library API) and the
+ * encoded forms in which a program may print them: base64 at each of the three byte
+ * alignments (standard and URL alphabets, padding trimmed, edge characters that depend on
+ * neighbouring bytes left out), URL-encoded, JSON-escaped, and shell-quoted. Every form
+ * joins the redactor's one automaton, whitespace runs included (a multi-line value matches
+ * whatever whitespace run stands for its line breaks).
+ *
+ * A value too short to redact safely (under {@link MIN_KNOWN_VALUE_BYTES} bytes) is refused
+ * with `SPOOL_E_REDACT_VALUE`: redacting it would blank common words, and ignoring it would
+ * leave the user believing it is covered. Messages name where the value came from, never
+ * the value.
+ *
+ * @example
+ * ```ts
+ * import { knownValuesFromEnv, createRedactor } from "@spool/transforms";
+ * const knownValues = knownValuesFromEnv(["GITHUB_TOKEN"], process.env); // throws SPOOL_E_REDACT_VALUE if unset or short
+ * const redactor = createRedactor({ knownValues });
+ * ```
+ */
+import { readFile } from "node:fs/promises";
+import { SpoolError } from "@spool/core";
+
+/** Values shorter than this many bytes (after trimming) are refused. */
+export const MIN_KNOWN_VALUE_BYTES = 8;
+
+export interface KnownValue {
+  /** The secret itself (surrounding whitespace is trimmed). */
+  readonly value: string;
+  /** Rule name shown in `[REDACTED:<name>]`. @default "known-value" */
+  readonly name?: string;
+  /** Where the value came from, for error messages (never the value). @default "a known value" */
+  readonly source?: string;
+}
+
+/** The byte forms to look for when redacting `value` (the raw value first). */
+export function knownValueForms(value: string): string[] {
+  const raw = value.trim();
+  const bytes = Buffer.from(raw, "utf8");
+  const forms = new Set<string>([raw]);
+  for (let shift = 0; shift < 3; shift++) {
+    const b64 = shiftedBase64(bytes, shift);
+    forms.add(b64);
+    forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
+  }
+  forms.add(encodeURIComponent(raw));
+  if (raw.includes(" ")) forms.add(encodeURIComponent(raw).replaceAll("%20", "+"));
+  const json = JSON.stringify(raw).slice(1, -1);
+  forms.add(json);
+  // ensure_ascii-style JSON (Python's default) escapes every non-ASCII character.
+  forms.add(
+    json.replace(
+      /[\u0080-\uffff]/g,
+      (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+    ),
+  );
+  forms.add(raw.replaceAll("'", "'\\''"));
+  forms.add(raw.replace(/[\\"$`]/g, "\\$&"));
+  forms.add(raw.replace(/[^A-Za-z0-9_./:=@%+,\s-]/g, "\\$&"));
+  return [...forms].filter((form) => form.length > 0);
+}
+
+/**
+ * Check a known value and return its trimmed form. Throws `SPOOL_E_REDACT_VALUE` when it is
+ * shorter than {@link MIN_KNOWN_VALUE_BYTES} or an encoded form does not fit the window.
+ */
+export function checkKnownValue(known: KnownValue, window: number): string {
+  const source = known.source ?? "a known value";
+  const trimmed = known.value.trim();
+  const length = Buffer.byteLength(trimmed);
+  if (length < MIN_KNOWN_VALUE_BYTES) {
+    throw new SpoolError(
+      "SPOOL_E_REDACT_VALUE",
+      "redactor",
+      `${source} is ${length === 0 ? "empty" : `only ${length} bytes`}; values shorter than ${MIN_KNOWN_VALUE_BYTES} bytes cannot be redacted safely (they would blank ordinary text), so it was refused`,
+    );
+  }
+  let longest = 0;
+  for (const form of knownValueForms(trimmed)) longest = Math.max(longest, Buffer.byteLength(form));
+  if (longest >= window) {
+    throw new SpoolError(
+      "SPOOL_E_REDACT_VALUE",
+      "redactor",
+      `${source} is ${length} bytes; its encoded forms (up to ${longest} bytes) do not fit the ${window}-byte redaction window, so it was refused`,
+    );
+  }
+  return trimmed;
+}
+
+/**
+ * Known values from environment variables (`--redact-env NAME`, repeatable). Each becomes
+ * rule `env:NAME`. Throws `SPOOL_E_REDACT_VALUE` for a variable that is unset or too short.
+ */
+export function knownValuesFromEnv(
+  names: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): KnownValue[] {
+  return names.map((name) => {
+    const value = env[name];
+    const source = `environment variable ${name} (--redact-env)`;
+    if (value === undefined) {
+      throw new SpoolError(
+        "SPOOL_E_REDACT_VALUE",
+        "redactor",
+        `${source} is not set; nothing to redact`,
+      );
+    }
+    const known: KnownValue = {
+      value,
+      name: `env:${name.replace(/[^A-Za-z0-9._:-]/g, "_")}`,
+      source,
+    };
+    checkKnownValue(known, Number.POSITIVE_INFINITY);
+    return known;
+  });
+}
+
+/**
+ * Known values from a file's text, one value per line (`--redact-file F`). Blank lines are
+ * skipped; a line too short to redact safely is refused with its line number.
+ */
+export function parseKnownValues(text: string, source: string): KnownValue[] {
+  const values: KnownValue[] = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, "");
+    if (line.trim() === "") continue;
+    const known: KnownValue = { value: line, source: `line ${i + 1} of ${source}` };
+    checkKnownValue(known, Number.POSITIVE_INFINITY);
+    values.push(known);
+  }
+  return values;
+}
+
+/** {@link parseKnownValues} on a file's contents. Read errors become `SPOOL_E_REDACT_VALUE`. */
+export async function knownValuesFromFile(path: string): Promise<KnownValue[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (cause) {
+    throw new SpoolError("SPOOL_E_REDACT_VALUE", "redactor", `cannot read --redact-file ${path}`, {
+      cause,
+    });
+  }
+  return parseKnownValues(text, path);
+}
+
+/**
+ * Base64 of `bytes` as it appears inside a longer base64 text where it starts `shift`
+ * bytes into a 3-byte group: characters that also depend on the unknown neighbouring bytes
+ * are left out, and so is padding.
+ */
+function shiftedBase64(bytes: Buffer, shift: number): string {
+  const encoded = Buffer.concat([Buffer.alloc(shift), bytes])
+    .toString("base64")
+    .replace(/=+$/, "");
+  const skip = shift === 0 ? 0 : shift + 1;
+  const drop = (shift + bytes.length) % 3 === 0 ? 0 : 1;
+  return encoded.slice(skip, encoded.length - drop);
+}

@@ -1,0 +1,170 @@
+/**
+ * The redaction rule API: what a user writes to teach the redactor a new secret shape.
+ * A rule is one of three kinds, from the simplest to the most general:
+ *
+ * - {@link LiteralRule}: a set of exact strings (whitespace runs inside a value match any
+ *   whitespace run). They join the one automaton that also holds known values, so a rule
+ *   with a thousand strings costs no more per byte than one with a single string.
+ * - {@link PatternRule}: a regular expression tried at every occurrence of an anchor, with
+ *   a declared maximum match length so the redactor knows how long it may hold bytes.
+ * - {@link MatcherRule}: a custom incremental matcher started at every anchor occurrence
+ *   and fed one byte at a time; it says after each byte whether it is still undecided
+ *   (and from where it might redact), redacting, or done.
+ *
+ * Anchors are found by one shared automaton, so the per-byte cost does not grow with the
+ * number of rules; only live candidates see bytes.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, Verdict, type MatcherRule } from "@spool/transforms";
+ * // Redact "acme-" followed by 12 or more digits, e.g. acme-123456789012.
+ * const acme: MatcherRule = {
+ *   kind: "matcher",
+ *   name: "acme-key",
+ *   anchors: ["acme-"],
+ *   maxLength: 32,
+ *   start() {
+ *     let digits = 0;
+ *     return {
+ *       from: 0,
+ *       next(byte) {
+ *         if (byte < 0x30 || byte > 0x39) return digits >= 12 ? Verdict.Close : Verdict.Reject;
+ *         digits++;
+ *         return digits >= 12 ? Verdict.Redact : Verdict.Hold;
+ *       },
+ *       end: () => (digits >= 12 ? Verdict.Close : Verdict.Reject),
+ *     };
+ *   },
+ * };
+ * const redactor = createRedactor({ rules: [acme], builtins: false });
+ * ```
+ */
+import { SpoolError } from "@spool/core";
+
+/** What a candidate says after each byte. */
+export const Verdict = {
+  /** Undecided: bytes from offset `from` on may still be redacted, so they are held. */
+  Hold: 0,
+  /** Bytes from offset `from` through this byte are redacted; more may follow. */
+  Redact: 1,
+  /** Done: bytes from offset `from` up to this byte (excluded) are redacted, if any. */
+  Close: 2,
+  /** Done: nothing more is redacted. */
+  Reject: 3,
+} as const;
+export type Verdict = (typeof Verdict)[keyof typeof Verdict];
+
+/** Where a candidate starts: the anchor that matched and what came before it. */
+export interface AnchorMatch {
+  /** The anchor as declared in the rule. */
+  readonly anchor: string;
+  /** Bytes the anchor occupied in the input (differs from the declaration when whitespace runs or case differ). */
+  readonly length: number;
+  /** The byte just before the anchor, or -1 at the start of input (for word-boundary checks). */
+  readonly before: number;
+}
+
+/**
+ * One live match attempt of a {@link MatcherRule}. Offsets count bytes from the first byte
+ * of the anchor (the anchor's own bytes are offsets `0 .. length - 1`).
+ */
+export interface Candidate {
+  /**
+   * Offset of the first byte this candidate may still redact (after `Hold`) or redacts
+   * (after `Redact` / `Close`); read after every call. A value past the current byte
+   * means "nothing held". It never moves backwards: the redactor clamps it.
+   */
+  readonly from: number;
+  /** After `Close`, the offset where the redacted span ends; the current byte when absent. */
+  readonly to?: number | undefined;
+  /** The next byte of input. */
+  next(byte: number): Verdict;
+  /** End of input: `Close` or `Redact` redact from `from` to the end, anything else nothing. */
+  end(): Verdict;
+}
+
+interface RuleBase {
+  /** Shown in the marker `[REDACTED:<name>]`: letters, digits, `.`, `_`, `:`, `-`. */
+  readonly name: string;
+}
+
+/** Exact strings to redact wherever they occur. */
+export interface LiteralRule extends RuleBase {
+  readonly kind: "literal";
+  /** The strings (UTF-8). Each must be shorter than the redaction window. */
+  readonly values: readonly string[];
+}
+
+/**
+ * A regular expression tried at each anchor occurrence. It runs once per occurrence, on the
+ * text from the anchor's first byte up to the first `stop` byte (included) or `maxLength`
+ * bytes, whichever comes first, decoded as latin1 (one character per byte, so write
+ * non-ASCII as `\xNN` bytes). It is matched sticky at the anchor: start it with the anchor.
+ * The span redacted is the named group `secret` when the pattern has one, else the match.
+ * A match still running at `maxLength` (no stop byte seen) is redacted and extended to the
+ * next stop byte or whitespace: a token longer than declared fails closed.
+ */
+export interface PatternRule extends RuleBase {
+  readonly kind: "pattern";
+  /** Literal prefixes that start a candidate. */
+  readonly anchors: readonly string[];
+  /** Match anchors ignoring ASCII case. @default false */
+  readonly ignoreCase?: boolean;
+  readonly pattern: RegExp;
+  /** Most bytes a match spans, from the anchor's first byte; at most the window. */
+  readonly maxLength: number;
+  /** Bytes that end a candidate early (the pattern is decided there). @default whitespace */
+  readonly stop?: string;
+}
+
+/** A custom incremental matcher, started at each anchor occurrence. */
+export interface MatcherRule extends RuleBase {
+  readonly kind: "matcher";
+  readonly anchors: readonly string[];
+  /** Match anchors ignoring ASCII case. @default false */
+  readonly ignoreCase?: boolean;
+  /**
+   * Most bytes a candidate holds undecided (from its `from` to the current byte); at most
+   * the window. A candidate that holds longer fails closed: what it holds is redacted
+   * through the next whitespace byte.
+   */
+  readonly maxLength: number;
+  /** A new candidate at an anchor occurrence, or `undefined` to ignore it. */
+  start(match: AnchorMatch): Candidate | undefined;
+}
+
+export type RedactionRule = LiteralRule | PatternRule | MatcherRule;
+
+const RULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
+
+/** Throw a `SPOOL_E_OPTIONS` error unless `rule` is well formed for a window of `window` bytes. */
+export function validateRule(rule: RedactionRule, window: number): void {
+  const fail = (why: string) => {
+    throw new SpoolError(
+      "SPOOL_E_OPTIONS",
+      "redactor",
+      `rule ${JSON.stringify(rule.name)}: ${why}`,
+    );
+  };
+  if (typeof rule.name !== "string" || !RULE_NAME.test(rule.name))
+    fail("name must be 1-64 letters, digits, '.', '_', ':' or '-'");
+  if (rule.kind === "literal") {
+    for (const value of rule.values) {
+      const length = Buffer.byteLength(value.trim());
+      if (length === 0) fail("an empty literal would match everywhere");
+      if (length >= window)
+        fail(`a literal of ${length} bytes does not fit the ${window}-byte window`);
+    }
+    return;
+  }
+  if (rule.anchors.length === 0) fail("needs at least one anchor");
+  for (const anchor of rule.anchors) {
+    const length = Buffer.byteLength(anchor);
+    if (length === 0 || length > 256) fail("anchors must be 1-256 bytes");
+    if (anchor.trim() !== anchor) fail("anchors may not start or end with whitespace");
+  }
+  if (!Number.isInteger(rule.maxLength) || rule.maxLength < 1 || rule.maxLength > window)
+    fail(`maxLength must be an integer from 1 to the window (${window})`);
+  if (rule.kind === "pattern" && rule.pattern.global)
+    fail("pattern must not be global (it is matched once per anchor)");
+}

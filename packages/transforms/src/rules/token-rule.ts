@@ -1,0 +1,78 @@
+/**
+ * The shape most vendor credentials share: a fixed prefix (the anchor) followed by a run of
+ * bytes from one alphabet. A candidate holds the prefix and the body until the body reaches
+ * `minBody` bytes (then it is a credential: redacted, and the rest of the run with it, in
+ * O(1) memory however long it is) or a byte outside the alphabet ends it sooner (then it is
+ * not: released). At most prefix + `minBody` bytes are ever held.
+ *
+ * @example
+ * ```ts
+ * import { tokenRule, createRedactor } from "@spool/transforms";
+ * const acme = tokenRule({ name: "acme-key", prefixes: ["acme_"], body: "A-Za-z0-9", minBody: 24 });
+ * const redactor = createRedactor({ rules: [acme] });
+ * ```
+ */
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { ALNUM, byteSet } from "./byte-classes.js";
+
+export interface TokenRuleOptions {
+  /** Rule name for the marker. */
+  readonly name: string;
+  /** Literal prefixes. */
+  readonly prefixes: readonly string[];
+  /** The body's alphabet as a character-class body, e.g. `"A-Za-z0-9_-"`. */
+  readonly body: string;
+  /** Body bytes needed before the token counts as a credential. */
+  readonly minBody: number;
+  /** Match prefixes ignoring ASCII case. @default false */
+  readonly ignoreCase?: boolean;
+  /** Require a non-alphanumeric byte (or the start) before the prefix. @default true */
+  readonly boundary?: boolean;
+  /** Extra bytes that may not precede the prefix, as a character-class body. @default "" */
+  readonly notAfter?: string;
+  /**
+   * Require an ASCII digit or capital letter in the body before it counts (random keys have
+   * one; kebab-case words do not). Waits at most twice `minBody` body bytes. @default false
+   */
+  readonly mixed?: boolean;
+}
+
+/** A {@link MatcherRule} for prefix + alphabet tokens. */
+export function tokenRule(options: TokenRuleOptions): MatcherRule {
+  const body = byteSet(options.body);
+  const notAfter = byteSet(options.notAfter ?? "");
+  const boundary = options.boundary ?? true;
+  const minBody = options.minBody;
+  const mixed = options.mixed ?? false;
+  const longestPrefix = Math.max(...options.prefixes.map((p) => Buffer.byteLength(p)));
+  return {
+    kind: "matcher",
+    name: options.name,
+    anchors: options.prefixes,
+    ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
+    maxLength: longestPrefix + (mixed ? 2 * minBody : minBody) + 1,
+    start(match): Candidate | undefined {
+      if (
+        match.before >= 0 &&
+        ((boundary && ALNUM[match.before] === 1) || notAfter[match.before] === 1)
+      ) {
+        return undefined;
+      }
+      let count = 0;
+      let sawMixed = !mixed;
+      return {
+        from: 0,
+        next(byte) {
+          if (body[byte] !== 1) return Verdict.Reject;
+          count++;
+          if (!sawMixed) {
+            sawMixed = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a);
+            if (!sawMixed && count >= 2 * minBody) return Verdict.Reject;
+          }
+          return count >= minBody && sawMixed ? Verdict.Redact : Verdict.Hold;
+        },
+        end: () => Verdict.Reject,
+      };
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * Credentials in URLs: the userinfo of `scheme://user:password@host` (with a `:`, so
+ * `ssh://git@host` stays). The candidate holds what follows `://` until `@` (redact) or a
+ * byte that cannot be in userinfo (release); userinfo still open after 512 bytes with a
+ * `:` in it fails closed and is redacted to its end.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("git clone https://oauth2:s3cr3t-t0ken@gitlab.example.com/x.git");
+ * // "git clone https://[REDACTED:url-userinfo]@gitlab.example.com/x.git"
+ * ```
+ */
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { byteSet } from "./byte-classes.js";
+
+const SCHEME = byteSet("A-Za-z0-9+.-");
+/** Bytes that cannot be in userinfo: it ends the candidate without a match. */
+const NOT_USERINFO = byteSet("/?#\"'<>\\`[] \t\r\n\v\f");
+const MAX_USERINFO = 512;
+const AT = 0x40;
+const COLON = 0x3a;
+
+export const URL_USERINFO_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "url-userinfo",
+  anchors: ["://"],
+  maxLength: 3 + MAX_USERINFO + 1,
+  start(match): Candidate | undefined {
+    if (match.before < 0 || SCHEME[match.before] !== 1) return undefined;
+    let length = 0;
+    let colon = false;
+    let overlong = false;
+    return {
+      from: match.length,
+      next(byte) {
+        if (byte === AT) return colon && length > 0 ? Verdict.Close : Verdict.Reject;
+        if (NOT_USERINFO[byte] === 1 || byte < 0x20 || byte === 0x7f)
+          return overlong ? Verdict.Close : Verdict.Reject;
+        if (byte === COLON) colon = true;
+        if (++length > MAX_USERINFO) {
+          if (!colon) return Verdict.Reject;
+          overlong = true;
+          return Verdict.Redact;
+        }
+        return Verdict.Hold;
+      },
+      end: () => Verdict.Reject,
+    };
+  },
+};

@@ -1,0 +1,243 @@
+import { describe, expect, it } from "vitest";
+import { BUILTIN_RULES } from "../src/builtin-rules.js";
+import { compileRedaction } from "../src/compile-redaction.js";
+import { redactText } from "../src/redact-text.js";
+import { allChunkings, checkNoSecretPiece, checkRedaction, checkRedactor } from "../src/testing.js";
+
+const compiled = compileRedaction();
+const redact = (text: string) => redactText(text, compiled);
+
+const B62 = "aB3dE5fG7hJ9kL1mN2pQ4rS6tU8vW0xYz";
+const PEM = [
+  "-----BEGIN RSA PRIVATE KEY-----",
+  "MIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8",
+  "lZxCvBnM1qW3eR5tY7uI9oP0aS2dF4gH6jK8lZxCvBnM1qW3eR5tY7uI9oP0aS2d",
+  "-----END RSA PRIVATE KEY-----",
+].join("\n");
+
+/** [rule name, text, the secret part that must disappear, expected output] */
+const CASES: readonly (readonly [string, string, string, string])[] = [
+  [
+    "aws-access-key-id",
+    "id AKIAIOSFODNN7EXAMPLE ok",
+    "AKIAIOSFODNN7EXAMPLE",
+    "id [REDACTED:aws-access-key-id] ok",
+  ],
+  [
+    "aws-secret-access-key",
+    "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "aws_secret_access_key = [REDACTED:aws-secret-access-key]",
+  ],
+  [
+    "github-token",
+    `push ghp_${B62}xyz1 done`,
+    `ghp_${B62}xyz1`,
+    "push [REDACTED:github-token] done",
+  ],
+  ["github-token", `gho_${B62}Ab`, `gho_${B62}Ab`, "[REDACTED:github-token]"],
+  [
+    "github-token",
+    `github_pat_11ABCDEFG0123456789_${B62}${B62}`,
+    `github_pat_11ABCDEFG0123456789_${B62}${B62}`,
+    "[REDACTED:github-token]",
+  ],
+  [
+    "gitlab-token",
+    "GL glpat-xY3_abc-DEF456ghi789JK",
+    "glpat-xY3_abc-DEF456ghi789JK",
+    "GL [REDACTED:gitlab-token]",
+  ],
+  [
+    "slack-token",
+    "hook xoxb-123456789012-abcdefABCDEF",
+    "xoxb-123456789012-abcdefABCDEF",
+    "hook [REDACTED:slack-token]",
+  ],
+  [
+    "stripe-key",
+    "sk_live_51HxYzAbCdEfGh1234567890",
+    "sk_live_51HxYzAbCdEfGh1234567890",
+    "[REDACTED:stripe-key]",
+  ],
+  [
+    "stripe-key",
+    "rk_live_51HxYzAbCdEfGh1234567890",
+    "rk_live_51HxYzAbCdEfGh1234567890",
+    "[REDACTED:stripe-key]",
+  ],
+  [
+    "npm-token",
+    `//registry/:_authToken npm_${B62}abc`,
+    `npm_${B62}abc`,
+    "//registry/:_authToken [REDACTED:npm-token]",
+  ],
+  [
+    "openai-api-key",
+    "OPENAI sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12",
+    "sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12",
+    "OPENAI [REDACTED:openai-api-key]",
+  ],
+  [
+    "anthropic-api-key",
+    "k sk-ant-api03-Ab12Cd34Ef56Gh78Ij90",
+    "sk-ant-api03-Ab12Cd34Ef56Gh78Ij90",
+    "k [REDACTED:anthropic-api-key]",
+  ],
+  [
+    "google-api-key",
+    "maps AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+    "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
+    "maps [REDACTED:google-api-key]",
+  ],
+  [
+    "jwt",
+    "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sflKxwRJSMeKKF2QT4fwpM",
+    "eyJzdWIiOiIxMjM0In0.sflKxwRJSMeKKF2QT4fwpM",
+    "Bearer [REDACTED:jwt]",
+  ],
+  [
+    "pem-private-key",
+    `key:\n${PEM}\nafter`,
+    PEM.split("\n")[1]!,
+    "key:\n[REDACTED:pem-private-key]\nafter",
+  ],
+  [
+    "authorization-header",
+    "> Authorization: Bearer abc.def-ghi_jkl\n< 200",
+    "abc.def-ghi_jkl",
+    "> Authorization: Bearer [REDACTED:authorization-header]\n< 200",
+  ],
+  [
+    "authorization-header",
+    '{"authorization": "Token s3cr3t-t0k3n-v4lue", "x": 1}',
+    "s3cr3t-t0k3n-v4lue",
+    '{"authorization": "Token [REDACTED:authorization-header]", "x": 1}',
+  ],
+  [
+    "authorization-header",
+    "Proxy-Authorization: Basic dXNlcjpwYXNzd29yZA==\n",
+    "dXNlcjpwYXNzd29yZA==",
+    "Proxy-Authorization: Basic [REDACTED:authorization-header]\n",
+  ],
+  [
+    "authorization-header",
+    "authorization: opaque-credential-1234\n",
+    "opaque-credential-1234",
+    "authorization: [REDACTED:authorization-header]\n",
+  ],
+  [
+    "url-userinfo",
+    "clone https://oauth2:s3cr3tPassw0rd@gitlab.example.com/g/p.git",
+    "oauth2:s3cr3tPassw0rd",
+    "clone https://[REDACTED:url-userinfo]@gitlab.example.com/g/p.git",
+  ],
+  [
+    "url-userinfo",
+    "redis://:hunter2hunter2@cache:6379/0",
+    ":hunter2hunter2",
+    "redis://[REDACTED:url-userinfo]@cache:6379/0",
+  ],
+  [
+    "secret-assignment",
+    "export DB_PASSWORD=correct-horse-battery",
+    "correct-horse-battery",
+    "export DB_PASSWORD=[REDACTED:secret-assignment]",
+  ],
+  [
+    "secret-assignment",
+    '{"client_secret": "a\\"quoted\\"secret-value", "n": 2}',
+    'a\\"quoted\\"secret-value',
+    '{"client_secret": "[REDACTED:secret-assignment]", "n": 2}',
+  ],
+  [
+    "secret-assignment",
+    "API_KEY: 'single-quoted-key-value'",
+    "single-quoted-key-value",
+    "API_KEY: '[REDACTED:secret-assignment]'",
+  ],
+  [
+    "secret-assignment",
+    "curl 'https://x/y?access_token=tok3n-value-xyz&page=2'",
+    "tok3n-value-xyz",
+    "curl 'https://x/y?access_token=[REDACTED:secret-assignment]&page=2'",
+  ],
+  [
+    "secret-assignment",
+    "privateKey := deadbeefcafebabe1234",
+    "deadbeefcafebabe1234",
+    "privateKey := [REDACTED:secret-assignment]",
+  ],
+  [
+    "secret-assignment",
+    "GITHUB_CREDENTIAL_HELPER=opaque-helper-value",
+    "opaque-helper-value",
+    "GITHUB_CREDENTIAL_HELPER=[REDACTED:secret-assignment]",
+  ],
+  [
+    "secret-assignment",
+    "passwd=pa55w0rd-long-enough",
+    "pa55w0rd-long-enough",
+    "passwd=[REDACTED:secret-assignment]",
+  ],
+];
+
+/** Text that must come through unchanged. */
+const BENIGN = [
+  "max_tokens=4096 input_tokens: 12 tokenizer=cl100k secretary: alice",
+  "password:\nnext line",
+  "if token == expected { } Token::Bearer",
+  "ssh://git@github.com/org/repo.git and https://example.com:8443/path",
+  "task-runner-for-the-pipeline sk-learn-compatible-estimator-thing",
+  "AKIA is a prefix; ghp_ too; eyJ alone; npm_config_cache=/tmp",
+  "Authorization failed for user bob",
+  "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+  "plain log line: GET /api/v1/items 200 12ms über 日本",
+];
+
+describe("built-in rules", () => {
+  it("covers every built-in rule name with a case", () => {
+    const covered = new Set(CASES.map(([name]) => name));
+    for (const rule of BUILTIN_RULES) expect(covered, rule.name).toContain(rule.name);
+    for (const rule of BUILTIN_RULES)
+      if (rule.kind !== "literal") expect(rule.maxLength).toBeLessThanOrEqual(8192);
+  });
+
+  it.each(CASES)("%s: redacts %j", (name, text, secret, expected) => {
+    const output = redact(text);
+    expect(output).toBe(expected);
+    expect(output).toContain(`[REDACTED:${name}]`);
+    checkNoSecretPiece(output, secret);
+  });
+
+  it.each(BENIGN)("leaves benign text alone: %j", (text) => {
+    expect(redact(text)).toBe(text);
+  });
+
+  it("catches a partial assignment split across chunks at every point", () => {
+    const input = Buffer.from("X token=ghp_abc Y");
+    expect(input.length).toBeLessThanOrEqual(17);
+    let n = 0;
+    for (const chunks of allChunkings(Buffer.from("token=ab1 Y"))) {
+      checkRedactor(compiled, Buffer.from("token=ab1 Y"), chunks);
+      n++;
+    }
+    expect(n).toBe(1024);
+    expect(redact("token=ab1 Y")).toBe("token=[REDACTED:secret-assignment] Y");
+  });
+
+  it("redacts a whole PEM block however it is split, and a long value without holding it", () => {
+    const long = `PASSWORD=${"v".repeat(50_000)} tail`;
+    expect(redact(long)).toBe("PASSWORD=[REDACTED:secret-assignment] tail");
+    const pem = Buffer.from(`a\n${PEM}\nb`);
+    for (let cut = 1; cut < pem.length; cut += 7)
+      checkRedactor(compiled, pem, [pem.subarray(0, cut), pem.subarray(cut)]);
+  });
+
+  it.each(CASES.map(([name, text, secret]) => [name, text, secret] as const))(
+    "%s passes the SPEC §5 property check on random embeddings and chunkings (%j)",
+    (_name, text, secret) => {
+      checkRedaction(compiled, { secrets: [{ text, secret }], numRuns: 15 });
+    },
+  );
+});
