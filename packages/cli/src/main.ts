@@ -1,16 +1,38 @@
 /** The `spool` binary: dispatch to a command; usage errors are one line and exit 64. */
 import { isSpoolError } from "@spool/core";
+import { grepCommand } from "./grep.js";
 import { type Io, processIo } from "./io.js";
+import { killCommand } from "./kill.js";
+import { readCommand } from "./read.js";
 import { runCommand } from "./run.js";
+import { startCommand } from "./start.js";
+import { statusCommand } from "./status.js";
+import { superviseCommand } from "./supervisor.js";
+import { tailCommand } from "./tail.js";
+import { waitCommand } from "./wait.js";
 
 export const USAGE = `usage: spool <command> [options]
 
   run [opts] -- CMD [ARGS...]   run CMD, capture its output, print the preview and status
+  start [opts] -- CMD [ARGS...] start CMD as a background job, print its launch receipt
+  status REF                    the current receipt (final, else live) as JSON
+  wait REF [--timeout S]        wait for the job, print its final receipt, exit with its status
+                                (exit 75 if still running after S)
+  read REF [--stream S] [--offset N] [--length N] [--lines A:B] [--cursor NAME] [--json]
+                                committed bytes of a stream, never a split character
+  tail REF [-n N] [--follow] [--stream S]
+                                the last lines; --follow until the job ends
+  grep REF PATTERN [--stream S] [--max N] [-i] [--json]
+                                matching lines as LINE:OFFSET:TEXT (offset for read --offset)
+  kill REF [--signal SIG]       cancel a job (its process group; SIGKILL after a grace period)
   help                          this text
 
-Options of run: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
+Options of run and start: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
   --drain-ms N --binary text|keep --preview-stdout N --preview-stderr N --preview-bytes N
-  --queue-bytes N --stall-ms N --log FILE|stderr
+  --queue-bytes N --stall-ms N --log FILE|stderr --live-ms N (job live.json rate, default 50)
+  run --background-after S: after S seconds, print the live receipt and leave CMD running
+REF is a captureId, a callId or a ref (tool-outputs/<id>/stdout.txt); every job command
+takes --root DIR.
 Sizes accept KiB, MiB, GiB. Docs: README.md and docs/ in the spool repository.
 `;
 
@@ -18,6 +40,14 @@ type Command = (argv: readonly string[], io: Io) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
+  start: startCommand,
+  status: statusCommand,
+  wait: waitCommand,
+  read: readCommand,
+  tail: tailCommand,
+  grep: grepCommand,
+  kill: killCommand,
+  __supervise: superviseCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {

@@ -9,6 +9,7 @@ import { createHash, type Hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CaptureReason } from "@spool/core";
+import { createLineIndexer, type LineIndexer } from "./line-index.js";
 import type { FinishedStream, FromWriter, ToWriter, WriterTask } from "./protocol.js";
 import {
   createExclusive,
@@ -26,6 +27,8 @@ interface OpenStream {
   committed: number;
   hash: Hash;
   error: CaptureReason | null;
+  /** The sparse line index beside the data file; null once it cannot be written. */
+  index: { fd: number; indexer: LineIndexer; bytes: number } | null;
 }
 
 export default function fileWriterTask({ port }: WriterTask): Promise<void> {
@@ -50,12 +53,18 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
             ensurePrivateDir(dir);
             streams = message.files.map((name) => {
               const live = path.join(dir, name);
+              const stem = name.replace(/\.live$/, "");
               return {
                 fd: createExclusive(live),
                 live,
                 committed: 0,
                 hash: createHash("sha256"),
                 error: null,
+                index: {
+                  fd: createExclusive(path.join(dir, `${stem}.idx`)),
+                  indexer: createLineIndexer(),
+                  bytes: 0,
+                },
               };
             });
             syncDir(outputs);
@@ -73,6 +82,7 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
             writeFully(s.fd, message.data);
             s.hash.update(message.data);
             s.committed += message.data.byteLength;
+            indexLines(s, message.data);
             send({ op: "ack", stream: message.stream, committed: s.committed });
           } catch (error) {
             const code = (error as NodeJS.ErrnoException).code ?? "EIO";
@@ -110,6 +120,7 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
                 fs.closeSync(s.fd);
                 s.fd = null;
               }
+              closeIndex(s);
               const finalPath = path.join(dir, message.finalNames[i]!);
               renameExclusive(s.live, finalPath);
               file = finalPath;
@@ -151,7 +162,37 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
   });
 }
 
+/** Append index entries after the data they point into; an index failure only drops the index. */
+function indexLines(s: OpenStream, data: Uint8Array) {
+  if (!s.index) return;
+  const entries = s.index.indexer.scan(data);
+  if (!entries) return;
+  try {
+    writeFully(s.index.fd, entries);
+    s.index.bytes += entries.byteLength;
+  } catch {
+    // Never leave a torn entry; readers scan on from the last whole one.
+    try {
+      fs.ftruncateSync(s.index.fd, s.index.bytes);
+    } catch {
+      // a torn tail shorter than one entry is ignored by readers
+    }
+    closeIndex(s);
+  }
+}
+
+function closeIndex(s: OpenStream) {
+  if (!s.index) return;
+  try {
+    fs.closeSync(s.index.fd);
+  } catch {
+    // already closed
+  }
+  s.index = null;
+}
+
 function closeQuietly(s: OpenStream) {
+  closeIndex(s);
   if (s.fd === null) return;
   try {
     fs.closeSync(s.fd);
