@@ -54,14 +54,9 @@ export function viewCapture(dir: string): CaptureView {
       job,
     };
   }
-  return {
-    dir,
-    receipt: live,
-    final: false,
-    running: live.process.state === "running",
-    crashed: false,
-    job,
-  };
+  // Until receipt.json is published more bytes may still be committed, even after the
+  // child exited (the drain window, the writer's last acknowledgements).
+  return { dir, receipt: live, final: false, running: true, crashed: false, job };
 }
 
 /** The readable bound of a stream: committed bytes within what was retained. */

@@ -39,7 +39,8 @@ export async function killCommand(argv: readonly string[], io: Io): Promise<numb
   const signal = (raw.startsWith("SIG") ? raw : `SIG${raw}`) as NodeJS.Signals;
   const { dir } = locateCapture(parsed, io);
   const view = viewCapture(dir);
-  if (!view.running) {
+  // The child already exited (its capture may still be finalizing): nothing to signal.
+  if (!view.running || view.receipt.process.state !== "running") {
     const r = view.receipt;
     const how = view.crashed ? "its supervisor died" : statusLine(r, exitStatusOf(r.process));
     io.stdout(`spool kill: ${r.captureId} already finished; nothing to kill (${how})\n`);

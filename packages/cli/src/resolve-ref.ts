@@ -103,11 +103,14 @@ function captureDir(outputs: string, id: string): string {
 }
 
 function existsAsDir(outputs: string, id: string): boolean {
+  let st: fs.Stats;
   try {
-    return fs.lstatSync(path.join(outputs, id)).isDirectory();
+    st = fs.lstatSync(path.join(outputs, id));
   } catch {
     return false;
   }
+  if (st.isSymbolicLink()) throw throughLink(id);
+  return st.isDirectory();
 }
 
 /** The newest capture with this callId (a bounded pass over the root's capture directories). */
