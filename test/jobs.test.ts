@@ -73,7 +73,7 @@ describe("spool start and the job commands", () => {
           "--length",
           String(length),
         ]);
-        expect(r.status).toBe(0);
+        expect(r.status, r.stderr).toBe(0);
         const frame = JSON.parse(r.stdout.toString());
         expect(frame.offset).toBe(expectOffset);
         expect(frame.nextOffset).toBeLessThanOrEqual(frame.committed);
@@ -94,7 +94,7 @@ describe("spool start and the job commands", () => {
       tail,
     ]);
     const done = spool(["wait", "--root", root, id]);
-    expect(done.status).toBe(0);
+    expect(done.status, done.stderr).toBe(0);
     const receipt = JSON.parse(done.stdout.toString()) as Receipt;
     expect(receipt.capture).toEqual({ state: "complete", reasons: [] });
     const file = finalFile(root, receipt);
@@ -159,7 +159,10 @@ describe("spool start and the job commands", () => {
     const again = spool(["kill", "--root", root, launched.captureId]);
     expect(again.status).toBe(0);
     expect(again.stdout.toString()).toMatch(/already finished/);
-    // The finished job stays readable.
+    // The finished job stays readable after `ls` has reconciled the root.
+    const listed = spool(["ls", "--root", root, "--json"]);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout.toString()).toContain(launched.captureId);
     expect(spool(["status", "--root", root, launched.captureId]).status).toBe(0);
     expect(spool(["read", "--root", root, launched.captureId, "--json"]).stdout.toString()).toMatch(
       /"eof":true/,

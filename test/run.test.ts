@@ -191,4 +191,28 @@ describe("spool run (end to end, built binary)", () => {
     }
     expect(readdirSync(root)).toEqual([]);
   });
+
+  it("logs state changes (start, spill, finalize) to a file when asked, never output content", () => {
+    const root = tempRoot();
+    const log = path.join(root, "spool.log");
+    const r = spool([
+      "run",
+      "--root",
+      root,
+      "--log",
+      log,
+      "--",
+      "sh",
+      "-c",
+      "seq 1 5000; echo SECRET-CONTENT-LINE",
+    ]);
+    expect(r.status).toBe(0);
+    const lines = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.event)).toEqual(["start", "spill", "finalize"]);
+    expect(readFileSync(log, "utf8")).not.toContain("SECRET-CONTENT-LINE");
+    expect(statSync(log).mode & 0o077).toBe(0);
+  });
 });

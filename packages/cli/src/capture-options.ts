@@ -11,7 +11,13 @@ import {
   type StreamName,
   type StreamPlan,
 } from "@spool/core";
-import { createFileSpool, type FileSpool, resolveRoot } from "@spool/sinks";
+import {
+  createFileSpool,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_ROOT_QUOTA,
+  type FileSpool,
+  resolveRoot,
+} from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { type OptionTable, type Parsed, usageError } from "./args.js";
 
@@ -78,7 +84,12 @@ export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string
     ...(o["queue-bytes"] !== undefined ? { budgetBytes: o["queue-bytes"] as number } : {}),
     ...(o["stall-ms"] !== undefined ? { stallMs: o["stall-ms"] as number } : {}),
   };
-  const files = createFileSpool({ binary, queue });
+  const files = createFileSpool({
+    binary,
+    queue,
+    maxBytes: (o["max-bytes"] as number | undefined) ?? DEFAULT_MAX_BYTES,
+    rootQuota: (o["root-quota"] as number | undefined) ?? DEFAULT_ROOT_QUOTA,
+  });
   const plan = (stream: StreamName): StreamPlan => {
     const chars = stream === "stdout" ? preview.stdoutChars : preview.stderrChars;
     const tap = createPreviewTap({ ...previewTapBudget(chars), binary });

@@ -49,7 +49,9 @@ export function loadCursor(dir: string, stream: StreamName, name: string): numbe
 /** Record that cursor `name` has consumed `stream` up to `offset`. */
 export function saveCursor(dir: string, stream: StreamName, name: string, offset: number): void {
   const cursors = ensurePrivateDir(path.join(dir, CURSORS_DIR));
-  publishAtomic(cursors, `${stream}.${name}.json`, Buffer.from(`${JSON.stringify({ offset })}\n`));
+  publishAtomic(cursors, `${stream}.${name}.json`, Buffer.from(`${JSON.stringify({ offset })}\n`), {
+    replace: true,
+  });
 }
 
 function cursorFile(dir: string, stream: StreamName, name: string): string {

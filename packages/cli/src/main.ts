@@ -1,9 +1,13 @@
 /** The `spool` binary: dispatch to a command; usage errors are one line and exit 64. */
+import { writeFileSync } from "node:fs";
 import { isSpoolError } from "@spool/core";
+import { benchCommand } from "./bench.js";
 import { grepCommand } from "./grep.js";
 import { type Io, processIo } from "./io.js";
 import { killCommand } from "./kill.js";
+import { lsCommand } from "./ls.js";
 import { readCommand } from "./read.js";
+import { recoverCommand } from "./recover.js";
 import { runCommand } from "./run.js";
 import { startCommand } from "./start.js";
 import { statusCommand } from "./status.js";
@@ -25,11 +29,15 @@ export const USAGE = `usage: spool <command> [options]
   grep REF PATTERN [--stream S] [--max N] [-i] [--json]
                                 matching lines as LINE:OFFSET:TEXT (offset for read --offset)
   kill REF [--signal SIG]       cancel a job (its process group; SIGKILL after a grace period)
+  bench fixtures [--report DIR] the seed's evidence table, end to end
+  ls [--json]                   list captures (reconciles crash leftovers first)
+  recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
   help                          this text
 
 Options of run and start: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
-  --drain-ms N --binary text|keep --preview-stdout N --preview-stderr N --preview-bytes N
-  --queue-bytes N --stall-ms N --log FILE|stderr --live-ms N (job live.json rate, default 50)
+  --drain-ms N --max-bytes N --root-quota N --binary text|keep --preview-stdout N
+  --preview-stderr N --preview-bytes N --queue-bytes N --stall-ms N --log FILE|stderr
+  --live-ms N (job live.json rate, default 50)
   run --background-after S: after S seconds, print the live receipt and leave CMD running
 REF is a captureId, a callId or a ref (tool-outputs/<id>/stdout.txt); every job command
 takes --root DIR.
@@ -48,9 +56,39 @@ const COMMANDS: Record<string, Command> = {
   grep: grepCommand,
   kill: killCommand,
   __supervise: superviseCommand,
+  bench: benchCommand,
+  ls: lsCommand,
+  recover: recoverCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } finally {
+    reportUsage(io.env);
+  }
+}
+
+/**
+ * Benchmarks ask `spool` for its own peak RSS and CPU time: with `SPOOL_RUSAGE_FILE` set,
+ * they are written there at exit (exclusively; an existing file is left alone).
+ */
+function reportUsage(env: NodeJS.ProcessEnv): void {
+  const file = env.SPOOL_RUSAGE_FILE;
+  if (!file) return;
+  const u = process.resourceUsage();
+  try {
+    writeFileSync(
+      file,
+      JSON.stringify({ maxRssKiB: u.maxRSS, cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 }),
+      { flag: "wx", mode: 0o600 },
+    );
+  } catch {
+    // measurement is best effort
+  }
+}
+
+async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     (name === undefined ? io.stderr : io.stdout)(USAGE);

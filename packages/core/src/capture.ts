@@ -187,7 +187,9 @@ export function startCapture(options: CaptureOptions): Capture {
         spill = info;
         log?.info({ event: "spill", captureId }, "spooling to storage");
         events.next({ type: "spill", receipt: receipt() });
-        publishLiveNow(); // live refs exist from the moment of the spill
+        // A first live.json at once: live refs exist from the spill, and recovery after a
+        // crash knows the capture from it.
+        publishLiveNow();
         scheduleLive();
       },
       (error: unknown) => {

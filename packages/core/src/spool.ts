@@ -40,6 +40,8 @@ export interface StreamWriter {
   offer(batch: Batch): OfferResult;
   /** Resolves once the queue is under budget again, or persistence stopped (a stall is bounded). */
   ready(): Promise<void>;
+  /** Resolves once everything accepted is committed, or persistence stopped (bounded by the stall budget). */
+  flushed(): Promise<void>;
   /** Stop persistence for `reason`; what was queued is dropped, `committed` stays. */
   stop(reason: CaptureReason): void;
   readonly state: Readonly<WriterState>;

@@ -29,6 +29,7 @@ function memoryWriter(stopAt = Number.POSITIVE_INFINITY): StreamWriter & { bytes
       return "accepted";
     },
     ready: () => Promise.resolve(),
+    flushed: () => Promise.resolve(),
     stop(reason) {
       state.stopped = reason as "quota";
     },

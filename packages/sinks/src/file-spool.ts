@@ -20,6 +20,7 @@ import {
   type Clock,
   type Receipt,
   type SpillInfo,
+  type SpoolContext,
   SpoolError,
   type SpoolFactory,
   STREAM_NAMES,
@@ -28,7 +29,9 @@ import {
   systemClock,
 } from "@spool/core";
 import { Piscina } from "piscina";
+import type { FaultSpec } from "./fs-layer.js";
 import type { FromWriter, ToWriter } from "./protocol.js";
+import { DEFAULT_MAX_BYTES, DEFAULT_ROOT_QUOTA } from "./quota.js";
 import { TOOL_OUTPUTS } from "./storage.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
 
@@ -44,6 +47,12 @@ export interface FileSpoolOptions {
   /** How long `finish` waits for a writer that answers nothing. @default 10000 */
   readonly finishTimeoutMs?: number;
   readonly clock?: Clock;
+  /** Bytes one capture may keep over both streams (`--max-bytes`); null for no ceiling. @default 32 MiB */
+  readonly maxBytes?: number | null;
+  /** The root's shared allowance (`--root-quota`); null for none. @default 128 MiB */
+  readonly rootQuota?: number | null;
+  /** Storage faults to inject in the writer (tests of fault handling). @default [] */
+  readonly faults?: readonly FaultSpec[];
 }
 
 export interface FileSpool {
@@ -68,7 +77,7 @@ export function createFileSpool(options: FileSpoolOptions): FileSpool {
     return pool;
   };
   return {
-    factory: (context) => createCaptureFileSpool(context.root, context.captureId, options, getPool),
+    factory: (context) => createCaptureFileSpool(context, options, getPool),
     async destroy() {
       const p = pool;
       pool = null;
@@ -78,11 +87,11 @@ export function createFileSpool(options: FileSpoolOptions): FileSpool {
 }
 
 function createCaptureFileSpool(
-  root: string,
-  captureId: string,
+  context: SpoolContext,
   options: FileSpoolOptions,
   getPool: () => Piscina,
 ): CaptureSpool {
+  const { root, captureId } = context;
   const clock = options.clock ?? systemClock;
   const queues: Record<StreamName, WriterQueue> = {
     stdout: createWriterQueue(options.queue ?? {}, clock),
@@ -144,7 +153,16 @@ function createCaptureFileSpool(
           });
         });
         const opened = expect("opened");
-        post({ op: "open", root, captureId, files: ["stdout.live", "stderr.live"] });
+        post({
+          op: "open",
+          root,
+          captureId,
+          files: ["stdout.live", "stderr.live"],
+          startedAt: context.startedAt,
+          maxBytes: options.maxBytes === undefined ? DEFAULT_MAX_BYTES : options.maxBytes,
+          rootQuota: options.rootQuota === undefined ? DEFAULT_ROOT_QUOTA : options.rootQuota,
+          faults: [...(options.faults ?? [])],
+        });
         const answer = await opened;
         if (answer.op !== "opened") {
           throw new SpoolError(

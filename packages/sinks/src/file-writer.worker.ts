@@ -4,21 +4,32 @@
  * never does a file write, and a writer stuck in the kernel stalls only this worker.
  * It is fed through a MessagePort; each write is acknowledged with the committed total,
  * which is the credit the main thread spends.
+ *
+ * Before each write it asks the capture's retention limit how much may be kept; a
+ * limit or a storage fault cuts the stream at an exact byte (`committed`), the file is
+ * truncated back to it, and the stream stops with the reason (`quota`, `root-quota`,
+ * `no-space`, `write-error`) while the reader drains on.
  */
 import { createHash, type Hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CaptureReason } from "@spool/core";
+import { createFaultyFs, type FsLayer, nodeFs } from "./fs-layer.js";
 import { createLineIndexer, type LineIndexer } from "./line-index.js";
+import { currentOwner, OWNER_FILE } from "./owner.js";
 import type { FinishedStream, FromWriter, ToWriter, WriterTask } from "./protocol.js";
+import { createRetentionLimit, type RetentionLimit } from "./quota.js";
+import { createRootAllowance } from "./root-quota.js";
 import {
   createExclusive,
   ensurePrivateDir,
+  errnoOf,
   publishAtomic,
   renameExclusive,
   syncDir,
   TOOL_OUTPUTS,
   writeFully,
+  writeSome,
 } from "./storage.js";
 
 interface OpenStream {
@@ -34,10 +45,24 @@ interface OpenStream {
 export default function fileWriterTask({ port }: WriterTask): Promise<void> {
   return new Promise<void>((resolve) => {
     let dir = "";
+    let fsl: FsLayer = nodeFs;
+    let limit: RetentionLimit = createRetentionLimit({ maxBytes: null, allowance: null });
     let streams: OpenStream[] = [];
+    let settled = false;
     const send = (message: FromWriter) => port.postMessage(message);
+    const kept = () => streams.reduce((sum, s) => sum + s.committed, 0);
+    const settle = () => {
+      if (settled) return;
+      settled = true;
+      try {
+        limit.settle(kept());
+      } catch {
+        // an unsettled reservation is settled from the files by the next reconcile
+      }
+    };
     const done = () => {
-      for (const s of streams) closeQuietly(s);
+      for (const s of streams) closeQuietly(s, fsl);
+      settle();
       port.close();
       resolve();
     };
@@ -46,28 +71,48 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
       switch (message.op) {
         case "open": {
           try {
-            const outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS));
-            dir = path.join(outputs, message.captureId);
-            fs.mkdirSync(dir, { mode: 0o700 }); // exclusive: an existing id is an error
-            fs.chmodSync(dir, 0o700);
-            ensurePrivateDir(dir);
+            fsl = message.faults.length > 0 ? createFaultyFs(nodeFs, message.faults) : nodeFs;
+            const outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS), { fs: fsl });
+            dir = ensurePrivateDir(path.join(outputs, message.captureId), {
+              exclusive: true,
+              fs: fsl,
+            });
+            // First in the directory: who is writing it, so recovery leaves it alone.
+            const owner = {
+              ...currentOwner(),
+              captureId: message.captureId,
+              startedAt: new Date(message.startedAt).toISOString(),
+            };
+            publishAtomic(dir, OWNER_FILE, Buffer.from(`${JSON.stringify(owner)}\n`), { fs: fsl });
+            limit = createRetentionLimit({
+              maxBytes: message.maxBytes,
+              allowance:
+                message.rootQuota === null
+                  ? null
+                  : createRootAllowance({
+                      root: message.root,
+                      limit: message.rootQuota,
+                      captureId: message.captureId,
+                      fs: fsl,
+                    }),
+            });
             streams = message.files.map((name) => {
               const live = path.join(dir, name);
               const stem = name.replace(/\.live$/, "");
               return {
-                fd: createExclusive(live),
+                fd: createExclusive(live, fsl),
                 live,
                 committed: 0,
                 hash: createHash("sha256"),
                 error: null,
                 index: {
-                  fd: createExclusive(path.join(dir, `${stem}.idx`)),
+                  fd: createExclusive(path.join(dir, `${stem}.idx`), fsl),
                   indexer: createLineIndexer(),
                   bytes: 0,
                 },
               };
             });
-            syncDir(outputs);
+            syncDir(outputs, fsl);
             send({ op: "opened", dir });
           } catch (error) {
             fail("open", error);
@@ -78,34 +123,39 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
         case "write": {
           const s = streams[message.stream];
           if (!s || s.fd === null || s.error) return;
-          try {
-            writeFully(s.fd, message.data);
-            s.hash.update(message.data);
-            s.committed += message.data.byteLength;
-            indexLines(s, message.data);
+          const { allow, reason } = limit.admit(kept(), message.data.byteLength);
+          const data = message.data.subarray(0, allow);
+          const outcome = writeSome(s.fd, data, fsl);
+          s.hash.update(data.subarray(0, outcome.written));
+          s.committed += outcome.written;
+          indexLines(s, data.subarray(0, outcome.written));
+          if (outcome.error === null && reason === null) {
             send({ op: "ack", stream: message.stream, committed: s.committed });
-          } catch (error) {
-            const code = (error as NodeJS.ErrnoException).code ?? "EIO";
-            s.error = code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
-            // Keep the file at the last whole write: a known boundary.
-            try {
-              fs.ftruncateSync(s.fd, s.committed);
-            } catch {
-              // the boundary is still `committed`; the file may hold a torn tail past it
-            }
-            send({
-              op: "stream-error",
-              stream: message.stream,
-              reason: s.error,
-              committed: s.committed,
-              code,
-            });
+            return;
           }
+          let code = "EQUOTA";
+          if (outcome.error) {
+            code = errnoOf(outcome.error);
+            s.error = code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
+            // Keep the file at the last whole byte written: a known boundary.
+            try {
+              fsl.ftruncateSync(s.fd, s.committed);
+            } catch {
+              // the boundary is still `committed`; a torn tail past it is not reported
+            }
+          } else s.error = reason;
+          send({
+            op: "stream-error",
+            stream: message.stream,
+            reason: s.error!,
+            committed: s.committed,
+            code,
+          });
           return;
         }
         case "live": {
           try {
-            publishAtomic(dir, "live.json", Buffer.from(message.json));
+            publishAtomic(dir, "live.json", Buffer.from(message.json), { replace: true, fs: fsl });
           } catch {
             // a missed live snapshot is superseded by the next one, or by receipt.json
           }
@@ -116,32 +166,37 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
             let file: string | null = null;
             try {
               if (s.fd !== null) {
-                fs.fsyncSync(s.fd);
-                fs.closeSync(s.fd);
+                const fd = s.fd;
                 s.fd = null;
+                try {
+                  fsl.fsyncSync(fd);
+                } finally {
+                  fsl.closeSync(fd);
+                }
               }
               closeIndex(s);
               const finalPath = path.join(dir, message.finalNames[i]!);
-              renameExclusive(s.live, finalPath);
+              renameExclusive(s.live, finalPath, fsl);
               file = finalPath;
             } catch (error) {
-              s.error ??=
-                (error as NodeJS.ErrnoException).code === "ENOSPC" ? "no-space" : "write-error";
+              const code = errnoOf((error as { cause?: unknown }).cause ?? error);
+              s.error ??= code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
               file = null;
             }
             return { committed: s.committed, sha256: s.hash.digest("hex"), file, error: s.error };
           }) as [FinishedStream, FinishedStream];
           try {
-            syncDir(dir);
+            syncDir(dir, fsl);
           } catch {
             // reported through the receipt publish that follows
           }
+          settle();
           send({ op: "finished", streams: results });
           return;
         }
         case "receipt": {
           try {
-            publishAtomic(dir, "receipt.json", Buffer.from(message.json));
+            publishAtomic(dir, "receipt.json", Buffer.from(message.json), { fs: fsl });
             send({ op: "published" });
           } catch (error) {
             fail("receipt", error);
@@ -191,11 +246,11 @@ function closeIndex(s: OpenStream) {
   s.index = null;
 }
 
-function closeQuietly(s: OpenStream) {
+function closeQuietly(s: OpenStream, fsl: FsLayer) {
   closeIndex(s);
   if (s.fd === null) return;
   try {
-    fs.closeSync(s.fd);
+    fsl.closeSync(s.fd);
   } catch {
     // already closed
   }

@@ -1,9 +1,23 @@
 /** Messages between the file spool (main thread) and its writer task (worker). */
 import type { MessagePort } from "node:worker_threads";
 import type { CaptureReason } from "@spool/core";
+import type { FaultSpec } from "./fs-layer.js";
 
 export type ToWriter =
-  | { op: "open"; root: string; captureId: string; files: [string, string] }
+  | {
+      op: "open";
+      root: string;
+      captureId: string;
+      files: [string, string];
+      /** When the capture started (ms since the epoch), recorded in `owner.json`. */
+      startedAt: number;
+      /** Per-capture retained ceiling over both streams, or null for none. */
+      maxBytes: number | null;
+      /** Per-root allowance, or null for none. */
+      rootQuota: number | null;
+      /** Injected storage faults (tests). */
+      faults: FaultSpec[];
+    }
   | { op: "write"; stream: 0 | 1; data: Uint8Array }
   | { op: "live"; json: string }
   | { op: "finish"; finalNames: [string, string] }

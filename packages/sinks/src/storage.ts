@@ -3,118 +3,324 @@
  * `0600` whatever the umask, exclusive creation that never follows or overwrites a
  * link, and atomic publication (temp → fsync → rename → fsync dir).
  *
+ * Node has no `openat`, so a symlinked *intermediate* directory would be followed by
+ * `open`: every directory we own is therefore verified on its own (`lstat`: a real
+ * directory, ours, no group/other bits) and each file we open is checked `fstat`
+ * against `lstat` (same dev/ino) before it is trusted. Nothing that we did not create
+ * is ever chmod-ed, overwritten or unlinked.
+ *
  * @example
  * ```ts
  * import { ensurePrivateDir, publishAtomic } from "@spool/sinks";
  * const dir = ensurePrivateDir("/tmp/spool-example");
- * publishAtomic(dir, "note.json", Buffer.from("{}\n"));
+ * publishAtomic(dir, "note.json", Buffer.from("{}\n"), { replace: true });
  * ```
  */
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SpoolError } from "@spool/core";
+import { type FsLayer, nodeFs } from "./fs-layer.js";
 
 export const TOOL_OUTPUTS = "tool-outputs";
 const COMPONENT = "storage";
-const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_RDONLY, O_DIRECTORY } = fs.constants;
+const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_RDONLY, O_DIRECTORY, O_NONBLOCK } = fs.constants;
+
+export interface PrivateDirOptions {
+  /** Fail with `SPOOL_E_EXISTS` if the directory is already there. @default false */
+  readonly exclusive?: boolean;
+  /** @default the real file system */
+  readonly fs?: FsLayer;
+}
 
 /**
  * Make `dir` (one level) private, or verify an existing one: a real directory (not a
- * link), owned by us, no group or other bits. Returns `dir`.
+ * link), owned by us, no group or other bits. A directory we create is `fchmod`-ed to
+ * `0700` (mkdir's mode is filtered by the umask); an existing one is never chmod-ed.
+ * Returns `dir`.
  */
-export function ensurePrivateDir(dir: string): string {
+export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): string {
+  const fsl = options.fs ?? nodeFs;
   let created = false;
   try {
-    fs.mkdirSync(dir, { mode: 0o700 });
+    fsl.mkdirSync(dir, { mode: 0o700 });
     created = true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-      throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `cannot create directory ${dir}`, {
-        cause: error,
-      });
+    const code = errnoOf(error);
+    if (code === "EEXIST" && options.exclusive) {
+      throw new SpoolError("SPOOL_E_EXISTS", COMPONENT, `${dir} already exists`, { cause: error });
+    }
+    if (code !== "EEXIST") {
+      throw new SpoolError(
+        code === "ENOTDIR" || code === "ELOOP" ? "SPOOL_E_UNSAFE_PATH" : "SPOOL_E_STORAGE",
+        COMPONENT,
+        `cannot create directory ${dir} (${code})`,
+        { cause: error },
+      );
     }
   }
-  const st = fs.lstatSync(dir);
-  if (st.isSymbolicLink() || !st.isDirectory()) {
-    throw new SpoolError(
-      "SPOOL_E_UNSAFE_PATH",
-      COMPONENT,
-      `${dir} is not a directory (or is a link); refusing it`,
-    );
+  // lstat first: never open (and so never block on) a FIFO or follow a link.
+  const before = lstatOrThrow(dir, fsl);
+  if (before.isSymbolicLink() || !before.isDirectory()) {
+    throw unsafe(`${dir} is ${describe(before)}, not a directory; refusing it`);
   }
-  if (typeof process.getuid === "function" && st.uid !== process.getuid()) {
-    throw new SpoolError(
-      "SPOOL_E_UNSAFE_PATH",
-      COMPONENT,
-      `${dir} is owned by another user; refusing it`,
-    );
+  let fd: number;
+  try {
+    fd = fsl.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    throw new SpoolError("SPOOL_E_UNSAFE_PATH", COMPONENT, `cannot open directory ${dir}`, {
+      cause: error,
+    });
   }
-  if (created)
-    fs.chmodSync(dir, 0o700); // mkdir's mode is filtered by the umask
-  else if ((st.mode & 0o077) !== 0) {
-    throw new SpoolError(
-      "SPOOL_E_UNSAFE_PATH",
-      COMPONENT,
-      `${dir} is accessible to group or others (mode ${(st.mode & 0o777).toString(8)}); refusing it`,
-    );
+  try {
+    const st = fsl.fstatSync(fd);
+    if (st.dev !== before.dev || st.ino !== before.ino || !st.isDirectory()) {
+      throw unsafe(`${dir} changed while it was being verified; refusing it`);
+    }
+    if (typeof process.getuid === "function" && st.uid !== process.getuid()) {
+      throw unsafe(`${dir} is owned by another user (uid ${st.uid}); refusing it`);
+    }
+    if (created) fsl.fchmodSync(fd, 0o700);
+    else if ((st.mode & 0o077) !== 0) {
+      throw unsafe(
+        `${dir} is accessible to group or others (mode ${(st.mode & 0o777).toString(8)}); refusing it`,
+      );
+    }
+  } finally {
+    fsl.closeSync(fd);
   }
   return dir;
 }
 
-/** Create `file` exclusively, `0600`, never through a link; returns its descriptor. */
-export function createExclusive(file: string): number {
+/**
+ * Create `file` exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`), `0600` whatever the umask,
+ * and check that the descriptor is the file now at that name. Returns the descriptor
+ * (write-only). Anything already at the name (file, link, FIFO, socket) is refused with
+ * `SPOOL_E_EXISTS` and left alone.
+ */
+export function createExclusive(file: string, fsl: FsLayer = nodeFs): number {
   let fd: number;
   try {
-    fd = fs.openSync(file, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY, 0o600);
+    fd = fsl.openSync(file, O_CREAT | O_EXCL | O_NOFOLLOW | O_WRONLY, 0o600);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = errnoOf(error);
     throw new SpoolError(
-      code === "EEXIST" || code === "ELOOP" ? "SPOOL_E_EXISTS" : "SPOOL_E_STORAGE",
+      code === "EEXIST"
+        ? "SPOOL_E_EXISTS"
+        : code === "ELOOP" || code === "ENOTDIR"
+          ? "SPOOL_E_UNSAFE_PATH"
+          : "SPOOL_E_STORAGE",
       COMPONENT,
       `cannot create ${path.basename(file)} exclusively (${code})`,
       { cause: error },
     );
   }
-  fs.fchmodSync(fd, 0o600);
+  try {
+    fsl.fchmodSync(fd, 0o600);
+    const st = fsl.fstatSync(fd);
+    const named = fsl.lstatSync(file);
+    if (named.dev !== st.dev || named.ino !== st.ino || !named.isFile()) {
+      throw unsafe(`${path.basename(file)} was replaced while it was being created; refusing it`);
+    }
+  } catch (error) {
+    fsl.closeSync(fd);
+    if (error instanceof SpoolError) throw error;
+    throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `cannot secure ${path.basename(file)}`, {
+      cause: error,
+    });
+  }
   return fd;
 }
 
-/** Write all of `data` at the current position, looping over short writes. */
-export function writeFully(fd: number, data: Uint8Array): void {
-  let off = 0;
-  while (off < data.byteLength) off += fs.writeSync(fd, data, off, data.byteLength - off);
+/** What {@link writeSome} managed before it stopped. */
+export interface WriteOutcome {
+  /** Bytes of `data` now in the file, from its start. */
+  written: number;
+  /** Why it stopped short, or null when everything was written. */
+  error: NodeJS.ErrnoException | null;
 }
 
-/** fsync a directory so a rename or creation in it is durable. */
-export function syncDir(dir: string): void {
-  const fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY);
+/**
+ * Write `data` at the current position, looping over short writes. Never throws: a
+ * failure (or a write that makes no progress) is returned with the exact number of
+ * bytes written before it, which is the boundary the caller keeps.
+ */
+export function writeSome(fd: number, data: Uint8Array, fsl: FsLayer = nodeFs): WriteOutcome {
+  let written = 0;
+  while (written < data.byteLength) {
+    let n: number;
+    try {
+      n = fsl.writeSync(fd, data, written, data.byteLength - written);
+    } catch (error) {
+      return { written, error: error as NodeJS.ErrnoException };
+    }
+    if (n <= 0) {
+      const error: NodeJS.ErrnoException = new Error("write made no progress");
+      error.code = "EIO";
+      return { written, error };
+    }
+    written += n;
+  }
+  return { written, error: null };
+}
+
+/** Write all of `data` at the current position, looping over short writes; throws on failure. */
+export function writeFully(fd: number, data: Uint8Array, fsl: FsLayer = nodeFs): void {
+  const outcome = writeSome(fd, data, fsl);
+  if (outcome.error) throw outcome.error;
+}
+
+/** fsync a directory (never through a link) so a rename or creation in it is durable. */
+export function syncDir(dir: string, fsl: FsLayer = nodeFs): void {
+  const fd = fsl.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
   try {
-    fs.fsyncSync(fd);
+    fsl.fsyncSync(fd);
   } finally {
-    fs.closeSync(fd);
+    fsl.closeSync(fd);
   }
 }
 
-/** Publish `name` in `dir` atomically: exclusive random temp, fsync, rename, fsync dir. */
-export function publishAtomic(dir: string, name: string, data: Uint8Array): void {
-  const temp = path.join(dir, `.${name}.${randomBytes(9).toString("base64url")}.tmp`);
-  const fd = createExclusive(temp);
+export interface PublishOptions {
+  /**
+   * Replace a previous version (`live.json`): only a regular file of ours is replaced,
+   * by `rename`. Without it (`receipt.json`, the default) publication is exclusive: a
+   * hard link that fails if anything is at the name. @default false
+   */
+  readonly replace?: boolean;
+  /** Name of the temp file. @default `.<name>.<72 random bits>.tmp` */
+  readonly tempName?: string;
+  readonly fs?: FsLayer;
+}
+
+/**
+ * Publish `name` in `dir` atomically: exclusive random temp, write, fsync, then rename
+ * (or link) into place, then fsync the directory. Readers see the old file or the whole
+ * new one, never a torn one. The temp is removed on failure.
+ */
+export function publishAtomic(
+  dir: string,
+  name: string,
+  data: Uint8Array,
+  options: PublishOptions = {},
+): void {
+  const fsl = options.fs ?? nodeFs;
+  const temp = path.join(
+    dir,
+    options.tempName ?? `.${name}.${randomBytes(9).toString("base64url")}.tmp`,
+  );
+  const target = path.join(dir, name);
+  const fd = createExclusive(temp, fsl);
+  let linked = false;
   try {
-    writeFully(fd, data);
-    fs.fsyncSync(fd);
+    try {
+      writeFully(fd, data, fsl);
+      fsl.fsyncSync(fd);
+    } finally {
+      fsl.closeSync(fd);
+    }
+    if (options.replace) {
+      const existing = lstatIfAny(target, fsl);
+      if (existing && (!existing.isFile() || !ownedByUs(existing))) {
+        throw unsafe(`${name} exists and is ${describe(existing)}; refusing to replace it`);
+      }
+      fsl.renameSync(temp, target);
+      linked = true;
+    } else {
+      try {
+        fsl.linkSync(temp, target); // fails with EEXIST rather than replace anything
+      } catch (error) {
+        if (errnoOf(error) === "EEXIST") {
+          throw new SpoolError("SPOOL_E_EXISTS", COMPONENT, `${name} already exists`, {
+            cause: error,
+          });
+        }
+        throw error;
+      }
+      linked = true;
+      fsl.unlinkSync(temp);
+    }
+    syncDir(dir, fsl);
   } catch (error) {
-    fs.closeSync(fd);
-    fs.rmSync(temp, { force: true });
-    throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `cannot write ${name}`, { cause: error });
+    if (!linked || !options.replace) removeQuietly(temp, fsl);
+    if (error instanceof SpoolError) throw error;
+    throw new SpoolError(
+      "SPOOL_E_STORAGE",
+      COMPONENT,
+      `cannot publish ${name} (${errnoOf(error)})`,
+      {
+        cause: error,
+      },
+    );
   }
-  fs.closeSync(fd);
-  fs.renameSync(temp, path.join(dir, name));
-  syncDir(dir);
 }
 
-/** Give a finished `.live` file its final name without overwriting anything there. */
-export function renameExclusive(from: string, to: string): void {
-  fs.linkSync(from, to); // fails with EEXIST rather than replace
-  fs.unlinkSync(from);
+/**
+ * Give a finished `.live` file its final name without overwriting anything there: a
+ * hard link (fails on any existing entry, link or FIFO included), then unlink the old
+ * name. `from` must be a regular file.
+ */
+export function renameExclusive(from: string, to: string, fsl: FsLayer = nodeFs): void {
+  const st = fsl.lstatSync(from);
+  if (!st.isFile())
+    throw unsafe(`${path.basename(from)} is ${describe(st)}; refusing to rename it`);
+  try {
+    fsl.linkSync(from, to);
+  } catch (error) {
+    throw new SpoolError(
+      errnoOf(error) === "EEXIST" ? "SPOOL_E_EXISTS" : "SPOOL_E_STORAGE",
+      COMPONENT,
+      `cannot name ${path.basename(to)} (${errnoOf(error)})`,
+      { cause: error },
+    );
+  }
+  fsl.unlinkSync(from);
+}
+
+/** The `errno` code of an error, or `EIO` when it has none. */
+export function errnoOf(error: unknown): string {
+  return (error as NodeJS.ErrnoException | undefined)?.code ?? "EIO";
+}
+
+function lstatOrThrow(p: string, fsl: FsLayer): fs.Stats {
+  try {
+    return fsl.lstatSync(p);
+  } catch (error) {
+    throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `cannot inspect ${p} (${errnoOf(error)})`, {
+      cause: error,
+    });
+  }
+}
+
+function lstatIfAny(p: string, fsl: FsLayer): fs.Stats | null {
+  try {
+    return fsl.lstatSync(p);
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return null;
+    throw error;
+  }
+}
+
+function ownedByUs(st: fs.Stats): boolean {
+  return typeof process.getuid !== "function" || st.uid === process.getuid();
+}
+
+function removeQuietly(p: string, fsl: FsLayer): void {
+  try {
+    fsl.unlinkSync(p);
+  } catch {
+    // already gone
+  }
+}
+
+function describe(st: fs.Stats): string {
+  if (st.isSymbolicLink()) return "a symbolic link";
+  if (st.isFIFO()) return "a FIFO";
+  if (st.isSocket()) return "a socket";
+  if (st.isDirectory()) return "a directory";
+  if (st.isFile()) return st.uid === process.getuid?.() ? "a file" : "a file of another user";
+  return "a device or special file";
+}
+
+function unsafe(message: string): SpoolError {
+  return new SpoolError("SPOOL_E_UNSAFE_PATH", COMPONENT, message);
 }

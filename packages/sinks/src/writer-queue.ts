@@ -62,8 +62,6 @@ export interface WriterQueue extends StreamWriter {
   connect(transport: WriterTransport): void;
   /** The writer reports `committed` bytes durable in all (monotonic). */
   ack(committed: number): void;
-  /** Resolves once everything accepted is committed, or persistence stopped (bounded by `stallMs` without progress). */
-  flushed(): Promise<void>;
   /** Counters for tests and benchmarks. */
   readonly stats: { readonly peakBytes: number; readonly budgetBytes: number };
 }

@@ -19,7 +19,9 @@ describe("preview tap", () => {
         (text, cuts, headBytes, tailBytes) => {
           const bytes = Buffer.from(text);
           const tap = createPreviewTap({ headBytes, tailBytes });
-          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+          const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort(
+            (a, b) => a - b,
+          );
           let prev = 0;
           for (const p of [...points, bytes.length]) {
             if (p > prev) tap.push([bytes.subarray(prev, p)]);
@@ -29,7 +31,9 @@ describe("preview tap", () => {
           expect(snap.total).toBe(bytes.length);
           expect(snap.head.length).toBeLessThanOrEqual(headBytes);
           expect(snap.tail.length).toBeLessThanOrEqual(tailBytes);
-          expect(Buffer.from(snap.head).equals(bytes.subarray(0, Math.min(headBytes, bytes.length)))).toBe(true);
+          expect(
+            Buffer.from(snap.head).equals(bytes.subarray(0, Math.min(headBytes, bytes.length))),
+          ).toBe(true);
           const tailLen = Math.min(tailBytes, Math.max(0, bytes.length - headBytes));
           expect(Buffer.from(snap.tail).equals(bytes.subarray(bytes.length - tailLen))).toBe(true);
         },

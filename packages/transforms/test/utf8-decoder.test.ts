@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
 /** What a whole-input decode gives: WHATWG replacement, re-encoded as UTF-8 bytes. */
-const reference = (bytes: Uint8Array) => Buffer.from(new TextDecoder("utf-8").decode(bytes), "utf8");
+const reference = (bytes: Uint8Array) =>
+  Buffer.from(new TextDecoder("utf-8").decode(bytes), "utf8");
 
 /** Split `bytes` at the given cut points. */
 const split = (bytes: Uint8Array, cuts: number[]) => {
@@ -22,10 +23,26 @@ const split = (bytes: Uint8Array, cuts: number[]) => {
 // overlong leads, surrogates, truncated sequences and values past U+10FFFF.
 const interesting = fc.oneof(
   fc.integer({ min: 0, max: 255 }).map((b) => [b]),
-  fc.constantFrom([0xe6, 0x97, 0xa5], [0xf0, 0x9f, 0x98, 0x80], [0xc3, 0xa9], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80]),
-  fc.constantFrom([0xe0, 0x80], [0xf0, 0x80], [0xc0, 0xaf], [0xe6, 0x97], [0xf0, 0x9f, 0x98], [0xff], [0x80, 0x80]),
+  fc.constantFrom(
+    [0xe6, 0x97, 0xa5],
+    [0xf0, 0x9f, 0x98, 0x80],
+    [0xc3, 0xa9],
+    [0xed, 0xa0, 0x80],
+    [0xf4, 0x90, 0x80, 0x80],
+  ),
+  fc.constantFrom(
+    [0xe0, 0x80],
+    [0xf0, 0x80],
+    [0xc0, 0xaf],
+    [0xe6, 0x97],
+    [0xf0, 0x9f, 0x98],
+    [0xff],
+    [0x80, 0x80],
+  ),
 );
-const bytesArb = fc.array(interesting, { maxLength: 60 }).map((parts) => Uint8Array.from(parts.flat()));
+const bytesArb = fc
+  .array(interesting, { maxLength: 60 })
+  .map((parts) => Uint8Array.from(parts.flat()));
 
 describe("utf8 decoder", () => {
   it("equals a whole-input TextDecoder for every random chunking (property)", () => {
@@ -53,7 +70,9 @@ describe("utf8 decoder", () => {
   it("keeps 日本語テスト intact when split at every byte, and byte-at-a-time", () => {
     const text = Buffer.from("日本語テスト");
     for (let cut = 0; cut <= text.length; cut++) {
-      expect(runStage(createUtf8Decoder(), [text.subarray(0, cut), text.subarray(cut)]).toString()).toBe("日本語テスト");
+      expect(
+        runStage(createUtf8Decoder(), [text.subarray(0, cut), text.subarray(cut)]).toString(),
+      ).toBe("日本語テスト");
     }
     const bytewise = [...text].map((b) => Uint8Array.of(b));
     const decoder = createUtf8Decoder();
@@ -77,7 +96,9 @@ describe("utf8 decoder", () => {
   });
 
   it("replaces \\xff\\xfe but keeps the NUL and hello", () => {
-    const out = runStage(createUtf8Decoder(), [Buffer.from([0xff, 0xfe, 0x00, ...Buffer.from("hello")])]);
+    const out = runStage(createUtf8Decoder(), [
+      Buffer.from([0xff, 0xfe, 0x00, ...Buffer.from("hello")]),
+    ]);
     expect(out.toString()).toBe("\ufffd\ufffd\u0000hello");
   });
 });
@@ -85,6 +106,7 @@ describe("utf8 decoder", () => {
 /** U+FFFD already present as valid bytes in the input (not a replacement). */
 function countLiteralFffd(bytes: Uint8Array): number {
   let n = 0;
-  for (let i = 0; i + 2 < bytes.length; i++) if (bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) n++;
+  for (let i = 0; i + 2 < bytes.length; i++)
+    if (bytes[i] === 0xef && bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) n++;
   return n;
 }

@@ -1,0 +1,15 @@
+/** A real child process that writes one fixture and exits with its code: `node fixture-child.js NAME`. */
+import { FIXTURES } from "./fixture-data.js";
+
+const fixture = FIXTURES.find((f) => f.name === process.argv[2]);
+if (!fixture) {
+  process.stderr.write(`fixture-child: unknown fixture ${process.argv[2]}\n`);
+  process.exit(64);
+}
+const write = (stream: NodeJS.WriteStream, text: string) =>
+  new Promise<void>((resolve) =>
+    text.length === 0 ? resolve() : stream.write(text, () => resolve()),
+  );
+await write(process.stdout, fixture.stdout());
+await write(process.stderr, fixture.stderr());
+process.exitCode = fixture.exitCode;

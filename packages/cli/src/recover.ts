@@ -1,0 +1,34 @@
+/**
+ * `spool recover [--root DIR] [--json]`: reconcile the leftovers of crashed
+ * supervisors: each gets a `receipt.json` saying `partial` with reason `crash` (never
+ * `complete`), its committed bytes stay readable where they are, and the root's quota
+ * books are rebuilt from the files. Captures whose supervisor is alive are not touched;
+ * running it again changes nothing.
+ */
+import { recoverRoot, resolveRoot } from "@spool/sinks";
+import { parseArgs, usageError } from "./args.js";
+import type { Io } from "./io.js";
+
+const RECOVER_OPTIONS = { root: { kind: "string" }, json: { kind: "flag" } } as const;
+
+export async function recoverCommand(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(argv, RECOVER_OPTIONS);
+  if (parsed.positionals.length > 0 || parsed.rest !== null)
+    throw usageError(`unexpected argument "${parsed.positionals[0] ?? "--"}"`);
+  const root = resolveRoot({
+    flag: parsed.options.root as string | undefined,
+    env: io.env,
+    create: false,
+  });
+  const report = recoverRoot(root);
+  if (parsed.options.json) {
+    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    for (const id of report.recovered) io.stdout(`recovered ${id}: partial (crash)\n`);
+    io.stdout(
+      `spool recover: ${report.recovered.length} recovered, ${report.live.length} live (untouched), ${report.final.length} already final\n`,
+    );
+  }
+  for (const e of report.errors) io.stderr(`spool recover: ${e.captureId}: ${e.message}\n`);
+  return report.errors.length > 0 ? 70 : 0;
+}

@@ -1,0 +1,147 @@
+/**
+ * A mutual-exclusion lock made from the file system alone (no daemon, no database):
+ * the lock is a file created with `O_CREAT|O_EXCL|O_NOFOLLOW` holding its owner (pid,
+ * start time, nonce). A lock whose owner is dead is broken by renaming it aside and
+ * checking that what was renamed is the stale lock that was seen (so a fresh lock taken
+ * in between is put back, not deleted). Held for a few file operations at most, so
+ * waiters poll with a short, growing back-off.
+ *
+ * @example
+ * ```ts
+ * import { withFileLock } from "@spool/sinks";
+ * const total = withFileLock("/tmp/spool-example/.lock", () => 42);
+ * ```
+ */
+import { randomBytes } from "node:crypto";
+import { SpoolError } from "@spool/core";
+import { type FsLayer, nodeFs } from "./fs-layer.js";
+import { currentOwner, isOwnerAlive, OwnerSchema } from "./owner.js";
+import { createExclusive, errnoOf, writeFully } from "./storage.js";
+
+export interface FileLockOptions {
+  /** Give up (`SPOOL_E_STORAGE`) after waiting this long. @default 10000 */
+  readonly timeoutMs?: number;
+  /** A lock file still empty after this long is taken as left by a crash. @default 5000 */
+  readonly emptyStaleMs?: number;
+  readonly fs?: FsLayer;
+  /** Milliseconds since the epoch. @default Date.now */
+  readonly now?: () => number;
+  /** Blocks the calling thread; injectable so tests need not wait. @default Atomics.wait */
+  readonly sleep?: (ms: number) => void;
+}
+
+/** Run `fn` while holding the lock file `file`; always releases it. */
+export function withFileLock<T>(file: string, fn: () => T, options: FileLockOptions = {}): T {
+  const fsl = options.fs ?? nodeFs;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? sleepSync;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const content = JSON.stringify({ ...currentOwner(), nonce: randomBytes(9).toString("hex") });
+  const started = now();
+  let backoff = 1;
+  for (;;) {
+    if (tryCreate(file, content, fsl)) break;
+    const seen = readQuietly(file, fsl);
+    if (seen !== null && isStale(file, seen, fsl, now, options.emptyStaleMs ?? 5000)) {
+      breakStale(file, seen, fsl);
+      continue;
+    }
+    if (now() - started > timeoutMs) {
+      throw new SpoolError("SPOOL_E_STORAGE", "file-lock", `timed out waiting for ${file}`);
+    }
+    sleep(backoff + Math.random() * backoff);
+    backoff = Math.min(backoff * 2, 50);
+  }
+  try {
+    return fn();
+  } finally {
+    // Release only our own lock (a breaker may, in a lost race, have replaced it).
+    if (readQuietly(file, fsl) === content) {
+      try {
+        fsl.unlinkSync(file);
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+function tryCreate(file: string, content: string, fsl: FsLayer): boolean {
+  let fd: number;
+  try {
+    fd = createExclusive(file, fsl);
+  } catch (error) {
+    if (error instanceof SpoolError && error.code === "SPOOL_E_EXISTS") return false;
+    throw error;
+  }
+  try {
+    writeFully(fd, Buffer.from(content), fsl);
+  } finally {
+    fsl.closeSync(fd);
+  }
+  return true;
+}
+
+function isStale(
+  file: string,
+  seen: string,
+  fsl: FsLayer,
+  now: () => number,
+  emptyStaleMs: number,
+): boolean {
+  if (seen === "") {
+    try {
+      return now() - fsl.lstatSync(file).mtimeMs > emptyStaleMs;
+    } catch {
+      return false;
+    }
+  }
+  let owner: unknown;
+  try {
+    owner = JSON.parse(seen);
+  } catch {
+    return true; // not a lock we write
+  }
+  const parsed = OwnerSchema.safeParse(owner);
+  return !parsed.success || !isOwnerAlive(parsed.data);
+}
+
+function breakStale(file: string, seen: string, fsl: FsLayer): void {
+  const aside = `${file}.stale.${randomBytes(6).toString("hex")}`;
+  try {
+    fsl.renameSync(file, aside);
+  } catch {
+    return; // someone else broke or released it
+  }
+  if (readQuietly(aside, fsl) !== seen) {
+    // We moved a fresh lock taken after we looked: put it back if nothing replaced it.
+    try {
+      fsl.linkSync(aside, file);
+    } catch {
+      // a third party holds the lock now; the displaced holder will not release it
+    }
+  }
+  try {
+    fsl.unlinkSync(aside);
+  } catch {
+    // already gone
+  }
+}
+
+function readQuietly(file: string, fsl: FsLayer): string | null {
+  try {
+    const st = fsl.lstatSync(file);
+    if (!st.isFile()) {
+      throw new SpoolError("SPOOL_E_UNSAFE_PATH", "file-lock", `${file} is not a regular file`);
+    }
+    return fsl.readFileSync(file).toString("utf8");
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return null;
+    throw error;
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}

@@ -1,0 +1,262 @@
+/**
+ * The per-root allowance (`--root-quota`, SPEC §7): every capture that retains bytes
+ * holds a reservation file `ROOT/.spool-quota/<captureId>.json`, and the reservations
+ * together never pass the allowance. A capture grows its reservation (in steps, under a
+ * file-system lock, so captures in separate processes cannot both take the last bytes)
+ * before it writes; at the end it settles the reservation to the bytes it kept. Settled
+ * reservations keep counting, so earlier captures use up the allowance rather than being
+ * deleted to make room.
+ *
+ * The files are the only state: reservations of dead supervisors are settled from the
+ * bytes actually on disk, and reservations of deleted captures are dropped, whenever the
+ * lock is taken ({@link createRootAllowance}) or by {@link reconcileRootQuota}.
+ *
+ * @example
+ * ```ts
+ * import { createRootAllowance } from "@spool/sinks";
+ * const allowance = createRootAllowance({ root: "/tmp/r", limit: 16 * 1024 * 1024, captureId: "AAAAAAAAAAAAAAAAAAAAAAAA" });
+ * const granted = allowance.ensure(65536); // bytes this capture may hold in all (≤ what it asked for is a refusal)
+ * allowance.settle(4096);                  // at the end: what it kept
+ * ```
+ */
+import * as path from "node:path";
+import { SpoolError } from "@spool/core";
+import { z } from "zod";
+import { withFileLock } from "./file-lock.js";
+import { type FsLayer, nodeFs } from "./fs-layer.js";
+import { currentOwner, isOwnerAlive, OWNER_FILE, OwnerSchema } from "./owner.js";
+import { ensurePrivateDir, errnoOf, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
+
+export const ROOT_QUOTA_DIR = ".spool-quota";
+const LOCK = "lock";
+const COMPONENT = "root-quota";
+
+export const ReservationSchema = z.object({
+  version: z.literal(1),
+  captureId: z.string(),
+  owner: OwnerSchema,
+  bytes: z.number().int().nonnegative(),
+  /** The capture ended (or was reconciled): `bytes` is what it kept. */
+  settled: z.boolean(),
+});
+export type Reservation = z.infer<typeof ReservationSchema>;
+
+export interface RootAllowanceOptions {
+  readonly root: string;
+  /** The allowance in bytes for every capture in the root together. */
+  readonly limit: number;
+  readonly captureId: string;
+  /** Bytes reserved beyond what is asked, to take the lock less often. @default min(4 MiB, limit / 32), at least 64 KiB */
+  readonly stepBytes?: number;
+  readonly fs?: FsLayer;
+}
+
+export interface RootAllowance {
+  /** Grow the reservation to cover `total` bytes if the allowance has room; returns the bytes now reserved (less than `total` when it has not). */
+  ensure(total: number): number;
+  /** The capture ended holding `kept` bytes: settle the reservation to that. */
+  settle(kept: number): void;
+  readonly reserved: number;
+}
+
+export function createRootAllowance(options: RootAllowanceOptions): RootAllowance {
+  const fsl = options.fs ?? nodeFs;
+  const { root, limit, captureId } = options;
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new SpoolError("SPOOL_E_OPTIONS", COMPONENT, "the root quota must be a whole number ≥ 0");
+  }
+  const step = options.stepBytes ?? Math.max(64 * 1024, Math.min(4 * 1024 * 1024, limit / 32));
+  let reserved = 0;
+  let settled = false;
+  const mine = `${captureId}.json`;
+
+  const write = (bytes: number, isSettled: boolean) => {
+    const record: Reservation = {
+      version: 1,
+      captureId,
+      owner: currentOwner(),
+      bytes,
+      settled: isSettled,
+    };
+    publishAtomic(quotaDir(root, fsl), mine, Buffer.from(`${JSON.stringify(record)}\n`), {
+      replace: true,
+      fs: fsl,
+    });
+  };
+
+  return {
+    get reserved() {
+      return reserved;
+    },
+    ensure(total) {
+      if (total <= reserved || settled) return reserved;
+      return withQuotaLock(
+        root,
+        () => {
+          const others = usageLocked(root, fsl, mine);
+          const available = Math.max(0, limit - others);
+          const want = Math.min(available, Math.floor(total + step));
+          if (want > reserved) {
+            write(want, false);
+            reserved = want;
+          }
+          return reserved;
+        },
+        fsl,
+      );
+    },
+    settle(kept) {
+      if (settled) return;
+      settled = true;
+      if (reserved === 0 && kept === 0) return;
+      withQuotaLock(root, () => write(kept, true), fsl);
+      reserved = kept;
+    },
+  };
+}
+
+/** Bytes reserved or kept in the root right now (reconciling dead reservations). */
+export function rootQuotaUsage(root: string, fsl: FsLayer = nodeFs): number {
+  return withQuotaLock(root, () => usageLocked(root, fsl, null), fsl);
+}
+
+/**
+ * Rebuild the allowance's books from the files: settle reservations of dead
+ * supervisors to the bytes their captures hold on disk, drop reservations of captures
+ * that no longer exist, and add settled reservations for captures that have none.
+ * Idempotent; never touches a capture whose supervisor is alive.
+ */
+export function reconcileRootQuota(root: string, fsl: FsLayer = nodeFs): void {
+  const outputs = path.join(root, TOOL_OUTPUTS);
+  withQuotaLock(
+    root,
+    () => {
+      const dir = quotaDir(root, fsl);
+      const booked = new Set<string>();
+      for (const [name, r] of readReservations(dir, fsl)) {
+        booked.add(r.captureId);
+        const exists = captureDirExists(outputs, r.captureId, fsl);
+        if (!r.settled && isOwnerAlive(r.owner)) continue;
+        if (!exists) {
+          fsl.unlinkSync(path.join(dir, name));
+          continue;
+        }
+        if (!r.settled) settleFromDisk(dir, outputs, r, fsl);
+      }
+      for (const id of listDir(outputs, fsl)) {
+        if (booked.has(id) || id.startsWith(".")) continue;
+        const owner = readOwnerQuietly(path.join(outputs, id), fsl);
+        if (owner && isOwnerAlive(owner)) continue;
+        const bytes = keptOnDisk(outputs, id, fsl);
+        const record: Reservation = {
+          version: 1,
+          captureId: id,
+          owner: owner ?? currentOwner(),
+          bytes,
+          settled: true,
+        };
+        publishAtomic(dir, `${id}.json`, Buffer.from(`${JSON.stringify(record)}\n`), {
+          replace: true,
+          fs: fsl,
+        });
+      }
+    },
+    fsl,
+  );
+}
+
+/** Bytes of stream files (`stdout.*`, `stderr.*`) a capture directory holds on disk. */
+export function keptOnDisk(outputs: string, captureId: string, fsl: FsLayer = nodeFs): number {
+  let total = 0;
+  for (const name of listDir(path.join(outputs, captureId), fsl)) {
+    if (!/^(stdout|stderr)\.(live|txt|bin)$/.test(name)) continue;
+    try {
+      const st = fsl.lstatSync(path.join(outputs, captureId, name));
+      if (st.isFile()) total += st.size;
+    } catch {
+      // renamed or removed meanwhile
+    }
+  }
+  return total;
+}
+
+function withQuotaLock<T>(root: string, fn: () => T, fsl: FsLayer): T {
+  return withFileLock(path.join(quotaDir(root, fsl), LOCK), fn, { fs: fsl });
+}
+
+function quotaDir(root: string, fsl: FsLayer): string {
+  return ensurePrivateDir(path.join(root, ROOT_QUOTA_DIR), { fs: fsl });
+}
+
+function usageLocked(root: string, fsl: FsLayer, except: string | null): number {
+  const dir = path.join(root, ROOT_QUOTA_DIR);
+  const outputs = path.join(root, TOOL_OUTPUTS);
+  let total = 0;
+  for (const [name, r] of readReservations(dir, fsl)) {
+    if (name === except) continue;
+    if (!r.settled && !isOwnerAlive(r.owner)) {
+      total += settleFromDisk(dir, outputs, r, fsl);
+      continue;
+    }
+    total += r.bytes;
+  }
+  return total;
+}
+
+function settleFromDisk(dir: string, outputs: string, r: Reservation, fsl: FsLayer): number {
+  const bytes = keptOnDisk(outputs, r.captureId, fsl);
+  const record: Reservation = { ...r, bytes, settled: true };
+  publishAtomic(dir, `${r.captureId}.json`, Buffer.from(`${JSON.stringify(record)}\n`), {
+    replace: true,
+    fs: fsl,
+  });
+  return bytes;
+}
+
+function readReservations(dir: string, fsl: FsLayer): Array<[string, Reservation]> {
+  const out: Array<[string, Reservation]> = [];
+  for (const name of listDir(dir, fsl)) {
+    if (!name.endsWith(".json") || name.startsWith(".")) continue;
+    try {
+      const st = fsl.lstatSync(path.join(dir, name));
+      if (!st.isFile()) continue;
+      const parsed = ReservationSchema.safeParse(
+        JSON.parse(fsl.readFileSync(path.join(dir, name)).toString("utf8")),
+      );
+      if (parsed.success) out.push([name, parsed.data]);
+    } catch {
+      // a reservation being replaced is read on the next pass
+    }
+  }
+  return out;
+}
+
+function readOwnerQuietly(dir: string, fsl: FsLayer) {
+  try {
+    const st = fsl.lstatSync(path.join(dir, OWNER_FILE));
+    if (!st.isFile()) return null;
+    const parsed = OwnerSchema.safeParse(
+      JSON.parse(fsl.readFileSync(path.join(dir, OWNER_FILE)).toString("utf8")),
+    );
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function captureDirExists(outputs: string, id: string, fsl: FsLayer): boolean {
+  try {
+    return fsl.lstatSync(path.join(outputs, id)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function listDir(dir: string, fsl: FsLayer): string[] {
+  try {
+    return fsl.readdirSync(dir);
+  } catch (error) {
+    if (errnoOf(error) === "ENOENT") return [];
+    throw error;
+  }
+}

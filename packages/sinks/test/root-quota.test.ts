@@ -1,0 +1,115 @@
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import {
+  createRetentionLimit,
+  createRootAllowance,
+  currentOwner,
+  isOwnerAlive,
+  reconcileRootQuota,
+  rootQuotaUsage,
+  withFileLock,
+} from "@spool/sinks";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const MiB = 1024 * 1024;
+const id = (n: number) => `capture${String(n).padStart(17, "0")}`;
+let root: string;
+beforeEach(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), "spool-quota-"));
+});
+afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** An owner record of a process that has exited. */
+function deadOwner() {
+  const child = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"]);
+  const pid = Number(child.stdout.toString());
+  return { pid, start: "1" };
+}
+
+describe("per-root allowance", () => {
+  it("never reserves past the limit across captures, and settling gives back", () => {
+    const a = createRootAllowance({ root, limit: 4 * MiB, captureId: id(1), stepBytes: MiB });
+    const b = createRootAllowance({ root, limit: 4 * MiB, captureId: id(2), stepBytes: MiB });
+    expect(a.ensure(2 * MiB)).toBe(3 * MiB); // asked 2, stepped to 3
+    expect(b.ensure(2 * MiB)).toBe(MiB); // only 1 left: a refusal
+    expect(rootQuotaUsage(root)).toBe(4 * MiB);
+    a.settle(1.5 * MiB);
+    expect(b.ensure(2 * MiB)).toBe(2.5 * MiB);
+    expect(rootQuotaUsage(root)).toBe(4 * MiB);
+  });
+
+  it("cuts a write at the exact byte a limit is reached", () => {
+    const capture = createRetentionLimit({ maxBytes: 1000, allowance: null });
+    expect(capture.admit(900, 50)).toEqual({ allow: 50, reason: null });
+    expect(capture.admit(950, 100)).toEqual({ allow: 50, reason: "quota" });
+    expect(capture.admit(1000, 1)).toEqual({ allow: 0, reason: "quota" });
+    const allowance = createRootAllowance({ root, limit: 300, captureId: id(3), stepBytes: 1 });
+    const both = createRetentionLimit({ maxBytes: 1000, allowance });
+    expect(both.admit(0, 200)).toEqual({ allow: 200, reason: null });
+    expect(both.admit(200, 200)).toEqual({ allow: 100, reason: "root-quota" });
+  });
+
+  it("settles a dead supervisor's reservation to the bytes on disk; drops deleted captures", () => {
+    const dead = deadOwner();
+    expect(isOwnerAlive(dead)).toBe(false);
+    const quota = path.join(root, ".spool-quota");
+    fs.mkdirSync(quota, { mode: 0o700 });
+    const reservation = (captureId: string, bytes: number, settled: boolean, owner = dead) =>
+      fs.writeFileSync(
+        path.join(quota, `${captureId}.json`),
+        JSON.stringify({ version: 1, captureId, owner, bytes, settled }),
+      );
+    const dir = path.join(root, "tool-outputs", id(1));
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dir, "stdout.live"), Buffer.alloc(1000));
+    fs.writeFileSync(path.join(dir, "stderr.live"), Buffer.alloc(24));
+    reservation(id(1), 10 * MiB, false); // crashed while reserving 10 MiB, kept 1024 B
+    reservation(id(2), 5 * MiB, true); // settled, but its capture was deleted
+    reservation(id(3), 7 * MiB, false, currentOwner()); // alive: untouched
+    const unbooked = path.join(root, "tool-outputs", id(4));
+    fs.mkdirSync(unbooked, { mode: 0o700 });
+    fs.writeFileSync(path.join(unbooked, "stdout.txt"), Buffer.alloc(500));
+
+    reconcileRootQuota(root);
+    const books = Object.fromEntries(
+      fs
+        .readdirSync(quota)
+        .filter((n) => n.endsWith(".json"))
+        .map((n) => [n, JSON.parse(fs.readFileSync(path.join(quota, n), "utf8"))]),
+    );
+    expect(books[`${id(1)}.json`]).toMatchObject({ bytes: 1024, settled: true });
+    expect(books[`${id(2)}.json`]).toBeUndefined();
+    expect(books[`${id(3)}.json`]).toMatchObject({ bytes: 7 * MiB, settled: false });
+    expect(books[`${id(4)}.json`]).toMatchObject({ bytes: 500, settled: true });
+    expect(rootQuotaUsage(root)).toBe(1024 + 7 * MiB + 500);
+    reconcileRootQuota(root); // idempotent
+    expect(rootQuotaUsage(root)).toBe(1024 + 7 * MiB + 500);
+  });
+});
+
+describe("file lock", () => {
+  it("breaks a lock left by a dead process, waits on a live one", () => {
+    const lock = path.join(root, "lock");
+    fs.writeFileSync(lock, JSON.stringify({ ...deadOwner(), nonce: "x" }));
+    expect(withFileLock(lock, () => "got it")).toBe("got it");
+    expect(fs.existsSync(lock)).toBe(false);
+
+    fs.writeFileSync(lock, JSON.stringify({ ...currentOwner(), nonce: "held" }));
+    let clock = 0;
+    const slept: number[] = [];
+    expect(() =>
+      withFileLock(lock, () => "never", {
+        timeoutMs: 100,
+        now: () => clock,
+        sleep: (ms) => {
+          slept.push(ms);
+          clock += ms;
+        },
+      }),
+    ).toThrow(/timed out/);
+    expect(slept.length).toBeGreaterThan(2);
+    expect(JSON.parse(fs.readFileSync(lock, "utf8")).nonce).toBe("held");
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * The built `spool` binary against hostile or unusual storage: concurrent captures,
+ * linked roots, a symlinked tool-outputs, umasks, an unprivileged user, a real full
+ * file system.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { type Receipt, ReceiptSchema } from "@spool/core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCommand, runSpool, SPOOL } from "./fixtures/cli.js";
+import { GEN, pattern } from "./fixtures/pattern.js";
+
+let base: string;
+beforeEach(() => {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), "spool-cli-storage-"));
+  fs.chmodSync(base, 0o755); // an unprivileged user must reach roots below it
+});
+afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
+
+const mode = (p: string) => fs.lstatSync(p).mode & 0o777;
+const big = (bytes = 100_000) => ["--", process.execPath, GEN, String(bytes), "10"];
+const receiptOf = (stdout: string): Receipt => ReceiptSchema.parse(JSON.parse(stdout));
+
+/** Every entry under `dir`, recursively, with its mode. */
+function modes(dir: string): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  for (const name of fs.readdirSync(dir)) {
+    const p = path.join(dir, name);
+    out.push([path.relative(base, p), mode(p)]);
+    if (fs.lstatSync(p).isDirectory()) out.push(...modes(p));
+  }
+  return out;
+}
+
+describe("spool run storage", () => {
+  it("concurrent captures started in the same millisecond never collide", async () => {
+    const root = path.join(base, "root");
+    const runs = await Promise.all(
+      Array.from({ length: 8 }, () => runSpool(["run", "--json", "--root", root, ...big()])),
+    );
+    const ids = runs.map((r) => {
+      expect(r.code).toBe(0);
+      const receipt = receiptOf(r.stdout);
+      expect(receipt.capture.state).toBe("complete");
+      expect(fs.readFileSync(receipt.streams.stdout.path!).equals(pattern(100_000))).toBe(true);
+      return receipt.captureId;
+    });
+    expect(new Set(ids).size).toBe(8);
+    expect(fs.readdirSync(path.join(root, "tool-outputs")).sort()).toEqual([...ids].sort());
+  });
+
+  it("works through a root reached by a link (resolved once)", async () => {
+    const real = path.join(base, "real-root");
+    fs.mkdirSync(real, { mode: 0o700 });
+    fs.symlinkSync(real, path.join(base, "linked-root"));
+    const r = await runSpool(["run", "--json", "--root", path.join(base, "linked-root"), ...big()]);
+    expect(r.code).toBe(0);
+    const receipt = receiptOf(r.stdout);
+    expect(receipt.capture.state).toBe("complete");
+    expect(receipt.root).toBe(fs.realpathSync(real));
+    expect(fs.existsSync(path.join(real, "tool-outputs", receipt.captureId, "stdout.txt"))).toBe(
+      true,
+    );
+  });
+
+  it("refuses a symlinked tool-outputs: nothing written through it, exit status kept", async () => {
+    const root = path.join(base, "root");
+    const elsewhere = path.join(base, "elsewhere");
+    fs.mkdirSync(root, { mode: 0o700 });
+    fs.mkdirSync(elsewhere, { mode: 0o700 });
+    fs.symlinkSync(elsewhere, path.join(root, "tool-outputs"));
+    const r = await runSpool([
+      "run",
+      "--json",
+      "--root",
+      root,
+      "--",
+      process.execPath,
+      "-e",
+      "process.stdout.write('x'.repeat(100000)); process.exitCode = 3",
+    ]);
+    expect(r.code).toBe(3);
+    const receipt = receiptOf(r.stdout);
+    expect(receipt.capture.state).toBe("unavailable");
+    expect(receipt.capture.reasons).toEqual(["storage-unavailable"]);
+    expect(receipt.streams.stdout.ref).toBeNull();
+    expect(receipt.preview.text).toContain("xxxx"); // the preview still works
+    expect(fs.readdirSync(elsewhere)).toEqual([]);
+  });
+
+  for (const umask of ["000", "077"]) {
+    it(`umask ${umask}: directories 0700, files 0600`, async () => {
+      const root = path.join(base, "root");
+      const r = await runCommand("sh", [
+        "-c",
+        `umask ${umask} && exec "$0" "$@"`,
+        process.execPath,
+        SPOOL,
+        "run",
+        "--json",
+        "--root",
+        root,
+        ...big(),
+      ]);
+      expect(r.code).toBe(0);
+      expect(receiptOf(r.stdout).capture.state).toBe("complete");
+      expect(mode(root)).toBe(0o700);
+      const all = modes(root);
+      expect(all.length).toBeGreaterThanOrEqual(8);
+      for (const [name, m] of all) {
+        const isDir = fs.lstatSync(path.join(base, name)).isDirectory();
+        expect([name, m]).toEqual([name, isDir ? 0o700 : 0o600]);
+      }
+    });
+  }
+
+  describe("as an unprivileged user (root bypasses file modes)", () => {
+    const user = 65534; // nobody
+    const asUser = (args: string[]) =>
+      runCommand("setpriv", [
+        `--reuid=${user}`,
+        `--regid=${user}`,
+        "--clear-groups",
+        process.execPath,
+        SPOOL,
+        ...args,
+      ]);
+    const canDrop =
+      spawnSync("setpriv", [`--reuid=${user}`, `--regid=${user}`, "--clear-groups", "true"])
+        .status === 0;
+
+    it.skipIf(!canDrop)("umask 000 as nobody: still 0700/0600", async () => {
+      const root = path.join(base, "nobody-root");
+      fs.mkdirSync(root, { mode: 0o700 });
+      fs.chownSync(root, user, user);
+      const r = await runCommand("sh", [
+        "-c",
+        `umask 000 && exec setpriv --reuid=${user} --regid=${user} --clear-groups "$0" "$@"`,
+        process.execPath,
+        SPOOL,
+        "run",
+        "--json",
+        "--root",
+        root,
+        ...big(),
+      ]);
+      expect(r.code).toBe(0);
+      expect(receiptOf(r.stdout).capture.state).toBe("complete");
+      for (const [name, m] of modes(root)) {
+        const st = fs.lstatSync(path.join(base, name));
+        expect([name, m, st.uid]).toEqual([name, st.isDirectory() ? 0o700 : 0o600, user]);
+      }
+    });
+
+    it.skipIf(!canDrop)("a tool-outputs open to others is refused, not chmod-ed", async () => {
+      const root = path.join(base, "nobody-root");
+      fs.mkdirSync(path.join(root, "tool-outputs"), { recursive: true });
+      fs.chmodSync(path.join(root, "tool-outputs"), 0o755);
+      fs.chownSync(root, user, user);
+      fs.chownSync(path.join(root, "tool-outputs"), user, user);
+      const r = await asUser(["run", "--json", "--root", root, ...big()]);
+      expect(r.code).toBe(0);
+      expect(receiptOf(r.stdout).capture.reasons).toEqual(["storage-unavailable"]);
+      expect(mode(path.join(root, "tool-outputs"))).toBe(0o755);
+      expect(fs.readdirSync(path.join(root, "tool-outputs"))).toEqual([]);
+    });
+
+    it.skipIf(!canDrop)(
+      "a root it may not write: storage-unavailable, exit status kept",
+      async () => {
+        const root = path.join(base, "roots-root");
+        fs.mkdirSync(root, { mode: 0o755 }); // owned by uid 0
+        const r = await asUser([
+          "run",
+          "--json",
+          "--root",
+          root,
+          "--",
+          process.execPath,
+          "-e",
+          "process.stdout.write('y'.repeat(50000)); process.exitCode = 5",
+        ]);
+        expect(r.code).toBe(5);
+        expect(receiptOf(r.stdout).capture.reasons).toEqual(["storage-unavailable"]);
+        expect(fs.readdirSync(root)).toEqual([]);
+      },
+    );
+  });
+
+  const mountPoint = path.join(os.tmpdir(), `spool-tmpfs-${process.pid}`);
+  const canMount = (() => {
+    try {
+      fs.mkdirSync(mountPoint, { recursive: true });
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", mountPoint], {
+        stdio: "ignore",
+      });
+      execFileSync("umount", [mountPoint], { stdio: "ignore" });
+      return true;
+    } catch {
+      return false; // not root, or no CAP_SYS_ADMIN in this container
+    }
+  })();
+
+  it.skipIf(!canMount)(
+    "a real ENOSPC on a 1 MiB tmpfs: partial/no-space, exit status kept",
+    async () => {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", mountPoint]);
+      try {
+        const total = 4 * 1024 * 1024;
+        const r = await runSpool(["run", "--json", "--root", mountPoint, ...big(total)]);
+        expect(r.code).toBe(0);
+        const receipt = receiptOf(r.stdout);
+        expect(receipt.capture.state).toBe("partial");
+        expect(receipt.capture.reasons).toContain("no-space");
+        const out = receipt.streams.stdout;
+        expect(out.raw.observed).toBe(total);
+        expect(out.committed).toBeLessThan(total);
+        expect(out.committed).toBeGreaterThan(0);
+        const kept = fs.readFileSync(out.path!);
+        expect(kept.byteLength).toBe(out.committed);
+        expect(kept.equals(pattern(total).subarray(0, out.committed))).toBe(true);
+      } finally {
+        execFileSync("umount", [mountPoint]);
+        fs.rmdirSync(mountPoint);
+      }
+    },
+  );
+});
