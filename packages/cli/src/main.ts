@@ -2,23 +2,46 @@
 import { writeFileSync } from "node:fs";
 import { isSpoolError } from "@spool/core";
 import { benchCommand } from "./bench.js";
+import { grepCommand } from "./grep.js";
 import { type Io, processIo } from "./io.js";
+import { killCommand } from "./kill.js";
 import { lsCommand } from "./ls.js";
+import { readCommand } from "./read.js";
 import { recoverCommand } from "./recover.js";
 import { runCommand } from "./run.js";
+import { startCommand } from "./start.js";
+import { statusCommand } from "./status.js";
+import { superviseCommand } from "./supervisor.js";
+import { tailCommand } from "./tail.js";
+import { waitCommand } from "./wait.js";
 
 export const USAGE = `usage: spool <command> [options]
 
   run [opts] -- CMD [ARGS...]   run CMD, capture its output, print the preview and status
+  start [opts] -- CMD [ARGS...] start CMD as a background job, print its launch receipt
+  status REF                    the current receipt (final, else live) as JSON
+  wait REF [--timeout S]        wait for the job, print its final receipt, exit with its status
+                                (exit 75 if still running after S)
+  read REF [--stream S] [--offset N] [--length N] [--lines A:B] [--cursor NAME] [--json]
+                                committed bytes of a stream, never a split character
+  tail REF [-n N] [--follow] [--stream S]
+                                the last lines; --follow until the job ends
+  grep REF PATTERN [--stream S] [--max N] [-i] [--json]
+                                matching lines as LINE:OFFSET:TEXT (offset for read --offset)
+  kill REF [--signal SIG]       cancel a job (its process group; SIGKILL after a grace period)
   ls [--json]                   list captures (reconciles crash leftovers first)
   recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
   bench fixtures|throughput|memory|startup [--size N] [--rounds N] [--report DIR]
                                 measure capture against its baselines (see docs/benchmarks.md)
   help                          this text
 
-Options of run: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
-  --drain-ms N --max-bytes N --root-quota N --binary text|keep --preview-stdout N --preview-stderr N --preview-bytes N
-  --queue-bytes N --stall-ms N --log FILE|stderr
+Options of run and start: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
+  --drain-ms N --max-bytes N --root-quota N --binary text|keep --preview-stdout N
+  --preview-stderr N --preview-bytes N --queue-bytes N --stall-ms N --log FILE|stderr
+  --live-ms N (job live.json rate, default 50)
+  run --background-after S: after S seconds, print the live receipt and leave CMD running
+REF is a captureId, a callId or a ref (tool-outputs/<id>/stdout.txt); every job command
+takes --root DIR.
 Sizes accept KiB, MiB, GiB. Docs: README.md and docs/ in the spool repository.
 `;
 
@@ -26,6 +49,14 @@ type Command = (argv: readonly string[], io: Io) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
+  start: startCommand,
+  status: statusCommand,
+  wait: waitCommand,
+  read: readCommand,
+  tail: tailCommand,
+  grep: grepCommand,
+  kill: killCommand,
+  __supervise: superviseCommand,
   bench: benchCommand,
   ls: lsCommand,
   recover: recoverCommand,

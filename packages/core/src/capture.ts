@@ -79,8 +79,14 @@ export interface CaptureOptions {
   /** Fresh stages for each stream. */
   readonly plan: (stream: StreamName) => StreamPlan;
   readonly spool: SpoolFactory;
-  /** How often `live.json` may be replaced while running. @default 250 */
+  /** How often `live.json` may be replaced while running (only when something changed). @default 250 */
   readonly liveIntervalMs?: number;
+  /**
+   * Open storage at launch instead of when output outgrows the preview, so a background
+   * job has its directory, `.live` files and `live.json` (live refs) from the start.
+   * @default false
+   */
+  readonly spillAtStart?: boolean;
   /** @default "ignore" (the child's stdin is /dev/null) */
   readonly stdin?: "ignore" | "inherit";
   readonly clock?: Clock;
@@ -108,6 +114,13 @@ export interface Capture {
   receipt(): Receipt;
   /** Signal the process group (escalating to SIGKILL after the grace period). */
   cancel(signal?: NodeJS.Signals): void;
+  /**
+   * Open storage now (promotion of a foreground run to a job): the bytes the writer queue
+   * holds flow first, then the rest, so the file is the same as if it had spilled on its
+   * own. Resolves true once spilled, false if the capture is already finalizing or storage
+   * is unavailable.
+   */
+  spill(): Promise<boolean>;
   readonly done: Promise<CaptureResult>;
 }
 
@@ -174,10 +187,11 @@ export function startCapture(options: CaptureOptions): Capture {
     spilling ??= spool.spill().then(
       (info) => {
         spill = info;
-        log?.info({ event: "spill", captureId }, "output outgrew the preview; spooling to storage");
+        log?.info({ event: "spill", captureId }, "spooling to storage");
         events.next({ type: "spill", receipt: receipt() });
-        // A first live.json at once: recovery after a crash knows the capture from it.
-        spool.publishLive(receipt());
+        // A first live.json at once: live refs exist from the spill, and recovery after a
+        // crash knows the capture from it.
+        publishLiveNow();
         scheduleLive();
       },
       (error: unknown) => {
@@ -200,9 +214,24 @@ export function startCapture(options: CaptureOptions): Capture {
     cancelLive = clock.setTimeout(() => {
       cancelLive = null;
       if (finals || !spool.spilled) return;
-      spool.publishLive(receipt());
+      publishLiveNow();
       scheduleLive();
     }, liveInterval);
+  }
+  // Replace live.json only when what it advertises changed: an idle job costs no writes.
+  let lastLiveKey = "";
+  function publishLiveNow(): void {
+    if (finals || !spool.spilled || spillFailed) return;
+    const live = receipt();
+    const key = [
+      live.process.state,
+      live.process.pid,
+      live.capture.reasons.join(","),
+      ...STREAM_NAMES.map((n) => `${live.streams[n].produced}/${live.streams[n].committed}`),
+    ].join(" ");
+    if (key === lastLiveKey) return;
+    lastLiveKey = key;
+    spool.publishLive(live);
   }
 
   const stopped = new Set<StreamName>();
@@ -291,6 +320,7 @@ export function startCapture(options: CaptureOptions): Capture {
     detached: true,
     windowsHide: true,
   });
+  if (options.spillAtStart) void doSpill();
   const pumps = {
     stdout: pumpStream(child.stdout as Readable, pipelines.stdout),
     stderr: pumpStream(child.stderr as Readable, pipelines.stderr),
@@ -346,6 +376,7 @@ export function startCapture(options: CaptureOptions): Capture {
     killTimers.push(clock.setTimeout(() => terminate("SIGTERM", "timeout"), options.timeoutMs));
   }
 
+  let finalizing = false;
   const done = (async (): Promise<CaptureResult> => {
     await exited;
     for (const cancel of killTimers) cancel();
@@ -362,6 +393,7 @@ export function startCapture(options: CaptureOptions): Capture {
     // The small-result path is only for a complete capture that fits its preview whole.
     const fitsInline =
       reasons.size === 0 && captureState !== "failed" && renderPreviewNow().state === "complete";
+    finalizing = true;
     if (!spool.spilled && !spillFailed && !fitsInline) await doSpill();
     if (spilling) await spilling;
     if (cancelLive) cancelLive();
@@ -439,6 +471,11 @@ export function startCapture(options: CaptureOptions): Capture {
     events,
     receipt,
     cancel: (signal = "SIGTERM") => terminate(signal, "cancel"),
+    async spill() {
+      if (finalizing && !spilling) return false;
+      await doSpill();
+      return spool.spilled && !spillFailed;
+    },
     done,
   };
 }

@@ -11,9 +11,11 @@
  * `no-space`, `write-error`) while the reader drains on.
  */
 import { createHash, type Hash } from "node:crypto";
+import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CaptureReason } from "@spool/core";
 import { createFaultyFs, type FsLayer, nodeFs } from "./fs-layer.js";
+import { createLineIndexer, type LineIndexer } from "./line-index.js";
 import { currentOwner, OWNER_FILE } from "./owner.js";
 import type { FinishedStream, FromWriter, ToWriter, WriterTask } from "./protocol.js";
 import { createRetentionLimit, type RetentionLimit } from "./quota.js";
@@ -26,6 +28,7 @@ import {
   renameExclusive,
   syncDir,
   TOOL_OUTPUTS,
+  writeFully,
   writeSome,
 } from "./storage.js";
 
@@ -35,6 +38,8 @@ interface OpenStream {
   committed: number;
   hash: Hash;
   error: CaptureReason | null;
+  /** The sparse line index beside the data file; null once it cannot be written. */
+  index: { fd: number; indexer: LineIndexer; bytes: number } | null;
 }
 
 export default function fileWriterTask({ port }: WriterTask): Promise<void> {
@@ -94,12 +99,18 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
             });
             streams = message.files.map((name) => {
               const live = path.join(dir, name);
+              const stem = name.replace(/\.live$/, "");
               return {
                 fd: createExclusive(live, fsl),
                 live,
                 committed: 0,
                 hash: createHash("sha256"),
                 error: null,
+                index: {
+                  fd: createExclusive(path.join(dir, `${stem}.idx`), fsl),
+                  indexer: createLineIndexer(),
+                  bytes: 0,
+                },
               };
             });
             syncDir(outputs, fsl);
@@ -118,6 +129,7 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
           const outcome = writeSome(s.fd, data, fsl);
           s.hash.update(data.subarray(0, outcome.written));
           s.committed += outcome.written;
+          indexLines(s, data.subarray(0, outcome.written));
           if (outcome.error === null && reason === null) {
             // The buffer goes back to the queue for reuse (see WriterQueue.recycle).
             const buffer = message.data.buffer as ArrayBuffer;
@@ -165,6 +177,7 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
                   fsl.closeSync(fd);
                 }
               }
+              closeIndex(s);
               const finalPath = path.join(dir, message.finalNames[i]!);
               renameExclusive(s.live, finalPath, fsl);
               file = finalPath;
@@ -207,7 +220,37 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
   });
 }
 
+/** Append index entries after the data they point into; an index failure only drops the index. */
+function indexLines(s: OpenStream, data: Uint8Array) {
+  if (!s.index) return;
+  const entries = s.index.indexer.scan(data);
+  if (!entries) return;
+  try {
+    writeFully(s.index.fd, entries);
+    s.index.bytes += entries.byteLength;
+  } catch {
+    // Never leave a torn entry; readers scan on from the last whole one.
+    try {
+      fs.ftruncateSync(s.index.fd, s.index.bytes);
+    } catch {
+      // a torn tail shorter than one entry is ignored by readers
+    }
+    closeIndex(s);
+  }
+}
+
+function closeIndex(s: OpenStream) {
+  if (!s.index) return;
+  try {
+    fs.closeSync(s.index.fd);
+  } catch {
+    // already closed
+  }
+  s.index = null;
+}
+
 function closeQuietly(s: OpenStream, fsl: FsLayer) {
+  closeIndex(s);
   if (s.fd === null) return;
   try {
     fsl.closeSync(s.fd);

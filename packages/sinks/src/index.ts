@@ -1,6 +1,7 @@
 export * from "./file-lock.js";
 export * from "./file-spool.js";
 export * from "./fs-layer.js";
+export * from "./line-index.js";
 export * from "./memory-spool.js";
 export * from "./owner.js";
 export * from "./quota.js";

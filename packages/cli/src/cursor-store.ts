@@ -1,0 +1,59 @@
+/**
+ * Named read cursors: each consumer of a capture keeps its own position in
+ * `<capture>/cursors/<stream>.<name>.json` (`0600` in a `0700` directory, replaced
+ * atomically), so a read advances only its own cursor and never another consumer's.
+ *
+ * @example
+ * ```ts
+ * import { loadCursor, saveCursor } from "@spool/cli";
+ * const dir = "/abs/root/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA";
+ * const offset = loadCursor(dir, "stdout", "agent-1"); // 0 the first time
+ * saveCursor(dir, "stdout", "agent-1", offset + 100);
+ * ```
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { StreamName } from "@spool/core";
+import { ensurePrivateDir, publishAtomic } from "@spool/sinks";
+import { usageError } from "./args.js";
+
+export const CURSORS_DIR = "cursors";
+const NAME = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Reject a cursor name that is not a plain, short file-name-safe word. */
+export function checkCursorName(name: string): string {
+  if (!NAME.test(name) || name.startsWith(".")) {
+    throw usageError("--cursor takes 1-64 characters of A-Z a-z 0-9 . _ - (not starting with .)");
+  }
+  return name;
+}
+
+/** The saved offset of cursor `name` on `stream`, or 0 if it has never read. */
+export function loadCursor(dir: string, stream: StreamName, name: string): number {
+  try {
+    const fd = fs.openSync(
+      cursorFile(dir, stream, name),
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW,
+    );
+    try {
+      const value = (JSON.parse(fs.readFileSync(fd, "utf8")) as { offset?: unknown }).offset;
+      return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : 0;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return 0;
+  }
+}
+
+/** Record that cursor `name` has consumed `stream` up to `offset`. */
+export function saveCursor(dir: string, stream: StreamName, name: string, offset: number): void {
+  const cursors = ensurePrivateDir(path.join(dir, CURSORS_DIR));
+  publishAtomic(cursors, `${stream}.${name}.json`, Buffer.from(`${JSON.stringify({ offset })}\n`), {
+    replace: true,
+  });
+}
+
+function cursorFile(dir: string, stream: StreamName, name: string): string {
+  return path.join(dir, CURSORS_DIR, `${stream}.${name}.json`);
+}

@@ -1,0 +1,73 @@
+/**
+ * `spool kill REF [--signal SIG]`: cancel a job. The signal (default SIGTERM) goes to the
+ * job's whole process group through its supervisor, which escalates to SIGKILL after the
+ * grace period and records the job `cancelled`; `kill` then waits (bounded) for the final
+ * receipt and prints its status line. A job that already ended is left alone and said so.
+ */
+import { exitStatusOf } from "@spool/core";
+import { parseArgs } from "./args.js";
+import { viewCapture } from "./capture-view.js";
+import { statusLine } from "./inline.js";
+import type { Io } from "./io.js";
+import { supervisorAlive } from "./job-record.js";
+import { locateCapture } from "./locate-capture.js";
+import { waitForEnd } from "./wait.js";
+
+/** Signals `kill` accepts, and what is sent to the supervisor to have it send them. */
+const TO_SUPERVISOR: Readonly<Record<string, NodeJS.Signals>> = {
+  SIGTERM: "SIGTERM",
+  SIGINT: "SIGINT",
+  SIGHUP: "SIGHUP",
+  SIGQUIT: "SIGQUIT",
+  SIGUSR1: "SIGUSR1",
+  SIGKILL: "SIGUSR2", // the supervisor cannot catch SIGKILL; SIGUSR2 asks it to send one
+};
+/** How long `kill` waits for the job to end: the 2 s grace, the 1 s drain, and margin. */
+const KILL_WAIT_MS = 15_000;
+
+export async function killCommand(argv: readonly string[], io: Io): Promise<number> {
+  const names = Object.keys(TO_SUPERVISOR).flatMap((s) => [s, s.slice(3)]);
+  const parsed = parseArgs(
+    argv,
+    {
+      root: { kind: "string" },
+      signal: { kind: "string", choices: names },
+    },
+    { s: "signal" },
+  );
+  const raw = (parsed.options.signal as string | undefined) ?? "SIGTERM";
+  const signal = (raw.startsWith("SIG") ? raw : `SIG${raw}`) as NodeJS.Signals;
+  const { dir } = locateCapture(parsed, io);
+  const view = viewCapture(dir);
+  // The child already exited (its capture may still be finalizing): nothing to signal.
+  if (!view.running || view.receipt.process.state !== "running") {
+    const r = view.receipt;
+    const how = view.crashed ? "its supervisor died" : statusLine(r, exitStatusOf(r.process));
+    io.stdout(`spool kill: ${r.captureId} already finished; nothing to kill (${how})\n`);
+    return 0;
+  }
+  const pgid = view.job?.pgid ?? view.receipt.process.pid;
+  if (view.job && supervisorAlive(view.job)) {
+    signalQuietly(view.job.supervisorPid, TO_SUPERVISOR[signal]!);
+  } else if (pgid !== null) {
+    // No supervisor to ask (a foreground run, or one that died): signal the group directly.
+    signalQuietly(-pgid, signal);
+  }
+  const after = await waitForEnd(dir, KILL_WAIT_MS);
+  if (after.running) {
+    io.stderr(
+      `spool kill: ${after.receipt.captureId} did not end within ${KILL_WAIT_MS / 1000} s\n`,
+    );
+    return 75;
+  }
+  io.stdout(`${statusLine(after.receipt, exitStatusOf(after.receipt.process))}\n`);
+  return 0;
+}
+
+function signalQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone: the wait that follows sees the end
+  }
+}

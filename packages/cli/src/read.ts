@@ -1,0 +1,104 @@
+/**
+ * `spool read REF [--stream S] [--offset N] [--length N] [--lines A:B] [--cursor NAME] [--json]`:
+ * print committed bytes of a stream (default stdout), never past what the receipt
+ * advertises as committed and never splitting a UTF-8 character. `--lines A:B` (1-based,
+ * inclusive) seeks through the sparse line index. `--cursor NAME` starts where that
+ * consumer stopped and advances only its own cursor. `--json` frames the bytes with
+ * `offset`, `nextOffset`, `committed`, `running`, `eof` (and reads at most 4 MiB unless
+ * `--length` says otherwise); without it the bytes go to stdout as they are.
+ */
+import { parseArgs, usageError } from "./args.js";
+import { viewCapture } from "./capture-view.js";
+import { openCommitted } from "./committed-reader.js";
+import { checkCursorName, loadCursor, saveCursor } from "./cursor-store.js";
+import type { Io } from "./io.js";
+import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
+
+/** Default `--length` with `--json` (the bytes are held in memory to be framed). */
+export const JSON_READ_BYTES = 4 * 1024 * 1024;
+/** Most `--length` with `--json`. */
+const JSON_READ_MAX = 64 * 1024 * 1024;
+
+export async function readCommand(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(argv, {
+    root: { kind: "string" },
+    json: { kind: "flag" },
+    stream: STREAM_OPTION,
+    offset: { kind: "count" },
+    length: { kind: "size" },
+    lines: { kind: "string" },
+    cursor: { kind: "string" },
+  });
+  const o = parsed.options;
+  const json = o.json === true;
+  const lines = o.lines === undefined ? null : parseLines(o.lines as string);
+  const cursor = o.cursor === undefined ? null : checkCursorName(o.cursor as string);
+  if ([o.offset !== undefined, lines !== null, cursor !== null].filter(Boolean).length > 1) {
+    throw usageError("--offset, --lines and --cursor exclude each other");
+  }
+  if (lines && o.length !== undefined) throw usageError("--lines and --length exclude each other");
+  if (
+    json &&
+    (o.length as number | undefined) !== undefined &&
+    (o.length as number) > JSON_READ_MAX
+  ) {
+    throw usageError("--length with --json is at most 64MiB");
+  }
+  const located = locateCapture(parsed, io);
+  const stream = chosenStream(parsed, located);
+  const view = viewCapture(located.dir);
+  const reader = openCommitted(view, stream);
+  try {
+    let start: number;
+    let end: number;
+    if (lines) {
+      ({ start, end } = reader.lineRange(lines.first, lines.last));
+      if (json && end - start > JSON_READ_MAX) end = start + JSON_READ_MAX;
+      ({ start, end } = reader.span(start, end - start));
+    } else {
+      const offset = cursor
+        ? loadCursor(located.dir, stream, cursor)
+        : ((o.offset as number | undefined) ?? 0);
+      const length =
+        (o.length as number | undefined) ?? (json ? JSON_READ_BYTES : Number.MAX_SAFE_INTEGER);
+      ({ start, end } = reader.span(offset, length));
+    }
+    if (json) {
+      const bytes = reader.read(start, end - start).bytes;
+      const frame = {
+        captureId: view.receipt.captureId,
+        stream,
+        offset: start,
+        nextOffset: end,
+        committed: reader.committed,
+        running: view.running,
+        eof: !view.running && end >= reader.committed,
+        ...(reader.binary
+          ? { base64: bytes.toString("base64") }
+          : { text: bytes.toString("utf8") }),
+      };
+      io.stdout(`${JSON.stringify(frame)}\n`);
+    } else {
+      reader.pipe(start, end, (chunk) => {
+        io.stdout(chunk);
+        return true;
+      });
+    }
+    if (cursor) saveCursor(located.dir, stream, cursor, end);
+    return 0;
+  } finally {
+    reader.close();
+  }
+}
+
+function parseLines(raw: string): { first: number; last: number } {
+  const m = /^(\d{1,12}):(\d{1,12})?$/.exec(raw);
+  const first = m ? Number(m[1]) : 0;
+  const last = m?.[2] !== undefined ? Number(m[2]) : Number.MAX_SAFE_INTEGER;
+  if (!m || first < 1 || last < first) {
+    throw usageError(
+      `--lines takes A:B (1-based, A ≤ B; B may be left out), not "${raw.slice(0, 40)}"`,
+    );
+  }
+  return { first, last };
+}

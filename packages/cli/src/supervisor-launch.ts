@@ -1,0 +1,116 @@
+/**
+ * Launching the job supervisor (`spool __supervise`): a detached Node process in its own
+ * session with stdio on /dev/null and one IPC channel to its launcher, which it keeps
+ * only until the launch (or, for `run`, the final or promoted) receipt is handed over.
+ * The supervisor owns the child's pipes and the capture; the launcher may exit at once.
+ *
+ * @example
+ * ```ts
+ * import { launchSupervisor, nextMessage } from "@spool/cli";
+ * declare const io: import("@spool/cli").Io;
+ * const child = launchSupervisor("start", "AAAAAAAAAAAAAAAAAAAAAAAA", ["--", "make"], io);
+ * const launched = await nextMessage(child, ["launched"], 30_000);
+ * ```
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { type Receipt, SpoolError } from "@spool/core";
+import type { OptionTable } from "./args.js";
+import { CAPTURE_OPTIONS } from "./capture-options.js";
+import type { Io } from "./io.js";
+
+/** Options of `start` and `run`: the capture options plus the job ones. */
+export const JOB_OPTIONS: OptionTable = {
+  ...CAPTURE_OPTIONS,
+  "background-after": { kind: "seconds" },
+  "live-ms": { kind: "count" },
+};
+
+/** How often a job's `live.json` may be replaced (only when it changed). */
+export const DEFAULT_JOB_LIVE_MS = 50;
+
+export type SupervisorMode = "start" | "run";
+
+/** Supervisor → launcher. */
+export type SupervisorMessage =
+  | { type: "launched"; receipt: Receipt }
+  | { type: "promoted"; receipt: Receipt }
+  | { type: "final"; receipt: Receipt; exitStatus: number };
+
+/** Launcher → supervisor. */
+export type LauncherMessage = { type: "promote" } | { type: "cancel"; signal: NodeJS.Signals };
+
+const BIN = fileURLToPath(new URL("../bin/spool.js", import.meta.url));
+
+/** Start a supervisor for `argv` (the capture options, `--`, the command). */
+export function launchSupervisor(
+  mode: SupervisorMode,
+  captureId: string,
+  argv: readonly string[],
+  io: Io,
+): ChildProcess {
+  return spawn(process.execPath, [BIN, "__supervise", mode, captureId, ...argv], {
+    cwd: io.cwd,
+    env: io.env,
+    detached: true,
+    stdio: ["ignore", "ignore", "ignore", "ipc"],
+  });
+}
+
+/** The next message of one of `types`; rejects if the supervisor exits first or `ms` passes. */
+export function nextMessage<T extends SupervisorMessage["type"]>(
+  child: ChildProcess,
+  types: readonly T[],
+  ms: number,
+): Promise<Extract<SupervisorMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      child.off("exit", onExit);
+      child.off("error", onError);
+    };
+    const onMessage = (message: SupervisorMessage) => {
+      if (!types.includes(message.type as T)) return;
+      cleanup();
+      resolve(message as Extract<SupervisorMessage, { type: T }>);
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      cleanup();
+      reject(
+        new SpoolError(
+          "SPOOL_E_STATE",
+          "supervisor",
+          `the job supervisor ended before reporting (${signal ?? `exit ${code}`})`,
+        ),
+      );
+    };
+    const onError = (error: Error) => {
+      cleanup();
+      reject(
+        new SpoolError("SPOOL_E_SPAWN", "supervisor", "cannot start the job supervisor", {
+          cause: error,
+        }),
+      );
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(
+        new SpoolError(
+          "SPOOL_E_STATE",
+          "supervisor",
+          `no answer from the job supervisor in ${ms} ms`,
+        ),
+      );
+    }, ms);
+    child.on("message", onMessage);
+    child.once("exit", onExit);
+    child.once("error", onError);
+  });
+}
+
+/** Let the launcher exit while the supervisor goes on. */
+export function detachSupervisor(child: ChildProcess): void {
+  if (child.connected) child.disconnect();
+  child.unref();
+}

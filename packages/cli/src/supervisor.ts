@@ -1,0 +1,137 @@
+/**
+ * `spool __supervise MODE ID [capture options] -- CMD …` (internal): the detached process
+ * that owns a job's pipes and capture until it ends, then exits (no daemon outlives its
+ * capture). For `start` it spills at launch; for `run` it spills when promoted
+ * (`--background-after`), which adopts the same spool at the queue's boundary: the
+ * bytes held so far flow first, nothing is copied or replayed.
+ *
+ * Signals it receives cancel the job: SIGTERM, SIGINT, SIGHUP, SIGQUIT and SIGUSR1 are
+ * passed on to the job's process group as themselves, SIGUSR2 means SIGKILL (which the
+ * supervisor itself cannot catch). `spool kill` relies on this.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { isCaptureId, startCapture } from "@spool/core";
+import { TOOL_OUTPUTS } from "@spool/sinks";
+import { parseArgs, usageError } from "./args.js";
+import { captureSetup } from "./capture-options.js";
+import type { Io } from "./io.js";
+import { writeJobRecord } from "./job-record.js";
+import {
+  DEFAULT_JOB_LIVE_MS,
+  JOB_OPTIONS,
+  type LauncherMessage,
+  type SupervisorMessage,
+  type SupervisorMode,
+} from "./supervisor-launch.js";
+
+/** Signals the supervisor turns into a cancellation, and what the job's group receives. */
+export const CANCEL_SIGNALS: Readonly<Partial<Record<NodeJS.Signals, NodeJS.Signals>>> = {
+  SIGTERM: "SIGTERM",
+  SIGINT: "SIGINT",
+  SIGHUP: "SIGHUP",
+  SIGQUIT: "SIGQUIT",
+  SIGUSR1: "SIGUSR1",
+  SIGUSR2: "SIGKILL",
+};
+
+export async function superviseCommand(argv: readonly string[], io: Io): Promise<number> {
+  const [mode, captureId, ...rest] = argv;
+  if ((mode !== "start" && mode !== "run") || !captureId || !isCaptureId(captureId)) {
+    throw usageError("__supervise is internal (start|run ID [options] -- CMD)");
+  }
+  const parsed = parseArgs(rest, JOB_OPTIONS);
+  const setup = captureSetup(parsed, io.env, io.cwd);
+  const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
+  const capture = startCapture({
+    ...setup.options,
+    captureId,
+    spool: setup.files.factory,
+    spillAtStart: mode === "start",
+    liveIntervalMs: (parsed.options["live-ms"] as number | undefined) ?? DEFAULT_JOB_LIVE_MS,
+  });
+  const send = (message: SupervisorMessage) => {
+    if (process.connected && process.send) process.send(message);
+  };
+
+  const onSignal = (signal: NodeJS.Signals) => capture.cancel(CANCEL_SIGNALS[signal] ?? "SIGTERM");
+  const signals = Object.keys(CANCEL_SIGNALS) as NodeJS.Signals[];
+  for (const s of signals) process.on(s, onSignal);
+
+  const started = new Promise<void>((resolve) => {
+    capture.events.subscribe({
+      next: (event) => {
+        if (event.type === "start") resolve();
+      },
+      complete: resolve,
+    });
+  });
+  let promoted: SupervisorMode | null = mode === "start" ? "start" : null;
+  let finished = false;
+
+  // Hand out a receipt only once the job has a pid, its directory, live refs and job.json.
+  const announce = async (type: "launched" | "promoted"): Promise<boolean> => {
+    await Promise.race([started, capture.done.then(() => undefined)]);
+    if (!(await capture.spill())) return false;
+    await appears([path.join(dir, "live.json"), path.join(dir, "receipt.json")], 5000);
+    const pid = capture.receipt().process.pid;
+    writeJobRecord(dir, {
+      version: 1,
+      captureId,
+      mode: mode as SupervisorMode,
+      supervisorPid: process.pid,
+      pid,
+      pgid: pid,
+    });
+    send({ type, receipt: capture.receipt() });
+    return true;
+  };
+
+  const onMessage = (message: LauncherMessage) => {
+    if (message.type === "cancel") capture.cancel(message.signal);
+    else if (message.type === "promote" && promoted === null && !finished) {
+      promoted = "run";
+      void announce("promoted");
+    }
+  };
+  // A foreground run whose launcher went away without promoting it is cancelled, as the
+  // in-process run would have been.
+  const onDisconnect = () => {
+    if (promoted === null && !finished) capture.cancel("SIGTERM");
+  };
+  process.on("message", onMessage);
+  process.on("disconnect", onDisconnect);
+
+  if (mode === "start") {
+    await announce("launched").catch((error: unknown) => {
+      // Nobody can learn of this job: do not leave it running unobserved.
+      setup.logger.error(
+        { event: "launch-failed", captureId, err: String(error) },
+        "launch failed",
+      );
+      capture.cancel("SIGTERM");
+    });
+  }
+  try {
+    const { receipt, exitStatus } = await capture.done;
+    finished = true;
+    send({ type: "final", receipt, exitStatus });
+    return exitStatus;
+  } finally {
+    for (const s of signals) process.off(s, onSignal);
+    process.off("message", onMessage);
+    process.off("disconnect", onDisconnect);
+    if (process.connected) process.disconnect();
+    await setup.files.destroy();
+    setup.logger.flush?.();
+  }
+}
+
+/** Wait (bounded) until one of `files` exists: our own writer creates it asynchronously. */
+async function appears(files: readonly string[], ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (files.some((f) => fs.existsSync(f))) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

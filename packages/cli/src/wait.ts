@@ -1,0 +1,50 @@
+/**
+ * `spool wait REF [--timeout S]`: wait for the job to end, print its final receipt as
+ * JSON, deliver its completion notification, and exit with its exit status (as `run`
+ * would have). Still running after `--timeout`: the live receipt, exit 75.
+ */
+import { exitStatusOf } from "@spool/core";
+import { parseArgs } from "./args.js";
+import { type CaptureView, viewCapture } from "./capture-view.js";
+import { takeCompletion } from "./completion.js";
+import type { Io } from "./io.js";
+import { locateCapture } from "./locate-capture.js";
+
+/** Exit status of `wait` when its own `--timeout` ran out (EX_TEMPFAIL). */
+export const WAIT_TIMED_OUT = 75;
+/** How often the receipt files are looked at while waiting. */
+export const POLL_MS = 25;
+
+export async function waitCommand(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(argv, {
+    root: { kind: "string" },
+    json: { kind: "flag" },
+    timeout: { kind: "seconds" },
+  });
+  const { dir } = locateCapture(parsed, io);
+  const timeout = parsed.options.timeout as number | undefined;
+  const view = await waitForEnd(dir, timeout === undefined ? null : timeout * 1000);
+  io.stdout(`${JSON.stringify(view.receipt, null, 2)}\n`);
+  if (view.running) {
+    io.stderr(`spool wait: ${view.receipt.captureId} still running after ${timeout} s\n`);
+    return WAIT_TIMED_OUT;
+  }
+  if (view.crashed) {
+    io.stderr(
+      `spool wait: the supervisor of ${view.receipt.captureId} died; capture partial (crash)\n`,
+    );
+    return 70;
+  }
+  takeCompletion(dir);
+  return exitStatusOf(view.receipt.process);
+}
+
+/** Poll the capture until it is no longer running, or `ms` passes (null: no limit). */
+export async function waitForEnd(dir: string, ms: number | null): Promise<CaptureView> {
+  const until = ms === null ? Number.POSITIVE_INFINITY : Date.now() + ms;
+  for (;;) {
+    const view = viewCapture(dir);
+    if (!view.running || Date.now() >= until) return view;
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}

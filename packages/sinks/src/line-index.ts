@@ -1,0 +1,98 @@
+/**
+ * The sparse line index kept beside each spooled stream (`stdout.idx`, `stderr.idx`):
+ * the writer records the byte offset where every {@link LINE_INDEX_EVERY}th line
+ * begins, so a reader finds line N with one seek and a scan of fewer than that many
+ * lines, not a scan from the start of the file.
+ *
+ * Format: a flat array of little-endian uint64 entries; entry `i` (0-based) is the
+ * offset of line `(i + 1) * every + 1` (lines are 1-based; line 1 starts at 0). The
+ * writer appends entries after the bytes they point into, so an entry whose offset is
+ * within a reader's committed length is always valid.
+ *
+ * @example
+ * ```ts
+ * import { createLineIndexer } from "@spool/sinks";
+ * const indexer = createLineIndexer(2);
+ * indexer.scan(Buffer.from("a\nb\nc\n")); // one entry: line 3 starts at byte 4
+ * ```
+ */
+import * as fs from "node:fs";
+import type { StreamName } from "@spool/core";
+
+export const LINE_INDEX = "line-index";
+
+/** Every how many lines an offset is recorded. */
+export const LINE_INDEX_EVERY = 1024;
+
+const ENTRY_BYTES = 8;
+const NEWLINE = 0x0a;
+
+/** The index file of a stream, beside its data file in the capture directory. */
+export function lineIndexName(stream: StreamName): string {
+  return `${stream}.idx`;
+}
+
+export interface LineIndexer {
+  /** Account for the next bytes of the stream; returns the entries to append, or null. */
+  scan(data: Uint8Array): Buffer | null;
+}
+
+/** Writer side: counts newlines across writes and emits entries at every `every`th line. */
+export function createLineIndexer(every: number = LINE_INDEX_EVERY): LineIndexer {
+  let position = 0;
+  let newlines = 0;
+  return {
+    scan(data) {
+      const offsets: number[] = [];
+      const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      let at = bytes.indexOf(NEWLINE);
+      while (at !== -1) {
+        newlines++;
+        if (newlines % every === 0) offsets.push(position + at + 1);
+        at = bytes.indexOf(NEWLINE, at + 1);
+      }
+      position += data.byteLength;
+      if (offsets.length === 0) return null;
+      const out = Buffer.alloc(offsets.length * ENTRY_BYTES);
+      offsets.forEach((offset, i) => {
+        out.writeBigUInt64LE(BigInt(offset), i * ENTRY_BYTES);
+      });
+      return out;
+    },
+  };
+}
+
+/** Where to start scanning for `line` (1-based): the nearest indexed line at or before it. */
+export interface LineSeek {
+  /** Byte offset of `line` - `skip`'s start. */
+  offset: number;
+  /** Newlines still to pass from `offset` to reach `line`. */
+  skip: number;
+}
+
+/**
+ * Reader side: look up where line `line` starts, or the nearest earlier indexed line,
+ * using only entries at or below `committed`. `fd` is the open index file, or null when
+ * there is none (then the scan starts at byte 0).
+ */
+export function seekLine(
+  fd: number | null,
+  line: number,
+  committed: number,
+  every: number = LINE_INDEX_EVERY,
+): LineSeek {
+  const wanted = Math.floor((line - 1) / every) - 1;
+  if (fd === null || wanted < 0) return { offset: 0, skip: line - 1 };
+  const entries = Math.floor(fs.fstatSync(fd).size / ENTRY_BYTES);
+  // Entries grow with the file; the last usable one is the highest within `committed`.
+  let i = Math.min(wanted, entries - 1);
+  const buf = Buffer.alloc(ENTRY_BYTES);
+  while (i >= 0) {
+    if (fs.readSync(fd, buf, 0, ENTRY_BYTES, i * ENTRY_BYTES) === ENTRY_BYTES) {
+      const offset = Number(buf.readBigUInt64LE(0));
+      if (offset <= committed) return { offset, skip: line - 1 - (i + 1) * every };
+    }
+    i--;
+  }
+  return { offset: 0, skip: line - 1 };
+}
