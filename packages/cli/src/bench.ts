@@ -25,6 +25,11 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
       "the seed's six fixtures through spool run: inline bytes, exactness, retrieval [--report DIR]",
     load: async () => (await import("./bench/fixtures.js")).benchFixturesCommand,
   },
+  redact: {
+    summary:
+      "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]",
+    load: async () => (await import("./bench/redact.js")).benchRedactCommand,
+  },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
     load: async () => (await import("./bench/startup.js")).benchStartup,

@@ -2,12 +2,15 @@
  * The capture options shared by `spool run` and `spool start`, and how they become a
  * pipeline: decoder → (ANSI strip) → (redactor) → preview tap → writer queue → file spool.
  */
+
+import { readFileSync } from "node:fs";
 import {
   type CaptureOptions,
   createLogger,
   DEFAULT_PREVIEW_BUDGET,
   type Logger,
   type PreviewBudget,
+  type Stage,
   type StreamName,
   type StreamPlan,
 } from "@spool/core";
@@ -18,7 +21,19 @@ import {
   type FileSpool,
   resolveRoot,
 } from "@spool/sinks";
-import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
+import {
+  type CompiledRedaction,
+  compileRedaction,
+  createAnsiStrip,
+  createPreviewTap,
+  createRedactor,
+  createUtf8Decoder,
+  type KnownValue,
+  knownValuesFromEnv,
+  parseKnownValues,
+  previewTapBudget,
+  redactText,
+} from "@spool/transforms";
 import { type OptionTable, type Parsed, usageError } from "./args.js";
 
 export const CAPTURE_OPTIONS: OptionTable = {
@@ -77,9 +92,13 @@ export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string
   const root = resolveRoot({ flag: o.root as string | undefined, env });
   const logDest = (o.log as string | undefined) ?? env.SPOOL_LOG ?? null;
   const logger = createLogger({ destination: logDest });
-  const label = o["no-label"]
+  const redaction = o["no-redact"] ? null : redactionOf(o, env);
+  const rawLabel = o["no-label"]
     ? null
     : ((o.label as string | undefined) ?? [command, ...args].join(" "));
+  // Labels go through the same rules as output: they are written to disk and logs.
+  const label =
+    rawLabel === null || redaction === null ? rawLabel : redactText(rawLabel, redaction);
   const queue = {
     ...(o["queue-bytes"] !== undefined ? { budgetBytes: o["queue-bytes"] as number } : {}),
     ...(o["stall-ms"] !== undefined ? { stallMs: o["stall-ms"] as number } : {}),
@@ -93,9 +112,19 @@ export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string
   const plan = (stream: StreamName): StreamPlan => {
     const chars = stream === "stdout" ? preview.stdoutChars : preview.stderrChars;
     const tap = createPreviewTap({ ...previewTapBudget(chars), binary });
-    return binary
-      ? { stages: [], tap, representation: "binary" }
-      : { stages: [createUtf8Decoder()], tap };
+    if (binary) {
+      // Raw bytes are kept as they came; the redactor works on bytes, so it still applies.
+      return {
+        stages: redaction ? [createRedactor(redaction)] : [],
+        tap,
+        representation: "binary",
+      };
+    }
+    const stages: Stage[] = [createUtf8Decoder()];
+    // ANSI first: colour codes inside a secret must not hide it from the redactor.
+    if (!o["keep-ansi"]) stages.push(createAnsiStrip());
+    if (redaction) stages.push(createRedactor(redaction));
+    return { stages, tap };
   };
   return {
     options: {
@@ -116,6 +145,27 @@ export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string
     logger,
     json: o.json === true,
   };
+}
+
+/** Built-in rules plus the known values named by `--redact-env` and `--redact-file`. */
+function redactionOf(o: Parsed["options"], env: NodeJS.ProcessEnv): CompiledRedaction {
+  const known: KnownValue[] = knownValuesFromEnv(
+    (o["redact-env"] as string[] | undefined) ?? [],
+    env,
+  );
+  const file = o["redact-file"] as string | undefined;
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (error) {
+      throw usageError(
+        `--redact-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+      );
+    }
+    known.push(...parseKnownValues(text, `--redact-file ${file}`));
+  }
+  return compileRedaction({ knownValues: known });
 }
 
 function boundLabel(label: string): string {

@@ -31,7 +31,7 @@ export const USAGE = `usage: spool <command> [options]
   kill REF [--signal SIG]       cancel a job (its process group; SIGKILL after a grace period)
   ls [--json]                   list captures (reconciles crash leftovers first)
   recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
-  bench fixtures|throughput|memory|startup [--size N] [--rounds N] [--report DIR]
+  bench fixtures|throughput|memory|startup|redact [--size N] [--rounds N] [--report DIR]
                                 measure capture against its baselines (see docs/benchmarks.md)
   help                          this text
 

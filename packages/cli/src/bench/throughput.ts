@@ -80,8 +80,13 @@ export const THROUGHPUT_VARIANTS: readonly ThroughputVariant[] = [
     ],
     rssOf: "command",
   },
-  // The redacting variant, once the redactor is wired into `spool run` (issue: redaction):
-  // { id: "spool-redact", label: "spool run, default redaction + 10 known secrets", argv: spoolRun(BENCH_SECRET_ENV.flatMap((n) => ["--redact-env", n])), rssOf: "command", receipt: true },
+  {
+    id: "spool-redact",
+    label: "spool run, default redaction + 10 known secrets",
+    argv: spoolRun(BENCH_SECRET_ENV.flatMap((n) => ["--redact-env", n])),
+    rssOf: "command",
+    receipt: true,
+  },
   {
     id: "spool-run",
     label: "spool run (defaults)",

@@ -1,0 +1,132 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import type { Receipt } from "@spool/core";
+import { describe, expect, it } from "vitest";
+import { nodeCmd, runJson, spool, tempRoot } from "./helpers.js";
+
+const SECRET = `ghp_${"A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"}`; // ghp_ + 36
+
+/** Every 8-character piece of the secret after its well-known prefix. */
+const pieces = (secret: string) =>
+  Array.from({ length: secret.length - 4 - 7 }, (_, i) => secret.slice(4 + i, 12 + i));
+
+function leaks(text: string | Buffer): string[] {
+  const s = text.toString();
+  return pieces(SECRET).filter((p) => s.includes(p));
+}
+
+describe("redaction through the CLI", () => {
+  it("a token written across three writes with sleeps never shows a piece: live file, final file, receipt, preview, logs", async () => {
+    const root = tempRoot();
+    const log = path.join(root, "spool.log");
+    const parts = [
+      `token=${SECRET.slice(0, 14)}`,
+      SECRET.slice(14, 27),
+      `${SECRET.slice(27)}\nafter\n`,
+    ];
+    // The parts reach the child through its environment, so the command line (the label)
+    // holds no piece of the secret: argv secrets are what --no-label is for.
+    const script =
+      "const parts = JSON.parse(process.env.PARTS); let i = 0; const next = () => { process.stdout.write(parts[i++]); if (i < parts.length) setTimeout(next, 400); }; next();";
+    const started = spool(["start", "--root", root, "--log", log, "--", ...nodeCmd(script)], {
+      PARTS: JSON.stringify(parts),
+    });
+    expect(started.status).toBe(0);
+    const launch = JSON.parse(started.stdout.toString()) as Receipt;
+    const dir = path.join(root, "tool-outputs", launch.captureId);
+    // Sample the live file and `spool read` while the child sleeps between writes.
+    let samples = 0;
+    while (!existsSync(path.join(dir, "receipt.json"))) {
+      const live = path.join(dir, "stdout.live");
+      if (existsSync(live)) {
+        expect(leaks(readFileSync(live))).toEqual([]);
+        samples++;
+      }
+      const read = spool(["read", "--root", root, launch.captureId]);
+      expect(leaks(read.stdout)).toEqual([]);
+      if (samples > 2000) break;
+    }
+    expect(samples).toBeGreaterThan(0);
+    const waited = spool(["wait", "--root", root, launch.captureId]);
+    const receipt = JSON.parse(waited.stdout.toString()) as Receipt;
+    expect(receipt.capture.state).toBe("complete");
+    expect(receipt.streams.stdout.redactions).toBe(1);
+    const final = readFileSync(path.join(root, receipt.streams.stdout.ref!));
+    expect(final.toString()).toBe("token=[REDACTED:github-token]\nafter\n");
+    for (const file of readdirSync(dir)) {
+      const full = path.join(dir, file);
+      if (file === "cursors") continue;
+      expect(leaks(readFileSync(full)), file).toEqual([]);
+    }
+    expect(leaks(JSON.stringify(receipt))).toEqual([]);
+    expect(leaks(readFileSync(log))).toEqual([]);
+  });
+
+  it("redacts the label, and known values from --redact-env and --redact-file in their encodings", () => {
+    const root = tempRoot();
+    const file = path.join(root, "secrets.txt");
+    writeFileSync(file, "file-secret-value-42\n");
+    const env = { DEPLOY_KEY: "env-secret-value-17" };
+    const b64 = Buffer.from(env.DEPLOY_KEY).toString("base64");
+    const r = spool(
+      [
+        "run",
+        "--root",
+        root,
+        "--json",
+        "--redact-env",
+        "DEPLOY_KEY",
+        "--redact-file",
+        file,
+        "--",
+        "sh",
+        "-c",
+        `echo "$DEPLOY_KEY ${b64} file-secret-value-42 url=env%2Dsecret%2Dvalue%2D17"`,
+        "--token",
+        SECRET,
+      ],
+      env,
+    );
+    const receipt = JSON.parse(r.stdout.toString()) as Receipt;
+    expect(receipt.preview.text).not.toContain("env-secret-value-17");
+    expect(receipt.preview.text).not.toContain("file-secret-value-42");
+    expect(receipt.preview.text).toContain("[REDACTED:env:DEPLOY_KEY]");
+    expect(receipt.label).not.toContain(SECRET);
+    expect(receipt.label).toContain("[REDACTED:github-token]");
+  });
+
+  it("--no-redact keeps the bytes as they are and --keep-ansi keeps colour codes", () => {
+    const root = tempRoot();
+    const plain = runJson(
+      root,
+      ["sh", "-c", `printf 'token=${SECRET} \\033[31mred\\033[0m\\n'`],
+      ["--no-redact", "--keep-ansi"],
+    );
+    expect(plain.receipt.preview.text).toBe(`token=${SECRET} \u001b[31mred\u001b[0m\n`);
+    expect(plain.receipt.streams.stdout.transforms).toEqual([]);
+    const cleaned = runJson(root, ["sh", "-c", `printf 'token=${SECRET} \\033[31mred\\033[0m\\n'`]);
+    expect(cleaned.receipt.preview.text).toBe("token=[REDACTED:github-token] red\n");
+    expect(cleaned.receipt.streams.stdout.transforms).toEqual(["ansi-strip", "redact"]);
+  });
+
+  it("refuses a known value too short to redact safely, or an unset variable, with one line and exit 64", () => {
+    const root = tempRoot();
+    const short = spool(["run", "--root", root, "--redact-env", "SHORTV", "--", "true"], {
+      SHORTV: "abc",
+    });
+    expect(short.status).toBe(64);
+    expect(short.stderr).not.toContain("abc");
+    expect(short.stderr.trim().split("\n")).toHaveLength(1);
+    const unset = spool([
+      "run",
+      "--root",
+      root,
+      "--redact-env",
+      "SPOOL_TEST_UNSET_VAR",
+      "--",
+      "true",
+    ]);
+    expect(unset.status).toBe(64);
+    expect(readdirSync(root)).toEqual([]);
+  });
+});
