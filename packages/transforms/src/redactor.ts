@@ -232,8 +232,10 @@ export function createRedactor(
     }
     if (start < c)
       throw new SpoolError("SPOOL_E_STAGE", REDACTOR, "internal: a span reaches emitted bytes");
-    let i = 0;
-    while (i < spanStart.length && spanEnd[i]! < start) i++;
+    // Spans are sorted and disjoint (ends increase), and new ones mostly come last:
+    // search from the end, so many redactions in one chunk stay linear.
+    let i = spanStart.length;
+    while (i > 0 && spanEnd[i - 1]! >= start) i--;
     if (i < spanStart.length && spanStart[i]! <= end) {
       let s = spanStart[i]!;
       let e = Math.max(spanEnd[i]!, end);
@@ -245,9 +247,20 @@ export function createRedactor(
         if (spanEnd[j]! > e) e = spanEnd[j]!;
         j++;
       }
-      spanStart.splice(i, j - i, s);
-      spanEnd.splice(i, j - i, e);
-      spanRule.splice(i, j - i, r);
+      if (j === i + 1) {
+        // The common case, a span growing byte by byte: update it in place.
+        spanStart[i] = s;
+        spanEnd[i] = e;
+        spanRule[i] = r;
+      } else {
+        spanStart.splice(i, j - i, s);
+        spanEnd.splice(i, j - i, e);
+        spanRule.splice(i, j - i, r);
+      }
+    } else if (i === spanStart.length) {
+      spanStart.push(start);
+      spanEnd.push(end);
+      spanRule.push(rule);
     } else {
       spanStart.splice(i, 0, start);
       spanEnd.splice(i, 0, end);
@@ -401,7 +414,7 @@ export function createRedactor(
       const l = live[k]!;
       if (stepOne(l, byte, p)) live[kept++] = l;
     }
-    live.length = kept;
+    if (kept !== live.length) live.length = kept;
   };
 
   const stepOne = (l: Live, byte: number, p: number): boolean => {
