@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import * as path from "node:path";
 import type { Io } from "../io.js";
-import { benchContext, MiB, sh } from "./context.js";
+import { benchContext, MiB, NO_QUOTA, sh } from "./context.js";
 import { measure, median } from "./measure.js";
 import { type BenchReport, type Cell, machine, renderMarkdown, writeReport } from "./report.js";
 import { fmtSize } from "./throughput.js";
@@ -30,7 +30,18 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
         id: `spool-${size}`,
         label: `spool run, ${fmtSize(size)} log text`,
         size,
-        argv: [c.node, c.spool, "run", "--root", root, "--", c.node, c.generator, String(size)],
+        argv: [
+          c.node,
+          c.spool,
+          "run",
+          "--root",
+          root,
+          ...NO_QUOTA,
+          "--",
+          c.node,
+          c.generator,
+          String(size),
+        ],
         rss: true,
       })),
       {
@@ -44,7 +55,7 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
         id: "yes-spool",
         label: `spool run -- sh -c '${yes}'`,
         size: largest,
-        argv: [c.node, c.spool, "run", "--root", root, "--", "sh", "-c", yes],
+        argv: [c.node, c.spool, "run", "--root", root, ...NO_QUOTA, "--", "sh", "-c", yes],
         rss: true,
       },
     ];

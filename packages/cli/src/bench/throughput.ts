@@ -8,7 +8,7 @@
 import { rmSync } from "node:fs";
 import * as path from "node:path";
 import type { Io } from "../io.js";
-import { type BenchContext, benchContext, MiB, sh } from "./context.js";
+import { type BenchContext, benchContext, MiB, NO_QUOTA, sh } from "./context.js";
 import { BENCH_SECRET_ENV, benchSecretEnv } from "./log-generator.js";
 import { measure, median, type RssTarget } from "./measure.js";
 import {
@@ -43,6 +43,7 @@ const spoolRun = (extra: readonly string[]) => (c: BenchContext, s: Scratch) => 
   "--root",
   s.root,
   "--json",
+  ...NO_QUOTA,
   ...extra,
   "--",
   ...s.gen,
