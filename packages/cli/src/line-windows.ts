@@ -38,9 +38,9 @@ export interface LineWindow {
 }
 
 export interface LineWindowsOptions {
-  /** Largest window in bytes. @default 65536 */
+  /** Largest window in bytes (at least 16). @default 65536 */
   readonly window?: number;
-  /** Bytes the next window repeats, so matches up to this long are never cut. @default 4096 */
+  /** Bytes the next window repeats, so matches up to this long are never cut (at most half the window). @default 4096 */
   readonly overlap?: number;
 }
 
@@ -56,7 +56,8 @@ export function createLineWindows(
   options: LineWindowsOptions,
   visit: (window: LineWindow) => boolean,
 ): LineWindows {
-  const size = options.window ?? 64 * 1024;
+  // At least 16 bytes and an overlap of at most half: every slide moves past whole characters.
+  const size = Math.max(16, options.window ?? 64 * 1024);
   const overlap = Math.min(options.overlap ?? 4096, Math.floor(size / 2));
   let base = 0; // stream offset of the next pushed byte
   let line = 1;
