@@ -68,6 +68,8 @@ describe("spool grep on long lines", () => {
     expect(r.stdout.toString()).toBe(
       `2:${text.indexOf("<id:short>")}:<id:short>\n4:${text.indexOf("<id:last>")}:<id:last>\n`,
     );
+    const zero = spool(["grep", "--root", root, ref, "<id", "--max", "0"]);
+    expect(zero.stdout.length).toBe(0);
     const none = spool(["grep", "--root", root, ref, "^x"]);
     expect(none.status).toBe(1);
     expect(none.stdout.length).toBe(0);

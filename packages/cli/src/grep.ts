@@ -81,6 +81,7 @@ export async function grepCommand(argv: readonly string[], io: Io): Promise<numb
   let resume = 0;
 
   const visit = (w: LineWindow): boolean => {
+    if (found >= max) return false;
     if (w.offset === w.lineOffset) {
       hit = null;
       resume = w.lineOffset;
