@@ -1,22 +1,40 @@
 /**
- * `spool grep REF PATTERN [--stream S] [--max N] [--json]`: a bounded streaming scan of a
- * stream's committed bytes for a JavaScript regular expression, line by line, printing
- * `LINE:OFFSET:TEXT` for each match (OFFSET is the byte offset of the line, usable with
- * `read --offset`). Memory stays bounded: a line longer than 64 KiB is matched on its
- * first 64 KiB. Exit 0 with a match, 1 without, like grep.
+ * `spool grep REF PATTERN [--stream S] [--max N] [-i] [-o] [--max-columns N] [--json]`:
+ * a bounded streaming scan of a stream's committed bytes for a JavaScript regular
+ * expression, line by line, in O(window) memory whatever the line lengths (see
+ * `line-windows.ts`: a match up to 4 KiB long is found anywhere, even deep inside a
+ * 2 MiB line). Exit 0 with a match, 1 without, like grep.
+ *
+ * - Default: `LINE:OFFSET:TEXT` per matching line, OFFSET the byte offset of the line
+ *   (usable with `read --offset`). A line longer than `--max-columns` bytes (default
+ *   2048) is shown as that many bytes around its first match, between exact markers:
+ *   `LINE:OFFSET:[… B bytes] TEXT [… A bytes]` (B bytes of the line before TEXT, A after),
+ *   so one match in a huge line never floods the reader.
+ * - `-o`/`--only-matching`: `LINE:OFFSET:MATCH` per match, OFFSET the byte offset of the
+ *   match itself (like GNU `grep -bo`); `--max` then counts matches.
+ * - `--json`: one object per line/match: `{line, offset, text}` plus `lineOffset` (with
+ *   `-o`) or `textOffset` and `lineBytes` (without).
  */
 import { parseArgs, usageError } from "./args.js";
 import { viewCapture } from "./capture-view.js";
 import { openCommitted } from "./committed-reader.js";
 import type { Io } from "./io.js";
+import { createLineWindows, type LineWindow } from "./line-windows.js";
 import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
 
-/** Longest line prefix kept for matching. */
-export const GREP_LINE_BYTES = 64 * 1024;
-const NEWLINE = 0x0a;
+/** Window of a line the pattern is matched on at once. */
+export const GREP_WINDOW_BYTES = 64 * 1024;
+/** Longest match found across window boundaries. */
+export const GREP_OVERLAP_BYTES = 4 * 1024;
+/** Default `--max-columns`. */
+export const GREP_MAX_COLUMNS = 2048;
+/** Bytes shown before the first match of a clipped line. */
+const CLIP_LEAD = 64;
 
+/** One printed result. */
 export interface GrepMatch {
   line: number;
+  /** Byte offset of the line, or of the match with `-o`. */
   offset: number;
   text: string;
 }
@@ -30,64 +48,112 @@ export async function grepCommand(argv: readonly string[], io: Io): Promise<numb
       stream: STREAM_OPTION,
       max: { kind: "count" },
       "ignore-case": { kind: "flag" },
+      "only-matching": { kind: "flag" },
+      "max-columns": { kind: "count" },
     },
-    { i: "ignore-case" },
+    { i: "ignore-case", o: "only-matching" },
   );
   const pattern = parsed.positionals[1];
   if (pattern === undefined) throw usageError("missing PATTERN (spool grep REF PATTERN)");
   let regex: RegExp;
   try {
-    regex = new RegExp(pattern, parsed.options["ignore-case"] ? "i" : "");
+    regex = new RegExp(pattern, parsed.options["ignore-case"] ? "gi" : "g");
   } catch (error) {
     throw usageError(`PATTERN is not a valid regular expression: ${(error as Error).message}`);
   }
   const max = (parsed.options.max as number | undefined) ?? 100;
+  const columns = (parsed.options["max-columns"] as number | undefined) ?? GREP_MAX_COLUMNS;
+  if (columns < 1) throw usageError("--max-columns must be at least 1");
+  const onlyMatching = parsed.options["only-matching"] === true;
+  const json = parsed.options.json === true;
   const located = locateCapture(parsed, io, 1);
   const stream = chosenStream(parsed, located);
   const reader = openCommitted(viewCapture(located.dir), stream);
-  const json = parsed.options.json === true;
+
   let found = 0;
-  const emit = (match: GrepMatch) => {
+  const print = (match: GrepMatch & Record<string, unknown>, plain: string) => {
     found++;
-    io.stdout(
-      json ? `${JSON.stringify(match)}\n` : `${match.line}:${match.offset}:${match.text}\n`,
-    );
+    io.stdout(json ? `${JSON.stringify(match)}\n` : `${match.line}:${match.offset}:${plain}\n`);
   };
+  // Line mode: the first match of the current line, as the snippet to show at its end.
+  let hit: { textOffset: number; text: string } | null = null;
+  // Stream offset where the search of the current line resumes (after the last match).
+  let resume = 0;
+
+  const visit = (w: LineWindow): boolean => {
+    if (found >= max) return false;
+    if (w.offset === w.lineOffset) {
+      hit = null;
+      resume = w.lineOffset;
+    }
+    if (!(hit && !onlyMatching)) {
+      for (const m of matchesIn(w, regex, resume)) {
+        if (onlyMatching) {
+          print({ line: w.line, offset: m.offset, text: m.text, lineOffset: w.lineOffset }, m.text);
+          if (found >= max) return false;
+        } else {
+          hit = snippet(w, m.offset, columns);
+          break;
+        }
+      }
+    }
+    if (w.last && hit && !onlyMatching) {
+      const lineBytes = w.lineBytes ?? 0;
+      const { textOffset, text } = hit;
+      const before = textOffset - w.lineOffset;
+      const after = lineBytes - before - Buffer.byteLength(text);
+      const plain = `${before > 0 ? `[… ${before} bytes] ` : ""}${text}${after > 0 ? ` [… ${after} bytes]` : ""}`;
+      print({ line: w.line, offset: w.lineOffset, text, textOffset, lineBytes }, plain);
+      if (found >= max) return false;
+    }
+    return true;
+  };
+
   try {
     const { end } = reader.span(0, reader.committed);
-    let line = 1;
-    let lineStart = 0;
-    let parts: Buffer[] = [];
-    let kept = 0;
-    const test = () => {
-      const text = Buffer.concat(parts).toString("utf8");
-      if (regex.test(text)) emit({ line, offset: lineStart, text });
-    };
-    let at = 0;
-    reader.pipe(0, end, (chunk) => {
-      let from = 0;
-      while (found < max) {
-        const nl = chunk.indexOf(NEWLINE, from);
-        const stop = nl === -1 ? chunk.length : nl;
-        if (kept < GREP_LINE_BYTES) {
-          const piece = chunk.subarray(from, Math.min(stop, from + GREP_LINE_BYTES - kept));
-          parts.push(piece);
-          kept += piece.length;
-        }
-        if (nl === -1) break;
-        test();
-        line++;
-        lineStart = at + nl + 1;
-        parts = [];
-        kept = 0;
-        from = nl + 1;
-      }
-      at += chunk.length;
-      return found < max;
-    });
-    if (found < max && kept > 0) test(); // a last line without a newline
+    const lines = createLineWindows(
+      { window: GREP_WINDOW_BYTES, overlap: GREP_OVERLAP_BYTES },
+      visit,
+    );
+    reader.pipe(0, end, (chunk) => lines.push(chunk));
+    lines.end();
   } finally {
     reader.close();
   }
   return found > 0 ? 0 : 1;
+
+  /** Nonempty matches of this window's own part, from `after` (a stream offset) on. */
+  function* matchesIn(w: LineWindow, re: RegExp, after: number) {
+    const text = w.bytes.toString("utf8");
+    const startByte = Math.max(w.from, after - w.offset);
+    re.lastIndex = w.bytes.subarray(0, startByte).toString("utf8").length;
+    let byteAt = startByte;
+    let charAt = re.lastIndex;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      byteAt += Buffer.byteLength(text.slice(charAt, m.index));
+      charAt = m.index;
+      if (byteAt >= w.keep) return;
+      const offset = w.offset + byteAt;
+      resume = offset + Buffer.byteLength(m[0]);
+      yield { offset, text: m[0] };
+    }
+  }
 }
+
+/** At most `columns` bytes of the window around a match at stream offset `at`, on character boundaries. */
+function snippet(w: LineWindow, at: number, columns: number): { textOffset: number; text: string } {
+  const b = w.bytes;
+  const fits = w.last && w.offset === w.lineOffset && b.length <= columns;
+  if (fits) return { textOffset: w.offset, text: b.toString("utf8") };
+  let start = Math.max(0, at - w.offset - CLIP_LEAD);
+  while (start > 0 && isContinuation(b[start])) start--;
+  let end = Math.min(b.length, start + columns);
+  while (end < b.length && end > start && isContinuation(b[end])) end--;
+  return { textOffset: w.offset + start, text: b.subarray(start, end).toString("utf8") };
+}
+
+const isContinuation = (x: number | undefined) => x !== undefined && (x & 0xc0) === 0x80;

@@ -26,7 +26,7 @@ export const USAGE = `usage: spool <command> [options]
                                 committed bytes of a stream, never a split character
   tail REF [-n N] [--follow] [--stream S]
                                 the last lines; --follow until the job ends
-  grep REF PATTERN [--stream S] [--max N] [-i] [--json]
+  grep REF PATTERN [--stream S] [--max N] [-i] [-o] [--max-columns N] [--json]
                                 matching lines as LINE:OFFSET:TEXT (offset for read --offset)
   kill REF [--signal SIG]       cancel a job (its process group; SIGKILL after a grace period)
   ls [--json]                   list captures (reconciles crash leftovers first)

@@ -13,6 +13,7 @@ import type { Io } from "../io.js";
 import { benchContext } from "./context.js";
 import { FIXTURES, type Fixture } from "./fixture-data.js";
 import { type BenchReport, machine, renderMarkdown, writeReport } from "./report.js";
+import { RETRIEVAL_LIMITS, type RetrievalResult, runRetrieval } from "./retrieval.js";
 import { measureSpool } from "./spool-usage.js";
 
 // From src/bench (tests) and dist/bench alike: the child always runs built.
@@ -34,6 +35,8 @@ export interface FixtureRow {
   wallMs: number;
   maxRssKiB: number | null;
   seed: Fixture["seed"];
+  /** What an agent saw: the inline result of `spool run` (preview, then the status line). */
+  inline: string;
   captureId: string;
   root: string;
 }
@@ -99,6 +102,7 @@ export async function runFixture(fixture: Fixture, root: string): Promise<Fixtur
     wallMs: Math.round(inline.wallMs),
     maxRssKiB: inline.maxRssKiB,
     seed: fixture.seed,
+    inline: text,
     captureId: receipt.captureId,
     root,
   };
@@ -111,8 +115,11 @@ export async function benchFixtures(): Promise<{ rows: FixtureRow[]; root: strin
   return { rows, root };
 }
 
-/** The rows as a report beside the seed's two columns, with the issue's targets. */
-export function fixturesReport(rows: readonly FixtureRow[]): BenchReport {
+/** The rows as a report beside the seed's two columns, the retrieval tasks, and the issue's targets. */
+export function fixturesReport(
+  rows: readonly FixtureRow[],
+  retrieval: readonly RetrievalResult[],
+): BenchReport {
   const large = rows.filter((r) => r.name !== "compact");
   const compact = rows.find((r) => r.name === "compact");
   return {
@@ -146,6 +153,29 @@ export function fixturesReport(rows: readonly FixtureRow[]): BenchReport {
       wallMs: r.wallMs,
       peakRssMiB: r.maxRssKiB === null ? null : r.maxRssKiB / 1024,
     })),
+    tables: [
+      {
+        title: "Retrieval tasks: from the inline result, then only through the spool CLI",
+        columns: [
+          { key: "task", label: "task" },
+          { key: "fixture", label: "fixture" },
+          { key: "correct", label: "correct" },
+          { key: "calls", label: "extra calls" },
+          { key: "contextBytes", label: "extra context bytes" },
+          { key: "answerMs", label: "ms to answer (run + calls)" },
+          { key: "how", label: "how" },
+        ],
+        rows: retrieval.map((t) => ({
+          task: t.task,
+          fixture: t.fixture,
+          correct: t.correct ? "yes" : "no",
+          calls: t.calls.length,
+          contextBytes: t.contextBytes,
+          answerMs: t.answerMs,
+          how: t.calls.length === 0 ? "inline preview" : t.calls.map((c) => `\`${c}\``).join("; "),
+        })),
+      },
+    ],
     targets: [
       {
         name: "inline bytes of every large fixture",
@@ -171,6 +201,24 @@ export function fixturesReport(rows: readonly FixtureRow[]): BenchReport {
         value: rows.every((r) => r.exitVisible && r.finalErrorVisible !== false) ? "yes" : "no",
         met: rows.every((r) => r.exitVisible && r.finalErrorVisible !== false),
       },
+      {
+        name: "every retrieval task correct",
+        target: "yes",
+        value: `${retrieval.filter((t) => t.correct).length}/${retrieval.length}`,
+        met: retrieval.length > 0 && retrieval.every((t) => t.correct),
+      },
+      {
+        name: "extra CLI calls per retrieval task",
+        target: `≤ ${RETRIEVAL_LIMITS.calls}`,
+        value: `max ${Math.max(0, ...retrieval.map((t) => t.calls.length))}`,
+        met: retrieval.every((t) => t.calls.length <= RETRIEVAL_LIMITS.calls),
+      },
+      {
+        name: "extra context per retrieval task",
+        target: `≤ ${RETRIEVAL_LIMITS.contextBytes} bytes`,
+        value: `max ${Math.max(0, ...retrieval.map((t) => t.contextBytes))}`,
+        met: retrieval.every((t) => t.contextBytes <= RETRIEVAL_LIMITS.contextBytes),
+      },
     ],
     chart: {
       title: "Inline bytes an agent reads (lower is better)",
@@ -180,8 +228,20 @@ export function fixturesReport(rows: readonly FixtureRow[]): BenchReport {
         { label: `${r.name}: spool`, value: r.inlineBytes, note: "" },
       ]),
     },
-    runs: [],
-    notes: ["gptme figures are the seed's single local sample; spool's are measured in this run."],
+    runs: retrieval.map((t) => ({
+      task: t.task,
+      question: t.question,
+      answer: t.answer,
+      correct: t.correct,
+      calls: t.calls.join("\n"),
+      contextBytes: t.contextBytes,
+      extraMs: t.extraMs,
+      answerMs: t.answerMs,
+    })),
+    notes: [
+      "gptme figures are the seed's single local sample; spool's are measured in this run.",
+      "Retrieval: each task starts from the inline result of `spool run` (preview + status line with refs) and uses only `spool` commands; extra context is every byte those commands printed; correctness is checked against the fixture generators.",
+    ],
   };
 }
 
@@ -190,7 +250,7 @@ export async function benchFixturesCommand(argv: readonly string[], io: Io): Pro
   const c = benchContext(argv);
   const { rows, root } = await benchFixtures();
   try {
-    const report = fixturesReport(rows);
+    const report = fixturesReport(rows, await runRetrieval(rows));
     io.stdout(renderMarkdown(report));
     if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
     return 0;

@@ -25,6 +25,13 @@ export interface TargetResult {
   readonly met: boolean | null;
 }
 
+/** A further table of a report, shown under its own heading after the main one. */
+export interface ReportTable {
+  readonly title: string;
+  readonly columns: readonly { key: string; label: string }[];
+  readonly rows: readonly Record<string, Cell>[];
+}
+
 export interface BenchReport {
   readonly bench: string;
   readonly title: string;
@@ -32,6 +39,8 @@ export interface BenchReport {
   readonly params: Record<string, Cell>;
   readonly columns: readonly { key: string; label: string }[];
   readonly rows: readonly Record<string, Cell>[];
+  /** Further tables (e.g. the fixtures bench's retrieval tasks), after the main one. */
+  readonly tables?: readonly ReportTable[];
   readonly targets: readonly TargetResult[];
   readonly chart: {
     title: string;
@@ -75,10 +84,9 @@ export function renderMarkdown(r: BenchReport): string {
         .join(", ")}.`,
     "",
   );
-  lines.push(`| ${r.columns.map((c) => c.label).join(" | ")} |`);
-  lines.push(`| ${r.columns.map(() => "---").join(" | ")} |`);
-  for (const row of r.rows)
-    lines.push(`| ${r.columns.map((c) => fmt(row[c.key] ?? null)).join(" | ")} |`);
+  lines.push(...renderTable(r.columns, r.rows));
+  for (const table of r.tables ?? [])
+    lines.push("", `## ${table.title}`, "", ...renderTable(table.columns, table.rows));
   if (r.targets.length > 0) {
     lines.push("", "| target | wanted | measured | met |", "| --- | --- | --- | --- |");
     for (const t of r.targets)
@@ -88,6 +96,14 @@ export function renderMarkdown(r: BenchReport): string {
   }
   if (r.notes.length > 0) lines.push("", ...r.notes.map((n) => `- ${n}`));
   return `${lines.join("\n")}\n`;
+}
+
+function renderTable(columns: BenchReport["columns"], rows: BenchReport["rows"]): string[] {
+  return [
+    `| ${columns.map((c) => c.label).join(" | ")} |`,
+    `| ${columns.map(() => "---").join(" | ")} |`,
+    ...rows.map((row) => `| ${columns.map((c) => fmt(row[c.key] ?? null)).join(" | ")} |`),
+  ];
 }
 
 function fmt(v: Cell): string {
