@@ -114,8 +114,9 @@ function renderStream(
       return withDescription(all, snap, name, ref, true);
     }
   }
-  const marker = (omitted: number, offset: number) =>
-    `\n[… ${omitted} bytes of ${name} omitted${ref ? ` · spool read ${ref} --offset ${offset} --length ${omitted}` : ""} …]\n`;
+  // The marker stands on a line of its own, without adding a blank line after the head.
+  const marker = (omitted: number, offset: number, lead = "\n") =>
+    `${lead}[… ${omitted} bytes of ${name} omitted${ref ? ` · spool read ${ref} --offset ${offset} --length ${omitted}` : ""} …]\n`;
   const markerBytes = Buffer.byteLength(marker(snap.total, snap.total)) + (snap.binary ? 120 : 0);
   const bodyBytes = Math.max(0, maxBytes - markerBytes);
   const headChars = Math.floor(maxChars / 4);
@@ -129,9 +130,6 @@ function renderStream(
   // When everything was held in `head`, the tail comes from its end.
   const tailSource = heldAll ? headAll.subarray(headUsed) : tailAll;
   let tail = takeTail(tailSource, tailChars, bodyBytes - headUsed);
-  if (heldAll && headUsed + tail.byteLength >= snap.total) {
-    tail = tailSource.subarray(tailSource.byteLength - (snap.total - headUsed));
-  }
   head = trimToLine(head, "head");
   tail = trimToLine(tail, "tail");
   const omitted = snap.total - head.byteLength - tail.byteLength;
@@ -141,8 +139,11 @@ function renderStream(
       ? withDescription(text, snap, name, ref, true)
       : { text, bytes: Buffer.byteLength(text), whole: true };
   }
+  const lead = head.byteLength === 0 || head[head.byteLength - 1] === 0x0a ? "" : "\n";
   let text =
-    show(head.toString("utf8")) + marker(omitted, head.byteLength) + show(tail.toString("utf8"));
+    show(head.toString("utf8")) +
+    marker(omitted, head.byteLength, lead) +
+    show(tail.toString("utf8"));
   if (snap.binary) return withDescription(text, snap, name, ref, false);
   if (Buffer.byteLength(text) > maxBytes)
     text = Buffer.from(text)

@@ -39,13 +39,16 @@ describe("renderPreview", () => {
         out.text,
       );
     expect(m).not.toBeNull();
-    const [head, tail] = out.text.split(m![0]);
-    expect(lines.startsWith(head!.replace(/\n$/, ""))).toBe(true);
-    expect(lines.endsWith(tail!.replace(/^\n/, ""))).toBe(true);
-    expect(tail!.length).toBeGreaterThan(head!.length);
+    const [head, rest] = out.text.split(m![0]);
+    const tail = rest!.replace(/^\n/, "");
+    // Whole lines on both sides, and no blank line between the head and the marker.
+    expect(head!.endsWith("\n") && !head!.endsWith("\n\n")).toBe(true);
+    expect(lines.startsWith(head!)).toBe(true);
+    expect(lines.endsWith(tail)).toBe(true);
+    expect(tail.length).toBeGreaterThan(head!.length);
     // The count and offset describe exactly the bytes left out.
-    expect(Number(m![2])).toBe(Buffer.byteLength(head!) - 1);
-    expect(Number(m![1]) + Buffer.byteLength(head!) - 1 + Buffer.byteLength(tail!) - 1).toBe(
+    expect(Number(m![2])).toBe(Buffer.byteLength(head!));
+    expect(Number(m![1]) + Buffer.byteLength(head!) + Buffer.byteLength(tail)).toBe(
       Buffer.byteLength(lines),
     );
     expect(tail).toContain("line 4999");
