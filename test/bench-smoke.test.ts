@@ -48,12 +48,14 @@ describe("spool bench (smoke)", () => {
       "tee",
       "node-plain",
       "node-replacestream",
+      "spool-redact",
       "spool-run",
       "spool-no-redact",
     ]);
     for (const row of r.json.rows) expect(row.mibPerS as number).toBeGreaterThan(0);
     // The spool variants' receipts say every byte was captured.
     expect(r.json.rows.filter((row) => row.complete !== null).map((row) => row.complete)).toEqual([
+      true,
       true,
       true,
     ]);

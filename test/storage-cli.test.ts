@@ -8,7 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type Receipt, ReceiptSchema } from "@spool/core";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runCommand, runSpool, SPOOL } from "./fixtures/cli.js";
 import { GEN, pattern } from "./fixtures/pattern.js";
 
@@ -130,6 +130,24 @@ describe("spool run storage", () => {
     const canDrop =
       spawnSync("setpriv", [`--reuid=${user}`, `--regid=${user}`, "--clear-groups", "true"])
         .status === 0;
+    // The unprivileged user runs the same built binary, so it must be able to reach the
+    // checkout (CI clones into a private temp directory): open a path for the duration of
+    // these tests, and put every mode back afterwards.
+    const opened: Array<[string, number]> = [];
+    beforeAll(() => {
+      if (!canDrop) return;
+      for (let dir = path.dirname(SPOOL); ; dir = path.dirname(dir)) {
+        const m = fs.statSync(dir).mode & 0o7777;
+        if ((m & 0o005) !== 0o005) {
+          opened.push([dir, m]);
+          fs.chmodSync(dir, m | 0o005);
+        }
+        if (dir === path.dirname(dir)) break;
+      }
+    });
+    afterAll(() => {
+      for (const [dir, m] of opened.reverse()) fs.chmodSync(dir, m);
+    });
 
     it.skipIf(!canDrop)("umask 000 as nobody: still 0700/0600", async () => {
       const root = path.join(base, "nobody-root");
