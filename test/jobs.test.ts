@@ -7,19 +7,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { nodeCmd, spool, spoolAsync, tempRoot } from "./helpers.js";
+import { killGroups, nodeCmd, spool, spoolAsync, tempRoot } from "./helpers.js";
 
 const NO_QUOTA = ["--max-bytes", "1GiB", "--root-quota", "4GiB"];
 const leftovers: number[] = [];
-afterAll(() => {
-  for (const pgid of leftovers) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-});
+afterAll(() => killGroups(leftovers));
 
 function start(root: string, command: string[], extra: string[] = []): Receipt {
   const r = spool(["start", "--root", root, ...NO_QUOTA, ...extra, "--", ...command]);

@@ -8,18 +8,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Receipt, ReceiptSchema } from "@spool/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { SPOOL_BIN, spool, spoolAsync, tempRoot } from "./helpers.js";
+import { killGroups, SPOOL_BIN, spool, spoolAsync, tempRoot } from "./helpers.js";
 
 const groups: number[] = [];
-afterAll(() => {
-  for (const pgid of groups) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-});
+afterAll(() => killGroups(groups));
 
 /** The live receipt of `ref` once `ok` holds for it (bounded: 400 polls). */
 async function untilLive(root: string, ref: string, ok: (r: Receipt) => boolean): Promise<Receipt> {

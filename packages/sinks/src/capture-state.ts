@@ -38,7 +38,7 @@ import {
 } from "@spool/core";
 import { readJsonNoFollow } from "./json-file.js";
 import { isOwnerAlive, type OwnerFile, readOwnerFile } from "./owner.js";
-import { errnoOf, TOOL_OUTPUTS } from "./storage.js";
+import { lstatIfAny, TOOL_OUTPUTS } from "./storage.js";
 
 const COMPONENT = "capture-state";
 
@@ -227,13 +227,4 @@ function skeleton(dir: string, startedAt: string | undefined): Receipt {
 function readReceipt(file: string): Receipt | null {
   const parsed = ReceiptSchema.safeParse(readJsonNoFollow(file));
   return parsed.success ? parsed.data : null;
-}
-
-function lstatIfAny(p: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(p);
-  } catch (error) {
-    if (errnoOf(error) === "ENOENT") return null;
-    throw error;
-  }
 }

@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { CAPTURE_ID_PATTERN, SpoolError } from "@spool/core";
 import { type CaptureStateOptions, type CaptureStatus, readCaptureState } from "./capture-state.js";
 import { reconcileRootQuota } from "./root-quota.js";
-import { errnoOf, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
+import { lstatIfAny, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
 
 const COMPONENT = "recovery";
 const TEMP = /^\.[A-Za-z0-9._-]+\.tmp$/;
@@ -106,13 +106,4 @@ function captureDirs(root: string): string[] {
     .filter((name) => CAPTURE_ID_PATTERN.test(name))
     .map((name) => path.join(outputs, name))
     .filter((dir) => lstatIfAny(dir)?.isDirectory() === true);
-}
-
-function lstatIfAny(p: string): fs.Stats | null {
-  try {
-    return fs.lstatSync(p);
-  } catch (error) {
-    if (errnoOf(error) === "ENOENT") return null;
-    throw error;
-  }
 }
