@@ -58,3 +58,14 @@ export function runJson(
 
 /** A node one-liner as a command. */
 export const nodeCmd = (script: string): string[] => [process.execPath, "-e", script];
+
+/** SIGKILL each process group in `pgids` (jobs a test may leave running); gone ones are skipped. */
+export function killGroups(pgids: readonly number[]): void {
+  for (const pgid of pgids) {
+    try {
+      process.kill(-pgid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}

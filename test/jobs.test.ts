@@ -7,19 +7,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { nodeCmd, spool, spoolAsync, tempRoot } from "./helpers.js";
+import { killGroups, nodeCmd, spool, spoolAsync, tempRoot } from "./helpers.js";
 
 const NO_QUOTA = ["--max-bytes", "1GiB", "--root-quota", "4GiB"];
 const leftovers: number[] = [];
-afterAll(() => {
-  for (const pgid of leftovers) {
-    try {
-      process.kill(-pgid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-});
+afterAll(() => killGroups(leftovers));
 
 function start(root: string, command: string[], extra: string[] = []): Receipt {
   const r = spool(["start", "--root", root, ...NO_QUOTA, ...extra, "--", ...command]);
@@ -202,6 +194,13 @@ describe("spool start and the job commands", () => {
       [["read", "tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stdout.txt"], /symlink/],
       [["status", "AAAAAAAAAAAAAAAAAAAAAAAA"], /symlink/],
       [["status", "no-such-capture"], /no capture/],
+      [["status", "../../etc/passwd"], /outside tool-outputs/],
+      [["status", "/etc/passwd"], /outside tool-outputs/],
+      [["status", path.join(outputs, launched.captureId)], /outside tool-outputs/],
+      [["read", `tool-outputs/${launched.captureId}/../${launched.captureId}/stdout.txt`], /\.\./],
+      [["read", "tool-outputs/../tool-outputs"], /outside tool-outputs/],
+      [["read", `tool-outputs/${launched.captureId}/${"x".repeat(2000)}`], /longer than/],
+      [["tail", "..", "-n", "1"], /outside tool-outputs/],
       [["read", launched.captureId, "--cursor", "../x"], /--cursor/],
       [["read", launched.captureId, "--lines", "3:1"], /--lines/],
       [["grep", launched.captureId, "("], /regular expression/],
@@ -214,6 +213,87 @@ describe("spool start and the job commands", () => {
       expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
     }
     expect(fs.readdirSync(path.join(outputs, launched.captureId)).sort()).toEqual(before);
+  });
+});
+
+interface Listed {
+  captureId: string;
+  process: string;
+  capture: string;
+  reasons: string[];
+  job: boolean;
+  completionSeen: boolean | null;
+}
+
+const ls = (root: string, ...extra: string[]): Listed[] => {
+  const r = spool(["ls", "--root", root, "--json", ...extra]);
+  expect(r.stderr).toBe("");
+  expect(r.status).toBe(0);
+  return JSON.parse(r.stdout.toString()) as Listed[];
+};
+const ids = (listed: Listed[]) => listed.map((c) => c.captureId).sort();
+
+/** Poll `ls` (bounded) until every one of `wanted` has ended; ls itself delivers nothing. */
+function untilEnded(root: string, wanted: string[]): void {
+  for (let i = 0; i < 200; i++) {
+    const ended = ls(root).filter((c) => c.process !== "running" && c.capture !== "pending");
+    if (wanted.every((id) => ended.some((c) => c.captureId === id))) return;
+  }
+  throw new Error(`jobs ${wanted.join(", ")} did not end`);
+}
+
+describe("spool ls --unseen", () => {
+  it("returns each ended job's completion exactly once; reading never consumes it, wait does", async () => {
+    const root = tempRoot();
+    const big = 'process.stdout.write("x".repeat(20000) + "\\nlast\\n")';
+    const a = start(root, nodeCmd(big));
+    const b = start(root, ["sh", "-c", "echo b; exit 3"]);
+    const waited = start(root, ["sh", "-c", "echo w"]);
+    const slow = start(root, ["sleep", "30"]);
+    expect(spool(["wait", "--root", root, waited.captureId]).status).toBe(0);
+    // A foreground run that spilled has a directory but is not a job: never listed.
+    expect(spool(["run", "--root", root, "--", ...nodeCmd(big)]).status).toBe(0);
+    untilEnded(root, [a.captureId, b.captureId]);
+    for (const id of [a.captureId, b.captureId]) {
+      for (const args of [
+        ["status", id],
+        ["read", id],
+        ["read", id, "--cursor", "me"],
+        ["tail", id, "-n", "1"],
+        ["tail", id, "--follow"],
+        ["grep", id, "."],
+      ]) {
+        const [command, ...rest] = args;
+        expect(spool([command!, "--root", root, ...rest]).status, args.join(" ")).toBe(0);
+      }
+    }
+    expect(ls(root).find((c) => c.captureId === a.captureId)?.completionSeen).toBe(false);
+
+    const first = ls(root, "--unseen");
+    expect(ids(first)).toEqual([a.captureId, b.captureId].sort());
+    expect(first.find((c) => c.captureId === b.captureId)).toMatchObject({
+      process: "exited",
+      capture: "complete",
+    });
+    expect(ls(root, "--unseen")).toEqual([]);
+
+    // The running job appears once it ends, once, to one of two concurrent pollers.
+    expect(spool(["kill", "--root", root, slow.captureId]).status).toBe(0);
+    const polls = await Promise.all(
+      [0, 1].map(() => spoolAsync(["ls", "--root", root, "--json", "--unseen"])),
+    );
+    const got = polls.flatMap((p) => JSON.parse(p.stdout.toString()) as Listed[]);
+    expect(ids(got)).toEqual([slow.captureId]);
+    expect(got[0]).toMatchObject({ process: "cancelled", job: true });
+    expect(ls(root, "--unseen")).toEqual([]);
+    expect(
+      ls(root)
+        .filter((c) => c.job)
+        .every((c) => c.completionSeen === true),
+    ).toBe(true);
+    expect(ls(root).filter((c) => !c.job)).toHaveLength(1);
+    // wait after delivery still answers (it is a reader too), and delivers nothing new.
+    expect(spool(["wait", "--root", root, b.captureId]).status).toBe(3);
   });
 });
 

@@ -5,6 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import {
+  CALL_ID_PATTERN,
   type CaptureOptions,
   createLogger,
   DEFAULT_PREVIEW_BUDGET,
@@ -79,7 +80,7 @@ export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string
   if (o.label !== undefined && o["no-label"])
     throw usageError("--label and --no-label exclude each other");
   const callId = o["call-id"] as string | undefined;
-  if (callId !== undefined && !/^[A-Za-z0-9._:-]{1,128}$/.test(callId)) {
+  if (callId !== undefined && !CALL_ID_PATTERN.test(callId)) {
     throw usageError("--call-id takes 1-128 characters of A-Z a-z 0-9 . _ : -");
   }
   const preview: PreviewBudget = {

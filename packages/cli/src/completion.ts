@@ -2,7 +2,7 @@
  * The completion notification of a job: its final receipt, delivered once. Delivery is
  * recorded by its own marker file (`completion.seen`), never by reading output, so a
  * consumer reading or tailing a job does not swallow the notice that it finished.
- * `spool wait` delivers it; `takeCompletion` is what a listing of unseen completions uses.
+ * `spool wait` and `spool ls --unseen` deliver it, whichever comes first.
  *
  * @example
  * ```ts
@@ -12,6 +12,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { isSpoolError } from "@spool/core";
 import { createExclusive } from "@spool/sinks";
 
 export const COMPLETION_MARKER = "completion.seen";
@@ -26,12 +27,17 @@ export function completionSeen(dir: string): boolean {
   }
 }
 
-/** Mark the completion delivered; true if this call delivered it (exclusive creation). */
+/**
+ * Mark the completion delivered; true if this call delivered it (exclusive creation),
+ * false if it had been delivered before. Any other failure throws (`SPOOL_E_STORAGE`,
+ * `SPOOL_E_UNSAFE_PATH`): then it is not delivered.
+ */
 export function takeCompletion(dir: string): boolean {
   try {
     fs.closeSync(createExclusive(path.join(dir, COMPLETION_MARKER)));
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if (isSpoolError(error, "SPOOL_E_EXISTS")) return false;
+    throw error;
   }
 }

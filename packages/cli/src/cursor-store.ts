@@ -11,10 +11,9 @@
  * saveCursor(dir, "stdout", "agent-1", offset + 100);
  * ```
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { StreamName } from "@spool/core";
-import { ensurePrivateDir, publishAtomic } from "@spool/sinks";
+import { ensurePrivateDir, publishAtomic, readJsonNoFollow } from "@spool/sinks";
 import { usageError } from "./args.js";
 
 export const CURSORS_DIR = "cursors";
@@ -30,20 +29,10 @@ export function checkCursorName(name: string): string {
 
 /** The saved offset of cursor `name` on `stream`, or 0 if it has never read. */
 export function loadCursor(dir: string, stream: StreamName, name: string): number {
-  try {
-    const fd = fs.openSync(
-      cursorFile(dir, stream, name),
-      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW,
-    );
-    try {
-      const value = (JSON.parse(fs.readFileSync(fd, "utf8")) as { offset?: unknown }).offset;
-      return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : 0;
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return 0;
-  }
+  const value = (
+    readJsonNoFollow(cursorFile(dir, stream, name)) as { offset?: unknown } | undefined
+  )?.offset;
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : 0;
 }
 
 /** Record that cursor `name` has consumed `stream` up to `offset`. */

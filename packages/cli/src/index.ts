@@ -7,5 +7,4 @@ export * from "./inline.js";
 export * from "./io.js";
 export * from "./job-record.js";
 export * from "./main.js";
-export * from "./resolve-ref.js";
 export * from "./supervisor-launch.js";

@@ -1,7 +1,9 @@
 /**
  * `job.json`: what the supervisor of a background job records in its capture directory
- * so that other processes (`kill`, `status`, `wait`) can reach it: its own pid, and the
- * job's pid, which is also its process group id (the job runs in its own group).
+ * so that other processes (`kill`, `ls --unseen`) can reach it: its own pid, and the
+ * job's pid, which is also its process group id (the job runs in its own group). Whether
+ * the supervisor is alive is not decided here but by the capture's `owner.json`
+ * (`readCaptureState` in `@spool/sinks`), the one rule every command uses.
  *
  * @example
  * ```ts
@@ -10,9 +12,8 @@
  * job?.supervisorPid;
  * ```
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { publishAtomic } from "@spool/sinks";
+import { publishAtomic, readJsonNoFollow } from "@spool/sinks";
 import { z } from "zod";
 
 export const JOB_FILE = "job.json";
@@ -36,35 +37,6 @@ export function writeJobRecord(dir: string, record: JobRecord): void {
 
 /** The job record of a capture directory, or null for a capture that was not a job. */
 export function readJobRecord(dir: string): JobRecord | null {
-  let text: string;
-  try {
-    const fd = fs.openSync(
-      path.join(dir, JOB_FILE),
-      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW,
-    );
-    try {
-      text = fs.readFileSync(fd, "utf8");
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
-  const parsed = JobRecordSchema.safeParse(JSON.parse(text));
+  const parsed = JobRecordSchema.safeParse(readJsonNoFollow(path.join(dir, JOB_FILE)));
   return parsed.success ? parsed.data : null;
-}
-
-/** Whether the supervisor of `record` still runs (and is that supervisor, where /proc can tell). */
-export function supervisorAlive(record: JobRecord): boolean {
-  try {
-    process.kill(record.supervisorPid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  try {
-    const cmdline = fs.readFileSync(`/proc/${record.supervisorPid}/cmdline`, "utf8");
-    return cmdline.includes("__supervise") && cmdline.includes(record.captureId);
-  } catch {
-    return true; // no /proc: trust the signal probe
-  }
 }

@@ -9,7 +9,6 @@ import { parseArgs } from "./args.js";
 import { viewCapture } from "./capture-view.js";
 import { statusLine } from "./inline.js";
 import type { Io } from "./io.js";
-import { supervisorAlive } from "./job-record.js";
 import { locateCapture } from "./locate-capture.js";
 import { waitForEnd } from "./wait.js";
 
@@ -47,7 +46,9 @@ export async function killCommand(argv: readonly string[], io: Io): Promise<numb
     return 0;
   }
   const pgid = view.job?.pgid ?? view.receipt.process.pid;
-  if (view.job && supervisorAlive(view.job)) {
+  // `running` means the owner in owner.json is alive (pid and start time); a job's owner
+  // is its supervisor, so the pid is not a stale one.
+  if (view.job && view.owner?.pid === view.job.supervisorPid) {
     signalQuietly(view.job.supervisorPid, TO_SUPERVISOR[signal]!);
   } else if (pgid !== null) {
     // No supervisor to ask (a foreground run, or one that died): signal the group directly.

@@ -1,26 +1,36 @@
 /**
- * `spool ls [--root DIR] [--json]`: every capture in the root with its process and
- * capture states, oldest first. Crash leftovers are reconciled first (as `spool
- * recover` does), so a capture whose supervisor died shows `partial (crash)`.
+ * `spool ls [--root DIR] [--json] [--unseen]`: every capture in the root with its process
+ * and capture states, oldest first. Crash leftovers are reconciled first (as `spool
+ * recover` does), so a capture whose owner died shows `partial (crash)`.
+ *
+ * `--unseen` is the poll for finished background jobs: it lists only the jobs that have
+ * ended (completely, or crashed) and whose completion has not been delivered yet, and
+ * delivers it (`completion.seen`, created exclusively), so each completion is returned
+ * exactly once, also to concurrent pollers. `wait` delivers it too; `status`, `read`,
+ * `tail` and `grep` never do.
  */
-import { type CaptureStatus, listCaptures, recoverRoot, resolveRoot } from "@spool/sinks";
-import { parseArgs, usageError } from "./args.js";
-import type { Io } from "./io.js";
 
-const LS_OPTIONS = { root: { kind: "string" }, json: { kind: "flag" } } as const;
+import { printable } from "@spool/core";
+import { type CaptureStatus, listCaptures, recoverRoot } from "@spool/sinks";
+import { parseArgs } from "./args.js";
+import { completionSeen, takeCompletion } from "./completion.js";
+import type { Io } from "./io.js";
+import { readJobRecord } from "./job-record.js";
+import { locateRoot } from "./locate-capture.js";
+
+const LS_OPTIONS = {
+  root: { kind: "string" },
+  json: { kind: "flag" },
+  unseen: { kind: "flag" },
+} as const;
 
 export async function lsCommand(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, LS_OPTIONS);
-  if (parsed.positionals.length > 0 || parsed.rest !== null)
-    throw usageError(`unexpected argument "${parsed.positionals[0] ?? "--"}"`);
-  const root = resolveRoot({
-    flag: parsed.options.root as string | undefined,
-    env: io.env,
-    create: false,
-  });
+  const root = locateRoot(parsed, io);
   const report = recoverRoot(root);
   for (const e of report.errors) io.stderr(`spool ls: ${e.captureId}: ${e.message}\n`);
-  const captures = listCaptures(root);
+  let captures = listCaptures(root);
+  if (parsed.options.unseen) captures = deliverUnseen(captures, io);
   if (parsed.options.json) {
     io.stdout(`${JSON.stringify(captures.map(summary), null, 2)}\n`);
     return 0;
@@ -29,8 +39,25 @@ export async function lsCommand(argv: readonly string[], io: Io): Promise<number
   return 0;
 }
 
+/** The ended jobs whose completion this call delivered (and so marked seen). */
+function deliverUnseen(captures: readonly CaptureStatus[], io: Io): CaptureStatus[] {
+  const delivered: CaptureStatus[] = [];
+  for (const c of captures) {
+    // After recoverRoot a crashed capture is final too; a live one has not ended.
+    if (c.condition !== "final" || readJobRecord(c.dir) === null) continue;
+    try {
+      if (takeCompletion(c.dir)) delivered.push(c);
+    } catch (error) {
+      // Not delivered, not marked: the next poll tries again.
+      io.stderr(`spool ls: ${c.captureId}: ${(error as Error).message}\n`);
+    }
+  }
+  return delivered;
+}
+
 function summary(c: CaptureStatus) {
   const r = c.receipt;
+  const job = readJobRecord(c.dir) !== null;
   return {
     captureId: c.captureId,
     callId: r.callId,
@@ -42,8 +69,12 @@ function summary(c: CaptureStatus) {
     capture: r.capture.state,
     reasons: r.capture.reasons,
     startedAt: r.process.startedAt,
+    endedAt: r.process.endedAt,
     committed: { stdout: r.streams.stdout.committed, stderr: r.streams.stderr.committed },
     refs: { stdout: r.streams.stdout.ref, stderr: r.streams.stderr.ref },
+    job,
+    // For a job: whether its completion has been delivered (by `wait` or `ls --unseen`).
+    completionSeen: job ? completionSeen(c.dir) : null,
   };
 }
 
@@ -59,14 +90,4 @@ function line(c: CaptureStatus): string {
   const bytes = r.streams.stdout.committed + r.streams.stderr.committed;
   const label = r.label === null ? "" : `  ${printable(r.label)}`;
   return `${c.captureId}  ${r.process.startedAt}  ${r.process.state}${exit}  ${r.capture.state}${reasons}  ${bytes} B${label}`;
-}
-
-/** Control characters shown as "?" so a name cannot drive the terminal. */
-function printable(s: string): string {
-  let out = "";
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    out += c < 0x20 || c === 0x7f ? "?" : ch;
-  }
-  return out;
 }

@@ -29,7 +29,9 @@ export const USAGE = `usage: spool <command> [options]
   grep REF PATTERN [--stream S] [--max N] [-i] [-o] [--max-columns N] [--json]
                                 matching lines as LINE:OFFSET:TEXT (offset for read --offset)
   kill REF [--signal SIG]       cancel a job (its process group; SIGKILL after a grace period)
-  ls [--json]                   list captures (reconciles crash leftovers first)
+  ls [--json] [--unseen]        list captures (reconciles crash leftovers first); --unseen:
+                                only ended jobs whose completion is undelivered, delivering it
+                                (each completion once; wait delivers it too)
   recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
   bench fixtures|throughput|memory|startup|redact [--size N] [--rounds N] [--report DIR]
                                 measure capture against its baselines (see docs/benchmarks.md)

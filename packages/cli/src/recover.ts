@@ -5,21 +5,16 @@
  * books are rebuilt from the files. Captures whose supervisor is alive are not touched;
  * running it again changes nothing.
  */
-import { recoverRoot, resolveRoot } from "@spool/sinks";
-import { parseArgs, usageError } from "./args.js";
+import { recoverRoot } from "@spool/sinks";
+import { parseArgs } from "./args.js";
 import type { Io } from "./io.js";
+import { locateRoot } from "./locate-capture.js";
 
 const RECOVER_OPTIONS = { root: { kind: "string" }, json: { kind: "flag" } } as const;
 
 export async function recoverCommand(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, RECOVER_OPTIONS);
-  if (parsed.positionals.length > 0 || parsed.rest !== null)
-    throw usageError(`unexpected argument "${parsed.positionals[0] ?? "--"}"`);
-  const root = resolveRoot({
-    flag: parsed.options.root as string | undefined,
-    env: io.env,
-    create: false,
-  });
+  const root = locateRoot(parsed, io);
   const report = recoverRoot(root);
   if (parsed.options.json) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);

@@ -27,38 +27,35 @@ export async function tailCommand(argv: readonly string[], io: Io): Promise<numb
   const stream = chosenStream(parsed, located);
   const n = (parsed.options.lines as number | undefined) ?? 10;
   let view = viewCapture(located.dir);
-  let reader = openCommitted(view, stream);
-  let position: number;
-  try {
-    position = reader.tailStart(n);
-    const { end } = reader.span(position, reader.committed - position);
-    reader.pipe(position, end, (chunk) => {
-      io.stdout(chunk);
-      return true;
-    });
-    position = end;
-  } finally {
-    reader.close();
-  }
+  // Print what is committed from `from` (null: the start of the last n lines) on; returns
+  // where the next look starts.
+  const printFrom = (from: number | null): number => {
+    const reader = openCommitted(view, stream);
+    try {
+      const start = from ?? reader.tailStart(n);
+      const { end } = reader.span(start, reader.committed - start);
+      reader.pipe(start, end, (chunk) => {
+        io.stdout(chunk);
+        return true;
+      });
+      return end;
+    } finally {
+      reader.close();
+    }
+  };
+  let position = printFrom(null);
   if (parsed.options.follow !== true) return 0;
   for (;;) {
     // Decide "ended" before reading, so the last bytes committed before the end are printed.
     const ended = !view.running;
-    reader = openCommitted(view, stream);
-    try {
-      const { end } = reader.span(position, reader.committed - position);
-      reader.pipe(position, end, (chunk) => {
-        io.stdout(chunk);
-        return true;
-      });
-      position = end;
-    } finally {
-      reader.close();
-    }
+    position = printFrom(position);
     if (ended) break;
     await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
     view = viewCapture(located.dir);
   }
-  if (view.crashed) io.stderr(`spool tail: the supervisor of ${view.receipt.captureId} died\n`);
+  if (view.crashed)
+    io.stderr(
+      `spool tail: the owner of ${view.receipt.captureId} (its supervisor or spool run) died; capture partial (crash)\n`,
+    );
   return 0;
 }

@@ -1,7 +1,9 @@
 /**
  * `spool wait REF [--timeout S]`: wait for the job to end, print its final receipt as
  * JSON, deliver its completion notification, and exit with its exit status (as `run`
- * would have). Still running after `--timeout`: the live receipt, exit 75.
+ * would have). Still running after `--timeout`: the live receipt, exit 75. Its owner
+ * (supervisor, or a foreground `spool run`) found dead first: the crash receipt
+ * (`partial`, `crash`), exit 70, as soon as the next poll sees it.
  */
 import { exitStatusOf } from "@spool/core";
 import { parseArgs } from "./args.js";
@@ -29,13 +31,19 @@ export async function waitCommand(argv: readonly string[], io: Io): Promise<numb
     io.stderr(`spool wait: ${view.receipt.captureId} still running after ${timeout} s\n`);
     return WAIT_TIMED_OUT;
   }
+  // Ended, either way: this is the job's completion notice (`ls --unseen` will not repeat it).
+  try {
+    takeCompletion(dir);
+  } catch (error) {
+    // The receipt is printed all the same; a later `ls --unseen` may list it again.
+    io.stderr(`spool wait: completion not marked delivered: ${(error as Error).message}\n`);
+  }
   if (view.crashed) {
     io.stderr(
-      `spool wait: the supervisor of ${view.receipt.captureId} died; capture partial (crash)\n`,
+      `spool wait: the owner of ${view.receipt.captureId} (its supervisor or spool run) died; capture partial (crash)\n`,
     );
     return 70;
   }
-  takeCompletion(dir);
   return exitStatusOf(view.receipt.process);
 }
 

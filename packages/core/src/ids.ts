@@ -13,6 +13,16 @@ export function newCaptureId(): string {
   return randomBytes(18).toString("base64url");
 }
 
+/**
+ * Names a capture may carry, and so its directory: the ids {@link newCaptureId} makes
+ * and ids a caller supplies (16-64 base64url characters). A name that does not match is
+ * never a capture.
+ */
+export const CAPTURE_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** What `--call-id` (and so a callId REF) may be: 1-128 characters of `A-Za-z0-9._:-`. */
+export const CALL_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
 /** The shape of an id this framework makes (not a proof that it exists). */
 export function isCaptureId(value: string): boolean {
   return /^[A-Za-z0-9_-]{24}$/.test(value);

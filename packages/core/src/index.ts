@@ -6,6 +6,7 @@ export * from "./ledger.js";
 export * from "./logger.js";
 export * from "./newline-count.js";
 export * from "./preview.js";
+export * from "./printable.js";
 export * from "./receipt.js";
 export * from "./spool.js";
 export * from "./stage.js";

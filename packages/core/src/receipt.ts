@@ -11,6 +11,7 @@
  * ```
  */
 import { z } from "zod";
+import { CAPTURE_ID_PATTERN } from "./ids.js";
 
 export const STREAM_NAMES = ["stdout", "stderr"] as const;
 export type StreamName = (typeof STREAM_NAMES)[number];
@@ -90,7 +91,7 @@ export const PreviewReceiptSchema = z.object({
 export const ReceiptSchema = z
   .object({
     version: z.literal(1),
-    captureId: z.string().regex(/^[A-Za-z0-9_-]{16,64}$/),
+    captureId: z.string().regex(CAPTURE_ID_PATTERN),
     callId: z.string().nullable(),
     label: z.string().nullable(),
     root: z.string(),

@@ -12,7 +12,9 @@
  * ```
  */
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { z } from "zod";
+import { readJsonNoFollow } from "./json-file.js";
 
 export const OwnerSchema = z.object({
   pid: z.number().int().positive(),
@@ -23,6 +25,10 @@ export type Owner = z.infer<typeof OwnerSchema>;
 
 /** The file a capture's supervisor leaves in its directory so others can tell it is alive. */
 export const OWNER_FILE = "owner.json";
+
+/** `owner.json` as the writer publishes it: the owner, and when its capture started. */
+export const OwnerFileSchema = OwnerSchema.extend({ startedAt: z.string().optional() });
+export type OwnerFile = z.infer<typeof OwnerFileSchema>;
 
 let self: Owner | null = null;
 
@@ -44,6 +50,12 @@ export function isOwnerAlive(owner: Owner): boolean {
   const now = processStart(owner.pid);
   // No /proc entry although the pid answers: a different pid namespace; trust the pid.
   return now === null || now === owner.start;
+}
+
+/** The owner recorded in `dir/owner.json`, or null when there is none (yet) or it is unreadable. */
+export function readOwnerFile(dir: string): OwnerFile | null {
+  const parsed = OwnerFileSchema.safeParse(readJsonNoFollow(path.join(dir, OWNER_FILE)));
+  return parsed.success ? parsed.data : null;
 }
 
 /** The start time of `pid` from `/proc`, or null where it cannot be read. */

@@ -1,37 +1,56 @@
 /**
- * Resolve what a user passes as `REF` (SPEC §2, §6): a captureId, a callId, or a
- * root-relative ref (`tool-outputs/<captureId>[/<file>]`), strictly inside
- * `ROOT/tool-outputs`. Absolute paths, `..` or `.` segments, NUL bytes, over-long names,
- * anything that is not a plain name, and any symbolic link on the way are refused with a
- * `SPOOL_E_REF_*` error (the CLI exits 64 on those and changes nothing on disk).
+ * Resolve what a user passes as `REF` (SPEC §2, §6): a captureId, a callId (the newest
+ * capture carrying it wins), or a root-relative ref (`tool-outputs/<captureId>[/<file>]`),
+ * strictly inside `ROOT/tool-outputs`. Absolute paths, `..` or `.` segments, NUL bytes,
+ * over-long names, anything that is not a plain name, and a symbolic link at any level
+ * (`tool-outputs`, the capture directory, the file) are refused with a `SPOOL_E_REF_*`
+ * error; the CLI exits 64 on those. Resolving only looks: it never creates or changes
+ * anything.
+ *
+ * A ref to a stream file names the stream, whatever its file is called now: the launch
+ * receipt of a job hands out `stdout.live`, which becomes `stdout.txt` (or `stdout.bin`)
+ * when the job ends, and the old ref keeps working.
  *
  * @example
  * ```ts
  * import { resolveRef } from "@spool/sinks";
  * declare const root: string; // from resolveRoot
- * const { captureId, dir, file } = resolveRef(root, "tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stdout.txt");
+ * const { captureId, dir, file, stream } = resolveRef(root, "tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stdout.live");
  * ```
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { SpoolError } from "@spool/core";
+import {
+  CALL_ID_PATTERN,
+  CAPTURE_ID_PATTERN,
+  printable,
+  SpoolError,
+  type StreamName,
+} from "@spool/core";
+import { readJsonNoFollow } from "./json-file.js";
 import { TOOL_OUTPUTS } from "./storage.js";
 
 const COMPONENT = "refs";
 /** Longest REF accepted, in UTF-16 units. */
 export const MAX_REF_LENGTH = 1024;
-const CAPTURE_ID = /^[A-Za-z0-9_-]{16,64}$/;
-const CALL_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A file inside a capture directory: a plain name, never hidden, never a path. */
 const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,254}$/;
+/** The files a stream's bytes live in, over its life (running, then text or binary). */
+const STREAM_FILE = /^(stdout|stderr)\.(live|txt|bin)$/;
+const STREAM_EXTENSIONS = ["live", "txt", "bin"] as const;
 
 /** Where a REF points. */
 export interface ResolvedRef {
   readonly captureId: string;
   /** Absolute path of the capture directory (a real directory, not a link). */
   readonly dir: string;
-  /** Absolute path of the named file (a regular file, not a link), or null when the REF names a capture. */
+  /**
+   * Absolute path of the named file as it is now (a regular file, not a link), or null
+   * when the REF names a capture.
+   */
   readonly file: string | null;
+  /** The stream a ref to a stream file names, else null. */
+  readonly stream: StreamName | null;
 }
 
 /**
@@ -58,17 +77,19 @@ export function resolveRef(root: string, ref: string): ResolvedRef {
       throw outside(`${clip(ref)} (refs look like ${TOOL_OUTPUTS}/<captureId>/<file>)`);
     }
     const id = parts[1]!;
-    if (!CAPTURE_ID.test(id)) throw invalid(`"${clip(id)}" is not a capture id`);
+    if (!CAPTURE_ID_PATTERN.test(id)) throw invalid(`"${clip(id)}" is not a capture id`);
     const file = parts[2];
     if (file !== undefined && !FILE_NAME.test(file)) {
       throw invalid(`"${clip(file)}" is not a spool file name`);
     }
     return locate(outputs, id, file ?? null);
   }
-  if (CAPTURE_ID.test(ref) && entry(path.join(outputs, ref)) !== null)
+  if (CAPTURE_ID_PATTERN.test(ref) && entry(path.join(outputs, ref)) !== null) {
     return locate(outputs, ref, null);
-  if (!CALL_ID.test(ref))
+  }
+  if (!CALL_ID_PATTERN.test(ref)) {
     throw invalid(`"${clip(ref)}" is neither a capture id, a call id nor a ref`);
+  }
   const byCall = findByCallId(outputs, ref);
   if (byCall === null) throw notFound(`no capture with id or call id "${clip(ref)}"`);
   return locate(outputs, byCall, null);
@@ -77,41 +98,50 @@ export function resolveRef(root: string, ref: string): ResolvedRef {
 function locate(outputs: string, captureId: string, file: string | null): ResolvedRef {
   requireDir(outputs, TOOL_OUTPUTS);
   const dir = path.join(outputs, captureId);
-  requireDir(dir, `${TOOL_OUTPUTS}/${captureId}`);
-  if (file === null) return { captureId, dir, file: null };
-  const target = path.join(dir, file);
-  const st = entry(target);
-  if (st === null) throw notFound(`no ${TOOL_OUTPUTS}/${captureId}/${file}`);
-  if (st.isSymbolicLink()) throw outside(`${TOOL_OUTPUTS}/${captureId}/${file} is a symbolic link`);
-  if (!st.isFile()) throw invalid(`${TOOL_OUTPUTS}/${captureId}/${file} is not a regular file`);
-  return { captureId, dir, file: target };
+  const shownDir = `${TOOL_OUTPUTS}/${captureId}`;
+  requireDir(dir, shownDir);
+  if (file === null) return { captureId, dir, file: null, stream: null };
+  const stream = STREAM_FILE.exec(file)?.[1] as StreamName | undefined;
+  // A stream file may have been renamed since the ref was handed out: any of its names.
+  const candidates = stream
+    ? [file, ...STREAM_EXTENSIONS.map((ext) => `${stream}.${ext}`).filter((n) => n !== file)]
+    : [file];
+  for (const name of candidates) {
+    const st = entry(path.join(dir, name));
+    if (st === null) continue;
+    if (st.isSymbolicLink()) throw outside(`${shownDir}/${name} is a symlink; refusing it`);
+    if (!st.isFile()) throw invalid(`${shownDir}/${name} is not a regular file`);
+    return { captureId, dir, file: path.join(dir, name), stream: stream ?? null };
+  }
+  throw notFound(`no ${shownDir}/${file}`);
 }
 
 function requireDir(p: string, shown: string): void {
   const st = entry(p);
   if (st === null) throw notFound(`no ${shown}`);
-  if (st.isSymbolicLink()) throw outside(`${shown} is a symbolic link`);
+  if (st.isSymbolicLink()) throw outside(`${shown} is a symlink; refusing it`);
   if (!st.isDirectory()) throw invalid(`${shown} is not a directory`);
 }
 
-/** The newest capture (by start time in its receipt) carrying `callId`, or null. */
+/**
+ * The newest capture (by start time in its receipt, final else live) carrying `callId`,
+ * or null. Links are not followed: a linked capture directory or receipt is passed over.
+ */
 function findByCallId(outputs: string, callId: string): string | null {
   const top = entry(outputs);
   if (top === null) return null;
-  if (top.isSymbolicLink() || !top.isDirectory())
-    throw outside(`${TOOL_OUTPUTS} is not a real directory`);
+  if (top.isSymbolicLink() || !top.isDirectory()) {
+    throw outside(`${TOOL_OUTPUTS} is a symlink or not a directory; refusing it`);
+  }
   let best: { id: string; at: string } | null = null;
-  for (const id of fs.readdirSync(outputs)) {
-    if (!CAPTURE_ID.test(id)) continue;
-    for (const name of ["receipt.json", "live.json"]) {
-      const receipt = readJsonQuietly(path.join(outputs, id, name));
-      if (receipt === null) continue;
-      if (receipt.callId === callId) {
-        const at = typeof receipt.process?.startedAt === "string" ? receipt.process.startedAt : "";
-        if (best === null || at > best.at) best = { id, at };
-      }
-      break;
-    }
+  for (const found of fs.readdirSync(outputs, { withFileTypes: true })) {
+    if (!found.isDirectory() || !CAPTURE_ID_PATTERN.test(found.name)) continue;
+    const dir = path.join(outputs, found.name);
+    const receipt = (readJsonNoFollow(path.join(dir, "receipt.json")) ??
+      readJsonNoFollow(path.join(dir, "live.json"))) as ReceiptLike | undefined;
+    if (receipt?.callId !== callId) continue;
+    const at = typeof receipt.process?.startedAt === "string" ? receipt.process.startedAt : "";
+    if (best === null || at > best.at) best = { id: found.name, at };
   }
   return best?.id ?? null;
 }
@@ -119,16 +149,6 @@ function findByCallId(outputs: string, callId: string): string | null {
 interface ReceiptLike {
   callId?: unknown;
   process?: { startedAt?: unknown };
-}
-
-function readJsonQuietly(file: string): ReceiptLike | null {
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > 4 * 1024 * 1024) return null;
-    return JSON.parse(fs.readFileSync(file, "utf8")) as ReceiptLike;
-  } catch {
-    return null;
-  }
 }
 
 function entry(p: string): fs.Stats | null {
@@ -162,14 +182,4 @@ function outside(what: string): SpoolError {
 
 function notFound(what: string): SpoolError {
   return new SpoolError("SPOOL_E_REF_NOT_FOUND", COMPONENT, what);
-}
-
-/** Control characters shown as "?" so a name cannot drive the terminal. */
-function printable(s: string): string {
-  let out = "";
-  for (const ch of s) {
-    const c = ch.codePointAt(0)!;
-    out += c < 0x20 || c === 0x7f ? "?" : ch;
-  }
-  return out;
 }

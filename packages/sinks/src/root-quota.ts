@@ -24,7 +24,7 @@ import { SpoolError } from "@spool/core";
 import { z } from "zod";
 import { withFileLock } from "./file-lock.js";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
-import { currentOwner, isOwnerAlive, OWNER_FILE, OwnerSchema } from "./owner.js";
+import { currentOwner, isOwnerAlive, OwnerSchema, readOwnerFile } from "./owner.js";
 import { ensurePrivateDir, errnoOf, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
 
 export const ROOT_QUOTA_DIR = ".spool-quota";
@@ -145,13 +145,13 @@ export function reconcileRootQuota(root: string, fsl: FsLayer = nodeFs): void {
       }
       for (const id of listDir(outputs, fsl)) {
         if (booked.has(id) || id.startsWith(".")) continue;
-        const owner = readOwnerQuietly(path.join(outputs, id), fsl);
+        const owner = readOwnerFile(path.join(outputs, id));
         if (owner && isOwnerAlive(owner)) continue;
         const bytes = keptOnDisk(outputs, id, fsl);
         const record: Reservation = {
           version: 1,
           captureId: id,
-          owner: owner ?? currentOwner(),
+          owner: owner ? { pid: owner.pid, start: owner.start } : currentOwner(),
           bytes,
           settled: true,
         };
@@ -229,19 +229,6 @@ function readReservations(dir: string, fsl: FsLayer): Array<[string, Reservation
     }
   }
   return out;
-}
-
-function readOwnerQuietly(dir: string, fsl: FsLayer) {
-  try {
-    const st = fsl.lstatSync(path.join(dir, OWNER_FILE));
-    if (!st.isFile()) return null;
-    const parsed = OwnerSchema.safeParse(
-      JSON.parse(fsl.readFileSync(path.join(dir, OWNER_FILE)).toString("utf8")),
-    );
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 function captureDirExists(outputs: string, id: string, fsl: FsLayer): boolean {

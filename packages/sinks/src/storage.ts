@@ -293,7 +293,8 @@ function lstatOrThrow(p: string, fsl: FsLayer): fs.Stats {
   }
 }
 
-function lstatIfAny(p: string, fsl: FsLayer): fs.Stats | null {
+/** `lstat` of `p` (never following a link), or null when nothing is there; other errors throw. */
+export function lstatIfAny(p: string, fsl: FsLayer = nodeFs): fs.Stats | null {
   try {
     return fsl.lstatSync(p);
   } catch (error) {

@@ -1,0 +1,19 @@
+/**
+ * Text from the outside (a REF, a label) shown in a one-line message or listing: each
+ * C0 control character and DEL becomes "?", so a name cannot drive the terminal or
+ * break the line.
+ *
+ * @example
+ * ```ts
+ * import { printable } from "@spool/core";
+ * printable("a\u001b[2Jb\n"); // "a?[2Jb?"
+ * ```
+ */
+export function printable(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    out += c < 0x20 || c === 0x7f ? "?" : ch;
+  }
+  return out;
+}
