@@ -10,14 +10,14 @@ import {
   type PreviewBudget,
   type StreamName,
   type StreamPlan,
-} from "@spool/core";
+} from "@spool/core/runtime";
 import {
   createFileSpool,
   DEFAULT_MAX_BYTES,
   DEFAULT_ROOT_QUOTA,
   type FileSpool,
   resolveRoot,
-} from "@spool/sinks";
+} from "@spool/sinks/runtime";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { type OptionTable, type Parsed, usageError } from "./args.js";
 

@@ -14,7 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 import { TOOL_OUTPUTS } from "./storage.js";
 
 const COMPONENT = "refs";

@@ -20,7 +20,7 @@
  * ```
  */
 import * as path from "node:path";
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 import { z } from "zod";
 import { withFileLock } from "./file-lock.js";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
