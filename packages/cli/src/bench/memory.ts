@@ -25,12 +25,26 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
     const root = path.join(c.work, "root");
     const out = path.join(c.work, "out.txt");
     const yes = `yes | head -c ${largest}`;
+    // Room for every byte: the default --max-bytes/--root-quota (32/128 MiB) would stop
+    // persisting early and measure a capture that no longer writes.
+    const store = ["--max-bytes", String(2 * largest), "--root-quota", String(2 * largest)];
     const cases = [
       ...sizes.map((size) => ({
         id: `spool-${size}`,
         label: `spool run, ${fmtSize(size)} log text`,
         size,
-        argv: [c.node, c.spool, "run", "--root", root, "--", c.node, c.generator, String(size)],
+        argv: [
+          c.node,
+          c.spool,
+          "run",
+          "--root",
+          root,
+          ...store,
+          "--",
+          c.node,
+          c.generator,
+          String(size),
+        ],
         rss: true,
       })),
       {
@@ -44,7 +58,7 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
         id: "yes-spool",
         label: `spool run -- sh -c '${yes}'`,
         size: largest,
-        argv: [c.node, c.spool, "run", "--root", root, "--", "sh", "-c", yes],
+        argv: [c.node, c.spool, "run", "--root", root, ...store, "--", "sh", "-c", yes],
         rss: true,
       },
     ];

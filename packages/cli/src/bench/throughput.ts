@@ -24,6 +24,8 @@ interface Scratch {
   readonly out: string;
   readonly root: string;
   readonly gen: readonly string[];
+  /** `--max-bytes` and `--root-quota` for spool: room for every byte (the defaults are 32/128 MiB). */
+  readonly storeBytes: number;
 }
 
 /** One way of capturing the child's output. Adding a variant is adding an entry. */
@@ -43,6 +45,10 @@ const spoolRun = (extra: readonly string[]) => (c: BenchContext, s: Scratch) => 
   "--root",
   s.root,
   "--json",
+  "--max-bytes",
+  String(s.storeBytes),
+  "--root-quota",
+  String(s.storeBytes),
   ...extra,
   "--",
   ...s.gen,
@@ -122,6 +128,7 @@ export async function runThroughput(
     out: path.join(c.work, "out.txt"),
     root: path.join(c.work, "root"),
     gen: [c.node, c.generator, String(size)],
+    storeBytes: 2 * size,
   };
   const runs: Record<string, Cell>[] = [];
   for (let round = 1; round <= rounds; round++) {
