@@ -3,7 +3,7 @@
  * and `--name=value`, repeatable options, `--` before the command, and one-line usage
  * errors (exit 64) that name the problem.
  */
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 
 export type OptionKind = "flag" | "string" | "size" | "count" | "seconds";
 

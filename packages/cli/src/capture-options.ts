@@ -14,14 +14,14 @@ import {
   type Stage,
   type StreamName,
   type StreamPlan,
-} from "@spool/core";
+} from "@spool/core/runtime";
 import {
   createFileSpool,
   DEFAULT_MAX_BYTES,
   DEFAULT_ROOT_QUOTA,
   type FileSpool,
   resolveRoot,
-} from "@spool/sinks";
+} from "@spool/sinks/runtime";
 import {
   type CompiledRedaction,
   compileRedaction,

@@ -1,5 +1,5 @@
 /** The inline result of `spool run`: the preview, then one status line outside it. */
-import type { Receipt, StreamReceipt } from "@spool/core";
+import type { Receipt, StreamReceipt } from "@spool/core/runtime";
 
 export function formatInline(receipt: Receipt, exitStatus: number): string {
   let text = receipt.preview.text;

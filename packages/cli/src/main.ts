@@ -1,19 +1,7 @@
 /** The `spool` binary: dispatch to a command; usage errors are one line and exit 64. */
 import { writeFileSync } from "node:fs";
-import { isSpoolError } from "@spool/core";
-import { benchCommand } from "./bench.js";
-import { grepCommand } from "./grep.js";
+import { isSpoolError } from "@spool/core/runtime";
 import { type Io, processIo } from "./io.js";
-import { killCommand } from "./kill.js";
-import { lsCommand } from "./ls.js";
-import { readCommand } from "./read.js";
-import { recoverCommand } from "./recover.js";
-import { runCommand } from "./run.js";
-import { startCommand } from "./start.js";
-import { statusCommand } from "./status.js";
-import { superviseCommand } from "./supervisor.js";
-import { tailCommand } from "./tail.js";
-import { waitCommand } from "./wait.js";
 
 export const USAGE = `usage: spool <command> [options]
 
@@ -49,19 +37,21 @@ Sizes accept KiB, MiB, GiB. Docs: README.md and docs/ in the spool repository.
 
 type Command = (argv: readonly string[], io: Io) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  run: runCommand,
-  start: startCommand,
-  status: statusCommand,
-  wait: waitCommand,
-  read: readCommand,
-  tail: tailCommand,
-  grep: grepCommand,
-  kill: killCommand,
-  __supervise: superviseCommand,
-  bench: benchCommand,
-  ls: lsCommand,
-  recover: recoverCommand,
+// Each command is imported when it runs: loading them all (zod and the sinks' lock, quota
+// and recovery modules among them) cost `spool run` tens of milliseconds at every start.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import("./run.js")).runCommand,
+  start: async () => (await import("./start.js")).startCommand,
+  status: async () => (await import("./status.js")).statusCommand,
+  wait: async () => (await import("./wait.js")).waitCommand,
+  read: async () => (await import("./read.js")).readCommand,
+  tail: async () => (await import("./tail.js")).tailCommand,
+  grep: async () => (await import("./grep.js")).grepCommand,
+  kill: async () => (await import("./kill.js")).killCommand,
+  __supervise: async () => (await import("./supervisor.js")).superviseCommand,
+  bench: async () => (await import("./bench.js")).benchCommand,
+  ls: async () => (await import("./ls.js")).lsCommand,
+  recover: async () => (await import("./recover.js")).recoverCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -97,12 +87,13 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     (name === undefined ? io.stderr : io.stdout)(USAGE);
     return name === undefined ? 64 : 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
     io.stderr(`spool: unknown command "${name.slice(0, 40)}" (try: spool help)\n`);
     return 64;
   }
   try {
+    const command = await load();
     return await command(rest, io);
   } catch (error) {
     if (

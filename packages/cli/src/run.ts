@@ -4,7 +4,7 @@
  * start; if CMD is still running after S seconds the run is promoted to a job: the live
  * receipt is printed, `run` exits 0 and the same capture goes on in the background.
  */
-import { newCaptureId, type Receipt, startCapture } from "@spool/core";
+import { newCaptureId, type Receipt, startCapture } from "@spool/core/runtime";
 import { parseArgs } from "./args.js";
 import { type CaptureSetup, captureSetup } from "./capture-options.js";
 import { formatInline } from "./inline.js";

@@ -14,7 +14,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type Receipt, SpoolError } from "@spool/core";
+import { type Receipt, SpoolError } from "@spool/core/runtime";
 import type { OptionTable } from "./args.js";
 import { CAPTURE_OPTIONS } from "./capture-options.js";
 import type { Io } from "./io.js";

@@ -24,16 +24,14 @@ import { newCaptureId } from "./ids.js";
 import { ledgerBalances } from "./ledger.js";
 import type { Logger } from "./logger.js";
 import { type PreviewBudget, type PreviewSnapshot, renderPreview } from "./preview.js";
+import type { ProcessReceipt, Receipt, StreamReceipt } from "./receipt.js";
 import {
   type CaptureReason,
   type CaptureState,
-  type ProcessReceipt,
-  type Receipt,
   type Representation,
   STREAM_NAMES,
   type StreamName,
-  type StreamReceipt,
-} from "./receipt.js";
+} from "./receipt-vocabulary.js";
 import type { CaptureSpool, SpillInfo, SpoolFactory, StreamFinal } from "./spool.js";
 import type { Stage } from "./stage.js";
 import {

@@ -13,7 +13,7 @@
  * renderPreview({ stdout: text, stderr: empty }, DEFAULT_PREVIEW_BUDGET, { failed: false, refs: null }).text; // "ok\n"
  * ```
  */
-import type { StreamName } from "./receipt.js";
+import type { StreamName } from "./receipt-vocabulary.js";
 
 export interface PreviewBudget {
   /** @default 8192 */

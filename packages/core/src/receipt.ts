@@ -12,36 +12,13 @@
  */
 import { z } from "zod";
 import { CAPTURE_ID_PATTERN } from "./ids.js";
-
-export const STREAM_NAMES = ["stdout", "stderr"] as const;
-export type StreamName = (typeof STREAM_NAMES)[number];
-
-export const PROCESS_STATES = ["running", "exited", "cancelled", "timeout"] as const;
-export const CAPTURE_STATES = [
-  "pending",
-  "complete",
-  "partial",
-  "failed",
-  "disabled",
-  "unavailable",
-] as const;
-export const CAPTURE_REASONS = [
-  "quota",
-  "root-quota",
-  "writer-saturated",
-  "write-error",
-  "no-space",
-  "drain-timeout",
-  "crash",
-  "storage-unavailable",
-  "binary-not-retained",
-] as const;
-export const REPRESENTATIONS = ["utf8", "utf8-replaced", "binary"] as const;
-
-export type ProcessState = (typeof PROCESS_STATES)[number];
-export type CaptureState = (typeof CAPTURE_STATES)[number];
-export type CaptureReason = (typeof CAPTURE_REASONS)[number];
-export type Representation = (typeof REPRESENTATIONS)[number];
+import {
+  CAPTURE_REASONS,
+  CAPTURE_STATES,
+  PROCESS_STATES,
+  REPRESENTATIONS,
+  STREAM_NAMES,
+} from "./receipt-vocabulary.js";
 
 const count = z.number().int().nonnegative();
 const isoTime = z.iso.datetime({ offset: true });

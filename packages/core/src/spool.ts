@@ -15,7 +15,8 @@
  * spool.streams.stdout.offer([Buffer.from("hi\n")]);
  * ```
  */
-import type { CaptureReason, Receipt, StreamName } from "./receipt.js";
+import type { Receipt } from "./receipt.js";
+import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 import type { Batch } from "./stage.js";
 
 /** What {@link StreamWriter.offer} tells the caller. */

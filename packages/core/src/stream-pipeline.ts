@@ -16,7 +16,7 @@
  */
 import type { Readable } from "node:stream";
 import { createLedger, type Ledger } from "./ledger.js";
-import type { StreamName } from "./receipt.js";
+import type { StreamName } from "./receipt-vocabulary.js";
 import type { OfferResult, StreamWriter } from "./spool.js";
 import { batchBytes, composeStages, type Stage, sumCounters } from "./stage.js";
 

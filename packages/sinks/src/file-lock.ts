@@ -13,7 +13,7 @@
  * ```
  */
 import { randomBytes } from "node:crypto";
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
 import { currentOwner, isOwnerAlive, OwnerSchema } from "./owner.js";
 import { createExclusive, errnoOf, writeFully } from "./storage.js";

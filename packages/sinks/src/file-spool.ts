@@ -27,7 +27,7 @@ import {
   type StreamFinal,
   type StreamName,
   systemClock,
-} from "@spool/core";
+} from "@spool/core/runtime";
 import type { Piscina } from "piscina";
 import type { FaultSpec } from "./fs-layer.js";
 import type { FromWriter, ToWriter } from "./protocol.js";

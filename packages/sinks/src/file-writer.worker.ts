@@ -13,7 +13,7 @@
 import { createHash, type Hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { CaptureReason } from "@spool/core";
+import type { CaptureReason } from "@spool/core/runtime";
 import { createFaultyFs, type FsLayer, nodeFs } from "./fs-layer.js";
 import { createLineIndexer, type LineIndexer } from "./line-index.js";
 import { currentOwner, OWNER_FILE } from "./owner.js";

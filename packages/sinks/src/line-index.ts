@@ -17,7 +17,7 @@
  * ```
  */
 import * as fs from "node:fs";
-import type { StreamName } from "@spool/core";
+import type { StreamName } from "@spool/core/runtime";
 
 export const LINE_INDEX = "line-index";
 

@@ -18,7 +18,7 @@ import {
   STREAM_NAMES,
   type StreamFinal,
   type StreamName,
-} from "@spool/core";
+} from "@spool/core/runtime";
 import { createWriterQueue, type WriterQueueOptions } from "./writer-queue.js";
 
 export const MEMORY_SPOOL = "memory-spool";

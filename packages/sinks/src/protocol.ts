@@ -1,6 +1,6 @@
 /** Messages between the file spool (main thread) and its writer task (worker). */
 import type { MessagePort } from "node:worker_threads";
-import type { CaptureReason } from "@spool/core";
+import type { CaptureReason } from "@spool/core/runtime";
 import type { FaultSpec } from "./fs-layer.js";
 
 export type ToWriter =

@@ -12,7 +12,7 @@
  * limit.admit(8, 5); // { allow: 2, reason: "quota" }
  * ```
  */
-import type { CaptureReason } from "@spool/core";
+import type { CaptureReason } from "@spool/core/runtime";
 import type { RootAllowance } from "./root-quota.js";
 
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;

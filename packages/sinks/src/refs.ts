@@ -26,7 +26,7 @@ import {
   printable,
   SpoolError,
   type StreamName,
-} from "@spool/core";
+} from "@spool/core/runtime";
 import { readJsonNoFollow } from "./json-file.js";
 import { TOOL_OUTPUTS } from "./storage.js";
 

@@ -20,7 +20,7 @@
  * ```
  */
 import * as path from "node:path";
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 import { z } from "zod";
 import { withFileLock } from "./file-lock.js";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
@@ -46,7 +46,13 @@ export interface RootAllowanceOptions {
   /** The allowance in bytes for every capture in the root together. */
   readonly limit: number;
   readonly captureId: string;
-  /** Bytes reserved beyond what is asked, to take the lock less often. @default min(4 MiB, limit / 32), at least 64 KiB */
+  /**
+   * Bytes reserved beyond what is asked, to take the lock less often. By default the step
+   * grows with the reservation, up to a quarter of it, never past `limit / 32`: each step
+   * costs a lock and two fsyncs in the writer thread, and a fixed 4 MiB step meant 256 of
+   * them per GiB captured.
+   * @default max(64 KiB, min(4 MiB, limit / 32)), growing to min(reserved / 4, limit / 32)
+   */
   readonly stepBytes?: number;
   readonly fs?: FsLayer;
 }
@@ -65,7 +71,9 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
   if (!Number.isSafeInteger(limit) || limit < 0) {
     throw new SpoolError("SPOOL_E_OPTIONS", COMPONENT, "the root quota must be a whole number ≥ 0");
   }
-  const step = options.stepBytes ?? Math.max(64 * 1024, Math.min(4 * 1024 * 1024, limit / 32));
+  const base = Math.max(64 * 1024, Math.min(4 * 1024 * 1024, limit / 32));
+  const stepAt = (held: number) =>
+    options.stepBytes ?? Math.max(base, Math.min(Math.floor(held / 4), Math.floor(limit / 32)));
   let reserved = 0;
   let settled = false;
   const mine = `${captureId}.json`;
@@ -95,7 +103,7 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
         () => {
           const others = usageLocked(root, fsl, mine);
           const available = Math.max(0, limit - others);
-          const want = Math.min(available, Math.floor(total + step));
+          const want = Math.min(available, Math.floor(total + stepAt(reserved)));
           if (want > reserved) {
             write(want, false);
             reserved = want;

@@ -13,7 +13,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 
 export interface RootChoice {
   readonly flag?: string | undefined;

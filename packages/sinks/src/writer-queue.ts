@@ -23,34 +23,12 @@ import {
   type OfferResult,
   type StreamWriter,
   systemClock,
-} from "@spool/core";
-import { z } from "zod";
+} from "@spool/core/runtime";
+import { resolveWriterQueueOptions, type WriterQueueOptions } from "./writer-queue-options.js";
+
+export type { WriterQueueOptions } from "./writer-queue-options.js";
 
 export const WRITER_QUEUE = "writer-queue";
-
-export const WriterQueueOptionsSchema = z.object({
-  /** Most bytes held, queued plus in flight. @default 4 MiB */
-  budgetBytes: z
-    .number()
-    .int()
-    .min(64 * 1024)
-    .default(4 * 1024 * 1024),
-  /** How long the reader may wait on a writer that makes no progress. @default 2000 */
-  stallMs: z.number().int().nonnegative().default(2000),
-  /** Bytes in flight to the writer before waiting for acks (the credit window). @default 1 MiB */
-  creditBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(1024 * 1024),
-  /** Largest message sent to the writer. @default 256 KiB */
-  messageBytes: z
-    .number()
-    .int()
-    .positive()
-    .default(256 * 1024),
-});
-export type WriterQueueOptions = z.input<typeof WriterQueueOptionsSchema>;
 
 export interface WriterTransport {
   /**
@@ -93,7 +71,7 @@ export function createWriterQueue(
   options: WriterQueueOptions,
   clock: Clock = systemClock,
 ): WriterQueue {
-  const opts = WriterQueueOptionsSchema.parse(options);
+  const opts = resolveWriterQueueOptions(options);
   // The reader is told to wait while one more read (≤ 64 KiB, the pipe chunk) could still fit.
   const waitAt = opts.budgetBytes - Math.min(opts.messageBytes, opts.budgetBytes / 4);
   const chunks: Uint8Array[] = [];

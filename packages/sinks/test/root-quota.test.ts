@@ -40,6 +40,29 @@ describe("per-root allowance", () => {
     expect(rootQuotaUsage(root)).toBe(4 * MiB);
   });
 
+  it("grows its step with the reservation: few lock cycles per GiB, never a quarter over", () => {
+    const limit = 64 * 1024 * MiB;
+    const allowance = createRootAllowance({ root, limit, captureId: id(4) });
+    let grown = 0;
+    for (let total = 64 * 1024; total <= 1024 * MiB; total += 64 * 1024) {
+      const before = allowance.reserved;
+      expect(allowance.ensure(total)).toBeGreaterThanOrEqual(total);
+      if (allowance.reserved !== before) grown++;
+      expect(allowance.reserved).toBeLessThanOrEqual(total + Math.max(4 * MiB, before / 4));
+      expect(allowance.reserved).toBeLessThanOrEqual(total + limit / 32);
+    }
+    expect(grown).toBeLessThanOrEqual(40); // a fixed 4 MiB step took 256
+    expect(rootQuotaUsage(root)).toBe(allowance.reserved);
+  });
+
+  it("with the default allowance, still steps 4 MiB at most", () => {
+    const allowance = createRootAllowance({ root, limit: 128 * MiB, captureId: id(5) });
+    for (let total = MiB; total <= 64 * MiB; total += MiB) {
+      allowance.ensure(total);
+      expect(allowance.reserved).toBeLessThanOrEqual(total + 4 * MiB);
+    }
+  });
+
   it("cuts a write at the exact byte a limit is reached", () => {
     const capture = createRetentionLimit({ maxBytes: 1000, allowance: null });
     expect(capture.admit(900, 50)).toEqual({ allow: 50, reason: null });

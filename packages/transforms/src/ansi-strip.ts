@@ -19,7 +19,7 @@
  * strip.push([Buffer.from("0m done")]); // [<" done">]
  * ```
  */
-import type { Stage } from "@spool/core";
+import type { Stage } from "@spool/core/runtime";
 
 export const ANSI_STRIP = "ansi-strip";
 

@@ -14,7 +14,7 @@
  * redactText("label correct-horse-battery", compiled); // "label [REDACTED:known-value]"
  * ```
  */
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 import { type Automaton, buildAutomaton, isWhitespaceByte, type Needle } from "./aho-corasick.js";
 import { BUILTIN_RULES } from "./builtin-rules.js";
 import { checkKnownValue, type KnownValue, knownValueForms } from "./known-values.js";

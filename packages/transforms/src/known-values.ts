@@ -19,7 +19,7 @@
  * ```
  */
 import { readFile } from "node:fs/promises";
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 
 /** Values shorter than this many bytes (after trimming) are refused. */
 export const MIN_KNOWN_VALUE_BYTES = 8;

@@ -10,7 +10,7 @@
  * const { head, tail, total } = tap.snapshot(); // "0123", "6789", 10
  * ```
  */
-import type { PreviewSnapshot, PreviewTap } from "@spool/core";
+import type { PreviewSnapshot, PreviewTap } from "@spool/core/runtime";
 
 export const PREVIEW_TAP = "preview-tap";
 

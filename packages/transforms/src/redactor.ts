@@ -32,7 +32,7 @@
  * redactor.counters.redactions; // 1
  * ```
  */
-import { SpoolError, type Stage } from "@spool/core";
+import { SpoolError, type Stage } from "@spool/core/runtime";
 import {
   type Automaton,
   FLAG_ANCHOR,

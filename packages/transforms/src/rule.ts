@@ -39,7 +39,7 @@
  * const redactor = createRedactor({ rules: [acme], builtins: false });
  * ```
  */
-import { SpoolError } from "@spool/core";
+import { SpoolError } from "@spool/core/runtime";
 
 /** What a candidate says after each byte. */
 export const Verdict = {

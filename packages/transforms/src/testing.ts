@@ -16,7 +16,7 @@
  * });
  * ```
  */
-import { runStage, type Stage } from "@spool/core";
+import { runStage, type Stage } from "@spool/core/runtime";
 import fc from "fast-check";
 import type { CompiledRedaction, RedactionOptions } from "./compile-redaction.js";
 import { createRedactor, type TraceSegment } from "./redactor.js";

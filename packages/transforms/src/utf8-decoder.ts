@@ -14,7 +14,7 @@
  * ```
  */
 import { isUtf8 } from "node:buffer";
-import type { Stage } from "@spool/core";
+import type { Stage } from "@spool/core/runtime";
 
 export const UTF8_DECODER = "utf8-decoder";
 

@@ -64,9 +64,3 @@ export function sh(s: string): string {
 }
 
 export const MiB = 1024 * 1024;
-
-/**
- * Benchmarks measure capture, not quotas: their `spool run`s lift the per-capture ceiling
- * and the root allowance (32 MiB and 128 MiB by default) past any size they generate.
- */
-export const NO_QUOTA: readonly string[] = ["--max-bytes", "1024GiB", "--root-quota", "1024GiB"];

@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import * as path from "node:path";
 import type { Io } from "../io.js";
-import { benchContext, MiB, NO_QUOTA, sh } from "./context.js";
+import { benchContext, MiB, sh } from "./context.js";
 import { measure, median } from "./measure.js";
 import { type BenchReport, type Cell, machine, renderMarkdown, writeReport } from "./report.js";
 import { fmtSize } from "./throughput.js";
@@ -25,6 +25,9 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
     const root = path.join(c.work, "root");
     const out = path.join(c.work, "out.txt");
     const yes = `yes | head -c ${largest}`;
+    // Room for every byte: the default --max-bytes/--root-quota (32/128 MiB) would stop
+    // persisting early and measure a capture that no longer writes.
+    const store = ["--max-bytes", String(2 * largest), "--root-quota", String(2 * largest)];
     const cases = [
       ...sizes.map((size) => ({
         id: `spool-${size}`,
@@ -36,7 +39,7 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
           "run",
           "--root",
           root,
-          ...NO_QUOTA,
+          ...store,
           "--",
           c.node,
           c.generator,
@@ -55,7 +58,7 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
         id: "yes-spool",
         label: `spool run -- sh -c '${yes}'`,
         size: largest,
-        argv: [c.node, c.spool, "run", "--root", root, ...NO_QUOTA, "--", "sh", "-c", yes],
+        argv: [c.node, c.spool, "run", "--root", root, ...store, "--", "sh", "-c", yes],
         rss: true,
       },
     ];

@@ -1,0 +1,31 @@
+/**
+ * `@spool/core/runtime`: everything `@spool/core` exports except the zod schemas of
+ * `receipt.ts`, so a capture can start without loading zod (~50 ms of every `spool run`).
+ * Receipt types are still inferred from the schema (type-only imports cost nothing).
+ *
+ * @example
+ * ```ts
+ * import { startCapture, STREAM_NAMES } from "@spool/core/runtime";
+ * STREAM_NAMES.length; // 2
+ * ```
+ */
+export * from "./capture.js";
+export * from "./clock.js";
+export * from "./errors.js";
+export * from "./ids.js";
+export * from "./ledger.js";
+export * from "./logger.js";
+export * from "./newline-count.js";
+export * from "./preview.js";
+export * from "./printable.js";
+export type {
+  CaptureReceipt,
+  PreviewReceipt,
+  ProcessReceipt,
+  Receipt,
+  StreamReceipt,
+} from "./receipt.js";
+export * from "./receipt-vocabulary.js";
+export * from "./spool.js";
+export * from "./stage.js";
+export * from "./stream-pipeline.js";

@@ -1,0 +1,60 @@
+/**
+ * `spool run` on a small result must not load the heavy dependencies it does not need:
+ * zod (~50 ms: schemas only validate files read back), piscina (first spill), pino (only
+ * with a log destination), the rest of rxjs (only `Subject`). A preload records every
+ * module the process loads, ESM through loader hooks and CommonJS through `require.cache`.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { SPOOL_BIN, tempRoot } from "./helpers.js";
+
+function loadedModules(args: string[]): string[] {
+  const dir = tempRoot();
+  const log = path.join(dir, "loaded.txt");
+  const hooks = path.join(dir, "hooks.mjs");
+  const preload = path.join(dir, "preload.mjs");
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(log)}, url + "\\n");
+  return next(url, context);
+}
+`,
+  );
+  writeFileSync(
+    preload,
+    `import { appendFileSync } from "node:fs";
+import { createRequire, register } from "node:module";
+register(${JSON.stringify(pathToFileURL(hooks).href)});
+const cache = createRequire(import.meta.url).cache;
+process.on("exit", () => appendFileSync(${JSON.stringify(log)}, Object.keys(cache).join("\\n") + "\\n"));
+`,
+  );
+  const r = spawnSync(process.execPath, ["--import", preload, SPOOL_BIN, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  expect(r.status, r.stderr.toString()).toBe(0);
+  return readFileSync(log, "utf8").split("\n").filter(Boolean);
+}
+
+const pkg = (name: string) => (m: string) => m.includes(`/node_modules/.pnpm/${name}@`);
+
+describe("spool run start-up", () => {
+  it("loads neither zod, piscina, pino nor the full rxjs for a small result", () => {
+    const loaded = loadedModules(["run", "--root", tempRoot(), "--", "echo", "hi"]);
+    expect(loaded.some((m) => m.includes("/packages/core/"))).toBe(true);
+    expect(loaded.filter(pkg("zod"))).toEqual([]);
+    expect(loaded.filter(pkg("piscina"))).toEqual([]);
+    expect(loaded.filter(pkg("pino"))).toEqual([]);
+    expect(loaded.filter((m) => /\/rxjs\/dist\/(cjs|esm5?)\/index\.js$/.test(m))).toEqual([]);
+  });
+
+  it("the probe sees zod where it is loaded (ls validates receipts)", () => {
+    const loaded = loadedModules(["ls", "--root", tempRoot()]);
+    expect(loaded.filter(pkg("zod")).length).toBeGreaterThan(0);
+  });
+});
