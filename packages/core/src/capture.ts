@@ -33,7 +33,7 @@ import {
   type StreamName,
 } from "./receipt-vocabulary.js";
 import type { CaptureSpool, SpillInfo, SpoolFactory, StreamFinal } from "./spool.js";
-import type { Stage } from "./stage.js";
+import { type Stage, sumCounters } from "./stage.js";
 import {
   createStreamPipeline,
   pumpStream,
@@ -253,14 +253,10 @@ export function startCapture(options: CaptureOptions): Capture {
     const writer = spool.streams[name];
     const final = finals?.[name];
     const snap = pipeline.ledger.snapshot();
-    const counters = { replacements: 0, redactions: 0, omissions: 0 };
-    const transforms: string[] = [];
-    for (const stage of pipeline.stages) {
-      counters.replacements += stage.counters?.replacements ?? 0;
-      counters.redactions += stage.counters?.redactions ?? 0;
-      counters.omissions += stage.counters?.omissions ?? 0;
-      if (stage.transform) transforms.push(stage.transform);
-    }
+    const counters = sumCounters(pipeline.stages);
+    const transforms = pipeline.stages.flatMap((stage) =>
+      stage.transform ? [stage.transform] : [],
+    );
     const inline = finals !== null && !spool.spilled && captureState === "complete";
     const committed = inline
       ? snap.produced

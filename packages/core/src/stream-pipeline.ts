@@ -18,7 +18,7 @@ import type { Readable } from "node:stream";
 import { createLedger, type Ledger } from "./ledger.js";
 import type { StreamName } from "./receipt-vocabulary.js";
 import type { OfferResult, StreamWriter } from "./spool.js";
-import { batchBytes, composeStages, type Stage, sumCounters } from "./stage.js";
+import { batchBytes, composeStages, type Stage } from "./stage.js";
 
 export interface StreamPipelineOptions {
   readonly name: StreamName;
@@ -118,11 +118,6 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
       }
     },
   };
-}
-
-/** Counters of a pipeline's stages, for its receipt. */
-export function pipelineCounters(pipeline: StreamPipeline) {
-  return sumCounters(pipeline.stages);
 }
 
 /**
