@@ -215,4 +215,15 @@ describe("spool run (end to end, built binary)", () => {
     expect(readFileSync(log, "utf8")).not.toContain("SECRET-CONTENT-LINE");
     expect(statSync(log).mode & 0o077).toBe(0);
   });
+
+  it("says inline what it could not keep: a capture past --max-bytes is partial, with the kept bytes named", () => {
+    const root = tempRoot();
+    const r = spool(["run", "--root", root, "--max-bytes", "10KiB", "--", "seq", "1", "100000"]);
+    expect(r.status).toBe(0);
+    const status = r.stdout.toString().trimEnd().split("\n").at(-1)!;
+    expect(status).toMatch(/capture partial \(quota\)/);
+    expect(status).toMatch(/stdout 588895 B\/100000 lines \(only 10240 B kept\)/);
+    // The preview still shows the real end of the output.
+    expect(r.stdout.toString()).toContain("100000\n[spool]");
+  });
 });

@@ -30,6 +30,8 @@ export function statusLine(receipt: Receipt, exitStatus: number): string {
 function streamPart(name: string, s: StreamReceipt): string {
   const size = `${s.produced} B${s.lines !== null && s.produced > 0 ? `/${s.lines} lines` : ""}`;
   const extra = [
+    // What could not be kept is said, not only counted in the receipt.
+    s.committed < s.produced ? `only ${s.committed} B kept` : "",
     s.redactions > 0 ? `${s.redactions} redacted` : "",
     s.omissions > 0 ? `${s.omissions} omitted` : "",
     s.replacements > 0 ? `${s.replacements} replaced` : "",
