@@ -26,6 +26,10 @@ export const LINE_INDEX_EVERY = 1024;
 
 const ENTRY_BYTES = 8;
 const NEWLINE = 0x0a;
+/** Newlines found by `indexOf` before the density is checked. */
+const DENSITY_PROBE = 32;
+/** Mean bytes per newline below which a plain loop beats `indexOf`. */
+const DENSE_GAP = 48;
 
 /** The index file of a stream, beside its data file in the capture directory. */
 export function lineIndexName(stream: StreamName): string {
@@ -45,10 +49,20 @@ export function createLineIndexer(every: number = LINE_INDEX_EVERY): LineIndexer
     scan(data) {
       const offsets: number[] = [];
       const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+      // indexOf skips sparse newlines at memchr speed but costs a call per newline; on
+      // dense output (`yes`: one every 2 bytes) a plain loop is several times faster.
       let at = bytes.indexOf(NEWLINE);
+      const first = at;
+      let seen = 0;
       while (at !== -1) {
         newlines++;
         if (newlines % every === 0) offsets.push(position + at + 1);
+        if (++seen === DENSITY_PROBE && (at - first) / seen < DENSE_GAP) {
+          for (let i = at + 1; i < bytes.length; i++) {
+            if (bytes[i] === NEWLINE && ++newlines % every === 0) offsets.push(position + i + 1);
+          }
+          break;
+        }
         at = bytes.indexOf(NEWLINE, at + 1);
       }
       position += data.byteLength;
