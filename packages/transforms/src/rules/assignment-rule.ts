@@ -27,6 +27,8 @@ const NAME = byteSet("A-Za-z0-9_.-");
 const VALUE_END = byteSet(",;&})]");
 const QUOTES = byteSet("\"'`");
 const SPACE = byteSet(" \t\r\n\v\f");
+/** Bytes that end an unquoted value. */
+const UNQUOTED_END = byteSet(",;&})]\"'` \t\r\n\v\f");
 const MAX_NAME = 64;
 const MAX_BLANKS = 16;
 
@@ -158,6 +160,29 @@ export function assignmentRule(
                 return Verdict.Redact;
             }
           }
+        },
+        skip(input, start, end) {
+          let i = start;
+          if (phase === Phase.Unquoted) {
+            while (i < end && UNQUOTED_END[input[i]!] !== 1) i++;
+          } else if (phase === Phase.Quoted) {
+            for (; i < end; i++) {
+              if (escaped) {
+                escaped = false;
+                continue;
+              }
+              const byte = input[i]!;
+              if (byte === quote || byte === 0x0a || byte === 0x0d) break;
+              escaped = byte === 0x5c;
+            }
+          } else if (phase === Phase.Name) {
+            const stop = Math.min(end, start + (MAX_NAME - count));
+            while (i < stop && NAME[input[i]!] === 1) i++;
+            count += i - start;
+            claim = anchorLength + offset + (i - start);
+          }
+          offset += i - start;
+          return i;
         },
         end: () => Verdict.Reject,
       };
