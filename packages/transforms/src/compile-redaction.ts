@@ -188,6 +188,14 @@ function patternStarter(rule: PatternRule) {
         if (seen >= rule.maxLength) return decide(true);
         return Verdict.Hold;
       },
+      skip(input, start, end) {
+        // Held up to the declared limit; past it (tail), redacted to a stop byte.
+        const limit = tail ? end : Math.min(end, start + (rule.maxLength - 1 - seen));
+        let i = start;
+        while (i < limit && stop[input[i]!] !== 1) i++;
+        seen += i - start;
+        return i;
+      },
       end() {
         if (tail) return Verdict.Reject;
         return decide(false);

@@ -65,6 +65,12 @@ export interface TraceSegment {
 export interface RedactorStageOptions {
   /** Called for every output segment, in output order. @default undefined */
   readonly trace?: (segment: TraceSegment) => void;
+  /**
+   * Let candidates consume runs of bytes through their `skip` fast path. `false` feeds
+   * every byte to `next`; the output is the same either way (tests compare the two).
+   * @default true
+   */
+  readonly skip?: boolean;
 }
 
 export interface RedactorStage extends Stage {
@@ -82,6 +88,10 @@ interface Live {
   /** Absolute offset of the first byte it may still claim. */
   front: number;
   readonly maxLength: number;
+  /** Absolute offset of the next byte it is fed. */
+  next: number;
+  /** The last verdict `next` returned (`Hold` or `Redact`), or -1 before the first. */
+  last: number;
 }
 
 /**
@@ -95,11 +105,10 @@ export function createRedactor(
   const compiled = isCompiledRedaction(source) ? source : compileRedaction(source);
   const { window: W, exact, folded, ruleNames, exactAnchors, foldedAnchors } = compiled;
   const trace = options.trace;
+  const useSkip = options.skip ?? true;
 
   const cls1 = exact.classOf;
-  const K1 = exact.classes;
   const D1 = exact.denseStates;
-  const dense1 = exact.dense;
   const flags1 = exact.flags;
   const step1 = exact.step;
   const cls2 = folded.classOf;
@@ -370,6 +379,8 @@ export function createRedactor(
         at,
         front: clampFront(at + cand.from, at, pos),
         maxLength: anchor.maxLength,
+        next: pos,
+        last: -1,
       });
     }
   };
@@ -407,45 +418,100 @@ export function createRedactor(
     }
   };
 
-  /** Feed byte `byte` at offset `p` to every live candidate. */
-  const stepLive = (byte: number, p: number) => {
-    let kept = 0;
-    for (let k = 0; k < live.length; k++) {
-      const l = live[k]!;
-      if (stepOne(l, byte, p)) live[kept++] = l;
+  // A redaction of the candidate being fed, not yet added: its consecutive spans are
+  // added as one (spans merge anyway, and nothing is flushed while candidates are fed).
+  let pendingFrom = 0;
+  let pendingTo = 0;
+  const pend = (start: number, end: number, rule: number) => {
+    if (end <= start) return;
+    if (pendingTo > pendingFrom && start <= pendingTo && end >= pendingFrom) {
+      if (start < pendingFrom) pendingFrom = start;
+      if (end > pendingTo) pendingTo = end;
+      return;
     }
-    if (kept !== live.length) live.length = kept;
+    if (pendingTo > pendingFrom) addSpan(pendingFrom, pendingTo, rule);
+    pendingFrom = start;
+    pendingTo = end;
   };
 
-  const stepOne = (l: Live, byte: number, p: number): boolean => {
-    const cand = l.cand;
-    if (cand === null) {
-      if (isWhitespaceByte(byte)) return false;
-      addSpan(p, p + 1, l.rule);
-      l.front = p + 1;
-      return true;
-    }
-    const verdict = cand.next(byte);
-    if (verdict === Verdict.Hold) {
-      l.front = clampFront(l.at + cand.from, l.front, p + 1);
-      if (p + 1 - l.front > l.maxLength) {
-        addSpan(l.front, p + 1, l.rule);
-        l.cand = null;
-        l.front = p + 1;
+  /**
+   * Feed candidate `l` the bytes from its next one up to `end` (an index in the chunk);
+   * false once it is done. Candidates are independent of each other and of the automaton
+   * until the next flush (spans only accumulate), so each is fed its bytes in one go.
+   */
+  const feed = (l: Live, end: number): boolean => {
+    const input = chunk;
+    const base = chunkBase;
+    const rule = l.rule;
+    let i = l.next - base;
+    let alive = true;
+    pendingFrom = 0;
+    pendingTo = 0;
+    while (i < end) {
+      const cand = l.cand;
+      if (cand === null) {
+        // Failed closed: redacted through the next whitespace byte (which ends it).
+        let j = i;
+        while (j < end && !isWhitespaceByte(input[j]!)) j++;
+        if (j > i) {
+          pend(base + i, base + j, rule);
+          l.front = base + j;
+        }
+        i = j;
+        if (j < end) {
+          i = j + 1;
+          alive = false;
+        }
+        break;
       }
-      return true;
+      const last = l.last;
+      if (last >= 0 && useSkip && cand.skip !== undefined) {
+        // A held run may not pass the hold limit: the byte that would goes through `next`.
+        const limit = last === Verdict.Hold ? Math.min(end, l.front + l.maxLength - base) : end;
+        const j = cand.skip(input, i, limit);
+        if (j > i) {
+          if (last === Verdict.Hold) {
+            l.front = clampFront(l.at + cand.from, l.front, base + j);
+          } else {
+            pend(l.front, base + j, rule);
+            l.front = base + j;
+          }
+          i = j;
+          continue;
+        }
+      }
+      const p = base + i;
+      const verdict = cand.next(input[i]!);
+      i++;
+      if (verdict === Verdict.Hold) {
+        l.front = clampFront(l.at + cand.from, l.front, p + 1);
+        l.last = Verdict.Hold;
+        if (p + 1 - l.front > l.maxLength) {
+          pend(l.front, p + 1, rule);
+          l.cand = null;
+          l.front = p + 1;
+        }
+        continue;
+      }
+      if (verdict === Verdict.Redact) {
+        pend(clampFront(l.at + cand.from, l.front, p), p + 1, rule);
+        l.front = p + 1;
+        l.last = Verdict.Redact;
+        continue;
+      }
+      if (verdict === Verdict.Close) {
+        const start = clampFront(l.at + cand.from, l.front, p + 1);
+        const stop = cand.to === undefined ? p : Math.min(p + 1, l.at + cand.to);
+        pend(start, stop, rule);
+      }
+      alive = false;
+      break;
     }
-    if (verdict === Verdict.Redact) {
-      addSpan(clampFront(l.at + cand.from, l.front, p), p + 1, l.rule);
-      l.front = p + 1;
-      return true;
-    }
-    if (verdict === Verdict.Close) {
-      const start = clampFront(l.at + cand.from, l.front, p + 1);
-      const end = cand.to === undefined ? p : Math.min(p + 1, l.at + cand.to);
-      addSpan(start, end, l.rule);
-    }
-    return false;
+    if (pendingTo > pendingFrom) addSpan(pendingFrom, pendingTo, rule);
+    pendingFrom = 0;
+    pendingTo = 0;
+    l.next = base + i;
+    return alive;
   };
 
   const processChunk = (input: Uint8Array) => {
@@ -464,27 +530,35 @@ export function createRedactor(
         if (i < n) endDrop();
         continue;
       }
-      if (live.length === 0 && s1 < D1) {
-        // The hot loop: two table lookups per byte until something happens.
-        const limit = Math.min(n, deadline - chunkBase);
-        i = scan(input, i, limit, s1, s2, exact, folded, scanState);
-        s1 = scanState[0]!;
-        s2 = scanState[1]!;
-        const prev = scanState[2]!;
-        const hit = scanState[3] === 1;
+      // Up to the next deadline nothing is flushed: run the automata over the whole stretch
+      // (spawning candidates at anchors), then feed every live candidate its bytes.
+      const end = Math.min(n, deadline - chunkBase);
+      while (i < end) {
+        if (s1 < D1) {
+          // The hot loop: two table lookups per byte until something happens.
+          i = scan(input, i, end, s1, s2, exact, folded, scanState);
+          s1 = scanState[0]!;
+          s2 = scanState[1]!;
+          pos = chunkBase + i;
+          if (scanState[3] === 1) events(scanState[2]!);
+          continue;
+        }
+        const byte = input[i]!;
+        const prev = s1;
+        s1 = step1(s1, cls1[byte]!);
+        s2 = dense2[s2 * K2 + cls2[byte]!]!;
+        i++;
         pos = chunkBase + i;
-        if (hit) events(prev);
-        continue;
+        if ((flags1[s1]! | flags2[s2]!) !== 0) events(prev);
       }
-      const byte = input[i]!;
-      stepLive(byte, chunkBase + i);
-      const prev = s1;
-      const k = cls1[byte]!;
-      s1 = s1 < D1 ? dense1[s1 * K1 + k]! : step1(s1, k);
-      s2 = dense2[s2 * K2 + cls2[byte]!]!;
-      i++;
-      pos = chunkBase + i;
-      if ((flags1[s1]! | flags2[s2]!) !== 0) events(prev);
+      if (live.length > 0) {
+        let kept = 0;
+        for (let k = 0; k < live.length; k++) {
+          const l = live[k]!;
+          if (feed(l, end)) live[kept++] = l;
+        }
+        if (kept !== live.length) live.length = kept;
+      }
     }
     if (!dropping) {
       const f = frontier();

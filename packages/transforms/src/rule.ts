@@ -81,6 +81,17 @@ export interface Candidate {
   next(byte: number): Verdict;
   /** End of input: `Close` or `Redact` redact from `from` to the end, anything else nothing. */
   end(): Verdict;
+  /**
+   * Optional fast path over a run of bytes. Consume `input[start]`, `input[start + 1]`, …
+   * (never `input[end]` or beyond) for as long as `next` would return, for each byte, the
+   * same verdict it returned last (`Hold` or `Redact`), and stop before the first byte it
+   * would not; leave the candidate exactly as if `next` had been called on every consumed
+   * byte. `from` may only grow during a run. Return the index of the first byte not
+   * consumed (`start` when none). The redactor calls it only after a `next` that returned
+   * `Hold` or `Redact`, and then treats the run as that many calls of `next`, so it changes
+   * speed, never output (the redactor's property tests check this for the built-in rules).
+   */
+  skip?(input: Uint8Array, start: number, end: number): number;
 }
 
 interface RuleBase {

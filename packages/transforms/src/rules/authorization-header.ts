@@ -135,6 +135,27 @@ export const AUTHORIZATION_HEADER_RULE: MatcherRule = {
           }
         }
       },
+      skip(input, start, end) {
+        let i = start;
+        if (phase === Phase.Credential) {
+          for (; i < end; i++) {
+            if (escaped) {
+              escaped = false;
+              continue;
+            }
+            const byte = input[i]!;
+            if (endsValue(byte)) break;
+            escaped = quote === 0x22 && byte === 0x5c;
+          }
+        } else if (phase === Phase.Name) {
+          const stop = Math.min(end, start + (MAX_NAME - count));
+          while (i < stop && NAME[input[i]!] === 1) i++;
+          count += i - start;
+          claim = here + (i - start) + 1;
+        }
+        here += i - start;
+        return i;
+      },
       end() {
         return phase === Phase.Word && word !== "" ? Verdict.Close : Verdict.Reject;
       },

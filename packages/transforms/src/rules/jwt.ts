@@ -46,6 +46,26 @@ export const JWT_RULE: MatcherRule = {
         redacting = true;
         return Verdict.Redact;
       },
+      skip(input, start, end) {
+        let i = start;
+        if (redacting) {
+          for (; i < end; i++) {
+            const byte = input[i]!;
+            if (BASE64URL[byte] !== 1 && byte !== DOT) break;
+          }
+          return i;
+        }
+        if (payload < 0) {
+          const stop = Math.min(end, i + (MAX_HEADER - header));
+          while (i < stop && BASE64URL[input[i]!] === 1) i++;
+          header += i - start;
+          return i;
+        }
+        const stop = Math.min(end, i + (MIN_PAYLOAD - 1 - payload));
+        while (i < stop && BASE64URL[input[i]!] === 1) i++;
+        payload += i - start;
+        return i;
+      },
       end: () => Verdict.Reject,
     };
   },

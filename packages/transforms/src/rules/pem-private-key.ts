@@ -54,6 +54,16 @@ export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
         dashes = byte === DASH ? dashes + 1 : 0;
         return Verdict.Redact;
       },
+      skip(input, start, end) {
+        // Body bytes other than "-" change nothing while no "-----" is pending.
+        let i = start;
+        if (phase !== 0 || dashes !== 0) return i;
+        for (; i < end; i++) {
+          const byte = input[i]!;
+          if (BODY[byte] !== 1 || byte === DASH) break;
+        }
+        return i;
+      },
       end: () => Verdict.Close,
     };
   },

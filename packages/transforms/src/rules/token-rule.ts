@@ -71,6 +71,26 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
           }
           return count >= minBody && sawMixed ? Verdict.Redact : Verdict.Hold;
         },
+        skip(input, start, end) {
+          let i = start;
+          if (count >= minBody && sawMixed) {
+            // Redacting: the rest of the run.
+            while (i < end && body[input[i]!] === 1) i++;
+            count += i - start;
+            return i;
+          }
+          // Holding: body bytes until one that would redact or reject.
+          for (; i < end; i++) {
+            const byte = input[i]!;
+            if (body[byte] !== 1) break;
+            const mixedNow =
+              sawMixed || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a);
+            if (mixedNow ? count + 1 >= minBody : count + 1 >= 2 * minBody) break;
+            count++;
+            sawMixed = mixedNow;
+          }
+          return i;
+        },
         end: () => Verdict.Reject,
       };
     },

@@ -17,6 +17,10 @@ import { byteSet } from "./byte-classes.js";
 const SCHEME = byteSet("A-Za-z0-9+.-");
 /** Bytes that cannot be in userinfo: it ends the candidate without a match. */
 const NOT_USERINFO = byteSet("/?#\"'<>\\`[] \t\r\n\v\f");
+/** Bytes that end a userinfo run: the above, `@` and control bytes. */
+const RUN_END = byteSet("/?#\"'<>\\`[] \t\r\n\v\f@");
+for (let b = 0; b < 0x20; b++) RUN_END[b] = 1;
+RUN_END[0x7f] = 1;
 const MAX_USERINFO = 512;
 const AT = 0x40;
 const COLON = 0x3a;
@@ -44,6 +48,18 @@ export const URL_USERINFO_RULE: MatcherRule = {
           return Verdict.Redact;
         }
         return Verdict.Hold;
+      },
+      skip(input, start, end) {
+        // Userinfo bytes: held up to the limit, redacted past it.
+        const stop = overlong ? end : Math.min(end, start + (MAX_USERINFO - length));
+        let i = start;
+        for (; i < stop; i++) {
+          const byte = input[i]!;
+          if (RUN_END[byte] === 1) break;
+          if (byte === COLON) colon = true;
+        }
+        length += i - start;
+        return i;
       },
       end: () => Verdict.Reject,
     };
