@@ -61,7 +61,16 @@ export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
   return {
     name: PREVIEW_TAP,
     push(batch) {
-      for (const chunk of batch) take(chunk);
+      // Once the head is full, a piece followed in this batch by a whole ring's worth of
+      // bytes would only be overwritten: count it, copy nothing (redacted text arrives as
+      // thousands of small pieces per MiB).
+      let after = 0;
+      for (const chunk of batch) after += chunk.byteLength;
+      for (const chunk of batch) {
+        after -= chunk.byteLength;
+        if (headLength === head.byteLength && after >= ring.byteLength) total += chunk.byteLength;
+        else take(chunk);
+      }
       return batch as Uint8Array[];
     },
     end: () => [],

@@ -13,20 +13,24 @@ describe("preview tap", () => {
     fc.assert(
       fc.property(
         fc.string({ unit: "grapheme-ascii", maxLength: 300 }),
-        fc.array(fc.nat({ max: 300 }), { maxLength: 10 }),
+        fc.array(fc.nat({ max: 300 }), { maxLength: 40, size: "max" }),
         fc.integer({ min: 0, max: 40 }),
         fc.integer({ min: 0, max: 40 }),
-        (text, cuts, headBytes, tailBytes) => {
+        // Pieces pushed one per batch, or grouped into batches of up to this many.
+        fc.integer({ min: 1, max: 8 }),
+        (text, cuts, headBytes, tailBytes, group) => {
           const bytes = Buffer.from(text);
           const tap = createPreviewTap({ headBytes, tailBytes });
           const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort(
             (a, b) => a - b,
           );
           let prev = 0;
+          const pieces: Buffer[] = [];
           for (const p of [...points, bytes.length]) {
-            if (p > prev) tap.push([bytes.subarray(prev, p)]);
+            if (p > prev) pieces.push(bytes.subarray(prev, p));
             prev = p;
           }
+          for (let i = 0; i < pieces.length; i += group) tap.push(pieces.slice(i, i + group));
           const snap = tap.snapshot();
           expect(snap.total).toBe(bytes.length);
           expect(snap.head.length).toBeLessThanOrEqual(headBytes);
