@@ -1,5 +1,6 @@
 /**
- * Capture identities: 144 random bits, base64url (24 characters), safe as a file name.
+ * Capture identities: base64url (24 characters, about 143 random bits), safe as a file
+ * name, and never starting with `-` or `_`, so an id is never read as a command-line option.
  *
  * @example
  * ```ts
@@ -10,7 +11,11 @@
 import { randomBytes } from "node:crypto";
 
 export function newCaptureId(): string {
-  return randomBytes(18).toString("base64url");
+  for (;;) {
+    const id = randomBytes(18).toString("base64url");
+    // Rejection keeps the ids uniform over those that start with a letter or digit.
+    if (/^[A-Za-z0-9]/.test(id)) return id;
+  }
 }
 
 /**
