@@ -117,10 +117,11 @@ describe("redaction through the CLI", () => {
     expect(short.status).toBe(64);
     expect(short.stderr).not.toContain("abc");
     expect(short.stderr.trim().split("\n")).toHaveLength(1);
+    // A root that does not exist yet is not created for a refused command.
     const unset = spool([
       "run",
       "--root",
-      root,
+      path.join(root, "not-yet"),
       "--redact-env",
       "SPOOL_TEST_UNSET_VAR",
       "--",

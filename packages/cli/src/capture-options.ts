@@ -90,10 +90,11 @@ export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string
   };
   if (preview.maxBytes < 256) throw usageError("--preview-bytes must be at least 256");
   const binary = o.binary === "keep";
+  // Everything that can refuse the input comes before anything that touches the disk.
+  const redaction = o["no-redact"] ? null : redactionOf(o, env);
   const root = resolveRoot({ flag: o.root as string | undefined, env });
   const logDest = (o.log as string | undefined) ?? env.SPOOL_LOG ?? null;
   const logger = createLogger({ destination: logDest });
-  const redaction = o["no-redact"] ? null : redactionOf(o, env);
   const rawLabel = o["no-label"]
     ? null
     : ((o.label as string | undefined) ?? [command, ...args].join(" "));

@@ -12,7 +12,7 @@ import type { Receipt } from "@spool/core";
 import type { Io } from "../io.js";
 import { benchContext } from "./context.js";
 import { FIXTURES, type Fixture } from "./fixture-data.js";
-import { type BenchReport, machine, renderMarkdown, writeReport } from "./report.js";
+import { type BenchReport, emitReport, machine } from "./report.js";
 import { RETRIEVAL_LIMITS, type RetrievalResult, runRetrieval } from "./retrieval.js";
 import { measureSpool } from "./spool-usage.js";
 
@@ -251,9 +251,7 @@ export async function benchFixturesCommand(argv: readonly string[], io: Io): Pro
   const { rows, root } = await benchFixtures();
   try {
     const report = fixturesReport(rows, await runRetrieval(rows));
-    io.stdout(renderMarkdown(report));
-    if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
-    return 0;
+    return emitReport(io, c.reportDir, report);
   } finally {
     removeRoot(root);
     c.dispose();

@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { Io } from "../io.js";
 import { benchContext, MiB, sh } from "./context.js";
 import { measure, median } from "./measure.js";
-import { type BenchReport, type Cell, machine, renderMarkdown, writeReport } from "./report.js";
+import { type BenchReport, type Cell, emitReport, machine } from "./report.js";
 import { fmtSize } from "./throughput.js";
 
 export async function benchMemory(argv: readonly string[], io: Io): Promise<number> {
@@ -138,9 +138,7 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
         "Peak RSS is VmHWM of the spool process (worker threads included), polled from /proc; the yes-direct row has no capturing process.",
       ],
     };
-    io.stdout(renderMarkdown(report));
-    if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
-    return 0;
+    return emitReport(io, c.reportDir, report);
   } finally {
     c.dispose();
   }

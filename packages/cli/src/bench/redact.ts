@@ -6,7 +6,7 @@
 import { benchRedact } from "@spool/transforms/bench-redact";
 import type { Io } from "../io.js";
 import { benchContext } from "./context.js";
-import { type BenchReport, machine, renderMarkdown, writeReport } from "./report.js";
+import { type BenchReport, emitReport, machine } from "./report.js";
 
 export async function benchRedactCommand(argv: readonly string[], io: Io): Promise<number> {
   const c = benchContext(argv);
@@ -66,9 +66,7 @@ export async function benchRedactCommand(argv: readonly string[], io: Io): Promi
       runs: [],
       notes: ["Peers run on at most 32 MiB: at 1,000 literals they manage a few MB/s."],
     };
-    io.stdout(renderMarkdown(report));
-    if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
-    return 0;
+    return emitReport(io, c.reportDir, report);
   } finally {
     c.dispose();
   }

@@ -111,3 +111,14 @@ function fmt(v: Cell): string {
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(2);
   return String(v).replace(/\|/g, "\\|");
 }
+
+/** Print the report (Markdown) and, when asked, write its files; the command's exit status. */
+export function emitReport(
+  io: { stdout(text: string): void; stderr(text: string): void },
+  reportDir: string | null,
+  report: BenchReport,
+): number {
+  io.stdout(renderMarkdown(report));
+  if (reportDir) for (const f of writeReport(reportDir, report)) io.stderr(`wrote ${f}\n`);
+  return 0;
+}

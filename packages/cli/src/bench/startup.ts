@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { Io } from "../io.js";
 import { benchContext } from "./context.js";
 import { measure, median } from "./measure.js";
-import { type BenchReport, type Cell, machine, renderMarkdown, writeReport } from "./report.js";
+import { type BenchReport, type Cell, emitReport, machine } from "./report.js";
 
 export async function benchStartup(argv: readonly string[], io: Io): Promise<number> {
   const c = benchContext(argv);
@@ -71,9 +71,7 @@ export async function benchStartup(argv: readonly string[], io: Io): Promise<num
       runs,
       notes: [],
     };
-    io.stdout(renderMarkdown(report));
-    if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
-    return 0;
+    return emitReport(io, c.reportDir, report);
   } finally {
     c.dispose();
   }

@@ -11,14 +11,7 @@ import type { Io } from "../io.js";
 import { type BenchContext, benchContext, MiB, sh } from "./context.js";
 import { BENCH_SECRET_ENV, benchSecretEnv } from "./log-generator.js";
 import { measure, median, type RssTarget } from "./measure.js";
-import {
-  type BenchReport,
-  type Cell,
-  machine,
-  renderMarkdown,
-  type TargetResult,
-  writeReport,
-} from "./report.js";
+import { type BenchReport, type Cell, emitReport, machine, type TargetResult } from "./report.js";
 
 interface Scratch {
   readonly out: string;
@@ -113,9 +106,7 @@ export async function benchThroughput(argv: readonly string[], io: Io): Promise<
   const c = benchContext(argv);
   try {
     const report = await runThroughput(c, THROUGHPUT_VARIANTS, (line) => io.stderr(`${line}\n`));
-    io.stdout(renderMarkdown(report));
-    if (c.reportDir) for (const f of writeReport(c.reportDir, report)) io.stderr(`wrote ${f}\n`);
-    return 0;
+    return emitReport(io, c.reportDir, report);
   } finally {
     c.dispose();
   }
