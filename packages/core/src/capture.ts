@@ -14,11 +14,10 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import { constants as osConstants } from "node:os";
 import type { Readable } from "node:stream";
-// The full "rxjs" entry loads every operator (~60 ms of a ~250 ms `spool run -- true`);
-// Subject alone is the same class the entry re-exports, so consumers' operators still apply.
-import { Subject } from "rxjs/internal/Subject";
+import type { Subject } from "rxjs";
 import { type Clock, systemClock } from "./clock.js";
 import { newCaptureId } from "./ids.js";
 import { ledgerBalances } from "./ledger.js";
@@ -129,7 +128,13 @@ export function startCapture(options: CaptureOptions): Capture {
   const drainMs = options.drainMs ?? 1000;
   const graceMs = options.killGraceMs ?? 2000;
   const startedAt = clock.now();
-  const events = new Subject<CaptureEvent>();
+  // Lifecycle events cost nothing until someone asks for them: the Subject (and rxjs) is
+  // created on first access, and no event receipt is built while nobody listens.
+  const bus: { subject: Subject<CaptureEvent> | null; completed: boolean } = {
+    subject: null,
+    completed: false,
+  };
+  const emit = (make: () => CaptureEvent) => bus.subject?.next(make());
   const spool: CaptureSpool = options.spool({ captureId, root: options.root, startedAt });
 
   const proc: ProcessReceipt = {
@@ -186,7 +191,7 @@ export function startCapture(options: CaptureOptions): Capture {
       (info) => {
         spill = info;
         log?.info({ event: "spill", captureId }, "spooling to storage");
-        events.next({ type: "spill", receipt: receipt() });
+        emit(() => ({ type: "spill", receipt: receipt() }));
         // A first live.json at once: live refs exist from the spill, and recovery after a
         // crash knows the capture from it.
         publishLiveNow();
@@ -243,7 +248,7 @@ export function startCapture(options: CaptureOptions): Capture {
           { event: "persistence-stopped", captureId, stream: name, reason },
           "persistence stopped",
         );
-        events.next({ type: "persistence-stopped", stream: name, reason });
+        emit(() => ({ type: "persistence-stopped", stream: name, reason }));
       }
     }
   }
@@ -345,7 +350,7 @@ export function startCapture(options: CaptureOptions): Capture {
     child.once("spawn", () => {
       proc.pid = child.pid ?? null;
       log?.info({ event: "start", captureId, pid: proc.pid }, "capture started");
-      events.next({ type: "start", receipt: receipt() });
+      emit(() => ({ type: "start", receipt: receipt() }));
     });
     child.once("error", (error: NodeJS.ErrnoException) => {
       if (proc.pid !== null) return; // a kill error after spawn; the exit event follows
@@ -375,7 +380,7 @@ export function startCapture(options: CaptureOptions): Capture {
     await exited;
     for (const cancel of killTimers) cancel();
     killTimers = [];
-    events.next({ type: "exit", receipt: receipt() });
+    emit(() => ({ type: "exit", receipt: receipt() }));
 
     // Drain: actual EOF on both pipes, or the window runs out (a descendant holds a pipe).
     const ends = await drain(pumps, drainMs, clock);
@@ -434,8 +439,9 @@ export function startCapture(options: CaptureOptions): Capture {
       },
       "capture finalized",
     );
-    events.next({ type: "final", receipt: final });
-    events.complete();
+    emit(() => ({ type: "final", receipt: final }));
+    bus.completed = true;
+    bus.subject?.complete();
     return { receipt: final, exitStatus: exitStatusOf(final.process, spawnErrno) };
   })();
 
@@ -462,7 +468,13 @@ export function startCapture(options: CaptureOptions): Capture {
 
   return {
     captureId,
-    events,
+    get events() {
+      if (!bus.subject) {
+        bus.subject = new (loadSubject())<CaptureEvent>();
+        if (bus.completed) bus.subject.complete();
+      }
+      return bus.subject;
+    },
     receipt,
     cancel: (signal = "SIGTERM") => terminate(signal, "cancel"),
     async spill() {
@@ -509,4 +521,14 @@ async function drain(pumps: Record<StreamName, StreamPump>, ms: number, clock: C
 function sha256Of(snap: PreviewSnapshot): string {
   // Inline results are held whole in the tap's head.
   return createHash("sha256").update(snap.head).update(snap.tail).digest("hex");
+}
+
+/**
+ * rxjs's `Subject`, loaded on demand. The full "rxjs" entry loads every operator (~60 ms
+ * of start-up) and even `rxjs/internal/Subject` ~18 ms; it is the same class the entry
+ * re-exports, so consumers' operators apply to it.
+ */
+function loadSubject(): typeof Subject {
+  return (createRequire(import.meta.url)("rxjs/internal/Subject") as { Subject: typeof Subject })
+    .Subject;
 }
