@@ -23,6 +23,20 @@ const mode = (p: string) => fs.lstatSync(p).mode & 0o777;
 const big = (bytes = 100_000) => ["--", process.execPath, GEN, String(bytes), "10"];
 const receiptOf = (stdout: string): Receipt => ReceiptSchema.parse(JSON.parse(stdout));
 
+/** `spool run --json` of a 100 kB capture into `root`, started by a shell prefix (umask, setpriv). */
+const runBigUnder = (prefix: string, root: string) =>
+  runCommand("sh", [
+    "-c",
+    `${prefix} "$0" "$@"`,
+    process.execPath,
+    SPOOL,
+    "run",
+    "--json",
+    "--root",
+    root,
+    ...big(),
+  ]);
+
 /** Every entry under `dir`, recursively, with its mode. */
 function modes(dir: string): Array<[string, number]> {
   const out: Array<[string, number]> = [];
@@ -93,17 +107,7 @@ describe("spool run storage", () => {
   for (const umask of ["000", "077"]) {
     it(`umask ${umask}: directories 0700, files 0600`, async () => {
       const root = path.join(base, "root");
-      const r = await runCommand("sh", [
-        "-c",
-        `umask ${umask} && exec "$0" "$@"`,
-        process.execPath,
-        SPOOL,
-        "run",
-        "--json",
-        "--root",
-        root,
-        ...big(),
-      ]);
+      const r = await runBigUnder(`umask ${umask} && exec`, root);
       expect(r.code).toBe(0);
       expect(receiptOf(r.stdout).capture.state).toBe("complete");
       expect(mode(root)).toBe(0o700);
@@ -153,17 +157,10 @@ describe("spool run storage", () => {
       const root = path.join(base, "nobody-root");
       fs.mkdirSync(root, { mode: 0o700 });
       fs.chownSync(root, user, user);
-      const r = await runCommand("sh", [
-        "-c",
-        `umask 000 && exec setpriv --reuid=${user} --regid=${user} --clear-groups "$0" "$@"`,
-        process.execPath,
-        SPOOL,
-        "run",
-        "--json",
-        "--root",
+      const r = await runBigUnder(
+        `umask 000 && exec setpriv --reuid=${user} --regid=${user} --clear-groups`,
         root,
-        ...big(),
-      ]);
+      );
       expect(r.code).toBe(0);
       expect(receiptOf(r.stdout).capture.state).toBe("complete");
       for (const [name, m] of modes(root)) {
