@@ -110,3 +110,5 @@ async function checkSmallPath(options: SpoolContractOptions) {
     fail("finish without spill stored something");
   await spool.close();
 }
+
+export * from "./store-contract.js";
