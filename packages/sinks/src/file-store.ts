@@ -114,7 +114,16 @@ export function createFileStore(options: FileStoreOptions): CaptureStore {
           `${captureId} is still running; refusing to remove it`,
         );
       }
-      // rm does not follow links inside the tree; the directory itself was verified above.
+      // Only a directory of ours; rm does not follow links inside the tree, and the
+      // directory itself was verified not to be one.
+      const uid = process.getuid?.();
+      if (uid !== undefined && lstatIfAny(dir)?.uid !== uid) {
+        throw new SpoolError(
+          "SPOOL_E_UNSAFE_PATH",
+          FILE_STORE,
+          `${captureId} is not ours; refusing to remove it`,
+        );
+      }
       fs.rmSync(dir, { recursive: true, force: true });
       reconcileRootQuota(root);
     },
