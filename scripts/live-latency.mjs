@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Live latency of a background job: the delay from a child's write to the bytes being
 // readable through `read` (the committed bound advertised in live.json), measured two ways:
-//   api:    the `read` code path in-process (viewCapture + openCommitted), polled every 2 ms;
+//   api:    the `read` code path in-process (CaptureStore state + openStream), polled every 2 ms;
 //   follow: the real CLI, `spool tail --follow` as a child process, lines timestamped on arrival.
 // Usage: node scripts/live-latency.mjs [samples=200] [intervalMs=20]   (after `tsc -b`)
 import { spawn, spawnSync } from "node:child_process";
@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openCommitted, viewCapture } from "../packages/cli/dist/index.js";
+import { createFileStore } from "../packages/sinks/dist/index.js";
 
 const BIN = fileURLToPath(new URL("../packages/cli/bin/spool.js", import.meta.url));
 const samples = Number(process.argv[2] ?? 200);
@@ -39,22 +39,22 @@ const stamps = (text, now, out) => {
 async function viaApi() {
   const root = mkdtempSync(path.join(tmpdir(), "spool-latency-"));
   const { captureId } = startJob(root);
-  const dir = path.join(root, "tool-outputs", captureId);
+  const store = createFileStore({ root });
   const delays = [];
   let position = 0;
   let carry = "";
   for (;;) {
-    const view = viewCapture(dir);
-    const reader = openCommitted(view, "stdout");
-    const slice = reader.read(position, 1 << 20);
-    reader.close();
+    const view = await store.state(captureId);
+    const reader = await store.openStream(view, "stdout");
+    const slice = await reader.read(position, 1 << 20);
+    await reader.close();
     const now = Date.now();
     position = slice.nextOffset;
     const text = carry + slice.bytes.toString("utf8");
     const cut = text.lastIndexOf("\n") + 1;
     stamps(text.slice(0, cut), now, delays);
     carry = text.slice(cut);
-    if (!view.running) break;
+    if (view.condition !== "live") break;
     await new Promise((r) => setTimeout(r, 2));
   }
   return delays;

@@ -16,8 +16,6 @@
  *   `-o`) or `textOffset` and `lineBytes` (without).
  */
 import { parseArgs, usageError } from "./args.js";
-import { viewCapture } from "./capture-view.js";
-import { openCommitted } from "./committed-reader.js";
 import type { Io } from "./io.js";
 import { createLineWindows, type LineWindow } from "./line-windows.js";
 import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
@@ -66,9 +64,10 @@ export async function grepCommand(argv: readonly string[], io: Io): Promise<numb
   if (columns < 1) throw usageError("--max-columns must be at least 1");
   const onlyMatching = parsed.options["only-matching"] === true;
   const json = parsed.options.json === true;
-  const located = locateCapture(parsed, io, 1);
+  const located = await locateCapture(parsed, io, 1);
   const stream = chosenStream(parsed, located);
-  const reader = openCommitted(viewCapture(located.dir), stream);
+  const { store } = located;
+  const reader = await store.openStream(await store.state(located.captureId), stream);
 
   let found = 0;
   const print = (match: GrepMatch & Record<string, unknown>, plain: string) => {
@@ -110,15 +109,15 @@ export async function grepCommand(argv: readonly string[], io: Io): Promise<numb
   };
 
   try {
-    const { end } = reader.span(0, reader.committed);
+    const { end } = await reader.span(0, reader.committed);
     const lines = createLineWindows(
       { window: GREP_WINDOW_BYTES, overlap: GREP_OVERLAP_BYTES },
       visit,
     );
-    reader.pipe(0, end, (chunk) => lines.push(chunk));
+    for await (const chunk of reader.chunks(0, end)) if (!lines.push(chunk)) break;
     lines.end();
   } finally {
-    reader.close();
+    await reader.close();
   }
   return found > 0 ? 0 : 1;
 

@@ -6,7 +6,6 @@
  */
 import { exitStatusOf } from "@spool/core";
 import { parseArgs } from "./args.js";
-import { viewCapture } from "./capture-view.js";
 import { statusLine } from "./inline.js";
 import type { Io } from "./io.js";
 import { locateCapture } from "./locate-capture.js";
@@ -36,12 +35,13 @@ export async function killCommand(argv: readonly string[], io: Io): Promise<numb
   );
   const raw = (parsed.options.signal as string | undefined) ?? "SIGTERM";
   const signal = (raw.startsWith("SIG") ? raw : `SIG${raw}`) as NodeJS.Signals;
-  const { dir } = locateCapture(parsed, io);
-  const view = viewCapture(dir);
+  const { store, captureId } = await locateCapture(parsed, io);
+  const view = await store.state(captureId);
   // The child already exited (its capture may still be finalizing): nothing to signal.
-  if (!view.running || view.receipt.process.state !== "running") {
+  if (view.condition !== "live" || view.receipt.process.state !== "running") {
     const r = view.receipt;
-    const how = view.crashed ? "its supervisor died" : statusLine(r, exitStatusOf(r.process));
+    const how =
+      view.condition === "crashed" ? "its supervisor died" : statusLine(r, exitStatusOf(r.process));
     io.stdout(`spool kill: ${r.captureId} already finished; nothing to kill (${how})\n`);
     return 0;
   }
@@ -54,8 +54,8 @@ export async function killCommand(argv: readonly string[], io: Io): Promise<numb
     // No supervisor to ask (a foreground run, or one that died): signal the group directly.
     signalQuietly(-pgid, signal);
   }
-  const after = await waitForEnd(dir, KILL_WAIT_MS);
-  if (after.running) {
+  const after = await waitForEnd(store, captureId, KILL_WAIT_MS);
+  if (after.condition === "live") {
     io.stderr(
       `spool kill: ${after.receipt.captureId} did not end within ${KILL_WAIT_MS / 1000} s\n`,
     );

@@ -1,41 +1,46 @@
 /**
  * The `REF` argument of the job commands: the root (`--root`, `$SPOOL_ROOT`, default),
- * exactly one REF, resolved by `resolveRef` (`@spool/sinks`) to a verified capture
- * directory. Looking never creates the root or anything in it.
+ * exactly one REF, resolved through the root's `CaptureStore` (`createFileStore` in
+ * `@spool/sinks`; every reader goes through that contract, never the file layout).
+ * Looking never creates the root or anything in it.
  */
-import type { StreamName } from "@spool/core";
-import { type ResolvedRef, resolveRef, resolveRoot } from "@spool/sinks";
+import type { CaptureStore, StoreRef, StreamName } from "@spool/core";
+import { createFileStore, resolveRoot } from "@spool/sinks";
 import { type Parsed, usageError } from "./args.js";
 import type { Io } from "./io.js";
 
-/** A resolved REF and the root it was resolved in. */
-export interface Located extends ResolvedRef {
-  readonly root: string;
+/** A resolved REF and the store it was resolved in. */
+export interface Located extends StoreRef {
+  readonly store: CaptureStore;
 }
 
 /**
  * Resolve the first positional argument as a REF (allowing `extraPositionals` more).
  * Throws `SPOOL_E_USAGE` or one of the `SPOOL_E_REF_*` codes (exit 64).
  */
-export function locateCapture(parsed: Parsed, io: Io, extraPositionals = 0): Located {
+export async function locateCapture(
+  parsed: Parsed,
+  io: Io,
+  extraPositionals = 0,
+): Promise<Located> {
   if (parsed.rest !== null) throw usageError("unexpected --");
   const [ref, ...more] = parsed.positionals;
   if (ref === undefined) throw usageError("missing REF (a captureId, callId or ref)");
   if (more.length > extraPositionals)
     throw usageError(`unexpected argument "${more[extraPositionals]}"`);
-  const root = existingRoot(parsed, io);
-  return { ...resolveRef(root, ref), root };
+  const store = existingStore(parsed, io);
+  return { ...(await store.resolve(ref)), store };
 }
 
-/** The root of a command that takes no argument but options (`ls`, `recover`). */
-export function locateRoot(parsed: Parsed, io: Io): string {
+/** The store of a command that takes no argument but options (`ls`, `recover`). */
+export function locateStore(parsed: Parsed, io: Io): CaptureStore {
   if (parsed.positionals.length > 0 || parsed.rest !== null)
     throw usageError(`unexpected argument "${parsed.positionals[0] ?? "--"}"`);
-  return existingRoot(parsed, io);
+  return existingStore(parsed, io);
 }
 
 /** `--stream S`, else the stream the ref names, else stdout. */
-export function chosenStream(parsed: Parsed, located: Located): StreamName {
+export function chosenStream(parsed: Parsed, located: Pick<StoreRef, "stream">): StreamName {
   const flag = parsed.options.stream as StreamName | undefined;
   return flag ?? located.stream ?? "stdout";
 }
@@ -43,11 +48,12 @@ export function chosenStream(parsed: Parsed, located: Located): StreamName {
 /** The `--stream` option of `read`, `tail` and `grep`. */
 export const STREAM_OPTION = { kind: "string", choices: ["stdout", "stderr"] } as const;
 
-/** `--root`, `$SPOOL_ROOT` or the default, resolved without creating anything. */
-function existingRoot(parsed: Parsed, io: Io): string {
-  return resolveRoot({
+/** The store of `--root`, `$SPOOL_ROOT` or the default, resolved without creating anything. */
+function existingStore(parsed: Parsed, io: Io): CaptureStore {
+  const root = resolveRoot({
     flag: parsed.options.root as string | undefined,
     env: io.env,
     create: false,
   });
+  return createFileStore({ root });
 }

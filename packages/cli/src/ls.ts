@@ -10,13 +10,10 @@
  * `tail` and `grep` never do.
  */
 
-import { printable } from "@spool/core";
-import { type CaptureStatus, listCaptures, recoverRoot } from "@spool/sinks";
+import { type CaptureStore, printable, type StoredCapture } from "@spool/core";
 import { parseArgs } from "./args.js";
-import { completionSeen, takeCompletion } from "./completion.js";
 import type { Io } from "./io.js";
-import { readJobRecord } from "./job-record.js";
-import { locateRoot } from "./locate-capture.js";
+import { locateStore } from "./locate-capture.js";
 
 const LS_OPTIONS = {
   root: { kind: "string" },
@@ -26,13 +23,14 @@ const LS_OPTIONS = {
 
 export async function lsCommand(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, LS_OPTIONS);
-  const root = locateRoot(parsed, io);
-  const report = recoverRoot(root);
+  const store = locateStore(parsed, io);
+  const report = await store.recover();
   for (const e of report.errors) io.stderr(`spool ls: ${e.captureId}: ${e.message}\n`);
-  let captures = listCaptures(root);
-  if (parsed.options.unseen) captures = deliverUnseen(captures, io);
+  let captures = await store.list();
+  if (parsed.options.unseen) captures = await deliverUnseen(store, captures, io);
   if (parsed.options.json) {
-    io.stdout(`${JSON.stringify(captures.map(summary), null, 2)}\n`);
+    const summaries = await Promise.all(captures.map((c) => summary(store, c)));
+    io.stdout(`${JSON.stringify(summaries, null, 2)}\n`);
     return 0;
   }
   for (const c of captures) io.stdout(`${line(c)}\n`);
@@ -40,13 +38,17 @@ export async function lsCommand(argv: readonly string[], io: Io): Promise<number
 }
 
 /** The ended jobs whose completion this call delivered (and so marked seen). */
-function deliverUnseen(captures: readonly CaptureStatus[], io: Io): CaptureStatus[] {
-  const delivered: CaptureStatus[] = [];
+async function deliverUnseen(
+  store: CaptureStore,
+  captures: readonly StoredCapture[],
+  io: Io,
+): Promise<StoredCapture[]> {
+  const delivered: StoredCapture[] = [];
   for (const c of captures) {
-    // After recoverRoot a crashed capture is final too; a live one has not ended.
-    if (c.condition !== "final" || readJobRecord(c.dir) === null) continue;
+    // After recover() a crashed capture is final too; a live one has not ended.
+    if (c.condition !== "final" || c.job === null) continue;
     try {
-      if (takeCompletion(c.dir)) delivered.push(c);
+      if (await store.completion.take(c.captureId)) delivered.push(c);
     } catch (error) {
       // Not delivered, not marked: the next poll tries again.
       io.stderr(`spool ls: ${c.captureId}: ${(error as Error).message}\n`);
@@ -55,9 +57,9 @@ function deliverUnseen(captures: readonly CaptureStatus[], io: Io): CaptureStatu
   return delivered;
 }
 
-function summary(c: CaptureStatus) {
+async function summary(store: CaptureStore, c: StoredCapture) {
   const r = c.receipt;
-  const job = readJobRecord(c.dir) !== null;
+  const job = c.job !== null;
   return {
     captureId: c.captureId,
     callId: r.callId,
@@ -74,11 +76,11 @@ function summary(c: CaptureStatus) {
     refs: { stdout: r.streams.stdout.ref, stderr: r.streams.stderr.ref },
     job,
     // For a job: whether its completion has been delivered (by `wait` or `ls --unseen`).
-    completionSeen: job ? completionSeen(c.dir) : null,
+    completionSeen: job ? await store.completion.seen(c.captureId) : null,
   };
 }
 
-function line(c: CaptureStatus): string {
+function line(c: StoredCapture): string {
   const r = c.receipt;
   const reasons = r.capture.reasons.length > 0 ? ` (${r.capture.reasons.join(", ")})` : "";
   const exit =

@@ -8,9 +8,7 @@
  * `--length` says otherwise); without it the bytes go to stdout as they are.
  */
 import { parseArgs, usageError } from "./args.js";
-import { viewCapture } from "./capture-view.js";
-import { openCommitted } from "./committed-reader.js";
-import { checkCursorName, loadCursor, saveCursor } from "./cursor-store.js";
+import { checkCursorName } from "./cursor-name.js";
 import type { Io } from "./io.js";
 import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
 
@@ -44,50 +42,48 @@ export async function readCommand(argv: readonly string[], io: Io): Promise<numb
   ) {
     throw usageError("--length with --json is at most 64MiB");
   }
-  const located = locateCapture(parsed, io);
-  const stream = chosenStream(parsed, located);
-  const view = viewCapture(located.dir);
-  const reader = openCommitted(view, stream);
+  const { store, captureId, ...ref } = await locateCapture(parsed, io);
+  const stream = chosenStream(parsed, ref);
+  const view = await store.state(captureId);
+  const running = view.condition === "live";
+  const reader = await store.openStream(view, stream);
   try {
     let start: number;
     let end: number;
     if (lines) {
-      ({ start, end } = reader.lineRange(lines.first, lines.last));
+      ({ start, end } = await reader.lineRange(lines.first, lines.last));
       if (json && end - start > JSON_READ_MAX) end = start + JSON_READ_MAX;
-      ({ start, end } = reader.span(start, end - start));
+      ({ start, end } = await reader.span(start, end - start));
     } else {
       const offset = cursor
-        ? loadCursor(located.dir, stream, cursor)
+        ? await store.cursors.get(captureId, stream, cursor)
         : ((o.offset as number | undefined) ?? 0);
       const length =
         (o.length as number | undefined) ?? (json ? JSON_READ_BYTES : Number.MAX_SAFE_INTEGER);
-      ({ start, end } = reader.span(offset, length));
+      ({ start, end } = await reader.span(offset, length));
     }
     if (json) {
-      const bytes = reader.read(start, end - start).bytes;
+      const bytes = (await reader.read(start, end - start)).bytes;
       const frame = {
         captureId: view.receipt.captureId,
         stream,
         offset: start,
         nextOffset: end,
         committed: reader.committed,
-        running: view.running,
-        eof: !view.running && end >= reader.committed,
+        running,
+        eof: !running && end >= reader.committed,
         ...(reader.binary
           ? { base64: bytes.toString("base64") }
           : { text: bytes.toString("utf8") }),
       };
       io.stdout(`${JSON.stringify(frame)}\n`);
     } else {
-      reader.pipe(start, end, (chunk) => {
-        io.stdout(chunk);
-        return true;
-      });
+      for await (const chunk of reader.chunks(start, end)) io.stdout(chunk);
     }
-    if (cursor) saveCursor(located.dir, stream, cursor, end);
+    if (cursor) await store.cursors.advance(captureId, stream, cursor, end);
     return 0;
   } finally {
-    reader.close();
+    await reader.close();
   }
 }
 

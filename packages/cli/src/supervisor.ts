@@ -12,11 +12,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isCaptureId, startCapture } from "@spool/core";
-import { TOOL_OUTPUTS } from "@spool/sinks";
+import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
 import { parseArgs, usageError } from "./args.js";
 import { captureSetup } from "./capture-options.js";
 import type { Io } from "./io.js";
-import { writeJobRecord } from "./job-record.js";
+
 import {
   DEFAULT_JOB_LIVE_MS,
   JOB_OPTIONS,

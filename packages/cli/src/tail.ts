@@ -3,14 +3,11 @@
  * stream's committed bytes; with `--follow`, then every newly committed byte as it
  * becomes readable, until the job ends (or its supervisor is found dead).
  */
+
+import type { StoredCapture } from "@spool/core";
 import { parseArgs } from "./args.js";
-import { viewCapture } from "./capture-view.js";
-import { openCommitted } from "./committed-reader.js";
 import type { Io } from "./io.js";
 import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
-
-/** How often `--follow` looks for newly committed bytes. */
-export const FOLLOW_POLL_MS = 20;
 
 export async function tailCommand(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(
@@ -23,37 +20,31 @@ export async function tailCommand(argv: readonly string[], io: Io): Promise<numb
     },
     { n: "lines", f: "follow" },
   );
-  const located = locateCapture(parsed, io);
-  const stream = chosenStream(parsed, located);
+  const { store, captureId, ...ref } = await locateCapture(parsed, io);
+  const stream = chosenStream(parsed, ref);
   const n = (parsed.options.lines as number | undefined) ?? 10;
-  let view = viewCapture(located.dir);
-  // Print what is committed from `from` (null: the start of the last n lines) on; returns
-  // where the next look starts.
-  const printFrom = (from: number | null): number => {
-    const reader = openCommitted(view, stream);
+  // Print what `view` has committed from `from` (null: the start of the last n lines) on;
+  // returns where the next look starts.
+  const printFrom = async (view: StoredCapture, from: number | null): Promise<number> => {
+    const reader = await store.openStream(view, stream);
     try {
-      const start = from ?? reader.tailStart(n);
-      const { end } = reader.span(start, reader.committed - start);
-      reader.pipe(start, end, (chunk) => {
-        io.stdout(chunk);
-        return true;
-      });
+      const start = from ?? (await reader.tailStart(n));
+      const { end } = await reader.span(start, reader.committed - start);
+      for await (const chunk of reader.chunks(start, end)) io.stdout(chunk);
       return end;
     } finally {
-      reader.close();
+      await reader.close();
     }
   };
-  let position = printFrom(null);
+  let view = await store.state(captureId);
+  let position = await printFrom(view, null);
   if (parsed.options.follow !== true) return 0;
-  for (;;) {
-    // Decide "ended" before reading, so the last bytes committed before the end are printed.
-    const ended = !view.running;
-    position = printFrom(position);
-    if (ended) break;
-    await new Promise((resolve) => setTimeout(resolve, FOLLOW_POLL_MS));
-    view = viewCapture(located.dir);
+  // Each state bounds what is printed, so the last bytes committed before the end are printed.
+  for await (const next of store.watch(captureId)) {
+    view = next;
+    position = await printFrom(view, position);
   }
-  if (view.crashed)
+  if (view.condition === "crashed")
     io.stderr(
       `spool tail: the owner of ${view.receipt.captureId} (its supervisor or spool run) died; capture partial (crash)\n`,
     );

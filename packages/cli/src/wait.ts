@@ -5,17 +5,13 @@
  * (supervisor, or a foreground `spool run`) found dead first: the crash receipt
  * (`partial`, `crash`), exit 70, as soon as the next poll sees it.
  */
-import { exitStatusOf } from "@spool/core";
+import { type CaptureStore, exitStatusOf, type StoredCapture } from "@spool/core";
 import { parseArgs } from "./args.js";
-import { type CaptureView, viewCapture } from "./capture-view.js";
-import { takeCompletion } from "./completion.js";
 import type { Io } from "./io.js";
 import { locateCapture } from "./locate-capture.js";
 
 /** Exit status of `wait` when its own `--timeout` ran out (EX_TEMPFAIL). */
 export const WAIT_TIMED_OUT = 75;
-/** How often the receipt files are looked at while waiting. */
-export const POLL_MS = 25;
 
 export async function waitCommand(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgs(argv, {
@@ -23,22 +19,22 @@ export async function waitCommand(argv: readonly string[], io: Io): Promise<numb
     json: { kind: "flag" },
     timeout: { kind: "seconds" },
   });
-  const { dir } = locateCapture(parsed, io);
+  const { store, captureId } = await locateCapture(parsed, io);
   const timeout = parsed.options.timeout as number | undefined;
-  const view = await waitForEnd(dir, timeout === undefined ? null : timeout * 1000);
+  const view = await waitForEnd(store, captureId, timeout === undefined ? null : timeout * 1000);
   io.stdout(`${JSON.stringify(view.receipt, null, 2)}\n`);
-  if (view.running) {
+  if (view.condition === "live") {
     io.stderr(`spool wait: ${view.receipt.captureId} still running after ${timeout} s\n`);
     return WAIT_TIMED_OUT;
   }
   // Ended, either way: this is the job's completion notice (`ls --unseen` will not repeat it).
   try {
-    takeCompletion(dir);
+    await store.completion.take(captureId);
   } catch (error) {
     // The receipt is printed all the same; a later `ls --unseen` may list it again.
     io.stderr(`spool wait: completion not marked delivered: ${(error as Error).message}\n`);
   }
-  if (view.crashed) {
+  if (view.condition === "crashed") {
     io.stderr(
       `spool wait: the owner of ${view.receipt.captureId} (its supervisor or spool run) died; capture partial (crash)\n`,
     );
@@ -47,12 +43,23 @@ export async function waitCommand(argv: readonly string[], io: Io): Promise<numb
   return exitStatusOf(view.receipt.process);
 }
 
-/** Poll the capture until it is no longer running, or `ms` passes (null: no limit). */
-export async function waitForEnd(dir: string, ms: number | null): Promise<CaptureView> {
-  const until = ms === null ? Number.POSITIVE_INFINITY : Date.now() + ms;
-  for (;;) {
-    const view = viewCapture(dir);
-    if (!view.running || Date.now() >= until) return view;
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+/**
+ * Follow the capture (`CaptureStore.watch`, no polling of its own) until it is no longer
+ * live, or `ms` passes (null: no limit); then its state as of that moment.
+ */
+export async function waitForEnd(
+  store: CaptureStore,
+  captureId: string,
+  ms: number | null,
+): Promise<StoredCapture> {
+  const stop = new AbortController();
+  const timer = ms === null ? null : setTimeout(() => stop.abort(), ms);
+  let last: StoredCapture | null = null;
+  try {
+    for await (const state of store.watch(captureId, { signal: stop.signal })) last = state;
+  } finally {
+    if (timer !== null) clearTimeout(timer);
   }
+  // Timed out while live: the freshest receipt, not the last one that moved.
+  return last !== null && last.condition !== "live" ? last : store.state(captureId);
 }

@@ -28,4 +28,5 @@ export type {
 export * from "./receipt-vocabulary.js";
 export * from "./spool.js";
 export * from "./stage.js";
+export * from "./store.js";
 export * from "./stream-pipeline.js";

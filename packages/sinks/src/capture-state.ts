@@ -24,18 +24,16 @@
  * if (state.condition === "crashed") console.log(state.receipt.capture.reasons); // ["crash"]
  * ```
  */
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
-  DEFAULT_PREVIEW_BUDGET,
   type Receipt,
   ReceiptSchema,
   SpoolError,
   STREAM_NAMES,
   type StreamName,
-  type StreamReceipt,
 } from "@spool/core";
+import { crashedFrom, createDataScan, type StoredData, skeletonReceipt } from "./crash-receipt.js";
 import { readJsonNoFollow } from "./json-file.js";
 import { isOwnerAlive, type OwnerFile, readOwnerFile } from "./owner.js";
 import { lstatIfAny, TOOL_OUTPUTS } from "./storage.js";
@@ -82,7 +80,13 @@ export function readCaptureState(dir: string, options: CaptureStateOptions = {})
       captureId,
       dir,
       condition: "live",
-      receipt: live ?? skeleton(dir, owner?.startedAt),
+      receipt:
+        live ??
+        skeletonReceipt(
+          captureId,
+          path.dirname(path.dirname(dir)),
+          owner?.startedAt ?? mtimeIso(dir),
+        ),
       owner,
     };
   }
@@ -97,131 +101,51 @@ export function readCaptureState(dir: string, options: CaptureStateOptions = {})
 
 /** What a crashed capture's receipt says: partial, `crash`, committed = bytes on disk. */
 function crashReceipt(dir: string, live: Receipt | null, startedAt: string | undefined): Receipt {
-  const base = live ?? skeleton(dir, startedAt);
-  const streams = {} as Record<StreamName, StreamReceipt>;
-  for (const name of STREAM_NAMES) streams[name] = recoveredStream(dir, name, base.streams[name]);
-  const process =
-    base.process.state === "running"
-      ? {
-          ...base.process,
-          state: "exited" as const,
-          exitCode: null,
-          signal: null,
-          reason: "unknown: the supervisor died before the process ended (crash)",
-        }
-      : base.process;
-  const receipt: Receipt = {
-    ...base,
-    process,
-    capture: {
-      state: "partial",
-      reasons: [...new Set([...base.capture.reasons, "crash" as const])].sort(),
-    },
-    streams,
-  };
-  return ReceiptSchema.parse(receipt);
+  const base =
+    live ??
+    skeletonReceipt(
+      path.basename(dir),
+      path.dirname(path.dirname(dir)),
+      startedAt ?? mtimeIso(dir),
+    );
+  const stored = {} as Record<StreamName, StoredData | null>;
+  for (const name of STREAM_NAMES) stored[name] = storedStream(dir, name);
+  return ReceiptSchema.parse(crashedFrom(base, stored));
 }
 
-function recoveredStream(dir: string, name: StreamName, base: StreamReceipt): StreamReceipt {
+/** The stream file a crashed capture left, scanned, or null. */
+function storedStream(dir: string, name: StreamName): StoredData | null {
   const found = ["live", "txt", "bin"]
     .map((ext) => `${name}.${ext}`)
     .find((file) => lstatIfAny(path.join(dir, file))?.isFile() === true);
-  const raw = {
-    observed: base.raw.observed,
-    accepted: base.raw.accepted,
-    pending: 0,
-    // Read by the dead supervisor but never handed on: dropped.
-    discarded: base.raw.discarded + base.raw.pending,
-  };
-  if (found === undefined) {
-    return { ...base, raw, committed: 0, retained: null, ref: null, path: null, sha256: null };
-  }
+  if (found === undefined) return null;
   const file = path.join(dir, found);
-  const scan = scanFile(file);
-  const produced = Math.max(base.produced, scan.bytes);
-  const whole = produced === scan.bytes;
   return {
-    ...base,
-    representation: found.endsWith(".bin") ? "binary" : base.representation,
-    raw,
-    produced,
-    committed: scan.bytes,
-    retained: { start: 0, end: scan.bytes },
-    // What the file holds is known; beyond it (produced but lost) it is not.
-    lines: whole ? scan.lines : null,
-    endsWithNewline: whole ? scan.endsWithNewline : null,
+    ...scanFile(file),
+    binary: found.endsWith(".bin"),
     ref: `${TOOL_OUTPUTS}/${path.basename(dir)}/${found}`,
     path: file,
-    sha256: scan.sha256,
   };
 }
 
 function scanFile(file: string) {
-  const hash = createHash("sha256");
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  const scan = createDataScan();
   const buffer = Buffer.allocUnsafe(1024 * 1024);
-  let bytes = 0;
-  let newlines = 0;
-  let last = -1;
   try {
     for (;;) {
       const n = fs.readSync(fd, buffer, 0, buffer.byteLength, null);
       if (n === 0) break;
-      const chunk = buffer.subarray(0, n);
-      hash.update(chunk);
-      bytes += n;
-      for (let at = chunk.indexOf(0x0a); at !== -1; at = chunk.indexOf(0x0a, at + 1)) newlines++;
-      last = chunk[n - 1]!;
+      scan.update(buffer.subarray(0, n));
     }
   } finally {
     fs.closeSync(fd);
   }
-  return {
-    bytes,
-    sha256: hash.digest("hex"),
-    lines: bytes === 0 ? 0 : newlines + (last === 0x0a ? 0 : 1),
-    endsWithNewline: bytes === 0 ? null : last === 0x0a,
-  };
+  return scan.result();
 }
 
-/** A receipt for a capture with no `live.json` yet: everything unknown is empty or null. */
-function skeleton(dir: string, startedAt: string | undefined): Receipt {
-  const emptyStream: StreamReceipt = {
-    representation: "utf8",
-    transforms: [],
-    raw: { observed: 0, accepted: 0, pending: 0, discarded: 0 },
-    produced: 0,
-    committed: 0,
-    retained: null,
-    replacements: 0,
-    redactions: 0,
-    omissions: 0,
-    lines: null,
-    endsWithNewline: null,
-    ref: null,
-    path: null,
-    sha256: null,
-  };
-  const at = startedAt ?? new Date(lstatIfAny(dir)?.mtimeMs ?? 0).toISOString();
-  return {
-    version: 1,
-    captureId: path.basename(dir),
-    callId: null,
-    label: null,
-    root: path.dirname(path.dirname(dir)),
-    process: {
-      state: "running",
-      exitCode: null,
-      signal: null,
-      reason: null,
-      pid: null,
-      startedAt: at,
-      endedAt: null,
-    },
-    capture: { state: "pending", reasons: [] },
-    streams: { stdout: emptyStream, stderr: { ...emptyStream } },
-    preview: { state: "omitted", text: "", bytes: 0, budget: { ...DEFAULT_PREVIEW_BUDGET } },
-  };
+function mtimeIso(dir: string): string {
+  return new Date(lstatIfAny(dir)?.mtimeMs ?? 0).toISOString();
 }
 
 function readReceipt(file: string): Receipt | null {

@@ -95,18 +95,43 @@ export function seekLine(
   committed: number,
   every: number = LINE_INDEX_EVERY,
 ): LineSeek {
-  const wanted = Math.floor((line - 1) / every) - 1;
-  if (fd === null || wanted < 0) return { offset: 0, skip: line - 1 };
-  const entries = Math.floor(fs.fstatSync(fd).size / ENTRY_BYTES);
-  // Entries grow with the file; the last usable one is the highest within `committed`.
-  let i = Math.min(wanted, entries - 1);
+  if (fd === null) return { offset: 0, skip: line - 1 };
   const buf = Buffer.alloc(ENTRY_BYTES);
-  while (i >= 0) {
-    if (fs.readSync(fd, buf, 0, ENTRY_BYTES, i * ENTRY_BYTES) === ENTRY_BYTES) {
-      const offset = Number(buf.readBigUInt64LE(0));
-      if (offset <= committed) return { offset, skip: line - 1 - (i + 1) * every };
-    }
-    i--;
+  const entry = (i: number) =>
+    fs.readSync(fd, buf, 0, ENTRY_BYTES, i * ENTRY_BYTES) === ENTRY_BYTES
+      ? Number(buf.readBigUInt64LE(0))
+      : null;
+  const wanted = Math.floor((line - 1) / every) - 1;
+  const entries = wanted < 0 ? 0 : Math.floor(fs.fstatSync(fd).size / ENTRY_BYTES);
+  return seekLineEntries(entry, entries, line, committed, every);
+}
+
+/**
+ * {@link seekLine} over any list of entries: `entry(i)` is entry `i`'s offset (null if it
+ * cannot be read), `entries` how many there are. For stores that keep the index elsewhere.
+ */
+export function seekLineEntries(
+  entry: (i: number) => number | null,
+  entries: number,
+  line: number,
+  committed: number,
+  every: number = LINE_INDEX_EVERY,
+): LineSeek {
+  const wanted = Math.floor((line - 1) / every) - 1;
+  if (wanted < 0) return { offset: 0, skip: line - 1 };
+  // Entries grow with the data; the last usable one is the highest within `committed`.
+  for (let i = Math.min(wanted, entries - 1); i >= 0; i--) {
+    const offset = entry(i);
+    if (offset !== null && offset <= committed) return { offset, skip: line - 1 - (i + 1) * every };
   }
   return { offset: 0, skip: line - 1 };
+}
+
+/** The offsets in entries as {@link LineIndexer.scan} returns them. */
+export function lineIndexEntries(entries: Buffer): number[] {
+  const out: number[] = [];
+  for (let at = 0; at + ENTRY_BYTES <= entries.length; at += ENTRY_BYTES) {
+    out.push(Number(entries.readBigUInt64LE(at)));
+  }
+  return out;
 }

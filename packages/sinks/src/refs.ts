@@ -59,40 +59,72 @@ export interface ResolvedRef {
  * `tool-outputs`, or goes through a link) or `SPOOL_E_REF_NOT_FOUND`.
  */
 export function resolveRef(root: string, ref: string): ResolvedRef {
+  const outputs = path.join(root, TOOL_OUTPUTS);
+  const parsed = parseRef(ref);
+  if (parsed.kind === "path") return locate(outputs, parsed.captureId, parsed.file);
+  const name = parsed.name;
+  if (CAPTURE_ID_PATTERN.test(name) && entry(path.join(outputs, name)) !== null) {
+    return locate(outputs, name, null);
+  }
+  if (!CALL_ID_PATTERN.test(name)) {
+    throw invalid(`"${clip(name)}" is neither a capture id, a call id nor a ref`);
+  }
+  const byCall = findByCallId(outputs, name);
+  if (byCall === null) throw notFound(`no capture with id or call id "${clip(name)}"`);
+  return locate(outputs, byCall, null);
+}
+
+/** What a REF says before any storage is looked at. */
+export type ParsedRef =
+  /** `tool-outputs/<captureId>[/<file>]`: the id and file name are well-formed. */
+  | { readonly kind: "path"; readonly captureId: string; readonly file: string | null }
+  /** A bare word: a captureId or a callId, decided by looking. */
+  | { readonly kind: "name"; readonly name: string };
+
+/**
+ * Check the form of `ref` without touching storage: the refusals every store shares
+ * (`SPOOL_E_REF_INVALID`: empty, NUL, over-long, malformed id or file name;
+ * `SPOOL_E_REF_OUTSIDE_ROOT`: absolute, `..`/`.`/empty segments, not under `tool-outputs`).
+ */
+export function parseRef(ref: string): ParsedRef {
   if (ref.length === 0) throw invalid("an empty REF");
   if (ref.includes("\0")) throw invalid("a REF with a NUL byte");
   if (ref.length > MAX_REF_LENGTH) throw invalid(`a REF longer than ${MAX_REF_LENGTH} characters`);
-  const outputs = path.join(root, TOOL_OUTPUTS);
-
   if (path.isAbsolute(ref) || /^[A-Za-z]:/.test(ref) || ref.startsWith("\\")) {
     throw outside(`absolute path ${clip(ref)}`);
   }
   if (ref === "." || ref === "..") throw outside(`"${ref}"`);
-  if (ref.includes("/") || ref.includes("\\")) {
-    const parts = ref.split(/[/\\]/);
-    if (parts.some((p) => p === ".." || p === "." || p === "")) {
-      throw outside(`${clip(ref)} (a REF has no "..", "." or empty segments)`);
-    }
-    if (parts[0] !== TOOL_OUTPUTS || parts.length > 3) {
-      throw outside(`${clip(ref)} (refs look like ${TOOL_OUTPUTS}/<captureId>/<file>)`);
-    }
-    const id = parts[1]!;
-    if (!CAPTURE_ID_PATTERN.test(id)) throw invalid(`"${clip(id)}" is not a capture id`);
-    const file = parts[2];
-    if (file !== undefined && !FILE_NAME.test(file)) {
-      throw invalid(`"${clip(file)}" is not a spool file name`);
-    }
-    return locate(outputs, id, file ?? null);
+  if (!ref.includes("/") && !ref.includes("\\")) return { kind: "name", name: ref };
+  const parts = ref.split(/[/\\]/);
+  if (parts.some((p) => p === ".." || p === "." || p === "")) {
+    throw outside(`${clip(ref)} (a REF has no "..", "." or empty segments)`);
   }
-  if (CAPTURE_ID_PATTERN.test(ref) && entry(path.join(outputs, ref)) !== null) {
-    return locate(outputs, ref, null);
+  if (parts[0] !== TOOL_OUTPUTS || parts.length > 3) {
+    throw outside(`${clip(ref)} (refs look like ${TOOL_OUTPUTS}/<captureId>/<file>)`);
   }
-  if (!CALL_ID_PATTERN.test(ref)) {
-    throw invalid(`"${clip(ref)}" is neither a capture id, a call id nor a ref`);
+  const captureId = parts[1]!;
+  if (!CAPTURE_ID_PATTERN.test(captureId))
+    throw invalid(`"${clip(captureId)}" is not a capture id`);
+  const file = parts[2];
+  if (file !== undefined && !FILE_NAME.test(file)) {
+    throw invalid(`"${clip(file)}" is not a spool file name`);
   }
-  const byCall = findByCallId(outputs, ref);
-  if (byCall === null) throw notFound(`no capture with id or call id "${clip(ref)}"`);
-  return locate(outputs, byCall, null);
+  return { kind: "path", captureId, file: file ?? null };
+}
+
+/** The stream a stream file's name (`stdout.live`, `stderr.txt`, …) belongs to, else null. */
+export function streamOfFile(file: string): StreamName | null {
+  return (STREAM_FILE.exec(file)?.[1] as StreamName | undefined) ?? null;
+}
+
+/**
+ * The verified directory of capture `captureId` under `root` (by the same checks as
+ * {@link resolveRef}: a well-formed id, no link at any level). Throws the `SPOOL_E_REF_*` codes.
+ */
+export function captureDir(root: string, captureId: string): string {
+  if (!CAPTURE_ID_PATTERN.test(captureId))
+    throw invalid(`"${clip(captureId)}" is not a capture id`);
+  return locate(path.join(root, TOOL_OUTPUTS), captureId, null).dir;
 }
 
 function locate(outputs: string, captureId: string, file: string | null): ResolvedRef {
@@ -101,7 +133,7 @@ function locate(outputs: string, captureId: string, file: string | null): Resolv
   const shownDir = `${TOOL_OUTPUTS}/${captureId}`;
   requireDir(dir, shownDir);
   if (file === null) return { captureId, dir, file: null, stream: null };
-  const stream = STREAM_FILE.exec(file)?.[1] as StreamName | undefined;
+  const stream = streamOfFile(file) ?? undefined;
   // A stream file may have been renamed since the ref was handed out: any of its names.
   const candidates = stream
     ? [file, ...STREAM_EXTENSIONS.map((ext) => `${stream}.${ext}`).filter((n) => n !== file)]

@@ -11,6 +11,7 @@
  * await files.destroy();
  * ```
  */
+export * from "./bounded-stream.js";
 export * from "./file-spool.js";
 export * from "./fs-layer.js";
 export * from "./line-index.js";

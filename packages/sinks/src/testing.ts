@@ -5,6 +5,9 @@
  * boundary, and nothing is accepted after `finish`. Framework-agnostic: it throws on the
  * first violation, so it runs under any test runner.
  *
+ * The read side has its own suite, `checkStoreContract` (`store-contract.ts`, exported
+ * here too), which every `CaptureStore` passes.
+ *
  * @example
  * ```ts
  * import { checkSpoolContract } from "@spool/sinks/testing";
@@ -110,3 +113,5 @@ async function checkSmallPath(options: SpoolContractOptions) {
     fail("finish without spill stored something");
   await spool.close();
 }
+
+export * from "./store-contract.js";

@@ -3,18 +3,20 @@
  * so that other processes (`kill`, `ls --unseen`) can reach it: its own pid, and the
  * job's pid, which is also its process group id (the job runs in its own group). Whether
  * the supervisor is alive is not decided here but by the capture's `owner.json`
- * (`readCaptureState` in `@spool/sinks`), the one rule every command uses.
+ * (`readCaptureState`), the one rule every command uses. The file store reports it as
+ * the `job` of a capture's state.
  *
  * @example
  * ```ts
- * import { readJobRecord } from "@spool/cli";
+ * import { readJobRecord } from "@spool/sinks";
  * const job = readJobRecord("/abs/root/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA");
  * job?.supervisorPid;
  * ```
  */
 import * as path from "node:path";
-import { publishAtomic, readJsonNoFollow } from "@spool/sinks";
 import { z } from "zod";
+import { readJsonNoFollow } from "./json-file.js";
+import { publishAtomic } from "./storage.js";
 
 export const JOB_FILE = "job.json";
 

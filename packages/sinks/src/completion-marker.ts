@@ -1,23 +1,23 @@
 /**
- * The completion notification of a job: its final receipt, delivered once. Delivery is
- * recorded by its own marker file (`completion.seen`), never by reading output, so a
- * consumer reading or tailing a job does not swallow the notice that it finished.
- * `spool wait` and `spool ls --unseen` deliver it, whichever comes first.
+ * The completion notice of a capture in the file store: delivery is recorded by its own
+ * marker file (`completion.seen`, created exclusively), never by reading output, so a
+ * consumer reading or tailing a job does not swallow the notice that it finished, and
+ * of concurrent takers exactly one delivers it.
  *
  * @example
  * ```ts
- * import { takeCompletion } from "@spool/cli";
+ * import { takeCompletion } from "@spool/sinks";
  * takeCompletion("/abs/root/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA"); // true the first time only
  * ```
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { isSpoolError } from "@spool/core";
-import { createExclusive } from "@spool/sinks";
+import { isSpoolError } from "@spool/core/runtime";
+import { createExclusive } from "./storage.js";
 
 export const COMPLETION_MARKER = "completion.seen";
 
-/** Whether the completion of the job in `dir` has been delivered. */
+/** Whether the completion of the capture in `dir` has been delivered. */
 export function completionSeen(dir: string): boolean {
   try {
     fs.lstatSync(path.join(dir, COMPLETION_MARKER));

@@ -1,31 +1,22 @@
 /**
- * Named read cursors: each consumer of a capture keeps its own position in
- * `<capture>/cursors/<stream>.<name>.json` (`0600` in a `0700` directory, replaced
- * atomically), so a read advances only its own cursor and never another consumer's.
+ * Named read cursors of the file store: each consumer of a capture keeps its own
+ * position in `<capture>/cursors/<stream>.<name>.json` (`0600` in a `0700` directory,
+ * replaced atomically), so a read advances only its own cursor and never another's.
  *
  * @example
  * ```ts
- * import { loadCursor, saveCursor } from "@spool/cli";
+ * import { loadCursor, saveCursor } from "@spool/sinks";
  * const dir = "/abs/root/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA";
  * const offset = loadCursor(dir, "stdout", "agent-1"); // 0 the first time
  * saveCursor(dir, "stdout", "agent-1", offset + 100);
  * ```
  */
 import * as path from "node:path";
-import type { StreamName } from "@spool/core";
-import { ensurePrivateDir, publishAtomic, readJsonNoFollow } from "@spool/sinks";
-import { usageError } from "./args.js";
+import { CURSOR_NAME_PATTERN, SpoolError, type StreamName } from "@spool/core";
+import { readJsonNoFollow } from "./json-file.js";
+import { ensurePrivateDir, publishAtomic } from "./storage.js";
 
 export const CURSORS_DIR = "cursors";
-const NAME = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** Reject a cursor name that is not a plain, short file-name-safe word. */
-export function checkCursorName(name: string): string {
-  if (!NAME.test(name) || name.startsWith(".")) {
-    throw usageError("--cursor takes 1-64 characters of A-Z a-z 0-9 . _ - (not starting with .)");
-  }
-  return name;
-}
 
 /** The saved offset of cursor `name` on `stream`, or 0 if it has never read. */
 export function loadCursor(dir: string, stream: StreamName, name: string): number {
@@ -37,6 +28,7 @@ export function loadCursor(dir: string, stream: StreamName, name: string): numbe
 
 /** Record that cursor `name` has consumed `stream` up to `offset`. */
 export function saveCursor(dir: string, stream: StreamName, name: string, offset: number): void {
+  checkName(name);
   const cursors = ensurePrivateDir(path.join(dir, CURSORS_DIR));
   publishAtomic(cursors, `${stream}.${name}.json`, Buffer.from(`${JSON.stringify({ offset })}\n`), {
     replace: true,
@@ -44,5 +36,16 @@ export function saveCursor(dir: string, stream: StreamName, name: string, offset
 }
 
 function cursorFile(dir: string, stream: StreamName, name: string): string {
-  return path.join(dir, CURSORS_DIR, `${stream}.${name}.json`);
+  return path.join(dir, CURSORS_DIR, `${stream}.${checkName(name)}.json`);
+}
+
+function checkName(name: string): string {
+  if (!CURSOR_NAME_PATTERN.test(name)) {
+    throw new SpoolError(
+      "SPOOL_E_REF_INVALID",
+      "cursors",
+      "a cursor name is 1-64 characters of A-Z a-z 0-9 . _ - (not starting with .)",
+    );
+  }
+  return name;
 }

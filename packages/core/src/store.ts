@@ -1,0 +1,269 @@
+/**
+ * The read-side storage contract, beside `CaptureSpool` (the write side, `spool.ts`): how
+ * anything outside a capture's owner finds a capture, learns where it stands, reads its
+ * committed bytes, keeps per-consumer cursors, takes its completion notice once and
+ * reconciles crash leftovers. Every reader (`spool status|wait|read|tail|grep|ls|recover|kill`,
+ * and the HTTP and MCP servers that come next) is built on this contract only, never on
+ * a storage layout.
+ *
+ * `@spool/sinks` implements it for the file layout (`createFileStore({ root })`) and for
+ * the memory spool (`createMemorySpool().store`); `checkStoreContract` in
+ * `@spool/sinks/testing` is the suite every implementation passes.
+ *
+ * Every method is asynchronous so that a store may live elsewhere (another process, a
+ * remote root); errors are `SpoolError`s with the codes named on each member.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * const { captureId } = await store.resolve("tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stdout.txt");
+ * const state = await store.state(captureId);
+ * const stream = await store.openStream(state, "stdout");
+ * try {
+ *   const { bytes, nextOffset } = await stream.read(0, 4096);
+ * } finally {
+ *   await stream.close();
+ * }
+ * ```
+ */
+import type { Receipt } from "./receipt.js";
+import type { StreamName } from "./receipt-vocabulary.js";
+
+/**
+ * How a capture stands, by one rule for every reader:
+ *
+ * - `final`: its final receipt is published (by its owner, or by recovery);
+ * - `live`: its owner still runs (more bytes may become readable, even after the child
+ *   exited); reported from its latest live receipt;
+ * - `crashed`: its owner is gone and published nothing; reported `partial` with reason
+ *   `crash` (never `complete`), its committed bytes being the bytes that were stored.
+ */
+export type CaptureCondition = "final" | "live" | "crashed";
+
+/** The process that owns (or owned) a capture: the one that opened its storage. */
+export interface CaptureOwner {
+  readonly pid: number;
+  /** The owner's process start time (an identity with the pid), or null if unknown. */
+  readonly start: string | null;
+  /** When the owner's capture started (ISO 8601), if it said. */
+  readonly startedAt?: string | undefined;
+}
+
+/** The record a background job's supervisor leaves so that other processes can reach it. */
+export interface CaptureJob {
+  /** How the job began: `spool start`, or a `spool run` promoted with `--background-after`. */
+  readonly mode: "start" | "run";
+  readonly supervisorPid: number;
+  /** The job's pid, also its process group id; null if it never spawned. */
+  readonly pid: number | null;
+  readonly pgid: number | null;
+}
+
+/** One consistent look at a capture. */
+export interface StoredCapture {
+  readonly captureId: string;
+  readonly condition: CaptureCondition;
+  /** The final receipt, the latest live one, or the crash receipt recovery would publish. */
+  readonly receipt: Receipt;
+  /** Who owns (or owned) the capture; null when the store does not know. */
+  readonly owner: CaptureOwner | null;
+  /** The job record, or null for a capture that is not a background job. */
+  readonly job: CaptureJob | null;
+}
+
+/** What a REF names. */
+export interface StoreRef {
+  readonly captureId: string;
+  /** The stream a ref to a stream file names (`tool-outputs/<id>/stdout.live` → stdout), else null. */
+  readonly stream: StreamName | null;
+}
+
+/** A byte range `[start, end)` of a stream. */
+export interface ByteSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Bytes read from a stream. */
+export interface StreamSlice {
+  readonly bytes: Buffer;
+  /** Where the slice starts (a requested offset inside a character moves back to its start). */
+  readonly offset: number;
+  /** `offset + bytes.length`: where the next read continues. */
+  readonly nextOffset: number;
+}
+
+/**
+ * One stream of one capture, opened for bounded reads against a fixed readable length
+ * ({@link StoredStream.committed}: committed bytes within what was retained, as the state
+ * it was opened with advertises). No method ever returns a byte at or past it. For a
+ * text representation (anything but `binary`) no span or read splits a UTF-8 character:
+ * a start inside a character moves back to its start, an end inside one moves back
+ * before it (or, when less than one character was asked for, forward past it if that
+ * character is wholly committed).
+ */
+export interface StoredStream {
+  readonly captureId: string;
+  readonly stream: StreamName;
+  /** The readable length: no byte at or past it is returned. */
+  readonly committed: number;
+  /** The stream keeps raw bytes (`binary`): spans are not moved to character boundaries. */
+  readonly binary: boolean;
+  /** `[offset, offset + length) ∩ [0, committed)`, both ends moved to character boundaries. */
+  span(offset: number, length: number): Promise<ByteSpan>;
+  /** The bytes of {@link StoredStream.span}; they are held in memory, so keep `length` modest. */
+  read(offset: number, length: number): Promise<StreamSlice>;
+  /**
+   * The byte range of lines `first`..`last` (1-based, inclusive; `last` may exceed the
+   * line count), found through the store's sparse line index: a seek, then a scan of a
+   * bounded number of lines, never a scan from the start.
+   */
+  lineRange(first: number, last: number): Promise<ByteSpan>;
+  /** Where the last `n` lines begin (a final newline ends the last line; it starts none). */
+  tailStart(n: number): Promise<number>;
+  /**
+   * The bytes of `[start, end) ∩ [0, committed)` in order, in chunks of bounded size
+   * (the implementation's read chunk), for streaming any length in bounded memory.
+   * Ends early when the consumer stops iterating. Callers pass a range from
+   * {@link StoredStream.span} to keep characters whole.
+   */
+  chunks(start: number, end: number): AsyncIterable<Buffer>;
+  /** Release what the stream holds. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link CaptureStore.watch}. */
+export interface WatchOptions {
+  /** Stops the watch: the iteration ends (without throwing) soon after it aborts. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Per-consumer read positions: each named consumer of a stream keeps its own offset,
+ * and advancing one never moves another. Names match {@link CURSOR_NAME_PATTERN}; any
+ * other name is refused with `SPOOL_E_REF_INVALID`.
+ */
+export interface CursorBook {
+  /** The saved offset of cursor `name` on `stream`, or 0 if it has never read. */
+  get(captureId: string, stream: StreamName, name: string): Promise<number>;
+  /** Record that cursor `name` has consumed `stream` up to `offset` (replaced atomically). */
+  advance(captureId: string, stream: StreamName, name: string, offset: number): Promise<void>;
+}
+
+/**
+ * The completion notice of a capture (its final receipt), delivered once: a marker
+ * recorded apart from any reading, so reading or tailing never swallows it, and
+ * concurrent takers never both get it.
+ */
+export interface CompletionBook {
+  /** Whether the notice has been delivered. */
+  seen(captureId: string): Promise<boolean>;
+  /**
+   * Mark the notice delivered: true if this call delivered it, false if it had been
+   * before (exactly one of any number of concurrent calls gets true). Any other failure
+   * throws (`SPOOL_E_STORAGE`, `SPOOL_E_UNSAFE_PATH`): then it is not delivered.
+   */
+  take(captureId: string): Promise<boolean>;
+}
+
+/** What {@link CaptureStore.recover} did, by captureId. */
+export interface RecoveryReport {
+  /** Crashed captures whose crash receipt this call published. */
+  readonly recovered: string[];
+  /** Captures whose owner runs: untouched. */
+  readonly live: string[];
+  /** Captures that were final already (or were recovered by a concurrent call). */
+  readonly final: string[];
+  /** Captures that could not be looked at, with why (nothing secret, no stack). */
+  readonly errors: Array<{ captureId: string; message: string }>;
+}
+
+/** A capture's state after {@link CaptureStore.reconcile}. */
+export interface ReconciledCapture extends StoredCapture {
+  /** This call published the crash receipt. */
+  readonly recovered: boolean;
+}
+
+/** Bytes a capture takes in the store. */
+export interface CaptureUsage {
+  readonly captureId: string;
+  /** Every byte the capture holds (stream files, receipts, index, cursors, markers). */
+  readonly bytes: number;
+  /** Bytes of each stream's stored data. */
+  readonly streams: Record<StreamName, number>;
+}
+
+/**
+ * The read side of a storage root. Every member has one meaning for every
+ * implementation; what is specific to a layout (directories, file names, links,
+ * ownership) stays behind it.
+ *
+ * Later issues build on it without widening it where noted: provenance of imported
+ * captures (where a capture came from) is added by the export/import issue as an extra
+ * receipt-adjacent record; scoped read tokens belong to the HTTP server, not here.
+ */
+export interface CaptureStore {
+  /** The implementation's name (`file-store`, `memory-store`, …), for logs and errors. */
+  readonly name: string;
+  /**
+   * Resolve what a user passes as `REF`: a captureId, a callId (the newest capture
+   * carrying it wins) or a root-relative ref `tool-outputs/<captureId>[/<file>]`. A ref
+   * to a stream file names the stream whatever its file is called now (`stdout.live`
+   * keeps working after the rename to `stdout.txt`). Looking never changes anything.
+   *
+   * Throws `SPOOL_E_REF_INVALID` (empty, NUL byte, over-long, malformed id or file
+   * name), `SPOOL_E_REF_OUTSIDE_ROOT` (absolute, `..`/`.`/empty segments, outside
+   * `tool-outputs`, or through a link) or `SPOOL_E_REF_NOT_FOUND`.
+   */
+  resolve(ref: string): Promise<StoreRef>;
+  /**
+   * Where the capture stands now ({@link CaptureCondition}), writing nothing. Throws
+   * `SPOOL_E_REF_NOT_FOUND` for an unknown capture, `SPOOL_E_UNSAFE_PATH` for one the
+   * store refuses to look into.
+   */
+  state(captureId: string): Promise<StoredCapture>;
+  /** Every capture and where it stands, oldest first (by process start), writing nothing. */
+  list(): Promise<StoredCapture[]>;
+  /**
+   * Open a stream for bounded reads, bounded by what `state` advertises (pass the state
+   * the caller decided on, so the bytes and the receipt it reports agree). Throws
+   * `SPOOL_E_STORAGE` if committed bytes are missing, `SPOOL_E_REF_OUTSIDE_ROOT` if the
+   * stored data is reached through a link.
+   */
+  openStream(state: StoredCapture, stream: StreamName): Promise<StoredStream>;
+  /**
+   * Observe a capture without busy polling by each caller: yields its current state at
+   * once, then a new state each time what it advertises moves (a stream's committed or
+   * retained bytes, the condition, the process state), and ends after yielding a state
+   * that is not `live` (final or crashed), or when `signal` aborts. Concurrent watchers
+   * of one capture share the store's one look (an implementation may poll underneath,
+   * at an interval it documents, or be told by the writer). An SSE follow or `wait` is
+   * this iteration plus {@link CaptureStore.openStream}.
+   */
+  watch(captureId: string, options?: WatchOptions): AsyncIterable<StoredCapture>;
+  /** Per-consumer cursors. */
+  readonly cursors: CursorBook;
+  /** Completion notices, delivered once. */
+  readonly completion: CompletionBook;
+  /**
+   * Reconcile one capture: a crashed one gets its crash receipt published as its final
+   * receipt (exclusively: concurrent recoveries agree, and a second call changes
+   * nothing); live and final ones are left alone.
+   */
+  reconcile(captureId: string): Promise<ReconciledCapture>;
+  /** Reconcile every capture of the store (and whatever books the store keeps about them). */
+  recover(): Promise<RecoveryReport>;
+  /** Bytes the capture takes in the store (for `du`, and listings with sizes). */
+  usage(captureId: string): Promise<CaptureUsage>;
+  /**
+   * Delete a capture and everything it holds. A `live` capture is refused
+   * (`SPOOL_E_STATE`): its owner still writes. Throws `SPOOL_E_REF_NOT_FOUND` for an
+   * unknown capture. The policy of what to delete (age, `--unseen`, quotas) is the
+   * caller's (`spool rm`), not the store's.
+   */
+  remove(captureId: string): Promise<void>;
+}
+
+/** A cursor name: a short plain word, safe as part of a file name. */
+export const CURSOR_NAME_PATTERN = /^(?!\.)[A-Za-z0-9._-]{1,64}$/;

@@ -1,0 +1,228 @@
+/**
+ * The file layout's {@link CaptureStore}: reads what `createFileSpool` writes under
+ * `ROOT/tool-outputs/<captureId>/` (SPEC §2) from outside the capture's owner. REFs are
+ * resolved by `resolveRef` (no `..`, no absolute path, no link at any level), states by
+ * `readCaptureState` (final / live while the owner in `owner.json` runs / crashed), stream
+ * files are opened `O_NOFOLLOW` and read through the sparse line index (`stdout.idx`),
+ * cursors live in `cursors/`, the completion notice is `completion.seen` (created
+ * exclusively), and recovery publishes crash receipts as `receipt.json` exclusively.
+ * `watch` polls every `watchIntervalMs`, one look per capture however many watch it.
+ *
+ * The layout is read synchronously in bounded steps (a read is at most `READ_CHUNK`), as
+ * the CLI always did; the methods are asynchronous because the contract is.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore } from "@spool/sinks";
+ * const store = createFileStore({ root: "/abs/root" });
+ * for (const capture of await store.list()) console.log(capture.captureId, capture.condition);
+ * ```
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import {
+  type CaptureStore,
+  type Clock,
+  SpoolError,
+  type StoredCapture,
+  type StoredStream,
+  type StreamName,
+} from "@spool/core";
+import { createBoundedStream, readableLength } from "./bounded-stream.js";
+import { type CaptureStateOptions, type CaptureStatus, readCaptureState } from "./capture-state.js";
+import { completionSeen, takeCompletion } from "./completion-marker.js";
+import { loadCursor, saveCursor } from "./cursor-file.js";
+import { readJobRecord } from "./job-record.js";
+import { lineIndexName, seekLine } from "./line-index.js";
+import { listCaptures, reconcileCapture, recoverRoot } from "./recovery.js";
+import { captureDir, resolveRef, streamOfFile } from "./refs.js";
+import { reconcileRootQuota } from "./root-quota.js";
+import { createStateWatch } from "./state-watch.js";
+import { lstatIfAny } from "./storage.js";
+
+export const FILE_STORE = "file-store";
+
+export interface FileStoreOptions {
+  /** The absolute root (as `resolveRoot` returns it); captures are under `ROOT/tool-outputs`. */
+  readonly root: string;
+  /** How often `watch` looks at a watched capture's files. @default 20 */
+  readonly watchIntervalMs?: number;
+  /** Timers of `watch`. @default a clock whose timers keep the process alive */
+  readonly clock?: Clock;
+  /** How a capture's state is decided (init grace, time). @default readCaptureState's */
+  readonly state?: CaptureStateOptions;
+}
+
+export function createFileStore(options: FileStoreOptions): CaptureStore {
+  const { root } = options;
+  const stateOptions = options.state ?? {};
+  const dirOf = (captureId: string) => captureDir(root, captureId);
+  const state = async (captureId: string) =>
+    stored(readCaptureState(dirOf(captureId), stateOptions));
+  const watcher = createStateWatch({
+    read: state,
+    intervalMs: options.watchIntervalMs ?? 20,
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  return {
+    name: FILE_STORE,
+    async resolve(ref) {
+      const { captureId, stream } = resolveRef(root, ref);
+      return { captureId, stream };
+    },
+    state,
+    async list() {
+      return listCaptures(root, stateOptions).map(stored);
+    },
+    async openStream(capture, stream) {
+      return openFileStream(dirOf(capture.captureId), capture, stream);
+    },
+    watch: (captureId, watchOptions) => watcher.watch(captureId, watchOptions),
+    cursors: {
+      async get(captureId, stream, name) {
+        return loadCursor(dirOf(captureId), stream, name);
+      },
+      async advance(captureId, stream, name, offset) {
+        saveCursor(dirOf(captureId), stream, name, offset);
+      },
+    },
+    completion: {
+      async seen(captureId) {
+        return completionSeen(dirOf(captureId));
+      },
+      async take(captureId) {
+        return takeCompletion(dirOf(captureId));
+      },
+    },
+    async reconcile(captureId) {
+      const status = reconcileCapture(dirOf(captureId), stateOptions);
+      return { ...stored(status), recovered: status.recovered };
+    },
+    async recover() {
+      return recoverRoot(root, stateOptions);
+    },
+    async usage(captureId) {
+      return usageOf(captureId, dirOf(captureId));
+    },
+    async remove(captureId) {
+      const dir = dirOf(captureId);
+      const status = readCaptureState(dir, stateOptions);
+      if (status.condition === "live") {
+        throw new SpoolError(
+          "SPOOL_E_STATE",
+          FILE_STORE,
+          `${captureId} is still running; refusing to remove it`,
+        );
+      }
+      // Only a directory of ours; rm does not follow links inside the tree, and the
+      // directory itself was verified not to be one.
+      const uid = process.getuid?.();
+      if (uid !== undefined && lstatIfAny(dir)?.uid !== uid) {
+        throw new SpoolError(
+          "SPOOL_E_UNSAFE_PATH",
+          FILE_STORE,
+          `${captureId} is not ours; refusing to remove it`,
+        );
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+      reconcileRootQuota(root);
+    },
+  };
+}
+
+/** The contract's view of a capture directory's status (the directory stays behind it). */
+function stored(status: CaptureStatus): StoredCapture {
+  return {
+    captureId: status.captureId,
+    condition: status.condition,
+    receipt: status.receipt,
+    owner: status.owner,
+    job: readJobRecord(status.dir),
+  };
+}
+
+function openFileStream(dir: string, capture: StoredCapture, stream: StreamName): StoredStream {
+  const committed = readableLength(capture.receipt, stream);
+  const info = capture.receipt.streams[stream];
+  const fd = committed > 0 ? openStreamFile(dir, stream, info.ref) : null;
+  let indexFd: number | null | undefined;
+  const index = () => {
+    if (indexFd === undefined) indexFd = openNoFollow(path.join(dir, lineIndexName(stream)));
+    return indexFd;
+  };
+  return createBoundedStream(
+    { captureId: capture.captureId, stream, committed, binary: info.representation === "binary" },
+    {
+      readAt(position, length) {
+        const buf = Buffer.alloc(length);
+        if (fd === null) return buf.subarray(0, 0);
+        let filled = 0;
+        while (filled < length) {
+          const n = fs.readSync(fd, buf, filled, length - filled, position + filled);
+          if (n === 0) break;
+          filled += n;
+        }
+        return buf.subarray(0, filled);
+      },
+      seekLine: (line, bound) => seekLine(index(), line, bound),
+      close() {
+        for (const d of [fd, indexFd]) if (typeof d === "number") fs.closeSync(d);
+      },
+    },
+  );
+}
+
+/** The stream's file: the name the receipt gives, else `.live`, else the final names (a rename may have happened since). */
+function openStreamFile(dir: string, stream: StreamName, ref: string | null): number {
+  const names = [
+    ...(ref ? [path.basename(ref)] : []),
+    `${stream}.live`,
+    `${stream}.txt`,
+    `${stream}.bin`,
+  ];
+  for (const name of names) {
+    const fd = openNoFollow(path.join(dir, name));
+    if (fd !== null) return fd;
+  }
+  throw new SpoolError(
+    "SPOOL_E_STORAGE",
+    "read",
+    `the ${stream} file of ${path.basename(dir)} is missing although bytes were committed`,
+  );
+}
+
+function openNoFollow(file: string): number | null {
+  try {
+    return fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
+      throw new SpoolError(
+        "SPOOL_E_REF_OUTSIDE_ROOT",
+        "read",
+        `${path.basename(file)} is a symlink; refusing it`,
+      );
+    }
+    return null;
+  }
+}
+
+/** Bytes of every regular file in the capture directory (one level of subdirectories: `cursors/`). */
+function usageOf(captureId: string, dir: string) {
+  const streams: Record<StreamName, number> = { stdout: 0, stderr: 0 };
+  let bytes = 0;
+  for (const name of fs.readdirSync(dir)) {
+    const st = lstatIfAny(path.join(dir, name));
+    if (st?.isDirectory()) {
+      for (const inner of fs.readdirSync(path.join(dir, name))) {
+        const f = lstatIfAny(path.join(dir, name, inner));
+        if (f?.isFile()) bytes += f.size;
+      }
+      continue;
+    }
+    if (!st?.isFile()) continue;
+    bytes += st.size;
+    const stream = streamOfFile(name);
+    if (stream !== null) streams[stream] += st.size;
+  }
+  return { captureId, bytes, streams };
+}
