@@ -70,6 +70,10 @@ export function createMemorySpool(options: MemorySpoolOptions = {}): MemorySpool
           return {
             dir: `memory:${captureId}`,
             refs: { stdout: `memory:${captureId}/stdout`, stderr: `memory:${captureId}/stderr` },
+            paths: {
+              stdout: `memory:${captureId}/stdout.live`,
+              stderr: `memory:${captureId}/stderr.live`,
+            },
           };
         },
         publishLive() {},
