@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { createEventBus } from "@spool/core";
+ * import { createEventBus } from "./capture-events.js"; // internal to @spool/core
  * const bus = createEventBus();
  * bus.emit(() => ({ type: "persistence-stopped", stream: "stdout", reason: "quota" })); // nobody listens: not built
  * bus.subject.subscribe((event) => console.log(event.type));

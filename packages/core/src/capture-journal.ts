@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * import { createCaptureJournal } from "./capture-journal.js";
+ * import { createCaptureJournal } from "./capture-journal.js"; // internal to @spool/core
  * import { createEventBus } from "./capture-events.js";
  * declare const receipt: () => import("@spool/core").Receipt;
  * const journal = createCaptureJournal("AAAAAAAAAAAAAAAAAAAAAAAA", receipt, createEventBus(), undefined);

@@ -5,8 +5,8 @@
  *
  * @example
  * ```ts
- * import { settleOutcome } from "@spool/core";
- * declare const run: import("@spool/core").CaptureRun;
+ * import { settleOutcome } from "./capture-outcome.js"; // internal to @spool/core
+ * declare const run: import("./capture-state.js").CaptureRun;
  * run.outcome = settleOutcome(run);
  * ```
  */

@@ -5,8 +5,8 @@
  *
  * @example
  * ```ts
- * import { buildReceipt } from "@spool/core";
- * declare const run: import("@spool/core").CaptureRun;
+ * import { buildReceipt } from "./capture-receipt.js"; // internal to @spool/core
+ * declare const run: import("./capture-state.js").CaptureRun;
  * buildReceipt(run).capture.state; // "pending" while running
  * ```
  */

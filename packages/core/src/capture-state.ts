@@ -14,8 +14,8 @@
  *
  * @example
  * ```ts
- * import { enterPhase } from "@spool/core";
- * declare const run: import("@spool/core").CaptureRun;
+ * import { type CaptureRun, enterPhase } from "./capture-state.js"; // internal to @spool/core
+ * declare const run: CaptureRun;
  * enterPhase(run, "running");
  * ```
  */

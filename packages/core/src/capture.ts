@@ -25,7 +25,7 @@ import type { Capture, CaptureOptions, CaptureResult, StreamPlan } from "./captu
 import { nothingAgainst, settleOutcome } from "./capture-outcome.js";
 import { buildReceipt, isInline } from "./capture-receipt.js";
 import { type CaptureRun, enterPhase, reached } from "./capture-state.js";
-import { spawnChild } from "./child-spawn.js";
+import { type SpawnRequest, spawnChild } from "./child-spawn.js";
 import { type Clock, systemClock } from "./clock.js";
 import { drainedToEof, drainPumps } from "./drain.js";
 import { SpoolError } from "./errors.js";
@@ -80,26 +80,9 @@ export function startCapture(options: CaptureOptions): Capture {
     },
     onStageError: journal.stageFailed,
   });
-  const storage = createStorageOpener(spool, {
-    opened: () => {
-      journal.spilled();
-      // A first live.json at once: live refs exist from the spill, and recovery after a
-      // crash knows the capture from it.
-      live.start();
-    },
-    failed: (error) => {
-      for (const name of STREAM_NAMES) spool.streams[name].stop("storage-unavailable");
-      journal.spillFailed(error);
-    },
-  });
+  const storage = createStorageOpener(spool, storageHooks(spool, journal, live));
   const child = runProcess({
-    request: {
-      command: options.command,
-      args: options.args,
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      env: options.env ?? process.env,
-      stdin: options.stdin ?? "ignore",
-    },
+    request: spawnRequest(options),
     startedAt,
     timeoutMs: options.timeoutMs ?? null,
     killGraceMs: options.killGraceMs ?? 2000,
@@ -143,6 +126,31 @@ export function startCapture(options: CaptureOptions): Capture {
     cancel: (signal = "SIGTERM") => child.cancel(signal),
     spill: () => promote(run),
     done,
+  };
+}
+
+function storageHooks(spool: CaptureSpool, journal: CaptureJournal, live: LivePublisher) {
+  return {
+    opened: () => {
+      journal.spilled();
+      // A first live.json at once: live refs exist from the spill, and recovery after a
+      // crash knows the capture from it.
+      live.start();
+    },
+    failed: (error: unknown) => {
+      for (const name of STREAM_NAMES) spool.streams[name].stop("storage-unavailable");
+      journal.spillFailed(error);
+    },
+  };
+}
+
+function spawnRequest(options: CaptureOptions): SpawnRequest {
+  return {
+    command: options.command,
+    args: options.args,
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    env: options.env ?? process.env,
+    stdin: options.stdin ?? "ignore",
   };
 }
 

@@ -4,7 +4,8 @@
  *
  * @example
  * ```ts
- * import { drainPumps, systemClock } from "@spool/core";
+ * import { systemClock } from "@spool/core";
+ * import { drainPumps } from "./drain.js"; // internal to @spool/core
  * declare const pumps: Record<"stdout" | "stderr", import("@spool/core").StreamPump>;
  * const ends = await drainPumps(pumps, 1000, systemClock); // ["eof", "stopped"]
  * ```

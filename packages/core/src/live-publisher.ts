@@ -4,7 +4,8 @@
  *
  * @example
  * ```ts
- * import { createLivePublisher, systemClock } from "@spool/core";
+ * import { systemClock } from "@spool/core";
+ * import { createLivePublisher } from "./live-publisher.js"; // internal to @spool/core
  * declare const build: () => import("@spool/core").Receipt;
  * const live = createLivePublisher({ clock: systemClock, intervalMs: 250, build, publish: console.log });
  * live.start(); // publishes now, then on the interval

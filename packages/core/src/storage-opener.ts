@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { createStorageOpener } from "@spool/core";
+ * import { createStorageOpener } from "./storage-opener.js"; // internal to @spool/core
  * declare const spool: import("@spool/core").CaptureSpool;
  * const storage = createStorageOpener(spool, { opened: () => {}, failed: () => {} });
  * await storage.open();
