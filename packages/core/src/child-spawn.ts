@@ -46,6 +46,10 @@ export interface ChildHandle {
   signal(signal: NodeJS.Signals): void;
 }
 
+/**
+ * Start a child. `events` are called later, never from inside this call (as Node does):
+ * the capture is still being assembled while it runs.
+ */
 export type SpawnChild = (request: SpawnRequest, events: ChildEvents) => ChildHandle;
 
 /** The real thing: `child_process.spawn`, detached into its own process group. */
