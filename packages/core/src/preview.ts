@@ -57,6 +57,11 @@ export interface RenderedPreview {
 
 const HEADER_STDERR = "--- stderr ---\n";
 
+/** Bytes the layout adds around the stream bodies: the stderr header and its separator. */
+export function previewLayoutBytes(stderrTotal: number): number {
+  return stderrTotal > 0 ? HEADER_STDERR.length + 1 : 0;
+}
+
 export function renderPreview(
   streams: Record<StreamName, PreviewSnapshot>,
   budget: PreviewBudget,
@@ -70,7 +75,7 @@ export function renderPreview(
   };
   const ref = (name: StreamName) => context.refs?.[name] ?? null;
 
-  const overhead = streams.stderr.total > 0 ? HEADER_STDERR.length + 1 : 0;
+  const overhead = previewLayoutBytes(streams.stderr.total);
   const room = Math.max(0, budget.maxBytes - overhead);
   // The priority stream takes what it needs first, the other one gets the rest.
   const a = renderStream(streams[first], chars[first], room, first, ref(first));

@@ -51,6 +51,8 @@ export const ProcessReceiptSchema = z.object({
   pid: z.number().int().positive().nullable(),
   startedAt: isoTime,
   endedAt: isoTime.nullable(),
+  /** Present only when the child could not be started: the errno and the system call. */
+  spawnError: z.object({ code: z.string(), syscall: z.string() }).optional(),
 });
 
 export const CaptureReceiptSchema = z.object({

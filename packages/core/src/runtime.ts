@@ -2,6 +2,8 @@
  * `@spool/core/runtime`: everything `@spool/core` exports except the zod schemas of
  * `receipt.ts`, so a capture can start without loading zod (~50 ms of every `spool run`).
  * Receipt types are still inferred from the schema (type-only imports cost nothing).
+ * The capture's internal modules (its state record, receipt builder, journal, live
+ * publisher, storage opener, drain) are not exported.
  *
  * @example
  * ```ts
@@ -10,14 +12,17 @@
  * ```
  */
 export * from "./capture.js";
+export * from "./child-spawn.js";
 export * from "./clock.js";
 export * from "./errors.js";
+export * from "./exit-status.js";
 export * from "./ids.js";
 export * from "./ledger.js";
 export * from "./logger.js";
 export * from "./newline-count.js";
 export * from "./preview.js";
 export * from "./printable.js";
+export * from "./process-runner.js";
 export type {
   CaptureReceipt,
   PreviewReceipt,
@@ -26,6 +31,7 @@ export type {
   StreamReceipt,
 } from "./receipt.js";
 export * from "./receipt-vocabulary.js";
+export * from "./spill-policy.js";
 export * from "./spool.js";
 export * from "./stage.js";
 export * from "./store.js";

@@ -45,23 +45,40 @@ export interface StreamWriter {
   flushed(): Promise<void>;
   /** Stop persistence for `reason`; what was queued is dropped, `committed` stays. */
   stop(reason: CaptureReason): void;
+  /**
+   * Register the writer's one listener (the capture's). What already happened is told at
+   * once, so registering late loses nothing.
+   */
+  watch(listener: WriterListener): void;
   readonly state: Readonly<WriterState>;
 }
 
+/** How a {@link StreamWriter} tells its owner about progress, instead of being polled. */
+export interface WriterListener {
+  /** The writer acknowledged `total` representation bytes durable in all (monotonic). */
+  committed(total: number): void;
+  /** Persistence stopped for `reason`; told once. */
+  stopped(reason: CaptureReason): void;
+}
+
 export interface StreamFinal {
+  /** Bytes durably written; the spool also acknowledges them through its writers. */
   committed: number;
   sha256: string | null;
   /** Root-relative ref (`tool-outputs/<id>/stdout.txt`), or null when nothing was stored. */
   ref: string | null;
   /** Absolute path of the stored file, or null. */
   path: string | null;
-  /** Why persistence stopped, if it did. */
+  /** Why persistence stopped, if it did (also told through {@link WriterListener.stopped}). */
   stopped: CaptureReason | null;
 }
 
 export interface SpillInfo {
   dir: string;
+  /** Root-relative refs of the live streams (`tool-outputs/<id>/stdout.live`). */
   refs: Record<StreamName, string>;
+  /** Absolute paths of the live files; absent when the spool keeps no files. */
+  paths?: Record<StreamName, string>;
 }
 
 export interface CaptureSpool {

@@ -16,7 +16,7 @@
  */
 import type { Readable } from "node:stream";
 import { createLedger, type Ledger } from "./ledger.js";
-import type { StreamName } from "./receipt-vocabulary.js";
+import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 import type { OfferResult, StreamWriter } from "./spool.js";
 import { batchBytes, composeStages, type Stage } from "./stage.js";
 
@@ -29,6 +29,8 @@ export interface StreamPipelineOptions {
   readonly onProduced?: (name: StreamName) => void;
   /** Called once if a stage throws; later bytes are discarded and counted. */
   readonly onStageError?: (name: StreamName, error: unknown) => void;
+  /** Called once if the writer stops persistence (its one report of why). */
+  readonly onStop?: (name: StreamName, reason: CaptureReason) => void;
 }
 
 export interface StreamPipeline {
@@ -57,6 +59,11 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
   let failure: unknown;
   let failed = false;
   let ended = false;
+  // The writer's acknowledgements are the ledger's `committed`: one source of truth.
+  writer.watch({
+    committed: (total) => ledger.commit(total),
+    stopped: (reason) => options.onStop?.(name, reason),
+  });
 
   const emit = (out: Uint8Array[]): OfferResult => {
     if (out.length === 0 || batchBytes(out) === 0)

@@ -59,6 +59,28 @@ describe("startCapture", () => {
     expect(receipt.streams.stdout.raw.pending).toBe(0);
   });
 
+  it("reports a command that does not exist as spawnError ENOENT, exit 127, nothing stored", async () => {
+    const { c, memory } = capture("/nonexistent/spool-test-cmd", []);
+    const { receipt, exitStatus } = await c.done;
+    expect(exitStatus).toBe(127);
+    expect(receipt.process).toMatchObject({
+      state: "exited",
+      pid: null,
+      reason: "spawn failed: ENOENT",
+      spawnError: { code: "ENOENT", syscall: "spawn" },
+    });
+    expect(receipt.capture).toEqual({ state: "complete", reasons: [] });
+    expect(memory.receipt(c.captureId)).toBeUndefined();
+    ReceiptSchema.parse(receipt);
+  });
+
+  it("leaves spawnError out of the receipt of a child that ran", async () => {
+    const { c } = capture("sh", ["-c", "exit 3"]);
+    const { receipt, exitStatus } = await c.done;
+    expect(exitStatus).toBe(3);
+    expect("spawnError" in receipt.process).toBe(false);
+  });
+
   it("cancels the whole process group and reports it", async () => {
     const { c } = capture("sh", ["-c", "sleep 30 & sleep 30; echo never"]);
     c.events.subscribe((e) => {

@@ -5,6 +5,7 @@ import {
   type OfferResult,
   type Stage,
   type StreamWriter,
+  type WriterListener,
 } from "@spool/core";
 import { createPreviewTap, createUtf8Decoder } from "@spool/transforms";
 import fc from "fast-check";
@@ -14,29 +15,37 @@ import { describe, expect, it } from "vitest";
 function memoryWriter(stopAt = Number.POSITIVE_INFINITY): StreamWriter & { bytes: Buffer[] } {
   const bytes: Buffer[] = [];
   const state = { committed: 0, queued: 0, stopped: null as null | "quota" };
-  return {
+  let listener: WriterListener | null = null;
+  const writer = {
     bytes,
-    offer(batch): OfferResult {
+    offer(batch: Uint8Array[]): OfferResult {
       if (state.stopped) return "stopped";
       for (const chunk of batch) {
         if (state.committed + chunk.byteLength > stopAt) {
-          state.stopped = "quota";
+          writer.stop("quota");
           return "stopped";
         }
         bytes.push(Buffer.from(chunk));
         state.committed += chunk.byteLength;
+        if (chunk.byteLength > 0) listener?.committed(state.committed);
       }
       return "accepted";
     },
     ready: () => Promise.resolve(),
     flushed: () => Promise.resolve(),
-    stop(reason) {
+    stop(reason: string) {
+      if (state.stopped) return;
       state.stopped = reason as "quota";
+      listener?.stopped(state.stopped);
+    },
+    watch(l: WriterListener) {
+      listener = l;
     },
     get state() {
       return state;
     },
   };
+  return writer;
 }
 
 describe("ledger", () => {
@@ -69,7 +78,13 @@ describe("ledger", () => {
             createUtf8Decoder(),
             createPreviewTap({ headBytes: 16, tailBytes: 16 }),
           ];
-          const pipeline = createStreamPipeline({ name: "stdout", stages, writer });
+          const stops: string[] = [];
+          const pipeline = createStreamPipeline({
+            name: "stdout",
+            stages,
+            writer,
+            onStop: (_, reason) => stops.push(reason),
+          });
           for (const chunk of chunks) {
             pipeline.write(chunk);
             const snap = pipeline.ledger.snapshot();
@@ -84,6 +99,9 @@ describe("ledger", () => {
           expect(final.produced).toBe(Buffer.from(new TextDecoder().decode(whole)).length);
           expect(Buffer.concat(writer.bytes).length).toBe(writer.state.committed);
           expect(writer.state.committed).toBeLessThanOrEqual(final.produced);
+          // The writer's commits are the ledger's, and a stop is reported exactly once.
+          expect(final.committed).toBe(writer.state.committed);
+          expect(stops).toEqual(writer.state.stopped ? [writer.state.stopped] : []);
         },
       ),
       { numRuns: 500 },

@@ -205,6 +205,7 @@ function createCaptureFileSpool(
             stdout: refOf(captureId, "stdout.live"),
             stderr: refOf(captureId, "stderr.live"),
           },
+          paths: { stdout: path.join(dir, "stdout.live"), stderr: path.join(dir, "stderr.live") },
         };
       })();
       return spillInfo;
@@ -247,6 +248,9 @@ function createCaptureFileSpool(
       STREAM_NAMES.forEach((name, i) => {
         const s = answer.streams[i]!;
         const file = s.file ? path.basename(s.file) : `${name}.live`;
+        // The writers carry commits and stop reasons to the capture (their one path).
+        queues[name].ack(s.committed);
+        if (s.error) queues[name].stop(s.error);
         result[name] = {
           committed: s.committed,
           sha256: s.sha256,

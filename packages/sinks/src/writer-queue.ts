@@ -23,6 +23,7 @@ import {
   type OfferResult,
   type StreamWriter,
   systemClock,
+  type WriterListener,
 } from "@spool/core/runtime";
 import { resolveWriterQueueOptions, type WriterQueueOptions } from "./writer-queue-options.js";
 
@@ -91,6 +92,7 @@ export function createWriterQueue(
   // Each waiter resumes when its condition holds (or persistence stopped).
   let waiters: Array<{ when: () => boolean; resolve: () => void }> = [];
   let cancelStall: (() => void) | null = null;
+  let listener: WriterListener | null = null;
 
   const total = () => queuedBytes + inFlight;
   const settleWaiters = () => {
@@ -173,6 +175,12 @@ export function createWriterQueue(
       head = 0;
       queuedBytes = 0;
       settleWaiters();
+      listener?.stopped(reason);
+    },
+    watch(l) {
+      listener = l;
+      if (committed > 0) l.committed(committed);
+      if (stopped) l.stopped(stopped);
     },
     connect(t) {
       transport = t;
@@ -183,6 +191,7 @@ export function createWriterQueue(
       const progress = Math.min(total, sentTotal) - committed;
       committed += progress;
       inFlight -= progress;
+      if (progress > 0) listener?.committed(committed);
       pump();
       settleWaiters();
       if (waiters.length > 0) armStall(); // progress: the stall clock starts again

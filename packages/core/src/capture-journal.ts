@@ -1,0 +1,88 @@
+/**
+ * What a capture tells the world when it changes state: one pino line and one lifecycle
+ * event per transition (start, spill, persistence stopped, exit, final), never per chunk
+ * and never as a side effect of building a receipt. Event receipts are built only while
+ * someone listens.
+ *
+ * @example
+ * ```ts
+ * import { createCaptureJournal } from "./capture-journal.js"; // internal to @spool/core
+ * import { createEventBus } from "./capture-events.js";
+ * declare const receipt: () => import("@spool/core").Receipt;
+ * const journal = createCaptureJournal("AAAAAAAAAAAAAAAAAAAAAAAA", receipt, createEventBus(), undefined);
+ * journal.exited();
+ * ```
+ */
+import type { EventBus } from "./capture-events.js";
+import type { Logger } from "./logger.js";
+import type { Receipt } from "./receipt.js";
+import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
+
+export interface CaptureJournal {
+  started(pid: number | null): void;
+  spilled(): void;
+  spillFailed(error: unknown): void;
+  stopped(stream: StreamName, reason: CaptureReason): void;
+  stageFailed(stream: StreamName, error: unknown): void;
+  exited(): void;
+  publishFailed(error: unknown): void;
+  finalized(receipt: Receipt): void;
+}
+
+/** `receipt` builds the receipt as of now; it is called only while someone listens. */
+export function createCaptureJournal(
+  captureId: string,
+  receipt: () => Receipt,
+  bus: EventBus,
+  log: Logger | undefined,
+): CaptureJournal {
+  return {
+    started(pid) {
+      log?.info({ event: "start", captureId, pid }, "capture started");
+      bus.emit(() => ({ type: "start", receipt: receipt() }));
+    },
+    spilled() {
+      log?.info({ event: "spill", captureId }, "spooling to storage");
+      bus.emit(() => ({ type: "spill", receipt: receipt() }));
+    },
+    spillFailed(error) {
+      log?.error({ event: "spill-failed", captureId, code: codeOf(error) }, "storage unavailable");
+    },
+    stopped(stream, reason) {
+      log?.warn({ event: "persistence-stopped", captureId, stream, reason }, "persistence stopped");
+      bus.emit(() => ({ type: "persistence-stopped", stream, reason }));
+    },
+    stageFailed(stream, error) {
+      const err = String((error as Error)?.message ?? error);
+      log?.error({ event: "stage-error", stream, err }, "stage failed");
+    },
+    exited() {
+      bus.emit(() => ({ type: "exit", receipt: receipt() }));
+    },
+    publishFailed(error) {
+      log?.error(
+        { event: "publish-failed", captureId, code: codeOf(error) },
+        "receipt not published",
+      );
+    },
+    finalized(final) {
+      const { process, capture } = final;
+      log?.info(
+        {
+          event: "finalize",
+          captureId,
+          process: process.state,
+          capture: capture.state,
+          reasons: capture.reasons,
+        },
+        "capture finalized",
+      );
+      bus.emit(() => ({ type: "final", receipt: final }));
+      bus.complete();
+    },
+  };
+}
+
+function codeOf(error: unknown): string | undefined {
+  return (error as { code?: string } | null)?.code;
+}

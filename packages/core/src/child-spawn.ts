@@ -1,0 +1,103 @@
+/**
+ * Starting a child: without a shell, in a process group of its own (so cancelling reaches
+ * its descendants), with both output pipes. The capture takes a {@link SpawnChild} through
+ * its options, so tests of the state machine drive a fake child on a manual clock.
+ *
+ * @example
+ * ```ts
+ * import { spawnChild } from "@spool/core";
+ * const child = spawnChild(
+ *   { command: "echo", args: ["hi"], env: process.env, stdin: "ignore" },
+ *   { spawned: (pid) => console.log(pid), failed: (e) => console.log(e.code), exited: () => {} },
+ * );
+ * child.stdout.pipe(process.stdout);
+ * ```
+ */
+import { spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+
+export interface SpawnRequest {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** "ignore" gives the child /dev/null. */
+  readonly stdin: "ignore" | "inherit";
+}
+
+/** Why the child could not be started: the errno code and the system call's name. */
+export interface SpawnError {
+  readonly code: string;
+  readonly syscall: string;
+}
+
+/** What a spawned child reports, each at most once: `spawned` then `exited`, or `failed` alone. */
+export interface ChildEvents {
+  spawned(pid: number | null): void;
+  /** The child never ran; no `exited` follows. */
+  failed(error: SpawnError): void;
+  exited(code: number | null, signal: NodeJS.Signals | null): void;
+}
+
+export interface ChildHandle {
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  /** Signal the child's whole process group (the child alone if the group is gone). */
+  signal(signal: NodeJS.Signals): void;
+}
+
+/**
+ * Start a child. `events` are called later, never from inside this call (as Node does):
+ * the capture is still being assembled while it runs.
+ */
+export type SpawnChild = (request: SpawnRequest, events: ChildEvents) => ChildHandle;
+
+/** The real thing: `child_process.spawn`, detached into its own process group. */
+export const spawnChild: SpawnChild = (request, events) => {
+  const child = spawn(request.command, [...request.args], {
+    cwd: request.cwd,
+    env: request.env,
+    stdio: [request.stdin, "pipe", "pipe"],
+    detached: true,
+    windowsHide: true,
+  });
+  let pid: number | null = null;
+  let spawned = false;
+  child.once("spawn", () => {
+    spawned = true;
+    pid = child.pid ?? null;
+    events.spawned(pid);
+  });
+  child.once("error", (error: NodeJS.ErrnoException) => {
+    if (spawned) return; // a kill error after spawn; the exit event follows
+    events.failed(spawnErrorOf(error));
+  });
+  child.once("exit", (code, signal) => events.exited(code, signal));
+  return {
+    stdout: child.stdout as Readable,
+    stderr: child.stderr as Readable,
+    signal(signal) {
+      if (pid === null) return;
+      try {
+        process.kill(-pid, signal);
+      } catch {
+        try {
+          child.kill(signal);
+        } catch {
+          // already gone
+        }
+      }
+    },
+  };
+};
+
+/**
+ * The errno as fields. Node's `syscall` is "spawn <command>"; only the call's name is
+ * kept, since the command line may hold what the label's redaction removes.
+ */
+function spawnErrorOf(error: NodeJS.ErrnoException): SpawnError {
+  return {
+    code: error.code ?? "EUNKNOWN",
+    syscall: (error.syscall ?? "spawn").split(" ")[0] ?? "spawn",
+  };
+}
