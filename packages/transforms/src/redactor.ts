@@ -517,6 +517,9 @@ export function createRedactor(
   const processChunk = (input: Uint8Array) => {
     chunk = input;
     chunkBase = pos;
+    // Views merge only within this chunk: the same buffer object may come again at another
+    // offset (the decoder emits one shared U+FFFD for every invalid byte).
+    rawEnd = -1;
     const n = input.length;
     let i = 0;
     for (;;) {
