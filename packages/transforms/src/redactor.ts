@@ -23,6 +23,14 @@
  * first (ties: the rule listed first: known values, then user rules, then built-ins). The
  * marker is emitted as soon as its start is decided; later bytes of the span are swallowed.
  *
+ * The parts, one a file: this one runs the automata over each chunk (the hot loop) and
+ * decides what to flush; `input-ring.ts` keeps the bytes still held; `span-queue.ts` the
+ * spans decided but not yet emitted; `candidate-set.ts` the live candidates of matcher and
+ * pattern rules; `output-cursor.ts` what was handed on and the open span that swallows;
+ * `fail-closed.ts` the drop to whitespace behind an omission; `whitespace-runs.ts` the
+ * bytes of the whitespace runs a multi-line literal spans. Comments name the invariant
+ * (1–4 above) a line protects where that is not obvious.
+ *
  * @example
  * ```ts
  * import { createRedactor } from "@spool/transforms";
