@@ -236,18 +236,18 @@ class Redactor implements RedactorStage {
     const foldedClasses = folded.classes;
     const foldedDense = folded.dense;
     const foldedFlags = folded.flags;
-    let s1 = this.exactState;
-    let s2 = this.foldedState;
+    let exactState = this.exactState;
+    let foldedState = this.foldedState;
     let i = from;
     while (i < end) {
-      if (s1 < denseStates) {
+      if (exactState < denseStates) {
         // Invariant 4: two table lookups per byte until something happens.
-        i = scan(chunk, i, end, s1, s2, exact, folded, scanResult);
-        s1 = scanResult[0]!;
-        s2 = scanResult[1]!;
+        i = scan(chunk, i, end, exactState, foldedState, exact, folded, scanResult);
+        exactState = scanResult[0]!;
+        foldedState = scanResult[1]!;
         if (scanResult[3] === 1) {
-          this.exactState = s1;
-          this.foldedState = s2;
+          this.exactState = exactState;
+          this.foldedState = foldedState;
           this.pos = base + i;
           this.events(scanResult[2]!);
         }
@@ -255,36 +255,36 @@ class Redactor implements RedactorStage {
       }
       // A state without a dense row: one step through its sparse transitions.
       const byte = chunk[i]!;
-      const prev = s1;
-      s1 = exactStep(s1, exactClassOf[byte]!);
-      s2 = foldedDense[s2 * foldedClasses + foldedClassOf[byte]!]!;
+      const previous = exactState;
+      exactState = exactStep(exactState, exactClassOf[byte]!);
+      foldedState = foldedDense[foldedState * foldedClasses + foldedClassOf[byte]!]!;
       i++;
-      if ((exactFlags[s1]! | foldedFlags[s2]!) !== 0) {
-        this.exactState = s1;
-        this.foldedState = s2;
+      if ((exactFlags[exactState]! | foldedFlags[foldedState]!) !== 0) {
+        this.exactState = exactState;
+        this.foldedState = foldedState;
         this.pos = base + i;
-        this.events(prev);
+        this.events(previous);
       }
     }
-    this.exactState = s1;
-    this.foldedState = s2;
+    this.exactState = exactState;
+    this.foldedState = foldedState;
     this.pos = base + i;
     return i;
   }
 
-  /** Events of the byte just read (at `pos - 1`), the exact automaton entered from `prev`. */
-  private events(prev: number): void {
+  /** Events of the byte just read (at `pos - 1`), the exact automaton entered from `previous`. */
+  private events(previous: number): void {
     const { exact, folded, pos } = this;
-    const s1 = this.exactState;
-    const flags = exact.flags[s1]!;
-    if ((flags & FLAG_WS_END) !== 0) this.wsRuns.note(s1 === prev);
+    const state = this.exactState;
+    const flags = exact.flags[state]!;
+    if ((flags & FLAG_WS_END) !== 0) this.wsRuns.note(state === previous);
     if ((flags & FLAG_OUTPUT) !== 0) {
-      const length = exact.outLength[s1]! + this.wsRuns.extraOf(exact.outWs[s1]!);
-      this.addSpan(pos - length, pos, exact.outLiteral[s1]!);
+      const length = exact.outLength[state]! + this.wsRuns.extraOf(exact.outWs[state]!);
+      this.addSpan(pos - length, pos, exact.outLiteral[state]!);
     }
     if ((flags & FLAG_ANCHOR) !== 0) {
-      const from = exact.anchorStart[s1]!;
-      const to = exact.anchorStart[s1 + 1]!;
+      const from = exact.anchorStart[state]!;
+      const to = exact.anchorStart[state + 1]!;
       this.candidates.spawn(
         this.exactAnchors,
         exact.anchorIds,
@@ -294,10 +294,10 @@ class Redactor implements RedactorStage {
         pos,
       );
     }
-    const s2 = this.foldedState;
-    if ((folded.flags[s2]! & FLAG_ANCHOR) !== 0) {
-      const from = folded.anchorStart[s2]!;
-      const to = folded.anchorStart[s2 + 1]!;
+    const foldedState = this.foldedState;
+    if ((folded.flags[foldedState]! & FLAG_ANCHOR) !== 0) {
+      const from = folded.anchorStart[foldedState]!;
+      const to = folded.anchorStart[foldedState + 1]!;
       const lengthOf = this.foldedAnchorLength;
       this.candidates.spawn(this.foldedAnchors, folded.anchorIds, from, to, lengthOf, pos);
     }
@@ -392,8 +392,8 @@ class Redactor implements RedactorStage {
 
   /** Earliest start of the exact automaton's partial match. */
   private exactFrontier(): number {
-    const s1 = this.exactState;
-    return this.pos - this.exact.depth[s1]! - this.wsRuns.extraOf(this.exact.wsCount[s1]!);
+    const state = this.exactState;
+    return this.pos - this.exact.depth[state]! - this.wsRuns.extraOf(this.exact.wsCount[state]!);
   }
 
   /**
@@ -409,49 +409,50 @@ class Redactor implements RedactorStage {
 }
 
 /**
- * Run both automata over `input[i .. limit)` until a state with a flag (or without a dense
- * row) is entered. States travel as row offsets with flags in the sign bit, so each byte
- * costs one load and one sign test per automaton; kept a small top-level function so the
- * engine optimises it on its own. Writes the two states, the exact automaton's previous
- * state and whether a flag stopped it to `result`; returns the index after the last byte.
+ * Run both automata over `input[from .. limit)` until a state with a flag (or without a
+ * dense row) is entered. States travel as row offsets with flags in the sign bit, so each
+ * byte costs one load and one sign test per automaton; kept a small top-level function so
+ * the engine optimises it on its own. Writes to `result` the two states, the exact
+ * automaton's previous state and whether a flag stopped it (1) or the limit (0); returns
+ * the index after the last byte read.
  */
 function scanBoth(
   input: Uint8Array,
   from: number,
   limit: number,
-  state1: number,
-  state2: number,
+  exactState: number,
+  foldedState: number,
   exact: Automaton,
   folded: Automaton,
   result: Int32Array,
 ): number {
-  const cls1 = exact.classOf;
-  const K1 = exact.classes;
-  const code1 = exact.code;
-  const cls2 = folded.classOf;
-  const K2 = folded.classes;
-  const code2 = folded.code;
-  let a = state1 * K1;
-  let b = state2 * K2;
+  const exactClassOf = exact.classOf;
+  const exactClasses = exact.classes;
+  const exactCode = exact.code;
+  const foldedClassOf = folded.classOf;
+  const foldedClasses = folded.classes;
+  const foldedCode = folded.code;
+  let exactRow = exactState * exactClasses;
+  let foldedRow = foldedState * foldedClasses;
   let i = from;
   while (i < limit) {
     const byte = input[i]!;
-    const x = code1[a + cls1[byte]!]!;
-    const y = code2[b + cls2[byte]!]!;
+    const exactNext = exactCode[exactRow + exactClassOf[byte]!]!;
+    const foldedNext = foldedCode[foldedRow + foldedClassOf[byte]!]!;
     i++;
-    if ((x | y) < 0) {
-      result[0] = (x < 0 ? ~x : x) / K1;
-      result[1] = (y < 0 ? ~y : y) / K2;
-      result[2] = a / K1;
+    if ((exactNext | foldedNext) < 0) {
+      result[0] = (exactNext < 0 ? ~exactNext : exactNext) / exactClasses;
+      result[1] = (foldedNext < 0 ? ~foldedNext : foldedNext) / foldedClasses;
+      result[2] = exactRow / exactClasses;
       result[3] = 1;
       return i;
     }
-    a = x;
-    b = y;
+    exactRow = exactNext;
+    foldedRow = foldedNext;
   }
-  result[0] = a / K1;
-  result[1] = b / K2;
-  result[2] = a / K1;
+  result[0] = exactRow / exactClasses;
+  result[1] = foldedRow / foldedClasses;
+  result[2] = exactRow / exactClasses;
   result[3] = 0;
   return i;
 }
@@ -461,32 +462,32 @@ function scanExact(
   input: Uint8Array,
   from: number,
   limit: number,
-  state1: number,
-  _state2: number,
+  exactState: number,
+  _foldedState: number,
   exact: Automaton,
   _folded: Automaton,
   result: Int32Array,
 ): number {
-  const cls1 = exact.classOf;
-  const K1 = exact.classes;
-  const code1 = exact.code;
-  let a = state1 * K1;
+  const exactClassOf = exact.classOf;
+  const exactClasses = exact.classes;
+  const exactCode = exact.code;
+  let exactRow = exactState * exactClasses;
   let i = from;
   while (i < limit) {
-    const x = code1[a + cls1[input[i]!]!]!;
+    const exactNext = exactCode[exactRow + exactClassOf[input[i]!]!]!;
     i++;
-    if (x < 0) {
-      result[0] = ~x / K1;
+    if (exactNext < 0) {
+      result[0] = ~exactNext / exactClasses;
       result[1] = 0;
-      result[2] = a / K1;
+      result[2] = exactRow / exactClasses;
       result[3] = 1;
       return i;
     }
-    a = x;
+    exactRow = exactNext;
   }
-  result[0] = a / K1;
+  result[0] = exactRow / exactClasses;
   result[1] = 0;
-  result[2] = a / K1;
+  result[2] = exactRow / exactClasses;
   result[3] = 0;
   return i;
 }
