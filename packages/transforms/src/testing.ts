@@ -173,6 +173,33 @@ export function checkStage(
       `${stage.name}: chunked output differs from one-shot output\n${describe(input, chunks)}\n got ${JSON.stringify(all.toString("latin1"))}\nwant ${JSON.stringify(expected.toString("latin1"))}`,
     );
   }
+  // The chunks as one batch, equal ones as one shared object: a stage must not tell pieces
+  // apart by identity (a decoder emits one U+FFFD buffer for every invalid byte).
+  const batched = makeStage();
+  const pieces = [...batched.push(sharedEqualChunks(chunks)), ...batched.end()];
+  const all2 = Buffer.concat(pieces);
+  if (!all2.equals(expected)) {
+    throw new Error(
+      `${stage.name}: one batch with shared equal pieces differs from one-shot output\n${describe(input, chunks)}\n got ${JSON.stringify(all2.toString("latin1"))}\nwant ${JSON.stringify(expected.toString("latin1"))}`,
+    );
+  }
+}
+
+/** The non-empty chunks, each equal run of bytes as the same object wherever it occurs. */
+function sharedEqualChunks(chunks: readonly Uint8Array[]): Uint8Array[] {
+  const seen = new Map<string, Uint8Array>();
+  const shared: Uint8Array[] = [];
+  for (const chunk of chunks) {
+    if (chunk.byteLength === 0) continue;
+    const key = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString("latin1");
+    let piece = seen.get(key);
+    if (piece === undefined) {
+      piece = chunk;
+      seen.set(key, piece);
+    }
+    shared.push(piece);
+  }
+  return shared;
 }
 
 /** Redacted and omitted input ranges of the one-shot redaction of `input`. */

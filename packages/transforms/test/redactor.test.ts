@@ -6,6 +6,7 @@ import { compileRedaction } from "../src/compile-redaction.js";
 import { createRedactor } from "../src/redactor.js";
 import { type MatcherRule, Verdict } from "../src/rule.js";
 import { allChunkings, byteAtATime, checkRedactor, checkStage, splitAt } from "../src/testing.js";
+import { createUtf8Decoder } from "../src/utf8-decoder.js";
 
 const bytes = (s: string) => Buffer.from(s, "utf8");
 const run = (source: Parameters<typeof createRedactor>[0], chunks: Uint8Array[]) =>
@@ -356,6 +357,104 @@ describe("redactor: agrees with a brute-force reference", () => {
           const source = compileRedaction({ rules, builtins: false });
           const input = bytes(text);
           expect(run(source, splitAt(input, cuts))).toBe(reference(text, rules));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("redactor: decoded input with no secret passes unchanged", () => {
+  /**
+   * Decode `input` in `decoderChunks`, hand the decoder's pieces (the same objects, in
+   * order) to a redactor in batches of the given sizes; returns what each stage produced.
+   */
+  const decodeThenRedact = (
+    source: Parameters<typeof createRedactor>[0],
+    decoderChunks: readonly Uint8Array[],
+    batchSizes: readonly number[],
+  ) => {
+    const decoder = createUtf8Decoder();
+    const pieces: Uint8Array[] = [];
+    for (const chunk of decoderChunks) pieces.push(...decoder.push([chunk]));
+    pieces.push(...decoder.end());
+    const redactor = createRedactor(source);
+    const out: Uint8Array[] = [];
+    let at = 0;
+    for (let k = 0; at < pieces.length; k++) {
+      const size = batchSizes.length === 0 ? pieces.length : batchSizes[k % batchSizes.length]!;
+      out.push(...redactor.push(pieces.slice(at, at + size)));
+      at += size;
+    }
+    out.push(...redactor.end());
+    return { decoded: Buffer.concat(pieces), redacted: Buffer.concat(out), redactor, decoder };
+  };
+  const countFffd = (buf: Buffer) => buf.toString("utf8").split("\uFFFD").length - 1;
+
+  it("keeps every U+FFFD of adjacent invalid bytes (one shared piece per replacement)", () => {
+    const { decoded, redacted } = decodeThenRedact({}, [Buffer.from("a\xff\xfeb", "latin1")], []);
+    expect(redacted.toString("utf8")).toBe("a\uFFFD\uFFFDb");
+    expect(redacted.equals(decoded)).toBe(true);
+    expect(redacted.byteLength).toBe(8);
+  });
+
+  it("is the identity on any decoded bytes under any decoder chunking and batching", () => {
+    // Every byte value, dense in invalid ones; no secret can be spelled by chance.
+    const absent = compileRedaction({
+      builtins: false,
+      knownValues: ["never-in-random-bytes-7Qz"],
+    });
+    const byte = fc.oneof(
+      fc.integer({ min: 0, max: 255 }),
+      fc.constantFrom(0xff, 0xfe, 0x80, 0xc3, 0xe6, 0xef, 0xbf, 0xbd, 0xf0),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(byte, { minLength: 1, maxLength: 400 }).map((b) => Uint8Array.from(b)),
+        fc.array(fc.integer({ min: 1, max: 399 }), { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { maxLength: 6 }),
+        (input, cuts, batches) => {
+          const chunks = splitAt(input, cuts);
+          const { decoded, redacted, redactor } = decodeThenRedact(absent, chunks, batches);
+          expect(decoded.equals(Buffer.from(new TextDecoder().decode(input), "utf8"))).toBe(true);
+          expect(redacted.equals(decoded)).toBe(true);
+          expect(redactor.counters).toEqual({ redactions: 0, omissions: 0 });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("is the identity with the built-in rules on text that spells no credential", () => {
+    // Letters, spaces, newlines, valid and invalid multi-byte pieces: nothing a built-in anchors on.
+    const piece = fc.constantFrom(
+      [0x61],
+      [0x62],
+      [0x20],
+      [0x0a],
+      [0xff],
+      [0xfe],
+      [0x80],
+      [0xc3, 0xa9],
+      [0xe6, 0x97],
+      [0xe6, 0x97, 0xa5],
+      [0xed, 0xa0, 0x80],
+      [0xf0, 0x9f, 0x98],
+    );
+    const input = fc
+      .array(piece, { minLength: 1, maxLength: 300 })
+      .map((ps) => Uint8Array.from(ps.flat()));
+    fc.assert(
+      fc.property(
+        input,
+        fc.array(fc.integer({ min: 1, max: 900 }), { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { maxLength: 6 }),
+        (bytesIn, cuts, batches) => {
+          const chunks = splitAt(bytesIn, cuts);
+          const { decoded, redacted, redactor, decoder } = decodeThenRedact({}, chunks, batches);
+          expect(redacted.equals(decoded)).toBe(true);
+          expect(countFffd(redacted)).toBe(decoder.counters.replacements);
+          expect(redactor.counters).toEqual({ redactions: 0, omissions: 0 });
         },
       ),
       { numRuns: 300 },

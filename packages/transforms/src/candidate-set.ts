@@ -1,0 +1,222 @@
+/**
+ * The live candidates of matcher and pattern rules: started at anchor occurrences, fed the
+ * bytes after their anchor, and turned into spans as they decide. A candidate holds bytes
+ * from its `front` (the first byte it may still claim) on; the earliest front is part of
+ * the redactor's frontier, so nothing a candidate may still claim is emitted (invariant 2).
+ * Only live candidates see bytes, each O(1) per byte for the built-in rules (invariant 4).
+ */
+import { isWhitespaceByte } from "./aho-corasick.js";
+import type { CompiledAnchor } from "./compile-redaction.js";
+import type { InputRing } from "./input-ring.js";
+import { type Candidate, Verdict } from "./rule.js";
+
+/** A live candidate and where it stands in the input (absolute offsets). */
+interface LiveCandidate {
+  /** `null` once it overran its declared hold: it then fails closed to the next whitespace. */
+  cand: Candidate | null;
+  readonly rule: number;
+  /** The anchor's first byte. */
+  readonly at: number;
+  /** The first byte it may still claim. */
+  front: number;
+  /** Most bytes it may hold undecided (the rule's `maxLength`). */
+  readonly maxLength: number;
+  /** The next byte it is fed. */
+  next: number;
+  /** The last verdict `next` returned (`Hold` or `Redact`), or -1 before the first. */
+  last: number;
+}
+
+export class CandidateSet {
+  private live: LiveCandidate[] = [];
+  // A redaction of the candidate being fed, not yet added: its consecutive spans are added
+  // as one (spans merge anyway, and nothing is flushed while candidates are fed).
+  private pendingFrom = 0;
+  private pendingTo = 0;
+
+  constructor(
+    private readonly input: InputRing,
+    /** Where decided spans go. */
+    private readonly addSpan: (start: number, end: number, rule: number) => void,
+    /** Let candidates consume runs through `skip` (same output, fewer calls). */
+    private readonly useSkip: boolean,
+  ) {}
+
+  get size(): number {
+    return this.live.length;
+  }
+
+  /** The earliest byte a live candidate may still claim, or `limit` when none is earlier. */
+  frontier(limit: number): number {
+    let f = limit;
+    for (const l of this.live) if (l.front < f) f = l.front;
+    return f;
+  }
+
+  /**
+   * Start the anchors `ids[from .. to)` whose occurrence ends at `pos` (the byte just read);
+   * `lengthOf(id)` is the bytes the occurrence spans.
+   */
+  spawn(
+    anchors: readonly CompiledAnchor[],
+    ids: Int32Array,
+    from: number,
+    to: number,
+    lengthOf: (id: number) => number,
+    pos: number,
+  ): void {
+    for (let j = from; j < to; j++) {
+      const id = ids[j]!;
+      const anchor = anchors[id]!;
+      const length = lengthOf(id);
+      const at = pos - length;
+      const before = at > 0 ? this.input.byteAt(at - 1) : -1;
+      const cand = anchor.start({ anchor: anchor.anchor, length, before }, this.input, at);
+      if (cand === undefined) continue;
+      this.live.push({
+        cand,
+        rule: anchor.rule,
+        at,
+        front: clampFront(at + cand.from, at, pos),
+        maxLength: anchor.maxLength,
+        next: pos,
+        last: -1,
+      });
+    }
+  }
+
+  /**
+   * Feed every live candidate its bytes up to `end` (an index in `chunk`, which starts at
+   * input offset `base`); drop the ones that are done. Candidates are independent of each
+   * other and of the automata until the next flush (spans only accumulate), so each is fed
+   * its stretch in one go: the verdicts are the same as byte by byte (invariant 1).
+   */
+  feedAll(chunk: Uint8Array, base: number, end: number): void {
+    const live = this.live;
+    let kept = 0;
+    for (let k = 0; k < live.length; k++) {
+      const l = live[k]!;
+      if (this.feed(l, chunk, base, end)) live[kept++] = l;
+    }
+    if (kept !== live.length) live.length = kept;
+  }
+
+  /** Forget candidates that can claim nothing after `limit`. */
+  dropClaimsUpTo(limit: number): void {
+    this.live = this.live.filter((l) => l.front > limit);
+  }
+
+  /** End of input at `pos`: candidates that redact through the end add their span. */
+  endOfInput(pos: number): void {
+    for (const l of this.live) {
+      if (l.cand === null) continue;
+      const verdict = l.cand.end();
+      if (verdict === Verdict.Close || verdict === Verdict.Redact) {
+        const start = clampFront(l.at + l.cand.from, l.front, pos);
+        const end = l.cand.to === undefined ? pos : Math.min(pos, l.at + l.cand.to);
+        this.addSpan(start, end, l.rule);
+      }
+    }
+    this.live = [];
+  }
+
+  clear(): void {
+    this.live = [];
+  }
+
+  /** Feed `l` from its next byte up to `end` (a chunk index); false once it is done. */
+  private feed(l: LiveCandidate, chunk: Uint8Array, base: number, end: number): boolean {
+    const rule = l.rule;
+    let i = l.next - base;
+    let alive = true;
+    this.pendingFrom = 0;
+    this.pendingTo = 0;
+    while (i < end) {
+      const cand = l.cand;
+      if (cand === null) {
+        // Failed closed (invariant 3): redacted through the next whitespace byte, which ends it.
+        let j = i;
+        while (j < end && !isWhitespaceByte(chunk[j]!)) j++;
+        if (j > i) {
+          this.pend(base + i, base + j, rule);
+          l.front = base + j;
+        }
+        i = j;
+        if (j < end) {
+          i = j + 1;
+          alive = false;
+        }
+        break;
+      }
+      const last = l.last;
+      if (last >= 0 && this.useSkip && cand.skip !== undefined) {
+        // A held run may not pass the hold limit: the byte that would goes through `next`.
+        const limit = last === Verdict.Hold ? Math.min(end, l.front + l.maxLength - base) : end;
+        const j = cand.skip(chunk, i, limit);
+        if (j > i) {
+          if (last === Verdict.Hold) {
+            l.front = clampFront(l.at + cand.from, l.front, base + j);
+          } else {
+            this.pend(l.front, base + j, rule);
+            l.front = base + j;
+          }
+          i = j;
+          continue;
+        }
+      }
+      const p = base + i;
+      const verdict = cand.next(chunk[i]!);
+      i++;
+      if (verdict === Verdict.Hold) {
+        l.front = clampFront(l.at + cand.from, l.front, p + 1);
+        l.last = Verdict.Hold;
+        if (p + 1 - l.front > l.maxLength) {
+          // Held past its declared hold (invariant 3): redact what it holds, fail closed.
+          this.pend(l.front, p + 1, rule);
+          l.cand = null;
+          l.front = p + 1;
+        }
+        continue;
+      }
+      if (verdict === Verdict.Redact) {
+        this.pend(clampFront(l.at + cand.from, l.front, p), p + 1, rule);
+        l.front = p + 1;
+        l.last = Verdict.Redact;
+        continue;
+      }
+      if (verdict === Verdict.Close) {
+        const start = clampFront(l.at + cand.from, l.front, p + 1);
+        const stop = cand.to === undefined ? p : Math.min(p + 1, l.at + cand.to);
+        this.pend(start, stop, rule);
+      }
+      alive = false;
+      break;
+    }
+    if (this.pendingTo > this.pendingFrom) this.addSpan(this.pendingFrom, this.pendingTo, rule);
+    l.next = base + i;
+    return alive;
+  }
+
+  private pend(start: number, end: number, rule: number): void {
+    if (end <= start) return;
+    const from = this.pendingFrom;
+    const to = this.pendingTo;
+    if (to > from && start <= to && end >= from) {
+      if (start < from) this.pendingFrom = start;
+      if (end > to) this.pendingTo = end;
+      return;
+    }
+    if (to > from) this.addSpan(from, to, rule);
+    this.pendingFrom = start;
+    this.pendingTo = end;
+  }
+}
+
+/**
+ * `value` within `[low, high]`; `low` when `value` is below it or not a number. A front
+ * never moves backwards (invariant 2: what was emitted stays emitted).
+ */
+function clampFront(value: number, low: number, high: number): number {
+  if (!(value >= low)) return low;
+  return Math.min(value, high);
+}

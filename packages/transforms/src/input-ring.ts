@@ -1,0 +1,68 @@
+/**
+ * The input the redactor has seen and may still need, by absolute input offset: the chunk
+ * being processed, and a ring holding what earlier chunks left undecided plus one byte
+ * before it (anchors check the byte before a match for a word boundary). Pattern rules read
+ * the bytes they hold through it ({@link HeldText}).
+ */
+import type { HeldText } from "./compile-redaction.js";
+
+const EMPTY = new Uint8Array(0);
+
+export class InputRing implements HeldText {
+  /** The chunk being processed (empty between chunks). */
+  chunk: Uint8Array = EMPTY;
+  /** Input offset of `chunk[0]`. */
+  chunkBase = 0;
+  private readonly bytes: Uint8Array;
+  private readonly mask: number;
+
+  /** A ring for `window` held bytes and the one before them. */
+  constructor(window: number) {
+    // The smallest power of two ≥ window + 2 (window ≤ 2^24).
+    this.bytes = new Uint8Array(1 << (32 - Math.clz32(window + 1)));
+    this.mask = this.bytes.length - 1;
+  }
+
+  begin(chunk: Uint8Array, base: number): void {
+    this.chunk = chunk;
+    this.chunkBase = base;
+  }
+
+  /** Stop reading the chunk; the next one starts at `pos`. */
+  finish(pos: number): void {
+    this.chunk = EMPTY;
+    this.chunkBase = pos;
+  }
+
+  byteAt(p: number): number {
+    return p >= this.chunkBase ? this.chunk[p - this.chunkBase]! : this.bytes[p & this.mask]!;
+  }
+
+  latin1(start: number, end: number): string {
+    const text = Buffer.allocUnsafe(Math.max(0, end - start));
+    for (let p = start; p < end; p++) text[p - start] = this.byteAt(p);
+    return text.toString("latin1");
+  }
+
+  /** A copy of `[from, to)`, which lies before the chunk. */
+  copyBeforeChunk(from: number, to: number): Uint8Array {
+    const piece = new Uint8Array(to - from);
+    const at = from & this.mask;
+    const first = Math.min(piece.length, this.bytes.length - at);
+    piece.set(this.bytes.subarray(at, at + first), 0);
+    if (first < piece.length) piece.set(this.bytes.subarray(0, piece.length - first), first);
+    return piece;
+  }
+
+  /** Keep the chunk's bytes `[from, to)` for the chunks that follow. */
+  retain(from: number, to: number): void {
+    const chunk = this.chunk;
+    const base = this.chunkBase;
+    for (let p = from; p < to; ) {
+      const at = p & this.mask;
+      const length = Math.min(to - p, this.bytes.length - at);
+      this.bytes.set(chunk.subarray(p - base, p - base + length), at);
+      p += length;
+    }
+  }
+}
