@@ -12,20 +12,14 @@
 
 import { printable } from "@spool/core";
 import { type CaptureStatus, listCaptures, recoverRoot } from "@spool/sinks";
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
+import type { LS } from "./commands.js";
 import { completionSeen, takeCompletion } from "./completion.js";
 import type { Io } from "./io.js";
 import { readJobRecord } from "./job-record.js";
 import { locateRoot } from "./locate-capture.js";
 
-const LS_OPTIONS = {
-  root: { kind: "string" },
-  json: { kind: "flag" },
-  unseen: { kind: "flag" },
-} as const;
-
-export async function lsCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, LS_OPTIONS);
+export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promise<number> {
   const root = locateRoot(parsed, io);
   const report = recoverRoot(root);
   for (const e of report.errors) io.stderr(`spool ls: ${e.captureId}: ${e.message}\n`);

@@ -6,14 +6,15 @@
  * running it again changes nothing.
  */
 import { recoverRoot } from "@spool/sinks";
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
+import type { RECOVER } from "./commands.js";
 import type { Io } from "./io.js";
 import { locateRoot } from "./locate-capture.js";
 
-const RECOVER_OPTIONS = { root: { kind: "string" }, json: { kind: "flag" } } as const;
-
-export async function recoverCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, RECOVER_OPTIONS);
+export async function recoverCommand(
+  parsed: CommandInput<typeof RECOVER>,
+  io: Io,
+): Promise<number> {
   const root = locateRoot(parsed, io);
   const report = recoverRoot(root);
   if (parsed.options.json) {

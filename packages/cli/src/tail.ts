@@ -3,29 +3,20 @@
  * stream's committed bytes; with `--follow`, then every newly committed byte as it
  * becomes readable, until the job ends (or its supervisor is found dead).
  */
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
 import { viewCapture } from "./capture-view.js";
+import type { TAIL } from "./commands.js";
 import { openCommitted } from "./committed-reader.js";
 import type { Io } from "./io.js";
-import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
+import { chosenStream, locateCapture } from "./locate-capture.js";
 
 /** How often `--follow` looks for newly committed bytes. */
 export const FOLLOW_POLL_MS = 20;
 
-export async function tailCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(
-    argv,
-    {
-      root: { kind: "string" },
-      lines: { kind: "count" },
-      follow: { kind: "flag" },
-      stream: STREAM_OPTION,
-    },
-    { n: "lines", f: "follow" },
-  );
+export async function tailCommand(parsed: CommandInput<typeof TAIL>, io: Io): Promise<number> {
   const located = locateCapture(parsed, io);
   const stream = chosenStream(parsed, located);
-  const n = (parsed.options.lines as number | undefined) ?? 10;
+  const n = parsed.options.lines;
   let view = viewCapture(located.dir);
   // Print what is committed from `from` (null: the start of the last n lines) on; returns
   // where the next look starts.

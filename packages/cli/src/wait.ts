@@ -6,8 +6,9 @@
  * (`partial`, `crash`), exit 70, as soon as the next poll sees it.
  */
 import { exitStatusOf } from "@spool/core";
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
 import { type CaptureView, viewCapture } from "./capture-view.js";
+import type { WAIT } from "./commands.js";
 import { takeCompletion } from "./completion.js";
 import type { Io } from "./io.js";
 import { locateCapture } from "./locate-capture.js";
@@ -17,18 +18,15 @@ export const WAIT_TIMED_OUT = 75;
 /** How often the receipt files are looked at while waiting. */
 export const POLL_MS = 25;
 
-export async function waitCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, {
-    root: { kind: "string" },
-    json: { kind: "flag" },
-    timeout: { kind: "seconds" },
-  });
+export async function waitCommand(parsed: CommandInput<typeof WAIT>, io: Io): Promise<number> {
   const { dir } = locateCapture(parsed, io);
-  const timeout = parsed.options.timeout as number | undefined;
-  const view = await waitForEnd(dir, timeout === undefined ? null : timeout * 1000);
+  const timeoutMs = parsed.options.timeout;
+  const view = await waitForEnd(dir, timeoutMs ?? null);
   io.stdout(`${JSON.stringify(view.receipt, null, 2)}\n`);
   if (view.running) {
-    io.stderr(`spool wait: ${view.receipt.captureId} still running after ${timeout} s\n`);
+    io.stderr(
+      `spool wait: ${view.receipt.captureId} still running after ${(timeoutMs ?? 0) / 1000} s\n`,
+    );
     return WAIT_TIMED_OUT;
   }
   // Ended, either way: this is the job's completion notice (`ls --unseen` will not repeat it).
