@@ -30,7 +30,7 @@ export const DEFAULT_JOB_LIVE_MS = 50;
 const root = {
   kind: "string",
   placeholder: "DIR",
-  help: "the spool root (default $SPOOL_ROOT, else $XDG_STATE_HOME/spool/default)",
+  help: "the spool root (default $SPOOL_ROOT, else ${XDG_STATE_HOME:-~/.local/state}/spool/default)",
 } as const;
 const json = { kind: "flag", help: "print JSON" } as const;
 const stream = {
@@ -70,7 +70,7 @@ const CAPTURE_OPTIONS = {
     max: MAX_TIMER_MS,
     default: 1000,
     placeholder: "N",
-    help: "after CMD exits, how long to wait for its pipes to close",
+    help: "after CMD exits, how long its pipes are still drained (kept open by its children)",
   },
   "max-bytes": {
     kind: "size",
@@ -78,7 +78,7 @@ const CAPTURE_OPTIONS = {
     max: MAX_STORED_BYTES,
     default: DEFAULT_MAX_BYTES,
     placeholder: "N",
-    help: "most bytes kept of each stream on disk (beyond: truncated)",
+    help: "most bytes this capture keeps on disk, both streams together (beyond: partial)",
   },
   "root-quota": {
     kind: "size",
@@ -96,7 +96,7 @@ const CAPTURE_OPTIONS = {
   "redact-file": {
     kind: "string",
     placeholder: "FILE",
-    help: "also redact the values listed in FILE (one a line, or NAME=VALUE)",
+    help: "also redact the values in FILE, one per line (blank lines skipped)",
   },
   "no-redact": { kind: "flag", help: "keep secrets as they are (no redaction at all)" },
   "keep-ansi": { kind: "flag", help: "keep ANSI escape sequences (default: stripped)" },
@@ -146,7 +146,7 @@ const CAPTURE_OPTIONS = {
     max: MAX_TIMER_MS,
     default: WRITER_QUEUE_DEFAULTS.stallMs,
     placeholder: "N",
-    help: "how long a full queue may wait on the disk writer before the capture fails",
+    help: "how long a full queue waits on a disk writer making no progress before persistence stops (partial)",
   },
   log: {
     kind: "string",

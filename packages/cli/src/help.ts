@@ -78,7 +78,7 @@ export function cliMarkdown(): string {
     out.push("", "| Option | Default | Range | Meaning |", "| --- | --- | --- | --- |");
     for (const [name, spec] of options) {
       out.push(
-        `| \`${optionHead(name, spec)}\` | ${cell(defaultOf(spec) ?? "")} | ${cell(rangeOf(spec) ?? "")} | ${cell(spec.help)} |`,
+        `| \`${cell(optionHead(name, spec))}\` | ${cell(defaultOf(spec) ?? "")} | ${cell(rangeOf(spec) ?? "")} | ${cell(spec.help)} |`,
       );
     }
   }
