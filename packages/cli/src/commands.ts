@@ -30,7 +30,7 @@ export const DEFAULT_JOB_LIVE_MS = 50;
 const root = {
   kind: "string",
   placeholder: "DIR",
-  help: "the spool root (default $SPOOL_ROOT, else ${XDG_STATE_HOME:-~/.local/state}/spool/default)",
+  help: "the spool root (default $SPOOL_ROOT, else $XDG_STATE_HOME/spool/default, else ~/.local/state/spool/default)",
 } as const;
 const json = { kind: "flag", help: "print JSON" } as const;
 const stream = {
