@@ -109,6 +109,24 @@ describe("spool option ranges (built binary)", () => {
   });
 });
 
+describe("spool checks what the options name before creating anything", () => {
+  it.each(["run", "start"])("%s: a log that cannot be written is one line, exit 64", (command) => {
+    const root = freshRoot();
+    refused(
+      [command, "--root", root, "--log", "/nonexistent/dir/spool.log", "--", "true"],
+      new RegExp(
+        `^spool ${command}: cannot write the log /nonexistent/dir/spool\\.log \\(ENOENT\\)$`,
+        "m",
+      ),
+    );
+    refused(
+      [command, "--root", root, "--log", tempRoot(), "--", "true"],
+      /cannot write the log .* \(EISDIR\)$/m,
+    );
+    expect(existsSync(root)).toBe(false);
+  });
+});
+
 describe("spool echoes user input escaped", () => {
   it("unknown command and option show ESC as \\x1b, never raw", () => {
     const cmd = refused(["\u001b[2Jevil"], /^spool: unknown command "\\x1b\[2Jevil"/);

@@ -7,7 +7,7 @@
  * spool, whose pipeline is decoder → (ANSI strip) → (redactor) → preview tap → writer queue.
  */
 
-import { readFileSync, statSync } from "node:fs";
+import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   CALL_ID_PATTERN,
@@ -128,6 +128,8 @@ export function captureConfig(
 export function prepareCapture(config: CaptureConfig): PreparedCapture {
   const redaction = config.redact === null ? null : redactionOf(config.redact, config.env);
   checkRootPath(config.rootChoice ?? defaultRoot(config.env), config.cwd);
+  if (config.logDestination !== null && config.logDestination !== "stderr")
+    checkLogPath(path.resolve(config.cwd, config.logDestination));
   return { config, redaction };
 }
 
@@ -235,6 +237,21 @@ function checkRootPath(given: string, cwd: string): void {
     if (!isDirectory) throw usageError(`the root ${shown(given)} is not a directory`);
     return;
   }
+}
+
+/** The log file (`--log`, `$SPOOL_LOG`) must be appendable, or creatable where it is named. */
+function checkLogPath(file: string): void {
+  let problem: string | null = null;
+  try {
+    const existing = statSync(file, { throwIfNoEntry: false });
+    if (existing?.isDirectory()) problem = "EISDIR";
+    else if (existing) accessSync(file, constants.W_OK);
+    else if (!statSync(path.dirname(file)).isDirectory()) problem = "ENOTDIR";
+    else accessSync(path.dirname(file), constants.W_OK);
+  } catch (error) {
+    problem = (error as NodeJS.ErrnoException).code ?? "error";
+  }
+  if (problem !== null) throw usageError(`cannot write the log ${shown(file)} (${problem})`);
 }
 
 function boundLabel(label: string): string {
