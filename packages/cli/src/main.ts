@@ -15,7 +15,6 @@ import {
   shown,
 } from "./args.js";
 import * as defs from "./commands.js";
-import { commandListText, commandText } from "./help.js";
 import { type Io, processIo } from "./io.js";
 
 /** A command's body: its parsed, typed options in, its exit status out. */
@@ -85,7 +84,7 @@ function reportUsage(env: NodeJS.ProcessEnv): void {
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    io.stderr(commandListText());
+    io.stderr((await import("./help.js")).commandListText());
     return 64;
   }
   if (name === "--version" || name === "-V") {
@@ -101,7 +100,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   const { definition, load } = found;
   const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
   if (options.includes("--help")) {
-    io.stdout(commandText(definition));
+    io.stdout((await import("./help.js")).commandText(definition));
     return 0;
   }
   try {
@@ -131,7 +130,9 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   }
 }
 
-function help(topics: readonly string[], io: Io): number {
+/** `spool help [CMD]`; the renderer is loaded only here, off the path of every other command. */
+async function help(topics: readonly string[], io: Io): Promise<number> {
+  const { commandListText, commandText } = await import("./help.js");
   const [topic, ...more] = topics;
   if (topic === undefined) {
     io.stdout(commandListText());
