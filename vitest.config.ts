@@ -8,8 +8,11 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/`, imp
 export default defineConfig({
   resolve: {
     alias: [
-      { find: /^@spool\/(core|transforms|sinks|cli)$/, replacement: `${src("$1")}index.ts` },
-      { find: /^@spool\/(core|transforms|sinks|cli)\/(.+)$/, replacement: `${src("$1")}$2.ts` },
+      { find: /^@spool\/(core|transforms|sinks|cli|bench)$/, replacement: `${src("$1")}index.ts` },
+      {
+        find: /^@spool\/(core|transforms|sinks|cli|bench)\/(.+)$/,
+        replacement: `${src("$1")}$2.ts`,
+      },
     ],
   },
   test: {

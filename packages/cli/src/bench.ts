@@ -1,51 +1,53 @@
 /**
- * `spool bench <name> [options]`: the project's own benchmarks, each measured side by
- * side with its baselines in one run. One file per bench under `bench/`; adding one is
- * adding an entry to {@link BENCHES}.
+ * `spool bench NAME [options]`: runs one of the project's benchmarks from the private
+ * `@spool/bench` package, loaded on use (it is in a clone of the repository, not in the
+ * published CLI); without it, a one-line error.
  */
-
-import { usageError } from "./args.js";
+import { type CommandInput, shown, usageError } from "./args.js";
+import type { BENCH } from "./commands.js";
 import type { Io } from "./io.js";
 
-type Bench = (argv: readonly string[], io: Io) => Promise<number>;
+/** The part of `@spool/bench` the CLI uses (typed here: the CLI does not depend on it). */
+interface BenchPackage {
+  readonly BENCHES: Readonly<
+    Record<
+      string,
+      {
+        readonly summary: string;
+        readonly load: () => Promise<
+          (options: CommandInput<typeof BENCH>["options"], io: Io) => Promise<number>
+        >;
+      }
+    >
+  >;
+}
 
-/** Loaded on demand, so `spool run` never pays for the benchmarks' modules. */
-export const BENCHES: Readonly<Record<string, { summary: string; load: () => Promise<Bench> }>> = {
-  throughput: {
-    summary:
-      "capture MiB/s, CPU and RSS next to direct-to-file, tee and Node baselines [--size 1GiB] [--rounds 3]",
-    load: async () => (await import("./bench/throughput.js")).benchThroughput,
-  },
-  memory: {
-    summary: "peak RSS of spool run at 64 MiB, 256 MiB and 1 GiB [--size 1GiB] [--rounds 2]",
-    load: async () => (await import("./bench/memory.js")).benchMemory,
-  },
-  fixtures: {
-    summary:
-      "the seed's six fixtures through spool run: inline bytes, exactness, retrieval [--report DIR]",
-    load: async () => (await import("./bench/fixtures.js")).benchFixturesCommand,
-  },
-  redact: {
-    summary:
-      "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]",
-    load: async () => (await import("./bench/redact.js")).benchRedactCommand,
-  },
-  startup: {
-    summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
-    load: async () => (await import("./bench/startup.js")).benchStartup,
-  },
-};
+// A variable, so neither tsc nor a bundler resolves the optional package at build time.
+const BENCH_PACKAGE = "@spool/bench";
 
-export async function benchCommand(argv: readonly string[], io: Io): Promise<number> {
-  const [name, ...rest] = argv;
-  const bench = name === undefined ? undefined : BENCHES[name];
+export async function benchCommand(parsed: CommandInput<typeof BENCH>, io: Io): Promise<number> {
+  const [name, ...more] = parsed.positionals;
+  if (more.length > 0 || parsed.rest !== null)
+    throw usageError(`unexpected argument "${shown(more[0] ?? "--")}"`);
+  const { BENCHES } = await loadBenchPackage();
+  const known = Object.keys(BENCHES).join("|");
+  const bench = name !== undefined && Object.hasOwn(BENCHES, name) ? BENCHES[name] : undefined;
   if (!bench) {
-    const known = Object.keys(BENCHES).join("|");
     throw usageError(
-      name === undefined
-        ? `which bench? (${known})`
-        : `unknown bench "${name.slice(0, 40)}" (${known})`,
+      name === undefined ? `which bench? (${known})` : `unknown bench "${shown(name)}" (${known})`,
     );
   }
-  return (await bench.load())(rest, io);
+  return (await bench.load())(parsed.options, io);
+}
+
+async function loadBenchPackage(): Promise<BenchPackage> {
+  try {
+    return (await import(BENCH_PACKAGE)) as BenchPackage;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" || !String(error).includes(BENCH_PACKAGE)) throw error;
+    throw usageError(
+      "the benchmarks are not installed (@spool/bench is part of the spool repository: run pnpm install there)",
+    );
+  }
 }

@@ -1,27 +1,25 @@
 /**
- * The capture options shared by `spool run` and `spool start`, and how they become a
- * pipeline: decoder → (ANSI strip) → (redactor) → preview tap → writer queue → file spool.
+ * The capture options shared by `spool run` and `spool start`, in three steps:
+ * {@link captureConfig} checks the parsed options and touches nothing (pure);
+ * {@link prepareCapture} reads what the options name (`--redact-file`) and checks the root,
+ * still creating nothing, so `start` can refuse bad input in the foreground;
+ * {@link openCapture} resolves (creates) the root, opens the logger and creates the file
+ * spool, whose pipeline is decoder → (ANSI strip) → (redactor) → preview tap → writer queue.
  */
 
-import { readFileSync } from "node:fs";
+import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import * as path from "node:path";
 import {
   CALL_ID_PATTERN,
   type CaptureOptions,
   createLogger,
-  DEFAULT_PREVIEW_BUDGET,
   type Logger,
   type PreviewBudget,
   type Stage,
   type StreamName,
   type StreamPlan,
 } from "@spool/core/runtime";
-import {
-  createFileSpool,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_ROOT_QUOTA,
-  type FileSpool,
-  resolveRoot,
-} from "@spool/sinks/runtime";
+import { createFileSpool, defaultRoot, type FileSpool, resolveRoot } from "@spool/sinks/runtime";
 import {
   type CompiledRedaction,
   compileRedaction,
@@ -35,30 +33,39 @@ import {
   previewTapBudget,
   redactText,
 } from "@spool/transforms";
-import { type OptionTable, type Parsed, usageError } from "./args.js";
+import { type ParsedCommand, shown, usageError } from "./args.js";
+import type { CaptureFlags } from "./commands.js";
 
-export const CAPTURE_OPTIONS: OptionTable = {
-  root: { kind: "string" },
-  json: { kind: "flag" },
-  "call-id": { kind: "string" },
-  label: { kind: "string" },
-  "no-label": { kind: "flag" },
-  timeout: { kind: "seconds" },
-  "drain-ms": { kind: "count" },
-  "max-bytes": { kind: "size" },
-  "root-quota": { kind: "size" },
-  "redact-env": { kind: "string", repeat: true },
-  "redact-file": { kind: "string" },
-  "no-redact": { kind: "flag" },
-  "keep-ansi": { kind: "flag" },
-  binary: { kind: "string", choices: ["text", "keep"] },
-  "preview-stdout": { kind: "count" },
-  "preview-stderr": { kind: "count" },
-  "preview-bytes": { kind: "size" },
-  "queue-bytes": { kind: "size" },
-  "stall-ms": { kind: "count" },
-  log: { kind: "string" },
-};
+/** What the options of `run`/`start` say, checked; nothing read or created yet. */
+export interface CaptureConfig {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** As given (`--root`, `$SPOOL_ROOT` or the default), not yet resolved. */
+  readonly rootChoice: string | undefined;
+  readonly callId: string | null;
+  /** Before redaction; null with `--no-label`. */
+  readonly label: string | null;
+  readonly timeoutMs: number | null;
+  readonly drainMs: number;
+  readonly preview: PreviewBudget;
+  readonly binary: boolean;
+  readonly keepAnsi: boolean;
+  /** null with `--no-redact`. */
+  readonly redact: { readonly envNames: readonly string[]; readonly file: string | null } | null;
+  readonly logDestination: string | null;
+  readonly queue: { readonly budgetBytes: number; readonly stallMs: number };
+  readonly maxBytes: number;
+  readonly rootQuota: number;
+  readonly json: boolean;
+}
+
+/** What {@link prepareCapture} read: the compiled redaction (null with `--no-redact`). */
+export interface PreparedCapture {
+  readonly config: CaptureConfig;
+  readonly redaction: CompiledRedaction | null;
+}
 
 export interface CaptureSetup {
   readonly options: Omit<CaptureOptions, "spool">;
@@ -69,47 +76,83 @@ export interface CaptureSetup {
 
 const MAX_LABEL = 200;
 
-export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string): CaptureSetup {
+/** Check the parsed options of `run`/`start` (ranges were checked by the parser). Pure. */
+export function captureConfig(
+  parsed: ParsedCommand<CaptureFlags>,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): CaptureConfig {
   const o = parsed.options;
   if (parsed.rest === null)
     throw usageError("missing -- before the command (spool run [options] -- CMD [ARGS...])");
   const [command, ...args] = parsed.rest;
   if (!command) throw usageError("no command after --");
   if (parsed.positionals.length > 0)
-    throw usageError(`unexpected argument "${parsed.positionals[0]}" before --`);
+    throw usageError(`unexpected argument "${shown(parsed.positionals[0]!)}" before --`);
   if (o.label !== undefined && o["no-label"])
     throw usageError("--label and --no-label exclude each other");
-  const callId = o["call-id"] as string | undefined;
+  const callId = o["call-id"];
   if (callId !== undefined && !CALL_ID_PATTERN.test(callId)) {
     throw usageError("--call-id takes 1-128 characters of A-Z a-z 0-9 . _ : -");
   }
-  const preview: PreviewBudget = {
-    stdoutChars: (o["preview-stdout"] as number | undefined) ?? DEFAULT_PREVIEW_BUDGET.stdoutChars,
-    stderrChars: (o["preview-stderr"] as number | undefined) ?? DEFAULT_PREVIEW_BUDGET.stderrChars,
-    maxBytes: (o["preview-bytes"] as number | undefined) ?? DEFAULT_PREVIEW_BUDGET.maxBytes,
+  return {
+    command,
+    args,
+    cwd,
+    env,
+    rootChoice: o.root,
+    callId: callId ?? null,
+    label: o["no-label"] ? null : (o.label ?? [command, ...args].join(" ")),
+    timeoutMs: o.timeout ?? null,
+    drainMs: o["drain-ms"],
+    preview: {
+      stdoutChars: o["preview-stdout"],
+      stderrChars: o["preview-stderr"],
+      maxBytes: o["preview-bytes"],
+    },
+    binary: o.binary === "keep",
+    keepAnsi: o["keep-ansi"],
+    redact: o["no-redact"] ? null : { envNames: o["redact-env"], file: o["redact-file"] ?? null },
+    logDestination: o.log ?? env.SPOOL_LOG ?? null,
+    queue: { budgetBytes: o["queue-bytes"], stallMs: o["stall-ms"] },
+    maxBytes: o["max-bytes"],
+    rootQuota: o["root-quota"],
+    json: o.json,
   };
-  if (preview.maxBytes < 256) throw usageError("--preview-bytes must be at least 256");
-  const binary = o.binary === "keep";
-  // Everything that can refuse the input comes before anything that touches the disk.
-  const redaction = o["no-redact"] ? null : redactionOf(o, env);
-  const root = resolveRoot({ flag: o.root as string | undefined, env });
-  const logDest = (o.log as string | undefined) ?? env.SPOOL_LOG ?? null;
-  const logger = createLogger({ destination: logDest });
-  const rawLabel = o["no-label"]
-    ? null
-    : ((o.label as string | undefined) ?? [command, ...args].join(" "));
+}
+
+/**
+ * Read what the options name and check the root, creating nothing: every refusal of the
+ * user's input (exit 64) happens here or before.
+ */
+export function prepareCapture(config: CaptureConfig): PreparedCapture {
+  const redaction = config.redact === null ? null : redactionOf(config.redact, config.env);
+  checkRootPath(config.rootChoice ?? defaultRoot(config.env), config.cwd);
+  if (config.logDestination !== null && config.logDestination !== "stderr")
+    checkLogPath(path.resolve(config.cwd, config.logDestination));
+  return { config, redaction };
+}
+
+/** Resolve the root, creating it (0700) if missing: storage faults surface here (exit 70). */
+export function resolveCaptureRoot(config: CaptureConfig): string {
+  return resolveRoot({ flag: config.rootChoice, env: config.env });
+}
+
+/** Resolve (create) the root, open the logger, create the file spool. */
+export function openCapture({ config, redaction }: PreparedCapture): CaptureSetup {
+  const root = resolveCaptureRoot(config);
+  const logger = createLogger({ destination: config.logDestination });
   // Labels go through the same rules as output: they are written to disk and logs.
   const label =
-    rawLabel === null || redaction === null ? rawLabel : redactText(rawLabel, redaction);
-  const queue = {
-    ...(o["queue-bytes"] !== undefined ? { budgetBytes: o["queue-bytes"] as number } : {}),
-    ...(o["stall-ms"] !== undefined ? { stallMs: o["stall-ms"] as number } : {}),
-  };
+    config.label === null || redaction === null
+      ? config.label
+      : redactText(config.label, redaction);
+  const { binary, preview } = config;
   const files = createFileSpool({
     binary,
-    queue,
-    maxBytes: (o["max-bytes"] as number | undefined) ?? DEFAULT_MAX_BYTES,
-    rootQuota: (o["root-quota"] as number | undefined) ?? DEFAULT_ROOT_QUOTA,
+    queue: config.queue,
+    maxBytes: config.maxBytes,
+    rootQuota: config.rootQuota,
   });
   const plan = (stream: StreamName): StreamPlan => {
     const chars = stream === "stdout" ? preview.stdoutChars : preview.stderrChars;
@@ -124,50 +167,91 @@ export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string
     }
     const stages: Stage[] = [createUtf8Decoder()];
     // ANSI first: colour codes inside a secret must not hide it from the redactor.
-    if (!o["keep-ansi"]) stages.push(createAnsiStrip());
+    if (!config.keepAnsi) stages.push(createAnsiStrip());
     if (redaction) stages.push(createRedactor(redaction));
     return { stages, tap };
   };
   return {
     options: {
-      command,
-      args,
-      cwd,
-      env,
+      command: config.command,
+      args: [...config.args],
+      cwd: config.cwd,
+      env: config.env,
       root,
-      callId: callId ?? null,
+      callId: config.callId,
       label: label === null ? null : boundLabel(label),
-      timeoutMs: o.timeout !== undefined ? Math.round((o.timeout as number) * 1000) : null,
-      drainMs: (o["drain-ms"] as number | undefined) ?? 1000,
+      timeoutMs: config.timeoutMs,
+      drainMs: config.drainMs,
       preview,
       plan,
       logger,
     },
     files,
     logger,
-    json: o.json === true,
+    json: config.json,
   };
 }
 
 /** Built-in rules plus the known values named by `--redact-env` and `--redact-file`. */
-function redactionOf(o: Parsed["options"], env: NodeJS.ProcessEnv): CompiledRedaction {
-  const known: KnownValue[] = knownValuesFromEnv(
-    (o["redact-env"] as string[] | undefined) ?? [],
-    env,
-  );
-  const file = o["redact-file"] as string | undefined;
-  if (file !== undefined) {
+function redactionOf(
+  redact: NonNullable<CaptureConfig["redact"]>,
+  env: NodeJS.ProcessEnv,
+): CompiledRedaction {
+  const known: KnownValue[] = knownValuesFromEnv([...redact.envNames], env);
+  const file = redact.file;
+  if (file !== null) {
     let text: string;
     try {
       text = readFileSync(file, "utf8");
     } catch (error) {
       throw usageError(
-        `--redact-file: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+        `--redact-file: cannot read ${shown(file)} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
       );
     }
     known.push(...parseKnownValues(text, `--redact-file ${file}`));
   }
   return compileRedaction({ knownValues: known });
+}
+
+/**
+ * The root, or the nearest of its ancestors that exists, must be a directory: otherwise
+ * creating it can only fail, and that is the user's choice of path (exit 64), not a
+ * storage fault.
+ */
+function checkRootPath(given: string, cwd: string): void {
+  if (given.length === 0 || given.includes("\0")) return; // resolveRoot names this one
+  let at = path.resolve(cwd, given);
+  for (;;) {
+    let isDirectory: boolean;
+    try {
+      isDirectory = statSync(at).isDirectory();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" && path.dirname(at) !== at) {
+        at = path.dirname(at);
+        continue;
+      }
+      if (code === "ENOTDIR") throw usageError(`the root ${shown(given)} is not a directory`);
+      return; // anything else (EACCES …) is left to resolveRoot to report
+    }
+    if (!isDirectory) throw usageError(`the root ${shown(given)} is not a directory`);
+    return;
+  }
+}
+
+/** The log file (`--log`, `$SPOOL_LOG`) must be appendable, or creatable where it is named. */
+function checkLogPath(file: string): void {
+  let problem: string | null = null;
+  try {
+    const existing = statSync(file, { throwIfNoEntry: false });
+    if (existing?.isDirectory()) problem = "EISDIR";
+    else if (existing) accessSync(file, constants.W_OK);
+    else if (!statSync(path.dirname(file)).isDirectory()) problem = "ENOTDIR";
+    else accessSync(path.dirname(file), constants.W_OK);
+  } catch (error) {
+    problem = (error as NodeJS.ErrnoException).code ?? "error";
+  }
+  if (problem !== null) throw usageError(`cannot write the log ${shown(file)} (${problem})`);
 }
 
 function boundLabel(label: string): string {

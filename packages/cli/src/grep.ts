@@ -15,10 +15,11 @@
  * - `--json`: one object per line/match: `{line, offset, text}` plus `lineOffset` (with
  *   `-o`) or `textOffset` and `lineBytes` (without).
  */
-import { parseArgs, usageError } from "./args.js";
+import { type CommandInput, usageError } from "./args.js";
+import type { GREP } from "./commands.js";
 import type { Io } from "./io.js";
 import { createLineWindows, type LineWindow } from "./line-windows.js";
-import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
+import { chosenStream, locateCapture } from "./locate-capture.js";
 
 /** Window of a line the pattern is matched on at once. */
 export const GREP_WINDOW_BYTES = 64 * 1024;
@@ -37,20 +38,7 @@ export interface GrepMatch {
   text: string;
 }
 
-export async function grepCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(
-    argv,
-    {
-      root: { kind: "string" },
-      json: { kind: "flag" },
-      stream: STREAM_OPTION,
-      max: { kind: "count" },
-      "ignore-case": { kind: "flag" },
-      "only-matching": { kind: "flag" },
-      "max-columns": { kind: "count" },
-    },
-    { i: "ignore-case", o: "only-matching" },
-  );
+export async function grepCommand(parsed: CommandInput<typeof GREP>, io: Io): Promise<number> {
   const pattern = parsed.positionals[1];
   if (pattern === undefined) throw usageError("missing PATTERN (spool grep REF PATTERN)");
   let regex: RegExp;
@@ -59,11 +47,11 @@ export async function grepCommand(argv: readonly string[], io: Io): Promise<numb
   } catch (error) {
     throw usageError(`PATTERN is not a valid regular expression: ${(error as Error).message}`);
   }
-  const max = (parsed.options.max as number | undefined) ?? 100;
-  const columns = (parsed.options["max-columns"] as number | undefined) ?? GREP_MAX_COLUMNS;
+  const max = parsed.options.max;
+  const columns = parsed.options["max-columns"];
   if (columns < 1) throw usageError("--max-columns must be at least 1");
-  const onlyMatching = parsed.options["only-matching"] === true;
-  const json = parsed.options.json === true;
+  const onlyMatching = parsed.options["only-matching"];
+  const json = parsed.options.json;
   const located = await locateCapture(parsed, io, 1);
   const stream = chosenStream(parsed, located);
   const { store } = located;

@@ -5,7 +5,8 @@
  * receipt and prints its status line. A job that already ended is left alone and said so.
  */
 import { exitStatusOf } from "@spool/core";
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
+import type { KILL } from "./commands.js";
 import { statusLine } from "./inline.js";
 import type { Io } from "./io.js";
 import { locateCapture } from "./locate-capture.js";
@@ -23,17 +24,8 @@ const TO_SUPERVISOR: Readonly<Record<string, NodeJS.Signals>> = {
 /** How long `kill` waits for the job to end: the 2 s grace, the 1 s drain, and margin. */
 const KILL_WAIT_MS = 15_000;
 
-export async function killCommand(argv: readonly string[], io: Io): Promise<number> {
-  const names = Object.keys(TO_SUPERVISOR).flatMap((s) => [s, s.slice(3)]);
-  const parsed = parseArgs(
-    argv,
-    {
-      root: { kind: "string" },
-      signal: { kind: "string", choices: names },
-    },
-    { s: "signal" },
-  );
-  const raw = (parsed.options.signal as string | undefined) ?? "SIGTERM";
+export async function killCommand(parsed: CommandInput<typeof KILL>, io: Io): Promise<number> {
+  const raw = parsed.options.signal;
   const signal = (raw.startsWith("SIG") ? raw : `SIG${raw}`) as NodeJS.Signals;
   const { store, captureId } = await locateCapture(parsed, io);
   const view = await store.state(captureId);

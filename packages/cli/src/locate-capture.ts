@@ -6,7 +6,7 @@
  */
 import type { CaptureStore, StoreRef, StreamName } from "@spool/core";
 import { createFileStore, resolveRoot } from "@spool/sinks";
-import { type Parsed, usageError } from "./args.js";
+import { type ParsedCommand, shown, usageError } from "./args.js";
 import type { Io } from "./io.js";
 
 /** A resolved REF and the store it was resolved in. */
@@ -14,12 +14,15 @@ export interface Located extends StoreRef {
   readonly store: CaptureStore;
 }
 
+/** The options every REF command has. */
+type RootOptions = { readonly root: string | undefined };
+
 /**
  * Resolve the first positional argument as a REF (allowing `extraPositionals` more).
  * Throws `SPOOL_E_USAGE` or one of the `SPOOL_E_REF_*` codes (exit 64).
  */
 export async function locateCapture(
-  parsed: Parsed,
+  parsed: ParsedCommand<RootOptions>,
   io: Io,
   extraPositionals = 0,
 ): Promise<Located> {
@@ -27,31 +30,30 @@ export async function locateCapture(
   const [ref, ...more] = parsed.positionals;
   if (ref === undefined) throw usageError("missing REF (a captureId, callId or ref)");
   if (more.length > extraPositionals)
-    throw usageError(`unexpected argument "${more[extraPositionals]}"`);
+    throw usageError(`unexpected argument "${shown(more[extraPositionals]!)}"`);
   const store = existingStore(parsed, io);
   return { ...(await store.resolve(ref)), store };
 }
 
 /** The store of a command that takes no argument but options (`ls`, `recover`). */
-export function locateStore(parsed: Parsed, io: Io): CaptureStore {
+export function locateStore(parsed: ParsedCommand<RootOptions>, io: Io): CaptureStore {
   if (parsed.positionals.length > 0 || parsed.rest !== null)
-    throw usageError(`unexpected argument "${parsed.positionals[0] ?? "--"}"`);
+    throw usageError(`unexpected argument "${shown(parsed.positionals[0] ?? "--")}"`);
   return existingStore(parsed, io);
 }
 
 /** `--stream S`, else the stream the ref names, else stdout. */
-export function chosenStream(parsed: Parsed, located: Pick<StoreRef, "stream">): StreamName {
-  const flag = parsed.options.stream as StreamName | undefined;
-  return flag ?? located.stream ?? "stdout";
+export function chosenStream(
+  parsed: ParsedCommand<{ readonly stream: StreamName | undefined }>,
+  located: Pick<StoreRef, "stream">,
+): StreamName {
+  return parsed.options.stream ?? located.stream ?? "stdout";
 }
 
-/** The `--stream` option of `read`, `tail` and `grep`. */
-export const STREAM_OPTION = { kind: "string", choices: ["stdout", "stderr"] } as const;
-
 /** The store of `--root`, `$SPOOL_ROOT` or the default, resolved without creating anything. */
-function existingStore(parsed: Parsed, io: Io): CaptureStore {
+function existingStore(parsed: ParsedCommand<RootOptions>, io: Io): CaptureStore {
   const root = resolveRoot({
-    flag: parsed.options.root as string | undefined,
+    flag: parsed.options.root,
     env: io.env,
     create: false,
   });

@@ -11,18 +11,12 @@
  */
 
 import { type CaptureStore, printable, type StoredCapture } from "@spool/core";
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
+import type { LS } from "./commands.js";
 import type { Io } from "./io.js";
 import { locateStore } from "./locate-capture.js";
 
-const LS_OPTIONS = {
-  root: { kind: "string" },
-  json: { kind: "flag" },
-  unseen: { kind: "flag" },
-} as const;
-
-export async function lsCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, LS_OPTIONS);
+export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promise<number> {
   const store = locateStore(parsed, io);
   const report = await store.recover();
   for (const e of report.errors) io.stderr(`spool ls: ${e.captureId}: ${e.message}\n`);

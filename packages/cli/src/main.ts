@@ -1,58 +1,58 @@
-/** The `spool` binary: dispatch to a command; usage errors are one line and exit 64. */
-import { writeFileSync } from "node:fs";
+/**
+ * The `spool` binary: look the command up in its definition (`commands.ts`), parse its
+ * options, load its module, run it. `spool help`, `spool help CMD`, `spool CMD --help` and
+ * `spool --version`; usage errors are one line and exit 64.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
 import { isSpoolError } from "@spool/core/runtime";
+import {
+  type CommandDefinition,
+  escapeControls,
+  type OptionsOf,
+  type OptionTable,
+  type ParsedCommand,
+  parseCommand,
+  shown,
+} from "./args.js";
+import * as defs from "./commands.js";
 import { type Io, processIo } from "./io.js";
 
-export const USAGE = `usage: spool <command> [options]
+/** A command's body: its parsed, typed options in, its exit status out. */
+type Command<T extends OptionTable> = (
+  parsed: ParsedCommand<OptionsOf<T>>,
+  io: Io,
+) => Promise<number>;
 
-  run [opts] -- CMD [ARGS...]   run CMD, capture its output, print the preview and status
-  start [opts] -- CMD [ARGS...] start CMD as a background job, print its launch receipt
-  status REF                    the current receipt (final, else live) as JSON
-  wait REF [--timeout S]        wait for the job, print its final receipt, exit with its status
-                                (exit 75 if still running after S)
-  read REF [--stream S] [--offset N] [--length N] [--lines A:B] [--cursor NAME] [--json]
-                                committed bytes of a stream, never a split character
-  tail REF [-n N] [--follow] [--stream S]
-                                the last lines; --follow until the job ends
-  grep REF PATTERN [--stream S] [--max N] [-i] [-o] [--max-columns N] [--json]
-                                matching lines as LINE:OFFSET:TEXT (offset for read --offset)
-  kill REF [--signal SIG]       cancel a job (its process group; SIGKILL after a grace period)
-  ls [--json] [--unseen]        list captures (reconciles crash leftovers first); --unseen:
-                                only ended jobs whose completion is undelivered, delivering it
-                                (each completion once; wait delivers it too)
-  recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
-  bench fixtures|throughput|memory|startup|redact [--size N] [--rounds N] [--report DIR]
-                                measure capture against its baselines (see docs/benchmarks.md)
-  help                          this text
+interface Entry<T extends OptionTable> {
+  readonly definition: CommandDefinition<T>;
+  readonly load: () => Promise<Command<T>>;
+}
 
-Options of run and start: --root DIR --json --call-id ID --label TEXT --no-label --timeout S
-  --drain-ms N --max-bytes N --root-quota N --binary text|keep --preview-stdout N
-  --preview-stderr N --preview-bytes N --queue-bytes N --stall-ms N --log FILE|stderr
-  --live-ms N (job live.json rate, default 50)
-  run --background-after S: after S seconds, print the live receipt and leave CMD running
-REF is a captureId, a callId or a ref (tool-outputs/<id>/stdout.txt); every job command
-takes --root DIR.
-Sizes accept KiB, MiB, GiB. Docs: README.md and docs/ in the spool repository.
-`;
-
-type Command = (argv: readonly string[], io: Io) => Promise<number>;
+function entry<T extends OptionTable>(
+  definition: CommandDefinition<T>,
+  load: () => Promise<Command<T>>,
+): Entry<OptionTable> {
+  return { definition, load } as unknown as Entry<OptionTable>;
+}
 
 // Each command is imported when it runs: loading them all (zod and the sinks' lock, quota
 // and recovery modules among them) cost `spool run` tens of milliseconds at every start.
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  run: async () => (await import("./run.js")).runCommand,
-  start: async () => (await import("./start.js")).startCommand,
-  status: async () => (await import("./status.js")).statusCommand,
-  wait: async () => (await import("./wait.js")).waitCommand,
-  read: async () => (await import("./read.js")).readCommand,
-  tail: async () => (await import("./tail.js")).tailCommand,
-  grep: async () => (await import("./grep.js")).grepCommand,
-  kill: async () => (await import("./kill.js")).killCommand,
-  __supervise: async () => (await import("./supervisor.js")).superviseCommand,
-  bench: async () => (await import("./bench.js")).benchCommand,
-  ls: async () => (await import("./ls.js")).lsCommand,
-  recover: async () => (await import("./recover.js")).recoverCommand,
-};
+const ENTRIES: ReadonlyMap<string, Entry<OptionTable>> = new Map(
+  [
+    entry(defs.RUN, async () => (await import("./run.js")).runCommand),
+    entry(defs.START, async () => (await import("./start.js")).startCommand),
+    entry(defs.STATUS, async () => (await import("./status.js")).statusCommand),
+    entry(defs.WAIT, async () => (await import("./wait.js")).waitCommand),
+    entry(defs.READ, async () => (await import("./read.js")).readCommand),
+    entry(defs.TAIL, async () => (await import("./tail.js")).tailCommand),
+    entry(defs.GREP, async () => (await import("./grep.js")).grepCommand),
+    entry(defs.KILL, async () => (await import("./kill.js")).killCommand),
+    entry(defs.SUPERVISE, async () => (await import("./supervisor.js")).superviseCommand),
+    entry(defs.BENCH, async () => (await import("./bench.js")).benchCommand),
+    entry(defs.LS, async () => (await import("./ls.js")).lsCommand),
+    entry(defs.RECOVER, async () => (await import("./recover.js")).recoverCommand),
+  ].map((e) => [e.definition.name, e]),
+);
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   try {
@@ -83,18 +83,30 @@ function reportUsage(env: NodeJS.ProcessEnv): void {
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-    (name === undefined ? io.stderr : io.stdout)(USAGE);
-    return name === undefined ? 64 : 0;
-  }
-  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) {
-    io.stderr(`spool: unknown command "${name.slice(0, 40)}" (try: spool help)\n`);
+  if (name === undefined) {
+    io.stderr((await import("./help.js")).commandListText());
     return 64;
   }
+  if (name === "--version" || name === "-V") {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  if (name === "help" || name === "--help" || name === "-h") return help(rest, io);
+  const found = ENTRIES.get(name);
+  if (!found) {
+    io.stderr(`spool: unknown command "${shown(name)}" (try: spool help)\n`);
+    return 64;
+  }
+  const { definition, load } = found;
+  const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
+  if (options.includes("--help")) {
+    io.stdout((await import("./help.js")).commandText(definition));
+    return 0;
+  }
   try {
+    const parsed = parseCommand(definition, rest);
     const command = await load();
-    return await command(rest, io);
+    return await command(parsed, io);
   } catch (error) {
     if (
       isSpoolError(
@@ -107,13 +119,36 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
         "SPOOL_E_REDACT_VALUE",
       )
     ) {
-      io.stderr(`spool ${name}: ${error.message.replace(/^cli: /, "")}\n`);
+      io.stderr(`spool ${name}: ${escapeControls(error.message.replace(/^cli: /, ""))}\n`);
       return 64;
     }
     if (isSpoolError(error)) {
-      io.stderr(`spool ${name}: ${error.message}\n`);
+      io.stderr(`spool ${name}: ${escapeControls(error.message)}\n`);
       return 70;
     }
     throw error;
   }
+}
+
+/** `spool help [CMD]`; the renderer is loaded only here, off the path of every other command. */
+async function help(topics: readonly string[], io: Io): Promise<number> {
+  const { commandListText, commandText } = await import("./help.js");
+  const [topic, ...more] = topics;
+  if (topic === undefined) {
+    io.stdout(commandListText());
+    return 0;
+  }
+  const definition = defs.commandNamed(topic);
+  if (!definition || definition.hidden || more.length > 0) {
+    io.stderr(`spool help: unknown command "${shown(topics.join(" "))}" (try: spool help)\n`);
+    return 64;
+  }
+  io.stdout(commandText(definition));
+  return 0;
+}
+
+/** The version in the CLI's package.json (read on demand: only `--version` needs it). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  return `spool ${(pkg as { version: string }).version}`;
 }

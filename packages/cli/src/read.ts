@@ -7,39 +7,27 @@
  * `offset`, `nextOffset`, `committed`, `running`, `eof` (and reads at most 4 MiB unless
  * `--length` says otherwise); without it the bytes go to stdout as they are.
  */
-import { parseArgs, usageError } from "./args.js";
+import { type CommandInput, usageError } from "./args.js";
+import type { READ } from "./commands.js";
 import { checkCursorName } from "./cursor-name.js";
 import type { Io } from "./io.js";
-import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
+import { chosenStream, locateCapture } from "./locate-capture.js";
 
 /** Default `--length` with `--json` (the bytes are held in memory to be framed). */
 export const JSON_READ_BYTES = 4 * 1024 * 1024;
 /** Most `--length` with `--json`. */
 const JSON_READ_MAX = 64 * 1024 * 1024;
 
-export async function readCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, {
-    root: { kind: "string" },
-    json: { kind: "flag" },
-    stream: STREAM_OPTION,
-    offset: { kind: "count" },
-    length: { kind: "size" },
-    lines: { kind: "string" },
-    cursor: { kind: "string" },
-  });
+export async function readCommand(parsed: CommandInput<typeof READ>, io: Io): Promise<number> {
   const o = parsed.options;
   const json = o.json === true;
-  const lines = o.lines === undefined ? null : parseLines(o.lines as string);
-  const cursor = o.cursor === undefined ? null : checkCursorName(o.cursor as string);
+  const lines = o.lines === undefined ? null : parseLines(o.lines);
+  const cursor = o.cursor === undefined ? null : checkCursorName(o.cursor);
   if ([o.offset !== undefined, lines !== null, cursor !== null].filter(Boolean).length > 1) {
     throw usageError("--offset, --lines and --cursor exclude each other");
   }
   if (lines && o.length !== undefined) throw usageError("--lines and --length exclude each other");
-  if (
-    json &&
-    (o.length as number | undefined) !== undefined &&
-    (o.length as number) > JSON_READ_MAX
-  ) {
+  if (json && o.length !== undefined && o.length > JSON_READ_MAX) {
     throw usageError("--length with --json is at most 64MiB");
   }
   const { store, captureId, ...ref } = await locateCapture(parsed, io);
@@ -55,11 +43,8 @@ export async function readCommand(argv: readonly string[], io: Io): Promise<numb
       if (json && end - start > JSON_READ_MAX) end = start + JSON_READ_MAX;
       ({ start, end } = await reader.span(start, end - start));
     } else {
-      const offset = cursor
-        ? await store.cursors.get(captureId, stream, cursor)
-        : ((o.offset as number | undefined) ?? 0);
-      const length =
-        (o.length as number | undefined) ?? (json ? JSON_READ_BYTES : Number.MAX_SAFE_INTEGER);
+      const offset = cursor ? await store.cursors.get(captureId, stream, cursor) : (o.offset ?? 0);
+      const length = o.length ?? (json ? JSON_READ_BYTES : Number.MAX_SAFE_INTEGER);
       ({ start, end } = await reader.span(offset, length));
     }
     if (json) {

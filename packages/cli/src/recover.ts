@@ -5,14 +5,15 @@
  * books are rebuilt from the files. Captures whose supervisor is alive are not touched;
  * running it again changes nothing.
  */
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
+import type { RECOVER } from "./commands.js";
 import type { Io } from "./io.js";
 import { locateStore } from "./locate-capture.js";
 
-const RECOVER_OPTIONS = { root: { kind: "string" }, json: { kind: "flag" } } as const;
-
-export async function recoverCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, RECOVER_OPTIONS);
+export async function recoverCommand(
+  parsed: CommandInput<typeof RECOVER>,
+  io: Io,
+): Promise<number> {
   const report = await locateStore(parsed, io).recover();
   if (parsed.options.json) {
     io.stdout(`${JSON.stringify(report, null, 2)}\n`);

@@ -5,13 +5,19 @@
  * receipt is printed, `run` exits 0 and the same capture goes on in the background.
  */
 import { newCaptureId, type Receipt, startCapture } from "@spool/core/runtime";
-import { parseArgs } from "./args.js";
-import { type CaptureSetup, captureSetup } from "./capture-options.js";
+import type { CommandInput } from "./args.js";
+import {
+  type CaptureConfig,
+  captureConfig,
+  openCapture,
+  prepareCapture,
+  resolveCaptureRoot,
+} from "./capture-options.js";
+import type { RUN } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";
 import {
   detachSupervisor,
-  JOB_OPTIONS,
   type LauncherMessage,
   launchSupervisor,
   nextMessage,
@@ -19,20 +25,21 @@ import {
 
 const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
 
-export async function runCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, JOB_OPTIONS);
-  const setup = captureSetup(parsed, io.env, io.cwd);
-  const after = parsed.options["background-after"] as number | undefined;
-  if (after !== undefined) {
-    await setup.files.destroy();
-    return runSupervised(argv, after, setup, io);
+export async function runCommand(parsed: CommandInput<typeof RUN>, io: Io): Promise<number> {
+  const prepared = prepareCapture(captureConfig(parsed, io.env, io.cwd));
+  const afterMs = parsed.options["background-after"];
+  if (afterMs !== undefined) {
+    // The supervisor opens the capture; the root is made here so its faults show here.
+    resolveCaptureRoot(prepared.config);
+    return runSupervised(parsed.argv, afterMs, prepared.config, io);
   }
+  const setup = openCapture(prepared);
   const capture = startCapture({ ...setup.options, spool: setup.files.factory });
   const forward = (signal: NodeJS.Signals) => capture.cancel(signal);
   for (const s of SIGNALS) process.on(s, forward);
   try {
     const { receipt, exitStatus } = await capture.done;
-    return report(receipt, exitStatus, setup, io);
+    return report(receipt, exitStatus, setup.options.command, setup.json, io);
   } finally {
     for (const s of SIGNALS) process.off(s, forward);
     await setup.files.destroy();
@@ -42,8 +49,8 @@ export async function runCommand(argv: readonly string[], io: Io): Promise<numbe
 
 async function runSupervised(
   argv: readonly string[],
-  afterSeconds: number,
-  setup: CaptureSetup,
+  afterMs: number,
+  config: CaptureConfig,
   io: Io,
 ): Promise<number> {
   const child = launchSupervisor("run", newCaptureId(), argv, io);
@@ -52,7 +59,7 @@ async function runSupervised(
   };
   const forward = (signal: NodeJS.Signals) => tell({ type: "cancel", signal });
   for (const s of SIGNALS) process.on(s, forward);
-  const timer = setTimeout(() => tell({ type: "promote" }), afterSeconds * 1000);
+  const timer = setTimeout(() => tell({ type: "promote" }), afterMs);
   try {
     // No overall limit: a foreground run lasts as long as CMD (or until promoted).
     const message = await nextMessage(child, ["final", "promoted"], 2 ** 31 - 1);
@@ -60,23 +67,24 @@ async function runSupervised(
       io.stdout(`${JSON.stringify(message.receipt, null, 2)}\n`);
       return 0;
     }
-    return report(message.receipt, message.exitStatus, setup, io);
+    return report(message.receipt, message.exitStatus, config.command, config.json, io);
   } finally {
     clearTimeout(timer);
     for (const s of SIGNALS) process.off(s, forward);
     detachSupervisor(child);
-    setup.logger.flush?.();
   }
 }
 
-function report(receipt: Receipt, exitStatus: number, setup: CaptureSetup, io: Io): number {
-  io.stdout(
-    setup.json ? `${JSON.stringify(receipt, null, 2)}\n` : formatInline(receipt, exitStatus),
-  );
+function report(
+  receipt: Receipt,
+  exitStatus: number,
+  command: string,
+  json: boolean,
+  io: Io,
+): number {
+  io.stdout(json ? `${JSON.stringify(receipt, null, 2)}\n` : formatInline(receipt, exitStatus));
   if (exitStatus === 127 || exitStatus === 126) {
-    io.stderr(
-      `spool: cannot run ${JSON.stringify(setup.options.command)}: ${receipt.process.reason}\n`,
-    );
+    io.stderr(`spool: cannot run ${JSON.stringify(command)}: ${receipt.process.reason}\n`);
   }
   return exitStatus;
 }

@@ -15,19 +15,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type Receipt, SpoolError } from "@spool/core/runtime";
-import type { OptionTable } from "./args.js";
-import { CAPTURE_OPTIONS } from "./capture-options.js";
 import type { Io } from "./io.js";
-
-/** Options of `start` and `run`: the capture options plus the job ones. */
-export const JOB_OPTIONS: OptionTable = {
-  ...CAPTURE_OPTIONS,
-  "background-after": { kind: "seconds" },
-  "live-ms": { kind: "count" },
-};
-
-/** How often a job's `live.json` may be replaced (only when it changed). */
-export const DEFAULT_JOB_LIVE_MS = 50;
 
 export type SupervisorMode = "start" | "run";
 

@@ -13,17 +13,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { isCaptureId, startCapture } from "@spool/core";
 import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
-import { parseArgs, usageError } from "./args.js";
-import { captureSetup } from "./capture-options.js";
+import { type CommandInput, usageError } from "./args.js";
+import { captureConfig, openCapture, prepareCapture } from "./capture-options.js";
+import type { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
-
-import {
-  DEFAULT_JOB_LIVE_MS,
-  JOB_OPTIONS,
-  type LauncherMessage,
-  type SupervisorMessage,
-  type SupervisorMode,
-} from "./supervisor-launch.js";
+import type { LauncherMessage, SupervisorMessage, SupervisorMode } from "./supervisor-launch.js";
 
 /** Signals the supervisor turns into a cancellation, and what the job's group receives. */
 export const CANCEL_SIGNALS: Readonly<Partial<Record<NodeJS.Signals, NodeJS.Signals>>> = {
@@ -35,20 +29,23 @@ export const CANCEL_SIGNALS: Readonly<Partial<Record<NodeJS.Signals, NodeJS.Sign
   SIGUSR2: "SIGKILL",
 };
 
-export async function superviseCommand(argv: readonly string[], io: Io): Promise<number> {
-  const [mode, captureId, ...rest] = argv;
+export async function superviseCommand(
+  parsed: CommandInput<typeof SUPERVISE>,
+  io: Io,
+): Promise<number> {
+  const [mode, captureId, ...more] = parsed.positionals;
   if ((mode !== "start" && mode !== "run") || !captureId || !isCaptureId(captureId)) {
     throw usageError("__supervise is internal (start|run ID [options] -- CMD)");
   }
-  const parsed = parseArgs(rest, JOB_OPTIONS);
-  const setup = captureSetup(parsed, io.env, io.cwd);
+  const config = captureConfig({ ...parsed, positionals: more }, io.env, io.cwd);
+  const setup = openCapture(prepareCapture(config));
   const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
   const capture = startCapture({
     ...setup.options,
     captureId,
     spool: setup.files.factory,
     spillAtStart: mode === "start",
-    liveIntervalMs: (parsed.options["live-ms"] as number | undefined) ?? DEFAULT_JOB_LIVE_MS,
+    liveIntervalMs: parsed.options["live-ms"],
   });
   const send = (message: SupervisorMessage) => {
     if (process.connected && process.send) process.send(message);

@@ -3,26 +3,16 @@
  * stream's committed bytes; with `--follow`, then every newly committed byte as it
  * becomes readable, until the job ends (or its supervisor is found dead).
  */
-
 import type { StoredCapture } from "@spool/core";
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
+import type { TAIL } from "./commands.js";
 import type { Io } from "./io.js";
-import { chosenStream, locateCapture, STREAM_OPTION } from "./locate-capture.js";
+import { chosenStream, locateCapture } from "./locate-capture.js";
 
-export async function tailCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(
-    argv,
-    {
-      root: { kind: "string" },
-      lines: { kind: "count" },
-      follow: { kind: "flag" },
-      stream: STREAM_OPTION,
-    },
-    { n: "lines", f: "follow" },
-  );
+export async function tailCommand(parsed: CommandInput<typeof TAIL>, io: Io): Promise<number> {
   const { store, captureId, ...ref } = await locateCapture(parsed, io);
   const stream = chosenStream(parsed, ref);
-  const n = (parsed.options.lines as number | undefined) ?? 10;
+  const n = parsed.options.lines;
   // Print what `view` has committed from `from` (null: the start of the last n lines) on;
   // returns where the next look starts.
   const printFrom = async (view: StoredCapture, from: number | null): Promise<number> => {

@@ -6,25 +6,23 @@
  * (`partial`, `crash`), exit 70, as soon as the next poll sees it.
  */
 import { type CaptureStore, exitStatusOf, type StoredCapture } from "@spool/core";
-import { parseArgs } from "./args.js";
+import type { CommandInput } from "./args.js";
+import type { WAIT } from "./commands.js";
 import type { Io } from "./io.js";
 import { locateCapture } from "./locate-capture.js";
 
 /** Exit status of `wait` when its own `--timeout` ran out (EX_TEMPFAIL). */
 export const WAIT_TIMED_OUT = 75;
 
-export async function waitCommand(argv: readonly string[], io: Io): Promise<number> {
-  const parsed = parseArgs(argv, {
-    root: { kind: "string" },
-    json: { kind: "flag" },
-    timeout: { kind: "seconds" },
-  });
+export async function waitCommand(parsed: CommandInput<typeof WAIT>, io: Io): Promise<number> {
   const { store, captureId } = await locateCapture(parsed, io);
-  const timeout = parsed.options.timeout as number | undefined;
-  const view = await waitForEnd(store, captureId, timeout === undefined ? null : timeout * 1000);
+  const timeoutMs = parsed.options.timeout;
+  const view = await waitForEnd(store, captureId, timeoutMs ?? null);
   io.stdout(`${JSON.stringify(view.receipt, null, 2)}\n`);
   if (view.condition === "live") {
-    io.stderr(`spool wait: ${view.receipt.captureId} still running after ${timeout} s\n`);
+    io.stderr(
+      `spool wait: ${view.receipt.captureId} still running after ${(timeoutMs ?? 0) / 1000} s\n`,
+    );
     return WAIT_TIMED_OUT;
   }
   // Ended, either way: this is the job's completion notice (`ls --unseen` will not repeat it).

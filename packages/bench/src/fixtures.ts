@@ -7,19 +7,16 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Receipt } from "@spool/core";
-import type { Io } from "../io.js";
-import { benchContext } from "./context.js";
+import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { FIXTURES, type Fixture } from "./fixture-data.js";
+import { measure } from "./measure.js";
+import { FIXTURE_CHILD, spoolArgv } from "./programs.js";
 import { type BenchReport, emitReport, machine } from "./report.js";
+import type { RetrievalInput } from "./retrieval.js";
 import { RETRIEVAL_LIMITS, type RetrievalResult, runRetrieval } from "./retrieval.js";
-import { measureSpool } from "./spool-usage.js";
 
-// From src/bench (tests) and dist/bench alike: the child always runs built.
-const FIXTURE_CHILD = fileURLToPath(new URL("../../dist/bench/fixture-child.js", import.meta.url));
-
-export interface FixtureRow {
+export interface FixtureRow extends RetrievalInput {
   name: string;
   title: string;
   inputBytes: number;
@@ -35,13 +32,14 @@ export interface FixtureRow {
   wallMs: number;
   maxRssKiB: number | null;
   seed: Fixture["seed"];
-  /** What an agent saw: the inline result of `spool run` (preview, then the status line). */
-  inline: string;
   captureId: string;
-  root: string;
 }
 
 const sha = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
+
+/** `spool ARGS`, its output kept, its own peak RSS and CPU as it reports them. */
+const measureSpool = (args: readonly string[]) =>
+  measure(spoolArgv(args), { output: "pipe", gnuTime: false });
 
 export async function runFixture(fixture: Fixture, root: string): Promise<FixtureRow> {
   const inline = await measureSpool([
@@ -97,12 +95,13 @@ export async function runFixture(fixture: Fixture, root: string): Promise<Fixtur
     savedBytes,
     exact,
     inlineOnly,
-    exitVisible: inline.status === fixture.exitCode && text.includes(`exit ${fixture.exitCode}`),
+    exitVisible: inline.exitCode === fixture.exitCode && text.includes(`exit ${fixture.exitCode}`),
     finalErrorVisible: fixture.finalError === null ? null : text.includes(fixture.finalError),
     wallMs: Math.round(inline.wallMs),
-    maxRssKiB: inline.maxRssKiB,
+    maxRssKiB: inline.self?.maxRssKiB ?? null,
     seed: fixture.seed,
     inline: text,
+    refs: { stdout: receipt.streams.stdout.ref, stderr: receipt.streams.stderr.ref },
     captureId: receipt.captureId,
     root,
   };
@@ -246,8 +245,8 @@ export function fixturesReport(
 }
 
 /** `spool bench fixtures [--report DIR]`. */
-export async function benchFixturesCommand(argv: readonly string[], io: Io): Promise<number> {
-  const c = benchContext(argv);
+export async function benchFixturesCommand(options: BenchOptions, io: BenchIo): Promise<number> {
+  const c = benchContext(options);
   const { rows, root } = await benchFixtures();
   try {
     const report = fixturesReport(rows, await runRetrieval(rows));

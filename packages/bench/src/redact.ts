@@ -3,13 +3,12 @@
  * built-in rules plus 10 and 1,000 known secrets, next to `replacestream` with the same
  * literals and a naive per-line regex, in one run; plus a linearity check (2× input).
  */
-import { benchRedact } from "@spool/transforms/bench-redact";
-import type { Io } from "../io.js";
-import { benchContext } from "./context.js";
+import { benchRedact } from "./bench-redact.js";
+import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { type BenchReport, emitReport, machine } from "./report.js";
 
-export async function benchRedactCommand(argv: readonly string[], io: Io): Promise<number> {
-  const c = benchContext(argv);
+export async function benchRedactCommand(options: BenchOptions, io: BenchIo): Promise<number> {
+  const c = benchContext(options);
   try {
     const sizeBytes = c.size(256 * 1024 * 1024);
     const result = await benchRedact({

@@ -7,8 +7,14 @@
  */
 import { rmSync } from "node:fs";
 import * as path from "node:path";
-import type { Io } from "../io.js";
-import { type BenchContext, benchContext, MiB, sh } from "./context.js";
+import {
+  type BenchContext,
+  type BenchIo,
+  type BenchOptions,
+  benchContext,
+  MiB,
+  sh,
+} from "./context.js";
 import { BENCH_SECRET_ENV, benchSecretEnv } from "./log-generator.js";
 import { measure, median, type RssTarget } from "./measure.js";
 import { type BenchReport, type Cell, emitReport, machine, type TargetResult } from "./report.js";
@@ -102,8 +108,8 @@ export const THROUGHPUT_VARIANTS: readonly ThroughputVariant[] = [
   },
 ];
 
-export async function benchThroughput(argv: readonly string[], io: Io): Promise<number> {
-  const c = benchContext(argv);
+export async function benchThroughput(options: BenchOptions, io: BenchIo): Promise<number> {
+  const c = benchContext(options);
   try {
     const report = await runThroughput(c, THROUGHPUT_VARIANTS, (line) => io.stderr(`${line}\n`));
     return emitReport(io, c.reportDir, report);
@@ -132,11 +138,11 @@ export async function runThroughput(
       const m = await measure(v.argv(c, scratch), {
         rssOf: v.rssOf,
         env,
-        stdout: v.receipt ? "pipe" : "ignore",
+        output: v.receipt ? "pipe" : "ignore",
       });
       let complete: boolean | null = null;
       if (v.receipt) {
-        const receipt = JSON.parse(m.stdout) as {
+        const receipt = JSON.parse(m.stdout.toString("utf8")) as {
           capture: { state: string };
           streams: { stdout: { raw: { observed: number }; committed: number; produced: number } };
         };
@@ -148,20 +154,21 @@ export async function runThroughput(
       }
       rmSync(scratch.out, { force: true });
       rmSync(scratch.root, { recursive: true, force: true });
-      const mibs = size / MiB / m.wallS;
+      const wallS = m.wallMs / 1000;
+      const mibs = size / MiB / wallS;
       runs.push({
         round,
         variant: v.id,
-        wallS: m.wallS,
+        wallS,
         mibPerS: mibs,
-        cpuS: m.cpuS,
+        cpuS: seconds(m.cpuMs),
         peakRssMiB: mib(m.peakRssKiB),
         treeMaxRssMiB: mib(m.treeMaxRssKiB),
         exitCode: m.exitCode,
         complete,
       });
       progress(
-        `round ${round}/${rounds} ${v.id.padEnd(20)} ${mibs.toFixed(0).padStart(6)} MiB/s  ${m.wallS.toFixed(2)} s${complete === false ? "  INCOMPLETE CAPTURE" : ""}`,
+        `round ${round}/${rounds} ${v.id.padEnd(20)} ${mibs.toFixed(0).padStart(6)} MiB/s  ${wallS.toFixed(2)} s${complete === false ? "  INCOMPLETE CAPTURE" : ""}`,
       );
     }
   }
@@ -257,4 +264,8 @@ export function fmtSize(bytes: number): string {
   if (bytes >= 1024 * MiB && bytes % (1024 * MiB) === 0) return `${bytes / (1024 * MiB)} GiB`;
   if (bytes >= MiB) return `${(bytes / MiB).toFixed(bytes % MiB ? 1 : 0)} MiB`;
   return `${bytes} B`;
+}
+
+function seconds(ms: number | null): number | null {
+  return ms === null ? null : ms / 1000;
 }

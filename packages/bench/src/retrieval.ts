@@ -23,8 +23,21 @@ import {
   FAILING_TEST,
   hugeLine,
 } from "./fixture-data.js";
-import type { FixtureRow } from "./fixtures.js";
-import { measureSpool } from "./spool-usage.js";
+import { measure } from "./measure.js";
+import { spoolArgv } from "./programs.js";
+
+/** What a task starts from: one fixture's `spool run`, as an agent received it. */
+export interface RetrievalInput {
+  readonly name: string;
+  /** The root the fixture was captured in. */
+  readonly root: string;
+  /** What an agent saw: the inline result of `spool run` (preview, then the status line). */
+  readonly inline: string;
+  /** The refs of the saved streams, from the `spool run --json` receipt (null: not saved). */
+  readonly refs: { readonly stdout: string | null; readonly stderr: string | null };
+  /** Wall time of that `spool run`. */
+  readonly wallMs: number;
+}
 
 /** What a task may do beyond reading the inline result: call `spool ARGS`, and read its output. */
 export interface AgentCli {
@@ -36,8 +49,8 @@ export interface RetrievalTask {
   /** The fixture whose inline result the task starts from. */
   readonly fixture: string;
   readonly question: string;
-  /** The answer, from the inline text and CLI calls only. */
-  solve(inline: string, cli: AgentCli): Promise<string>;
+  /** The answer, from the inline text, the receipt's refs and CLI calls only. */
+  solve(inline: string, cli: AgentCli, refs: RetrievalInput["refs"]): Promise<string>;
   /** The ground truth, from the fixture's generator. */
   expected(): string;
 }
@@ -85,10 +98,10 @@ export const RETRIEVAL_TASKS: readonly RetrievalTask[] = [
     fixture: "api-json",
     question: `What is the object with id ${API_ID}?`,
     // One line of ~400 KB: match the object itself; `-o` prints just it and its byte offset.
-    async solve(inline, cli) {
+    async solve(_inline, cli, refs) {
       const out = await cli.spool([
         "grep",
-        streamRef(inline, "stdout"),
+        streamRef(refs, "stdout"),
         `\\{"id":${API_ID},[^}]*\\}`,
         "-o",
         "--max",
@@ -107,10 +120,10 @@ export const RETRIEVAL_TASKS: readonly RetrievalTask[] = [
     fixture: "csv",
     question: `What are data rows ${CSV_ROWS.first} to ${CSV_ROWS.last}?`,
     // The preview's head shows the header on line 1, so data row N is line N + 1.
-    async solve(inline, cli) {
+    async solve(_inline, cli, refs) {
       return cli.spool([
         "read",
-        streamRef(inline, "stdout"),
+        streamRef(refs, "stdout"),
         "--lines",
         `${CSV_ROWS.first + 1}:${CSV_ROWS.last + 1}`,
       ]);
@@ -125,8 +138,8 @@ export const RETRIEVAL_TASKS: readonly RetrievalTask[] = [
     fixture: "compiler",
     question: "Where is the first compiler error (file:line:col) and what does it say?",
     // The preview shows the last error; the first one is deep in stderr.
-    async solve(inline, cli) {
-      const out = await cli.spool(["grep", streamRef(inline, "stderr"), ": error: ", "--max", "1"]);
+    async solve(_inline, cli, refs) {
+      const out = await cli.spool(["grep", streamRef(refs, "stderr"), ": error: ", "--max", "1"]);
       const m = /^(\d+):\d+:(.*)$/m.exec(out);
       return m ? `stderr line ${m[1]}: ${m[2]}` : "?";
     },
@@ -156,7 +169,7 @@ export const RETRIEVAL_TASKS: readonly RetrievalTask[] = [
 
 /** Run every task against the fixture rows' inline results (their root must still exist). */
 export async function runRetrieval(
-  rows: readonly FixtureRow[],
+  rows: readonly RetrievalInput[],
   tasks: readonly RetrievalTask[] = RETRIEVAL_TASKS,
 ): Promise<RetrievalResult[]> {
   const results: RetrievalResult[] = [];
@@ -169,7 +182,8 @@ export async function runRetrieval(
     const cli: AgentCli = {
       async spool(args) {
         calls.push(`spool ${args.map(quote).join(" ")}`);
-        const r = await measureSpool([args[0] ?? "", "--root", row.root, ...args.slice(1)]);
+        const argv = [args[0] ?? "", "--root", row.root, ...args.slice(1)];
+        const r = await measure(spoolArgv(argv), { output: "pipe", gnuTime: false });
         contextBytes += r.stdout.length + r.stderr.length;
         extraMs += r.wallMs;
         return r.stdout.toString("utf8") + r.stderr.toString("utf8");
@@ -177,7 +191,7 @@ export async function runRetrieval(
     };
     // A task that cannot proceed (no ref in the status line) is a wrong answer, not a crash.
     const answer = await task
-      .solve(row.inline, cli)
+      .solve(row.inline, cli, row.refs)
       .catch((error: unknown) =>
         error instanceof SpoolError ? `error: ${error.message}` : Promise.reject(error),
       );
@@ -196,12 +210,11 @@ export async function runRetrieval(
   return results;
 }
 
-/** The ref the status line gives for a stream: `stdout 123 B/4 lines → tool-outputs/ID/stdout.txt`. */
-export function streamRef(inline: string, stream: "stdout" | "stderr"): string {
-  const status = inline.slice(inline.lastIndexOf("[spool] "));
-  const ref = new RegExp(`${stream} [^·]*→ (\\S+)`).exec(status)?.[1];
-  if (!ref)
-    throw new SpoolError("SPOOL_E_STATE", "bench", `the status line names no ${stream} ref`);
+/** The receipt's ref of a stream; a task that needs a file the receipt does not name fails. */
+export function streamRef(refs: RetrievalInput["refs"], stream: "stdout" | "stderr"): string {
+  const ref = refs[stream];
+  if (ref === null)
+    throw new SpoolError("SPOOL_E_STATE", "bench", `the receipt names no ${stream} ref`);
   return ref;
 }
 

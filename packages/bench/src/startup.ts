@@ -4,13 +4,12 @@
  * directory, no worker).
  */
 import * as path from "node:path";
-import type { Io } from "../io.js";
-import { benchContext } from "./context.js";
+import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { measure, median } from "./measure.js";
 import { type BenchReport, type Cell, emitReport, machine } from "./report.js";
 
-export async function benchStartup(argv: readonly string[], io: Io): Promise<number> {
-  const c = benchContext(argv);
+export async function benchStartup(options: BenchOptions, io: BenchIo): Promise<number> {
+  const c = benchContext(options);
   try {
     const rounds = c.rounds(15);
     const cases = [
@@ -28,7 +27,7 @@ export async function benchStartup(argv: readonly string[], io: Io): Promise<num
         runs.push({
           round,
           case: k.id,
-          wallMs: m.wallS * 1000,
+          wallMs: m.wallMs,
           peakRssMiB: m.peakRssKiB === null ? null : m.peakRssKiB / 1024,
           exitCode: m.exitCode,
         });

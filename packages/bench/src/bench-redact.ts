@@ -16,15 +16,14 @@
  *
  * @example
  * ```ts
- * import { benchRedact } from "@spool/transforms/bench-redact";
+ * import { benchRedact } from "./bench-redact.js";
  * const result = await benchRedact({ sizeBytes: 64 << 20, secrets: [10, 1000] });
  * console.log(JSON.stringify(result, null, 2));
  * ```
  */
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { compileRedaction } from "./compile-redaction.js";
-import { createRedactor } from "./redactor.js";
+import { compileRedaction, createRedactor } from "@spool/transforms";
 
 export interface BenchRedactOptions {
   /** Bytes of log text per measured run of the redactor. @default 256 MiB */

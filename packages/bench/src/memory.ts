@@ -6,14 +6,13 @@
  */
 import { rmSync } from "node:fs";
 import * as path from "node:path";
-import type { Io } from "../io.js";
-import { benchContext, MiB, sh } from "./context.js";
+import { type BenchIo, type BenchOptions, benchContext, MiB, sh } from "./context.js";
 import { measure, median } from "./measure.js";
 import { type BenchReport, type Cell, emitReport, machine } from "./report.js";
 import { fmtSize } from "./throughput.js";
 
-export async function benchMemory(argv: readonly string[], io: Io): Promise<number> {
-  const c = benchContext(argv);
+export async function benchMemory(options: BenchOptions, io: BenchIo): Promise<number> {
+  const c = benchContext(options);
   try {
     const largest = c.size(1024 * MiB);
     const rounds = c.rounds(2);
@@ -72,14 +71,14 @@ export async function benchMemory(argv: readonly string[], io: Io): Promise<numb
         runs.push({
           round,
           case: k.id,
-          wallS: m.wallS,
+          wallS: m.wallMs / 1000,
           peakRssMiB: rssMiB,
           treeMaxRssMiB: m.treeMaxRssKiB === null ? null : m.treeMaxRssKiB / 1024,
-          cpuS: m.cpuS,
+          cpuS: m.cpuMs === null ? null : m.cpuMs / 1000,
           exitCode: m.exitCode,
         });
         io.stderr(
-          `round ${round}/${rounds} ${k.id.padEnd(18)} ${m.wallS.toFixed(2)} s  peak RSS ${rssMiB === null ? "–" : rssMiB.toFixed(1)} MiB\n`,
+          `round ${round}/${rounds} ${k.id.padEnd(18)} ${(m.wallMs / 1000).toFixed(2)} s  peak RSS ${rssMiB === null ? "–" : rssMiB.toFixed(1)} MiB\n`,
         );
       }
     }

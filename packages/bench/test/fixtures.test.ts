@@ -1,7 +1,7 @@
-import { FIXTURES } from "@spool/cli/bench/fixture-data";
-import { benchFixtures, type FixtureRow, removeRoot } from "@spool/cli/bench/fixtures";
-import { RETRIEVAL_LIMITS, RETRIEVAL_TASKS, runRetrieval } from "@spool/cli/bench/retrieval";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FIXTURES } from "../src/fixture-data.js";
+import { benchFixtures, type FixtureRow, removeRoot } from "../src/fixtures.js";
+import { RETRIEVAL_LIMITS, RETRIEVAL_TASKS, runRetrieval } from "../src/retrieval.js";
 
 describe("spool bench fixtures (the seed's evidence, end to end)", () => {
   let rows: FixtureRow[] = [];

@@ -1,0 +1,47 @@
+/**
+ * `@spool/bench` (private, not published): the project's own benchmarks, each measured
+ * side by side with its baselines in one run. `spool bench NAME` loads this package on
+ * use; one file per bench; adding one is adding an entry to {@link BENCHES}.
+ *
+ * @example
+ * ```ts
+ * import { BENCHES } from "@spool/bench";
+ * const run = await BENCHES.startup!.load();
+ * await run({ size: undefined, rounds: 3, report: undefined, work: undefined }, {
+ *   stdout: (t) => process.stdout.write(t),
+ *   stderr: (t) => process.stderr.write(t),
+ * });
+ * ```
+ */
+import type { BenchIo, BenchOptions } from "./context.js";
+
+export type { BenchIo, BenchOptions } from "./context.js";
+
+export type Bench = (options: BenchOptions, io: BenchIo) => Promise<number>;
+
+/** Each bench's module is loaded when it runs. */
+export const BENCHES: Readonly<Record<string, { summary: string; load: () => Promise<Bench> }>> = {
+  throughput: {
+    summary:
+      "capture MiB/s, CPU and RSS next to direct-to-file, tee and Node baselines [--size 1GiB] [--rounds 3]",
+    load: async () => (await import("./throughput.js")).benchThroughput,
+  },
+  memory: {
+    summary: "peak RSS of spool run at 64 MiB, 256 MiB and 1 GiB [--size 1GiB] [--rounds 2]",
+    load: async () => (await import("./memory.js")).benchMemory,
+  },
+  fixtures: {
+    summary:
+      "the seed's six fixtures through spool run: inline bytes, exactness, retrieval [--report DIR]",
+    load: async () => (await import("./fixtures.js")).benchFixturesCommand,
+  },
+  redact: {
+    summary:
+      "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]",
+    load: async () => (await import("./redact.js")).benchRedactCommand,
+  },
+  startup: {
+    summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
+    load: async () => (await import("./startup.js")).benchStartup,
+  },
+};
