@@ -21,6 +21,8 @@ import {
   DEFAULT_ROOT_QUOTA,
   type FileSpool,
   resolveRoot,
+  rootQuotaAllowance,
+  withQuotas,
 } from "@spool/sinks/runtime";
 import {
   type CompiledRedaction,
@@ -105,12 +107,14 @@ export function captureSetup(parsed: Parsed, env: NodeJS.ProcessEnv, cwd: string
     ...(o["queue-bytes"] !== undefined ? { budgetBytes: o["queue-bytes"] as number } : {}),
     ...(o["stall-ms"] !== undefined ? { stallMs: o["stall-ms"] as number } : {}),
   };
-  const files = createFileSpool({
-    binary,
-    queue,
-    maxBytes: (o["max-bytes"] as number | undefined) ?? DEFAULT_MAX_BYTES,
-    rootQuota: (o["root-quota"] as number | undefined) ?? DEFAULT_ROOT_QUOTA,
-  });
+  const spool = createFileSpool({ binary, queue });
+  const files: FileSpool = {
+    factory: withQuotas(spool.factory, {
+      maxBytes: (o["max-bytes"] as number | undefined) ?? DEFAULT_MAX_BYTES,
+      allowance: rootQuotaAllowance((o["root-quota"] as number | undefined) ?? DEFAULT_ROOT_QUOTA),
+    }),
+    destroy: () => spool.destroy(),
+  };
   const plan = (stream: StreamName): StreamPlan => {
     const chars = stream === "stdout" ? preview.stdoutChars : preview.stderrChars;
     const tap = createPreviewTap({ ...previewTapBudget(chars), binary });

@@ -9,9 +9,8 @@
  * passed on to the job's process group as themselves, SIGUSR2 means SIGKILL (which the
  * supervisor itself cannot catch). `spool kill` relies on this.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { isCaptureId, startCapture } from "@spool/core";
+import { type CaptureSpool, isCaptureId, startCapture } from "@spool/core";
 import { TOOL_OUTPUTS } from "@spool/sinks";
 import { parseArgs, usageError } from "./args.js";
 import { captureSetup } from "./capture-options.js";
@@ -43,10 +42,20 @@ export async function superviseCommand(argv: readonly string[], io: Io): Promise
   const parsed = parseArgs(rest, JOB_OPTIONS);
   const setup = captureSetup(parsed, io.env, io.cwd);
   const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
+  // The launch receipt advertises live.json: its first replacement, acknowledged by our
+  // own writer (bounded by the writer's timeout), says it is readable.
+  let firstLive: ((stored: Promise<boolean>) => void) | null = null;
+  const liveStored = new Promise<boolean>((resolve) => {
+    firstLive = (stored) => void stored.then(resolve);
+  });
   const capture = startCapture({
     ...setup.options,
     captureId,
-    spool: setup.files.factory,
+    spool: (context) =>
+      onFirstLive(setup.files.factory(context), (stored) => {
+        firstLive?.(stored);
+        firstLive = null;
+      }),
     spillAtStart: mode === "start",
     liveIntervalMs: (parsed.options["live-ms"] as number | undefined) ?? DEFAULT_JOB_LIVE_MS,
   });
@@ -73,7 +82,8 @@ export async function superviseCommand(argv: readonly string[], io: Io): Promise
   const announce = async (type: "launched" | "promoted"): Promise<boolean> => {
     await Promise.race([started, capture.done.then(() => undefined)]);
     if (!(await capture.spill())) return false;
-    await appears([path.join(dir, "live.json"), path.join(dir, "receipt.json")], 5000);
+    // live.json is stored, or the capture ended first (then receipt.json is).
+    await Promise.race([liveStored, capture.done]);
     const pid = capture.receipt().process.pid;
     writeJobRecord(dir, {
       version: 1,
@@ -127,11 +137,24 @@ export async function superviseCommand(argv: readonly string[], io: Io): Promise
   }
 }
 
-/** Wait (bounded) until one of `files` exists: our own writer creates it asynchronously. */
-async function appears(files: readonly string[], ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (files.some((f) => fs.existsSync(f))) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** `spool`, telling `onFirst` of its first `publishLive` and of that publication's ack. */
+function onFirstLive(
+  spool: CaptureSpool,
+  onFirst: (stored: Promise<boolean>) => void,
+): CaptureSpool {
+  return {
+    streams: spool.streams,
+    get spilled() {
+      return spool.spilled;
+    },
+    spill: () => spool.spill(),
+    publishLive(receipt) {
+      const stored = spool.publishLive(receipt);
+      onFirst(stored);
+      return stored;
+    },
+    finish: () => spool.finish(),
+    publishReceipt: (receipt) => spool.publishReceipt(receipt),
+    close: () => spool.close(),
+  };
 }

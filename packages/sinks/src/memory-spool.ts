@@ -72,7 +72,7 @@ export function createMemorySpool(options: MemorySpoolOptions = {}): MemorySpool
             refs: { stdout: `memory:${captureId}/stdout`, stderr: `memory:${captureId}/stderr` },
           };
         },
-        publishLive() {},
+        publishLive: async () => false, // no live.json in memory
         async finish() {
           if (!spilled) {
             const none: StreamFinal = {
