@@ -18,7 +18,11 @@ const WRITER = fileURLToPath(
   new URL("../packages/sinks/dist/file-writer.worker.js", import.meta.url),
 );
 
-function writerRun(): { loaded: string[]; replies: Array<{ op: string; re: number }>; root: string } {
+function writerRun(): {
+  loaded: string[];
+  replies: Array<{ op: string; re: number }>;
+  root: string;
+} {
   const dir = tempRoot();
   const root = path.join(dir, "root");
   const log = path.join(dir, "loaded.txt");
