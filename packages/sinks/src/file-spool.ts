@@ -31,7 +31,7 @@ import {
 } from "@spool/core/runtime";
 import type { Piscina } from "piscina";
 import type { FaultSpec } from "./fs-layer.js";
-import type { AckReply, StreamErrorReply } from "./protocol.js";
+import type { AckReply, FinishedReply, StreamErrorReply } from "./protocol.js";
 import { TOOL_OUTPUTS } from "./storage.js";
 import { createWriterLink, type WriterLink, waitBounded } from "./writer-link.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
@@ -105,7 +105,7 @@ function createCaptureFileSpool(
   options: FileSpoolOptions,
   getPool: () => Promise<Piscina>,
 ): CaptureSpool {
-  const { root, captureId } = context;
+  const { captureId } = context;
   const clock = options.clock ?? systemClock;
   const queues: Record<StreamName, WriterQueue> = {
     stdout: createWriterQueue(options.queue ?? {}, clock),
@@ -118,45 +118,19 @@ function createCaptureFileSpool(
   let dir: string | null = null;
   let closed = false;
 
-  const onStream = (reply: AckReply | StreamErrorReply) => {
-    const q = queues[STREAM_NAMES[reply.stream]];
-    if (reply.op === "ack") q.recycle(reply.buffer);
-    q.ack(reply.committed);
-    if (reply.op === "stream-error") q.stop(reply.reason);
-  };
-
   const open = async (): Promise<SpillInfo> => {
     const channel = new MessageChannel();
     const writer = createWriterLink(channel.port1, {
       timeoutMs: options.finishTimeoutMs ?? 10_000,
-      onStream,
+      onStream: (reply) => onStreamReply(queues, reply),
       clock,
     });
     link = writer;
     const pool = await getPool();
     task = pool.run({ port: channel.port2 }, { transferList: [channel.port2] });
     task.catch(() => writer.gone("EWORKER", "writer task failed"));
-    const answer = await writer.request({
-      op: "open",
-      root,
-      captureId,
-      files: ["stdout.live", "stderr.live"],
-      startedAt: context.startedAt,
-      faults: [...(options.faults ?? [])],
-    });
-    if (answer?.op !== "opened") {
-      const why = answer === null ? "no answer" : answer.op === "failed" ? answer.code : "?";
-      throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot open the spool (${why})`);
-    }
-    dir = answer.dir;
-    STREAM_NAMES.forEach((name, i) => {
-      queues[name].connect({
-        send: (data) => {
-          if (!closed)
-            writer.post({ op: "write", stream: i as 0 | 1, data }, [data.buffer as ArrayBuffer]);
-        },
-      });
-    });
+    dir = await openCapture(writer, context, options);
+    connectQueues(queues, writer, () => closed);
     return {
       dir,
       refs: { stdout: refOf(captureId, "stdout.live"), stderr: refOf(captureId, "stderr.live") },
@@ -186,20 +160,8 @@ function createCaptureFileSpool(
         op: "finish",
         finalNames: [`stdout.${ext}`, `stderr.${ext}`],
       });
-      if (answer?.op !== "finished") return keptAsLive();
-      const result = {} as Record<StreamName, StreamFinal>;
-      STREAM_NAMES.forEach((name, i) => {
-        const s = answer.streams[i]!;
-        const file = s.file ? path.basename(s.file) : `${name}.live`;
-        result[name] = {
-          committed: s.committed,
-          sha256: s.sha256,
-          ref: refOf(captureId, file),
-          path: path.join(dir!, file),
-          stopped: s.error ?? queues[name].state.stopped,
-        };
-      });
-      return result;
+      if (answer?.op !== "finished") return keptAsLive(queues, captureId, dir!);
+      return finalsOf(answer, queues, captureId, dir!);
     },
     async publishReceipt(receipt) {
       if (!dir || !link) return;
@@ -221,22 +183,95 @@ function createCaptureFileSpool(
     },
   };
 
-  // The writer is stuck (or gone): keep what it acknowledged, as `.live`.
-  function keptAsLive(): Record<StreamName, StreamFinal> {
-    const result = {} as Record<StreamName, StreamFinal>;
-    for (const name of STREAM_NAMES) {
-      queues[name].stop("writer-saturated");
-      result[name] = {
-        committed: queues[name].state.committed,
-        sha256: null,
-        ref: refOf(captureId, `${name}.live`),
-        path: path.join(dir!, `${name}.live`),
-        stopped: "writer-saturated",
-      };
-    }
-    return result;
-  }
   return spool;
+}
+
+/** Ask the writer to open the capture; its directory, or a storage error. */
+async function openCapture(
+  writer: WriterLink,
+  context: SpoolContext,
+  options: FileSpoolOptions,
+): Promise<string> {
+  const answer = await writer.request({
+    op: "open",
+    root: context.root,
+    captureId: context.captureId,
+    files: ["stdout.live", "stderr.live"],
+    startedAt: context.startedAt,
+    faults: [...(options.faults ?? [])],
+  });
+  if (answer?.op === "opened") return answer.dir;
+  const why = answer === null ? "no answer" : answer.op === "failed" ? answer.code : "?";
+  throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot open the spool (${why})`);
+}
+
+/** Let each queue's held and later bytes flow to the writer (until the spool closes). */
+function connectQueues(
+  queues: Record<StreamName, WriterQueue>,
+  writer: WriterLink,
+  closed: () => boolean,
+): void {
+  STREAM_NAMES.forEach((name, i) => {
+    queues[name].connect({
+      send: (data) => {
+        if (closed()) return;
+        writer.post({ op: "write", stream: i as 0 | 1, data }, [data.buffer as ArrayBuffer]);
+      },
+    });
+  });
+}
+
+/** A write's reply: the credit (and the message buffer) back to its queue, or a stop. */
+function onStreamReply(
+  queues: Record<StreamName, WriterQueue>,
+  reply: AckReply | StreamErrorReply,
+) {
+  const q = queues[STREAM_NAMES[reply.stream]];
+  if (reply.op === "ack") q.recycle(reply.buffer);
+  q.ack(reply.committed);
+  if (reply.op === "stream-error") q.stop(reply.reason);
+}
+
+/** What the writer reports once each stream is closed and renamed. */
+function finalsOf(
+  answer: FinishedReply,
+  queues: Record<StreamName, WriterQueue>,
+  captureId: string,
+  dir: string,
+): Record<StreamName, StreamFinal> {
+  const result = {} as Record<StreamName, StreamFinal>;
+  STREAM_NAMES.forEach((name, i) => {
+    const s = answer.streams[i]!;
+    const file = s.file ? path.basename(s.file) : `${name}.live`;
+    result[name] = {
+      committed: s.committed,
+      sha256: s.sha256,
+      ref: refOf(captureId, file),
+      path: path.join(dir, file),
+      stopped: s.error ?? queues[name].state.stopped,
+    };
+  });
+  return result;
+}
+
+/** The writer is stuck (or gone): keep what it acknowledged, as `.live`. */
+function keptAsLive(
+  queues: Record<StreamName, WriterQueue>,
+  captureId: string,
+  dir: string,
+): Record<StreamName, StreamFinal> {
+  const result = {} as Record<StreamName, StreamFinal>;
+  for (const name of STREAM_NAMES) {
+    queues[name].stop("writer-saturated");
+    result[name] = {
+      committed: queues[name].state.committed,
+      sha256: null,
+      ref: refOf(captureId, `${name}.live`),
+      path: path.join(dir, `${name}.live`),
+      stopped: "writer-saturated",
+    };
+  }
+  return result;
 }
 
 function unstored(): StreamFinal {

@@ -64,96 +64,44 @@ export function withQuotas(factory: SpoolFactory, options: QuotaOptions): SpoolF
 
 type Cut = Extract<CaptureReason, "quota" | "root-quota">;
 
+/** One capture's limits and what it has handed to the wrapped spool so far. */
+interface Books {
+  readonly inner: CaptureSpool;
+  readonly maxBytes: number | null;
+  /** Bytes handed to each inner stream. */
+  readonly admitted: Record<StreamName, number>;
+  /** Why the wrapper stopped a stream, if it did. */
+  readonly cut: Record<StreamName, Cut | null>;
+  allowance: Allowance | null;
+  limit: RetentionLimit;
+  released: boolean;
+}
+
 function createQuotaSpool(
   inner: CaptureSpool,
   context: SpoolContext,
   maxBytes: number | null,
   source: AllowanceSource | null,
 ): CaptureSpool {
-  // Bytes handed to the inner stream, and why the wrapper stopped it (if it did).
-  const admitted: Record<StreamName, number> = { stdout: 0, stderr: 0 };
-  const cut: Record<StreamName, Cut | null> = { stdout: null, stderr: null };
-  let allowance: Allowance | null = null;
-  let limit: RetentionLimit = createRetentionLimit({ maxBytes, allowance: null });
+  const books: Books = {
+    inner,
+    maxBytes,
+    admitted: { stdout: 0, stderr: 0 },
+    cut: { stdout: null, stderr: null },
+    allowance: null,
+    limit: createRetentionLimit({ maxBytes, allowance: null }),
+    released: false,
+  };
   let spilling: ReturnType<CaptureSpool["spill"]> | null = null;
-  let released = false;
-
-  // What the capture keeps: admitted bytes, except where the inner spool stopped a stream
-  // (then what it committed; the rest was dropped and counts no more).
-  const kept = () =>
-    STREAM_NAMES.reduce((sum, name) => {
-      const state = inner.streams[name].state;
-      return sum + (state.stopped !== null ? state.committed : admitted[name]);
-    }, 0);
-
-  const stream = (name: StreamName): StreamWriter => {
-    const writer = inner.streams[name];
-    return {
-      offer(batch) {
-        if (cut[name] !== null) return "stopped";
-        if (writer.state.stopped !== null) return writer.offer(batch);
-        const want = batchBytes(batch);
-        const { allow, reason } = limit.admit(kept(), want);
-        if (reason === null) {
-          admitted[name] += want;
-          return writer.offer(batch);
-        }
-        cut[name] = reason;
-        if (allow > 0) {
-          admitted[name] += allow;
-          writer.offer(prefix(batch, allow));
-        }
-        return "stopped";
-      },
-      ready: () => (cut[name] !== null ? Promise.resolve() : writer.ready()),
-      flushed: () => writer.flushed(),
-      stop: (reason) => writer.stop(reason),
-      get state() {
-        const state = writer.state;
-        return { ...state, stopped: state.stopped ?? cut[name] };
-      },
-    };
-  };
-
-  const release = () => {
-    if (released || !allowance) return;
-    released = true;
-    try {
-      allowance.release(kept());
-    } catch {
-      // an unreleased reservation is settled from what was kept by the next reconcile
-    }
-  };
-
-  // The held bytes reach storage once the inner spool spills: reserve them first.
-  const reserveHeld = (granted: Allowance) => {
-    allowance = granted;
-    limit = createRetentionLimit({ maxBytes, allowance: granted });
-    let room: number;
-    try {
-      room = granted.reserve(kept());
-    } catch {
-      room = granted.reserved;
-    }
-    for (const name of STREAM_NAMES) {
-      const held = inner.streams[name].state.stopped === null ? admitted[name] : 0;
-      if (held <= room) room -= held;
-      else {
-        cut[name] = "root-quota";
-        admitted[name] = 0;
-        inner.streams[name].stop("root-quota");
-      }
-    }
-  };
-
   return {
-    streams: { stdout: stream("stdout"), stderr: stream("stderr") },
+    streams: { stdout: limitedWriter(books, "stdout"), stderr: limitedWriter(books, "stderr") },
     get spilled() {
       return inner.spilled;
     },
     spill() {
       spilling ??= (async () => {
-        if (source) reserveHeld(await source(context));
+        // The held bytes reach storage once the inner spool spills: reserve them first.
+        if (source) reserveHeld(books, await source(context));
         return inner.spill();
       })();
       return spilling;
@@ -164,17 +112,94 @@ function createQuotaSpool(
       const result = {} as Record<StreamName, StreamFinal>;
       for (const name of STREAM_NAMES) {
         const final = finals[name];
-        result[name] = { ...final, stopped: final.stopped ?? cut[name] };
+        result[name] = { ...final, stopped: final.stopped ?? books.cut[name] };
       }
-      release();
+      release(books);
       return result;
     },
     publishReceipt: (receipt) => inner.publishReceipt(receipt),
     async close() {
-      release();
+      release(books);
       await inner.close();
     },
   };
+}
+
+/**
+ * What the capture keeps: admitted bytes, except where the inner spool stopped a stream
+ * (then what it committed; the rest was dropped and counts no more).
+ */
+function kept(books: Books): number {
+  return STREAM_NAMES.reduce((sum, name) => {
+    const state = books.inner.streams[name].state;
+    return sum + (state.stopped !== null ? state.committed : books.admitted[name]);
+  }, 0);
+}
+
+/** The inner stream's writer, behind the limits: a batch past one is cut at the exact byte. */
+function limitedWriter(books: Books, name: StreamName): StreamWriter {
+  const writer = books.inner.streams[name];
+  return {
+    offer(batch) {
+      if (books.cut[name] !== null) return "stopped";
+      if (writer.state.stopped !== null) return writer.offer(batch);
+      const want = batchBytes(batch);
+      const { allow, reason } = books.limit.admit(kept(books), want);
+      if (reason === null) {
+        books.admitted[name] += want;
+        return writer.offer(batch);
+      }
+      books.cut[name] = reason;
+      if (allow > 0) {
+        books.admitted[name] += allow;
+        writer.offer(prefix(batch, allow));
+      }
+      return "stopped";
+    },
+    ready: () => (books.cut[name] !== null ? Promise.resolve() : writer.ready()),
+    flushed: () => writer.flushed(),
+    stop: (reason) => writer.stop(reason),
+    get state() {
+      const state = writer.state;
+      return { ...state, stopped: state.stopped ?? books.cut[name] };
+    },
+  };
+}
+
+/**
+ * The capture spills: reserve what its queues hold. Queued bytes cannot be cut, so a
+ * stream (stdout first) whose held bytes do not fit whole is stopped with nothing kept.
+ */
+function reserveHeld(books: Books, allowance: Allowance): void {
+  books.allowance = allowance;
+  books.limit = createRetentionLimit({ maxBytes: books.maxBytes, allowance });
+  let room: number;
+  try {
+    room = allowance.reserve(kept(books));
+  } catch {
+    room = allowance.reserved; // the books cannot be read: fail closed
+  }
+  for (const name of STREAM_NAMES) {
+    const writer = books.inner.streams[name];
+    const held = writer.state.stopped === null ? books.admitted[name] : 0;
+    if (held <= room) room -= held;
+    else {
+      books.cut[name] = "root-quota";
+      books.admitted[name] = 0;
+      writer.stop("root-quota");
+    }
+  }
+}
+
+/** The capture is done: its reservation settles to what it kept. */
+function release(books: Books): void {
+  if (books.released || !books.allowance) return;
+  books.released = true;
+  try {
+    books.allowance.release(kept(books));
+  } catch {
+    // an unreleased reservation is settled from what was kept by the next reconcile
+  }
 }
 
 /** The first `n` bytes of `batch` (0 < n < its size), without copying. */
