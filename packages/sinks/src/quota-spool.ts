@@ -169,16 +169,13 @@ function limitedWriter(books: Books, name: StreamName): StreamWriter {
 /**
  * The capture spills: reserve what its queues hold. Queued bytes cannot be cut, so a
  * stream (stdout first) whose held bytes do not fit whole is stopped with nothing kept.
+ * Books that cannot be written now throw: the spill fails (`storage-unavailable`, as for
+ * a root it may not write) before any byte reaches storage.
  */
 function reserveHeld(books: Books, allowance: Allowance): void {
+  let room = allowance.reserve(kept(books));
   books.allowance = allowance;
   books.limit = createRetentionLimit({ maxBytes: books.maxBytes, allowance });
-  let room: number;
-  try {
-    room = allowance.reserve(kept(books));
-  } catch {
-    room = allowance.reserved; // the books cannot be read: fail closed
-  }
   for (const name of STREAM_NAMES) {
     const writer = books.inner.streams[name];
     const held = writer.state.stopped === null ? books.admitted[name] : 0;

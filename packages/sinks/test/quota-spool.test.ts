@@ -182,6 +182,25 @@ describe("withQuotas on the memory spool", () => {
     expect(allowance.used).toBe(700);
   });
 
+  it("books that cannot be written at spill fail the spill before any byte is stored", async () => {
+    const memory = createMemorySpool();
+    const broken: AllowanceSource = () => ({
+      reserved: 0,
+      reserve: () => {
+        throw new Error("EACCES");
+      },
+      release: () => {},
+    });
+    const spool = withQuotas(memory.factory, { allowance: broken })({
+      captureId: newCaptureId(),
+      root: "/unused",
+      startedAt: 0,
+    });
+    spool.streams.stdout.offer([Buffer.from("held")]);
+    await expect(spool.spill()).rejects.toThrow(/EACCES/);
+    expect(spool.spilled).toBe(false);
+  });
+
   it("refuses a ceiling that is not a whole number of bytes", () => {
     expect(() => withQuotas(createMemorySpool().factory, { maxBytes: -1 })).toThrow(/maxBytes/);
     expect(() => createMemoryAllowance({ limit: 1.5 })).toThrow(/limit/);
