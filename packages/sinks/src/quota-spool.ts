@@ -169,11 +169,19 @@ function limitedWriter(books: Books, name: StreamName): StreamWriter {
 /**
  * The capture spills: reserve what its queues hold. Queued bytes cannot be cut, so a
  * stream (stdout first) whose held bytes do not fit whole is stopped with nothing kept.
- * Books that cannot be written now throw: the spill fails (`storage-unavailable`, as for
- * a root it may not write) before any byte reaches storage.
+ * Books that cannot be written now (a root it may not write) throw: the spill fails
+ * (`storage-unavailable`) before any byte reaches storage; books whose lock stays busy
+ * fail closed (`root-quota`), as every later reservation does.
  */
 function reserveHeld(books: Books, allowance: Allowance): void {
-  let room = allowance.reserve(kept(books));
+  let room: number;
+  try {
+    room = allowance.reserve(kept(books));
+  } catch (error) {
+    // Books that are busy (their lock held past its timeout): fail closed, keep nothing.
+    if (!(error instanceof SpoolError && error.component === "file-lock")) throw error;
+    room = allowance.reserved;
+  }
   books.allowance = allowance;
   books.limit = createRetentionLimit({ maxBytes: books.maxBytes, allowance });
   for (const name of STREAM_NAMES) {
