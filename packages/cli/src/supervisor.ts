@@ -44,18 +44,11 @@ export async function superviseCommand(argv: readonly string[], io: Io): Promise
   const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
   // The launch receipt advertises live.json: its first replacement, acknowledged by our
   // own writer (bounded by the writer's timeout), says it is readable.
-  let firstLive: ((stored: Promise<boolean>) => void) | null = null;
-  const liveStored = new Promise<boolean>((resolve) => {
-    firstLive = (stored) => void stored.then(resolve);
-  });
+  const firstLive = firstLiveAck();
   const capture = startCapture({
     ...setup.options,
     captureId,
-    spool: (context) =>
-      onFirstLive(setup.files.factory(context), (stored) => {
-        firstLive?.(stored);
-        firstLive = null;
-      }),
+    spool: (context) => firstLive.watch(setup.files.factory(context)),
     spillAtStart: mode === "start",
     liveIntervalMs: (parsed.options["live-ms"] as number | undefined) ?? DEFAULT_JOB_LIVE_MS,
   });
@@ -83,7 +76,7 @@ export async function superviseCommand(argv: readonly string[], io: Io): Promise
     await Promise.race([started, capture.done.then(() => undefined)]);
     if (!(await capture.spill())) return false;
     // live.json is stored, or the capture ended first (then receipt.json is).
-    await Promise.race([liveStored, capture.done]);
+    await Promise.race([firstLive.stored, capture.done]);
     const pid = capture.receipt().process.pid;
     writeJobRecord(dir, {
       version: 1,
@@ -137,24 +130,27 @@ export async function superviseCommand(argv: readonly string[], io: Io): Promise
   }
 }
 
-/** `spool`, telling `onFirst` of its first `publishLive` and of that publication's ack. */
-function onFirstLive(
-  spool: CaptureSpool,
-  onFirst: (stored: Promise<boolean>) => void,
-): CaptureSpool {
-  return {
+/** The ack of a spool's first `publishLive` (true once `live.json` is stored). */
+function firstLiveAck(): { stored: Promise<boolean>; watch(spool: CaptureSpool): CaptureSpool } {
+  let first: ((stored: Promise<boolean>) => void) | null = null;
+  const stored = new Promise<boolean>((resolve) => {
+    first = (ack) => void ack.then(resolve);
+  });
+  const watch = (spool: CaptureSpool): CaptureSpool => ({
     streams: spool.streams,
     get spilled() {
       return spool.spilled;
     },
     spill: () => spool.spill(),
     publishLive(receipt) {
-      const stored = spool.publishLive(receipt);
-      onFirst(stored);
-      return stored;
+      const ack = spool.publishLive(receipt);
+      first?.(ack);
+      first = null;
+      return ack;
     },
     finish: () => spool.finish(),
     publishReceipt: (receipt) => spool.publishReceipt(receipt),
     close: () => spool.close(),
-  };
+  });
+  return { stored, watch };
 }
