@@ -48,8 +48,8 @@ describe("file spool", () => {
   it("50 concurrent captures of 20 MiB each all complete with correct receipts", async () => {
     const size = 20 * MiB - ((20 * MiB) % Buffer.byteLength(LINE));
     const { args, sha } = job(size);
-    // 50 × 20 MiB is past the default root allowance (128 MiB): this test is about scale.
-    const files = createFileSpool({ threads: 2, rootQuota: null });
+    // No retention limits (no withQuotas): 50 × 20 MiB is past the CLI's root allowance.
+    const files = createFileSpool({ threads: 2 });
     try {
       const captures = Array.from({ length: 50 }, () =>
         startCapture({

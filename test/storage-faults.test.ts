@@ -15,7 +15,13 @@ import {
   type StreamPlan,
   startCapture,
 } from "@spool/core";
-import { createFileSpool, type FaultSpec, type FileSpoolOptions } from "@spool/sinks";
+import {
+  createFileSpool,
+  type FaultSpec,
+  type FileSpoolOptions,
+  type QuotaOptions,
+  withQuotas,
+} from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GEN, pattern } from "./fixtures/pattern.js";
@@ -30,11 +36,12 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
 async function capture(
   faults: FaultSpec[],
-  extra: Partial<FileSpoolOptions> = {},
+  extra: Partial<FileSpoolOptions> & QuotaOptions = {},
   script = `${GEN}`,
   args = [String(OUT), String(ERR)],
 ) {
-  const files = createFileSpool({ faults, ...extra });
+  const { maxBytes, allowance, ...fileOptions } = extra;
+  const files = createFileSpool({ faults, ...fileOptions });
   const plan = (stream: StreamName): StreamPlan => ({
     stages: [createUtf8Decoder()],
     tap: createPreviewTap(
@@ -52,7 +59,7 @@ async function capture(
       root,
       preview: DEFAULT_PREVIEW_BUDGET,
       plan,
-      spool: files.factory,
+      spool: withQuotas(files.factory, { maxBytes, allowance }),
       drainMs: 5000,
     });
     const result = await run.done;

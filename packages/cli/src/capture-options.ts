@@ -19,7 +19,14 @@ import {
   type StreamName,
   type StreamPlan,
 } from "@spool/core/runtime";
-import { createFileSpool, defaultRoot, type FileSpool, resolveRoot } from "@spool/sinks/runtime";
+import {
+  createFileSpool,
+  defaultRoot,
+  type FileSpool,
+  resolveRoot,
+  rootQuotaAllowance,
+  withQuotas,
+} from "@spool/sinks/runtime";
 import {
   type CompiledRedaction,
   compileRedaction,
@@ -148,12 +155,14 @@ export function openCapture({ config, redaction }: PreparedCapture): CaptureSetu
       ? config.label
       : redactText(config.label, redaction);
   const { binary, preview } = config;
-  const files = createFileSpool({
-    binary,
-    queue: config.queue,
-    maxBytes: config.maxBytes,
-    rootQuota: config.rootQuota,
-  });
+  const spool = createFileSpool({ binary, queue: config.queue });
+  const files: FileSpool = {
+    factory: withQuotas(spool.factory, {
+      maxBytes: config.maxBytes,
+      allowance: rootQuotaAllowance(config.rootQuota),
+    }),
+    destroy: () => spool.destroy(),
+  };
   const plan = (stream: StreamName): StreamPlan => {
     const chars = stream === "stdout" ? preview.stdoutChars : preview.stderrChars;
     const tap = createPreviewTap({ ...previewTapBudget(chars), binary });

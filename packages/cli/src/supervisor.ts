@@ -9,9 +9,8 @@
  * passed on to the job's process group as themselves, SIGUSR2 means SIGKILL (which the
  * supervisor itself cannot catch). `spool kill` relies on this.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
-import { isCaptureId, startCapture } from "@spool/core";
+import { type CaptureSpool, isCaptureId, startCapture } from "@spool/core";
 import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
 import { type CommandInput, usageError } from "./args.js";
 import { captureConfig, openCapture, prepareCapture } from "./capture-options.js";
@@ -40,10 +39,13 @@ export async function superviseCommand(
   const config = captureConfig({ ...parsed, positionals: more }, io.env, io.cwd);
   const setup = openCapture(prepareCapture(config));
   const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
+  // The launch receipt advertises live.json: its first replacement, acknowledged by our
+  // own writer (bounded by the writer's timeout), says it is readable.
+  const firstLive = firstLiveAck();
   const capture = startCapture({
     ...setup.options,
     captureId,
-    spool: setup.files.factory,
+    spool: (context) => firstLive.watch(setup.files.factory(context)),
     spillAtStart: mode === "start",
     liveIntervalMs: parsed.options["live-ms"],
   });
@@ -70,7 +72,8 @@ export async function superviseCommand(
   const announce = async (type: "launched" | "promoted"): Promise<boolean> => {
     await Promise.race([started, capture.done.then(() => undefined)]);
     if (!(await capture.spill())) return false;
-    await appears([path.join(dir, "live.json"), path.join(dir, "receipt.json")], 5000);
+    // live.json is stored, or the capture ended first (then receipt.json is).
+    await Promise.race([firstLive.stored, capture.done]);
     const pid = capture.receipt().process.pid;
     writeJobRecord(dir, {
       version: 1,
@@ -124,11 +127,27 @@ export async function superviseCommand(
   }
 }
 
-/** Wait (bounded) until one of `files` exists: our own writer creates it asynchronously. */
-async function appears(files: readonly string[], ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (files.some((f) => fs.existsSync(f))) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** The ack of a spool's first `publishLive` (true once `live.json` is stored). */
+function firstLiveAck(): { stored: Promise<boolean>; watch(spool: CaptureSpool): CaptureSpool } {
+  let first: ((stored: Promise<boolean>) => void) | null = null;
+  const stored = new Promise<boolean>((resolve) => {
+    first = (ack) => void ack.then(resolve);
+  });
+  const watch = (spool: CaptureSpool): CaptureSpool => ({
+    streams: spool.streams,
+    get spilled() {
+      return spool.spilled;
+    },
+    spill: () => spool.spill(),
+    publishLive(receipt) {
+      const ack = spool.publishLive(receipt);
+      first?.(ack);
+      first = null;
+      return ack;
+    },
+    finish: () => spool.finish(),
+    publishReceipt: (receipt) => spool.publishReceipt(receipt),
+    close: () => spool.close(),
+  });
+  return { stored, watch };
 }

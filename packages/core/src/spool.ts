@@ -87,8 +87,12 @@ export interface CaptureSpool {
   readonly spilled: boolean;
   /** Open storage (directory, `.live` files) and let held bytes flow. Idempotent. */
   spill(): Promise<SpillInfo>;
-  /** Replace `live.json` (no-op before spill). Bounded by the caller's rate. */
-  publishLive(receipt: Receipt): void;
+  /**
+   * Replace `live.json` (no-op before spill); the caller bounds the rate. Resolves true
+   * once the live receipt is stored, false when it was not (before spill, a storage
+   * error, a writer silent past its timeout); never rejects, so callers may ignore it.
+   */
+  publishLive(receipt: Receipt): Promise<boolean>;
   /** Flush, sync and rename each stream to its final name; after this no byte is accepted. */
   finish(): Promise<Record<StreamName, StreamFinal>>;
   /** Publish `receipt.json`, last and atomically. */

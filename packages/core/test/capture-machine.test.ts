@@ -183,7 +183,7 @@ describe("capture state machine (manual clock, fake child)", () => {
     child.exit(0);
     const { receipt } = await c.done;
     expect(receipt.capture.state).toBe("complete");
-    expect(receipt.streams.stdout.ref).toBe(`memory:${c.captureId}/stdout`);
+    expect(receipt.streams.stdout.ref).toBe(`tool-outputs/${c.captureId}/stdout.txt`);
     expect(memory.bytes(c.captureId, "stderr").toString()).toBe("b".repeat(35));
     expect(memory.receipt(c.captureId)).toEqual(receipt);
   });
@@ -200,8 +200,8 @@ describe("capture state machine (manual clock, fake child)", () => {
     await flush();
     const live = c.receipt();
     expect(live.streams.stdout).toMatchObject({
-      ref: `memory:${c.captureId}/stdout`,
-      path: `memory:${c.captureId}/stdout.live`,
+      ref: `tool-outputs/${c.captureId}/stdout.live`,
+      path: null, // the memory spool keeps no files
       committed: 65,
     });
     expect(live.capture.state).toBe("pending");

@@ -2,7 +2,9 @@
  * The file spool: each capture's streams go, through their bounded writer queues, to a
  * long-lived writer task in a piscina worker (fed through a MessagePort with a credit
  * window, not one task per chunk). No worker starts until a capture spills, so the
- * small-result path costs no thread and writes nothing.
+ * small-result path costs no thread and writes nothing. Requests to the writer and their
+ * replies are matched by id (protocol.ts); `writer-link.ts` bounds every wait on it. The
+ * spool keeps every byte it is offered: retention limits are `withQuotas` around it.
  *
  * @example
  * ```ts
@@ -13,9 +15,8 @@
  * ```
  */
 import * as path from "node:path";
-import { MessageChannel, type MessagePort } from "node:worker_threads";
+import { MessageChannel } from "node:worker_threads";
 import {
-  type CaptureReason,
   type CaptureSpool,
   type Clock,
   type Receipt,
@@ -30,9 +31,9 @@ import {
 } from "@spool/core/runtime";
 import type { Piscina } from "piscina";
 import type { FaultSpec } from "./fs-layer.js";
-import type { FromWriter, ToWriter } from "./protocol.js";
-import { DEFAULT_MAX_BYTES, DEFAULT_ROOT_QUOTA } from "./quota.js";
+import type { AckReply, FinishedReply, StreamErrorReply } from "./protocol.js";
 import { TOOL_OUTPUTS } from "./storage.js";
+import { createWriterLink, type WriterLink, waitBounded } from "./writer-link.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
 
 export const FILE_SPOOL = "file-spool";
@@ -45,7 +46,8 @@ export interface FileSpoolOptions {
   /** Writer threads shared by all captures of this spool. @default 1 */
   readonly threads?: number;
   /**
-   * How long opening, finishing or publishing waits for a writer that answers nothing.
+   * How long any request (opening, `live.json`, finishing, publishing, closing) waits for
+   * a writer that answers nothing.
    * Past it the writer counts as stuck (say, in a kernel write that never returns): the
    * capture keeps what was acknowledged and is never again made to wait for it.
    * @default 10000
@@ -54,10 +56,6 @@ export interface FileSpoolOptions {
   /** The writer task's module; tests inject writers that stall. @default the file writer */
   readonly worker?: URL;
   readonly clock?: Clock;
-  /** Bytes one capture may keep over both streams (`--max-bytes`); null for no ceiling. @default 32 MiB */
-  readonly maxBytes?: number | null;
-  /** The root's shared allowance (`--root-quota`); null for none. @default 128 MiB */
-  readonly rootQuota?: number | null;
   /** Storage faults to inject in the writer (tests of fault handling). @default [] */
   readonly faults?: readonly FaultSpec[];
 }
@@ -96,7 +94,7 @@ export function createFileSpool(options: FileSpoolOptions): FileSpool {
       // A worker stuck in a syscall cannot be terminated: wait a bounded time, then let
       // the process exit without it.
       const threads = [...p.threads];
-      const ended = await withTimeout(p.destroy(), options.finishTimeoutMs ?? 10_000, clock);
+      const ended = await waitBounded(p.destroy(), options.finishTimeoutMs ?? 10_000, clock);
       if (ended === null) for (const thread of threads) thread.unref();
     },
   };
@@ -107,52 +105,37 @@ function createCaptureFileSpool(
   options: FileSpoolOptions,
   getPool: () => Promise<Piscina>,
 ): CaptureSpool {
-  const { root, captureId } = context;
+  const { captureId } = context;
   const clock = options.clock ?? systemClock;
   const queues: Record<StreamName, WriterQueue> = {
     stdout: createWriterQueue(options.queue ?? {}, clock),
     stderr: createWriterQueue(options.queue ?? {}, clock),
   };
   const ext = options.binary ? "bin" : "txt";
-  let port: MessagePort | null = null;
+  let link: WriterLink | null = null;
   let task: Promise<unknown> | null = null;
   let spillInfo: Promise<SpillInfo> | null = null;
   let dir: string | null = null;
   let closed = false;
-  // Set once the writer failed to answer within finishTimeoutMs: never wait on it again.
-  let stuck = false;
-  const timeoutMs = options.finishTimeoutMs ?? 10_000;
-  const waiting = new Map<string, (message: FromWriter) => void>();
 
-  const post = (message: ToWriter, transfer?: ArrayBuffer[]) => {
-    if (port && !closed) port.postMessage(message, transfer ?? []);
-  };
-  const expect = (op: FromWriter["op"]) =>
-    new Promise<FromWriter>((resolve) => {
-      waiting.set(op, resolve);
+  const open = async (): Promise<SpillInfo> => {
+    const channel = new MessageChannel();
+    const writer = createWriterLink(channel.port1, {
+      timeoutMs: options.finishTimeoutMs ?? 10_000,
+      onStream: (reply) => onStreamReply(queues, reply),
+      clock,
     });
-  const onMessage = (message: FromWriter) => {
-    switch (message.op) {
-      case "ack": {
-        const q = queues[STREAM_NAMES[message.stream]];
-        q.recycle(message.buffer);
-        q.ack(message.committed);
-        return;
-      }
-      case "stream-error": {
-        const q = queues[STREAM_NAMES[message.stream]];
-        q.ack(message.committed);
-        q.stop(message.reason);
-        return;
-      }
-      case "failed":
-        waiting.get("opened")?.(message);
-        waiting.get("published")?.(message);
-        waiting.get("finished")?.(message);
-        return;
-      default:
-        waiting.get(message.op)?.(message);
-    }
+    link = writer;
+    const pool = await getPool();
+    task = pool.run({ port: channel.port2 }, { transferList: [channel.port2] });
+    task.catch(() => writer.gone("EWORKER", "writer task failed"));
+    dir = await openCapture(writer, context, options);
+    connectQueues(queues, writer, () => closed);
+    return {
+      dir,
+      refs: { stdout: refOf(captureId, "stdout.live"), stderr: refOf(captureId, "stderr.live") },
+      paths: { stdout: path.join(dir, "stdout.live"), stderr: path.join(dir, "stderr.live") },
+    };
   };
 
   const spool: CaptureSpool = {
@@ -161,153 +144,144 @@ function createCaptureFileSpool(
       return spillInfo !== null;
     },
     spill() {
-      spillInfo ??= (async () => {
-        const channel = new MessageChannel();
-        port = channel.port1;
-        port.on("message", onMessage);
-        const pool = await getPool();
-        task = pool.run({ port: channel.port2 }, { transferList: [channel.port2] });
-        task.catch(() => {
-          waiting.get("opened")?.({
-            op: "failed",
-            stage: "worker",
-            code: "EWORKER",
-            message: "writer task failed",
-          });
-        });
-        const opened = expect("opened");
-        post({
-          op: "open",
-          root,
-          captureId,
-          files: ["stdout.live", "stderr.live"],
-          startedAt: context.startedAt,
-          maxBytes: options.maxBytes === undefined ? DEFAULT_MAX_BYTES : options.maxBytes,
-          rootQuota: options.rootQuota === undefined ? DEFAULT_ROOT_QUOTA : options.rootQuota,
-          faults: [...(options.faults ?? [])],
-        });
-        const answer = await withTimeout(opened, timeoutMs, clock);
-        if (answer?.op !== "opened") {
-          if (answer === null) stuck = true;
-          const why = answer === null ? "no answer" : answer.op === "failed" ? answer.code : "?";
-          throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot open the spool (${why})`);
-        }
-        dir = answer.dir;
-        STREAM_NAMES.forEach((name, i) => {
-          queues[name].connect({
-            send: (data) =>
-              post({ op: "write", stream: i as 0 | 1, data }, [data.buffer as ArrayBuffer]),
-          });
-        });
-        return {
-          dir,
-          refs: {
-            stdout: refOf(captureId, "stdout.live"),
-            stderr: refOf(captureId, "stderr.live"),
-          },
-          paths: { stdout: path.join(dir, "stdout.live"), stderr: path.join(dir, "stderr.live") },
-        };
-      })();
+      spillInfo ??= open();
       return spillInfo;
     },
-    publishLive(receipt: Receipt) {
-      if (dir) post({ op: "live", json: `${JSON.stringify(receipt)}\n` });
+    async publishLive(receipt: Receipt) {
+      if (!dir || !link || closed) return false;
+      const answer = await link.request({ op: "live", json: `${JSON.stringify(receipt)}\n` });
+      return answer?.op === "live-replaced" && answer.ok;
     },
     async finish() {
-      const none = (stopped: CaptureReason | null): StreamFinal => ({
-        committed: 0,
-        sha256: null,
-        ref: null,
-        path: null,
-        stopped,
-      });
-      if (!spillInfo) return { stdout: none(null), stderr: none(null) };
+      if (!spillInfo) return { stdout: unstored(), stderr: unstored() };
       await spillInfo;
       // Bounded: each queue gives up after its stall budget without progress.
       await Promise.all(STREAM_NAMES.map((n) => queues[n].flushed()));
-      const finished = expect("finished");
-      post({ op: "finish", finalNames: [`stdout.${ext}`, `stderr.${ext}`] });
-      const answer = stuck ? null : await withTimeout(finished, timeoutMs, clock);
-      if (answer?.op !== "finished") {
-        stuck = true;
-        // The writer is stuck (or gone): keep what it acknowledged, as `.live`.
-        const result = {} as Record<StreamName, StreamFinal>;
-        for (const name of STREAM_NAMES) {
-          queues[name].stop("writer-saturated");
-          result[name] = {
-            committed: queues[name].state.committed,
-            sha256: null,
-            ref: refOf(captureId, `${name}.live`),
-            path: path.join(dir!, `${name}.live`),
-            stopped: "writer-saturated",
-          };
-        }
-        return result;
-      }
-      const result = {} as Record<StreamName, StreamFinal>;
-      STREAM_NAMES.forEach((name, i) => {
-        const s = answer.streams[i]!;
-        const file = s.file ? path.basename(s.file) : `${name}.live`;
-        // The writers carry commits and stop reasons to the capture (their one path).
-        queues[name].ack(s.committed);
-        if (s.error) queues[name].stop(s.error);
-        result[name] = {
-          committed: s.committed,
-          sha256: s.sha256,
-          ref: refOf(captureId, file),
-          path: path.join(dir!, file),
-          stopped: s.error ?? queues[name].state.stopped,
-        };
+      const answer = await link!.request({
+        op: "finish",
+        finalNames: [`stdout.${ext}`, `stderr.${ext}`],
       });
-      return result;
+      if (answer?.op !== "finished") return keptAsLive(queues, captureId, dir!);
+      return finalsOf(answer, queues, captureId, dir!);
     },
     async publishReceipt(receipt) {
-      if (!dir) return;
-      if (stuck) {
+      if (!dir || !link) return;
+      if (link.stuck) {
         throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "the writer is stuck; no receipt.json");
       }
-      const published = expect("published");
-      post({ op: "receipt", json: `${JSON.stringify(receipt, null, 2)}\n` });
-      const answer = await withTimeout(published, timeoutMs, clock);
+      const json = `${JSON.stringify(receipt, null, 2)}\n`;
+      const answer = await link.request({ op: "receipt", json });
       if (answer?.op !== "published") {
-        stuck = true;
         throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "receipt.json was not published");
       }
     },
     async close() {
       if (closed) return;
-      post({ op: "close" });
+      link?.post({ op: "close" });
       closed = true;
-      if (task && !stuck) {
-        const ended = await withTimeout(
-          task.catch(() => undefined),
-          timeoutMs,
-          clock,
-        );
-        if (ended === null) stuck = true;
-      }
-      port?.close();
+      if (task && link) await link.bounded(task.catch(() => undefined));
+      link?.close();
     },
   };
+
   return spool;
+}
+
+/** Ask the writer to open the capture; its directory, or a storage error. */
+async function openCapture(
+  writer: WriterLink,
+  context: SpoolContext,
+  options: FileSpoolOptions,
+): Promise<string> {
+  const answer = await writer.request({
+    op: "open",
+    root: context.root,
+    captureId: context.captureId,
+    files: ["stdout.live", "stderr.live"],
+    startedAt: context.startedAt,
+    faults: [...(options.faults ?? [])],
+  });
+  if (answer?.op === "opened") return answer.dir;
+  const why = answer === null ? "no answer" : answer.op === "failed" ? answer.code : "?";
+  throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot open the spool (${why})`);
+}
+
+/** Let each queue's held and later bytes flow to the writer (until the spool closes). */
+function connectQueues(
+  queues: Record<StreamName, WriterQueue>,
+  writer: WriterLink,
+  closed: () => boolean,
+): void {
+  STREAM_NAMES.forEach((name, i) => {
+    queues[name].connect({
+      send: (data) => {
+        if (closed()) return;
+        writer.post({ op: "write", stream: i as 0 | 1, data }, [data.buffer as ArrayBuffer]);
+      },
+    });
+  });
+}
+
+/** A write's reply: the credit (and the message buffer) back to its queue, or a stop. */
+function onStreamReply(
+  queues: Record<StreamName, WriterQueue>,
+  reply: AckReply | StreamErrorReply,
+) {
+  const q = queues[STREAM_NAMES[reply.stream]];
+  if (reply.op === "ack") q.recycle(reply.buffer);
+  q.ack(reply.committed);
+  if (reply.op === "stream-error") q.stop(reply.reason);
+}
+
+/** What the writer reports once each stream is closed and renamed. */
+function finalsOf(
+  answer: FinishedReply,
+  queues: Record<StreamName, WriterQueue>,
+  captureId: string,
+  dir: string,
+): Record<StreamName, StreamFinal> {
+  const result = {} as Record<StreamName, StreamFinal>;
+  STREAM_NAMES.forEach((name, i) => {
+    const s = answer.streams[i]!;
+    const file = s.file ? path.basename(s.file) : `${name}.live`;
+    // The writers carry commits and stop reasons to the capture (their one path).
+    queues[name].ack(s.committed);
+    if (s.error) queues[name].stop(s.error);
+    result[name] = {
+      committed: s.committed,
+      sha256: s.sha256,
+      ref: refOf(captureId, file),
+      path: path.join(dir, file),
+      stopped: s.error ?? queues[name].state.stopped,
+    };
+  });
+  return result;
+}
+
+/** The writer is stuck (or gone): keep what it acknowledged, as `.live`. */
+function keptAsLive(
+  queues: Record<StreamName, WriterQueue>,
+  captureId: string,
+  dir: string,
+): Record<StreamName, StreamFinal> {
+  const result = {} as Record<StreamName, StreamFinal>;
+  for (const name of STREAM_NAMES) {
+    queues[name].stop("writer-saturated");
+    result[name] = {
+      committed: queues[name].state.committed,
+      sha256: null,
+      ref: refOf(captureId, `${name}.live`),
+      path: path.join(dir, `${name}.live`),
+      stopped: "writer-saturated",
+    };
+  }
+  return result;
+}
+
+function unstored(): StreamFinal {
+  return { committed: 0, sha256: null, ref: null, path: null, stopped: null };
 }
 
 export function refOf(captureId: string, file: string): string {
   return `${TOOL_OUTPUTS}/${captureId}/${file}`;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, clock: Clock): Promise<T | null> {
-  return new Promise<T | null>((resolve) => {
-    const cancel = clock.setTimeout(() => resolve(null), ms);
-    promise.then(
-      (value) => {
-        cancel();
-        resolve(value);
-      },
-      () => {
-        cancel();
-        resolve(null);
-      },
-    );
-  });
 }

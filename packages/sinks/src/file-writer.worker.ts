@@ -5,10 +5,13 @@
  * It is fed through a MessagePort; each write is acknowledged with the committed total,
  * which is the credit the main thread spends.
  *
- * Before each write it asks the capture's retention limit how much may be kept; a
- * limit or a storage fault cuts the stream at an exact byte (`committed`), the file is
- * truncated back to it, and the stream stops with the reason (`quota`, `root-quota`,
- * `no-space`, `write-error`) while the reader drains on.
+ * It keeps every byte it is sent (retention limits are applied before the queue, by
+ * `withQuotas`); a storage fault cuts the stream at an exact byte (`committed`), the
+ * file is truncated back to it, and the stream stops with the reason (`no-space`,
+ * `write-error`) while the reader drains on. Every reply names its request (`re`).
+ *
+ * Its imports are budgeted (test/worker-imports.test.ts): node built-ins, storage, the
+ * line index and `@spool/core/errors` only; no zod, pino, rxjs or `@spool/core/runtime`.
  */
 import { createHash, type Hash } from "node:crypto";
 import * as fs from "node:fs";
@@ -16,10 +19,18 @@ import * as path from "node:path";
 import type { CaptureReason } from "@spool/core/runtime";
 import { createFaultyFs, type FsLayer, nodeFs } from "./fs-layer.js";
 import { createLineIndexer, type LineIndexer } from "./line-index.js";
-import { currentOwner, OWNER_FILE } from "./owner.js";
-import type { FinishedStream, FromWriter, ToWriter, WriterTask } from "./protocol.js";
-import { createRetentionLimit, type RetentionLimit } from "./quota.js";
-import { createRootAllowance } from "./root-quota.js";
+import { currentOwner, OWNER_FILE } from "./owner-identity.js";
+import type {
+  FinishedStream,
+  FinishRequest,
+  FromWriter,
+  LiveRequest,
+  OpenRequest,
+  ReceiptRequest,
+  ToWriter,
+  WriteRequest,
+  WriterTask,
+} from "./protocol.js";
 import {
   createExclusive,
   ensurePrivateDir,
@@ -42,182 +53,180 @@ interface OpenStream {
   index: { fd: number; indexer: LineIndexer; bytes: number } | null;
 }
 
+/** One capture's writer: its directory, its streams, and how to answer. */
+interface Writer {
+  dir: string;
+  fsl: FsLayer;
+  streams: OpenStream[];
+  send(message: FromWriter, transfer?: ArrayBuffer[]): void;
+}
+
 export default function fileWriterTask({ port }: WriterTask): Promise<void> {
   return new Promise<void>((resolve) => {
-    let dir = "";
-    let fsl: FsLayer = nodeFs;
-    let limit: RetentionLimit = createRetentionLimit({ maxBytes: null, allowance: null });
-    let streams: OpenStream[] = [];
-    let settled = false;
-    const send = (message: FromWriter, transfer: ArrayBuffer[] = []) =>
-      port.postMessage(message, transfer);
-    const kept = () => streams.reduce((sum, s) => sum + s.committed, 0);
-    const settle = () => {
-      if (settled) return;
-      settled = true;
-      try {
-        limit.settle(kept());
-      } catch {
-        // an unsettled reservation is settled from the files by the next reconcile
-      }
+    const writer: Writer = {
+      dir: "",
+      fsl: nodeFs,
+      streams: [],
+      send: (message, transfer = []) => port.postMessage(message, transfer),
     };
     const done = () => {
-      for (const s of streams) closeQuietly(s, fsl);
-      settle();
+      for (const s of writer.streams) closeQuietly(s, writer.fsl);
       port.close();
       resolve();
     };
-
     port.on("message", (message: ToWriter) => {
       switch (message.op) {
-        case "open": {
-          try {
-            fsl = message.faults.length > 0 ? createFaultyFs(nodeFs, message.faults) : nodeFs;
-            const outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS), { fs: fsl });
-            dir = ensurePrivateDir(path.join(outputs, message.captureId), {
-              exclusive: true,
-              fs: fsl,
-            });
-            // First in the directory: who is writing it, so recovery leaves it alone.
-            const owner = {
-              ...currentOwner(),
-              captureId: message.captureId,
-              startedAt: new Date(message.startedAt).toISOString(),
-            };
-            publishAtomic(dir, OWNER_FILE, Buffer.from(`${JSON.stringify(owner)}\n`), { fs: fsl });
-            limit = createRetentionLimit({
-              maxBytes: message.maxBytes,
-              allowance:
-                message.rootQuota === null
-                  ? null
-                  : createRootAllowance({
-                      root: message.root,
-                      limit: message.rootQuota,
-                      captureId: message.captureId,
-                      fs: fsl,
-                    }),
-            });
-            streams = message.files.map((name) => {
-              const live = path.join(dir, name);
-              const stem = name.replace(/\.live$/, "");
-              return {
-                fd: createExclusive(live, fsl),
-                live,
-                committed: 0,
-                hash: createHash("sha256"),
-                error: null,
-                index: {
-                  fd: createExclusive(path.join(dir, `${stem}.idx`), fsl),
-                  indexer: createLineIndexer(),
-                  bytes: 0,
-                },
-              };
-            });
-            syncDir(outputs, fsl);
-            send({ op: "opened", dir });
-          } catch (error) {
-            fail("open", error);
-            done();
-          }
+        case "open":
+          if (!open(writer, message)) done();
           return;
-        }
-        case "write": {
-          const s = streams[message.stream];
-          if (!s || s.fd === null || s.error) return;
-          const { allow, reason } = limit.admit(kept(), message.data.byteLength);
-          const data = message.data.subarray(0, allow);
-          const outcome = writeSome(s.fd, data, fsl);
-          s.hash.update(data.subarray(0, outcome.written));
-          s.committed += outcome.written;
-          indexLines(s, data.subarray(0, outcome.written));
-          if (outcome.error === null && reason === null) {
-            // The buffer goes back to the queue for reuse (see WriterQueue.recycle).
-            const buffer = message.data.buffer as ArrayBuffer;
-            send({ op: "ack", stream: message.stream, committed: s.committed, buffer }, [buffer]);
-            return;
-          }
-          let code = "EQUOTA";
-          if (outcome.error) {
-            code = errnoOf(outcome.error);
-            s.error = code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
-            // Keep the file at the last whole byte written: a known boundary.
-            try {
-              fsl.ftruncateSync(s.fd, s.committed);
-            } catch {
-              // the boundary is still `committed`; a torn tail past it is not reported
-            }
-          } else s.error = reason;
-          send({
-            op: "stream-error",
-            stream: message.stream,
-            reason: s.error!,
-            committed: s.committed,
-            code,
-          });
+        case "write":
+          write(writer, message);
           return;
-        }
-        case "live": {
-          try {
-            publishAtomic(dir, "live.json", Buffer.from(message.json), { replace: true, fs: fsl });
-          } catch {
-            // a missed live snapshot is superseded by the next one, or by receipt.json
-          }
+        case "live":
+          replaceLive(writer, message);
           return;
-        }
-        case "finish": {
-          const results = streams.map((s, i): FinishedStream => {
-            let file: string | null = null;
-            try {
-              if (s.fd !== null) {
-                const fd = s.fd;
-                s.fd = null;
-                try {
-                  fsl.fsyncSync(fd);
-                } finally {
-                  fsl.closeSync(fd);
-                }
-              }
-              closeIndex(s);
-              const finalPath = path.join(dir, message.finalNames[i]!);
-              renameExclusive(s.live, finalPath, fsl);
-              file = finalPath;
-            } catch (error) {
-              const code = errnoOf((error as { cause?: unknown }).cause ?? error);
-              s.error ??= code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
-              file = null;
-            }
-            return { committed: s.committed, sha256: s.hash.digest("hex"), file, error: s.error };
-          }) as [FinishedStream, FinishedStream];
-          try {
-            syncDir(dir, fsl);
-          } catch {
-            // reported through the receipt publish that follows
-          }
-          settle();
-          send({ op: "finished", streams: results });
+        case "finish":
+          finish(writer, message);
           return;
-        }
-        case "receipt": {
-          try {
-            publishAtomic(dir, "receipt.json", Buffer.from(message.json), { fs: fsl });
-            send({ op: "published" });
-          } catch (error) {
-            fail("receipt", error);
-          }
+        case "receipt":
+          publishReceipt(writer, message);
           done();
           return;
-        }
         case "close":
           done();
           return;
       }
     });
-
-    function fail(stage: string, error: unknown) {
-      const e = error as NodeJS.ErrnoException & { code?: string };
-      send({ op: "failed", stage, code: e.code ?? "EIO", message: e.message ?? String(error) });
-    }
   });
+}
+
+/** Create the capture directory, `owner.json` first, then the `.live` files. */
+function open(w: Writer, message: OpenRequest): boolean {
+  try {
+    w.fsl = message.faults.length > 0 ? createFaultyFs(nodeFs, message.faults) : nodeFs;
+    const outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS), { fs: w.fsl });
+    w.dir = ensurePrivateDir(path.join(outputs, message.captureId), { exclusive: true, fs: w.fsl });
+    // First in the directory: who is writing it, so recovery leaves it alone.
+    const owner = {
+      ...currentOwner(),
+      captureId: message.captureId,
+      startedAt: new Date(message.startedAt).toISOString(),
+    };
+    publishAtomic(w.dir, OWNER_FILE, Buffer.from(`${JSON.stringify(owner)}\n`), { fs: w.fsl });
+    w.streams = message.files.map((name) => {
+      const live = path.join(w.dir, name);
+      const stem = name.replace(/\.live$/, "");
+      return {
+        fd: createExclusive(live, w.fsl),
+        live,
+        committed: 0,
+        hash: createHash("sha256"),
+        error: null,
+        index: {
+          fd: createExclusive(path.join(w.dir, `${stem}.idx`), w.fsl),
+          indexer: createLineIndexer(),
+          bytes: 0,
+        },
+      };
+    });
+    syncDir(outputs, w.fsl);
+    w.send({ op: "opened", re: message.id, dir: w.dir });
+    return true;
+  } catch (error) {
+    fail(w, message.id, "open", error);
+    return false;
+  }
+}
+
+/** Append a whole message, or stop the stream at the last byte written. */
+function write(w: Writer, message: WriteRequest): void {
+  const s = w.streams[message.stream];
+  if (!s || s.fd === null || s.error) return;
+  const outcome = writeSome(s.fd, message.data, w.fsl);
+  const written = message.data.subarray(0, outcome.written);
+  s.hash.update(written);
+  s.committed += outcome.written;
+  indexLines(s, written);
+  if (outcome.error === null) {
+    // The buffer goes back to the queue for reuse (see WriterQueue.recycle).
+    const buffer = message.data.buffer as ArrayBuffer;
+    const { id: re, stream } = message;
+    w.send({ op: "ack", re, stream, committed: s.committed, buffer }, [buffer]);
+    return;
+  }
+  const code = errnoOf(outcome.error);
+  s.error = code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
+  // Keep the file at the last whole byte written: a known boundary.
+  try {
+    w.fsl.ftruncateSync(s.fd, s.committed);
+  } catch {
+    // the boundary is still `committed`; a torn tail past it is not reported
+  }
+  w.send({
+    op: "stream-error",
+    re: message.id,
+    stream: message.stream,
+    reason: s.error,
+    committed: s.committed,
+    code,
+  });
+}
+
+function replaceLive(w: Writer, message: LiveRequest): void {
+  let ok = true;
+  try {
+    publishAtomic(w.dir, "live.json", Buffer.from(message.json), { replace: true, fs: w.fsl });
+  } catch {
+    ok = false; // a missed live snapshot is superseded by the next one, or by receipt.json
+  }
+  w.send({ op: "live-replaced", re: message.id, ok });
+}
+
+/** Sync, close and rename each stream to its final name; a stream that cannot keeps `.live`. */
+function finish(w: Writer, message: FinishRequest): void {
+  const results = w.streams.map((s, i): FinishedStream => {
+    let file: string | null = null;
+    try {
+      if (s.fd !== null) {
+        const fd = s.fd;
+        s.fd = null;
+        try {
+          w.fsl.fsyncSync(fd);
+        } finally {
+          w.fsl.closeSync(fd);
+        }
+      }
+      closeIndex(s);
+      const finalPath = path.join(w.dir, message.finalNames[i]!);
+      renameExclusive(s.live, finalPath, w.fsl);
+      file = finalPath;
+    } catch (error) {
+      const code = errnoOf((error as { cause?: unknown }).cause ?? error);
+      s.error ??= code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
+      file = null;
+    }
+    return { committed: s.committed, sha256: s.hash.digest("hex"), file, error: s.error };
+  }) as [FinishedStream, FinishedStream];
+  try {
+    syncDir(w.dir, w.fsl);
+  } catch {
+    // reported through the receipt publish that follows
+  }
+  w.send({ op: "finished", re: message.id, streams: results });
+}
+
+function publishReceipt(w: Writer, message: ReceiptRequest): void {
+  try {
+    publishAtomic(w.dir, "receipt.json", Buffer.from(message.json), { fs: w.fsl });
+    w.send({ op: "published", re: message.id });
+  } catch (error) {
+    fail(w, message.id, "receipt", error);
+  }
+}
+
+function fail(w: Writer, re: number, stage: string, error: unknown): void {
+  const e = error as NodeJS.ErrnoException & { code?: string };
+  w.send({ op: "failed", re, stage, code: e.code ?? "EIO", message: e.message ?? String(error) });
 }
 
 /** Append index entries after the data they point into; an index failure only drops the index. */

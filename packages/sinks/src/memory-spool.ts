@@ -115,10 +115,11 @@ function memoryCaptureSpool(
         refs: { stdout: refOf("stdout", "live"), stderr: refOf("stderr", "live") },
       };
     },
-    publishLive(receipt) {
-      if (!spilled) return;
+    async publishLive(receipt) {
+      if (!spilled) return false;
       record.live = receipt;
       hooks.changed();
+      return true;
     },
     async finish() {
       if (!spilled) {

@@ -1,9 +1,10 @@
 /**
  * Retention limits of one capture (SPEC §7): the per-capture ceiling (`--max-bytes`,
- * both streams together) and the per-root allowance (`--root-quota`). The writer asks
- * before each write how much of it may be kept; the answer cuts the write at the exact
- * byte where a limit is reached, so persistence stops at a known boundary and the
- * receipt can say how much was kept (`committed`) and dropped (`produced - committed`).
+ * both streams together) and the per-root allowance (`--root-quota`) a capture reserves
+ * from through an {@link Allowance}. {@link createRetentionLimit} answers, before bytes
+ * are kept, how many of them may be: the answer cuts at the exact byte where a limit is
+ * reached, so persistence stops at a known boundary. `withQuotas` (quota-spool.ts)
+ * applies it to any spool.
  *
  * @example
  * ```ts
@@ -12,17 +13,36 @@
  * limit.admit(8, 5); // { allow: 2, reason: "quota" }
  * ```
  */
-import type { CaptureReason } from "@spool/core/runtime";
-import type { RootAllowance } from "./root-quota.js";
+import type { CaptureReason, SpoolContext } from "@spool/core/runtime";
 
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_ROOT_QUOTA = 128 * 1024 * 1024;
 
+/**
+ * One capture's share of an allowance shared by many captures (a root's `--root-quota`).
+ * Reservations only grow until {@link Allowance.release}; an implementation may reserve
+ * more than asked (a step), so that it is asked rarely.
+ */
+export interface Allowance {
+  /** Hold `total` bytes in all if the allowance has room; returns the bytes now held (less than `total` is a refusal of the rest). */
+  reserve(total: number): number;
+  /** The capture ended keeping `kept` bytes: hold exactly that from now on (what it kept keeps counting). */
+  release(kept: number): void;
+  /** Bytes held now. */
+  readonly reserved: number;
+}
+
+/**
+ * Where a capture gets its {@link Allowance}, asked once when the capture spills (a
+ * small result that never spills reserves nothing and touches no books).
+ */
+export type AllowanceSource = (context: SpoolContext) => Allowance | Promise<Allowance>;
+
 export interface RetentionLimitOptions {
-  /** Bytes one capture may keep over both streams, or null for no ceiling. @default 32 MiB (the CLI's) */
+  /** Bytes one capture may keep over both streams, or null for no ceiling. */
   readonly maxBytes: number | null;
-  /** The root's shared allowance, or null for none. */
-  readonly allowance: RootAllowance | null;
+  /** The capture's share of a shared allowance, or null for none. */
+  readonly allowance: Allowance | null;
 }
 
 /** How much of a write may be kept, and which limit cut it. */
@@ -34,8 +54,6 @@ export interface Admission {
 export interface RetentionLimit {
   /** With `kept` bytes already kept by the capture, how much of `want` more may be kept. */
   admit(kept: number, want: number): Admission;
-  /** The capture ended holding `kept` bytes (releases unused reservation). */
-  settle(kept: number): void;
 }
 
 export function createRetentionLimit(options: RetentionLimitOptions): RetentionLimit {
@@ -47,12 +65,13 @@ export function createRetentionLimit(options: RetentionLimitOptions): RetentionL
         allow = Math.max(0, options.maxBytes - kept);
         reason = "quota";
       }
-      if (options.allowance && allow > 0) {
+      const allowance = options.allowance;
+      if (allowance && allow > 0 && kept + allow > allowance.reserved) {
         let granted: number;
         try {
-          granted = options.allowance.ensure(kept + allow);
+          granted = allowance.reserve(kept + allow);
         } catch {
-          granted = options.allowance.reserved; // the books cannot be read: fail closed
+          granted = allowance.reserved; // the books cannot be read: fail closed
         }
         if (granted < kept + allow) {
           allow = Math.max(0, granted - kept);
@@ -61,8 +80,17 @@ export function createRetentionLimit(options: RetentionLimitOptions): RetentionL
       }
       return { allow, reason };
     },
-    settle(kept) {
-      options.allowance?.settle(kept);
-    },
+  };
+}
+
+/**
+ * The allowance of a file root (`--root-quota`): reservation files under a file lock in
+ * `ROOT/.spool-quota/`, shared by every process (see root-quota.ts). Its module (and zod,
+ * which validates the books) is loaded only when a capture spills.
+ */
+export function rootQuotaAllowance(limit: number): AllowanceSource {
+  return async ({ root, captureId }) => {
+    const { createRootAllowance } = await import("./root-quota.js");
+    return createRootAllowance({ root, limit, captureId });
   };
 }

@@ -1,5 +1,6 @@
 /**
- * The per-root allowance (`--root-quota`, SPEC §7): every capture that retains bytes
+ * The per-root allowance (`--root-quota`, SPEC §7), the {@link Allowance} of a file root
+ * (`rootQuotaAllowance` in quota.ts hands it to `withQuotas`): every capture that retains bytes
  * holds a reservation file `ROOT/.spool-quota/<captureId>.json`, and the reservations
  * together never pass the allowance. A capture grows its reservation (in steps, under a
  * file-system lock, so captures in separate processes cannot both take the last bytes)
@@ -15,8 +16,8 @@
  * ```ts
  * import { createRootAllowance } from "@spool/sinks";
  * const allowance = createRootAllowance({ root: "/tmp/r", limit: 16 * 1024 * 1024, captureId: "AAAAAAAAAAAAAAAAAAAAAAAA" });
- * const granted = allowance.ensure(65536); // bytes this capture may hold in all (≤ what it asked for is a refusal)
- * allowance.settle(4096);                  // at the end: what it kept
+ * const granted = allowance.reserve(65536); // bytes this capture may hold in all (less than asked is a refusal)
+ * allowance.release(4096);                  // at the end: what it kept
  * ```
  */
 import * as path from "node:path";
@@ -25,6 +26,7 @@ import { z } from "zod";
 import { withFileLock } from "./file-lock.js";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
 import { currentOwner, isOwnerAlive, OwnerSchema, readOwnerFile } from "./owner.js";
+import type { Allowance } from "./quota.js";
 import { ensurePrivateDir, errnoOf, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
 
 export const ROOT_QUOTA_DIR = ".spool-quota";
@@ -57,13 +59,11 @@ export interface RootAllowanceOptions {
   readonly fs?: FsLayer;
 }
 
-export interface RootAllowance {
-  /** Grow the reservation to cover `total` bytes if the allowance has room; returns the bytes now reserved (less than `total` when it has not). */
-  ensure(total: number): number;
-  /** The capture ended holding `kept` bytes: settle the reservation to that. */
-  settle(kept: number): void;
-  readonly reserved: number;
-}
+/**
+ * A capture's reservation in a file root: `reserve` grows it (in steps, under the lock)
+ * to cover `total` if the allowance has room; `release` settles it to what was kept.
+ */
+export type RootAllowance = Allowance;
 
 export function createRootAllowance(options: RootAllowanceOptions): RootAllowance {
   const fsl = options.fs ?? nodeFs;
@@ -96,7 +96,7 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
     get reserved() {
       return reserved;
     },
-    ensure(total) {
+    reserve(total) {
       if (total <= reserved || settled) return reserved;
       return withQuotaLock(
         root,
@@ -113,7 +113,7 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
         fsl,
       );
     },
-    settle(kept) {
+    release(kept) {
       if (settled) return;
       settled = true;
       if (reserved === 0 && kept === 0) return;

@@ -32,11 +32,11 @@ describe("per-root allowance", () => {
   it("never reserves past the limit across captures, and settling gives back", () => {
     const a = createRootAllowance({ root, limit: 4 * MiB, captureId: id(1), stepBytes: MiB });
     const b = createRootAllowance({ root, limit: 4 * MiB, captureId: id(2), stepBytes: MiB });
-    expect(a.ensure(2 * MiB)).toBe(3 * MiB); // asked 2, stepped to 3
-    expect(b.ensure(2 * MiB)).toBe(MiB); // only 1 left: a refusal
+    expect(a.reserve(2 * MiB)).toBe(3 * MiB); // asked 2, stepped to 3
+    expect(b.reserve(2 * MiB)).toBe(MiB); // only 1 left: a refusal
     expect(rootQuotaUsage(root)).toBe(4 * MiB);
-    a.settle(1.5 * MiB);
-    expect(b.ensure(2 * MiB)).toBe(2.5 * MiB);
+    a.release(1.5 * MiB);
+    expect(b.reserve(2 * MiB)).toBe(2.5 * MiB);
     expect(rootQuotaUsage(root)).toBe(4 * MiB);
   });
 
@@ -46,7 +46,7 @@ describe("per-root allowance", () => {
     let grown = 0;
     for (let total = 64 * 1024; total <= 1024 * MiB; total += 64 * 1024) {
       const before = allowance.reserved;
-      expect(allowance.ensure(total)).toBeGreaterThanOrEqual(total);
+      expect(allowance.reserve(total)).toBeGreaterThanOrEqual(total);
       if (allowance.reserved !== before) grown++;
       expect(allowance.reserved).toBeLessThanOrEqual(total + Math.max(4 * MiB, before / 4));
       expect(allowance.reserved).toBeLessThanOrEqual(total + limit / 32);
@@ -58,7 +58,7 @@ describe("per-root allowance", () => {
   it("with the default allowance, still steps 4 MiB at most", () => {
     const allowance = createRootAllowance({ root, limit: 128 * MiB, captureId: id(5) });
     for (let total = MiB; total <= 64 * MiB; total += MiB) {
-      allowance.ensure(total);
+      allowance.reserve(total);
       expect(allowance.reserved).toBeLessThanOrEqual(total + 4 * MiB);
     }
   });
