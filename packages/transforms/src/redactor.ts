@@ -368,6 +368,7 @@ export function createRedactor(
     for (let j = from; j < to; j++) {
       const id = ids[j]!;
       const anchor = anchors[id]!;
+      settle(anchor.rule);
       const length = lengthOf(id);
       const at = pos - length;
       const before = at > 0 ? byteAt(at - 1) : -1;
@@ -384,6 +385,35 @@ export function createRedactor(
       });
     }
   };
+  /**
+   * Before a candidate of `rule` starts: feed the rule's live candidates up to here and keep
+   * one per state key, so anchors repeated inside a run being redacted (`token=token=…`)
+   * cost O(1) candidates, not one per occurrence (linear time; output unchanged, see
+   * `Candidate.stateKey`).
+   */
+  const settle = (rule: number) => {
+    let kept = 0;
+    for (let k = 0; k < live.length; k++) {
+      const l = live[k]!;
+      if (l.rule === rule && ((l.next < pos && !feed(l, pos - chunkBase)) || duplicate(l, kept)))
+        continue;
+      live[kept++] = l;
+    }
+    live.length = kept;
+  };
+
+  /** True when `l` has the state of a live candidate among `live[0 .. kept)` of its rule. */
+  const duplicate = (l: Live, kept: number): boolean => {
+    const key = l.cand === null ? -1 : l.cand.stateKey?.();
+    if (key === undefined) return false;
+    for (let k = 0; k < kept; k++) {
+      const o = live[k]!;
+      if (o.rule !== l.rule || o.next !== l.next || o.front !== l.front) continue;
+      if ((o.cand === null ? -1 : o.cand.stateKey?.()) === key) return true;
+    }
+    return false;
+  };
+
   const exactAnchorLength = (id: number) => exact.anchorLength[id]! + extraOf(exact.anchorWs[id]!);
   const foldedAnchorLength = (id: number) => folded.anchorLength[id]!;
 
@@ -555,7 +585,7 @@ export function createRedactor(
         let kept = 0;
         for (let k = 0; k < live.length; k++) {
           const l = live[k]!;
-          if (feed(l, end)) live[kept++] = l;
+          if (feed(l, end) && !duplicate(l, kept)) live[kept++] = l;
         }
         if (kept !== live.length) live.length = kept;
       }

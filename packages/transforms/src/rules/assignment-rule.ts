@@ -182,6 +182,12 @@ class AssignmentCandidate implements Candidate {
     return i;
   }
 
+  stateKey(): number | undefined {
+    if (this.phase === Phase.Unquoted) return 1;
+    if (this.phase === Phase.Quoted) return 2 + this.quote * 2 + (this.escaped ? 1 : 0);
+    return undefined;
+  }
+
   end(): Verdict {
     return Verdict.Reject;
   }

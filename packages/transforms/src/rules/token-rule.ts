@@ -91,6 +91,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
           }
           return i;
         },
+        stateKey: () => (count >= minBody && sawMixed ? 0 : undefined),
         end: () => Verdict.Reject,
       };
     },
