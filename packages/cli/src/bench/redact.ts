@@ -1,5 +1,5 @@
 /**
- * `spool bench redact [--size 256MiB] [--report DIR]`: the redactor alone, with the
+ * `spool bench redact [--size 256MiB] [--report DIR] [--corpus | --adversarial]`: the redactor alone, with the
  * built-in rules plus 10 and 1,000 known secrets, next to `replacestream` with the same
  * literals and a naive per-line regex, in one run; plus a linearity check (2× input).
  */
@@ -9,6 +9,8 @@ import { benchContext } from "./context.js";
 import { type BenchReport, emitReport, machine } from "./report.js";
 
 export async function benchRedactCommand(argv: readonly string[], io: Io): Promise<number> {
+  if (argv.includes("--corpus") || argv.includes("--adversarial"))
+    return (await import("./redact-corpus.js")).benchRedactCorpus(argv, io);
   const c = benchContext(argv);
   try {
     const sizeBytes = c.size(256 * 1024 * 1024);
