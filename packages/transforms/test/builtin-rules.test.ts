@@ -276,10 +276,12 @@ const SETTINGS = [
   "credentialsProvider: default",
   'secret := strings.Trim(os.Getenv("APP_SECRET"), " ")',
   "export type SecretLintSourceOptions = {",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, on purpose
   "API_TOKEN=${API_TOKEN}",
   "SECRET_KEY_BASE=$SECRET_KEY_BASE",
   "password: <your-password>",
   "DB_PASSWORD=***",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a CI placeholder, on purpose
   'token = "${{ secrets.GITHUB_TOKEN }}"',
   "password = req.body.password",
   "token = await getToken()",

@@ -71,6 +71,7 @@ function corpusReport(): BenchReport {
   const tools = { spool, gitleaks: gitleaksPort } as const;
   const byFamily = new Map<string, Record<string, Tally>>();
   const byContext: Record<string, Tally> = {};
+  const alone = tally();
   const partialExamples: string[] = [];
   for (const secret of labelled) {
     CONTEXTS.forEach((context, k) => {
@@ -82,10 +83,16 @@ function corpusReport(): BenchReport {
         const key = `${tool}:${context}`;
         const family = byFamily.get(secret.family) ?? {};
         byFamily.set(secret.family, family);
-        for (const t of [(family[key] ??= tally()), (byContext[key] ??= tally())]) {
+        family[key] ??= tally();
+        byContext[key] ??= tally();
+        for (const t of [family[key], byContext[key]]) {
           t.total++;
           if (outcome === "removed") t.removed++;
           if (outcome === "partial") t.partial++;
+        }
+        if (tool === "spool" && context === "alone" && secret.prefixed) {
+          alone.total++;
+          if (outcome === "removed") alone.removed++;
         }
         if (tool === "spool" && outcome === "partial" && partialExamples.length < 10)
           partialExamples.push(`${context}: ${JSON.stringify(text.slice(0, 120))}`);
@@ -127,11 +134,14 @@ function corpusReport(): BenchReport {
       }
       return row;
     });
+  const alonePrefixed = round(pct(alone));
   const context = (name: Context) => contextRows.find((r) => r.context === name)!;
   const keywordish = context("keyword");
   const partial = contextRows.reduce((n, r) => n + r.spoolPartial, 0);
-  const sourceRow = fpRows.find((r) => r.set === "repository source")!;
-  const ordinary = fpRows.filter((r) => r.set !== "repository source" && r.set !== "settings");
+  const sourceRow = fpRows.find((r) => r.set === "repository source: code")!;
+  const ordinary = fpRows.filter(
+    (r) => !r.set.startsWith("repository source") && r.set !== "settings",
+  );
   const settings = fpRows.find((r) => r.set === "settings")!;
   return {
     bench: "redact-corpus",
@@ -174,6 +184,7 @@ function corpusReport(): BenchReport {
       target("as written", "≥ 95%", context("as-written").spool, context("as-written").spool >= 95),
       target("no keyword", "≥ 90%", context("no-keyword").spool, context("no-keyword").spool >= 90),
       target("alone on a line", "≥ 80%", context("alone").spool, context("alone").spool >= 80),
+      target("alone on a line, prefixed formats", "≥ 80%", alonePrefixed, alonePrefixed >= 80),
       { name: "partial leaks", target: "0", value: String(partial), met: partial === 0 },
       {
         name: "ordinary text lines flagged",
@@ -182,7 +193,7 @@ function corpusReport(): BenchReport {
         met: ordinary.every((r) => r.spool === 0),
       },
       {
-        name: "source lines flagged",
+        name: "source code lines flagged (comments: see the table)",
         target: "≤ 0.1%",
         value: `${sourceRow.spool} of ${sourceRow.lines}`,
         met: sourceRow.spool <= sourceRow.lines / 1000,
@@ -340,9 +351,16 @@ function benignSets(): Record<string, string[]> {
     "pnpm lockfile": lines("pnpm-lock.txt"),
     "go.sum": goSum,
     "ids, digests, ARNs": ids,
-    "repository source": repositorySource(),
+    "repository source: code": repositorySource().filter((l) => !isComment(l)),
+    "repository source: comments": repositorySource().filter(isComment),
     settings: lines("settings.txt").filter((l) => l.length > 0),
   };
+}
+
+/** A comment line (TSDoc examples show credentials on purpose). */
+function isComment(line: string): boolean {
+  const t = line.trimStart();
+  return t.startsWith("*") || t.startsWith("//") || t.startsWith("/*");
 }
 
 /** Lines of this repository's TypeScript sources (not tests, which hold fake secrets on purpose). */
@@ -504,7 +522,7 @@ function entropy(text: string): number {
 }
 
 /** gitleaks' findings, each secret replaced by a marker. */
-export function gitleaksPort(text: string): string {
+function gitleaksPort(text: string): string {
   const spans: [number, number][] = [];
   const collect = (re: RegExp, minEntropy: number) => {
     re.lastIndex = 0;
@@ -534,29 +552,29 @@ export function gitleaksPort(text: string): string {
 // Adversarial inputs
 
 const ADVERSARIAL: readonly (readonly [string, string])[] = [
-  ["password= repeated", "password="],
-  ["PASSWORD= repeated", "PASSWORD="],
-  ["DB_PASSWORD= repeated", "DB_PASSWORD="],
-  ["secret_key= repeated", "secret_key="],
-  ["token= repeated", "token="],
-  ['token=" repeated (quoted, unterminated)', 'token="'],
-  ["secret= repeated", "secret="],
-  ["api_key= repeated", "api_key="],
-  ["apikey: repeated", "apikey:"],
-  ["Authorization: repeated", "Authorization: "],
-  ["xoxb- repeated", "xoxb-"],
+  ["repeated password=", "password="],
+  ["repeated PASSWORD=", "PASSWORD="],
+  ["repeated DB_PASSWORD=", "DB_PASSWORD="],
+  ["repeated secret_key=", "secret_key="],
+  ["repeated token=", "token="],
+  ['repeated token=" (quoted, unterminated)', 'token="'],
+  ["repeated secret=", "secret="],
+  ["repeated api_key=", "api_key="],
+  ["repeated apikey:", "apikey:"],
+  ["repeated Authorization:", "Authorization: "],
+  ["repeated xoxb-", "xoxb-"],
   ["ghp_ + run (overlapping)", "ghp_ghp_"],
-  ["glpat- repeated", "glpat-"],
-  ["AKIA repeated", "AKIA"],
-  ["hooks.slack.com/services/ repeated", "hooks.slack.com/services/"],
-  ["AccountKey= repeated", "AccountKey="],
+  ["repeated glpat-", "glpat-"],
+  ["repeated AKIA", "AKIA"],
+  ["repeated hooks.slack.com/services/", "hooks.slack.com/services/"],
+  ["repeated AccountKey=", "AccountKey="],
   ["eyJ header run (unterminated JWT)", "eyJhbGciOi"],
-  ["PEM BEGIN repeated", "-----BEGIN PRIVATE KEY-----"],
+  ["repeated PEM BEGIN", "-----BEGIN PRIVATE KEY-----"],
   ["://u:p (userinfo, no @)", "://u:p"],
   ["tokentoken (name run)", "token"],
   ["base64 run", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo"],
   ["maximal run of one byte", "a"],
-  ["user pattern rule anchor repeated", "acme_"],
+  ["repeated user pattern rule anchor", "acme_"],
 ];
 
 function adversarialReport(): BenchReport {

@@ -43,6 +43,8 @@ const QUOTES = byteSet("\"'`");
 const SPACE = byteSet(" \t\r\n\v\f");
 const TYPE_WORD = byteSet("A-Za-z0-9_.[]*");
 const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
+/** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
+const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
 const MAX_BLANKS = 16;
 const MAX_TAIL = 24;
@@ -59,7 +61,7 @@ const NOT_SECRET_WORDS = new Set(
     "prompt hint label placeholder reset rotation strategy source format kind mode version validator " +
     "validation manager ref refs usage prefix suffix location lifetime duration interval complexity " +
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
-    "env var vars template store"
+    "env var vars template store rule rules assignment"
   ).split(" "),
 );
 /** Words of a vendor-context name that say it is not a credential. */
@@ -73,7 +75,7 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
 const NOT_SECRET_VALUES = new Set(
   (
     "true false yes no on off null nil none undefined string number boolean bool int str bytes any " +
-    "unknown object await new this self typeof function async return required optional default"
+    "unknown object await new this self typeof function async return required optional default readonly"
   ).split(" "),
 );
 
@@ -95,6 +97,7 @@ const Phase = {
 interface Mode {
   readonly vendor: boolean;
   readonly boundary: boolean;
+  readonly wholeWord: boolean;
 }
 
 /** One assignment candidate (a class: one allocation per anchor occurrence). */
@@ -119,6 +122,8 @@ class AssignmentCandidate implements Candidate {
   value: number[] = [];
   /** The value follows a flag and a space: it must look like a token. */
   strict = false;
+  /** The separator was a plain `:`. */
+  colon = false;
 
   constructor(match: AnchorMatch, mode: Mode) {
     this.anchorLength = match.length;
@@ -137,6 +142,7 @@ class AssignmentCandidate implements Candidate {
     for (;;) {
       switch (this.phase) {
         case Phase.First:
+          if (this.mode.wholeWord && ALNUM[byte] === 1) return Verdict.Reject;
           if (byte >= 0x61 && byte <= 0x7a && (byte !== 0x73 || this.mode.vendor))
             return Verdict.Reject;
           this.phase =
@@ -248,6 +254,8 @@ class AssignmentCandidate implements Candidate {
           this.value.push(0x3d);
           continue;
         case Phase.AfterColon:
+          // `aws:iam::…` is a name, not an assignment: a vendor's value follows a blank or quote.
+          if (this.mode.vendor && BLANK[byte] !== 1 && QUOTES[byte] !== 1) return Verdict.Reject;
           // "::" is a scope operator unless `::=` / `:::=`; ":=" an assignment.
           if (byte === 0x3a) {
             if (++this.pending > 2) return Verdict.Reject;
@@ -261,6 +269,7 @@ class AssignmentCandidate implements Candidate {
             this.claim = here + 1;
             return Verdict.Hold;
           }
+          this.colon = true;
           continue;
         case Phase.ValueStart:
           this.claim = here + 1;
@@ -335,15 +344,19 @@ class AssignmentCandidate implements Candidate {
     if (/^\*+$/.test(text)) return false;
     if (/^https?:\/\/[^@]*$/.test(text)) return false;
     const unquoted = this.quote === 0 || this.quote === 0x3c;
-    const bare = complete ? text.replace(/[;,)]+$/, "") : text;
+    if (!/[A-Za-z0-9]/.test(text)) return false;
+    const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
     if (complete && NOT_SECRET_VALUES.has(bare.toLowerCase())) return false;
     if (complete && /^[0-9._:-]{1,7}$/.test(bare)) return false;
     if (unquoted) {
       // Code, not a value: a call, a member path, an object or array literal.
       if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26 || first === 0x21)
         return false;
-      if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*\(/.test(text)) return false;
+      if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return false;
       if (complete && /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(bare)) return false;
+      // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
+      // after `=` it may be a password (`PASSWORD=hunter`).
+      if (complete && this.colon && /^[A-Za-z_]+$/.test(bare)) return false;
     }
     if (this.strict || this.mode.vendor) {
       if (complete && n < (this.mode.vendor ? 16 : 6)) return false;
@@ -407,6 +420,8 @@ export interface AssignmentRuleOptions {
   readonly vendor?: boolean;
   /** Require a non-alphanumeric byte (or the start) before the anchor. @default false */
   readonly boundary?: boolean;
+  /** The keyword is a whole word: no letter or digit may follow it either. @default false */
+  readonly wholeWord?: boolean;
 }
 
 /**
@@ -418,14 +433,18 @@ export function assignmentRule(
   keywords: readonly (readonly string[])[],
   options: AssignmentRuleOptions = {},
 ): MatcherRule {
-  const mode: Mode = { vendor: options.vendor ?? false, boundary: options.boundary ?? false };
+  const mode: Mode = {
+    vendor: options.vendor ?? false,
+    boundary: (options.boundary ?? false) || (options.wholeWord ?? false),
+    wholeWord: options.wholeWord ?? false,
+  };
   return {
     kind: "matcher",
     name,
     anchors: [...new Set(keywords.flatMap(keywordSpellings))],
     maxLength: DECIDE + 16,
     start(match): Candidate | undefined {
-      if (mode.boundary && match.before >= 0 && ALNUM[match.before] === 1) return undefined;
+      if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
       return new AssignmentCandidate(match, mode);
     },
   };

@@ -37,7 +37,7 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
 export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "secret-assignment",
   [["pw"], ["pwd"]],
-  { boundary: true },
+  { wholeWord: true },
 );
 
 /** Names of vendors whose credentials have no prefix, as context. */
