@@ -196,6 +196,7 @@ function patternStarter(rule: PatternRule) {
         seen += i - start;
         return i;
       },
+      stateKey: () => (tail ? 0 : undefined),
       end() {
         if (tail) return Verdict.Reject;
         return decide(false);
