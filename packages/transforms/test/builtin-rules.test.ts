@@ -188,6 +188,36 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
 const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
   [
     "secret-assignment",
+    "echo token=hunter2xyz; exit 3",
+    "hunter2xyz",
+    "echo token=[REDACTED:secret-assignment]; exit 3",
+  ],
+  [
+    "secret-assignment",
+    "PASSWORD=abcdefghijklmnopqrstuvwxyz0123456789ABCDEF;; ok",
+    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF",
+    "PASSWORD=[REDACTED:secret-assignment];; ok",
+  ],
+  [
+    "secret-assignment",
+    "PASSWORD=abcdefghijklmnopqrstuvwxyz0123456789ABCDEF;",
+    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF",
+    "PASSWORD=[REDACTED:secret-assignment];",
+  ],
+  [
+    "secret-assignment",
+    "TOKEN=sk_P7r5;@*xC$utE x",
+    "sk_P7r5;@*xC$utE",
+    "TOKEN=[REDACTED:secret-assignment] x",
+  ],
+  [
+    "secret-assignment",
+    "PASSWORD=abcdefghijklmnopqrstuvwxyz0123456789ABCDEF;x;;y; z",
+    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF;x;;y",
+    "PASSWORD=[REDACTED:secret-assignment]; z",
+  ],
+  [
+    "secret-assignment",
     "TOKEN=sk_P7r5&@*xC$utE x",
     "sk_P7r5&@*xC$utE",
     "TOKEN=[REDACTED:secret-assignment] x",
@@ -343,6 +373,13 @@ describe("built-in rules", () => {
     }
     expect(n).toBe(1024);
     expect(redact("token=ab1 Y")).toBe("token=[REDACTED:secret-assignment] Y");
+    // A `;` before whitespace ends the value; one before anything else is part of it.
+    for (const text of ["token=ab1; Y", "token=ab1;x Y"]) {
+      for (const chunks of allChunkings(Buffer.from(text)))
+        checkRedactor(compiled, Buffer.from(text), chunks);
+    }
+    expect(redact("token=ab1; Y")).toBe("token=[REDACTED:secret-assignment]; Y");
+    expect(redact("token=ab1;x Y")).toBe("token=[REDACTED:secret-assignment] Y");
   });
 
   it("redacts a whole PEM block however it is split, and a long value without holding it", () => {
