@@ -120,6 +120,9 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   const lastWs: boolean[] = [false];
   const ownLiteral: number[] = [-1];
   const ownAnchors: number[][] = [[]];
+  // Each state's parent and the class leading to it (the root's are unused).
+  const parentList: number[] = [0];
+  const classList: number[] = [0];
   let maxAnchorId = -1;
   for (const needle of needles) maxAnchorId = Math.max(maxAnchorId, needle.anchor);
   const anchorLength = new Int32Array(maxAnchorId + 1);
@@ -136,6 +139,8 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
       if (next === undefined) {
         next = depthList.length;
         childMap.set(key, next);
+        parentList.push(state);
+        classList.push(sym);
         depthList.push(depthList[state]! + 1);
         wsList.push(ws);
         lastWs.push(sym === wsClass);
@@ -156,19 +161,19 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   }
   const states = depthList.length;
 
-  // Children grouped per state, sorted by class (compact rows for deep states).
+  // Children grouped per state, sorted by class (compact rows for deep states); read from
+  // the parent lists, not by iterating the map (cheaper in cold code: start-up cost).
   const childCount = new Int32Array(states + 1);
-  for (const key of childMap.keys()) childCount[Math.floor(key / classes) + 1]!++;
+  for (let c = 1; c < states; c++) childCount[parentList[c]! + 1]!++;
   const childStart = new Int32Array(states + 1);
   for (let s = 0; s < states; s++) childStart[s + 1] = childStart[s]! + childCount[s + 1]!;
   const childClass = new Int32Array(childMap.size);
   const childState = new Int32Array(childMap.size);
   const fillAt = childStart.slice(0, states);
-  for (const [key, next] of childMap) {
-    const parent = Math.floor(key / classes);
-    const at = fillAt[parent]!++;
-    childClass[at] = key % classes;
-    childState[at] = next;
+  for (let c = 1; c < states; c++) {
+    const at = fillAt[parentList[c]!]!++;
+    childClass[at] = classList[c]!;
+    childState[at] = c;
   }
   for (let s = 0; s < states; s++)
     sortChildren(childClass, childState, childStart[s]!, childStart[s + 1]!);
