@@ -17,6 +17,10 @@ export interface BenchOptions {
   readonly report: string | undefined;
   /** Parent of the scratch directory. @default the system temp dir */
   readonly work: string | undefined;
+  /** `bench redact`: the labelled corpus instead of throughput. @default false */
+  readonly corpus: boolean;
+  /** `bench redact`: the linear-time checks on adversarial inputs. @default false */
+  readonly adversarial: boolean;
 }
 
 /** Where a bench prints: the report on stdout, progress on stderr. */

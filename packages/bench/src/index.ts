@@ -7,7 +7,7 @@
  * ```ts
  * import { BENCHES } from "@spool/bench";
  * const run = await BENCHES.startup!.load();
- * await run({ size: undefined, rounds: 3, report: undefined, work: undefined }, {
+ * await run({ size: undefined, rounds: 3, report: undefined, work: undefined, corpus: false, adversarial: false }, {
  *   stdout: (t) => process.stdout.write(t),
  *   stderr: (t) => process.stderr.write(t),
  * });
@@ -37,7 +37,7 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
   },
   redact: {
     summary:
-      "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]",
+      "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]; --corpus: recall and false positives on a labelled corpus; --adversarial: linear time",
     load: async () => (await import("./redact.js")).benchRedactCommand,
   },
   startup: {

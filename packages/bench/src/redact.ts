@@ -1,5 +1,5 @@
 /**
- * `spool bench redact [--size 256MiB] [--report DIR]`: the redactor alone, with the
+ * `spool bench redact [--size 256MiB] [--report DIR] [--corpus | --adversarial]`: the redactor alone, with the
  * built-in rules plus 10 and 1,000 known secrets, next to `replacestream` with the same
  * literals and a naive per-line regex, in one run; plus a linearity check (2× input).
  */
@@ -8,6 +8,8 @@ import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { type BenchReport, emitReport, machine } from "./report.js";
 
 export async function benchRedactCommand(options: BenchOptions, io: BenchIo): Promise<number> {
+  if (options.corpus || options.adversarial)
+    return (await import("./redact-corpus.js")).benchRedactCorpus(options, io);
   const c = benchContext(options);
   try {
     const sizeBytes = c.size(256 * 1024 * 1024);

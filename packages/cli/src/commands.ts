@@ -385,6 +385,14 @@ export const BENCH = defineCommand({
       placeholder: "DIR",
       help: "scratch directory parent (default the system temp dir)",
     },
+    corpus: {
+      kind: "flag",
+      help: "bench redact: recall and false positives on the labelled corpus, next to a gitleaks port",
+    },
+    adversarial: {
+      kind: "flag",
+      help: "bench redact: time adversarial inputs at n and 2n bytes (linear time)",
+    },
   },
 });
 

@@ -41,6 +41,13 @@ export interface AutomatonOptions {
   readonly foldCase?: boolean;
   /** Most cells of the dense transition table. @default 1 << 20 */
   readonly denseCells?: number;
+  /**
+   * Deepest state (in symbols) with a dense row: deeper states use their sparse rows and
+   * failure links. Scanning spends its time at shallow states, and every dense row costs
+   * `classes` cells to build, which is most of the start-up cost of a large anchor set.
+   * @default no limit
+   */
+  readonly denseDepth?: number;
 }
 
 /** State flag bits. */
@@ -113,6 +120,9 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   const lastWs: boolean[] = [false];
   const ownLiteral: number[] = [-1];
   const ownAnchors: number[][] = [[]];
+  // Each state's parent and the class leading to it (the root's are unused).
+  const parentList: number[] = [0];
+  const classList: number[] = [0];
   let maxAnchorId = -1;
   for (const needle of needles) maxAnchorId = Math.max(maxAnchorId, needle.anchor);
   const anchorLength = new Int32Array(maxAnchorId + 1);
@@ -129,6 +139,8 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
       if (next === undefined) {
         next = depthList.length;
         childMap.set(key, next);
+        parentList.push(state);
+        classList.push(sym);
         depthList.push(depthList[state]! + 1);
         wsList.push(ws);
         lastWs.push(sym === wsClass);
@@ -149,19 +161,19 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   }
   const states = depthList.length;
 
-  // Children grouped per state, sorted by class (compact rows for deep states).
+  // Children grouped per state, sorted by class (compact rows for deep states); read from
+  // the parent lists, not by iterating the map (cheaper in cold code: start-up cost).
   const childCount = new Int32Array(states + 1);
-  for (const key of childMap.keys()) childCount[Math.floor(key / classes) + 1]!++;
+  for (let c = 1; c < states; c++) childCount[parentList[c]! + 1]!++;
   const childStart = new Int32Array(states + 1);
   for (let s = 0; s < states; s++) childStart[s + 1] = childStart[s]! + childCount[s + 1]!;
   const childClass = new Int32Array(childMap.size);
   const childState = new Int32Array(childMap.size);
   const fillAt = childStart.slice(0, states);
-  for (const [key, next] of childMap) {
-    const parent = Math.floor(key / classes);
-    const at = fillAt[parent]!++;
-    childClass[at] = key % classes;
-    childState[at] = next;
+  for (let c = 1; c < states; c++) {
+    const at = fillAt[parentList[c]!]!++;
+    childClass[at] = classList[c]!;
+    childState[at] = c;
   }
   for (let s = 0; s < states; s++)
     sortChildren(childClass, childState, childStart[s]!, childStart[s + 1]!);
@@ -198,7 +210,10 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   cStart[states] = k;
 
   const cells = options.denseCells ?? 1 << 20;
-  const denseStates = Math.max(1, Math.min(states, Math.floor(cells / classes)));
+  let denseStates = Math.max(1, Math.min(states, Math.floor(cells / classes)));
+  const denseDepth = options.denseDepth ?? Number.POSITIVE_INFINITY;
+  // Breadth order: the states within `denseDepth` are a prefix.
+  while (denseStates > 1 && depth[denseStates - 1]! > denseDepth) denseStates--;
   const dense = new Int32Array(denseStates * classes);
 
   const anchorLists: number[][] = new Array(states);
@@ -227,12 +242,11 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   // it (its failure link included) has its row and link final, so `step` may be used on them.
   for (let s = 0; s < states; s++) {
     if (s < denseStates) {
+      // The failure link's row (root: all zero), then this state's own moves: one native
+      // copy per row instead of a loop per cell (start-up cost).
       const row = s * classes;
-      const failRow = fail[s]! * classes;
-      for (let cls = 0; cls < classes; cls++) {
-        if (cls === wsClass && (flags[s]! & FLAG_WS_END) !== 0) dense[row + cls] = s;
-        else dense[row + cls] = s === 0 ? 0 : dense[failRow + cls]!;
-      }
+      if (s > 0) dense.copyWithin(row, fail[s]! * classes, fail[s]! * classes + classes);
+      if (wsClass >= 0 && (flags[s]! & FLAG_WS_END) !== 0) dense[row + wsClass] = s;
     }
     for (let j = cStart[s]!; j < cStart[s + 1]!; j++) {
       const child = cState[j]!;
@@ -263,11 +277,24 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     if (anchorStart[s + 1]! > anchorStart[s]!) flags[s]! |= FLAG_ANCHOR;
   }
   const anchorIds = Int32Array.from(ids);
+  // The scan codes, row by row in breadth order: a cell that differs from the failure
+  // link's row is a child or a whitespace loop; every other cell has the same target as
+  // there, so the row is copied and only those cells are coded.
   const code = new Int32Array(dense.length);
-  for (let j = 0; j < dense.length; j++) {
-    const target = dense[j]!;
+  const codeOf = (target: number) => {
     const offset = target * classes;
-    code[j] = flags[target] !== 0 || target >= denseStates ? ~offset : offset;
+    return flags[target] !== 0 || target >= denseStates ? ~offset : offset;
+  };
+  for (let cls = 0; cls < classes; cls++) code[cls] = codeOf(dense[cls]!);
+  for (let s = 1; s < denseStates; s++) {
+    const row = s * classes;
+    const failRow = fail[s]! * classes;
+    code.copyWithin(row, failRow, failRow + classes);
+    for (let j = cStart[s]!; j < cStart[s + 1]!; j++) {
+      const cell = row + cClass[j]!;
+      code[cell] = codeOf(dense[cell]!);
+    }
+    if (wsClass >= 0) code[row + wsClass] = codeOf(dense[row + wsClass]!);
   }
 
   return {

@@ -11,11 +11,14 @@
  */
 import type { RedactionRule } from "./rule.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
+import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import {
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
+  SHORT_KEYWORD_ASSIGNMENT_RULE,
+  VENDOR_ASSIGNMENT_RULE,
 } from "./rules/sensitive-assignment.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
@@ -28,4 +31,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
+  SHORT_KEYWORD_ASSIGNMENT_RULE,
+  BASIC_AUTH_FLAG_RULE,
+  VENDOR_ASSIGNMENT_RULE,
 ]);

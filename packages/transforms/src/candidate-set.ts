@@ -68,6 +68,7 @@ export class CandidateSet {
     for (let j = from; j < to; j++) {
       const id = ids[j]!;
       const anchor = anchors[id]!;
+      this.settle(anchor.rule, pos);
       const length = lengthOf(id);
       const at = pos - length;
       const before = at > 0 ? this.input.byteAt(at - 1) : -1;
@@ -96,7 +97,7 @@ export class CandidateSet {
     let kept = 0;
     for (let k = 0; k < live.length; k++) {
       const l = live[k]!;
-      if (this.feed(l, chunk, base, end)) live[kept++] = l;
+      if (this.feed(l, chunk, base, end) && !this.duplicate(l, kept)) live[kept++] = l;
     }
     if (kept !== live.length) live.length = kept;
   }
@@ -122,6 +123,39 @@ export class CandidateSet {
 
   clear(): void {
     this.live = [];
+  }
+
+  /**
+   * Before a candidate of `rule` starts at `pos`: feed the rule's live candidates up to
+   * there and keep one per state key, so anchors repeated inside a run being redacted
+   * (`token=token=…`) cost O(1) candidates, not one per occurrence (invariant 4; output
+   * unchanged, see `Candidate.stateKey`).
+   */
+  private settle(rule: number, pos: number): void {
+    const live = this.live;
+    const { chunk, chunkBase } = this.input;
+    let kept = 0;
+    for (let k = 0; k < live.length; k++) {
+      const l = live[k]!;
+      if (l.rule === rule) {
+        if (l.next < pos && !this.feed(l, chunk, chunkBase, pos - chunkBase)) continue;
+        if (this.duplicate(l, kept)) continue;
+      }
+      live[kept++] = l;
+    }
+    live.length = kept;
+  }
+
+  /** True when `l` has the state of a live candidate among `live[0 .. kept)` of its rule. */
+  private duplicate(l: LiveCandidate, kept: number): boolean {
+    const key = stateKeyOf(l);
+    if (key === undefined) return false;
+    for (let k = 0; k < kept; k++) {
+      const o = this.live[k]!;
+      if (o.rule !== l.rule || o.next !== l.next || o.front !== l.front) continue;
+      if (stateKeyOf(o) === key) return true;
+    }
+    return false;
   }
 
   /** Feed `l` from its next byte up to `end` (a chunk index); false once it is done. */
@@ -210,6 +244,11 @@ export class CandidateSet {
     this.pendingFrom = start;
     this.pendingTo = end;
   }
+}
+
+/** A candidate's state key; -1 for one failing closed (its future is the same for all). */
+function stateKeyOf(l: LiveCandidate): number | undefined {
+  return l.cand === null ? -1 : l.cand.stateKey?.();
 }
 
 /**

@@ -3,6 +3,8 @@ export * from "./builtin-rules.js";
 export * from "./compile-redaction.js";
 export * from "./known-values.js";
 export * from "./preview-tap.js";
+export * from "./provider-catalogue.js";
+export * from "./provider-samples.js";
 export * from "./redact-text.js";
 export * from "./redactor.js";
 export * from "./rule.js";

@@ -92,6 +92,17 @@ export interface Candidate {
    * speed, never output (the redactor's property tests check this for the built-in rules).
    */
   skip?(input: Uint8Array, start: number, end: number): number;
+  /**
+   * Optional key of the candidate's state, for linear time when anchors repeat inside a
+   * run a candidate is already redacting (`token=token=token=…`, `xoxb-xoxb-…`). Return a
+   * key only in a state where the future is a function of the key alone: two candidates of
+   * the same rule, fed the same bytes up to the same byte, with equal keys, must return the
+   * same verdicts for any further input, with `from` and `to` naming the same bytes once the
+   * redactor clamps them to what each already claimed (so a key is only given where `from`
+   * no longer matters). Keys are non-negative integers. The redactor then keeps the
+   * older one only, which changes nothing in the output. `undefined`: no key now.
+   */
+  stateKey?(): number | undefined;
 }
 
 interface RuleBase {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_RULES } from "../src/builtin-rules.js";
 import { compileRedaction } from "../src/compile-redaction.js";
+import { PROVIDER_FORMATS } from "../src/provider-catalogue.js";
 import { redactText } from "../src/redact-text.js";
 import { allChunkings, checkNoSecretPiece, checkRedaction, checkRedactor } from "../src/testing.js";
 
@@ -160,7 +161,8 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "secret-assignment",
     "curl 'https://x/y?access_token=tok3n-value-xyz&page=2'",
     "tok3n-value-xyz",
-    "curl 'https://x/y?access_token=[REDACTED:secret-assignment]&page=2'",
+    // An unquoted value runs to whitespace: `&`, quotes and brackets inside it go with it.
+    "curl 'https://x/y?access_token=[REDACTED:secret-assignment]",
   ],
   [
     "secret-assignment",
@@ -182,6 +184,143 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   ],
 ];
 
+/** The widened grammar: separators and forms beyond `NAME=value`. */
+const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
+  [
+    "secret-assignment",
+    "echo token=hunter2xyz; exit 3",
+    "hunter2xyz",
+    "echo token=[REDACTED:secret-assignment]; exit 3",
+  ],
+  [
+    "secret-assignment",
+    "PASSWORD=abcdefghijklmnopqrstuvwxyz0123456789ABCDEF;; ok",
+    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF",
+    "PASSWORD=[REDACTED:secret-assignment];; ok",
+  ],
+  [
+    "secret-assignment",
+    "PASSWORD=abcdefghijklmnopqrstuvwxyz0123456789ABCDEF;",
+    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF",
+    "PASSWORD=[REDACTED:secret-assignment];",
+  ],
+  [
+    "secret-assignment",
+    "TOKEN=sk_P7r5;@*xC$utE x",
+    "sk_P7r5;@*xC$utE",
+    "TOKEN=[REDACTED:secret-assignment] x",
+  ],
+  [
+    "secret-assignment",
+    "PASSWORD=abcdefghijklmnopqrstuvwxyz0123456789ABCDEF;x;;y; z",
+    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEF;x;;y",
+    "PASSWORD=[REDACTED:secret-assignment]; z",
+  ],
+  [
+    "secret-assignment",
+    "TOKEN=sk_P7r5&@*xC$utE x",
+    "sk_P7r5&@*xC$utE",
+    "TOKEN=[REDACTED:secret-assignment] x",
+  ],
+  [
+    "secret-assignment",
+    "X_TOKEN==bvjhAbc123",
+    "=bvjhAbc123",
+    "X_TOKEN=[REDACTED:secret-assignment]",
+  ],
+  [
+    "secret-assignment",
+    "MY_TOKEN ?= abcdef123456",
+    "abcdef123456",
+    "MY_TOKEN ?= [REDACTED:secret-assignment]",
+  ],
+  [
+    "secret-assignment",
+    "MY_TOKEN :::= abcdef123456",
+    "abcdef123456",
+    "MY_TOKEN :::= [REDACTED:secret-assignment]",
+  ],
+  [
+    "secret-assignment",
+    'System.setProperty("X_TOKEN", "abcXYZ123456");',
+    "abcXYZ123456",
+    'System.setProperty("X_TOKEN", "[REDACTED:secret-assignment]");',
+  ],
+  [
+    "secret-assignment",
+    "$c['x_password'] .= 'pa55word1';",
+    "pa55word1",
+    "$c['x_password'] .= '[REDACTED:secret-assignment]';",
+  ],
+  [
+    "secret-assignment",
+    "<xToken>abc123def456</xToken>",
+    "abc123def456",
+    "<xToken>[REDACTED:secret-assignment]</xToken>",
+  ],
+  [
+    "secret-assignment",
+    'var xToken string = "abc123def456"',
+    "abc123def456",
+    'var xToken string = "[REDACTED:secret-assignment]"',
+  ],
+  [
+    "secret-assignment",
+    "huggingface-cli login --token abcdef123456789",
+    "abcdef123456789",
+    "huggingface-cli login --token [REDACTED:secret-assignment]",
+  ],
+  ["secret-assignment", "db_pw=hunter22x", "hunter22x", "db_pw=[REDACTED:secret-assignment]"],
+  [
+    "basic-auth",
+    "curl -u deploy:p4ssw0rd-x https://x",
+    "p4ssw0rd-x",
+    "curl -u deploy:[REDACTED:basic-auth] https://x",
+  ],
+  [
+    "basic-auth",
+    "curl --user 'deploy:p4ssw0rd-x' x",
+    "p4ssw0rd-x",
+    "curl --user 'deploy:[REDACTED:basic-auth]' x",
+  ],
+  [
+    "vendor-credential",
+    "HEROKU_API=01234567-89ab-4cde-8f01-23456789abcd",
+    "01234567-89ab-4cde-8f01-23456789abcd",
+    "HEROKU_API=[REDACTED:vendor-credential]",
+  ],
+  [
+    "vendor-credential",
+    '"datadog_key": "0123456789abcdef0123456789abcdef01234567"',
+    "0123456789abcdef0123456789abcdef01234567",
+    '"datadog_key": "[REDACTED:vendor-credential]"',
+  ],
+];
+
+/** Settings and code that must come through unchanged (the issue's false alarms and kin). */
+const SETTINGS = [
+  "TOKENIZERS_PARALLELISM=false",
+  "PASSWORD_MIN_LENGTH=12",
+  '"tokenCount": 1834',
+  "token_url: https://auth.example.com/oauth/token",
+  "credentialsProvider: default",
+  'secret := strings.Trim(os.Getenv("APP_SECRET"), " ")',
+  "export type SecretLintSourceOptions = {",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell placeholder, on purpose
+  "API_TOKEN=${API_TOKEN}",
+  "SECRET_KEY_BASE=$SECRET_KEY_BASE",
+  "password: <your-password>",
+  "DB_PASSWORD=***",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a CI placeholder, on purpose
+  'token = "${{ secrets.GITHUB_TOKEN }}"',
+  "password = req.body.password",
+  "token = await getToken()",
+  "password: string;",
+  "the --token flag takes a value",
+  "ALGOLIA_APP_ID=ABCDEF1234",
+  "AWS_REGION=us-east-1",
+];
+
 /** Text that must come through unchanged. */
 const BENIGN = [
   "max_tokens=4096 input_tokens: 12 tokenizer=cl100k secretary: alice",
@@ -195,19 +334,29 @@ const BENIGN = [
   "plain log line: GET /api/v1/items 200 12ms über 日本",
 ];
 
+const ALL_CASES = [...CASES, ...GRAMMAR];
+
 describe("built-in rules", () => {
   it("covers every built-in rule name with a case", () => {
-    const covered = new Set(CASES.map(([name]) => name));
+    // Catalogue formats have their cases in catalogue.test.ts.
+    const covered = new Set([
+      ...ALL_CASES.map(([name]) => name),
+      ...PROVIDER_FORMATS.map((p) => p.rule),
+    ]);
     for (const rule of BUILTIN_RULES) expect(covered, rule.name).toContain(rule.name);
     for (const rule of BUILTIN_RULES)
       if (rule.kind !== "literal") expect(rule.maxLength).toBeLessThanOrEqual(8192);
   });
 
-  it.each(CASES)("%s: redacts %j", (name, text, secret, expected) => {
+  it.each(ALL_CASES)("%s: redacts %j", (name, text, secret, expected) => {
     const output = redact(text);
     expect(output).toBe(expected);
     expect(output).toContain(`[REDACTED:${name}]`);
     checkNoSecretPiece(output, secret);
+  });
+
+  it.each(SETTINGS)("leaves a setting or code alone: %j", (text) => {
+    expect(redact(text)).toBe(text);
   });
 
   it.each(BENIGN)("leaves benign text alone: %j", (text) => {
@@ -224,6 +373,13 @@ describe("built-in rules", () => {
     }
     expect(n).toBe(1024);
     expect(redact("token=ab1 Y")).toBe("token=[REDACTED:secret-assignment] Y");
+    // A `;` before whitespace ends the value; one before anything else is part of it.
+    for (const text of ["token=ab1; Y", "token=ab1;x Y"]) {
+      for (const chunks of allChunkings(Buffer.from(text)))
+        checkRedactor(compiled, Buffer.from(text), chunks);
+    }
+    expect(redact("token=ab1; Y")).toBe("token=[REDACTED:secret-assignment]; Y");
+    expect(redact("token=ab1;x Y")).toBe("token=[REDACTED:secret-assignment] Y");
   });
 
   it("redacts a whole PEM block however it is split, and a long value without holding it", () => {
@@ -234,7 +390,7 @@ describe("built-in rules", () => {
       checkRedactor(compiled, pem, [pem.subarray(0, cut), pem.subarray(cut)]);
   });
 
-  it.each(CASES.map(([name, text, secret]) => [name, text, secret] as const))(
+  it.each(ALL_CASES.map(([name, text, secret]) => [name, text, secret] as const))(
     "%s passes the SPEC §5 property check on random embeddings and chunkings (%j)",
     (_name, text, secret) => {
       checkRedaction(compiled, { secrets: [{ text, secret }], numRuns: 15 });

@@ -1,36 +1,85 @@
 /**
- * Sensitive assignments: `NAME=value`, `NAME: value`, `"name": "value"`, `name := value`,
- * `name => value`, where NAME contains a sensitive keyword. Only the value is redacted
- * (`DB_PASSWORD=[REDACTED:secret-assignment]`). The candidate never holds a byte: while it
- * reads the name and separator nothing it has seen can become part of the value, and the
- * value is redacted from its first byte, to its closing quote or the first byte that ends
- * an unquoted value, however long it is. So an assignment split anywhere across writes
- * is caught with nothing exposed.
+ * Sensitive assignments: a NAME containing a sensitive keyword, a separator, a value. Only
+ * the value is redacted (`DB_PASSWORD=[REDACTED:secret-assignment]`). The grammar:
+ *
+ * - separators `=`, `:`, `:=`, `::=`, `:::=`, `?=`, `+=`, `.=`, `=>`, `==value` (a value that
+ *   starts with `=`; `== ` stays a comparison), XML `<xToken>value`, a quoted key followed by
+ *   `,` (`setProperty("X_TOKEN", "…")`) or `]` (`$c['x_password'] .= '…'`), a Go type
+ *   between name and `=` (`var xToken string = "…"`), and a flag's space (`--token value`,
+ *   when the flag name ends with the keyword);
+ * - a value runs to its closing quote when quoted, else to the next whitespace byte (so
+ *   `& , ; ) ] }` and quotes inside an unquoted value are redacted with it), except for
+ *   `;` (or `;;`) just before whitespace or the end: in `echo token=x; exit 3` the `;` ends
+ *   the shell command, not the value, so it stays (held until the next byte says which);
+ * - the **value test**: the first bytes of the value (at most {@link DECIDE}) are held and
+ *   looked at before anything is redacted. Numbers shorter than 8 digits, booleans and null
+ *   words, type names, placeholders (`$API_KEY`, `${…}`, `<token>`, `{{ … }}`, `***`, `%X%`),
+ *   URLs without userinfo, and code (`strings.Trim(…`, `req.body.password`, `{`) are left
+ *   alone; so are names whose next word says they are not the secret (`PASSWORD_MIN_LENGTH`,
+ *   `token_url`, `credentialsProvider`, `TOKENIZERS_…`).
  *
  * Plural or longer words (`tokens`, `tokenizer`, `secretary`: the keyword followed by a
- * lowercase letter, or by `s`/`S` and the end of the name) are not sensitive: `max_tokens`
- * stays readable.
+ * lowercase letter, or by `s`/`S` and the end of the name) are not sensitive either.
+ *
+ * In **vendor** mode (`vendor: true`) the anchors are vendor names (`STRIPE_KEY=…`,
+ * `"datadog_api": "…"`): no keyword says a secret follows, so the value must look like one
+ * (16+ bytes of a token alphabet with a letter and a digit) and no word of the name may say
+ * it is an id, a region, a URL….
+ *
+ * Linear: at most {@link DECIDE} value bytes are held; past them the value is redacted as
+ * it arrives, in O(1) memory however long it is.
  *
  * @example
  * ```ts
  * import { redactText } from "@spool/transforms";
- * redactText('{"api_key": "abc123"} DB_PASSWORD=hunter2 max_tokens=10');
- * // '{"api_key": "[REDACTED:secret-assignment]"} DB_PASSWORD=[REDACTED:secret-assignment] max_tokens=10'
+ * redactText('{"api_key": "abc123"} DB_PASSWORD=hunter2 max_tokens=10 PASSWORD_MIN_LENGTH=12');
+ * // '{"api_key": "[REDACTED:secret-assignment]"} DB_PASSWORD=[REDACTED:secret-assignment] max_tokens=10 PASSWORD_MIN_LENGTH=12'
  * ```
  */
-import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet } from "./byte-classes.js";
+import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { ALNUM, BLANK, byteSet } from "./byte-classes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
-/** Bytes that end an unquoted value (besides whitespace and quotes). */
-const VALUE_END = byteSet(",;&})]");
 const QUOTES = byteSet("\"'`");
 const SPACE = byteSet(" \t\r\n\v\f");
-/** Bytes that end an unquoted value. */
-const UNQUOTED_END = byteSet(",;&})]\"'` \t\r\n\v\f");
+const TYPE_WORD = byteSet("A-Za-z0-9_.[]*");
+const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
+/** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
+const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
 const MAX_BLANKS = 16;
+const MAX_TAIL = 24;
+const MAX_TYPE = 24;
+/** Value bytes held and looked at before deciding. */
+export const DECIDE = 32;
+
+/** First words after a keyword that say the value is not the secret. */
+const NOT_SECRET_WORDS = new Set(
+  (
+    "izer izers ization ize ized izing less min max length len count url uri urls endpoint path file " +
+    "files dir type types provider providers name names header field fields policy ttl expiry expires " +
+    "expiration expire expired timeout size limit limits enabled enable disabled required regex pattern " +
+    "prompt hint label placeholder reset rotation strategy source format kind mode version validator " +
+    "validation manager ref refs usage prefix suffix location lifetime duration interval complexity " +
+    "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
+    "env var vars template store rule rules assignment"
+  ).split(" "),
+);
+/** Words of a vendor-context name that say it is not a credential. */
+const NOT_VENDOR_SECRET_WORDS = new Set([
+  ...NOT_SECRET_WORDS,
+  ..."id ids sha commit region host hostname port user username account org organization project release domain zone bucket cluster queue topic channel level app site team email region tag".split(
+    " ",
+  ),
+]);
+/** Whole values that are words, not secrets. */
+const NOT_SECRET_VALUES = new Set(
+  (
+    "true false yes no on off null nil none undefined string number boolean bool int str bytes any " +
+    "unknown object await new this self typeof function async return required optional default readonly"
+  ).split(" "),
+);
 
 const Phase = {
   First: 0,
@@ -39,15 +88,25 @@ const Phase = {
   AfterName: 3,
   AfterEquals: 4,
   AfterColon: 5,
-  ValueStart: 6,
-  QuotedFirst: 7,
-  Quoted: 8,
-  Unquoted: 9,
+  TypeWord: 6,
+  ValueStart: 7,
+  Held: 8,
+  Quoted: 9,
+  Unquoted: 10,
+  Compound: 11,
 } as const;
+
+interface Mode {
+  readonly vendor: boolean;
+  readonly boundary: boolean;
+  readonly wholeWord: boolean;
+}
 
 /** One assignment candidate (a class: one allocation per anchor occurrence). */
 class AssignmentCandidate implements Candidate {
   readonly anchorLength: number;
+  readonly mode: Mode;
+  readonly flag: boolean;
   phase: number = Phase.First;
   /** Bytes seen after the anchor. */
   offset = 0;
@@ -57,14 +116,32 @@ class AssignmentCandidate implements Candidate {
   keyQuoted = false;
   quote = 0;
   escaped = false;
+  /** The name after the anchor (its first bytes), for the next-word test. */
+  tail = "";
+  /** A separator byte waiting for its `=` (`?`, `+`, `.`) or the `:` count of `::=`. */
+  pending = 0;
+  /** Value bytes held undecided. */
+  value: number[] = [];
+  /** The value follows a flag and a space: it must look like a token. */
+  strict = false;
+  /** The separator was a plain `:`. */
+  colon = false;
+  /** Offset of a `;` run that ends an unquoted value if whitespace or the end follows, or -1. */
+  semi = -1;
 
-  constructor(anchorLength: number) {
-    this.anchorLength = anchorLength;
-    this.claim = anchorLength;
+  constructor(match: AnchorMatch, mode: Mode) {
+    this.anchorLength = match.length;
+    this.claim = match.length;
+    this.mode = mode;
+    this.flag = match.before === 0x2d;
   }
 
   get from(): number {
     return this.claim;
+  }
+
+  get to(): number | undefined {
+    return this.semi >= 0 ? this.semi : undefined;
   }
 
   next(byte: number): Verdict {
@@ -73,9 +150,13 @@ class AssignmentCandidate implements Candidate {
     for (;;) {
       switch (this.phase) {
         case Phase.First:
-          if (byte >= 0x61 && byte <= 0x7a && byte !== 0x73) return Verdict.Reject;
-          this.phase = byte === 0x73 || byte === 0x53 ? Phase.Plural : Phase.Name;
+          if (this.mode.wholeWord && ALNUM[byte] === 1) return Verdict.Reject;
+          if (byte >= 0x61 && byte <= 0x7a && (byte !== 0x73 || this.mode.vendor))
+            return Verdict.Reject;
+          this.phase =
+            (byte === 0x73 || byte === 0x53) && !this.mode.vendor ? Phase.Plural : Phase.Name;
           if (this.phase === Phase.Plural) {
+            this.tail += String.fromCharCode(byte);
             this.claim = here + 1;
             return Verdict.Hold;
           }
@@ -88,80 +169,227 @@ class AssignmentCandidate implements Candidate {
         case Phase.Name:
           if (NAME[byte] === 1) {
             if (++this.count > MAX_NAME) return Verdict.Reject;
+            if (this.tail.length < MAX_TAIL) this.tail += String.fromCharCode(byte);
             this.claim = here + 1;
             return Verdict.Hold;
           }
+          if (this.namesNoSecret()) return Verdict.Reject;
           this.phase = Phase.AfterName;
           this.count = 0;
           continue;
         case Phase.AfterName:
           this.claim = here + 1;
+          if (this.pending !== 0) {
+            if (byte === 0x3d) {
+              this.pending = 0;
+              this.phase = Phase.ValueStart;
+              return Verdict.Hold;
+            }
+            return Verdict.Reject;
+          }
           if ((byte === 0x22 || byte === 0x27) && !this.keyQuoted) {
             this.keyQuoted = true;
             return Verdict.Hold;
           }
-          if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+          if (BLANK[byte] === 1) {
+            this.count++;
+            if (this.count > MAX_BLANKS) return Verdict.Reject;
+            if (this.flag && this.count === 1 && this.tail === "" && !this.keyQuoted) {
+              // `--token value`: the flag's value after one space.
+              this.strict = true;
+              this.phase = Phase.ValueStart;
+              this.count = 0;
+            }
+            return Verdict.Hold;
+          }
           if (byte === 0x3d) this.phase = Phase.AfterEquals;
           else if (byte === 0x3a) this.phase = Phase.AfterColon;
-          else return Verdict.Reject;
+          else if (byte === 0x3f || byte === 0x2b || byte === 0x2e) {
+            this.pending = byte;
+            return Verdict.Hold;
+          } else if (byte === 0x3e && this.count === 0 && !this.keyQuoted) {
+            this.phase = Phase.ValueStart; // XML: <xToken>value</xToken>
+            this.quote = 0x3c;
+            return Verdict.Hold;
+          } else if (this.keyQuoted && (byte === 0x2c || byte === 0x5d)) {
+            // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…'
+            this.keyQuoted = false;
+            this.phase = byte === 0x2c ? Phase.ValueStart : Phase.AfterName;
+            this.strict = byte === 0x2c;
+            this.count = 0;
+            return Verdict.Hold;
+          } else if (
+            this.count > 0 &&
+            !this.keyQuoted &&
+            (ALNUM[byte] === 1 || byte === 0x5b || byte === 0x2a)
+          ) {
+            this.phase = Phase.TypeWord; // var xToken string = "…"
+            this.count = 1;
+            return Verdict.Hold;
+          } else return Verdict.Reject;
           this.count = 0;
           return Verdict.Hold;
+        case Phase.TypeWord:
+          this.claim = here + 1;
+          if (TYPE_WORD[byte] === 1 && this.count > 0) {
+            return ++this.count > MAX_TYPE ? Verdict.Reject : Verdict.Hold;
+          }
+          if (BLANK[byte] === 1) {
+            this.count = 0; // now the blanks before `=`
+            return Verdict.Hold;
+          }
+          if (byte === 0x3d && this.count === 0) {
+            this.phase = Phase.AfterEquals;
+            return Verdict.Hold;
+          }
+          return Verdict.Reject;
         case Phase.AfterEquals:
-          // "==" is a comparison, "=>" a map arrow.
-          if (byte === 0x3d) return Verdict.Reject;
           this.phase = Phase.ValueStart;
+          if (byte === 0x3d) {
+            // "== x" is a comparison; "==x" a value starting with "=".
+            this.phase = Phase.Compound;
+            this.claim = here;
+            return Verdict.Hold;
+          }
           if (byte === 0x3e) {
             this.claim = here + 1;
             return Verdict.Hold;
           }
           continue;
+        case Phase.Compound:
+          if (BLANK[byte] === 1 || SPACE[byte] === 1 || byte === 0x3d) return Verdict.Reject;
+          this.phase = Phase.Held;
+          this.value.push(0x3d);
+          continue;
         case Phase.AfterColon:
-          // "::" is a scope operator, ":=" an assignment.
-          if (byte === 0x3a) return Verdict.Reject;
+          // `aws:iam::…` is a name, not an assignment: a vendor's value follows a blank or quote.
+          if (this.mode.vendor && BLANK[byte] !== 1 && QUOTES[byte] !== 1) return Verdict.Reject;
+          // "::" is a scope operator unless `::=` / `:::=`; ":=" an assignment.
+          if (byte === 0x3a) {
+            if (++this.pending > 2) return Verdict.Reject;
+            this.claim = here + 1;
+            return Verdict.Hold;
+          }
+          if (this.pending > 0 && byte !== 0x3d) return Verdict.Reject;
+          this.pending = 0;
           this.phase = Phase.ValueStart;
           if (byte === 0x3d) {
             this.claim = here + 1;
             return Verdict.Hold;
           }
+          this.colon = true;
           continue;
         case Phase.ValueStart:
           this.claim = here + 1;
           if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
-          if (QUOTES[byte] === 1) {
+          if (QUOTES[byte] === 1 && this.quote === 0) {
             this.quote = byte;
-            this.phase = Phase.QuotedFirst;
             return Verdict.Hold;
           }
-          if (SPACE[byte] === 1 || VALUE_END[byte] === 1) return Verdict.Reject;
-          this.phase = Phase.Unquoted;
+          if (SPACE[byte] === 1 || byte === this.quote) return Verdict.Reject;
+          this.phase = Phase.Held;
           this.claim = here;
-          return Verdict.Redact;
-        case Phase.QuotedFirst:
-          if (byte === this.quote || byte === 0x0a || byte === 0x0d) return Verdict.Reject;
-          this.phase = Phase.Quoted;
-          this.claim = here;
-          this.escaped = byte === 0x5c;
-          return Verdict.Redact;
+          continue;
+        case Phase.Held: {
+          if (this.value.length === 0 || this.claim > here) this.claim = here - this.value.length;
+          const ends = this.endsValue(byte);
+          if (!ends) {
+            this.noteSemicolon(byte, here);
+            if (this.quote !== 0 && this.quote !== 0x3c && this.escaped) {
+              this.escaped = false;
+            } else if (this.quote !== 0 && this.quote !== 0x3c && byte === 0x5c)
+              this.escaped = true;
+            this.value.push(byte);
+            if (this.value.length < DECIDE) return Verdict.Hold;
+            if (!this.credible(false)) return Verdict.Reject;
+            this.phase = this.quote === 0 || this.quote === 0x3c ? Phase.Unquoted : Phase.Quoted;
+            this.semi = -1; // redacted with the value: a later `;` decides afresh
+            return Verdict.Redact;
+          }
+          return this.credible(true) ? Verdict.Close : Verdict.Reject;
+        }
         case Phase.Quoted:
           if (this.escaped) {
             this.escaped = false;
             return Verdict.Redact;
           }
-          if (byte === this.quote || byte === 0x0a || byte === 0x0d) return Verdict.Reject;
+          if (this.endsValue(byte)) return Verdict.Reject;
           this.escaped = byte === 0x5c;
           return Verdict.Redact;
         case Phase.Unquoted:
-          if (SPACE[byte] === 1 || QUOTES[byte] === 1 || VALUE_END[byte] === 1)
-            return Verdict.Reject;
-          return Verdict.Redact;
+          if (this.endsValue(byte)) return this.semi >= 0 ? Verdict.Close : Verdict.Reject;
+          this.noteSemicolon(byte, here);
+          return this.semi >= 0 ? Verdict.Hold : Verdict.Redact;
       }
     }
   }
 
+  /** Track a run of `;` in an unquoted value: it ends the value if whitespace follows. */
+  noteSemicolon(byte: number, here: number): void {
+    if (this.quote !== 0) return;
+    if (byte !== 0x3b) this.semi = -1;
+    else if (this.semi < 0) this.semi = here;
+  }
+
+  /** True when `byte` ends the value (not part of it). */
+  endsValue(byte: number): boolean {
+    if (this.quote === 0) return SPACE[byte] === 1;
+    if (this.quote === 0x3c) return byte === 0x3c || SPACE[byte] === 1;
+    if (this.escaped) return false;
+    return byte === this.quote || byte === 0x0a || byte === 0x0d;
+  }
+
+  /** The name after the keyword says the value is something else (`_MIN_LENGTH`, `Url`). */
+  namesNoSecret(): boolean {
+    const words = splitWords(this.tail);
+    if (this.mode.vendor) return words.some((w) => NOT_VENDOR_SECRET_WORDS.has(w));
+    let first = words[0];
+    if (first === "s") first = words[1];
+    return first !== undefined && NOT_SECRET_WORDS.has(first);
+  }
+
+  /** The value test, on the held bytes (`complete`: the value ended there). */
+  credible(complete: boolean): boolean {
+    const v = this.value;
+    const n = v.length;
+    if (n === 0) return false;
+    const text = String.fromCharCode(...v);
+    const first = v[0]!;
+    // Placeholders and templates.
+    if (first === 0x24 || first === 0x25 || first === 0x3c || text.startsWith("{{")) return false;
+    if (text.startsWith("[REDACTED") || text.includes("...") || text.includes("\u2026"))
+      return false;
+    if (complete && n >= 2 && v.every((b) => b === first)) return false;
+    if (/^\*+$/.test(text)) return false;
+    if (/^https?:\/\/[^@]*$/.test(text)) return false;
+    const unquoted = this.quote === 0 || this.quote === 0x3c;
+    if (!/[A-Za-z0-9]/.test(text)) return false;
+    const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
+    if (complete && NOT_SECRET_VALUES.has(bare.toLowerCase())) return false;
+    if (complete && /^[0-9._:-]{1,7}$/.test(bare)) return false;
+    if (unquoted) {
+      // Code, not a value: a call, a member path, an object or array literal.
+      if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26 || first === 0x21)
+        return false;
+      if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return false;
+      if (complete && /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(bare)) return false;
+      // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
+      // after `=` it may be a password (`PASSWORD=hunter`).
+      if (complete && this.colon && /^[A-Za-z_]+$/.test(bare)) return false;
+    }
+    if (this.strict || this.mode.vendor) {
+      if (complete && n < (this.mode.vendor ? 16 : 6)) return false;
+      if (!v.every((b) => TOKEN_ALPHABET[b] === 1)) return false;
+      if (!/[0-9]/.test(text) || !/[A-Za-z]/.test(text)) return false;
+    }
+    return true;
+  }
+
   skip(input: Uint8Array, start: number, end: number): number {
     let i = start;
-    if (this.phase === Phase.Unquoted) {
-      while (i < end && UNQUOTED_END[input[i]!] !== 1) i++;
+    if (this.phase === Phase.Unquoted && this.quote === 0) {
+      if (this.semi >= 0) return start; // the next byte decides what the held `;` is
+      while (i < end && SPACE[input[i]!] !== 1 && input[i] !== 0x3b) i++;
     } else if (this.phase === Phase.Quoted) {
       for (; i < end; i++) {
         if (this.escaped) {
@@ -172,7 +400,7 @@ class AssignmentCandidate implements Candidate {
         if (byte === this.quote || byte === 0x0a || byte === 0x0d) break;
         this.escaped = byte === 0x5c;
       }
-    } else if (this.phase === Phase.Name) {
+    } else if (this.phase === Phase.Name && this.tail.length >= MAX_TAIL) {
       const stop = Math.min(end, start + (MAX_NAME - this.count));
       while (i < stop && NAME[input[i]!] === 1) i++;
       this.count += i - start;
@@ -182,9 +410,39 @@ class AssignmentCandidate implements Candidate {
     return i;
   }
 
+  stateKey(): number | undefined {
+    if (this.phase === Phase.Unquoted) return this.semi >= 0 ? undefined : 1 + this.quote;
+    if (this.phase === Phase.Quoted) return 256 + this.quote * 2 + (this.escaped ? 1 : 0);
+    return undefined;
+  }
+
   end(): Verdict {
+    if (this.phase === Phase.Held) {
+      this.claim = Math.min(this.claim, this.anchorLength + this.offset - this.value.length);
+      return this.credible(true) ? Verdict.Close : Verdict.Reject;
+    }
+    if (this.phase === Phase.Unquoted && this.semi >= 0) return Verdict.Close;
     return Verdict.Reject;
   }
+}
+
+/** Lowercase words of a name's tail: `_MIN_LENGTH` → min, length; `sProvider` → s, provider. */
+function splitWords(tail: string): string[] {
+  const words: string[] = [];
+  for (const run of tail.split(/[^A-Za-z]+/)) {
+    for (const word of run.split(/(?<=[a-z])(?=[A-Z])/))
+      if (word !== "") words.push(word.toLowerCase());
+  }
+  return words;
+}
+
+export interface AssignmentRuleOptions {
+  /** Anchors are vendor names, not keywords: the value must look like a token. @default false */
+  readonly vendor?: boolean;
+  /** Require a non-alphanumeric byte (or the start) before the anchor. @default false */
+  readonly boundary?: boolean;
+  /** The keyword is a whole word: no letter or digit may follow it either. @default false */
+  readonly wholeWord?: boolean;
 }
 
 /**
@@ -194,14 +452,21 @@ class AssignmentCandidate implements Candidate {
 export function assignmentRule(
   name: string,
   keywords: readonly (readonly string[])[],
+  options: AssignmentRuleOptions = {},
 ): MatcherRule {
+  const mode: Mode = {
+    vendor: options.vendor ?? false,
+    boundary: (options.boundary ?? false) || (options.wholeWord ?? false),
+    wholeWord: options.wholeWord ?? false,
+  };
   return {
     kind: "matcher",
     name,
     anchors: [...new Set(keywords.flatMap(keywordSpellings))],
-    maxLength: 16,
-    start(match): Candidate {
-      return new AssignmentCandidate(match.length);
+    maxLength: DECIDE + 16,
+    start(match): Candidate | undefined {
+      if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
+      return new AssignmentCandidate(match, mode);
     },
   };
 }

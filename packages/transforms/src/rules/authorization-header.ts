@@ -156,6 +156,7 @@ export const AUTHORIZATION_HEADER_RULE: MatcherRule = {
         here += i - start;
         return i;
       },
+      stateKey: () => (phase === Phase.Credential ? quote * 2 + (escaped ? 1 : 0) : undefined),
       end() {
         return phase === Phase.Word && word !== "" ? Verdict.Close : Verdict.Reject;
       },

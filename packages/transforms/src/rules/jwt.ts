@@ -66,6 +66,7 @@ export const JWT_RULE: MatcherRule = {
         payload += i - start;
         return i;
       },
+      stateKey: () => (redacting ? 0 : undefined),
       end: () => Verdict.Reject,
     };
   },

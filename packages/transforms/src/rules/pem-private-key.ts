@@ -64,6 +64,7 @@ export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
         }
         return i;
       },
+      stateKey: () => phase * 8 + Math.min(dashes, 5),
       end: () => Verdict.Close,
     };
   },

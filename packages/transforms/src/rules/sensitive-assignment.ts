@@ -1,9 +1,10 @@
 /**
- * Built-in assignment rules: AWS secret access keys by their variable name, and any
- * assignment whose name contains a sensitive keyword (TOKEN, SECRET, PASSWORD, PASSWD,
- * PASSPHRASE, API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, in lower, UPPER, Capitalized,
- * camel and Pascal case with `_`, `-` or no separator). See
- * `assignment-rule.ts` for the grammar and why it never holds a byte.
+ * Built-in assignment rules: AWS secret access keys by their variable name, any assignment
+ * whose name contains a sensitive keyword (TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE,
+ * API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, and PW / PWD as whole words, in lower,
+ * UPPER, Capitalized, camel and Pascal case with `_`, `-` or no separator), and assignments
+ * named after a vendor whose keys have no prefix (`HEROKU_API=…`, `"datadog_key": "…"`).
+ * See `assignment-rule.ts` for the grammar and the value test.
  *
  * @example
  * ```ts
@@ -12,6 +13,7 @@
  * // "aws_secret_access_key = [REDACTED:aws-secret-access-key]"
  * ```
  */
+import { CONTEXT_PROVIDERS } from "../provider-catalogue.js";
 import type { MatcherRule } from "../rule.js";
 import { assignmentRule } from "./assignment-rule.js";
 
@@ -30,3 +32,17 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   ["credential"],
   ["access", "key"],
 ]);
+
+/** `_pw=`, `PWD:`: short keywords, so only as whole words. */
+export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
+  "secret-assignment",
+  [["pw"], ["pwd"]],
+  { wholeWord: true },
+);
+
+/** Names of vendors whose credentials have no prefix, as context. */
+export const VENDOR_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
+  "vendor-credential",
+  CONTEXT_PROVIDERS.flatMap((p) => p.names.map((n) => n.split("_").filter((w) => w !== ""))),
+  { vendor: true, boundary: true },
+);

@@ -35,6 +35,8 @@ export interface TokenRuleOptions {
    * one; kebab-case words do not). Waits at most twice `minBody` body bytes. @default false
    */
   readonly mixed?: boolean;
+  /** Keep the prefix readable and redact only the body (`AccountKey=[REDACTED:…]`). @default false */
+  readonly keepPrefix?: boolean;
 }
 
 /** A {@link MatcherRule} for prefix + alphabet tokens. */
@@ -44,6 +46,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   const boundary = options.boundary ?? true;
   const minBody = options.minBody;
   const mixed = options.mixed ?? false;
+  const keepPrefix = options.keepPrefix ?? false;
   const longestPrefix = Math.max(...options.prefixes.map((p) => Buffer.byteLength(p)));
   return {
     kind: "matcher",
@@ -61,7 +64,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
       let count = 0;
       let sawMixed = !mixed;
       return {
-        from: 0,
+        from: keepPrefix ? match.length : 0,
         next(byte) {
           if (body[byte] !== 1) return Verdict.Reject;
           count++;
@@ -91,6 +94,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
           }
           return i;
         },
+        stateKey: () => (count >= minBody && sawMixed ? 0 : undefined),
         end: () => Verdict.Reject,
       };
     },

@@ -61,6 +61,7 @@ export const URL_USERINFO_RULE: MatcherRule = {
         length += i - start;
         return i;
       },
+      stateKey: () => (overlong ? 0 : undefined),
       end: () => Verdict.Reject,
     };
   },

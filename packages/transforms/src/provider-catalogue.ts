@@ -1,0 +1,227 @@
+/**
+ * The provider catalogue: vendor credential formats as data, one line each. Every entry
+ * becomes a prefix anchor in the redactor's one automaton (see `rules/catalogue-rules.ts`),
+ * so a hundred formats cost no more per byte than one; only bytes after a prefix are looked
+ * at. The facts (prefix, alphabet, length) are those the vendors document and public
+ * scanners' rule tests use; the `shape` of an entry describes a well-formed token for the
+ * labelled corpus (`spool bench redact --corpus`) and the tests.
+ *
+ * Adding a provider: one {@link ProviderFormat} line here, and a case in
+ * `test/catalogue.test.ts` (the corpus picks it up by itself).
+ *
+ * Formats without a distinctive prefix (a bare UUID, 32 hex digits) cannot be told from
+ * ordinary text; they are listed in {@link CONTEXT_PROVIDERS} and caught only next to the
+ * vendor's name in an assignment (`HEROKU_API_KEY=…`, `"datadog_key": "…"`).
+ *
+ * @example
+ * ```ts
+ * import { PROVIDER_FORMATS } from "@spool/transforms";
+ * PROVIDER_FORMATS.find((p) => p.prefixes.includes("hf_"))?.family; // "huggingface"
+ * ```
+ */
+
+/** One vendor token format. */
+export interface ProviderFormat {
+  /** Vendor family, for reports (`gitlab`, `slack`, …). */
+  readonly family: string;
+  /** Rule name shown in the marker `[REDACTED:<rule>]`. */
+  readonly rule: string;
+  /** Literal prefixes; each is an anchor. */
+  readonly prefixes: readonly string[];
+  /** Alphabet of the bytes after the prefix, as a character-class body. */
+  readonly body: string;
+  /** Body bytes needed before it counts (below the real length, so a cut token is caught). */
+  readonly minBody: number;
+  /**
+   * A well-formed token: literal text with `{n:class}` or `{n-m:class}` runs (`%` stands for
+   * each prefix in turn). @default the prefix, then minBody + 8 body bytes
+   */
+  readonly shape?: string;
+  /** Require a digit or capital in the body (the prefix also starts ordinary words). @default false */
+  readonly mixed?: boolean;
+  /** Keep the prefix readable: it names a place, not a secret (`AccountKey=`). @default false */
+  readonly keepPrefix?: boolean;
+  /** The last 6 body characters are a checksum of the rest. @default undefined */
+  readonly checksum?: "crc32-base62";
+  /** Require a non-alphanumeric byte (or the start) before the prefix. @default true */
+  readonly boundary?: boolean;
+  /** Extra bytes that may not stand before the prefix. @default "" */
+  readonly notAfter?: string;
+}
+
+/** A format caught only next to one of its vendor's names (no distinctive prefix). */
+export interface ContextProvider {
+  readonly family: string;
+  /** Names that give the context, spelled every usual way (`heroku` → HEROKU, Heroku). */
+  readonly names: readonly string[];
+  /** A well-formed value, as in {@link ProviderFormat.shape}. */
+  readonly shape: string;
+}
+
+const B62 = "A-Za-z0-9";
+const URLSAFE = "A-Za-z0-9_-";
+const HEX = "a-f0-9";
+const B64 = "A-Za-z0-9+/=";
+
+/** Formats with a prefix, in tie-break order (a span claimed by two is named after the first). */
+// biome-ignore format: one provider per line
+export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
+  // The rules spool shipped first keep their names and order.
+  { family: "aws", rule: "aws-access-key-id", prefixes: ["AKIA", "ASIA", "ABIA", "ACCA"], body: "A-Z0-9", minBody: 16, shape: "%{16:A-Z2-7}" },
+  { family: "github", rule: "github-token", prefixes: ["ghp_", "gho_", "ghu_", "ghr_"], body: B62, minBody: 30, shape: "%{36:A-Za-z0-9}", checksum: "crc32-base62" },
+  { family: "github", rule: "github-token", prefixes: ["ghs_"], body: "A-Za-z0-9_.-", minBody: 30, shape: "%{36:A-Za-z0-9}", checksum: "crc32-base62" },
+  { family: "github", rule: "github-token", prefixes: ["github_pat_"], body: "A-Za-z0-9_", minBody: 40, shape: "github_pat_11{20:A-Z0-9}_{59:A-Za-z0-9}" },
+  { family: "gitlab", rule: "gitlab-token", prefixes: [ "glpat-", "glrt-", "glcbt-", "gldt-", "glft-", "glimt-", "glsoat-", "glffct-", "GR1348941", ], body: "A-Za-z0-9_.-", minBody: 20, shape: "%{20:A-Za-z0-9_-}" },
+  { family: "gitlab", rule: "gitlab-token", prefixes: ["glpat-"], body: "A-Za-z0-9_.-", minBody: 20, shape: "glpat-{27:A-Za-z0-9_-}.01.{9:a-z0-9}" },
+  { family: "gitlab", rule: "gitlab-token", prefixes: ["glptt-"], body: "A-Za-z0-9_.-", minBody: 20, shape: "glptt-{40:a-f0-9}" },
+  { family: "gitlab", rule: "gitlab-token", prefixes: ["glagent-", "gloas-"], body: "A-Za-z0-9_.-", minBody: 20, shape: "%{50:A-Za-z0-9_-}" },
+  { family: "slack", rule: "slack-token", prefixes: ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xoxc-", "xoxd-"], body: "A-Za-z0-9-", minBody: 10, shape: "%{12:0-9}-{12:0-9}-{24:A-Za-z0-9}" },
+  { family: "slack", rule: "slack-token", prefixes: ["xapp-"], body: "A-Za-z0-9-", minBody: 10, shape: "xapp-1-A{10:A-Z0-9}-{13:0-9}-{64:a-f0-9}" },
+  { family: "slack", rule: "slack-token", prefixes: ["xoxe.xoxp-", "xoxe.xoxb-"], body: "A-Za-z0-9-", minBody: 10, shape: "%1-{150:A-Za-z0-9}" },
+  { family: "slack", rule: "slack-webhook", prefixes: [ "hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/", ], body: "A-Za-z0-9/", minBody: 16, keepPrefix: true, shape: "https://%T{10:A-Z0-9}/B{10:A-Z0-9}/{24:A-Za-z0-9}" },
+  { family: "stripe", rule: "stripe-key", prefixes: ["sk_live_", "rk_live_", "sk_test_", "rk_test_", "sk_prod_", "rk_prod_", "whsec_"], body: B62, minBody: 16, shape: "%51{22:A-Za-z0-9}{72:A-Za-z0-9}" },
+  { family: "npm", rule: "npm-token", prefixes: ["npm_"], body: B62, minBody: 36, shape: "%{36:A-Za-z0-9}", checksum: "crc32-base62" },
+  { family: "openrouter", rule: "openrouter-key", prefixes: ["sk-or-v1-"], body: HEX, minBody: 48, shape: "sk-or-v1-{64:a-f0-9}" },
+  // Listed before the OpenAI rule so an "sk-ant-" key is named for Anthropic.
+  { family: "anthropic", rule: "anthropic-api-key", prefixes: ["sk-ant-"], body: URLSAFE, minBody: 20, notAfter: "_-", shape: "sk-ant-api03-{93:A-Za-z0-9_-}AA" },
+  // "sk-" also starts ordinary kebab-case words: require a digit or capital as keys have.
+  { family: "openai", rule: "openai-api-key", prefixes: ["sk-"], body: URLSAFE, minBody: 20, notAfter: "_-", mixed: true, shape: "sk-proj-{74:A-Za-z0-9_-}T3BlbkFJ{74:A-Za-z0-9_-}" },
+  { family: "google", rule: "google-api-key", prefixes: ["AIza"], body: URLSAFE, minBody: 30, shape: "AIza{35:A-Za-z0-9_-}" },
+  // Added with the catalogue (names: the vendor's, as scanners spell them).
+  { family: "google", rule: "google-oauth", prefixes: ["ya29."], body: URLSAFE, minBody: 20, shape: "ya29.{120:A-Za-z0-9_-}" },
+  { family: "google", rule: "google-oauth", prefixes: ["1//0"], body: URLSAFE, minBody: 30, shape: "1//0{60:A-Za-z0-9_-}" },
+  { family: "google", rule: "google-oauth", prefixes: ["GOCSPX-"], body: URLSAFE, minBody: 24, shape: "GOCSPX-{28:A-Za-z0-9_-}" },
+  { family: "huggingface", rule: "huggingface-token", prefixes: ["hf_", "api_org_"], body: "A-Za-z", minBody: 30, shape: "%{34:A-Za-z}" },
+  { family: "azure", rule: "azure-client-secret", boundary: false, prefixes: ["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"], body: "A-Za-z0-9_~.-", minBody: 28, shape: "{3:A-Za-z0-9}%" + "{34:A-Za-z0-9_~.-}" },
+  { family: "azure", rule: "azure-storage-key", prefixes: ["AccountKey=", "SharedAccessKey=", "AccessKey="], body: B64, minBody: 32, keepPrefix: true, shape: "DefaultEndpointsProtocol=https;AccountName=acct;%" + "{86:A-Za-z0-9+/}==;EndpointSuffix=core.windows.net" },
+  { family: "hashicorp", rule: "vault-token", prefixes: ["hvs.", "hvb.", "hvr."], body: URLSAFE, minBody: 24, shape: "%{90:A-Za-z0-9_-}" },
+  { family: "shopify", rule: "shopify-token", prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"], body: "a-fA-F0-9", minBody: 32, shape: "%{32:a-f0-9}" },
+  { family: "grafana", rule: "grafana-token", prefixes: ["glsa_"], body: "A-Za-z0-9_", minBody: 32, shape: "glsa_{32:A-Za-z0-9}_{8:a-f0-9}" },
+  { family: "grafana", rule: "grafana-token", prefixes: ["glc_"], body: B64, minBody: 32, shape: "glc_{80:A-Za-z0-9}==" },
+  { family: "grafana", rule: "grafana-token", prefixes: ["eyJrIjoi"], body: B64, minBody: 40, shape: "eyJrIjoi{70:A-Za-z0-9}" },
+  { family: "sendgrid", rule: "sendgrid-key", prefixes: ["SG."], body: "A-Za-z0-9_.=-", minBody: 40, shape: "SG.{22:A-Za-z0-9_-}.{43:A-Za-z0-9_-}" },
+  { family: "brevo", rule: "brevo-key", prefixes: ["xkeysib-", "xsmtpsib-"], body: "A-Za-z0-9-", minBody: 40, shape: "%{64:a-f0-9}-{16:A-Za-z0-9}" },
+  { family: "databricks", rule: "databricks-token", prefixes: ["dapi", "dose"], body: "a-f0-9-", minBody: 32, shape: "%{32:a-f0-9}" },
+  { family: "digitalocean", rule: "digitalocean-token", prefixes: ["dop_v1_", "doo_v1_", "dor_v1_"], body: HEX, minBody: 40, shape: "%{64:a-f0-9}" },
+  { family: "twilio", rule: "twilio-key", prefixes: ["SK"], body: "a-fA-F0-9", minBody: 32, mixed: true, shape: "SK{32:a-f0-9}" },
+  { family: "pypi", rule: "pypi-token", prefixes: ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], body: URLSAFE, minBody: 32, shape: "%{120:A-Za-z0-9_-}" },
+  { family: "age", rule: "age-secret-key", prefixes: ["AGE-SECRET-KEY-1"], body: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", minBody: 40, shape: "%{58:QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L}" },
+  { family: "aws", rule: "aws-bedrock-key", prefixes: ["ABSK"], body: B64, minBody: 60, shape: "ABSK{132:A-Za-z0-9+/}" },
+  { family: "alibaba", rule: "alibaba-access-key", prefixes: ["LTAI"], body: B62, minBody: 16, shape: "LTAI{20:A-Za-z0-9}" },
+  { family: "adafruit", rule: "adafruit-key", prefixes: ["aio_"], body: B62, minBody: 24, mixed: true, shape: "aio_{28:A-Za-z0-9}" },
+  { family: "atlassian", rule: "atlassian-token", prefixes: ["ATATT3", "ATCTT3", "ATOAT"], body: "A-Za-z0-9_=-", minBody: 60, shape: "%{180:A-Za-z0-9_-}=" },
+  { family: "bitbucket", rule: "bitbucket-token", prefixes: ["ATBB"], body: B62, minBody: 28, shape: "ATBB{32:A-Za-z0-9}" },
+  { family: "buildkite", rule: "buildkite-token", prefixes: ["bkua_"], body: HEX, minBody: 36, shape: "bkua_{40:a-f0-9}" },
+  { family: "clojars", rule: "clojars-token", prefixes: ["CLOJARS_"], body: "a-z0-9", minBody: 48, shape: "CLOJARS_{60:a-z0-9}" },
+  { family: "contentful", rule: "contentful-token", prefixes: ["CFPAT-"], body: URLSAFE, minBody: 36, shape: "CFPAT-{43:A-Za-z0-9_-}" },
+  { family: "defined", rule: "defined-networking-key", prefixes: ["dnkey-"], body: "A-Za-z0-9_=-", minBody: 40, shape: "dnkey-{26:a-z0-9}-{52:a-z0-9}" },
+  { family: "docker", rule: "docker-token", prefixes: ["dckr_pat_", "dckr_oat_"], body: URLSAFE, minBody: 24, shape: "%{27:A-Za-z0-9_-}" },
+  { family: "doppler", rule: "doppler-token", prefixes: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], body: B62, minBody: 40, shape: "%{43:A-Za-z0-9}" },
+  { family: "duffel", rule: "duffel-token", prefixes: ["duffel_test_", "duffel_live_"], body: "A-Za-z0-9_=-", minBody: 40, shape: "%{43:A-Za-z0-9_-}" },
+  { family: "dynatrace", rule: "dynatrace-token", prefixes: ["dt0c01.", "dt0s01.", "dt0s16."], body: "A-Z0-9.", minBody: 60, shape: "%{24:A-Z0-9}.{64:A-Z0-9}" },
+  { family: "easypost", rule: "easypost-key", prefixes: ["EZAK", "EZTK"], body: "a-zA-Z0-9", minBody: 48, shape: "%{54:a-z0-9}" },
+  { family: "figma", rule: "figma-token", prefixes: ["figd_", "figu_"], body: URLSAFE, minBody: 36, shape: "%{40:A-Za-z0-9_-}" },
+  { family: "flutterwave", rule: "flutterwave-key", prefixes: ["FLWSECK_TEST-", "FLWSECK-", "FLWPUBK_TEST-"], body: "a-hA-H0-9X-", minBody: 32, shape: "%{32:a-h0-9}-X" },
+  { family: "frameio", rule: "frameio-token", prefixes: ["fio-u-"], body: "A-Za-z0-9_=-", minBody: 56, shape: "fio-u-{64:A-Za-z0-9_-}" },
+  { family: "flyio", rule: "flyio-token", prefixes: ["fo1_", "fm1r_", "fm1a_", "fm2_"], body: `${B64}_-`, minBody: 40, shape: "%{43:A-Za-z0-9_-}" },
+  { family: "gocardless", rule: "gocardless-token", prefixes: ["live_"], body: "A-Za-z0-9_=-", minBody: 40, mixed: true, shape: "live_{40:A-Za-z0-9}" },
+  { family: "groq", rule: "groq-key", prefixes: ["gsk_"], body: B62, minBody: 48, shape: "gsk_{52:A-Za-z0-9}" },
+  { family: "harness", rule: "harness-token", prefixes: ["pat.", "sat."], body: `.${URLSAFE}`, minBody: 60, mixed: true, shape: "%{22:A-Za-z0-9_-}.{24:a-f0-9}.{20:A-Za-z0-9}" },
+  { family: "heroku", rule: "heroku-key", prefixes: ["HRKU-"], body: URLSAFE, minBody: 48, shape: "HRKU-AA{58:A-Za-z0-9_-}" },
+  { family: "infracost", rule: "infracost-key", prefixes: ["ico-"], body: B62, minBody: 32, mixed: true, shape: "ico-{32:A-Za-z0-9}" },
+  { family: "jfrog", rule: "jfrog-token", prefixes: ["AKCp", "cmVmdGtu"], body: B62, minBody: 56, shape: "%{69:A-Za-z0-9}" },
+  { family: "langchain", rule: "langsmith-key", prefixes: ["lsv2_pt_", "lsv2_sk_"], body: "a-f0-9_", minBody: 32, shape: "%{32:a-f0-9}_{10:a-f0-9}" },
+  { family: "linear", rule: "linear-key", prefixes: ["lin_api_", "lin_oauth_"], body: B62, minBody: 36, shape: "%{40:A-Za-z0-9}" },
+  { family: "mapbox", rule: "mapbox-token", prefixes: ["sk.eyJ", "tk.eyJ"], body: `.${URLSAFE}`, minBody: 60, shape: "%{60:A-Za-z0-9_-}.{22:A-Za-z0-9_-}" },
+  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], body: "A-Za-z0-9@/-", minBody: 40, keepPrefix: true, shape: "https://acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  { family: "discord", rule: "discord-webhook", prefixes: ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], body: `/${URLSAFE}`, minBody: 40, keepPrefix: true, shape: "https://%{18:0-9}/{68:A-Za-z0-9_-}" },
+  { family: "newrelic", rule: "newrelic-key", prefixes: ["NRAK-", "NRII-", "NRRA-", "NRJS-", "NRAA-"], body: "A-Za-z0-9", minBody: 19, shape: "%{27:A-Z0-9}" },
+  { family: "nuget", rule: "nuget-key", prefixes: ["oy2"], body: "a-z0-9", minBody: 40, shape: "oy2{43:a-z0-9}" },
+  { family: "octopus", rule: "octopus-key", prefixes: ["API-"], body: "A-Z0-9", minBody: 26, mixed: true, shape: "API-{26:A-Z0-9}" },
+  { family: "onepassword", rule: "onepassword-token", prefixes: ["ops_eyJ"], body: `${B64}_-`, minBody: 100, shape: "ops_eyJ{250:A-Za-z0-9+/}" },
+  { family: "onepassword", rule: "onepassword-secret-key", prefixes: ["A3-"], body: "A-Z0-9-", minBody: 30, mixed: true, shape: "A3-{6:A-Z0-9}-{11:A-Z0-9}-{5:A-Z0-9}-{5:A-Z0-9}-{5:A-Z0-9}" },
+  { family: "openshift", rule: "openshift-token", prefixes: ["sha256~"], body: URLSAFE, minBody: 40, shape: "sha256~{43:A-Za-z0-9_-}" },
+  { family: "perplexity", rule: "perplexity-key", prefixes: ["pplx-"], body: B62, minBody: 40, shape: "pplx-{48:A-Za-z0-9}" },
+  { family: "planetscale", rule: "planetscale-token", prefixes: ["pscale_tkn_", "pscale_oauth_", "pscale_pw_"], body: "A-Za-z0-9_.=-", minBody: 32, shape: "%{43:A-Za-z0-9_-}" },
+  { family: "postman", rule: "postman-key", prefixes: ["PMAK-"], body: "a-fA-F0-9-", minBody: 40, shape: "PMAK-{24:a-f0-9}-{34:a-f0-9}" },
+  { family: "prefect", rule: "prefect-key", prefixes: ["pnu_"], body: B62, minBody: 32, shape: "pnu_{36:A-Za-z0-9}" },
+  { family: "pulumi", rule: "pulumi-token", prefixes: ["pul-"], body: HEX, minBody: 36, shape: "pul-{40:a-f0-9}" },
+  { family: "readme", rule: "readme-key", prefixes: ["rdme_"], body: "a-z0-9", minBody: 60, shape: "rdme_{70:a-z0-9}" },
+  { family: "render", rule: "render-key", prefixes: ["rnd_"], body: B62, minBody: 28, mixed: true, shape: "rnd_{32:A-Za-z0-9}" },
+  { family: "replicate", rule: "replicate-token", prefixes: ["r8_"], body: B62, minBody: 32, mixed: true, shape: "r8_{37:A-Za-z0-9}" },
+  { family: "rubygems", rule: "rubygems-key", prefixes: ["rubygems_"], body: HEX, minBody: 40, shape: "rubygems_{48:a-f0-9}" },
+  { family: "scalingo", rule: "scalingo-token", prefixes: ["tk-us-"], body: URLSAFE, minBody: 40, shape: "tk-us-{48:A-Za-z0-9_-}" },
+  { family: "sentry", rule: "sentry-token", prefixes: ["sntrys_eyJ", "sntryu_"], body: `${B64}_`, minBody: 60, shape: "%{64:a-f0-9}" },
+  { family: "settlemint", rule: "settlemint-token", prefixes: ["sm_pat_", "sm_aat_", "sm_sat_"], body: B62, minBody: 16, shape: "%{16:a-zA-Z0-9}" },
+  { family: "shippo", rule: "shippo-token", prefixes: ["shippo_live_", "shippo_test_"], body: HEX, minBody: 36, shape: "%{40:a-f0-9}" },
+  { family: "sourcegraph", rule: "sourcegraph-token", prefixes: ["sgp_"], body: "a-fA-F0-9_", minBody: 36, shape: "sgp_{16:a-f0-9}_{40:a-f0-9}" },
+  { family: "square", rule: "square-token", prefixes: ["sq0atp-", "sq0csp-", "EAAA"], body: URLSAFE, minBody: 22, mixed: true, shape: "%{43:A-Za-z0-9_-}" },
+  { family: "supabase", rule: "supabase-key", prefixes: ["sbp_", "sb_secret_"], body: URLSAFE, minBody: 32, shape: "%{40:a-f0-9}" },
+  { family: "tailscale", rule: "tailscale-key", prefixes: ["tskey-api-", "tskey-auth-", "tskey-client-", "tskey-webhook-"], body: "A-Za-z0-9-", minBody: 30, shape: "%{16:A-Za-z0-9}-{33:A-Za-z0-9}" },
+  { family: "typeform", rule: "typeform-token", prefixes: ["tfp_"], body: "A-Za-z0-9_.=-", minBody: 48, shape: "tfp_{59:A-Za-z0-9_-}" },
+  { family: "vercel", rule: "vercel-token", prefixes: ["vcp_", "vci_", "vca_", "vcr_", "vck_"], body: B62, minBody: 24, mixed: true, shape: "%{56:A-Za-z0-9}" },
+  { family: "xai", rule: "xai-key", prefixes: ["xai-"], body: B62, minBody: 64, shape: "xai-{80:A-Za-z0-9}" },
+  { family: "yandex", rule: "yandex-key", prefixes: ["AQVN", "y0_AgAAAA", "t1.9euelZ"], body: `.${URLSAFE}`, minBody: 30, shape: "%{40:A-Za-z0-9_-}" },
+  { family: "notion", rule: "notion-token", prefixes: ["ntn_"], body: B62, minBody: 40, shape: "ntn_{46:A-Za-z0-9}" },
+  { family: "clickhouse", rule: "clickhouse-key", prefixes: ["4b1d"], body: B62, minBody: 34, mixed: true, shape: "4b1d{38:A-Za-z0-9}" },
+  { family: "cloudflare", rule: "cloudflare-origin-ca-key", prefixes: ["v1.0-"], body: "a-f0-9-", minBody: 100, shape: "v1.0-{24:a-f0-9}-{146:a-f0-9}" },
+  { family: "circleci", rule: "circleci-token", prefixes: ["CCIPAT_", "CCIPRJ_"], body: "A-Za-z0-9_", minBody: 30, shape: "%{22:A-Za-z0-9}_{40:a-f0-9}" },
+  { family: "mailgun", rule: "mailgun-key", prefixes: ["key-", "pubkey-"], body: HEX, minBody: 32, shape: "key-{32:a-f0-9}" },
+  { family: "resend", rule: "resend-key", prefixes: ["re_"], body: "A-Za-z0-9_", minBody: 30, mixed: true, shape: "re_{8:A-Za-z0-9}_{24:A-Za-z0-9}" },
+  { family: "authress", rule: "authress-key", prefixes: ["authress_", "scauth_"], body: "A-Za-z0-9_.-", minBody: 40, mixed: true, shape: "%{12:a-z0-9}.{4:a-z0-9}.acc_{16:a-z0-9}.{40:A-Za-z0-9}" },
+  { family: "fastly", rule: "fastly-token", prefixes: ["fa-"], body: URLSAFE, minBody: 32, mixed: true, shape: "fa-{32:A-Za-z0-9_-}" },
+  // A Docker registry config in base64 ({"auths": / {"auth":"), as in k8s `.dockerconfigjson`.
+  { family: "docker", rule: "docker-config", prefixes: ["eyJhdXRocyI6", "eyJhdXRoIjoi"], body: B64, minBody: 16, shape: "%{120:A-Za-z0-9+/}==" },
+  { family: "url-query", rule: "url-query-key", prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
+];
+
+/** Formats told apart only by the vendor's name nearby. */
+// biome-ignore format: one provider per line
+export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
+  { family: "aws", names: ["aws"], shape: "{40:A-Za-z0-9+/}" },
+  { family: "npm", names: ["npm"], shape: "{8:a-f0-9}-{4:a-f0-9}-4{3:a-f0-9}-a{3:a-f0-9}-{12:a-f0-9}" },
+  { family: "heroku", names: ["heroku"], shape: "{8:a-f0-9}-{4:a-f0-9}-4{3:a-f0-9}-b{3:a-f0-9}-{12:a-f0-9}" },
+  { family: "datadog", names: ["datadog", "dd_api", "dd_app"], shape: "{40:a-f0-9}" },
+  { family: "cloudflare", names: ["cloudflare", "cf_api"], shape: "{40:A-Za-z0-9_-}" },
+  { family: "twilio", names: ["twilio"], shape: "{32:a-f0-9}" },
+  { family: "mailchimp", names: ["mailchimp"], shape: "{32:a-f0-9}-us{2:1-9}" },
+  { family: "okta", names: ["okta"], shape: "00{40:A-Za-z0-9_-}" },
+  { family: "algolia", names: ["algolia"], shape: "{32:a-f0-9}" },
+  { family: "asana", names: ["asana"], shape: "1/{16:0-9}:{32:a-f0-9}" },
+  { family: "azure", names: ["azure", "az_"], shape: "{52:a-z2-7}" },
+  { family: "snyk", names: ["snyk"], shape: "{8:a-f0-9}-{4:a-f0-9}-4{3:a-f0-9}-8{3:a-f0-9}-{12:a-f0-9}" },
+  { family: "sumologic", names: ["sumo"], shape: "{64:A-Za-z0-9}" },
+  { family: "travis", names: ["travis"], shape: "{22:A-Za-z0-9}" },
+  { family: "trello", names: ["trello"], shape: "{64:a-f0-9}" },
+  { family: "zendesk", names: ["zendesk"], shape: "{40:A-Za-z0-9}" },
+  { family: "pagerduty", names: ["pagerduty"], shape: "u+{18:A-Za-z0-9_-}" },
+  { family: "segment", names: ["segment"], shape: "{32:A-Za-z0-9}" },
+  { family: "intercom", names: ["intercom"], shape: "dG9rOj{54:A-Za-z0-9}=" },
+  { family: "discord", names: ["discord"], shape: "M{23:A-Za-z0-9}.{6:A-Za-z0-9_-}.{27:A-Za-z0-9_-}" },
+  { family: "telegram", names: ["telegram", "tg_bot"], shape: "{10:0-9}:AA{33:A-Za-z0-9_-}" },
+  { family: "twitter", names: ["twitter"], shape: "AAAAAAAAAAAAAAAAAAAAA{80:A-Za-z0-9%}" },
+  { family: "facebook", names: ["facebook", "fb_"], shape: "{32:a-f0-9}" },
+  { family: "linkedin", names: ["linkedin"], shape: "{16:A-Za-z0-9}" },
+  { family: "dropbox", names: ["dropbox"], shape: "sl.{135:A-Za-z0-9_-}" },
+  { family: "codecov", names: ["codecov"], shape: "{8:a-f0-9}-{4:a-f0-9}-4{3:a-f0-9}-9{3:a-f0-9}-{12:a-f0-9}" },
+  { family: "confluent", names: ["confluent"], shape: "{64:A-Za-z0-9+/}" },
+  { family: "sentry", names: ["sentry"], shape: "{64:a-f0-9}" },
+  { family: "openai", names: ["openai"], shape: "{48:A-Za-z0-9}" },
+  { family: "cohere", names: ["cohere"], shape: "{40:A-Za-z0-9}" },
+  { family: "airtable", names: ["airtable"], shape: "pat{14:A-Za-z0-9}.{64:a-f0-9}" },
+  { family: "netlify", names: ["netlify"], shape: "nfp_{36:A-Za-z0-9}" },
+  { family: "vault", names: ["vault"], shape: "s.{24:A-Za-z0-9}" },
+  { family: "hashicorp", names: ["terraform", "atlas"], shape: "{14:a-z0-9}.atlasv1.{67:a-z0-9_=-}" },
+  { family: "gitter", names: ["gitter"], shape: "{40:a-f0-9}" },
+  { family: "kraken", names: ["kraken"], shape: "{86:A-Za-z0-9+/}==" },
+  { family: "finnhub", names: ["finnhub"], shape: "{20:a-z0-9}" },
+  { family: "etsy", names: ["etsy"], shape: "{24:a-z0-9}" },
+  { family: "freshbooks", names: ["freshbooks"], shape: "{64:a-z0-9}" },
+  { family: "lob", names: ["lob_"], shape: "live_{35:a-f0-9}" },
+  { family: "mattermost", names: ["mattermost"], shape: "{26:a-z0-9}" },
+  { family: "messagebird", names: ["messagebird"], shape: "{25:A-Za-z0-9}" },
+  { family: "bittrex", names: ["bittrex"], shape: "{32:a-f0-9}" },
+  { family: "beamer", names: ["beamer"], shape: "b_{44:A-Za-z0-9=_-}" },
+  { family: "rapidapi", names: ["rapidapi"], shape: "{50:A-Za-z0-9_-}" },
+  { family: "zoom", names: ["zoom"], shape: "{32:A-Za-z0-9}" },
+];
