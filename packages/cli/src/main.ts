@@ -21,6 +21,17 @@ export const USAGE = `usage: spool <command> [options]
                                 only ended jobs whose completion is undelivered, delivering it
                                 (each completion once; wait delivers it too)
   recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
+  export REF...|--all [--since T] --out FILE.tar|DIR
+                                a bundle of captures (streams, receipts, line indexes,
+                                manifest); a running job goes in as a partial snapshot
+  import BUNDLE [--root-quota N]
+                                verify a bundle in full, then add its captures to the root
+                                (exit 65 if it is refused; nothing is written then)
+  share REF --to ROOT           hand a capture to a child root (hard links where safe)
+  rm REF...|--older-than D|--all [--kill] [--json]
+                                delete captures (running jobs only with --kill); frees the
+                                root's allowance; prints what was removed
+  du [--root-quota N] [--json]  bytes per capture and against the root's allowance
   bench fixtures|throughput|memory|startup|redact [--size N] [--rounds N] [--report DIR]
                                 measure capture against its baselines (see docs/benchmarks.md)
   help                          this text
@@ -52,6 +63,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   bench: async () => (await import("./bench.js")).benchCommand,
   ls: async () => (await import("./ls.js")).lsCommand,
   recover: async () => (await import("./recover.js")).recoverCommand,
+  export: async () => (await import("./export.js")).exportCommand,
+  import: async () => (await import("./import.js")).importCommand,
+  share: async () => (await import("./share.js")).shareCommand,
+  rm: async () => (await import("./rm.js")).rmCommand,
+  du: async () => (await import("./du.js")).duCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {

@@ -1,0 +1,35 @@
+/**
+ * Ages and moments on the command line: `--older-than D` (`rm`) takes a duration
+ * (`90s`, `15m`, `2h`, `7d`, `0s`); `--since T` (`export`) takes an ISO 8601 time or a
+ * duration meaning that long ago.
+ */
+import { usageError } from "./args.js";
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** A duration in milliseconds: a whole number followed by `s`, `m`, `h`, `d` or `w`. */
+export function parseDuration(raw: string, what: string): number {
+  const m = /^(\d{1,9})([smhdw])$/.exec(raw);
+  if (!m) throw usageError(`${what} takes a duration like 90s, 15m, 2h or 7d, not "${clip(raw)}"`);
+  return Number(m[1]) * UNIT_MS[m[2]!]!;
+}
+
+/** A moment: an ISO 8601 time with a zone, or a duration before `now`. Milliseconds since the epoch. */
+export function parseSince(raw: string, now: number, what: string): number {
+  if (/^\d{1,9}[smhdw]$/.test(raw)) return now - parseDuration(raw, what);
+  const at = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(raw) ? Date.parse(raw) : NaN;
+  if (Number.isNaN(at)) {
+    throw usageError(`${what} takes an ISO time (2026-12-01T10:00:00Z) or a duration (2h), not "${clip(raw)}"`);
+  }
+  return at;
+}
+
+function clip(s: string): string {
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
+}

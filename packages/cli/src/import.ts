@@ -1,0 +1,50 @@
+/**
+ * `spool import BUNDLE [--root DIR] [--root-quota N] [--json]`: bring a bundle (a tar
+ * file or a directory made by `spool export`) into the root (`importBundle` in
+ * `@spool/sinks`): staged privately inside the root, verified in full against its
+ * manifest (sizes, sha256, receipts), reserved in the root's allowance, then published
+ * one capture directory at a time by rename. Ids are kept; a bundle holding an id the
+ * root already has is refused whole. A refused bundle (hostile entries, a tampered hash,
+ * a manifest that lies, a truncated tar) writes nothing and exits 65.
+ */
+import * as path from "node:path";
+import { isSpoolError } from "@spool/core";
+import { DEFAULT_ROOT_QUOTA, importBundle, resolveRoot } from "@spool/sinks";
+import { parseArgs, usageError } from "./args.js";
+import type { Io } from "./io.js";
+
+/** Exit status of a refused bundle (EX_DATAERR). */
+export const BUNDLE_REFUSED = 65;
+
+export async function importCommand(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseArgs(argv, {
+    root: { kind: "string" },
+    "root-quota": { kind: "size" },
+    json: { kind: "flag" },
+  });
+  if (parsed.rest !== null) throw usageError("unexpected --");
+  const [bundle, ...more] = parsed.positionals;
+  if (bundle === undefined) throw usageError("missing BUNDLE (a file.tar or directory from spool export)");
+  if (more.length > 0) throw usageError(`unexpected argument "${more[0]}"`);
+  const root = resolveRoot({ flag: parsed.options.root as string | undefined, env: io.env });
+  try {
+    const report = await importBundle({
+      root,
+      bundle: path.resolve(io.cwd, bundle),
+      quotaBytes: (parsed.options["root-quota"] as number | undefined) ?? DEFAULT_ROOT_QUOTA,
+    });
+    if (parsed.options.json === true) {
+      io.stdout(`${JSON.stringify({ root, imported: report.imported, bytes: report.bytes }, null, 2)}\n`);
+    } else {
+      io.stdout(`imported ${report.imported.length} capture(s) (${report.bytes} B) into ${root}\n`);
+      for (const id of report.imported) io.stdout(`  ${id}\n`);
+    }
+    return 0;
+  } catch (error) {
+    if (isSpoolError(error, "SPOOL_E_BUNDLE", "SPOOL_E_INTEGRITY")) {
+      io.stderr(`spool import: ${error.message}\n`);
+      return BUNDLE_REFUSED;
+    }
+    throw error;
+  }
+}
