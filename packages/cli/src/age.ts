@@ -25,7 +25,9 @@ export function parseSince(raw: string, now: number, what: string): number {
   if (/^\d{1,9}[smhdw]$/.test(raw)) return now - parseDuration(raw, what);
   const at = /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/.test(raw) ? Date.parse(raw) : NaN;
   if (Number.isNaN(at)) {
-    throw usageError(`${what} takes an ISO time (2026-12-01T10:00:00Z) or a duration (2h), not "${clip(raw)}"`);
+    throw usageError(
+      `${what} takes an ISO time (2026-12-01T10:00:00Z) or a duration (2h), not "${clip(raw)}"`,
+    );
   }
   return at;
 }

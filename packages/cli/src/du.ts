@@ -26,13 +26,22 @@ export async function duCommand(argv: readonly string[], io: Io): Promise<number
   if (parsed.positionals.length > 0 || parsed.rest !== null) {
     throw usageError(`unexpected argument "${parsed.positionals[0] ?? "--"}"`);
   }
-  const root = resolveRoot({ flag: parsed.options.root as string | undefined, env: io.env, create: false });
+  const root = resolveRoot({
+    flag: parsed.options.root as string | undefined,
+    env: io.env,
+    create: false,
+  });
   const limit = (parsed.options["root-quota"] as number | undefined) ?? DEFAULT_ROOT_QUOTA;
   const store = createFileStore({ root });
   const captures = [];
   for (const c of await store.list()) {
     const usage = await store.usage(c.captureId);
-    captures.push({ ...usage, condition: c.condition, label: c.receipt.label, provenance: c.receipt.provenance ?? null });
+    captures.push({
+      ...usage,
+      condition: c.condition,
+      label: c.receipt.label,
+      provenance: c.receipt.provenance ?? null,
+    });
   }
   const total = captures.reduce((sum, c) => sum + c.bytes, 0);
   // Reading the books takes their lock (which may settle a dead capture's reservation);

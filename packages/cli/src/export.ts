@@ -23,7 +23,8 @@ export async function exportCommand(argv: readonly string[], io: Io): Promise<nu
   });
   const o = parsed.options;
   if (parsed.rest !== null) throw usageError("unexpected --");
-  if (typeof o.out !== "string" || o.out.length === 0) throw usageError("missing --out FILE.tar|DIR");
+  if (typeof o.out !== "string" || o.out.length === 0)
+    throw usageError("missing --out FILE.tar|DIR");
   const all = o.all === true;
   if (all === parsed.positionals.length > 0) {
     throw usageError(all ? "--all takes no REF" : "missing REF (or --all)");
@@ -32,7 +33,9 @@ export async function exportCommand(argv: readonly string[], io: Io): Promise<nu
   const since = o.since === undefined ? null : parseSince(o.since as string, Date.now(), "--since");
   const root = resolveRoot({ flag: o.root as string | undefined, env: io.env, create: false });
   const store = createFileStore({ root });
-  const chosen = all ? await everyCapture(store, since) : await resolveAll(store, parsed.positionals);
+  const chosen = all
+    ? await everyCapture(store, since)
+    : await resolveAll(store, parsed.positionals);
   const out = path.resolve(io.cwd, o.out);
   const manifest = await exportBundle({
     store,
@@ -65,7 +68,11 @@ function summary(manifest: BundleManifest, out: string): string {
   const lines = [`exported ${manifest.captures.length} capture(s) to ${out}`];
   for (const c of manifest.captures) {
     const bytes = c.files.reduce((sum, f) => sum + f.bytes, 0);
-    const how = c.snapshot ? "  partial snapshot (running)" : c.condition === "crashed" ? "  crashed" : "";
+    const how = c.snapshot
+      ? "  partial snapshot (running)"
+      : c.condition === "crashed"
+        ? "  crashed"
+        : "";
     lines.push(`  ${c.captureId}  ${bytes} B${how}`);
     for (const left of c.omitted) lines.push(`    left out: ${left.what} (${left.reason})`);
   }

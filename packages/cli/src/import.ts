@@ -24,7 +24,8 @@ export async function importCommand(argv: readonly string[], io: Io): Promise<nu
   });
   if (parsed.rest !== null) throw usageError("unexpected --");
   const [bundle, ...more] = parsed.positionals;
-  if (bundle === undefined) throw usageError("missing BUNDLE (a file.tar or directory from spool export)");
+  if (bundle === undefined)
+    throw usageError("missing BUNDLE (a file.tar or directory from spool export)");
   if (more.length > 0) throw usageError(`unexpected argument "${more[0]}"`);
   const root = resolveRoot({ flag: parsed.options.root as string | undefined, env: io.env });
   try {
@@ -34,7 +35,9 @@ export async function importCommand(argv: readonly string[], io: Io): Promise<nu
       quotaBytes: (parsed.options["root-quota"] as number | undefined) ?? DEFAULT_ROOT_QUOTA,
     });
     if (parsed.options.json === true) {
-      io.stdout(`${JSON.stringify({ root, imported: report.imported, bytes: report.bytes }, null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify({ root, imported: report.imported, bytes: report.bytes }, null, 2)}\n`,
+      );
     } else {
       io.stdout(`imported ${report.imported.length} capture(s) (${report.bytes} B) into ${root}\n`);
       for (const id of report.imported) io.stdout(`  ${id}\n`);

@@ -93,6 +93,8 @@ function line(c: StoredCapture): string {
         : "";
   const bytes = r.streams.stdout.committed + r.streams.stderr.committed;
   const label = r.label === null ? "" : `  ${printable(r.label)}`;
-  const origin = r.provenance ? `  [${r.provenance.kind} from ${printable(r.provenance.from)}]` : "";
+  const origin = r.provenance
+    ? `  [${r.provenance.kind} from ${printable(r.provenance.from)}]`
+    : "";
   return `${c.captureId}  ${r.process.startedAt}  ${r.process.state}${exit}  ${r.capture.state}${reasons}  ${bytes} B${label}${origin}`;
 }

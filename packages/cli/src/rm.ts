@@ -53,7 +53,8 @@ export async function rmCommand(argv: readonly string[], io: Io): Promise<number
   const receipt = await removeAll(store, [...new Set(chosen)], o.kill === true);
   if (o.json === true) io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
   else {
-    for (const r of receipt.removed) io.stdout(`removed ${r.captureId} (${r.bytes} B, ${r.condition})\n`);
+    for (const r of receipt.removed)
+      io.stdout(`removed ${r.captureId} (${r.bytes} B, ${r.condition})\n`);
     for (const r of receipt.refused) io.stderr(`spool rm: ${r.captureId}: ${r.message}\n`);
     io.stdout(`freed ${receipt.freedBytes} B in ${receipt.removed.length} capture(s)\n`);
   }
@@ -78,7 +79,11 @@ export function selectByAge(
     .map((c) => c.captureId);
 }
 
-async function removeAll(store: CaptureStore, ids: readonly string[], kill: boolean): Promise<RemovalReceipt> {
+async function removeAll(
+  store: CaptureStore,
+  ids: readonly string[],
+  kill: boolean,
+): Promise<RemovalReceipt> {
   const removed: RemovalReceipt["removed"] = [];
   const refused: RemovalReceipt["refused"] = [];
   for (const captureId of ids) {
@@ -86,13 +91,21 @@ async function removeAll(store: CaptureStore, ids: readonly string[], kill: bool
       let state = await store.state(captureId);
       if (state.condition === "live") {
         if (!kill) {
-          refused.push({ captureId, reason: "running", message: "still running; not removed (use --kill)" });
+          refused.push({
+            captureId,
+            reason: "running",
+            message: "still running; not removed (use --kill)",
+          });
           continue;
         }
         if (state.receipt.process.state === "running") signalJob(state, "SIGTERM");
         state = await waitForEnd(store, captureId, KILL_WAIT_MS);
         if (state.condition === "live") {
-          refused.push({ captureId, reason: "running", message: `did not end within ${KILL_WAIT_MS / 1000} s` });
+          refused.push({
+            captureId,
+            reason: "running",
+            message: `did not end within ${KILL_WAIT_MS / 1000} s`,
+          });
           continue;
         }
       }
@@ -102,7 +115,11 @@ async function removeAll(store: CaptureStore, ids: readonly string[], kill: bool
     } catch (error) {
       if (isSpoolError(error, "SPOOL_E_REF_NOT_FOUND")) continue; // removed meanwhile
       if (isSpoolError(error, "SPOOL_E_STATE")) {
-        refused.push({ captureId, reason: "running", message: "started running again; not removed" });
+        refused.push({
+          captureId,
+          reason: "running",
+          message: "started running again; not removed",
+        });
         continue;
       }
       if (!isSpoolError(error)) throw error;

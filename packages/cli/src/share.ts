@@ -32,7 +32,9 @@ export async function shareCommand(argv: readonly string[], io: Io): Promise<num
     quotaBytes: (o["root-quota"] as number | undefined) ?? DEFAULT_ROOT_QUOTA,
   });
   if (o.json === true) {
-    io.stdout(`${JSON.stringify({ to, captureId, bytes: report.bytes, linked: report.linked }, null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify({ to, captureId, bytes: report.bytes, linked: report.linked }, null, 2)}\n`,
+    );
   } else {
     const how = report.linked > 0 ? `${report.linked} file(s) hard-linked` : "copied";
     io.stdout(`shared ${captureId} (${report.bytes} B, ${how}) into ${to}\n`);

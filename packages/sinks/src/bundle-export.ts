@@ -44,7 +44,11 @@ import {
   RECEIPT_FILE,
   streamFileName,
 } from "./bundle.js";
-import { type BundleWriter, createDirBundleWriter, createTarBundleWriter } from "./bundle-writer.js";
+import {
+  type BundleWriter,
+  createDirBundleWriter,
+  createTarBundleWriter,
+} from "./bundle-writer.js";
 import { createLineIndexer } from "./line-index.js";
 import { createExclusive, writeFully } from "./storage.js";
 
@@ -175,7 +179,13 @@ async function exportCapture(
   const bytes = Buffer.from(`${JSON.stringify(out, null, 2)}\n`);
   await writer.add(bundlePath(captureId, RECEIPT_FILE), bytes.byteLength, [bytes]);
   files.push({ name: RECEIPT_FILE, bytes: bytes.byteLength, sha256: sha256Of(bytes) });
-  return { captureId, condition, snapshot: condition === "live", files, omitted: omissions(state, copied) };
+  return {
+    captureId,
+    condition,
+    snapshot: condition === "live",
+    files,
+    omitted: omissions(state, copied),
+  };
 }
 
 interface CopiedFiles {
@@ -213,7 +223,11 @@ async function copyStream(
         yield chunk;
       }
     }
-    await writer.add(bundlePath(state.captureId, streamFileName(stream, info)), committed, tapped());
+    await writer.add(
+      bundlePath(state.captureId, streamFileName(stream, info)),
+      committed,
+      tapped(),
+    );
     fs.closeSync(indexFd);
     await writer.add(
       bundlePath(state.captureId, indexFileName(stream)),
@@ -268,6 +282,8 @@ async function linkStream(
 function omissions(state: StoredCapture, copied: Record<StreamName, CopiedStream | null>) {
   const out: BundleCapture["omitted"] = [];
   const { receipt } = state;
+  // Crashed now, or crashed before and recovered (a final receipt with reason `crash`).
+  const crashed = state.condition === "crashed" || receipt.capture.reasons.includes("crash");
   if (state.owner !== null) out.push({ what: "owner record", reason: "not-permitted" });
   if (state.job !== null) out.push({ what: "supervisor record", reason: "not-permitted" });
   for (const stream of STREAM_NAMES) {
@@ -278,18 +294,28 @@ function omissions(state: StoredCapture, copied: Record<StreamName, CopiedStream
         what: `${stream} bytes past ${got?.bytes ?? 0} (still being written)`,
         reason: "running",
       });
-    } else if (state.condition === "crashed" && (got?.bytes ?? 0) < produced) {
+    } else if (crashed && (got?.bytes ?? 0) < produced) {
       out.push({
         what: `${stream} bytes past ${got?.bytes ?? 0} (not stored before the crash)`,
         reason: "crashed",
       });
     }
   }
-  if (state.condition === "crashed" && !out.some((o) => o.reason === "crashed")) {
+  if (crashed && !out.some((o) => o.reason === "crashed")) {
     out.push({ what: "anything its owner had not stored", reason: "crashed" });
   }
-  if (receipt.capture.reasons.includes("binary-not-retained")) {
-    out.push({ what: "raw bytes (kept as replaced text only)", reason: "binary-not-retained" });
+  for (const stream of STREAM_NAMES) {
+    const info = receipt.streams[stream];
+    // Invalid bytes were stored as U+FFFD (`--binary text`): the raw bytes never were.
+    if (
+      info.representation === "utf8-replaced" ||
+      receipt.capture.reasons.includes("binary-not-retained")
+    ) {
+      out.push({
+        what: `raw ${stream} bytes (${info.replacements} invalid sequence(s) kept as U+FFFD)`,
+        reason: "binary-not-retained",
+      });
+    }
   }
   return out;
 }

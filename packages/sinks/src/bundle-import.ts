@@ -49,7 +49,7 @@ import {
   RECEIPT_FILE,
   streamFileName,
 } from "./bundle.js";
-import { createRootAllowance, reconcileRootQuota, type RootAllowance } from "./root-quota.js";
+import { createRootAllowance, type RootAllowance, reconcileRootQuota } from "./root-quota.js";
 import {
   createExclusive,
   ensurePrivateDir,
@@ -174,7 +174,8 @@ export function createStager(root: string, budgetBytes: number): Stager {
     link(name, file) {
       const target = bundleFileOf(name);
       const st = lstatIfAny(file);
-      if (target === null || target.name === RECEIPT_FILE || st === null || !st.isFile()) return false;
+      if (target === null || target.name === RECEIPT_FILE || st === null || !st.isFile())
+        return false;
       const into = captureDir(target.captureId);
       if (st.dev !== fs.lstatSync(into).dev) return false;
       claim(name);
@@ -184,15 +185,24 @@ export function createStager(root: string, budgetBytes: number): Stager {
       } catch (error) {
         names.delete(name);
         if (errnoOf(error) === "EXDEV" || errnoOf(error) === "EPERM") return false;
-        throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `cannot link ${name} (${errnoOf(error)})`, {
-          cause: error,
-        });
+        throw new SpoolError(
+          "SPOOL_E_STORAGE",
+          COMPONENT,
+          `cannot link ${name} (${errnoOf(error)})`,
+          {
+            cause: error,
+          },
+        );
       }
       // The name must now be the very file that was checked (link(2) never follows a link).
       const now = fs.lstatSync(staged);
       if (now.ino !== st.ino || now.dev !== st.dev || !now.isFile()) {
         fs.unlinkSync(staged);
-        throw new SpoolError("SPOOL_E_UNSAFE_PATH", COMPONENT, `${name} changed while it was linked`);
+        throw new SpoolError(
+          "SPOOL_E_UNSAFE_PATH",
+          COMPONENT,
+          `${name} changed while it was linked`,
+        );
       }
       files.set(name, { bytes: now.size, sha256: null });
       return true;
@@ -295,7 +305,9 @@ async function stageTar(bundle: string, stager: Stager): Promise<void> {
   parser.on("ignoredEntry", (entry: ReadEntry) => {
     fail(refused(`${clip(entry.path)} (${entry.type}) is an entry a bundle may not hold`));
   });
-  parser.on("error", (error: unknown) => fail(refused(`not a valid tar (${message(error)})`, error)));
+  parser.on("error", (error: unknown) =>
+    fail(refused(`not a valid tar (${message(error)})`, error)),
+  );
   const ended = new Promise<void>((resolve) => {
     parser.on("end", resolve);
     parser.on("abort", () => resolve());
@@ -337,10 +349,14 @@ async function stageDirectory(bundle: string, stager: Stager): Promise<void> {
       }
       if (!st.isFile()) throw refused(`${clip(entryPath)} is not a regular file`);
       const sink = stager.open(entryPath, st.size);
-      const fd = fs.openSync(full, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+      const fd = fs.openSync(
+        full,
+        fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+      );
       try {
         const opened = fs.fstatSync(fd);
-        if (!opened.isFile() || opened.ino !== st.ino) throw refused(`${clip(entryPath)} changed while read`);
+        if (!opened.isFile() || opened.ino !== st.ino)
+          throw refused(`${clip(entryPath)} changed while read`);
         const buffer = Buffer.allocUnsafe(READ_CHUNK);
         for (;;) {
           const n = fs.readSync(fd, buffer, 0, buffer.byteLength, null);
@@ -364,7 +380,10 @@ export interface PublishStagedOptions {
 }
 
 /** Verify what `stager` holds against its manifest, reserve, and publish each capture. */
-export async function publishStaged(stager: Stager, options: PublishStagedOptions): Promise<ImportReport> {
+export async function publishStaged(
+  stager: Stager,
+  options: PublishStagedOptions,
+): Promise<ImportReport> {
   const { root } = options;
   const manifest = verifyStaged(stager);
   const outputs = path.join(root, TOOL_OUTPUTS);
@@ -383,7 +402,11 @@ export async function publishStaged(stager: Stager, options: PublishStagedOption
   try {
     for (const c of manifest.captures) {
       const bytes = streamBytes(c);
-      const allowance = createRootAllowance({ root, limit: options.quotaBytes, captureId: c.captureId });
+      const allowance = createRootAllowance({
+        root,
+        limit: options.quotaBytes,
+        captureId: c.captureId,
+      });
       const entry = { allowance, bytes, published: false };
       reservations.push(entry);
       if (allowance.ensure(bytes) < bytes) {
@@ -429,7 +452,9 @@ function verifyStaged(stager: Stager): BundleManifest {
       if (listed.has(name)) throw lie(`${name} is listed twice`);
       listed.add(name);
       const got =
-        f.name === RECEIPT_FILE ? documentRecord(stager.documents.get(name)) : stager.files.get(name);
+        f.name === RECEIPT_FILE
+          ? documentRecord(stager.documents.get(name))
+          : stager.files.get(name);
       if (got === undefined) throw lie(`${name} is listed but not in the bundle`);
       if (got.bytes !== f.bytes || (got.sha256 !== null && got.sha256 !== f.sha256)) {
         throw new SpoolError(
@@ -447,9 +472,14 @@ function verifyStaged(stager: Stager): BundleManifest {
   return manifest;
 }
 
-function verifyReceipt(stager: Stager, _manifest: BundleManifest, c: BundleManifest["captures"][number]) {
+function verifyReceipt(
+  stager: Stager,
+  _manifest: BundleManifest,
+  c: BundleManifest["captures"][number],
+) {
   const receipt = receiptOf(stager, c.captureId);
-  if (receipt.captureId !== c.captureId) throw lie(`the receipt in ${c.captureId} names another capture`);
+  if (receipt.captureId !== c.captureId)
+    throw lie(`the receipt in ${c.captureId} names another capture`);
   if (receipt.root !== ".") throw lie(`the receipt of ${c.captureId} is not a bundle receipt`);
   if (c.snapshot && receipt.capture.state === "complete") {
     throw lie(`${c.captureId} is a snapshot but its receipt says complete`);
@@ -460,23 +490,41 @@ function verifyReceipt(stager: Stager, _manifest: BundleManifest, c: BundleManif
     if (info.ref === null) continue;
     const name = streamFileName(stream, info);
     const file = stager.files.get(bundlePath(c.captureId, name));
-    if (info.ref !== bundlePath(c.captureId, name) || file === undefined || !names.has(indexFileName(stream))) {
+    if (
+      info.ref !== bundlePath(c.captureId, name) ||
+      file === undefined ||
+      !names.has(indexFileName(stream))
+    ) {
       throw lie(`the ${stream} of ${c.captureId} is not where its receipt says`);
     }
     if (file.bytes !== info.committed) {
-      throw lie(`the ${stream} of ${c.captureId} has ${file.bytes} bytes, its receipt says ${info.committed}`);
+      throw lie(
+        `the ${stream} of ${c.captureId} has ${file.bytes} bytes, its receipt says ${info.committed}`,
+      );
     }
     if (info.sha256 !== null && file.sha256 !== null && info.sha256 !== file.sha256) {
-      throw new SpoolError("SPOOL_E_INTEGRITY", COMPONENT, `the ${stream} of ${c.captureId} does not match its receipt's sha256`);
+      throw new SpoolError(
+        "SPOOL_E_INTEGRITY",
+        COMPONENT,
+        `the ${stream} of ${c.captureId} does not match its receipt's sha256`,
+      );
     }
   }
   for (const f of c.files) {
-    const stream = f.name.startsWith("stdout") ? "stdout" : f.name.startsWith("stderr") ? "stderr" : null;
+    const stream = f.name.startsWith("stdout")
+      ? "stdout"
+      : f.name.startsWith("stderr")
+        ? "stderr"
+        : null;
     const info = stream === null ? null : receipt.streams[stream];
     if (info !== null && info !== undefined && info.ref === null) {
       throw lie(`${c.captureId} carries ${f.name} although its receipt has no ${stream} file`);
     }
-    if (info && f.name.endsWith(".txt") !== (info.representation !== "binary") && !f.name.endsWith(".idx")) {
+    if (
+      info &&
+      f.name.endsWith(".txt") !== (info.representation !== "binary") &&
+      !f.name.endsWith(".idx")
+    ) {
       throw lie(`${c.captureId}/${f.name} does not match its representation`);
     }
   }
@@ -507,19 +555,27 @@ function publishDir(staged: string, target: string): void {
     fs.renameSync(staged, target);
   } catch (error) {
     fs.rmdirSync(target);
-    throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `cannot publish ${path.basename(target)} (${errnoOf(error)})`, {
-      cause: error,
-    });
+    throw new SpoolError(
+      "SPOOL_E_STORAGE",
+      COMPONENT,
+      `cannot publish ${path.basename(target)} (${errnoOf(error)})`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
 function streamBytes(c: BundleManifest["captures"][number]): number {
-  return c.files
-    .filter((f) => /\.(txt|bin)$/.test(f.name))
-    .reduce((sum, f) => sum + f.bytes, 0);
+  return c.files.filter((f) => /\.(txt|bin)$/.test(f.name)).reduce((sum, f) => sum + f.bytes, 0);
 }
 
-function documentSink(name: string, size: number, max: number, into: Map<string, Buffer>): EntrySink {
+function documentSink(
+  name: string,
+  size: number,
+  max: number,
+  into: Map<string, Buffer>,
+): EntrySink {
   if (size > max) throw refused(`${clip(name)} is ${size} bytes, more than ${max}`);
   const parts: Buffer[] = [];
   let bytes = 0;

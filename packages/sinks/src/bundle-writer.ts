@@ -17,7 +17,6 @@
  * await writer.finish();
  * ```
  */
-import { once } from "node:events";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SpoolError } from "@spool/core";
@@ -36,7 +35,11 @@ const COMPONENT = "export";
 
 export interface BundleWriter {
   /** Add file `name` (a bundle path) of exactly `size` bytes, given by `data` in order. */
-  add(name: string, size: number, data: AsyncIterable<Uint8Array> | Iterable<Uint8Array>): Promise<void>;
+  add(
+    name: string,
+    size: number,
+    data: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  ): Promise<void>;
   /**
    * Hard-link `file` (a final file of ours) as `name` instead of copying it; false when
    * this writer cannot (a bundle file, another file system), and then nothing was done.
@@ -73,27 +76,43 @@ export function createTarBundleWriter(options: TarBundleWriterOptions): BundleWr
   pack.pipe(file);
   const mtime = options.mtime ?? new Date();
   let done = false;
+  // One waiter at a time, woken by a drain or by a failure (no listener is left behind).
+  let wake: (() => void) | null = null;
+  const drained = (emitter: NodeJS.EventEmitter) =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        emitter.off("drain", go);
+        wake = null;
+        resolve();
+      };
+      wake = go;
+      emitter.on("drain", go);
+    });
+  pack.on("error", () => wake?.());
+  file.on("error", () => wake?.());
   const check = () => {
     if (failure !== null) throw storageError(`cannot write ${path.basename(out)}`, failure);
   };
   return {
     async add(name, size, data) {
       check();
-      const entry = new ReadEntry(new Header({ path: name, mode: 0o600, size, type: "File", mtime }));
+      const entry = new ReadEntry(
+        new Header({ path: name, mode: 0o600, size, type: "File", mtime }),
+      );
       pack.add(entry);
       let written = 0;
       for await (const chunk of data) {
         written += chunk.byteLength;
         if (written > size) throw storageError(`${name} grew past ${size} bytes while exported`);
         if (!entry.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
-          await Promise.race([once(entry, "drain"), once(file, "error")]);
+          await drained(entry);
           check();
         }
       }
       if (written !== size) throw storageError(`${name} had ${written} of ${size} bytes`);
       entry.end();
       // Keep at most one entry in the pack: wait until the file has taken what it has.
-      if (file.writableNeedDrain) await Promise.race([once(file, "drain"), once(file, "error")]);
+      if (file.writableNeedDrain) await drained(file);
       check();
     },
     link: () => false,
@@ -188,10 +207,19 @@ export function createDirBundleWriter(options: DirBundleWriterOptions): BundleWr
 
 function refuseExisting(out: string): void {
   if (lstatIfAny(out) !== null) {
-    throw new SpoolError("SPOOL_E_EXISTS", COMPONENT, `${out} already exists; refusing to replace it`);
+    throw new SpoolError(
+      "SPOOL_E_EXISTS",
+      COMPONENT,
+      `${out} already exists; refusing to replace it`,
+    );
   }
 }
 
 function storageError(message: string, cause?: unknown): SpoolError {
-  return new SpoolError("SPOOL_E_STORAGE", COMPONENT, message, cause === undefined ? {} : { cause });
+  return new SpoolError(
+    "SPOOL_E_STORAGE",
+    COMPONENT,
+    message,
+    cause === undefined ? {} : { cause },
+  );
 }

@@ -166,7 +166,11 @@ export function bundleReceipt(
     const moved = snapshot && ended ? info.raw.pending : 0;
     streams[name] = {
       ...info,
-      raw: { ...info.raw, pending: info.raw.pending - moved, discarded: info.raw.discarded + moved },
+      raw: {
+        ...info.raw,
+        pending: info.raw.pending - moved,
+        discarded: info.raw.discarded + moved,
+      },
       committed: snapshot ? got.bytes : info.committed,
       retained: snapshot ? (got.bytes > 0 ? { start: 0, end: got.bytes } : null) : info.retained,
       ref,
