@@ -86,7 +86,7 @@ describe("round trip of a mixed root", () => {
     ).receipt.captureId;
     ids.replaced = runJson(
       source,
-      nodeCmd("process.stdout.write(Buffer.alloc(30000, 0))"),
+      nodeCmd("process.stdout.write(Buffer.alloc(30000, 0xff))"),
     ).receipt.captureId;
     // crashed: the supervisor and its job are SIGKILLed, nothing reconciles it before export
     const crashed = startJob(source, 'let i=0;setInterval(()=>console.log("tick "+(i++)),1)');
