@@ -37,7 +37,10 @@ describe("export from the memory store, import into a file root", () => {
             args: ["-e", script],
             root: "/memory",
             preview: { ...DEFAULT_PREVIEW_BUDGET, stdoutChars: 16, stderrChars: 16, maxBytes: 64 },
-            plan: () => ({ stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(16)) }),
+            plan: () => ({
+              stages: [createUtf8Decoder()],
+              tap: createPreviewTap(previewTapBudget(16)),
+            }),
             spool: memory.factory,
           });
           const { receipt } = await c.done;

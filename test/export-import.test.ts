@@ -308,7 +308,12 @@ describe("hostile bundles", () => {
     const r = spool(["import", file, "--root", path.join(base, "root"), "--root-quota", "4KiB"]);
     expect(r.status).toBe(70);
     expect(r.stderr).toMatch(/allowance/);
-    expect(fs.existsSync(path.join(base, "root", "tool-outputs"))).toBe(false);
+    expect(fs.existsSync(path.join(base, "root"))).toBe(false);
+    // the same refusal of a hostile bundle: a root made for the import is removed again
+    const evil = path.join(base, "evil.tar");
+    fs.writeFileSync(evil, tarOf([{ path: "../x", type: "File", size: 1 }]));
+    expect(spool(["import", evil, "--root", path.join(base, "fresh")]).status).toBe(65);
+    expect(fs.readdirSync(base).sort()).toEqual(["b.tar", "evil.tar"]);
   });
 });
 

@@ -7,9 +7,10 @@
  * root already has is refused whole. A refused bundle (hostile entries, a tampered hash,
  * a manifest that lies, a truncated tar) writes nothing and exits 65.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { isSpoolError } from "@spool/core";
-import { DEFAULT_ROOT_QUOTA, importBundle, resolveRoot } from "@spool/sinks";
+import { DEFAULT_ROOT_QUOTA, defaultRoot, importBundle, resolveRoot } from "@spool/sinks";
 import { parseArgs, usageError } from "./args.js";
 import type { Io } from "./io.js";
 
@@ -27,7 +28,11 @@ export async function importCommand(argv: readonly string[], io: Io): Promise<nu
   if (bundle === undefined)
     throw usageError("missing BUNDLE (a file.tar or directory from spool export)");
   if (more.length > 0) throw usageError(`unexpected argument "${more[0]}"`);
-  const root = resolveRoot({ flag: parsed.options.root as string | undefined, env: io.env });
+  // A missing root is made by the import itself, and removed again if the bundle is refused.
+  const given = parsed.options.root as string | undefined;
+  const root = fs.existsSync(path.resolve(io.cwd, given ?? defaultRoot(io.env)))
+    ? resolveRoot({ flag: given, env: io.env, create: false })
+    : path.resolve(io.cwd, given ?? defaultRoot(io.env));
   try {
     const report = await importBundle({
       root,

@@ -154,6 +154,7 @@ export function createStager(root: string, budgetBytes: number): Stager {
     if (!made) {
       if (lstatIfAny(root) === null) {
         fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+        fs.chmodSync(root, 0o700); // mkdir's mode is filtered by the umask
         rootMade = true;
       }
       ensurePrivateDir(dir, { exclusive: true });
@@ -387,6 +388,9 @@ export async function publishStaged(
   const { root } = options;
   const manifest = verifyStaged(stager);
   const outputs = path.join(root, TOOL_OUTPUTS);
+  if (manifest.captures.length === 0) return { imported: [], bytes: 0, manifest };
+  // Every capture gets its staged directory (and the root exists) before anything is reserved.
+  for (const c of manifest.captures) stager.captureDir(c.captureId);
   for (const c of manifest.captures) {
     if (lstatIfAny(path.join(outputs, c.captureId)) !== null) {
       throw new SpoolError(
