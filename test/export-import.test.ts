@@ -86,7 +86,7 @@ describe("round trip of a mixed root", () => {
     ).receipt.captureId;
     ids.replaced = runJson(
       source,
-      nodeCmd("process.stdout.write(Buffer.alloc(30000, 0xff))"),
+      nodeCmd('process.stdout.write(Buffer.from("bad \\xff byte\\n".repeat(5000),"latin1"))'),
     ).receipt.captureId;
     // crashed: the supervisor and its job are SIGKILLed, nothing reconciles it before export
     const crashed = startJob(source, 'let i=0;setInterval(()=>console.log("tick "+(i++)),1)');
@@ -136,7 +136,10 @@ describe("round trip of a mixed root", () => {
   it("reads back byte-identical through read, grep and tail --lines", { timeout: 240_000 }, () => {
     for (const id of Object.values(ids)) {
       const theirs = spool(["read", "--root", source, id]).stdout;
-      const ours = spool(["read", "--root", target, id]).stdout;
+      const read = spool(["read", "--root", target, id]);
+      expect(read.status).toBe(0);
+      const ours = read.stdout;
+      expect(theirs.length).toBeGreaterThan(1000);
       if (id === ids.running) {
         // a snapshot: a prefix of what the job went on to write, at its committed boundary
         expect(ours.length).toBeGreaterThan(100_000);

@@ -11,7 +11,10 @@ const ID = "AAAAAAAAAAAAAAAAAAAAAAAA";
 
 describe("bundleFileOf", () => {
   it("accepts exactly the bundle's file names under tool-outputs/<id>/", () => {
-    expect(bundleFileOf(`tool-outputs/${ID}/stdout.txt`)).toEqual({ captureId: ID, name: "stdout.txt" });
+    expect(bundleFileOf(`tool-outputs/${ID}/stdout.txt`)).toEqual({
+      captureId: ID,
+      name: "stdout.txt",
+    });
     expect(bundleFileOf(`tool-outputs/${ID}/receipt.json`)?.name).toBe("receipt.json");
     for (const bad of [
       "../x",
@@ -124,7 +127,10 @@ describe("bundleReceipt", () => {
   };
 
   it("turns a live capture into a partial snapshot at the copied boundary, refs relative", () => {
-    const got = bundleReceipt(live(), "live", { stdout: { bytes: 50, sha256: "a".repeat(64) }, stderr: null });
+    const got = bundleReceipt(live(), "live", {
+      stdout: { bytes: 50, sha256: "a".repeat(64) },
+      stderr: null,
+    });
     expect(got.capture.state).toBe("partial");
     expect(got.root).toBe(".");
     expect(got.streams.stdout).toMatchObject({
@@ -140,7 +146,15 @@ describe("bundleReceipt", () => {
   it("counts held bytes as discarded once the process has ended", () => {
     const r = live();
     const ended = { ...r, process: { ...r.process, state: "exited" as const, exitCode: 0 } };
-    const got = bundleReceipt(ended, "live", { stdout: { bytes: 60, sha256: "b".repeat(64) }, stderr: null });
-    expect(got.streams.stdout.raw).toEqual({ observed: 100, accepted: 90, pending: 0, discarded: 10 });
+    const got = bundleReceipt(ended, "live", {
+      stdout: { bytes: 60, sha256: "b".repeat(64) },
+      stderr: null,
+    });
+    expect(got.streams.stdout.raw).toEqual({
+      observed: 100,
+      accepted: 90,
+      pending: 0,
+      discarded: 10,
+    });
   });
 });
