@@ -49,7 +49,12 @@ import {
   RECEIPT_FILE,
   streamFileName,
 } from "./bundle.js";
-import { createRootAllowance, type RootAllowance, reconcileRootQuota } from "./root-quota.js";
+import {
+  createRootAllowance,
+  keptOnDisk,
+  type RootAllowance,
+  reconcileRootQuota,
+} from "./root-quota.js";
 import {
   createExclusive,
   ensurePrivateDir,
@@ -434,7 +439,12 @@ export async function publishStaged(
     }
     syncDir(outputs);
   } finally {
-    for (const r of reservations) r.allowance.settle(r.published ? r.bytes : 0);
+    // An unpublished capture keeps nothing of ours; if a concurrent import published the
+    // same id meanwhile, the shared reservation is settled to what is on disk, not to 0.
+    for (const [i, r] of reservations.entries()) {
+      const id = manifest.captures[i]!.captureId;
+      r.allowance.settle(r.published ? r.bytes : keptOnDisk(outputs, id));
+    }
     if (reservations.some((r) => !r.published)) reconcileRootQuota(root);
   }
   return { imported: manifest.captures.map((c) => c.captureId), bytes: total, manifest };
