@@ -320,6 +320,22 @@ describe("hostile bundles", () => {
   });
 });
 
+describe("export integrity", () => {
+  it("refuses to export bytes that no longer match their receipt, leaving nothing at --out", () => {
+    const root = tempRoot();
+    const { receipt } = runJson(root, nodeCmd('for(let i=0;i<3000;i++)console.log("i"+i)'));
+    const file = path.join(root, receipt.streams.stdout.ref!);
+    const bytes = fs.readFileSync(file);
+    bytes[10] = bytes[10]! ^ 1;
+    fs.writeFileSync(file, bytes);
+    const out = path.join(tempRoot(), "x.tar");
+    const r = spool(["export", "--root", root, receipt.captureId, "--out", out]);
+    expect(r.status).toBe(70);
+    expect(r.stderr).toMatch(/sha256/);
+    expect(fs.readdirSync(path.dirname(out))).toEqual([]);
+  });
+});
+
 describe("share", () => {
   it("hard-links a final capture into a child root that outlives the parent", () => {
     const parent = tempRoot();
