@@ -52,6 +52,7 @@ import {
 import {
   createRootAllowance,
   keptOnDisk,
+  ROOT_QUOTA_DIR,
   type RootAllowance,
   reconcileRootQuota,
 } from "./root-quota.js";
@@ -258,10 +259,13 @@ export function createStager(root: string, budgetBytes: number): Stager {
       if (!made) return;
       fs.rmSync(dir, { recursive: true, force: true });
       if (rootMade) {
-        try {
-          fs.rmdirSync(root);
-        } catch {
-          // something else is in it now: leave it
+        // Only empty directories go (rmdir): anything another process put there stays.
+        for (const d of [path.join(root, ROOT_QUOTA_DIR), path.join(root, TOOL_OUTPUTS), root]) {
+          try {
+            fs.rmdirSync(d);
+          } catch {
+            // not there, or not empty: leave it
+          }
         }
       }
       made = false;
