@@ -13,10 +13,7 @@ const ID = "AAAAAAAAAAAAAAAAAAAAAAAA";
  * A file store whose one capture holds `text` as stdout, of which `committed` bytes are
  * advertised, opened for reading (the file store's reader: real files, `O_NOFOLLOW`).
  */
-async function fakeStream(
-  text: Buffer,
-  committed: number,
-): Promise<StoredStream & { root: string }> {
+async function fakeStream(text: Buffer, committed: number): Promise<StoredStream & { root: string }> {
   const root = fs.mkdtempSync(path.join(tmpdir(), "spool-read-"));
   const dir = path.join(root, "tool-outputs", ID);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
