@@ -39,7 +39,7 @@ export async function rmCommand(parsed: CommandInput<typeof RM>, io: Io): Promis
   const olderThan =
     o["older-than"] === undefined ? null : parseDuration(o["older-than"], "--older-than");
   const policies = [refs.length > 0, o.all, olderThan !== null].filter(Boolean).length;
-  if (policies !== 1) throw usageError("rm takes REF…, --older-than D or --all (exactly one)");
+  if (policies !== 1) throw usageError("give REF…, --older-than D or --all (exactly one)");
   const store = locateStore({ ...parsed, positionals: [] }, io);
   const chosen =
     refs.length > 0

@@ -2,7 +2,7 @@
  * `spool import`: bring a bundle's captures into a file root, safely.
  *
  * 1. **Stage**: every entry is written into a private staging directory inside the root
- *    (`ROOT/.spool-import-<random>/`, `0700`; files `0600`, created exclusively), hashed
+ *    (`ROOT/.spool-import-<pid>-<start>-<random>/` (`import-staging.ts`: removed by `recover` once its importer is dead), `0700`; files `0600`, created exclusively), hashed
  *    on the way. Only regular files with a bundle name are accepted (`bundleFileOf`):
  *    links, devices, FIFOs, directories, `..`, absolute or unknown names, duplicates,
  *    oversized metadata and a truncated or corrupt tar are refused at once. Staged bytes
@@ -25,7 +25,7 @@
  * report.imported; // the captureIds now in the root
  * ```
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
@@ -49,6 +49,7 @@ import {
   RECEIPT_FILE,
   streamFileName,
 } from "./bundle.js";
+import { stagingName } from "./import-staging.js";
 import {
   createRootAllowance,
   keptOnDisk,
@@ -149,7 +150,7 @@ export interface EntrySink {
 }
 
 export function createStager(root: string, budgetBytes: number): Stager {
-  const dir = path.join(root, `.spool-import-${randomBytes(9).toString("base64url")}`);
+  const dir = path.join(root, stagingName());
   const files = new Map<string, StagedFile>();
   const documents = new Map<string, Buffer>();
   const names = new Set<string>();

@@ -9,6 +9,7 @@ export * from "./crash-receipt.js";
 export * from "./cursor-file.js";
 export * from "./file-lock.js";
 export * from "./file-store.js";
+export * from "./import-staging.js";
 export * from "./job-record.js";
 export * from "./json-file.js";
 export * from "./owner.js";
