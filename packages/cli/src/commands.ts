@@ -416,7 +416,7 @@ export const RM = defineCommand({
     "older-than": {
       kind: "string",
       placeholder: "D",
-      help: "captures that ended more than D ago (90s, 15m, 2h, 7d, 1w; 0s: every ended one)",
+      help: "captures that ended more than D ago (90s, 15m, 2h, 7d, 1w; a running one: started D ago)",
     },
     kill: {
       kind: "flag",
