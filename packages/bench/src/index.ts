@@ -40,6 +40,11 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
       "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]; --corpus: recall and false positives on a labelled corpus; --adversarial: linear time",
     load: async () => (await import("./redact.js")).benchRedactCommand,
   },
+  export: {
+    summary:
+      "peak RSS and MiB/s of spool export/import at 128 MiB and 2 GiB next to tar [--size 2GiB]",
+    load: async () => (await import("./export.js")).benchExport,
+  },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
     load: async () => (await import("./startup.js")).benchStartup,

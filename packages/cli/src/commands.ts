@@ -357,10 +357,86 @@ export const RECOVER = defineCommand({
   options: { root, json },
 });
 
+export const EXPORT = defineCommand({
+  name: "export",
+  summary: "a bundle of captures (streams, receipts, line indexes, manifest)",
+  usage: "REF...|--all [options]",
+  description: [
+    "Writes the chosen captures into a bundle: a tar file when --out ends in .tar, else a new directory. A running job goes in as a partial snapshot at its committed boundary; the manifest lists what was left out and why. Nothing in the root is changed, and nothing is left under --out if the export fails. See docs/export.md.",
+  ],
+  options: {
+    root,
+    json: { kind: "flag", help: "print the bundle's manifest as JSON" },
+    out: { kind: "string", placeholder: "FILE.tar|DIR", help: "where the bundle goes (required)" },
+    all: { kind: "flag", help: "every capture of the root (instead of REF...)" },
+    since: {
+      kind: "string",
+      placeholder: "T",
+      help: "with --all: only captures started at or after T (an ISO time, or a duration like 2h meaning that long ago)",
+    },
+  },
+});
+
+export const IMPORT = defineCommand({
+  name: "import",
+  summary: "verify a bundle in full, then add its captures to the root",
+  usage: "BUNDLE [options]",
+  description: [
+    "BUNDLE is a tar file or a directory made by spool export. It is staged inside the root, verified against its manifest (sizes, sha256, receipts) and reserved in the root's allowance before any capture is published; ids are kept, and a bundle holding an id the root already has is refused whole. Exit 65 if the bundle is refused (nothing is written then).",
+  ],
+  options: { root, json, "root-quota": CAPTURE_OPTIONS["root-quota"] },
+});
+
+export const SHARE = defineCommand({
+  name: "share",
+  summary: "hand a capture to a child root (hard links where safe)",
+  usage: "REF --to ROOT [options]",
+  description: [
+    "A final capture's files are hard-linked when both roots are on one file system, anything else is copied (a running job as a partial snapshot); the child's receipt records the parent root, and the child keeps its copy when the parent is deleted.",
+  ],
+  options: {
+    root,
+    json,
+    to: { kind: "string", placeholder: "ROOT", help: "the child root (required)" },
+    "root-quota": { ...CAPTURE_OPTIONS["root-quota"], help: "the child root's allowance" },
+  },
+});
+
+export const RM = defineCommand({
+  name: "rm",
+  summary: "delete captures under an explicit policy; prints what was removed",
+  usage: "REF...|--older-than D|--all [options]",
+  description: [
+    "Exactly one policy: the REFs named, every capture that ended (or, if still running, started) more than D ago, or all of them. A running job is refused (exit 75) unless --kill. Removal frees the root's allowance at once.",
+  ],
+  options: {
+    root,
+    json,
+    all: { kind: "flag", help: "every capture of the root" },
+    "older-than": {
+      kind: "string",
+      placeholder: "D",
+      help: "captures that ended more than D ago (90s, 15m, 2h, 7d, 1w; a running one: started D ago)",
+    },
+    kill: {
+      kind: "flag",
+      help: "cancel running jobs (like spool kill) and remove them once they end",
+    },
+  },
+});
+
+export const DU = defineCommand({
+  name: "du",
+  summary: "bytes per capture and against the root's allowance",
+  usage: "[options]",
+  description: ["Looking writes nothing."],
+  options: { root, json, "root-quota": CAPTURE_OPTIONS["root-quota"] },
+});
+
 export const BENCH = defineCommand({
   name: "bench",
   summary: "measure capture against its baselines (see docs/benchmarks.md)",
-  usage: "fixtures|throughput|memory|startup|redact [options]",
+  usage: "fixtures|throughput|memory|startup|redact|export [options]",
   description: [
     "Needs the repository's private @spool/bench package (present in a clone after `pnpm install`).",
   ],
@@ -427,6 +503,11 @@ export const COMMANDS: readonly CommandDefinition[] = [
   KILL,
   LS,
   RECOVER,
+  EXPORT,
+  IMPORT,
+  SHARE,
+  RM,
+  DU,
   BENCH,
   HELP,
   SUPERVISE,

@@ -4,7 +4,7 @@
  * grace period and records the job `cancelled`; `kill` then waits (bounded) for the final
  * receipt and prints its status line. A job that already ended is left alone and said so.
  */
-import { exitStatusOf } from "@spool/core";
+import { exitStatusOf, type StoredCapture } from "@spool/core";
 import type { CommandInput } from "./args.js";
 import type { KILL } from "./commands.js";
 import { statusLine } from "./inline.js";
@@ -22,7 +22,7 @@ const TO_SUPERVISOR: Readonly<Record<string, NodeJS.Signals>> = {
   SIGKILL: "SIGUSR2", // the supervisor cannot catch SIGKILL; SIGUSR2 asks it to send one
 };
 /** How long `kill` waits for the job to end: the 2 s grace, the 1 s drain, and margin. */
-const KILL_WAIT_MS = 15_000;
+export const KILL_WAIT_MS = 15_000;
 
 export async function killCommand(parsed: CommandInput<typeof KILL>, io: Io): Promise<number> {
   const raw = parsed.options.signal;
@@ -37,15 +37,7 @@ export async function killCommand(parsed: CommandInput<typeof KILL>, io: Io): Pr
     io.stdout(`spool kill: ${r.captureId} already finished; nothing to kill (${how})\n`);
     return 0;
   }
-  const pgid = view.job?.pgid ?? view.receipt.process.pid;
-  // `running` means the owner in owner.json is alive (pid and start time); a job's owner
-  // is its supervisor, so the pid is not a stale one.
-  if (view.job && view.owner?.pid === view.job.supervisorPid) {
-    signalQuietly(view.job.supervisorPid, TO_SUPERVISOR[signal]!);
-  } else if (pgid !== null) {
-    // No supervisor to ask (a foreground run, or one that died): signal the group directly.
-    signalQuietly(-pgid, signal);
-  }
+  signalJob(view, signal);
   const after = await waitForEnd(store, captureId, KILL_WAIT_MS);
   if (after.condition === "live") {
     io.stderr(
@@ -55,6 +47,22 @@ export async function killCommand(parsed: CommandInput<typeof KILL>, io: Io): Pr
   }
   io.stdout(`${statusLine(after.receipt, exitStatusOf(after.receipt.process))}\n`);
   return 0;
+}
+
+/**
+ * Send `signal` to a live capture's job: through its supervisor (which escalates and
+ * records the job `cancelled`), else to its process group. Also used by `spool rm --kill`.
+ */
+export function signalJob(view: StoredCapture, signal: NodeJS.Signals): void {
+  const pgid = view.job?.pgid ?? view.receipt.process.pid;
+  // `running` means the owner in owner.json is alive (pid and start time); a job's owner
+  // is its supervisor, so the pid is not a stale one.
+  if (view.job && view.owner?.pid === view.job.supervisorPid) {
+    signalQuietly(view.job.supervisorPid, TO_SUPERVISOR[signal]!);
+  } else if (pgid !== null) {
+    // No supervisor to ask (a foreground run, or one that died): signal the group directly.
+    signalQuietly(-pgid, signal);
+  }
 }
 
 function signalQuietly(pid: number, signal: NodeJS.Signals): void {

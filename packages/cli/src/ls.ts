@@ -71,6 +71,8 @@ async function summary(store: CaptureStore, c: StoredCapture) {
     job,
     // For a job: whether its completion has been delivered (by `wait` or `ls --unseen`).
     completionSeen: job ? await store.completion.seen(c.captureId) : null,
+    // Imported (`spool import`) or shared (`spool share`): where it came from; else null.
+    provenance: r.provenance ?? null,
   };
 }
 
@@ -85,5 +87,8 @@ function line(c: StoredCapture): string {
         : "";
   const bytes = r.streams.stdout.committed + r.streams.stderr.committed;
   const label = r.label === null ? "" : `  ${printable(r.label)}`;
-  return `${c.captureId}  ${r.process.startedAt}  ${r.process.state}${exit}  ${r.capture.state}${reasons}  ${bytes} B${label}`;
+  const origin = r.provenance
+    ? `  [${r.provenance.kind} from ${printable(r.provenance.from)}]`
+    : "";
+  return `${c.captureId}  ${r.process.startedAt}  ${r.process.state}${exit}  ${r.capture.state}${reasons}  ${bytes} B${label}${origin}`;
 }

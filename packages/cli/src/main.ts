@@ -51,6 +51,11 @@ const ENTRIES: ReadonlyMap<string, Entry<OptionTable>> = new Map(
     entry(defs.BENCH, async () => (await import("./bench.js")).benchCommand),
     entry(defs.LS, async () => (await import("./ls.js")).lsCommand),
     entry(defs.RECOVER, async () => (await import("./recover.js")).recoverCommand),
+    entry(defs.EXPORT, async () => (await import("./export.js")).exportCommand),
+    entry(defs.IMPORT, async () => (await import("./import.js")).importCommand),
+    entry(defs.SHARE, async () => (await import("./share.js")).shareCommand),
+    entry(defs.RM, async () => (await import("./rm.js")).rmCommand),
+    entry(defs.DU, async () => (await import("./du.js")).duCommand),
   ].map((e) => [e.definition.name, e]),
 );
 

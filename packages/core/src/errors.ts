@@ -26,6 +26,12 @@ export const SPOOL_ERROR_CODES = [
   "SPOOL_E_REDACT_VALUE",
   "SPOOL_E_WORKER",
   "SPOOL_E_STATE",
+  /** A bundle that is malformed, hostile (links, devices, paths outside) or lies about itself. */
+  "SPOOL_E_BUNDLE",
+  /** Bytes that do not match the sha256 recorded for them. */
+  "SPOOL_E_INTEGRITY",
+  /** The root's allowance has no room for what was asked. */
+  "SPOOL_E_QUOTA",
 ] as const;
 
 export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];

@@ -67,6 +67,19 @@ export const PreviewReceiptSchema = z.object({
   budget: z.object({ stdoutChars: count, stderrChars: count, maxBytes: count }),
 });
 
+/**
+ * Where a capture came from when it was not captured in its root: `imported` from a
+ * bundle (`spool import`), or `shared` from a parent root (`spool share`). Absent on
+ * ordinary captures, so their receipts are unchanged.
+ */
+export const ProvenanceSchema = z.object({
+  kind: z.enum(["imported", "shared"]),
+  /** The bundle (imported) or the parent root (shared), as an absolute path. */
+  from: z.string(),
+  /** When the capture arrived in this root. */
+  at: isoTime,
+});
+
 export const ReceiptSchema = z
   .object({
     version: z.literal(1),
@@ -78,6 +91,7 @@ export const ReceiptSchema = z
     capture: CaptureReceiptSchema,
     streams: z.object({ stdout: StreamReceiptSchema, stderr: StreamReceiptSchema }),
     preview: PreviewReceiptSchema,
+    provenance: ProvenanceSchema.optional(),
   })
   .superRefine((receipt, ctx) => {
     for (const name of STREAM_NAMES) {
@@ -123,6 +137,7 @@ export type ProcessReceipt = z.infer<typeof ProcessReceiptSchema>;
 export type CaptureReceipt = z.infer<typeof CaptureReceiptSchema>;
 export type PreviewReceipt = z.infer<typeof PreviewReceiptSchema>;
 export type Receipt = z.infer<typeof ReceiptSchema>;
+export type Provenance = z.infer<typeof ProvenanceSchema>;
 
 /** The receipt's JSON Schema (draft 2020-12), generated from {@link ReceiptSchema}. */
 export function receiptJsonSchema(): Record<string, unknown> {

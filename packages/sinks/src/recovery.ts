@@ -16,6 +16,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { CAPTURE_ID_PATTERN, SpoolError } from "@spool/core";
 import { type CaptureStateOptions, type CaptureStatus, readCaptureState } from "./capture-state.js";
+import { removeStaleStaging } from "./import-staging.js";
 import { reconcileRootQuota } from "./root-quota.js";
 import { lstatIfAny, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
 
@@ -72,6 +73,8 @@ export function recoverRoot(root: string, options: CaptureStateOptions = {}): Re
     }
   }
   if (lstatIfAny(path.join(root, TOOL_OUTPUTS)) !== null) reconcileRootQuota(root);
+  // An import that died mid-way leaves its staging directory; its name says whose it was.
+  removeStaleStaging(root);
   return report;
 }
 

@@ -1,0 +1,84 @@
+/**
+ * `spool share REF --to ROOT`: hand a capture to a child root on the same machine, before
+ * its owner (the parent conversation) may be deleted. It is an export into a staging
+ * directory of the child root followed by the import's verify-and-publish, with one
+ * difference: a final capture's stream files and line indexes are hard-linked when both
+ * roots are on one file system (the child keeps the bytes whatever happens to the
+ * parent, and no second copy is written); live and crashed captures, and anything on
+ * another file system, are copied (a live one as a `partial` snapshot). The child's
+ * receipt records the parent root (`provenance: { kind: "shared", from }`).
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, shareCapture } from "@spool/sinks";
+ * const store = createFileStore({ root: "/abs/parent" });
+ * await shareCapture({ store, root: "/abs/parent", captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", to: "/abs/child", quotaBytes: 128 * 1024 * 1024 });
+ * ```
+ */
+import type { CaptureStore } from "@spool/core";
+import { writeBundle } from "./bundle-export.js";
+import { createStager, type ImportReport, publishStaged, type Stager } from "./bundle-import.js";
+import type { BundleWriter } from "./bundle-writer.js";
+import { captureDir } from "./refs.js";
+
+export interface ShareCaptureOptions {
+  /** The parent root's store. */
+  readonly store: CaptureStore;
+  /** The parent root (absolute), where the capture's files are linked from. */
+  readonly root: string;
+  readonly captureId: string;
+  /** The child root (absolute; created if missing). */
+  readonly to: string;
+  /** The child root's allowance. */
+  readonly quotaBytes: number;
+  /** @default () => new Date() */
+  readonly now?: () => Date;
+}
+
+export interface ShareReport extends ImportReport {
+  /** Files hard-linked rather than copied. */
+  readonly linked: number;
+}
+
+export async function shareCapture(options: ShareCaptureOptions): Promise<ShareReport> {
+  const now = options.now ?? (() => new Date());
+  const stager = createStager(options.to, options.quotaBytes);
+  let linked = 0;
+  try {
+    const writer = stagerWriter(stager, () => linked++);
+    await writeBundle(options.store, [options.captureId], writer, {
+      omitted: [],
+      now,
+      linkDir: (capture) => captureDir(options.root, capture.captureId),
+    });
+    const report = await publishStaged(stager, {
+      root: options.to,
+      quotaBytes: options.quotaBytes,
+      provenance: { kind: "shared", from: options.root },
+      now,
+    });
+    return { ...report, linked };
+  } finally {
+    stager.discard();
+  }
+}
+
+/** A bundle writer that stages straight into the child root. */
+function stagerWriter(stager: Stager, onLink: () => void): BundleWriter {
+  return {
+    async add(name, size, data) {
+      const sink = stager.open(name, size);
+      for await (const chunk of data) {
+        sink.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      }
+      sink.end();
+    },
+    link(name, file) {
+      const done = stager.link(name, file);
+      if (done) onLink();
+      return done;
+    },
+    async finish() {},
+    async abort() {},
+  };
+}
