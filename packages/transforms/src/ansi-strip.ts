@@ -41,93 +41,7 @@ const State = {
 } as const;
 
 export function createAnsiStrip(): Stage {
-  let state: number = State.Text;
-  let length = 0;
-
-  const stripChunk = (chunk: Uint8Array, out: Uint8Array[]) => {
-    let runStart = -1;
-    const n = chunk.length;
-    let i = 0;
-    if (state === State.Text) {
-      const esc = chunk.indexOf(ESC);
-      if (esc < 0) {
-        out.push(chunk);
-        return;
-      }
-    }
-    for (; i < n; i++) {
-      const byte = chunk[i]!;
-      switch (state) {
-        case State.Text:
-          if (byte !== ESC) {
-            if (runStart < 0) runStart = i;
-            continue;
-          }
-          if (runStart >= 0) out.push(chunk.subarray(runStart, i));
-          runStart = -1;
-          state = State.Escape;
-          continue;
-        case State.Escape:
-          length = 0;
-          if (byte === 0x5b) state = State.Csi;
-          else if (
-            byte === 0x5d ||
-            byte === 0x50 ||
-            byte === 0x58 ||
-            byte === 0x5e ||
-            byte === 0x5f
-          )
-            state = State.ControlString;
-          else if (byte >= 0x20 && byte <= 0x2f) state = State.EscapeIntermediate;
-          else if (byte >= 0x30 && byte <= 0x7e) state = State.Text;
-          else if (byte === ESC) state = State.Escape;
-          else {
-            // Not an escape sequence: drop the lone ESC, keep this byte.
-            state = State.Text;
-            runStart = i;
-          }
-          continue;
-        case State.EscapeIntermediate:
-          if (byte >= 0x20 && byte <= 0x2f && ++length < 16) continue;
-          if (byte >= 0x30 && byte <= 0x7e) {
-            state = State.Text;
-            continue;
-          }
-          state = byte === ESC ? State.Escape : State.Text;
-          if (state === State.Text) runStart = i;
-          continue;
-        case State.Csi:
-          if (byte >= 0x20 && byte <= 0x3f && ++length < 256) continue;
-          if (byte >= 0x40 && byte <= 0x7e) {
-            state = State.Text;
-            continue;
-          }
-          state = byte === ESC ? State.Escape : State.Text;
-          if (state === State.Text) runStart = i;
-          continue;
-        case State.ControlString:
-          if (byte === BEL) state = State.Text;
-          else if (byte === ESC) state = State.ControlStringEscape;
-          else if (++length > MAX_CONTROL_STRING) state = State.SkipContinuation;
-          continue;
-        case State.ControlStringEscape:
-          // ESC \ is the terminator; any other ESC starts a new sequence after this one.
-          if (byte === 0x5c) state = State.Text;
-          else {
-            state = State.Escape;
-            i--;
-          }
-          continue;
-        case State.SkipContinuation:
-          if (byte >= 0x80 && byte <= 0xbf) continue;
-          state = State.Text;
-          runStart = i;
-          continue;
-      }
-    }
-    if (runStart >= 0) out.push(chunk.subarray(runStart, n));
-  };
-
+  const parser: Parser = { state: State.Text, length: 0 };
   return {
     name: ANSI_STRIP,
     transform: "ansi-strip",
@@ -135,12 +49,125 @@ export function createAnsiStrip(): Stage {
     window: 0,
     push(batch) {
       const out: Uint8Array[] = [];
-      for (const chunk of batch) if (chunk.byteLength > 0) stripChunk(chunk, out);
+      for (const chunk of batch) if (chunk.byteLength > 0) stripChunk(parser, chunk, out);
       return out;
     },
     end() {
-      state = State.Text;
+      parser.state = State.Text;
       return [];
     },
   };
+}
+
+/** The only state that crosses a chunk boundary. */
+interface Parser {
+  state: number;
+  /** Bytes of the current sequence so far (its parameters, intermediates or string). */
+  length: number;
+}
+
+/** What a byte inside a sequence does: dropped, kept as text (the sequence ended before it), or read again. */
+const Step = { Drop: 0, Keep: 1, Again: 2 } as const;
+
+/** Push the text runs of `chunk` to `out`; text is scanned here, sequences by the step functions. */
+function stripChunk(p: Parser, chunk: Uint8Array, out: Uint8Array[]): void {
+  let runStart = -1;
+  const n = chunk.length;
+  if (p.state === State.Text && chunk.indexOf(ESC) < 0) {
+    out.push(chunk);
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const byte = chunk[i]!;
+    if (p.state === State.Text) {
+      if (byte !== ESC) {
+        if (runStart < 0) runStart = i;
+        continue;
+      }
+      if (runStart >= 0) out.push(chunk.subarray(runStart, i));
+      runStart = -1;
+      p.state = State.Escape;
+      continue;
+    }
+    const step = sequenceStep(p, byte);
+    if (step === Step.Keep) runStart = i;
+    else if (step === Step.Again) i--;
+  }
+  if (runStart >= 0) out.push(chunk.subarray(runStart, n));
+}
+
+function sequenceStep(p: Parser, byte: number): number {
+  switch (p.state) {
+    case State.Escape:
+      return escapeStep(p, byte);
+    case State.EscapeIntermediate:
+      return intermediateStep(p, byte);
+    case State.Csi:
+      return csiStep(p, byte);
+    default:
+      return controlStringStep(p, byte);
+  }
+}
+
+/** The byte after ESC: which sequence this is. */
+function escapeStep(p: Parser, byte: number): number {
+  p.length = 0;
+  if (byte === 0x5b) p.state = State.Csi;
+  else if (byte === 0x5d || byte === 0x50 || byte === 0x58 || byte === 0x5e || byte === 0x5f)
+    p.state = State.ControlString;
+  else if (byte >= 0x20 && byte <= 0x2f) p.state = State.EscapeIntermediate;
+  else if (byte >= 0x30 && byte <= 0x7e) p.state = State.Text;
+  else if (byte === ESC) p.state = State.Escape;
+  else {
+    // Not an escape sequence: drop the lone ESC, keep this byte.
+    p.state = State.Text;
+    return Step.Keep;
+  }
+  return Step.Drop;
+}
+
+/** `ESC` intermediates (at most 16) then a final byte, e.g. `ESC ( B`. */
+function intermediateStep(p: Parser, byte: number): number {
+  if (byte >= 0x20 && byte <= 0x2f && ++p.length < 16) return Step.Drop;
+  return endOrBreak(p, byte, byte >= 0x30 && byte <= 0x7e);
+}
+
+/** `ESC [` parameters and intermediates (at most 256) then a final byte. */
+function csiStep(p: Parser, byte: number): number {
+  if (byte >= 0x20 && byte <= 0x3f && ++p.length < 256) return Step.Drop;
+  return endOrBreak(p, byte, byte >= 0x40 && byte <= 0x7e);
+}
+
+/** A sequence ends at its final byte (dropped); broken by any other, that byte is kept (or starts the next escape). */
+function endOrBreak(p: Parser, byte: number, final: boolean): number {
+  if (final) {
+    p.state = State.Text;
+    return Step.Drop;
+  }
+  p.state = byte === ESC ? State.Escape : State.Text;
+  return p.state === State.Text ? Step.Keep : Step.Drop;
+}
+
+/** OSC, DCS, SOS, PM, APC: until BEL or `ESC \`, cut off after MAX_CONTROL_STRING bytes. */
+function controlStringStep(p: Parser, byte: number): number {
+  switch (p.state) {
+    case State.ControlString:
+      if (byte === BEL) p.state = State.Text;
+      else if (byte === ESC) p.state = State.ControlStringEscape;
+      else if (++p.length > MAX_CONTROL_STRING) p.state = State.SkipContinuation;
+      return Step.Drop;
+    case State.ControlStringEscape:
+      // ESC \ is the terminator; any other ESC starts a new sequence after this one.
+      if (byte === 0x5c) {
+        p.state = State.Text;
+        return Step.Drop;
+      }
+      p.state = State.Escape;
+      return Step.Again;
+    default:
+      // SkipContinuation
+      if (byte >= 0x80 && byte <= 0xbf) return Step.Drop;
+      p.state = State.Text;
+      return Step.Keep;
+  }
 }
