@@ -66,38 +66,49 @@ interface Parser {
   length: number;
 }
 
-/** What a byte inside a sequence does: dropped, kept as text (the sequence ended before it), or read again. */
-const Step = { Drop: 0, Keep: 1, Again: 2 } as const;
+/**
+ * A step function's answer: the next state, plus what the byte does to the output (bits
+ * above the state): dropped, kept as text (the sequence ended before it), or read again.
+ */
+const KEEP = 8;
+const AGAIN = 16;
+const STATE_BITS = 7;
 
-/** Push the text runs of `chunk` to `out`; text is scanned here, sequences by the step functions. */
+/**
+ * Push the text runs of `chunk` to `out`. Text is scanned here with the state in a local
+ * (the per-byte hot path); bytes of a sequence go to the step function of its family.
+ */
 function stripChunk(p: Parser, chunk: Uint8Array, out: Uint8Array[]): void {
-  let runStart = -1;
-  const n = chunk.length;
-  if (p.state === State.Text && chunk.indexOf(ESC) < 0) {
+  let state = p.state;
+  if (state === State.Text && chunk.indexOf(ESC) < 0) {
     out.push(chunk);
     return;
   }
+  let runStart = -1;
+  const n = chunk.length;
   for (let i = 0; i < n; i++) {
     const byte = chunk[i]!;
-    if (p.state === State.Text) {
+    if (state === State.Text) {
       if (byte !== ESC) {
         if (runStart < 0) runStart = i;
         continue;
       }
       if (runStart >= 0) out.push(chunk.subarray(runStart, i));
       runStart = -1;
-      p.state = State.Escape;
+      state = State.Escape;
       continue;
     }
-    const step = sequenceStep(p, byte);
-    if (step === Step.Keep) runStart = i;
-    else if (step === Step.Again) i--;
+    const step = sequenceStep(p, state, byte);
+    state = step & STATE_BITS;
+    if (step & KEEP) runStart = i;
+    else if (step & AGAIN) i--;
   }
+  p.state = state;
   if (runStart >= 0) out.push(chunk.subarray(runStart, n));
 }
 
-function sequenceStep(p: Parser, byte: number): number {
-  switch (p.state) {
+function sequenceStep(p: Parser, state: number, byte: number): number {
+  switch (state) {
     case State.Escape:
       return escapeStep(p, byte);
     case State.EscapeIntermediate:
@@ -105,69 +116,54 @@ function sequenceStep(p: Parser, byte: number): number {
     case State.Csi:
       return csiStep(p, byte);
     default:
-      return controlStringStep(p, byte);
+      return controlStringStep(p, state, byte);
   }
 }
 
 /** The byte after ESC: which sequence this is. */
 function escapeStep(p: Parser, byte: number): number {
   p.length = 0;
-  if (byte === 0x5b) p.state = State.Csi;
-  else if (byte === 0x5d || byte === 0x50 || byte === 0x58 || byte === 0x5e || byte === 0x5f)
-    p.state = State.ControlString;
-  else if (byte >= 0x20 && byte <= 0x2f) p.state = State.EscapeIntermediate;
-  else if (byte >= 0x30 && byte <= 0x7e) p.state = State.Text;
-  else if (byte === ESC) p.state = State.Escape;
-  else {
-    // Not an escape sequence: drop the lone ESC, keep this byte.
-    p.state = State.Text;
-    return Step.Keep;
-  }
-  return Step.Drop;
+  if (byte === 0x5b) return State.Csi;
+  if (byte === 0x5d || byte === 0x50 || byte === 0x58 || byte === 0x5e || byte === 0x5f)
+    return State.ControlString;
+  if (byte >= 0x20 && byte <= 0x2f) return State.EscapeIntermediate;
+  if (byte >= 0x30 && byte <= 0x7e) return State.Text;
+  if (byte === ESC) return State.Escape;
+  // Not an escape sequence: drop the lone ESC, keep this byte.
+  return State.Text | KEEP;
 }
 
 /** `ESC` intermediates (at most 16) then a final byte, e.g. `ESC ( B`. */
 function intermediateStep(p: Parser, byte: number): number {
-  if (byte >= 0x20 && byte <= 0x2f && ++p.length < 16) return Step.Drop;
-  return endOrBreak(p, byte, byte >= 0x30 && byte <= 0x7e);
+  if (byte >= 0x20 && byte <= 0x2f && ++p.length < 16) return State.EscapeIntermediate;
+  return endOrBreak(byte, byte >= 0x30 && byte <= 0x7e);
 }
 
 /** `ESC [` parameters and intermediates (at most 256) then a final byte. */
 function csiStep(p: Parser, byte: number): number {
-  if (byte >= 0x20 && byte <= 0x3f && ++p.length < 256) return Step.Drop;
-  return endOrBreak(p, byte, byte >= 0x40 && byte <= 0x7e);
+  if (byte >= 0x20 && byte <= 0x3f && ++p.length < 256) return State.Csi;
+  return endOrBreak(byte, byte >= 0x40 && byte <= 0x7e);
 }
 
 /** A sequence ends at its final byte (dropped); broken by any other, that byte is kept (or starts the next escape). */
-function endOrBreak(p: Parser, byte: number, final: boolean): number {
-  if (final) {
-    p.state = State.Text;
-    return Step.Drop;
-  }
-  p.state = byte === ESC ? State.Escape : State.Text;
-  return p.state === State.Text ? Step.Keep : Step.Drop;
+function endOrBreak(byte: number, final: boolean): number {
+  if (final) return State.Text;
+  return byte === ESC ? State.Escape : State.Text | KEEP;
 }
 
 /** OSC, DCS, SOS, PM, APC: until BEL or `ESC \`, cut off after MAX_CONTROL_STRING bytes. */
-function controlStringStep(p: Parser, byte: number): number {
-  switch (p.state) {
+function controlStringStep(p: Parser, state: number, byte: number): number {
+  switch (state) {
     case State.ControlString:
-      if (byte === BEL) p.state = State.Text;
-      else if (byte === ESC) p.state = State.ControlStringEscape;
-      else if (++p.length > MAX_CONTROL_STRING) p.state = State.SkipContinuation;
-      return Step.Drop;
+      if (byte === BEL) return State.Text;
+      if (byte === ESC) return State.ControlStringEscape;
+      return ++p.length > MAX_CONTROL_STRING ? State.SkipContinuation : State.ControlString;
     case State.ControlStringEscape:
       // ESC \ is the terminator; any other ESC starts a new sequence after this one.
-      if (byte === 0x5c) {
-        p.state = State.Text;
-        return Step.Drop;
-      }
-      p.state = State.Escape;
-      return Step.Again;
+      return byte === 0x5c ? State.Text : State.Escape | AGAIN;
     default:
       // SkipContinuation
-      if (byte >= 0x80 && byte <= 0xbf) return Step.Drop;
-      p.state = State.Text;
-      return Step.Keep;
+      if (byte >= 0x80 && byte <= 0xbf) return State.SkipContinuation;
+      return State.Text | KEEP;
   }
 }
