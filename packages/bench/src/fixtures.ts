@@ -12,7 +12,14 @@ import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { FIXTURES, type Fixture } from "./fixture-data.js";
 import { measure } from "./measure.js";
 import { FIXTURE_CHILD, spoolArgv } from "./programs.js";
-import { type BenchReport, emitReport, machine } from "./report.js";
+import {
+  type BenchReport,
+  type Cell,
+  emitReport,
+  machine,
+  type ReportTable,
+  type TargetResult,
+} from "./report.js";
 import type { RetrievalInput } from "./retrieval.js";
 import { RETRIEVAL_LIMITS, type RetrievalResult, runRetrieval } from "./retrieval.js";
 
@@ -119,8 +126,6 @@ export function fixturesReport(
   rows: readonly FixtureRow[],
   retrieval: readonly RetrievalResult[],
 ): BenchReport {
-  const large = rows.filter((r) => r.name !== "compact");
-  const compact = rows.find((r) => r.name === "compact");
   return {
     bench: "fixtures",
     title: "spool bench fixtures: the seed's evidence table, end to end through spool run",
@@ -139,86 +144,9 @@ export function fixturesReport(
       { key: "wallMs", label: "wall ms" },
       { key: "peakRssMiB", label: "peak RSS MiB" },
     ],
-    rows: rows.map((r) => ({
-      title: r.title,
-      inputBytes: r.inputBytes,
-      seedCurrent: r.seed.current,
-      seedCandidate: r.seed.candidate,
-      inlineBytes: r.inlineBytes,
-      inlineTokens: r.inlineTokens,
-      savedBytes: r.savedBytes,
-      exact: r.exact ? (r.inlineOnly ? "yes (inline, no file)" : "yes") : "no",
-      visible: `${r.exitVisible ? "yes" : "no"}${r.finalErrorVisible === null ? "" : r.finalErrorVisible ? " + yes" : " + no"}`,
-      wallMs: r.wallMs,
-      peakRssMiB: r.maxRssKiB === null ? null : r.maxRssKiB / 1024,
-    })),
-    tables: [
-      {
-        title: "Retrieval tasks: from the inline result, then only through the spool CLI",
-        columns: [
-          { key: "task", label: "task" },
-          { key: "fixture", label: "fixture" },
-          { key: "correct", label: "correct" },
-          { key: "calls", label: "extra calls" },
-          { key: "contextBytes", label: "extra context bytes" },
-          { key: "answerMs", label: "ms to answer (run + calls)" },
-          { key: "how", label: "how" },
-        ],
-        rows: retrieval.map((t) => ({
-          task: t.task,
-          fixture: t.fixture,
-          correct: t.correct ? "yes" : "no",
-          calls: t.calls.length,
-          contextBytes: t.contextBytes,
-          answerMs: t.answerMs,
-          how: t.calls.length === 0 ? "inline preview" : t.calls.map((c) => `\`${c}\``).join("; "),
-        })),
-      },
-    ],
-    targets: [
-      {
-        name: "inline bytes of every large fixture",
-        target: "≤ 10,240",
-        value: `max ${Math.max(...large.map((r) => r.inlineBytes))}`,
-        met: large.every((r) => r.inlineBytes <= 10_240),
-      },
-      {
-        name: "compact success inline, byte-identical, no file",
-        target: "yes",
-        value: compact?.inlineOnly ? "yes" : "no",
-        met: compact?.inlineOnly === true,
-      },
-      {
-        name: "every saved file exact",
-        target: "yes",
-        value: rows.every((r) => r.exact) ? "yes" : "no",
-        met: rows.every((r) => r.exact),
-      },
-      {
-        name: "exit code and final error visible inline",
-        target: "yes",
-        value: rows.every((r) => r.exitVisible && r.finalErrorVisible !== false) ? "yes" : "no",
-        met: rows.every((r) => r.exitVisible && r.finalErrorVisible !== false),
-      },
-      {
-        name: "every retrieval task correct",
-        target: "yes",
-        value: `${retrieval.filter((t) => t.correct).length}/${retrieval.length}`,
-        met: retrieval.length > 0 && retrieval.every((t) => t.correct),
-      },
-      {
-        name: "extra CLI calls per retrieval task",
-        target: `≤ ${RETRIEVAL_LIMITS.calls}`,
-        value: `max ${Math.max(0, ...retrieval.map((t) => t.calls.length))}`,
-        met: retrieval.every((t) => t.calls.length <= RETRIEVAL_LIMITS.calls),
-      },
-      {
-        name: "extra context per retrieval task",
-        target: `≤ ${RETRIEVAL_LIMITS.contextBytes} bytes`,
-        value: `max ${Math.max(0, ...retrieval.map((t) => t.contextBytes))}`,
-        met: retrieval.every((t) => t.contextBytes <= RETRIEVAL_LIMITS.contextBytes),
-      },
-    ],
+    rows: rows.map(fixtureCells),
+    tables: [retrievalTable(retrieval)],
+    targets: fixtureTargets(rows, retrieval),
     chart: {
       title: "Inline bytes an agent reads (lower is better)",
       unit: "bytes",
@@ -242,6 +170,101 @@ export function fixturesReport(
       "Retrieval: each task starts from the inline result of `spool run` (preview + status line with refs) and uses only `spool` commands; extra context is every byte those commands printed; correctness is checked against the fixture generators.",
     ],
   };
+}
+
+/** One fixture as a row of the evidence table. */
+function fixtureCells(r: FixtureRow): Record<string, Cell> {
+  return {
+    title: r.title,
+    inputBytes: r.inputBytes,
+    seedCurrent: r.seed.current,
+    seedCandidate: r.seed.candidate,
+    inlineBytes: r.inlineBytes,
+    inlineTokens: r.inlineTokens,
+    savedBytes: r.savedBytes,
+    exact: r.exact ? (r.inlineOnly ? "yes (inline, no file)" : "yes") : "no",
+    visible: `${r.exitVisible ? "yes" : "no"}${r.finalErrorVisible === null ? "" : r.finalErrorVisible ? " + yes" : " + no"}`,
+    wallMs: r.wallMs,
+    peakRssMiB: r.maxRssKiB === null ? null : r.maxRssKiB / 1024,
+  };
+}
+
+/** The retrieval tasks: what each needed beyond the inline result. */
+function retrievalTable(retrieval: readonly RetrievalResult[]): ReportTable {
+  return {
+    title: "Retrieval tasks: from the inline result, then only through the spool CLI",
+    columns: [
+      { key: "task", label: "task" },
+      { key: "fixture", label: "fixture" },
+      { key: "correct", label: "correct" },
+      { key: "calls", label: "extra calls" },
+      { key: "contextBytes", label: "extra context bytes" },
+      { key: "answerMs", label: "ms to answer (run + calls)" },
+      { key: "how", label: "how" },
+    ],
+    rows: retrieval.map((t) => ({
+      task: t.task,
+      fixture: t.fixture,
+      correct: t.correct ? "yes" : "no",
+      calls: t.calls.length,
+      contextBytes: t.contextBytes,
+      answerMs: t.answerMs,
+      how: t.calls.length === 0 ? "inline preview" : t.calls.map((c) => `\`${c}\``).join("; "),
+    })),
+  };
+}
+
+/** The issue's targets, each measured over every fixture or task. */
+function fixtureTargets(
+  rows: readonly FixtureRow[],
+  retrieval: readonly RetrievalResult[],
+): TargetResult[] {
+  const large = rows.filter((r) => r.name !== "compact");
+  const compact = rows.find((r) => r.name === "compact");
+  return [
+    {
+      name: "inline bytes of every large fixture",
+      target: "≤ 10,240",
+      value: `max ${Math.max(...large.map((r) => r.inlineBytes))}`,
+      met: large.every((r) => r.inlineBytes <= 10_240),
+    },
+    {
+      name: "compact success inline, byte-identical, no file",
+      target: "yes",
+      value: compact?.inlineOnly ? "yes" : "no",
+      met: compact?.inlineOnly === true,
+    },
+    {
+      name: "every saved file exact",
+      target: "yes",
+      value: rows.every((r) => r.exact) ? "yes" : "no",
+      met: rows.every((r) => r.exact),
+    },
+    {
+      name: "exit code and final error visible inline",
+      target: "yes",
+      value: rows.every((r) => r.exitVisible && r.finalErrorVisible !== false) ? "yes" : "no",
+      met: rows.every((r) => r.exitVisible && r.finalErrorVisible !== false),
+    },
+    {
+      name: "every retrieval task correct",
+      target: "yes",
+      value: `${retrieval.filter((t) => t.correct).length}/${retrieval.length}`,
+      met: retrieval.length > 0 && retrieval.every((t) => t.correct),
+    },
+    {
+      name: "extra CLI calls per retrieval task",
+      target: `≤ ${RETRIEVAL_LIMITS.calls}`,
+      value: `max ${Math.max(0, ...retrieval.map((t) => t.calls.length))}`,
+      met: retrieval.every((t) => t.calls.length <= RETRIEVAL_LIMITS.calls),
+    },
+    {
+      name: "extra context per retrieval task",
+      target: `≤ ${RETRIEVAL_LIMITS.contextBytes} bytes`,
+      value: `max ${Math.max(0, ...retrieval.map((t) => t.contextBytes))}`,
+      met: retrieval.every((t) => t.contextBytes <= RETRIEVAL_LIMITS.contextBytes),
+    },
+  ];
 }
 
 /** `spool bench fixtures [--report DIR]`. */

@@ -135,62 +135,16 @@ export async function runThroughput(
   const runs: Record<string, Cell>[] = [];
   for (let round = 1; round <= rounds; round++) {
     for (const v of variants) {
-      const m = await measure(v.argv(c, scratch), {
-        rssOf: v.rssOf,
-        env,
-        output: v.receipt ? "pipe" : "ignore",
-      });
-      let complete: boolean | null = null;
-      if (v.receipt) {
-        const receipt = JSON.parse(m.stdout.toString("utf8")) as {
-          capture: { state: string };
-          streams: { stdout: { raw: { observed: number }; committed: number; produced: number } };
-        };
-        const out = receipt.streams.stdout;
-        complete =
-          receipt.capture.state === "complete" &&
-          out.raw.observed === size &&
-          out.committed === out.produced;
-      }
-      rmSync(scratch.out, { force: true });
-      rmSync(scratch.root, { recursive: true, force: true });
-      const wallS = m.wallMs / 1000;
-      const mibs = size / MiB / wallS;
-      runs.push({
-        round,
-        variant: v.id,
-        wallS,
-        mibPerS: mibs,
-        cpuS: seconds(m.cpuMs),
-        peakRssMiB: mib(m.peakRssKiB),
-        treeMaxRssMiB: mib(m.treeMaxRssKiB),
-        exitCode: m.exitCode,
-        complete,
-      });
+      const run = await measureVariant(v, round, c, scratch, size, env);
+      runs.push(run);
+      const wallS = run.wallS as number;
+      const mibs = run.mibPerS as number;
       progress(
-        `round ${round}/${rounds} ${v.id.padEnd(20)} ${mibs.toFixed(0).padStart(6)} MiB/s  ${wallS.toFixed(2)} s${complete === false ? "  INCOMPLETE CAPTURE" : ""}`,
+        `round ${round}/${rounds} ${v.id.padEnd(20)} ${mibs.toFixed(0).padStart(6)} MiB/s  ${wallS.toFixed(2)} s${run.complete === false ? "  INCOMPLETE CAPTURE" : ""}`,
       );
     }
   }
-  const rows = variants.map((v) => {
-    const mine = runs.filter((r) => r.variant === v.id);
-    const wall = median(mine.map((r) => r.wallS as number));
-    const cpu = mine.every((r) => r.cpuS !== null)
-      ? median(mine.map((r) => r.cpuS as number))
-      : null;
-    const rss = mine.every((r) => r.peakRssMiB !== null)
-      ? Math.max(...mine.map((r) => r.peakRssMiB as number))
-      : null;
-    return {
-      id: v.id,
-      label: v.label,
-      mibPerS: size / MiB / wall,
-      wallS: wall,
-      cpuS: cpu,
-      peakRssMiB: rss,
-      complete: v.receipt ? mine.every((r) => r.complete === true) : null,
-    } as Record<string, Cell> & { id: string; mibPerS: number };
-  });
+  const rows = throughputRows(variants, runs, size);
   const rate = (id: string) => rows.find((r) => r.id === id)?.mibPerS ?? null;
   const direct = rate("direct");
   for (const row of rows) row.ratioToDirect = direct ? row.mibPerS / direct : null;
@@ -225,6 +179,78 @@ export async function runThroughput(
       "spool-redact passes the 10 known secrets with --redact-env on top of the default rules; spool-run uses the default rules only.",
     ],
   };
+}
+
+/** One run of one variant, its scratch output removed afterwards. */
+async function measureVariant(
+  v: ThroughputVariant,
+  round: number,
+  c: BenchContext,
+  scratch: Scratch,
+  size: number,
+  env: NodeJS.ProcessEnv,
+): Promise<Record<string, Cell>> {
+  const m = await measure(v.argv(c, scratch), {
+    rssOf: v.rssOf,
+    env,
+    output: v.receipt ? "pipe" : "ignore",
+  });
+  const complete = v.receipt ? receiptComplete(m.stdout, size) : null;
+  rmSync(scratch.out, { force: true });
+  rmSync(scratch.root, { recursive: true, force: true });
+  const wallS = m.wallMs / 1000;
+  return {
+    round,
+    variant: v.id,
+    wallS,
+    mibPerS: size / MiB / wallS,
+    cpuS: seconds(m.cpuMs),
+    peakRssMiB: mib(m.peakRssKiB),
+    treeMaxRssMiB: mib(m.treeMaxRssKiB),
+    exitCode: m.exitCode,
+    complete,
+  };
+}
+
+/** Whether `spool run --json` printed a complete receipt with every one of `size` bytes committed. */
+function receiptComplete(stdout: Buffer, size: number): boolean {
+  const receipt = JSON.parse(stdout.toString("utf8")) as {
+    capture: { state: string };
+    streams: { stdout: { raw: { observed: number }; committed: number; produced: number } };
+  };
+  const out = receipt.streams.stdout;
+  return (
+    receipt.capture.state === "complete" &&
+    out.raw.observed === size &&
+    out.committed === out.produced
+  );
+}
+
+/** One row per variant: median wall and CPU time, max peak RSS, all rounds complete. */
+function throughputRows(
+  variants: readonly ThroughputVariant[],
+  runs: readonly Record<string, Cell>[],
+  size: number,
+) {
+  return variants.map((v) => {
+    const mine = runs.filter((r) => r.variant === v.id);
+    const wall = median(mine.map((r) => r.wallS as number));
+    const cpu = mine.every((r) => r.cpuS !== null)
+      ? median(mine.map((r) => r.cpuS as number))
+      : null;
+    const rss = mine.every((r) => r.peakRssMiB !== null)
+      ? Math.max(...mine.map((r) => r.peakRssMiB as number))
+      : null;
+    return {
+      id: v.id,
+      label: v.label,
+      mibPerS: size / MiB / wall,
+      wallS: wall,
+      cpuS: cpu,
+      peakRssMiB: rss,
+      complete: v.receipt ? mine.every((r) => r.complete === true) : null,
+    } as Record<string, Cell> & { id: string; mibPerS: number };
+  });
 }
 
 function throughputTargets(rate: (id: string) => number | null): TargetResult[] {

@@ -59,89 +59,106 @@ export function createLineWindows(
   // At least 16 bytes and an overlap of at most half: every slide moves past whole characters.
   const size = Math.max(16, options.window ?? 64 * 1024);
   const overlap = Math.min(options.overlap ?? 4096, Math.floor(size / 2));
-  let base = 0; // stream offset of the next pushed byte
-  let line = 1;
-  let lineOffset = 0;
-  let windowOffset = 0;
-  let from = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let stopped = false;
-
+  const s: ScanState = {
+    base: 0,
+    line: 1,
+    lineOffset: 0,
+    windowOffset: 0,
+    from: 0,
+    pending: [],
+    pendingBytes: 0,
+    stopped: false,
+  };
   const emit = (w: LineWindow) => {
-    if (!visit(w)) stopped = true;
-  };
-  // The window is full and the line goes on: hand it over, keep the overlap.
-  const slide = () => {
-    const bytes = Buffer.concat(pending, pendingBytes);
-    let keep = pendingBytes - overlap;
-    while (keep > 0 && isContinuation(bytes[keep])) keep--;
-    emit({
-      line,
-      lineOffset,
-      offset: windowOffset,
-      bytes,
-      from,
-      keep,
-      last: false,
-      lineBytes: null,
-    });
-    // One character before `keep` stays as context, so `^` and lookbehinds do not see a line start.
-    let context = keep - 1;
-    while (context > 0 && isContinuation(bytes[context])) context--;
-    context = Math.max(0, context);
-    pending = [bytes.subarray(context)];
-    pendingBytes = bytes.length - context;
-    windowOffset += context;
-    from = keep - context;
-  };
-  const finishLine = (end: number) => {
-    const bytes = Buffer.concat(pending, pendingBytes);
-    emit({
-      line,
-      lineOffset,
-      offset: windowOffset,
-      bytes,
-      from,
-      keep: bytes.length,
-      last: true,
-      lineBytes: end - lineOffset,
-    });
-    pending = [];
-    pendingBytes = 0;
-    from = 0;
+    if (!visit(w)) s.stopped = true;
   };
 
   return {
     push(chunk) {
       let at = 0;
-      while (at < chunk.length && !stopped) {
+      while (at < chunk.length && !s.stopped) {
         const nl = chunk.indexOf(0x0a, at);
         const stop = nl === -1 ? chunk.length : nl;
-        while (at < stop && !stopped) {
-          if (pendingBytes === size) {
-            slide();
+        while (at < stop && !s.stopped) {
+          if (s.pendingBytes === size) {
+            slide(s, overlap, emit);
             continue;
           }
-          const take = Math.min(stop - at, size - pendingBytes);
-          pending.push(chunk.subarray(at, at + take));
-          pendingBytes += take;
+          const take = Math.min(stop - at, size - s.pendingBytes);
+          s.pending.push(chunk.subarray(at, at + take));
+          s.pendingBytes += take;
           at += take;
         }
-        if (nl === -1 || stopped) break;
-        finishLine(base + nl);
-        line++;
-        lineOffset = base + nl + 1;
-        windowOffset = lineOffset;
+        if (nl === -1 || s.stopped) break;
+        finishLine(s, s.base + nl, emit);
+        s.line++;
+        s.lineOffset = s.base + nl + 1;
+        s.windowOffset = s.lineOffset;
         at = nl + 1;
       }
-      base += chunk.length;
-      return !stopped;
+      s.base += chunk.length;
+      return !s.stopped;
     },
     end() {
-      if (!stopped && base > lineOffset) finishLine(base);
+      if (!s.stopped && s.base > s.lineOffset) finishLine(s, s.base, emit);
     },
   };
+}
+
+/** Where the scan stands: the line being collected and the bytes held of it. */
+interface ScanState {
+  /** Stream offset of the next pushed byte. */
+  base: number;
+  line: number;
+  lineOffset: number;
+  windowOffset: number;
+  from: number;
+  pending: Buffer[];
+  pendingBytes: number;
+  stopped: boolean;
+}
+
+/** The window is full and the line goes on: hand it over, keep the overlap. */
+function slide(s: ScanState, overlap: number, emit: (w: LineWindow) => void): void {
+  const bytes = Buffer.concat(s.pending, s.pendingBytes);
+  let keep = s.pendingBytes - overlap;
+  while (keep > 0 && isContinuation(bytes[keep])) keep--;
+  emit({
+    line: s.line,
+    lineOffset: s.lineOffset,
+    offset: s.windowOffset,
+    bytes,
+    from: s.from,
+    keep,
+    last: false,
+    lineBytes: null,
+  });
+  // One character before `keep` stays as context, so `^` and lookbehinds do not see a line start.
+  let context = keep - 1;
+  while (context > 0 && isContinuation(bytes[context])) context--;
+  context = Math.max(0, context);
+  s.pending = [bytes.subarray(context)];
+  s.pendingBytes = bytes.length - context;
+  s.windowOffset += context;
+  s.from = keep - context;
+}
+
+/** The line ended at stream offset `end`: hand over its last window. */
+function finishLine(s: ScanState, end: number, emit: (w: LineWindow) => void): void {
+  const bytes = Buffer.concat(s.pending, s.pendingBytes);
+  emit({
+    line: s.line,
+    lineOffset: s.lineOffset,
+    offset: s.windowOffset,
+    bytes,
+    from: s.from,
+    keep: bytes.length,
+    last: true,
+    lineBytes: end - s.lineOffset,
+  });
+  s.pending = [];
+  s.pendingBytes = 0;
+  s.from = 0;
 }
 
 const isContinuation = (b: number | undefined) => b !== undefined && (b & 0xc0) === 0x80;

@@ -10,7 +10,7 @@
  * supervisor itself cannot catch). `spool kill` relies on this.
  */
 import * as path from "node:path";
-import { type CaptureSpool, isCaptureId, startCapture } from "@spool/core";
+import { type Capture, type CaptureSpool, isCaptureId, startCapture } from "@spool/core";
 import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
 import { type CommandInput, usageError } from "./args.js";
 import { captureConfig, openCapture, prepareCapture } from "./capture-options.js";
@@ -52,55 +52,12 @@ export async function superviseCommand(
   const send = (message: SupervisorMessage) => {
     if (process.connected && process.send) process.send(message);
   };
-
-  const onSignal = (signal: NodeJS.Signals) => capture.cancel(CANCEL_SIGNALS[signal] ?? "SIGTERM");
-  const signals = Object.keys(CANCEL_SIGNALS) as NodeJS.Signals[];
-  for (const s of signals) process.on(s, onSignal);
-
-  const started = new Promise<void>((resolve) => {
-    capture.events.subscribe({
-      next: (event) => {
-        if (event.type === "start") resolve();
-      },
-      complete: resolve,
-    });
-  });
-  let promoted: SupervisorMode | null = mode === "start" ? "start" : null;
-  let finished = false;
-
-  // Hand out a receipt only once the job has a pid, its directory, live refs and job.json.
-  const announce = async (type: "launched" | "promoted"): Promise<boolean> => {
-    await Promise.race([started, capture.done.then(() => undefined)]);
-    if (!(await capture.spill())) return false;
-    // live.json is stored, or the capture ended first (then receipt.json is).
-    await Promise.race([firstLive.stored, capture.done]);
-    const pid = capture.receipt().process.pid;
-    writeJobRecord(dir, {
-      version: 1,
-      captureId,
-      mode: mode as SupervisorMode,
-      supervisorPid: process.pid,
-      pid,
-      pgid: pid,
-    });
-    send({ type, receipt: capture.receipt() });
-    return true;
-  };
-
-  const onMessage = (message: LauncherMessage) => {
-    if (message.type === "cancel") capture.cancel(message.signal);
-    else if (message.type === "promote" && promoted === null && !finished) {
-      promoted = "run";
-      void announce("promoted");
-    }
-  };
-  // A foreground run whose launcher went away without promoting it is cancelled, as the
-  // in-process run would have been.
-  const onDisconnect = () => {
-    if (promoted === null && !finished) capture.cancel("SIGTERM");
-  };
-  process.on("message", onMessage);
-  process.on("disconnect", onDisconnect);
+  const stopSignals = cancelOnSignals(capture);
+  const started = whenStarted(capture);
+  const job: SupervisedJob = { capture, captureId, mode, dir, started, firstLive, send };
+  const announce = (type: "launched" | "promoted") => announceJob(job, type);
+  const lifecycle: Lifecycle = { promoted: mode === "start" ? "start" : null, finished: false };
+  const stopLauncher = followLauncher(capture, lifecycle, announce);
 
   if (mode === "start") {
     await announce("launched").catch((error: unknown) => {
@@ -114,17 +71,101 @@ export async function superviseCommand(
   }
   try {
     const { receipt, exitStatus } = await capture.done;
-    finished = true;
+    lifecycle.finished = true;
     send({ type: "final", receipt, exitStatus });
     return exitStatus;
   } finally {
-    for (const s of signals) process.off(s, onSignal);
-    process.off("message", onMessage);
-    process.off("disconnect", onDisconnect);
+    stopSignals();
+    stopLauncher();
     if (process.connected) process.disconnect();
     await setup.files.destroy();
     setup.logger.flush?.();
   }
+}
+
+/** What announcing a job needs: its capture, where it lives, and how to tell the launcher. */
+interface SupervisedJob {
+  readonly capture: Capture;
+  readonly captureId: string;
+  readonly mode: SupervisorMode;
+  readonly dir: string;
+  /** Settles once the child has started (or the capture ended first). */
+  readonly started: Promise<void>;
+  readonly firstLive: { readonly stored: Promise<boolean> };
+  readonly send: (message: SupervisorMessage) => void;
+}
+
+/** Whether the job is in the background yet (and how), and whether it has ended. */
+interface Lifecycle {
+  promoted: SupervisorMode | null;
+  finished: boolean;
+}
+
+/** Cancel the capture on every signal of CANCEL_SIGNALS; returns the undo. */
+function cancelOnSignals(capture: Capture): () => void {
+  const onSignal = (signal: NodeJS.Signals) => capture.cancel(CANCEL_SIGNALS[signal] ?? "SIGTERM");
+  const signals = Object.keys(CANCEL_SIGNALS) as NodeJS.Signals[];
+  for (const s of signals) process.on(s, onSignal);
+  return () => {
+    for (const s of signals) process.off(s, onSignal);
+  };
+}
+
+function whenStarted(capture: Capture): Promise<void> {
+  return new Promise<void>((resolve) => {
+    capture.events.subscribe({
+      next: (event) => {
+        if (event.type === "start") resolve();
+      },
+      complete: resolve,
+    });
+  });
+}
+
+/** Hand out a receipt only once the job has a pid, its directory, live refs and job.json. */
+async function announceJob(job: SupervisedJob, type: "launched" | "promoted"): Promise<boolean> {
+  const { capture } = job;
+  await Promise.race([job.started, capture.done.then(() => undefined)]);
+  if (!(await capture.spill())) return false;
+  // live.json is stored, or the capture ended first (then receipt.json is).
+  await Promise.race([job.firstLive.stored, capture.done]);
+  const pid = capture.receipt().process.pid;
+  writeJobRecord(job.dir, {
+    version: 1,
+    captureId: job.captureId,
+    mode: job.mode,
+    supervisorPid: process.pid,
+    pid,
+    pgid: pid,
+  });
+  job.send({ type, receipt: capture.receipt() });
+  return true;
+}
+
+/** Obey the launcher's cancel and promote messages; returns the undo. */
+function followLauncher(
+  capture: Capture,
+  lifecycle: Lifecycle,
+  announce: (type: "promoted") => Promise<boolean>,
+): () => void {
+  const onMessage = (message: LauncherMessage) => {
+    if (message.type === "cancel") capture.cancel(message.signal);
+    else if (message.type === "promote" && lifecycle.promoted === null && !lifecycle.finished) {
+      lifecycle.promoted = "run";
+      void announce("promoted");
+    }
+  };
+  // A foreground run whose launcher went away without promoting it is cancelled, as the
+  // in-process run would have been.
+  const onDisconnect = () => {
+    if (lifecycle.promoted === null && !lifecycle.finished) capture.cancel("SIGTERM");
+  };
+  process.on("message", onMessage);
+  process.on("disconnect", onDisconnect);
+  return () => {
+    process.off("message", onMessage);
+    process.off("disconnect", onDisconnect);
+  };
 }
 
 /** The ack of a spool's first `publishLive` (true once `live.json` is stored). */

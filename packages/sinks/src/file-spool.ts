@@ -105,86 +105,115 @@ function createCaptureFileSpool(
   options: FileSpoolOptions,
   getPool: () => Promise<Piscina>,
 ): CaptureSpool {
-  const { captureId } = context;
   const clock = options.clock ?? systemClock;
   const queues: Record<StreamName, WriterQueue> = {
     stdout: createWriterQueue(options.queue ?? {}, clock),
     stderr: createWriterQueue(options.queue ?? {}, clock),
   };
-  const ext = options.binary ? "bin" : "txt";
-  let link: WriterLink | null = null;
-  let task: Promise<unknown> | null = null;
-  let spillInfo: Promise<SpillInfo> | null = null;
-  let dir: string | null = null;
-  let closed = false;
-
-  const open = async (): Promise<SpillInfo> => {
-    const channel = new MessageChannel();
-    const writer = createWriterLink(channel.port1, {
-      timeoutMs: options.finishTimeoutMs ?? 10_000,
-      onStream: (reply) => onStreamReply(queues, reply),
-      clock,
-    });
-    link = writer;
-    const pool = await getPool();
-    task = pool.run({ port: channel.port2 }, { transferList: [channel.port2] });
-    task.catch(() => writer.gone("EWORKER", "writer task failed"));
-    dir = await openCapture(writer, context, options);
-    connectQueues(queues, writer, () => closed);
-    return {
-      dir,
-      refs: { stdout: refOf(captureId, "stdout.live"), stderr: refOf(captureId, "stderr.live") },
-      paths: { stdout: path.join(dir, "stdout.live"), stderr: path.join(dir, "stderr.live") },
-    };
-  };
+  const s: SpillState = { link: null, task: null, spillInfo: null, dir: null, closed: false };
 
   const spool: CaptureSpool = {
     streams: queues,
     get spilled() {
-      return spillInfo !== null;
+      return s.spillInfo !== null;
     },
     spill() {
-      spillInfo ??= open();
-      return spillInfo;
+      s.spillInfo ??= spillToWriter(s, queues, context, options, getPool);
+      return s.spillInfo;
     },
     async publishLive(receipt: Receipt) {
-      if (!dir || !link || closed) return false;
-      const answer = await link.request({ op: "live", json: `${JSON.stringify(receipt)}\n` });
+      if (!s.dir || !s.link || s.closed) return false;
+      const answer = await s.link.request({ op: "live", json: `${JSON.stringify(receipt)}\n` });
       return answer?.op === "live-replaced" && answer.ok;
     },
     async finish() {
-      if (!spillInfo) return { stdout: unstored(), stderr: unstored() };
-      await spillInfo;
-      // Bounded: each queue gives up after its stall budget without progress.
-      await Promise.all(STREAM_NAMES.map((n) => queues[n].flushed()));
-      const answer = await link!.request({
-        op: "finish",
-        finalNames: [`stdout.${ext}`, `stderr.${ext}`],
-      });
-      if (answer?.op !== "finished") return keptAsLive(queues, captureId, dir!);
-      return finalsOf(answer, queues, captureId, dir!);
+      if (!s.spillInfo) return { stdout: unstored(), stderr: unstored() };
+      await s.spillInfo;
+      return finishFiles(
+        s.link!,
+        queues,
+        context.captureId,
+        s.dir!,
+        options.binary ? "bin" : "txt",
+      );
     },
     async publishReceipt(receipt) {
-      if (!dir || !link) return;
-      if (link.stuck) {
+      if (!s.dir || !s.link) return;
+      if (s.link.stuck) {
         throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "the writer is stuck; no receipt.json");
       }
       const json = `${JSON.stringify(receipt, null, 2)}\n`;
-      const answer = await link.request({ op: "receipt", json });
+      const answer = await s.link.request({ op: "receipt", json });
       if (answer?.op !== "published") {
         throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "receipt.json was not published");
       }
     },
     async close() {
-      if (closed) return;
-      link?.post({ op: "close" });
-      closed = true;
-      if (task && link) await link.bounded(task.catch(() => undefined));
-      link?.close();
+      if (s.closed) return;
+      s.link?.post({ op: "close" });
+      s.closed = true;
+      if (s.task && s.link) await s.link.bounded(s.task.catch(() => undefined));
+      s.link?.close();
     },
   };
 
   return spool;
+}
+
+/** What one capture's spool has of its writer: each is set as the spill gets that far. */
+interface SpillState {
+  link: WriterLink | null;
+  task: Promise<unknown> | null;
+  spillInfo: Promise<SpillInfo> | null;
+  dir: string | null;
+  closed: boolean;
+}
+
+/** Start a writer task on the pool, open the capture there and connect the queues to it. */
+async function spillToWriter(
+  s: SpillState,
+  queues: Record<StreamName, WriterQueue>,
+  context: SpoolContext,
+  options: FileSpoolOptions,
+  getPool: () => Promise<Piscina>,
+): Promise<SpillInfo> {
+  const { captureId } = context;
+  const channel = new MessageChannel();
+  const writer = createWriterLink(channel.port1, {
+    timeoutMs: options.finishTimeoutMs ?? 10_000,
+    onStream: (reply) => onStreamReply(queues, reply),
+    clock: options.clock ?? systemClock,
+  });
+  s.link = writer;
+  const pool = await getPool();
+  s.task = pool.run({ port: channel.port2 }, { transferList: [channel.port2] });
+  s.task.catch(() => writer.gone("EWORKER", "writer task failed"));
+  const dir = await openCapture(writer, context, options);
+  s.dir = dir;
+  connectQueues(queues, writer, () => s.closed);
+  return {
+    dir,
+    refs: { stdout: refOf(captureId, "stdout.live"), stderr: refOf(captureId, "stderr.live") },
+    paths: { stdout: path.join(dir, "stdout.live"), stderr: path.join(dir, "stderr.live") },
+  };
+}
+
+/** Flush both queues, then have the writer rename the live files to their final names. */
+async function finishFiles(
+  link: WriterLink,
+  queues: Record<StreamName, WriterQueue>,
+  captureId: string,
+  dir: string,
+  ext: "bin" | "txt",
+) {
+  // Bounded: each queue gives up after its stall budget without progress.
+  await Promise.all(STREAM_NAMES.map((n) => queues[n].flushed()));
+  const answer = await link.request({
+    op: "finish",
+    finalNames: [`stdout.${ext}`, `stderr.${ext}`],
+  });
+  if (answer?.op !== "finished") return keptAsLive(queues, captureId, dir);
+  return finalsOf(answer, queues, captureId, dir);
 }
 
 /** Ask the writer to open the capture; its directory, or a storage error. */

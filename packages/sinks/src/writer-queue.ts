@@ -73,57 +73,163 @@ export function createWriterQueue(
   clock: Clock = systemClock,
 ): WriterQueue {
   const opts = resolveWriterQueueOptions(options);
-  // The reader is told to wait while one more read (≤ 64 KiB, the pipe chunk) could still fit.
-  const waitAt = opts.budgetBytes - Math.min(opts.messageBytes, opts.budgetBytes / 4);
-  const chunks: Uint8Array[] = [];
-  let head = 0; // index of the first unsent chunk
-  let queuedBytes = 0; // held here, not yet sent
-  let inFlight = 0;
-  let committed = 0;
-  let sentTotal = 0;
-  let peak = 0;
-  let acceptedTotal = 0;
-  let dropped = 0;
-  // Message buffers back from the writer: enough for a full credit window, plus one.
-  const free: ArrayBuffer[] = [];
-  const maxFree = Math.ceil(opts.creditBytes / opts.messageBytes) + 1;
-  let stopped: CaptureReason | null = null;
-  let transport: WriterTransport | null = null;
-  // Each waiter resumes when its condition holds (or persistence stopped).
-  let waiters: Array<{ when: () => boolean; resolve: () => void }> = [];
-  let cancelStall: (() => void) | null = null;
-  let listener: WriterListener | null = null;
-
-  const total = () => queuedBytes + inFlight;
-  const settleWaiters = () => {
-    const due = waiters.filter((w) => stopped !== null || w.when());
-    waiters = waiters.filter((w) => !due.includes(w));
-    if (waiters.length === 0) {
-      cancelStall?.();
-      cancelStall = null;
-    }
-    for (const w of due) w.resolve();
+  const s: QueueState = {
+    opts,
+    // The reader is told to wait while one more read (≤ 64 KiB, the pipe chunk) could still fit.
+    waitAt: opts.budgetBytes - Math.min(opts.messageBytes, opts.budgetBytes / 4),
+    fifo: createChunkFifo(),
+    // Message buffers back from the writer: enough for a full credit window, plus one.
+    pool: createMessagePool(opts.messageBytes, Math.ceil(opts.creditBytes / opts.messageBytes) + 1),
+    waiters: createStallWaiters(
+      clock,
+      opts.stallMs,
+      () => s.stopped !== null,
+      () => stopQueue(s, "writer-saturated"),
+    ),
+    inFlight: 0,
+    committed: 0,
+    sentTotal: 0,
+    peak: 0,
+    acceptedTotal: 0,
+    dropped: 0,
+    stopped: null,
+    transport: null,
+    listener: null,
   };
-  const waitFor = (when: () => boolean): Promise<void> => {
-    if (stopped !== null || when()) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      waiters.push({ when, resolve });
-      if (!cancelStall) armStall();
-    });
-  };
-  const underBudget = () => total() <= waitAt / 2;
+  const total = () => s.fifo.bytes + s.inFlight;
+  const underBudget = () => total() <= s.waitAt / 2;
   const empty = () => total() === 0;
-  const armStall = () => {
-    cancelStall?.();
-    cancelStall = clock.setTimeout(() => queue.stop("writer-saturated"), opts.stallMs);
+  return {
+    offer: (batch) => offerBatch(s, batch),
+    ready: () => s.waiters.waitFor(underBudget),
+    stop: (reason) => stopQueue(s, reason),
+    watch(l) {
+      s.listener = l;
+      if (s.committed > 0) l.committed(s.committed);
+      if (s.stopped) l.stopped(s.stopped);
+    },
+    connect(t) {
+      s.transport = t;
+      pump(s);
+    },
+    ack: (committed) => ackCommitted(s, committed),
+    recycle: (buffer) => s.pool.recycle(buffer),
+    flushed: () => s.waiters.waitFor(empty),
+    get state() {
+      return { committed: s.committed, queued: total(), stopped: s.stopped };
+    },
+    get stats() {
+      return {
+        peakBytes: s.peak,
+        budgetBytes: opts.budgetBytes,
+        waiting: s.waiters.count,
+        acceptedBytes: s.acceptedTotal,
+        droppedBytes: s.dropped,
+        sentBytes: s.sentTotal,
+      };
+    },
   };
+}
 
-  const pump = () => {
-    if (!transport || stopped) return;
-    while (queuedBytes > 0 && inFlight < opts.creditBytes) {
-      const size = Math.min(queuedBytes, opts.messageBytes);
-      const buffer = free.pop() ?? new ArrayBuffer(opts.messageBytes);
-      const message = new Uint8Array(buffer, 0, size);
+/** One queue's state; the functions below are its transitions. */
+interface QueueState {
+  readonly opts: ReturnType<typeof resolveWriterQueueOptions>;
+  readonly waitAt: number;
+  /** Held here, not yet sent. */
+  readonly fifo: ChunkFifo;
+  readonly pool: MessagePool;
+  readonly waiters: StallWaiters;
+  inFlight: number;
+  committed: number;
+  sentTotal: number;
+  peak: number;
+  acceptedTotal: number;
+  dropped: number;
+  stopped: CaptureReason | null;
+  transport: WriterTransport | null;
+  listener: WriterListener | null;
+}
+
+function offerBatch(s: QueueState, batch: readonly Uint8Array[]): OfferResult {
+  if (s.stopped) {
+    for (const chunk of batch) s.dropped += chunk.byteLength;
+    return "stopped";
+  }
+  let n = 0;
+  for (const chunk of batch) n += chunk.byteLength;
+  if (s.fifo.bytes + s.inFlight + n > s.opts.budgetBytes) {
+    // Only a batch larger than the reserve can get here: refuse to grow past the budget.
+    s.dropped += n;
+    stopQueue(s, "writer-saturated");
+    return "stopped";
+  }
+  s.fifo.push(batch, n);
+  s.acceptedTotal += n;
+  s.peak = Math.max(s.peak, s.fifo.bytes + s.inFlight);
+  pump(s);
+  return s.fifo.bytes + s.inFlight >= s.waitAt ? "wait" : "accepted";
+}
+
+/** Send held bytes in messages while the credit window has room. */
+function pump(s: QueueState): void {
+  const transport = s.transport;
+  if (!transport || s.stopped) return;
+  while (s.fifo.bytes > 0 && s.inFlight < s.opts.creditBytes) {
+    const size = Math.min(s.fifo.bytes, s.opts.messageBytes);
+    const message = new Uint8Array(s.pool.take(), 0, size);
+    s.fifo.fill(message);
+    s.inFlight += size;
+    s.sentTotal += size;
+    transport.send(message);
+  }
+}
+
+function stopQueue(s: QueueState, reason: CaptureReason): void {
+  if (s.stopped) return;
+  s.stopped = reason;
+  // What was queued is dropped; what was in flight may still be acknowledged.
+  s.dropped += s.fifo.clear();
+  s.waiters.settle();
+  s.listener?.stopped(reason);
+}
+
+function ackCommitted(s: QueueState, total: number): void {
+  if (total <= s.committed) return;
+  const progress = Math.min(total, s.sentTotal) - s.committed;
+  s.committed += progress;
+  s.inFlight -= progress;
+  if (progress > 0) s.listener?.committed(s.committed);
+  pump(s);
+  s.waiters.settle();
+  s.waiters.progressed(); // progress: the stall clock starts again
+}
+
+/** The chunks offered and not yet sent, in order. */
+interface ChunkFifo {
+  /** Bytes held. */
+  readonly bytes: number;
+  /** Append `batch`, whose length is `n` bytes (empty chunks are skipped). */
+  push(batch: readonly Uint8Array[], n: number): void;
+  /** Move the first `message.byteLength` held bytes into `message`. */
+  fill(message: Uint8Array): void;
+  /** Drop everything held; returns how many bytes that was. */
+  clear(): number;
+}
+
+function createChunkFifo(): ChunkFifo {
+  let chunks: Uint8Array[] = [];
+  let head = 0; // index of the first unsent chunk
+  let bytes = 0;
+  return {
+    get bytes() {
+      return bytes;
+    },
+    push(batch, n) {
+      for (const chunk of batch) if (chunk.byteLength > 0) chunks.push(chunk);
+      bytes += n;
+    },
+    fill(message) {
+      const size = message.byteLength;
       let filled = 0;
       while (filled < size) {
         const chunk = chunks[head]!;
@@ -137,84 +243,84 @@ export function createWriterQueue(
         chunks.splice(0, head);
         head = 0;
       }
-      queuedBytes -= size;
-      inFlight += size;
-      sentTotal += size;
-      transport.send(message);
-    }
-  };
-
-  const queue: WriterQueue = {
-    offer(batch) {
-      if (stopped) {
-        for (const chunk of batch) dropped += chunk.byteLength;
-        return "stopped";
-      }
-      let n = 0;
-      for (const chunk of batch) n += chunk.byteLength;
-      if (total() + n > opts.budgetBytes) {
-        // Only a batch larger than the reserve can get here: refuse to grow past the budget.
-        dropped += n;
-        queue.stop("writer-saturated");
-        return "stopped";
-      }
-      for (const chunk of batch) if (chunk.byteLength > 0) chunks.push(chunk);
-      queuedBytes += n;
-      acceptedTotal += n;
-      peak = Math.max(peak, total());
-      pump();
-      return total() >= waitAt ? "wait" : ("accepted" as OfferResult);
+      bytes -= size;
     },
-    ready: () => waitFor(underBudget),
-    stop(reason) {
-      if (stopped) return;
-      stopped = reason;
-      // What was queued is dropped; what was in flight may still be acknowledged.
-      dropped += queuedBytes;
-      chunks.length = 0;
+    clear() {
+      const n = bytes;
+      chunks = [];
       head = 0;
-      queuedBytes = 0;
-      settleWaiters();
-      listener?.stopped(reason);
-    },
-    watch(l) {
-      listener = l;
-      if (committed > 0) l.committed(committed);
-      if (stopped) l.stopped(stopped);
-    },
-    connect(t) {
-      transport = t;
-      pump();
-    },
-    ack(total) {
-      if (total <= committed) return;
-      const progress = Math.min(total, sentTotal) - committed;
-      committed += progress;
-      inFlight -= progress;
-      if (progress > 0) listener?.committed(committed);
-      pump();
-      settleWaiters();
-      if (waiters.length > 0) armStall(); // progress: the stall clock starts again
-    },
-    recycle(buffer) {
-      if (buffer.byteLength === opts.messageBytes && free.length < maxFree) free.push(buffer);
-    },
-    flushed: () => waitFor(empty),
-    get state() {
-      return { committed, queued: total(), stopped };
-    },
-    get stats() {
-      return {
-        peakBytes: peak,
-        budgetBytes: opts.budgetBytes,
-        waiting: waiters.length,
-        acceptedBytes: acceptedTotal,
-        droppedBytes: dropped,
-        sentBytes: sentTotal,
-      };
+      bytes = 0;
+      return n;
     },
   };
-  return queue;
+}
+
+/** Message buffers the writer gave back, reused before allocating new ones. */
+interface MessagePool {
+  take(): ArrayBuffer;
+  recycle(buffer: ArrayBuffer): void;
+}
+
+function createMessagePool(messageBytes: number, maxFree: number): MessagePool {
+  const free: ArrayBuffer[] = [];
+  return {
+    take: () => free.pop() ?? new ArrayBuffer(messageBytes),
+    recycle(buffer) {
+      if (buffer.byteLength === messageBytes && free.length < maxFree) free.push(buffer);
+    },
+  };
+}
+
+/**
+ * Readers waiting for a condition. Each resumes when its condition holds or persistence
+ * stopped; while any waits, the stall clock runs and, if the writer makes no progress
+ * for `stallMs`, `onStall` is called.
+ */
+interface StallWaiters {
+  readonly count: number;
+  waitFor(when: () => boolean): Promise<void>;
+  /** Resume every waiter whose condition now holds. */
+  settle(): void;
+  /** The writer made progress: restart the stall clock if anyone still waits. */
+  progressed(): void;
+}
+
+function createStallWaiters(
+  clock: Clock,
+  stallMs: number,
+  stopped: () => boolean,
+  onStall: () => void,
+): StallWaiters {
+  let waiters: Array<{ when: () => boolean; resolve: () => void }> = [];
+  let cancelStall: (() => void) | null = null;
+  const arm = () => {
+    cancelStall?.();
+    cancelStall = clock.setTimeout(onStall, stallMs);
+  };
+  return {
+    get count() {
+      return waiters.length;
+    },
+    waitFor(when) {
+      if (stopped() || when()) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        waiters.push({ when, resolve });
+        if (!cancelStall) arm();
+      });
+    },
+    settle() {
+      const due = waiters.filter((w) => stopped() || w.when());
+      waiters = waiters.filter((w) => !due.includes(w));
+      if (waiters.length === 0) {
+        cancelStall?.();
+        cancelStall = null;
+      }
+      for (const w of due) w.resolve();
+    },
+    progressed() {
+      if (waiters.length > 0) arm();
+    },
+  };
 }
 
 const EMPTY = new Uint8Array(0);

@@ -41,93 +41,7 @@ const State = {
 } as const;
 
 export function createAnsiStrip(): Stage {
-  let state: number = State.Text;
-  let length = 0;
-
-  const stripChunk = (chunk: Uint8Array, out: Uint8Array[]) => {
-    let runStart = -1;
-    const n = chunk.length;
-    let i = 0;
-    if (state === State.Text) {
-      const esc = chunk.indexOf(ESC);
-      if (esc < 0) {
-        out.push(chunk);
-        return;
-      }
-    }
-    for (; i < n; i++) {
-      const byte = chunk[i]!;
-      switch (state) {
-        case State.Text:
-          if (byte !== ESC) {
-            if (runStart < 0) runStart = i;
-            continue;
-          }
-          if (runStart >= 0) out.push(chunk.subarray(runStart, i));
-          runStart = -1;
-          state = State.Escape;
-          continue;
-        case State.Escape:
-          length = 0;
-          if (byte === 0x5b) state = State.Csi;
-          else if (
-            byte === 0x5d ||
-            byte === 0x50 ||
-            byte === 0x58 ||
-            byte === 0x5e ||
-            byte === 0x5f
-          )
-            state = State.ControlString;
-          else if (byte >= 0x20 && byte <= 0x2f) state = State.EscapeIntermediate;
-          else if (byte >= 0x30 && byte <= 0x7e) state = State.Text;
-          else if (byte === ESC) state = State.Escape;
-          else {
-            // Not an escape sequence: drop the lone ESC, keep this byte.
-            state = State.Text;
-            runStart = i;
-          }
-          continue;
-        case State.EscapeIntermediate:
-          if (byte >= 0x20 && byte <= 0x2f && ++length < 16) continue;
-          if (byte >= 0x30 && byte <= 0x7e) {
-            state = State.Text;
-            continue;
-          }
-          state = byte === ESC ? State.Escape : State.Text;
-          if (state === State.Text) runStart = i;
-          continue;
-        case State.Csi:
-          if (byte >= 0x20 && byte <= 0x3f && ++length < 256) continue;
-          if (byte >= 0x40 && byte <= 0x7e) {
-            state = State.Text;
-            continue;
-          }
-          state = byte === ESC ? State.Escape : State.Text;
-          if (state === State.Text) runStart = i;
-          continue;
-        case State.ControlString:
-          if (byte === BEL) state = State.Text;
-          else if (byte === ESC) state = State.ControlStringEscape;
-          else if (++length > MAX_CONTROL_STRING) state = State.SkipContinuation;
-          continue;
-        case State.ControlStringEscape:
-          // ESC \ is the terminator; any other ESC starts a new sequence after this one.
-          if (byte === 0x5c) state = State.Text;
-          else {
-            state = State.Escape;
-            i--;
-          }
-          continue;
-        case State.SkipContinuation:
-          if (byte >= 0x80 && byte <= 0xbf) continue;
-          state = State.Text;
-          runStart = i;
-          continue;
-      }
-    }
-    if (runStart >= 0) out.push(chunk.subarray(runStart, n));
-  };
-
+  const parser: Parser = { state: State.Text, length: 0 };
   return {
     name: ANSI_STRIP,
     transform: "ansi-strip",
@@ -135,12 +49,121 @@ export function createAnsiStrip(): Stage {
     window: 0,
     push(batch) {
       const out: Uint8Array[] = [];
-      for (const chunk of batch) if (chunk.byteLength > 0) stripChunk(chunk, out);
+      for (const chunk of batch) if (chunk.byteLength > 0) stripChunk(parser, chunk, out);
       return out;
     },
     end() {
-      state = State.Text;
+      parser.state = State.Text;
       return [];
     },
   };
+}
+
+/** The only state that crosses a chunk boundary. */
+interface Parser {
+  state: number;
+  /** Bytes of the current sequence so far (its parameters, intermediates or string). */
+  length: number;
+}
+
+/**
+ * A step function's answer: the next state, plus what the byte does to the output (bits
+ * above the state): dropped, kept as text (the sequence ended before it), or read again.
+ */
+const KEEP = 8;
+const AGAIN = 16;
+const STATE_BITS = 7;
+
+/**
+ * Push the text runs of `chunk` to `out`. Text is scanned here with the state in a local
+ * (the per-byte hot path); bytes of a sequence go to the step function of its family.
+ */
+function stripChunk(p: Parser, chunk: Uint8Array, out: Uint8Array[]): void {
+  let state = p.state;
+  if (state === State.Text && chunk.indexOf(ESC) < 0) {
+    out.push(chunk);
+    return;
+  }
+  let runStart = -1;
+  const n = chunk.length;
+  for (let i = 0; i < n; i++) {
+    const byte = chunk[i]!;
+    if (state === State.Text) {
+      if (byte !== ESC) {
+        if (runStart < 0) runStart = i;
+        continue;
+      }
+      if (runStart >= 0) out.push(chunk.subarray(runStart, i));
+      runStart = -1;
+      state = State.Escape;
+      continue;
+    }
+    const step = sequenceStep(p, state, byte);
+    state = step & STATE_BITS;
+    if (step & KEEP) runStart = i;
+    else if (step & AGAIN) i--;
+  }
+  p.state = state;
+  if (runStart >= 0) out.push(chunk.subarray(runStart, n));
+}
+
+function sequenceStep(p: Parser, state: number, byte: number): number {
+  switch (state) {
+    case State.Escape:
+      return escapeStep(p, byte);
+    case State.EscapeIntermediate:
+      return intermediateStep(p, byte);
+    case State.Csi:
+      return csiStep(p, byte);
+    default:
+      return controlStringStep(p, state, byte);
+  }
+}
+
+/** The byte after ESC: which sequence this is. */
+function escapeStep(p: Parser, byte: number): number {
+  p.length = 0;
+  if (byte === 0x5b) return State.Csi;
+  if (byte === 0x5d || byte === 0x50 || byte === 0x58 || byte === 0x5e || byte === 0x5f)
+    return State.ControlString;
+  if (byte >= 0x20 && byte <= 0x2f) return State.EscapeIntermediate;
+  if (byte >= 0x30 && byte <= 0x7e) return State.Text;
+  if (byte === ESC) return State.Escape;
+  // Not an escape sequence: drop the lone ESC, keep this byte.
+  return State.Text | KEEP;
+}
+
+/** `ESC` intermediates (at most 16) then a final byte, e.g. `ESC ( B`. */
+function intermediateStep(p: Parser, byte: number): number {
+  if (byte >= 0x20 && byte <= 0x2f && ++p.length < 16) return State.EscapeIntermediate;
+  return endOrBreak(byte, byte >= 0x30 && byte <= 0x7e);
+}
+
+/** `ESC [` parameters and intermediates (at most 256) then a final byte. */
+function csiStep(p: Parser, byte: number): number {
+  if (byte >= 0x20 && byte <= 0x3f && ++p.length < 256) return State.Csi;
+  return endOrBreak(byte, byte >= 0x40 && byte <= 0x7e);
+}
+
+/** A sequence ends at its final byte (dropped); broken by any other, that byte is kept (or starts the next escape). */
+function endOrBreak(byte: number, final: boolean): number {
+  if (final) return State.Text;
+  return byte === ESC ? State.Escape : State.Text | KEEP;
+}
+
+/** OSC, DCS, SOS, PM, APC: until BEL or `ESC \`, cut off after MAX_CONTROL_STRING bytes. */
+function controlStringStep(p: Parser, state: number, byte: number): number {
+  switch (state) {
+    case State.ControlString:
+      if (byte === BEL) return State.Text;
+      if (byte === ESC) return State.ControlStringEscape;
+      return ++p.length > MAX_CONTROL_STRING ? State.SkipContinuation : State.ControlString;
+    case State.ControlStringEscape:
+      // ESC \ is the terminator; any other ESC starts a new sequence after this one.
+      return byte === 0x5c ? State.Text : State.Escape | AGAIN;
+    default:
+      // SkipContinuation
+      if (byte >= 0x80 && byte <= 0xbf) return State.SkipContinuation;
+      return State.Text | KEEP;
+  }
 }
