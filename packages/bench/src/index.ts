@@ -40,6 +40,10 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
       "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]",
     load: async () => (await import("./redact.js")).benchRedactCommand,
   },
+  "chunk-size": {
+    summary: "the same bytes through the file spool in 64 B and 64 KiB writes [--size 64MiB]",
+    load: async () => (await import("./chunk-size.js")).benchChunkSize,
+  },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
     load: async () => (await import("./startup.js")).benchStartup,
