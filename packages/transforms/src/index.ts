@@ -8,3 +8,4 @@ export * from "./redactor.js";
 export * from "./rule.js";
 export * from "./rules/token-rule.js";
 export * from "./utf8-decoder.js";
+export * from "./stream-plan.js";
