@@ -5,7 +5,7 @@
  * be run). Follow the job with `status`, `read`, `tail`, `grep`, `wait`, `kill`.
  */
 import { newCaptureId, receiptExitStatus } from "@spool/core";
-import type { CommandInput } from "./args.js";
+import { type CommandInput, usageError } from "./args.js";
 import { captureConfig, prepareCapture, resolveCaptureRoot } from "./capture-options.js";
 import type { START } from "./commands.js";
 import type { Io } from "./io.js";
@@ -17,6 +17,11 @@ const LAUNCH_TIMEOUT_MS = 30_000;
 export async function startCommand(parsed: CommandInput<typeof START>, io: Io): Promise<number> {
   // Refuse bad input here, in the foreground with exit 64; the supervisor opens the capture.
   const { config } = prepareCapture(captureConfig(parsed, io.env, io.cwd));
+  if (!config.persist) {
+    throw usageError(
+      "a job keeps its output in the spool: --no-spool and --max-bytes 0 are for run",
+    );
+  }
   resolveCaptureRoot(config);
   const child = launchSupervisor("start", newCaptureId(), parsed.argv, io);
   try {

@@ -57,6 +57,12 @@ export interface CaptureCommonOptions {
    * @default false
    */
   readonly spillAtStart?: boolean;
+  /**
+   * Persistence on purpose off: the capture keeps its preview and receipt, opens and
+   * writes nothing (not even a directory), and settles `disabled`.
+   * @default true
+   */
+  readonly persist?: boolean;
   /** @default systemClock */
   readonly clock?: Clock;
   readonly logger?: Logger;

@@ -38,6 +38,7 @@ import { buildReceipt, isInline } from "./capture-receipt.js";
 import { type CaptureRun, enterPhase, reached } from "./capture-state.js";
 import { type SpawnRequest, spawnChild } from "./child-spawn.js";
 import { type Clock, systemClock } from "./clock.js";
+import { createDisabledSpool } from "./disabled-spool.js";
 import { drainedToEof, drainPumps } from "./drain.js";
 import { SpoolError } from "./errors.js";
 import { exitStatusOf } from "./exit-status.js";
@@ -163,7 +164,10 @@ function runCapture(
   const clock = options.clock ?? systemClock;
   const captureId = options.captureId ?? newCaptureId();
   const bus = createEventBus();
-  const spool = options.spool({ captureId, root: options.root, startedAt });
+  const spool =
+    options.persist === false
+      ? createDisabledSpool()
+      : options.spool({ captureId, root: options.root, startedAt });
   const plans = { stdout: options.plan("stdout"), stderr: options.plan("stderr") };
   // The parts below report through these closures only once the producer runs (never
   // while `run` is being assembled), so they may read the run they make up.
@@ -201,7 +205,7 @@ function runCapture(
     enterPhase(run, "running");
     journal.started(pid);
   });
-  if (options.spillAtStart) void storage.open();
+  if (options.spillAtStart && options.persist !== false) void storage.open();
   const pumps = {
     stdout: pumpStream(producer.stdout, pipelines.stdout),
     stderr: pumpStream(producer.stderr, pipelines.stderr),
@@ -273,7 +277,8 @@ async function finishCapture(
 
   enterPhase(run, "finishing");
   const inline = keepsInline(streamSizes(run), run.options.preview, nothingAgainst(run));
-  if (run.storage.status === "none" && !inline) await run.storage.open();
+  if (run.storage.status === "none" && !inline && run.options.persist !== false)
+    await run.storage.open();
   await run.storage.settled();
   ctx.live.stop();
   if (run.storage.status === "open") run.finals = await run.spool.finish();
@@ -296,13 +301,14 @@ async function finishCapture(
 
 /** Promotion to a job: open storage now, unless the capture settled without it. */
 async function promote(run: CaptureRun): Promise<boolean> {
+  if (run.options.persist === false) return false;
   if (reached(run, "finishing") && run.storage.status === "none") return false;
   await run.storage.open();
   return run.storage.status === "open";
 }
 
 function spillIfOutgrown(run: CaptureRun): void {
-  if (run.storage.status !== "none") return;
+  if (run.storage.status !== "none" || run.options.persist === false) return;
   const produced = { stdout: producedOf(run, "stdout"), stderr: producedOf(run, "stderr") };
   if (outgrowsPreview(produced, run.options.preview)) void run.storage.open();
 }

@@ -14,6 +14,7 @@
 export * from "./capture.js";
 export * from "./child-spawn.js";
 export * from "./clock.js";
+export * from "./disabled-spool.js";
 export * from "./errors.js";
 export * from "./exit-status.js";
 export * from "./ids.js";
