@@ -177,13 +177,15 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
     }
   };
   const onData = (chunk: Buffer) => {
+    // A batch never outgrows one pipe read (the writer queue's reserve is sized for one).
+    if (!waiting && gatheredBytes + chunk.byteLength > GATHER_BYTES) flushGathered();
     if (waiting) {
       pipeline.hold(chunk.byteLength);
       lag.push(chunk);
       source.pause();
       return;
     }
-    if (chunk.byteLength >= GATHER_BYTES && gathered.length === 0) {
+    if (chunk.byteLength >= GATHER_BYTES) {
       offer(chunk, false);
       return;
     }
