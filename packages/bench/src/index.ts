@@ -45,6 +45,10 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
       "peak RSS and MiB/s of spool export/import at 128 MiB and 2 GiB next to tar [--size 2GiB]",
     load: async () => (await import("./export.js")).benchExport,
   },
+  "chunk-size": {
+    summary: "the same bytes through the file spool in 64 B and 64 KiB writes [--size 64MiB]",
+    load: async () => (await import("./chunk-size.js")).benchChunkSize,
+  },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
     load: async () => (await import("./startup.js")).benchStartup,

@@ -66,6 +66,8 @@ export interface CaptureConfig {
   readonly maxBytes: number;
   readonly rootQuota: number;
   readonly json: boolean;
+  /** False with `--no-spool` or `--max-bytes 0`: nothing is written, the capture is disabled. */
+  readonly persist: boolean;
 }
 
 /** What {@link prepareCapture} read: the compiled redaction (null with `--no-redact`). */
@@ -125,6 +127,7 @@ export function captureConfig(
     maxBytes: o["max-bytes"],
     rootQuota: o["root-quota"],
     json: o.json,
+    persist: !o["no-spool"] && o["max-bytes"] !== 0,
   };
 }
 
@@ -142,6 +145,9 @@ export function prepareCapture(config: CaptureConfig): PreparedCapture {
 
 /** Resolve the root, creating it (0700) if missing: storage faults surface here (exit 70). */
 export function resolveCaptureRoot(config: CaptureConfig): string {
+  // Persistence off creates nothing, not even the root: the receipt only names it.
+  if (!config.persist)
+    return path.resolve(config.cwd, config.rootChoice ?? defaultRoot(config.env));
   return resolveRoot({ flag: config.rootChoice, env: config.env });
 }
 
@@ -191,6 +197,7 @@ export function openCapture({ config, redaction }: PreparedCapture): CaptureSetu
       label: label === null ? null : boundLabel(label),
       timeoutMs: config.timeoutMs,
       drainMs: config.drainMs,
+      ...(config.persist ? {} : { persist: false }),
       preview,
       plan,
       logger,

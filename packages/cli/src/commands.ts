@@ -99,6 +99,10 @@ const CAPTURE_OPTIONS = {
     help: "also redact the values in FILE, one per line (blank lines skipped)",
   },
   "no-redact": { kind: "flag", help: "keep secrets as they are (no redaction at all)" },
+  "no-spool": {
+    kind: "flag",
+    help: "keep nothing: the preview and the receipt only (capture disabled; --max-bytes 0 does the same)",
+  },
   "keep-ansi": { kind: "flag", help: "keep ANSI escape sequences (default: stripped)" },
   binary: {
     kind: "enum",

@@ -7,7 +7,7 @@
  * in the root is changed; nothing is left under `--out` if the export fails.
  */
 import * as path from "node:path";
-import type { CaptureStore } from "@spool/core";
+import { type CaptureStore, producerOf } from "@spool/core";
 import { type BundleManifest, createFileStore, exportBundle, resolveRoot } from "@spool/sinks";
 import { parseSince } from "./age.js";
 import { type CommandInput, usageError } from "./args.js";
@@ -51,7 +51,7 @@ async function resolveAll(store: CaptureStore, refs: readonly string[]) {
 async function everyCapture(store: CaptureStore, since: number | null) {
   const ids: string[] = [];
   for (const c of await store.list()) {
-    if (since !== null && Date.parse(c.receipt.process.startedAt) < since) continue;
+    if (since !== null && Date.parse(producerOf(c.receipt).startedAt) < since) continue;
     ids.push(c.captureId);
   }
   return { ids, omitted: [] };

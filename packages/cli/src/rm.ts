@@ -11,7 +11,7 @@
  *   allowance, so the bytes are free for new captures at once.
  */
 import type { CaptureStore, StoredCapture } from "@spool/core";
-import { isSpoolError } from "@spool/core";
+import { isSpoolError, producerOf } from "@spool/core";
 import { parseDuration } from "./age.js";
 import { type CommandInput, usageError } from "./args.js";
 import type { RM } from "./commands.js";
@@ -68,7 +68,7 @@ export function selectByAge(
   return captures
     .filter((c) => {
       if (olderThan === null) return true;
-      const p = c.receipt.process;
+      const p = producerOf(c.receipt);
       return Date.parse(p.endedAt ?? p.startedAt) < now - olderThan;
     })
     .map((c) => c.captureId);
@@ -93,7 +93,7 @@ async function removeAll(
           });
           continue;
         }
-        if (state.receipt.process.state === "running") signalJob(state, "SIGTERM");
+        if (producerOf(state.receipt).running) signalJob(state, "SIGTERM");
         state = await waitForEnd(store, captureId, KILL_WAIT_MS);
         if (state.condition === "live") {
           refused.push({

@@ -4,8 +4,8 @@
  * live refs to the `.live` files) as JSON at once, and exit 0 (126/127 when CMD cannot
  * be run). Follow the job with `status`, `read`, `tail`, `grep`, `wait`, `kill`.
  */
-import { exitStatusOf, newCaptureId } from "@spool/core";
-import type { CommandInput } from "./args.js";
+import { newCaptureId, receiptExitStatus } from "@spool/core";
+import { type CommandInput, usageError } from "./args.js";
 import { captureConfig, prepareCapture, resolveCaptureRoot } from "./capture-options.js";
 import type { START } from "./commands.js";
 import type { Io } from "./io.js";
@@ -17,15 +17,20 @@ const LAUNCH_TIMEOUT_MS = 30_000;
 export async function startCommand(parsed: CommandInput<typeof START>, io: Io): Promise<number> {
   // Refuse bad input here, in the foreground with exit 64; the supervisor opens the capture.
   const { config } = prepareCapture(captureConfig(parsed, io.env, io.cwd));
+  if (!config.persist) {
+    throw usageError(
+      "a job keeps its output in the spool: --no-spool and --max-bytes 0 are for run",
+    );
+  }
   resolveCaptureRoot(config);
   const child = launchSupervisor("start", newCaptureId(), parsed.argv, io);
   try {
     const { receipt } = await nextMessage(child, ["launched"], LAUNCH_TIMEOUT_MS);
     io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
-    const status = receipt.process.pid === null ? exitStatusOf(receipt.process) : 0;
+    const status = receipt.process?.pid === null ? receiptExitStatus(receipt) : 0;
     if (status !== 0) {
       io.stderr(
-        `spool start: cannot run ${JSON.stringify(config.command)}: ${receipt.process.reason}\n`,
+        `spool start: cannot run ${JSON.stringify(config.command)}: ${receipt.process?.reason}\n`,
       );
     }
     return status;

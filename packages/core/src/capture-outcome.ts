@@ -25,6 +25,7 @@ export function nothingAgainst(run: CaptureRun): boolean {
 
 export function settleOutcome(run: CaptureRun): CaptureState {
   if (stageFailed(run)) return "failed";
+  if (run.options.persist === false) return "disabled";
   if (run.storage.status === "unavailable") return "unavailable";
   if (run.reasons.size === 0) return "complete";
   const counts = STREAM_NAMES.map((name) => run.pipelines[name].ledger.snapshot());

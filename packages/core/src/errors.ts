@@ -32,6 +32,8 @@ export const SPOOL_ERROR_CODES = [
   "SPOOL_E_INTEGRITY",
   /** The root's allowance has no room for what was asked. */
   "SPOOL_E_QUOTA",
+  "SPOOL_E_CANCELLED",
+  "SPOOL_E_PLAN",
 ] as const;
 
 export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];

@@ -14,6 +14,7 @@
 export * from "./capture.js";
 export * from "./child-spawn.js";
 export * from "./clock.js";
+export * from "./disabled-spool.js";
 export * from "./errors.js";
 export * from "./exit-status.js";
 export * from "./ids.js";
@@ -28,9 +29,12 @@ export type {
   PreviewReceipt,
   ProcessReceipt,
   Receipt,
+  SourceReceipt,
   StreamReceipt,
 } from "./receipt.js";
+export * from "./receipt-producer.js";
 export * from "./receipt-vocabulary.js";
+export * from "./source-runner.js";
 export * from "./spill-policy.js";
 export * from "./spool.js";
 export * from "./stage.js";

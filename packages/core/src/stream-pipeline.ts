@@ -158,17 +158,49 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
     if (ended) finish("eof");
     else if (!finished) source.resume();
   };
+  // Small reads that arrive within one turn of the event loop are gathered and go
+  // through the stages and the writer as one batch, so the cost per byte does not
+  // depend on the source's chunk size. A full batch, or the end, goes at once.
+  let gathered: Buffer[] = [];
+  let gatheredBytes = 0;
+  let scheduled = false;
+  const flushGathered = () => {
+    scheduled = false;
+    if (gathered.length === 0 || finished) return;
+    const batch = gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered, gatheredBytes);
+    gathered = [];
+    gatheredBytes = 0;
+    if (!waiting) offer(batch, false);
+    else {
+      pipeline.hold(batch.byteLength);
+      lag.push(batch);
+    }
+  };
   const onData = (chunk: Buffer) => {
-    if (!waiting) {
+    // A batch never outgrows one pipe read (the writer queue's reserve is sized for one).
+    if (!waiting && gatheredBytes + chunk.byteLength > GATHER_BYTES) flushGathered();
+    if (waiting) {
+      pipeline.hold(chunk.byteLength);
+      lag.push(chunk);
+      source.pause();
+      return;
+    }
+    if (chunk.byteLength >= GATHER_BYTES) {
       offer(chunk, false);
       return;
     }
-    pipeline.hold(chunk.byteLength);
-    lag.push(chunk);
-    source.pause();
+    gathered.push(chunk);
+    gatheredBytes += chunk.byteLength;
+    if (gatheredBytes >= GATHER_BYTES) flushGathered();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flushGathered);
+    }
   };
   const finish = (how: PumpEnd) => {
     if (finished) return;
+    // What was read is the pipeline's, however the stream ends.
+    flushGathered();
     finished = true;
     source.off("data", onData);
     source.off("end", onEnd);
@@ -178,6 +210,7 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
   };
   const onEnd = () => {
     ended = true;
+    flushGathered();
     if (!waiting) finish("eof");
   };
   const onError = () => finish("error");
@@ -195,6 +228,9 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
     },
   };
 }
+
+/** Reads gathered into one batch at most (one pipe read is at most 64 KiB). */
+const GATHER_BYTES = 64 * 1024;
 
 export type PumpEnd = "eof" | "stopped" | "error";
 

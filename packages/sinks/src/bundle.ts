@@ -25,6 +25,7 @@
 import {
   CAPTURE_ID_PATTERN,
   type Provenance,
+  producerOf,
   type Receipt,
   ReceiptSchema,
   STREAM_NAMES,
@@ -154,7 +155,7 @@ export function bundleReceipt(
 ): Receipt {
   const streams = {} as Record<StreamName, StreamReceipt>;
   const snapshot = condition === "live";
-  const ended = receipt.process.state !== "running";
+  const ended = !producerOf(receipt).running;
   for (const name of STREAM_NAMES) {
     const info = receipt.streams[name];
     const got = copied[name];

@@ -14,7 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CAPTURE_ID_PATTERN, SpoolError } from "@spool/core";
+import { CAPTURE_ID_PATTERN, producerOf, SpoolError } from "@spool/core";
 import { type CaptureStateOptions, type CaptureStatus, readCaptureState } from "./capture-state.js";
 import { removeStaleStaging } from "./import-staging.js";
 import { reconcileRootQuota } from "./root-quota.js";
@@ -89,9 +89,9 @@ export function listCaptures(root: string, options: CaptureStateOptions = {}): C
     }
   }
   return out.sort((a, b) =>
-    a.receipt.process.startedAt < b.receipt.process.startedAt
+    producerOf(a.receipt).startedAt < producerOf(b.receipt).startedAt
       ? -1
-      : a.receipt.process.startedAt > b.receipt.process.startedAt
+      : producerOf(a.receipt).startedAt > producerOf(b.receipt).startedAt
         ? 1
         : 0,
   );

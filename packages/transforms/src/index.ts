@@ -9,4 +9,5 @@ export * from "./redact-text.js";
 export * from "./redactor.js";
 export * from "./rule.js";
 export * from "./rules/token-rule.js";
+export * from "./stream-plan.js";
 export * from "./utf8-decoder.js";

@@ -1,0 +1,88 @@
+/**
+ * The stage order of a stream, fixed by default and checked when a plan is built by
+ * hand: decoder → ANSI strip → redactor → user stages → preview tap. The redactor must
+ * see bytes after every built-in transform that can join bytes (the ANSI strip removes an
+ * escape sequence and joins what was on either side: a token split by a colour code is
+ * whole only after it), and a plan with redaction on must have a redactor.
+ *
+ * @example
+ * ```ts
+ * import { createStreamPlan, createRedactor } from "@spool/transforms";
+ * const plan = createStreamPlan({ previewChars: 4000, redactor: createRedactor() });
+ * plan.stages.map((s) => s.name); // ["utf8-decoder", "ansi-strip", "redactor"]
+ * ```
+ */
+import { SpoolError, type Stage, type StreamPlan } from "@spool/core/runtime";
+import { ANSI_STRIP, createAnsiStrip } from "./ansi-strip.js";
+import { createPreviewTap, PREVIEW_TAP, previewTapBudget } from "./preview-tap.js";
+import { REDACTOR } from "./redactor.js";
+import { createUtf8Decoder, UTF8_DECODER } from "./utf8-decoder.js";
+
+export interface StreamPlanOptions {
+  /** The preview budget of this stream, in characters; the tap derives from it. */
+  readonly previewChars: number;
+  /** The redactor stage; null to capture without redaction (`--no-redact`). */
+  readonly redactor: Stage | null;
+  /** Strip ANSI escape sequences before redacting. @default true */
+  readonly stripAnsi?: boolean;
+  /** Stages run after the redactor and before the tap. @default [] */
+  readonly stages?: readonly Stage[];
+}
+
+/** The default plan, in the one order the checker accepts. */
+export function createStreamPlan(options: StreamPlanOptions): StreamPlan {
+  const stages: Stage[] = [createUtf8Decoder()];
+  if (options.stripAnsi ?? true) stages.push(createAnsiStrip());
+  if (options.redactor) stages.push(options.redactor);
+  stages.push(...(options.stages ?? []));
+  const plan = { stages, tap: createPreviewTap(previewTapBudget(options.previewChars)) };
+  checkStreamPlan(plan, { redaction: options.redactor !== null });
+  return plan;
+}
+
+/**
+ * Refuse (`SPOOL_E_PLAN`) a plan that redacts before a built-in transform that joins
+ * bytes, that has no redactor while redaction is on, or whose preview tap is not last.
+ */
+export function checkStreamPlan(
+  plan: Pick<StreamPlan, "stages" | "tap">,
+  options: { readonly redaction: boolean },
+): void {
+  const names = plan.stages.map((stage) => stage.name);
+  const redactorAt = names.indexOf(REDACTOR);
+  if (options.redaction && redactorAt < 0) {
+    throw new SpoolError(
+      "SPOOL_E_PLAN",
+      "stream-plan",
+      "redaction is on but the plan has no redactor",
+    );
+  }
+  if (redactorAt >= 0) {
+    const joiner = names.findIndex((name, i) => i > redactorAt && JOINERS.has(name));
+    if (joiner >= 0) {
+      throw new SpoolError(
+        "SPOOL_E_PLAN",
+        "stream-plan",
+        `${names[joiner]} runs after the redactor and can join a secret split by what it removes: put it before the redactor`,
+      );
+    }
+    const decoderAt = names.indexOf(UTF8_DECODER);
+    if (decoderAt > redactorAt) {
+      throw new SpoolError(
+        "SPOOL_E_PLAN",
+        "stream-plan",
+        "the decoder must run before the redactor",
+      );
+    }
+  }
+  if (names.includes(PREVIEW_TAP)) {
+    throw new SpoolError(
+      "SPOOL_E_PLAN",
+      "stream-plan",
+      "the preview tap goes in `tap`, after every stage",
+    );
+  }
+}
+
+/** Built-in stages that remove bytes between others and so can join a split token. */
+const JOINERS = new Set([ANSI_STRIP]);
