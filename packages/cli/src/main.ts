@@ -21,6 +21,10 @@ export const USAGE = `usage: spool <command> [options]
                                 only ended jobs whose completion is undelivered, delivering it
                                 (each completion once; wait delivers it too)
   recover [--json]              reconcile leftovers of crashed supervisors: partial (crash)
+  serve [--root DIR] [--listen HOST:PORT | --socket PATH] [--token-file F] [--max-transfer N]
+                                authenticated read-only HTTP access and a web view (docs/serve.md)
+  token [--capture REF] [--ttl 1h] [--json]
+                                a read-only bearer token for serve, optionally for one capture
   bench fixtures|throughput|memory|startup|redact [--size N] [--rounds N] [--report DIR]
                                 measure capture against its baselines (see docs/benchmarks.md)
   help                          this text
@@ -52,6 +56,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   bench: async () => (await import("./bench.js")).benchCommand,
   ls: async () => (await import("./ls.js")).lsCommand,
   recover: async () => (await import("./recover.js")).recoverCommand,
+  serve: async () => (await import("./serve/serve-command.js")).serveCommand,
+  token: async () => (await import("./serve/token-command.js")).tokenCommand,
 };
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -105,6 +111,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
         "SPOOL_E_REF_OUTSIDE_ROOT",
         "SPOOL_E_REF_NOT_FOUND",
         "SPOOL_E_REDACT_VALUE",
+        "SPOOL_E_AUTH",
       )
     ) {
       io.stderr(`spool ${name}: ${error.message.replace(/^cli: /, "")}\n`);
