@@ -7,7 +7,9 @@ export const USAGE = `usage: spool <command> [options]
 
   run [opts] -- CMD [ARGS...]   run CMD, capture its output, print the preview and status
   start [opts] -- CMD [ARGS...] start CMD as a background job, print its launch receipt
-  status REF                    the current receipt (final, else live) as JSON
+  status REF [--for-remote [--base-url URL]]
+                                the current receipt (final, else live) as JSON; --for-remote:
+                                local paths replaced by spool serve routes
   wait REF [--timeout S]        wait for the job, print its final receipt, exit with its status
                                 (exit 75 if still running after S)
   read REF [--stream S] [--offset N] [--length N] [--lines A:B] [--cursor NAME] [--json]
