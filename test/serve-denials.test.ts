@@ -125,7 +125,10 @@ describe("spool serve: denials", () => {
       "127.0.0.1",
       `127.0.0.2:${server.port}`,
     ]) {
-      await refusedUnread(`/api/v1/captures?host=${host}`, 421, { ...bearer(server.rootToken), host });
+      await refusedUnread(`/api/v1/captures?host=${host}`, 421, {
+        ...bearer(server.rootToken),
+        host,
+      });
     }
     // No Host at all (HTTP/1.1 requires one): refused by Node's parser, before the gate.
     server.calls.length = 0;

@@ -159,3 +159,55 @@ export async function serveBinary(args: string[]): Promise<{
     });
   return { child, start, stop };
 }
+
+/** One Server-Sent Event. */
+export interface SseEvent {
+  readonly event: string;
+  readonly id: string | null;
+  readonly data: string;
+}
+
+/** Follow `target` to its end (the server closes it), collecting every event. */
+export function followEvents(
+  base: string,
+  target: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; events: SseEvent[] }> {
+  const u = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: target,
+        headers: { host: u.host, ...headers },
+        agent: false,
+      },
+      (res) => {
+        const events: SseEvent[] = [];
+        let buffered = "";
+        res.setEncoding("utf8");
+        res.on("data", (text: string) => {
+          buffered += text;
+          for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
+            const block = buffered.slice(0, end);
+            buffered = buffered.slice(end + 2);
+            let event = "message";
+            let id: string | null = null;
+            let data = "";
+            for (const line of block.split("\n")) {
+              if (line.startsWith("event: ")) event = line.slice(7);
+              else if (line.startsWith("id: ")) id = line.slice(4);
+              else if (line.startsWith("data: ")) data += line.slice(6);
+            }
+            events.push({ event, id, data });
+          }
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, events }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end();
+  });
+}

@@ -144,17 +144,21 @@ function bodyOf(
   done: (() => Promise<void>) | null,
 ): ReadableStream<Uint8Array> {
   const chunks = reader.chunks(start, end)[Symbol.asyncIterator]();
+  let at = start;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const next = await chunks.next();
         if (next.done) {
-          await done?.();
           await reader.close();
           controller.close();
-        } else {
-          controller.enqueue(next.value);
+          return;
         }
+        at += next.value.length;
+        // A cursor moves once every byte up to it is handed to the connection (before the
+        // client can have read the end, so its next read continues from there).
+        if (at >= end) await done?.();
+        controller.enqueue(next.value);
       } catch (error) {
         await reader.close();
         controller.error(error);
