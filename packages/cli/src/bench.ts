@@ -30,6 +30,11 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
       "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]",
     load: async () => (await import("./bench/redact.js")).benchRedactCommand,
   },
+  serve: {
+    summary:
+      "spool serve: whole-stream download vs cat (sha256-checked), 200 range readers + 20 SSE followers [--size 1GiB] [--load-size 64MiB]",
+    load: async () => (await import("./bench/serve.js")).benchServe,
+  },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
     load: async () => (await import("./bench/startup.js")).benchStartup,

@@ -165,7 +165,7 @@ function bodyOf(
       }
     },
     async cancel() {
-      await chunks.return?.();
+      await chunks.return?.(undefined);
       await reader.close();
     },
   });
