@@ -100,7 +100,8 @@ async function showCapture(id) {
   const { condition, receipt } = await (await call(`${api}/captures/${id}`)).json();
   view = { id, stream: $("stream").value, offset: 0, nextOffset: 0, committed: 0, follow: null };
   const label = receipt.label ?? "capture";
-  $("capture-title").textContent = `${label.length > 80 ? `${label.slice(0, 79)}…` : label} · ${id}`;
+  $("capture-title").textContent =
+    `${label.length > 80 ? `${label.slice(0, 79)}…` : label} · ${id}`;
   renderStates(condition, receipt);
   $("receipt").textContent = JSON.stringify(receipt, null, 2);
   $("tail").disabled = condition !== "live";

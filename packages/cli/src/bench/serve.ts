@@ -195,6 +195,7 @@ export async function benchServe(argv: readonly string[], io: Io): Promise<numbe
         "Both variants hash what they read in this process (sha256), so the ratio compares the transports, not the consumer.",
         "Load readers use a keep-alive agent with up to 200 sockets; followers each hold one SSE response from byte 0.",
         `Loopback only (${base.host}).`,
+        ...load.followerProblems.map((p) => `follower not exact: ${p}`),
       ],
     });
   } finally {
@@ -269,6 +270,12 @@ async function loadPhase(
     p99: Number(pct(0.99).toFixed(2)),
     followersExact: follows.filter((f) => f.exact && f.bytes === committed && f.ended).length,
     peakRssMiB: Number((peakRssKiB(serverPid) / 1024).toFixed(1)),
+    followerProblems: follows
+      .filter((f) => !(f.exact && f.bytes === committed && f.ended))
+      .map(
+        (f) =>
+          `bytes ${f.bytes}/${committed}, contiguous ${f.exact}, receipt ${f.ended}, ${f.problem ?? "no error event"}`,
+      ),
     committed,
   };
 }
@@ -278,11 +285,12 @@ function follow(
   base: URL,
   target: string,
   headers: Record<string, string>,
-): Promise<{ bytes: number; exact: boolean; ended: boolean }> {
+): Promise<{ bytes: number; exact: boolean; ended: boolean; problem: string | null }> {
   return new Promise((resolve) => {
     let bytes = 0;
     let exact = true;
     let ended = false;
+    let problem: string | null = null;
     let buffered = "";
     const req = http.get({ host: base.hostname, port: base.port, path: target, headers }, (res) => {
       res.setEncoding("utf8");
@@ -299,12 +307,18 @@ function follow(
             if (data.offset !== bytes) exact = false;
             bytes += Buffer.byteLength(data.text);
           } else if (block.startsWith("event: receipt")) ended = true;
+          else if (block.startsWith("event: error") || block.startsWith("event: cut"))
+            problem = block.slice(0, 300);
         }
       });
-      res.on("end", () => resolve({ bytes, exact, ended }));
-      res.on("error", () => resolve({ bytes, exact: false, ended }));
+      res.on("end", () => resolve({ bytes, exact, ended, problem }));
+      res.on("error", (e) =>
+        resolve({ bytes, exact: false, ended, problem: `response: ${e.message}` }),
+      );
     });
-    req.on("error", () => resolve({ bytes, exact: false, ended }));
+    req.on("error", (e) =>
+      resolve({ bytes, exact: false, ended, problem: `request: ${e.message}` }),
+    );
   });
 }
 

@@ -11,11 +11,13 @@
  * reader gets every committed byte exactly once. `?stream=S` follows one stream. What one
  * response carries is capped at `maxTransfer` bytes: past it an `event: cut` names the
  * offsets to resume from and the response ends.
+ * A follow that fails ends with `event: error` (`{code, message}`).
  *
  * The body is pulled: nothing is read from the store faster than the client takes it.
  */
 import type { CaptureStore, StoredCapture, StreamName } from "@spool/core";
-import { SpoolError } from "@spool/core";
+import { isSpoolError, SpoolError } from "@spool/core";
+import { characterEnd } from "./character-end.js";
 import { receiptForRemote } from "./remote-receipt.js";
 
 /** Largest piece of stream data in one event. */
@@ -46,8 +48,12 @@ export function liveEvents(r: LiveEventsRequest): Response {
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(next.value));
       } catch (error) {
+        // Say why the follow stops (a code and a bounded message, nothing else), then end.
         abort.abort();
-        controller.error(error);
+        const code = isSpoolError(error) ? error.code : "SPOOL_E_STORAGE";
+        const message = isSpoolError(error) ? error.message.slice(0, 200) : "internal error";
+        controller.enqueue(encoder.encode(frame("error", JSON.stringify({ code, message }))));
+        controller.close();
       }
     },
     async cancel() {
@@ -147,26 +153,6 @@ export function summary(state: StoredCapture) {
     capture: state.receipt.capture.state,
     committed: { stdout: s.stdout.committed, stderr: s.stderr.committed },
   };
-}
-
-/** The largest end ≤ `limit` that does not split a UTF-8 character of `bytes`. */
-function characterEnd(bytes: Buffer, limit: number): number {
-  if (limit >= bytes.length) {
-    // The whole buffer: cut only an incomplete character at its very end.
-    let i = bytes.length - 1;
-    let back = 0;
-    while (i >= 0 && back < 4 && ((bytes[i] as number) & 0xc0) === 0x80) {
-      i--;
-      back++;
-    }
-    if (i < 0) return bytes.length;
-    const lead = bytes[i] as number;
-    const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-    return bytes.length - i >= need ? bytes.length : i;
-  }
-  let end = limit;
-  while (end > 0 && ((bytes[end] as number) & 0xc0) === 0x80) end--;
-  return end;
 }
 
 function frame(event: string, data: string, id?: string): string {
