@@ -153,6 +153,13 @@ describe("spool serve: reads", () => {
     );
     expect(capped.matches).toHaveLength(5);
     expect(capped.cut).toBe("max");
+    // Results past the transfer cap (64 KiB here) are cut, and the answer says so.
+    const many = await rawGet(server.url, url("/grep?pattern=line&max=1000"), h);
+    expect(many.body.length).toBeLessThanOrEqual(64 * 1024);
+    const manyBody = JSON.parse(many.body.toString());
+    expect(manyBody.cut).toBe("max-transfer");
+    expect(manyBody.matches.length).toBeGreaterThan(100);
+    expect(manyBody.matches.length).toBeLessThan(1000);
     // (x+x+)+y backtracks exponentially on lines of x's without a y: stopped, not hung.
     const slowRoot = tempRoot();
     const slow = runJson(

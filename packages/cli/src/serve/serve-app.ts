@@ -106,7 +106,8 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
       reasons: s.receipt.capture.reasons,
       job: s.job !== null,
     }));
-    return json({ captures });
+    const kept = withinTransfer(captures, maxTransfer);
+    return json({ captures: kept, cut: kept.length < captures.length ? "max-transfer" : null });
   });
   app.get("/api/v1/captures/:id", async (c) => {
     const state = await lookUp(c.req.param("id"));
@@ -147,7 +148,15 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
         max,
         columns,
       });
-      return json({ ...result, committed: reader.committed, condition: state.condition });
+      const matches = withinTransfer(result.matches, maxTransfer);
+      const cut = matches.length < result.matches.length ? "max-transfer" : result.cut;
+      return json({
+        ...result,
+        matches,
+        cut,
+        committed: reader.committed,
+        condition: state.condition,
+      });
     } catch (error) {
       if (error instanceof SpoolError && error.code === "SPOOL_E_STATE") {
         return errorResponse(503, "SPOOL_E_STATE", "busy: too many greps at once", {
@@ -180,6 +189,18 @@ function json(value: unknown): Response {
       "x-content-type-options": "nosniff",
     },
   });
+}
+
+/** The leading items of `items` whose JSON fits in `limit` bytes (less room for the frame). */
+function withinTransfer<T>(items: readonly T[], limit: number): T[] {
+  let bytes = 1024;
+  const kept: T[] = [];
+  for (const item of items) {
+    bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+    if (bytes > limit) break;
+    kept.push(item);
+  }
+  return kept;
 }
 
 function bounded(raw: string | null, fallback: number, name: string): number {
