@@ -72,7 +72,7 @@ describe("spool serve: the web view in headless chromium", () => {
     await page.keyboard.press("Enter");
     await page.locator("#captures tr").first().waitFor();
     await expect.poll(() => page.locator("#captures tr").count()).toBe(1);
-    const row = await page.locator("#captures tr").first().innerText();
+    const row = await page.locator("#captures tr").first().textContent();
     expect(row).toContain(finalId);
     expect(row).toContain("exited");
     expect(row).toContain("complete");
@@ -94,7 +94,7 @@ describe("spool serve: the web view in headless chromium", () => {
     expect(
       await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
     ).toBeUndefined();
-    expect(await page.locator("#capture-states").innerText()).toContain("process: exited");
+    expect(await page.locator("#capture-states").textContent()).toContain("process: exited");
     await page.locator("#receipt-box summary").click();
     expect(await page.locator("#receipt").textContent()).toContain(`"captureId": "${finalId}"`);
     expect(await page.locator("#receipt").textContent()).not.toContain(root);
@@ -154,7 +154,7 @@ describe("spool serve: the web view in headless chromium", () => {
     const ticks = [...text.matchAll(/tick (\d+) /g)].map((m) => Number(m[1]));
     expect(ticks.at(-1)).toBe(200);
     expect(ticks).toEqual(Array.from({ length: ticks.length }, (_, i) => 201 - ticks.length + i));
-    expect(await page.locator("#capture-states").innerText()).toContain("capture: complete");
+    expect(await page.locator("#capture-states").textContent()).toContain("capture: complete");
     await shot("6-tail-ended");
   });
 });

@@ -154,6 +154,10 @@ describe("spool serve: denials", () => {
       method: "POST",
     });
     expect(post.status).toBe(405);
+    const head = await rawGet(server.url, stream(idA), bearer(server.rootToken), {
+      method: "HEAD",
+    });
+    expect(head.status).toBe(405);
     const preflight = await rawGet(
       server.url,
       stream(idA),

@@ -55,7 +55,9 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
   }
 
   app.use("/api/*", async (c, next) => {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+    // GET only: Hono answers HEAD by running GET and dropping its body, which would leave
+    // a stream's reader open until collected.
+    if (c.req.method !== "GET") {
       return errorResponse(405, "SPOOL_E_USAGE", "read-only API: GET only", { allow: "GET" });
     }
     try {
