@@ -172,6 +172,7 @@ export function followEvents(
   base: string,
   target: string,
   headers: Record<string, string>,
+  onEvent: (event: SseEvent) => void = () => {},
 ): Promise<{ status: number; events: SseEvent[] }> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
@@ -201,6 +202,7 @@ export function followEvents(
               else if (line.startsWith("data: ")) data += line.slice(6);
             }
             events.push({ event, id, data });
+            onEvent({ event, id, data });
           }
         });
         res.on("end", () => resolve({ status: res.statusCode ?? 0, events }));

@@ -236,27 +236,35 @@ describe("spool serve: live follow of a job writing at full speed", () => {
     if (receipt.process.pid) leftovers.push(receipt.process.pid);
     return receipt;
   }
-  // 12 MiB of numbered lines, written as fast as the pipe takes them; some stderr too.
-  const WRITER = `const line = (i) => String(i).padStart(9, "0") + " é€😀 " + "z".repeat(i % 50) + "\\n";
-let i = 0; const total = 12 * 1024 * 1024; let sent = 0;
-function go() { for (;;) { let chunk = ""; while (chunk.length < 60000) chunk += line(i++); sent += Buffer.byteLength(chunk); if (i % 20000 < 1000) process.stderr.write("e" + i + "\\n"); if (sent >= total) { process.stdout.write(chunk); return; } if (!process.stdout.write(chunk)) return process.stdout.once("drain", go); } }
+  // 12 MiB of numbered lines written as fast as the pipe takes them (some stderr too), in
+  // two halves: the second starts once the file named by `go` exists, so followers that
+  // connected in between see the capture live, whatever the machine's load.
+  const writer = (go: string, total = 12 * 1024 * 1024) => `const fs = require("fs");
+const line = (i) => String(i).padStart(9, "0") + " é€😀 " + "z".repeat(i % 50) + "\\n";
+let i = 0; const total = ${total}; let sent = 0; let waited = false;
+function go() { for (;;) { let chunk = ""; while (chunk.length < 60000) chunk += line(i++); sent += Buffer.byteLength(chunk); if (i % 20000 < 1000) process.stderr.write("e" + i + "\\n"); if (sent >= total) { process.stdout.write(chunk); return; } if (!waited && sent >= total / 2) { waited = true; process.stdout.write(chunk); const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); go(); } }, 10); return; } if (!process.stdout.write(chunk)) return process.stdout.once("drain", go); } }
 go();`;
 
   it("every committed byte exactly once, in order, then the final receipt; a live read is no-store", async () => {
-    const launched = start(WRITER);
+    const go = path.join(root, `go-${Date.now()}`);
+    const launched = start(writer(go));
     const id = launched.captureId;
     const h = bearer(server.rootToken);
     const live = await rawGet(server.url, `/api/v1/captures/${id}/streams/stdout?length=100`, h);
     expect(live.status).toBe(200);
-    const followers = [0, 1, 2].map(() =>
-      followEvents(server.url, `/api/v1/captures/${id}/events`, h),
-    );
+    expect(live.headers["spool-condition"]).toBe("live");
+    expect(live.headers["cache-control"]).toBe("no-store");
+    expect(live.headers.etag).toBeUndefined();
+    expect(Number(live.headers["spool-committed"])).toBeGreaterThanOrEqual(0);
+    let connected = 0;
+    const followers = [0, 1, 2].map(() => {
+      let first = true;
+      return followEvents(server.url, `/api/v1/captures/${id}/events`, h, () => {
+        if (first && ++connected === 3) fs.writeFileSync(go, "");
+        first = false;
+      });
+    });
     const results = await Promise.all(followers);
-    if (live.headers["spool-condition"] === "live") {
-      expect(live.headers["cache-control"]).toBe("no-store");
-      expect(live.headers.etag).toBeUndefined();
-      expect(Number(live.headers["spool-committed"])).toBeGreaterThanOrEqual(0);
-    }
     const final = JSON.parse(spool(["status", "--root", root, id]).stdout.toString()) as Receipt;
     expect(final.capture.state).toBe("complete");
     for (const { status, events } of results) {
@@ -325,12 +333,14 @@ go();`;
   });
 
   it("200 concurrent range readers and 20 followers while a job writes: no errors", async () => {
-    const launched = start(WRITER.replace("12 * 1024 * 1024", "4 * 1024 * 1024"));
+    const go = path.join(root, `go-load-${Date.now()}`);
+    const launched = start(writer(go, 4 * 1024 * 1024));
     const id = launched.captureId;
     const h = bearer(server.rootToken);
     const followers = Array.from({ length: 20 }, () =>
       followEvents(server.url, `/api/v1/captures/${id}/events?stream=stdout`, h),
     );
+    fs.writeFileSync(go, ""); // the second half is written while the readers read
     const readers = Array.from({ length: 200 }, (_, i) =>
       rawGet(server.url, `/api/v1/captures/${id}/streams/stdout`, {
         ...h,
