@@ -17,6 +17,8 @@ export interface BenchOptions {
   readonly report: string | undefined;
   /** Parent of the scratch directory. @default the system temp dir */
   readonly work: string | undefined;
+  /** `bench serve`: bytes the job writes during the load phase. @default 64 MiB */
+  readonly "load-size": number | undefined;
 }
 
 /** Where a bench prints: the report on stdout, progress on stderr. */

@@ -7,7 +7,7 @@
  * ```ts
  * import { BENCHES } from "@spool/bench";
  * const run = await BENCHES.startup!.load();
- * await run({ size: undefined, rounds: 3, report: undefined, work: undefined }, {
+ * await run({ size: undefined, rounds: 3, report: undefined, work: undefined, "load-size": undefined }, {
  *   stdout: (t) => process.stdout.write(t),
  *   stderr: (t) => process.stderr.write(t),
  * });
@@ -39,6 +39,11 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
     summary:
       "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]",
     load: async () => (await import("./redact.js")).benchRedactCommand,
+  },
+  serve: {
+    summary:
+      "spool serve: whole-stream download vs cat (sha256-checked), 200 range readers + 20 SSE followers [--size 1GiB] [--load-size 64MiB]",
+    load: async () => (await import("./serve.js")).benchServe,
   },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",

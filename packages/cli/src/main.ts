@@ -51,6 +51,8 @@ const ENTRIES: ReadonlyMap<string, Entry<OptionTable>> = new Map(
     entry(defs.BENCH, async () => (await import("./bench.js")).benchCommand),
     entry(defs.LS, async () => (await import("./ls.js")).lsCommand),
     entry(defs.RECOVER, async () => (await import("./recover.js")).recoverCommand),
+    entry(defs.SERVE, async () => (await import("./serve/serve-command.js")).serveCommand),
+    entry(defs.TOKEN, async () => (await import("./serve/token-command.js")).tokenCommand),
   ].map((e) => [e.definition.name, e]),
 );
 
@@ -117,6 +119,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
         "SPOOL_E_REF_OUTSIDE_ROOT",
         "SPOOL_E_REF_NOT_FOUND",
         "SPOOL_E_REDACT_VALUE",
+        "SPOOL_E_AUTH",
       )
     ) {
       io.stderr(`spool ${name}: ${escapeControls(error.message.replace(/^cli: /, ""))}\n`);

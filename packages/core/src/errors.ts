@@ -26,6 +26,7 @@ export const SPOOL_ERROR_CODES = [
   "SPOOL_E_REDACT_VALUE",
   "SPOOL_E_WORKER",
   "SPOOL_E_STATE",
+  "SPOOL_E_AUTH",
 ] as const;
 
 export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];
