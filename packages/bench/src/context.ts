@@ -21,6 +21,8 @@ export interface BenchOptions {
   readonly corpus: boolean;
   /** `bench redact`: the linear-time checks on adversarial inputs. @default false */
   readonly adversarial: boolean;
+  /** `bench serve`: bytes the job writes during the load phase. @default 64 MiB */
+  readonly "load-size": number | undefined;
 }
 
 /** Where a bench prints: the report on stdout, progress on stderr. */

@@ -7,7 +7,7 @@
  * ```ts
  * import { BENCHES } from "@spool/bench";
  * const run = await BENCHES.startup!.load();
- * await run({ size: undefined, rounds: 3, report: undefined, work: undefined, corpus: false, adversarial: false }, {
+ * await run({ size: undefined, rounds: 3, report: undefined, work: undefined, corpus: false, adversarial: false, "load-size": undefined }, {
  *   stdout: (t) => process.stdout.write(t),
  *   stderr: (t) => process.stderr.write(t),
  * });
@@ -48,6 +48,11 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
   "chunk-size": {
     summary: "the same bytes through the file spool in 64 B and 64 KiB writes [--size 64MiB]",
     load: async () => (await import("./chunk-size.js")).benchChunkSize,
+  },
+  serve: {
+    summary:
+      "spool serve: whole-stream download vs cat (sha256-checked), 200 range readers + 20 SSE followers [--size 1GiB] [--load-size 64MiB]",
+    load: async () => (await import("./serve.js")).benchServe,
   },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",

@@ -202,7 +202,19 @@ export const STATUS = defineCommand({
   name: "status",
   summary: "the current receipt (final, else live) as JSON",
   usage: "REF [options]",
-  options: { root, json },
+  options: {
+    root,
+    json,
+    "for-remote": {
+      kind: "flag",
+      help: "for a reader elsewhere: local paths replaced by spool serve routes, each stream marked remote: available|unavailable",
+    },
+    "base-url": {
+      kind: "string",
+      placeholder: "URL",
+      help: "with --for-remote: the server, http(s)://HOST[:PORT] (default: server-relative routes)",
+    },
+  },
 });
 
 export const WAIT = defineCommand({
@@ -440,7 +452,7 @@ export const DU = defineCommand({
 export const BENCH = defineCommand({
   name: "bench",
   summary: "measure capture against its baselines (see docs/benchmarks.md)",
-  usage: "fixtures|throughput|memory|startup|redact|export [options]",
+  usage: "fixtures|throughput|memory|startup|redact|export|serve [options]",
   description: [
     "Needs the repository's private @spool/bench package (present in a clone after `pnpm install`).",
   ],
@@ -473,6 +485,100 @@ export const BENCH = defineCommand({
       kind: "flag",
       help: "bench redact: time adversarial inputs at n and 2n bytes (linear time)",
     },
+    "load-size": {
+      kind: "size",
+      min: 1,
+      max: 64 * GiB,
+      placeholder: "N",
+      help: "serve: bytes the job writes while readers and followers load the server (default 64MiB)",
+    },
+  },
+});
+
+/** Default and largest `--max-transfer` of `spool serve` (one response's bytes). */
+export const DEFAULT_MAX_TRANSFER = 8 * MiB;
+export const MAX_MAX_TRANSFER = 1 * GiB;
+
+const tokenFile = {
+  kind: "string",
+  placeholder: "FILE",
+  help: "the root token's file (default ROOT/serve.token)",
+} as const;
+
+export const SERVE = defineCommand({
+  name: "serve",
+  summary: "authenticated read-only HTTP access and a web view (docs/serve.md)",
+  usage: "[options]",
+  description: [
+    "Prints one JSON line when it listens (url or socket, tokenFile: where the root token is; the token itself is never printed), then serves until SIGINT or SIGTERM. Without --public it binds only to loopback or a unix socket; --public needs --tls-cert and --tls-key.",
+  ],
+  options: {
+    root,
+    listen: {
+      kind: "string",
+      placeholder: "HOST:PORT",
+      help: "address to listen on (default 127.0.0.1:0, a free port; loopback unless --public)",
+    },
+    socket: {
+      kind: "string",
+      placeholder: "PATH",
+      help: "listen on a unix socket (made 0600) instead of TCP",
+    },
+    public: {
+      kind: "flag",
+      help: "allow a non-loopback --listen (needs --tls-cert and --tls-key)",
+    },
+    "tls-cert": { kind: "string", placeholder: "FILE", help: "TLS certificate (PEM)" },
+    "tls-key": {
+      kind: "string",
+      placeholder: "FILE",
+      help: "TLS private key (PEM, not readable by group or others)",
+    },
+    "allow-host": {
+      kind: "repeatable",
+      placeholder: "NAME",
+      help: "also accept requests whose Host is NAME (repeatable)",
+    },
+    "token-file": tokenFile,
+    "max-transfer": {
+      kind: "size",
+      min: 1,
+      max: MAX_MAX_TRANSFER,
+      default: DEFAULT_MAX_TRANSFER,
+      placeholder: "N",
+      help: "most bytes of one response (a range, a grep result, the capture list)",
+    },
+    "grep-ms": {
+      kind: "duration",
+      unit: "ms",
+      min: 1,
+      max: 60_000,
+      default: 2000,
+      placeholder: "N",
+      help: "most time one grep request may scan",
+    },
+  },
+});
+
+export const TOKEN = defineCommand({
+  name: "token",
+  summary: "a read-only bearer token for serve, optionally for one capture",
+  usage: "[options]",
+  description: [
+    "Tokens are signed with a key derived from the root token, so spool serve needs no list of them; replacing the root token revokes them all. --new-root prints a fresh root token for a --token-file (store it 0600).",
+  ],
+  options: {
+    root,
+    json,
+    "token-file": tokenFile,
+    capture: { kind: "string", placeholder: "REF", help: "valid for this one capture only" },
+    ttl: {
+      kind: "string",
+      default: "1h",
+      placeholder: "TTL",
+      help: "lifetime: 90s, 15m, 1h or 7d (plain numbers are seconds), from 1s to 30d",
+    },
+    "new-root": { kind: "flag", help: "print a fresh root token (takes no other option)" },
   },
 });
 
@@ -512,6 +618,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   SHARE,
   RM,
   DU,
+  SERVE,
+  TOKEN,
   BENCH,
   HELP,
   SUPERVISE,

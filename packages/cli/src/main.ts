@@ -56,6 +56,8 @@ const ENTRIES: ReadonlyMap<string, Entry<OptionTable>> = new Map(
     entry(defs.SHARE, async () => (await import("./share.js")).shareCommand),
     entry(defs.RM, async () => (await import("./rm.js")).rmCommand),
     entry(defs.DU, async () => (await import("./du.js")).duCommand),
+    entry(defs.SERVE, async () => (await import("./serve/serve-command.js")).serveCommand),
+    entry(defs.TOKEN, async () => (await import("./serve/token-command.js")).tokenCommand),
   ].map((e) => [e.definition.name, e]),
 );
 
@@ -122,6 +124,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
         "SPOOL_E_REF_OUTSIDE_ROOT",
         "SPOOL_E_REF_NOT_FOUND",
         "SPOOL_E_REDACT_VALUE",
+        "SPOOL_E_AUTH",
       )
     ) {
       io.stderr(`spool ${name}: ${escapeControls(error.message.replace(/^cli: /, ""))}\n`);

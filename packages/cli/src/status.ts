@@ -1,12 +1,25 @@
-/** `spool status REF`: print the capture's current receipt (final, else live) as JSON. */
-import type { CommandInput } from "./args.js";
+/**
+ * `spool status REF [--for-remote [--base-url URL]]`: print the capture's current receipt
+ * (final, else live) as JSON. `--for-remote` prints it for a reader elsewhere: local paths
+ * replaced by the routes of a `spool serve` at `--base-url` (else server-relative), each
+ * stream marked `remote: available|unavailable` (`serve/remote-receipt.ts`).
+ */
+import { type CommandInput, usageError } from "./args.js";
 import type { STATUS } from "./commands.js";
 import type { Io } from "./io.js";
 import { locateCapture } from "./locate-capture.js";
+import { receiptForRemote } from "./serve/remote-receipt.js";
 
 export async function statusCommand(parsed: CommandInput<typeof STATUS>, io: Io): Promise<number> {
+  const baseUrl = parsed.options["base-url"] ?? null;
+  const forRemote = parsed.options["for-remote"];
+  if (baseUrl !== null && !forRemote) throw usageError("--base-url goes with --for-remote");
+  if (baseUrl !== null && !/^https?:\/\/[^\s/?#]+$/.test(baseUrl)) {
+    throw usageError("--base-url takes http(s)://HOST[:PORT]");
+  }
   const { store, captureId } = await locateCapture(parsed, io);
   const state = await store.state(captureId);
-  io.stdout(`${JSON.stringify(state.receipt, null, 2)}\n`);
+  const receipt = forRemote ? receiptForRemote(state.receipt, baseUrl) : state.receipt;
+  io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
   return 0;
 }

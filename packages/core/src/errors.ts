@@ -34,6 +34,7 @@ export const SPOOL_ERROR_CODES = [
   "SPOOL_E_QUOTA",
   "SPOOL_E_CANCELLED",
   "SPOOL_E_PLAN",
+  "SPOOL_E_AUTH",
 ] as const;
 
 export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];

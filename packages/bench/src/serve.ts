@@ -1,0 +1,441 @@
+/**
+ * `spool bench serve [--size 1GiB] [--load-size 64MiB] [--rounds 3] [--report DIR]`: the
+ * HTTP server against `cat` on the same file, in one run.
+ *
+ * 1. Download: a final capture of `--size` bytes, fetched whole from `spool serve` over
+ *    loopback and hashed, interleaved round by round with `cat FILE` piped into the same
+ *    hashing consumer. Each download must be byte-identical (its sha256 is the receipt's);
+ *    the figure is the speed ratio (cat's median time / the server's).
+ * 2. Load: a job writing `--load-size` bytes at full speed, while 200 concurrent readers
+ *    each fetch 64 KiB ranges of its committed bytes (bounded: 20 requests each, 120 s at
+ *    most) and 20 SSE followers follow it from byte 0 to its final receipt. Reported: errors,
+ *    p50/p99 latency of a 64 KiB range, the bytes each follower got against the committed
+ *    length, and the server's peak RSS (`VmHWM` from /proc). Loopback only.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import * as http from "node:http";
+import * as path from "node:path";
+import type { Receipt } from "@spool/core";
+import { type BenchIo, type BenchOptions, benchContext, MiB } from "./context.js";
+import { median } from "./measure.js";
+import { emitReport, machine } from "./report.js";
+
+const READERS = 200;
+const FOLLOWERS = 20;
+const REQUESTS_PER_READER = 20;
+const LOAD_DEADLINE_MS = 120_000;
+const RANGE = 64 * 1024;
+
+export async function benchServe(options: BenchOptions, io: BenchIo): Promise<number> {
+  const c = benchContext(options);
+  const loadSize = options["load-size"] ?? 64 * MiB;
+  const size = c.size(1024 * MiB);
+  const rounds = c.rounds(3);
+  const root = path.join(c.work, "root");
+  const quota = [
+    "--max-bytes",
+    String(size + loadSize + MiB),
+    "--root-quota",
+    String(2 * (size + loadSize) + MiB),
+  ];
+  let server: ChildProcess | null = null;
+  let plain: { child: ChildProcess; url: URL } | null = null;
+  try {
+    const made = await runJson(c.node, [
+      c.spool,
+      "run",
+      "--root",
+      root,
+      "--json",
+      "--no-redact",
+      ...quota,
+      "--",
+      "sh",
+      "-c",
+      `yes 'spool serve bench 0123456789 abcdefghijklmnopqrstuvwxyz é€' | head -c ${size}`,
+    ]);
+    const receipt = JSON.parse(made) as Receipt;
+    const file = path.join(root, receipt.streams.stdout.ref ?? "");
+    const expected = receipt.streams.stdout.sha256;
+    if (receipt.streams.stdout.committed !== size)
+      throw new Error(`capture kept ${receipt.streams.stdout.committed} of ${size} bytes`);
+
+    const started = await startServe(c.node, c.spool, root, Math.max(2 * size, 256 * MiB));
+    server = started.child;
+    const token = readFileSync(path.join(root, "serve.token"), "utf8").trim();
+    const auth = { authorization: `Bearer ${token}` };
+    const base = new URL(started.url);
+    const target = `/api/v1/captures/${receipt.captureId}/streams/stdout`;
+
+    const runs: Record<string, number | string | boolean>[] = [];
+    const catMs: number[] = [];
+    const httpMs: number[] = [];
+    const plainMs: number[] = [];
+    plain = await startPlainNode(c.node, file);
+    for (let round = 0; round < rounds; round++) {
+      const cat = await timed(() => hashOfCat(file));
+      const web = await timed(() => hashOfGet(base, target, auth));
+      const bare = await timed(() => hashOfGet(plain?.url as URL, "/", {}));
+      catMs.push(cat.ms);
+      httpMs.push(web.ms);
+      plainMs.push(bare.ms);
+      runs.push({
+        round,
+        catMs: cat.ms,
+        httpMs: web.ms,
+        plainNodeMs: bare.ms,
+        catSha: cat.value === expected,
+        httpSha: web.value === expected,
+      });
+      if (web.value !== expected || cat.value !== expected || bare.value !== expected)
+        throw new Error(`round ${round}: sha256 differs`);
+    }
+    const mibps = (ms: number) => size / MiB / (ms / 1000);
+    const ratio = median(catMs) / median(httpMs);
+
+    const load = await loadPhase(c.node, c.spool, root, quota, loadSize, base, auth, started.pid);
+    const rows = [
+      {
+        variant: "cat FILE | sha256 (in Node)",
+        mibps: mibps(median(catMs)),
+        ms: median(catMs),
+        ratio: 1,
+      },
+      {
+        variant: "GET from spool serve | sha256",
+        mibps: mibps(median(httpMs)),
+        ms: median(httpMs),
+        ratio,
+      },
+      {
+        variant: "GET from a bare node:http + createReadStream server | sha256 (Node's ceiling)",
+        mibps: mibps(median(plainMs)),
+        ms: median(plainMs),
+        ratio: median(catMs) / median(plainMs),
+      },
+    ];
+    return emitReport(io, c.reportDir, {
+      bench: "serve",
+      title: "spool serve: whole-stream download against cat, and load",
+      machine: machine(),
+      params: {
+        size,
+        rounds,
+        loadSize,
+        readers: READERS,
+        followers: FOLLOWERS,
+        requestsPerReader: REQUESTS_PER_READER,
+      },
+      columns: [
+        { key: "variant", label: "variant" },
+        { key: "mibps", label: "MiB/s (median)" },
+        { key: "ms", label: "ms" },
+        { key: "ratio", label: "× cat" },
+      ],
+      rows,
+      tables: [
+        {
+          title: `Load: ${READERS} range readers + ${FOLLOWERS} SSE followers while a job writes ${loadSize / MiB} MiB`,
+          columns: [
+            { key: "what", label: "what" },
+            { key: "value", label: "value" },
+          ],
+          rows: [
+            { what: "range requests", value: load.requests },
+            { what: "errors (non-206/416, network)", value: load.errors },
+            { what: "p50 latency of a 64 KiB range (ms)", value: load.p50 },
+            { what: "p99 latency of a 64 KiB range (ms)", value: load.p99 },
+            {
+              what: "followers that got every committed byte once + the receipt",
+              value: `${load.followersExact}/${FOLLOWERS}`,
+            },
+            { what: "server peak RSS (MiB)", value: load.peakRssMiB },
+            { what: "job's committed bytes", value: load.committed },
+          ],
+        },
+      ],
+      targets: [
+        {
+          name: "download speed",
+          target: "≥ 0.5× cat",
+          value: `${ratio.toFixed(2)}×`,
+          met: ratio >= 0.5,
+        },
+        {
+          name: "download identical",
+          target: "sha256 = receipt's, every round",
+          value: "yes",
+          met: true,
+        },
+        { name: "load errors", target: "0", value: String(load.errors), met: load.errors === 0 },
+        {
+          name: "followers exact",
+          target: `${FOLLOWERS}/${FOLLOWERS}`,
+          value: `${load.followersExact}/${FOLLOWERS}`,
+          met: load.followersExact === FOLLOWERS,
+        },
+      ],
+      chart: {
+        title: "Whole-stream download, MiB/s",
+        unit: "MiB/s",
+        bars: rows.map((r) => ({
+          label: r.variant,
+          value: r.mibps,
+          note: `${r.ratio.toFixed(2)}×`,
+        })),
+      },
+      runs,
+      notes: [
+        "Both variants hash what they read in this process (sha256), so the ratio compares the transports, not the consumer.",
+        "Load readers use a keep-alive agent with up to 200 sockets; followers each hold one SSE response from byte 0.",
+        `Loopback only (${base.host}).`,
+        ...load.followerProblems.map((p) => `follower not exact: ${p}`),
+      ],
+    });
+  } finally {
+    if (server && server.exitCode === null) server.kill("SIGTERM");
+    if (plain && plain.child.exitCode === null) plain.child.kill("SIGTERM");
+    c.dispose();
+  }
+}
+
+async function loadPhase(
+  node: string,
+  spool: string,
+  root: string,
+  quota: string[],
+  loadSize: number,
+  base: URL,
+  auth: Record<string, string>,
+  serverPid: number,
+) {
+  const launched = JSON.parse(
+    await runJson(node, [
+      spool,
+      "start",
+      "--root",
+      root,
+      "--no-redact",
+      ...quota,
+      "--",
+      "sh",
+      "-c",
+      `yes 'load line 0123456789 abcdefghij' | head -c ${loadSize}`,
+    ]),
+  ) as Receipt;
+  const id = launched.captureId;
+  const target = `/api/v1/captures/${id}/streams/stdout`;
+  const deadline = Date.now() + LOAD_DEADLINE_MS;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: READERS });
+  const latencies: number[] = [];
+  let errors = 0;
+  let requests = 0;
+  const followers = Array.from({ length: FOLLOWERS }, () =>
+    follow(base, `/api/v1/captures/${id}/events?stream=stdout`, auth),
+  );
+  const reader = async () => {
+    for (let i = 0; i < REQUESTS_PER_READER && Date.now() < deadline; i++) {
+      const committed = await committedOf(base, target, auth, agent);
+      const at = Math.floor(Math.random() * Math.max(1, committed - RANGE));
+      const t0 = performance.now();
+      const r = await get(
+        base,
+        target,
+        { ...auth, range: `bytes=${at}-${at + RANGE - 1}` },
+        agent,
+      ).catch(() => null);
+      requests++;
+      if (r === null || (r.status !== 206 && r.status !== 416)) errors++;
+      else if (r.status === 206) latencies.push(performance.now() - t0);
+    }
+  };
+  await Promise.all(Array.from({ length: READERS }, reader));
+  const follows = await Promise.all(followers);
+  agent.destroy();
+  const final = JSON.parse(await runJson(node, [spool, "status", "--root", root, id])) as Receipt;
+  const committed = final.streams.stdout.committed;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return {
+    requests,
+    errors,
+    p50: Number(pct(0.5).toFixed(2)),
+    p99: Number(pct(0.99).toFixed(2)),
+    followersExact: follows.filter((f) => f.exact && f.bytes === committed && f.ended).length,
+    peakRssMiB: Number((peakRssKiB(serverPid) / 1024).toFixed(1)),
+    followerProblems: follows
+      .filter((f) => !(f.exact && f.bytes === committed && f.ended))
+      .map(
+        (f) =>
+          `bytes ${f.bytes}/${committed}, contiguous ${f.exact}, receipt ${f.ended}, ${f.problem ?? "no error event"}`,
+      ),
+    committed,
+  };
+}
+
+/** Follow an SSE response to its end: the bytes it delivered, whether offsets were contiguous, whether it ended with the receipt. */
+function follow(
+  base: URL,
+  target: string,
+  headers: Record<string, string>,
+): Promise<{ bytes: number; exact: boolean; ended: boolean; problem: string | null }> {
+  return new Promise((resolve) => {
+    let bytes = 0;
+    let exact = true;
+    let ended = false;
+    let problem: string | null = null;
+    let buffered = "";
+    const req = http.get({ host: base.hostname, port: base.port, path: target, headers }, (res) => {
+      res.setEncoding("utf8");
+      res.on("data", (text: string) => {
+        buffered += text;
+        for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
+          const block = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          if (block.startsWith("event: bytes")) {
+            const data = JSON.parse(block.slice(block.indexOf("data: ") + 6)) as {
+              offset: number;
+              text: string;
+            };
+            if (data.offset !== bytes) exact = false;
+            bytes += Buffer.byteLength(data.text);
+          } else if (block.startsWith("event: receipt")) ended = true;
+          else if (block.startsWith("event: error") || block.startsWith("event: cut"))
+            problem = block.slice(0, 300);
+        }
+      });
+      res.on("end", () => resolve({ bytes, exact, ended, problem }));
+      res.on("error", (e) =>
+        resolve({ bytes, exact: false, ended, problem: `response: ${e.message}` }),
+      );
+    });
+    req.on("error", (e) =>
+      resolve({ bytes, exact: false, ended, problem: `request: ${e.message}` }),
+    );
+  });
+}
+
+async function committedOf(
+  base: URL,
+  target: string,
+  auth: Record<string, string>,
+  agent: http.Agent,
+): Promise<number> {
+  const r = await get(base, target, { ...auth, range: "bytes=0-0" }, agent).catch(() => null);
+  return Number(r?.headers["spool-committed"] ?? 0);
+}
+
+function get(base: URL, target: string, headers: Record<string, string>, agent: http.Agent) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders }>((resolve, reject) => {
+    const req = http.get(
+      { host: base.hostname, port: base.port, path: target, headers, agent },
+      (res) => {
+        res.on("data", () => {});
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+  });
+}
+
+function hashOfGet(base: URL, target: string, headers: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash("sha256");
+    const req = http.get(
+      { host: base.hostname, port: base.port, path: target, headers, agent: false },
+      (res) => {
+        if (res.statusCode !== 200 || res.headers["spool-cut"])
+          reject(new Error(`GET answered ${res.statusCode} ${res.headers["spool-cut"] ?? ""}`));
+        res.on("data", (chunk: Buffer) => hash.update(chunk));
+        res.on("end", () => resolve(hash.digest("hex")));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+  });
+}
+
+function hashOfCat(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const hash = createHash("sha256");
+    const child = spawn("cat", [file], { stdio: ["ignore", "pipe", "inherit"] });
+    child.stdout.on("data", (chunk: Buffer) => hash.update(chunk));
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve(hash.digest("hex")) : reject(new Error(`cat exited ${code}`)),
+    );
+  });
+}
+
+async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await f();
+  return { ms: performance.now() - t0, value };
+}
+
+function startServe(node: string, spool: string, root: string, maxTransfer: number) {
+  return new Promise<{ child: ChildProcess; url: string; pid: number }>((resolve, reject) => {
+    const child = spawn(
+      node,
+      [
+        spool,
+        "serve",
+        "--root",
+        root,
+        "--listen",
+        "127.0.0.1:0",
+        "--max-transfer",
+        String(maxTransfer),
+      ],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const nl = out.indexOf("\n");
+      if (nl !== -1) resolve({ child, url: JSON.parse(out.slice(0, nl)).url, pid: child.pid ?? 0 });
+    });
+    child.on("exit", (code) => reject(new Error(`spool serve exited ${code}`)));
+  });
+}
+
+/** The least a Node HTTP server can do: the file piped to the response, no auth, no store. */
+function startPlainNode(node: string, file: string) {
+  const script = `const http = require("http"), fs = require("fs");
+const s = http.createServer((q, r) => { r.writeHead(200); fs.createReadStream(process.argv[1], { highWaterMark: 1 << 20 }).pipe(r); });
+s.listen(0, "127.0.0.1", () => console.log(s.address().port));`;
+  return new Promise<{ child: ChildProcess; url: URL }>((resolve, reject) => {
+    const child = spawn(node, ["-e", script, file], { stdio: ["ignore", "pipe", "inherit"] });
+    child.stdout?.once("data", (chunk: Buffer) =>
+      resolve({ child, url: new URL(`http://127.0.0.1:${chunk.toString().trim()}`) }),
+    );
+    child.on("exit", (code) => reject(new Error(`plain node server exited ${code}`)));
+  });
+}
+
+function runJson(node: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, args, { stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", () => resolve(out));
+  });
+}
+
+function peakRssKiB(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,22 @@
+/** Messages between the grep runner and its worker (`grep-worker.ts`). */
+import type { GrepMatch } from "../grep-scan.js";
+
+/** What the worker is started with. */
+export interface GrepJob {
+  readonly pattern: string;
+  readonly ignoreCase: boolean;
+  readonly max: number;
+  readonly onlyMatching: boolean;
+  readonly columns: number;
+}
+
+/** The next bytes of the stream, or its end. */
+export type GrepRequest =
+  | { readonly type: "chunk"; readonly bytes: Uint8Array }
+  | { readonly type: "end" };
+
+/** The matches one request produced; `more: false` once the scan stopped (max, or end). */
+export interface GrepReply {
+  readonly matches: GrepMatch[];
+  readonly more: boolean;
+}

@@ -1,0 +1,161 @@
+/**
+ * Live follow by Server-Sent Events: `GET /api/v1/captures/:id/events`. Built on
+ * `store.watch` (one look per capture however many follow it) and `openStream`: each state
+ * the watch yields is sent as `event: state`, then every byte committed since the last
+ * event as `event: bytes` (`{stream, offset, text}`, or `base64` for a binary stream; at
+ * most 64 KiB a piece, never a split UTF-8 character), and when the capture is no longer
+ * live, `event: receipt` (its final or crash receipt, for remote readers) ends the stream.
+ *
+ * Each `bytes` event's `id` is `stdout:N,stderr:M` (the offsets reached), and the follow
+ * starts from `?stdout=N&stderr=M` or a `Last-Event-ID` of that form, so a reconnecting
+ * reader gets every committed byte exactly once. `?stream=S` follows one stream. What one
+ * response carries is capped at `maxTransfer` bytes: past it an `event: cut` names the
+ * offsets to resume from and the response ends.
+ * A follow that fails ends with `event: error` (`{code, message}`).
+ *
+ * The body is pulled: nothing is read from the store faster than the client takes it.
+ */
+import type { CaptureStore, StoredCapture, StreamName } from "@spool/core";
+import { isSpoolError, producerOf, SpoolError } from "@spool/core";
+import { characterEnd } from "./character-end.js";
+import { receiptForRemote } from "./remote-receipt.js";
+
+/** Largest piece of stream data in one event. */
+export const EVENT_BYTES = 64 * 1024;
+
+export interface LiveEventsRequest {
+  readonly store: CaptureStore;
+  readonly captureId: string;
+  readonly query: URLSearchParams;
+  readonly lastEventId: string | null;
+  readonly maxTransfer: number;
+}
+
+export function liveEvents(r: LiveEventsRequest): Response {
+  const only = r.query.get("stream");
+  if (only !== null && only !== "stdout" && only !== "stderr") {
+    throw new SpoolError("SPOOL_E_USAGE", "serve", "stream is stdout or stderr");
+  }
+  const streams: StreamName[] = only === null ? ["stdout", "stderr"] : [only];
+  const offsets = startOffsets(r.query, r.lastEventId);
+  const abort = new AbortController();
+  const frames = follow(r, streams, offsets, abort.signal)[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await frames.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      } catch (error) {
+        // Say why the follow stops (a code and a bounded message, nothing else), then end.
+        abort.abort();
+        const code = isSpoolError(error) ? error.code : "SPOOL_E_STORAGE";
+        const message = isSpoolError(error) ? error.message.slice(0, 200) : "internal error";
+        controller.enqueue(encoder.encode(frame("error", JSON.stringify({ code, message }))));
+        controller.close();
+      }
+    },
+    async cancel() {
+      abort.abort();
+      await frames.return?.(undefined);
+    },
+  });
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+async function* follow(
+  r: LiveEventsRequest,
+  streams: readonly StreamName[],
+  offsets: Record<StreamName, number>,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  let sent = 0;
+  let last: StoredCapture | null = null;
+  const id = () => `stdout:${offsets.stdout},stderr:${offsets.stderr}`;
+  for await (const state of r.store.watch(r.captureId, { signal })) {
+    last = state;
+    yield frame("state", JSON.stringify(summary(state)));
+    for (const name of streams) {
+      if (state.receipt.streams[name].ref === null) continue; // nothing stored: it is all in the preview
+      const reader = await r.store.openStream(state, name);
+      try {
+        const { end } = await reader.span(offsets[name], reader.committed);
+        let carry: Buffer = Buffer.alloc(0);
+        for await (const chunk of reader.chunks(offsets[name], end)) {
+          let bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+          while (bytes.length > 0) {
+            let cut = Math.min(bytes.length, EVENT_BYTES);
+            if (!reader.binary) cut = characterEnd(bytes, cut);
+            if (cut === 0) break; // an incomplete character: wait for the rest of it
+            if (sent + cut > r.maxTransfer) {
+              yield frame("cut", JSON.stringify({ reason: "max-transfer", ...offsets }), id());
+              return;
+            }
+            const piece = bytes.subarray(0, cut);
+            const payload = reader.binary
+              ? { stream: name, offset: offsets[name], base64: piece.toString("base64") }
+              : { stream: name, offset: offsets[name], text: piece.toString("utf8") };
+            offsets[name] += cut;
+            sent += cut;
+            yield frame("bytes", JSON.stringify(payload), id());
+            bytes = bytes.subarray(cut);
+          }
+          carry = Buffer.from(bytes);
+        }
+      } finally {
+        await reader.close();
+      }
+    }
+  }
+  if (last && last.condition !== "live") {
+    yield frame(
+      "receipt",
+      JSON.stringify({ condition: last.condition, receipt: receiptForRemote(last.receipt, null) }),
+    );
+  }
+}
+
+/** Where the follow starts: `Last-Event-ID` (a reconnect) wins over the query. */
+function startOffsets(
+  query: URLSearchParams,
+  lastEventId: string | null,
+): Record<StreamName, number> {
+  const offsets = { stdout: 0, stderr: 0 };
+  const fromId =
+    lastEventId === null ? null : /^stdout:(\d{1,15}),stderr:(\d{1,15})$/.exec(lastEventId);
+  if (fromId) return { stdout: Number(fromId[1]), stderr: Number(fromId[2]) };
+  for (const name of ["stdout", "stderr"] as const) {
+    const raw = query.get(name);
+    if (raw === null) continue;
+    if (!/^\d{1,15}$/.test(raw)) {
+      throw new SpoolError("SPOOL_E_USAGE", "serve", `${name} takes a byte offset`);
+    }
+    offsets[name] = Number(raw);
+  }
+  return offsets;
+}
+
+/** What a follower needs of a state besides the bytes. */
+export function summary(state: StoredCapture) {
+  const s = state.receipt.streams;
+  return {
+    captureId: state.captureId,
+    condition: state.condition,
+    process: producerOf(state.receipt).state,
+    capture: state.receipt.capture.state,
+    committed: { stdout: s.stdout.committed, stderr: s.stderr.committed },
+  };
+}
+
+function frame(event: string, data: string, id?: string): string {
+  // JSON has no raw newlines, so one `data:` line carries it whole.
+  return `event: ${event}\n${id ? `id: ${id}\n` : ""}data: ${data}\n\n`;
+}

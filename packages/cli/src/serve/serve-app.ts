@@ -1,0 +1,221 @@
+/**
+ * The HTTP application of `spool serve` (Hono): every route reads through the
+ * `CaptureStore` contract only, never a path of its own. Requests reach it after the
+ * request gate (`request-gate.ts`: URL length, Host, plain path); here each `/api/` request
+ * is authenticated (`Authorization: Bearer …`, `tokens.ts`) and held to its grant's scope
+ * before the store is asked anything: a token scoped to one capture gets 403 for any
+ * other id and sees only its capture in the list.
+ *
+ * | route | answer |
+ * | --- | --- |
+ * | `GET /` `/app.js` `/app.css` | the web view (no data; it asks the API with the token the user types) |
+ * | `GET /api/v1/captures` | `{ captures: [summary…] }` |
+ * | `GET /api/v1/captures/:id` | `{ condition, receipt }` (the receipt for remote readers) |
+ * | `GET /api/v1/captures/:id/streams/:stream` | bytes (`stream-read.ts`) |
+ * | `GET /api/v1/captures/:id/streams/:stream/grep?pattern=…` | `{ matches, cut, scanned }` |
+ * | `GET /api/v1/captures/:id/events` | Server-Sent Events (`live-events.ts`) |
+ */
+import {
+  type CaptureStore,
+  isCaptureId,
+  producerOf,
+  SpoolError,
+  type StreamName,
+} from "@spool/core";
+import { type Context, Hono } from "hono";
+import { DEFAULT_MAX_TRANSFER } from "../commands.js";
+import { GREP_MAX_COLUMNS } from "../grep-scan.js";
+import type { GrepRunner } from "./grep-runner.js";
+import { errorResponse, responseOfError } from "./http-error.js";
+import { liveEvents, summary } from "./live-events.js";
+import { receiptForRemote } from "./remote-receipt.js";
+import { streamRead } from "./stream-read.js";
+import type { Grant, TokenAuthority } from "./tokens.js";
+import type { WebAssets } from "./web-assets.js";
+
+/** Most grep results one request may ask for. */
+export const GREP_MAX_RESULTS = 1000;
+
+export interface ServeAppOptions {
+  readonly store: CaptureStore;
+  readonly authority: TokenAuthority;
+  readonly grep: GrepRunner;
+  readonly web: WebAssets;
+  /** Most body bytes of one response. @default 8 MiB */
+  readonly maxTransfer?: number;
+}
+
+type Env = { Variables: { grant: Grant } };
+
+export function createServeApp(options: ServeAppOptions): Hono<Env> {
+  const { store, authority } = options;
+  const maxTransfer = options.maxTransfer ?? DEFAULT_MAX_TRANSFER;
+  const app = new Hono<Env>();
+
+  app.onError((error) => responseOfError(error));
+  app.notFound(() => errorResponse(404, "SPOOL_E_REF_NOT_FOUND", "no such route"));
+
+  for (const asset of options.web.files) {
+    app.get(asset.route, () => new Response(asset.body, { headers: asset.headers }));
+  }
+
+  app.use("/api/*", async (c, next) => {
+    // GET only: Hono answers HEAD by running GET and dropping its body, which would leave
+    // a stream's reader open until collected.
+    if (c.req.method !== "GET") {
+      return errorResponse(405, "SPOOL_E_USAGE", "read-only API: GET only", { allow: "GET" });
+    }
+    try {
+      c.set("grant", authority.verify(c.req.header("authorization")));
+    } catch (error) {
+      return errorResponse(401, "SPOOL_E_AUTH", (error as Error).message.replace(/^[\w-]+: /, ""), {
+        "www-authenticate": 'Bearer realm="spool"',
+      });
+    }
+    await next();
+  });
+  // Scope before the store: a capture outside the grant is refused without a look.
+  const scoped = async (c: Context<Env>, next: () => Promise<void>) => {
+    const id = c.req.param("id") ?? "";
+    if (!isCaptureId(id)) return errorResponse(400, "SPOOL_E_REF_INVALID", "not a captureId");
+    const grant = c.get("grant");
+    if (grant.captureId !== null && grant.captureId !== id) {
+      return errorResponse(403, "SPOOL_E_AUTH", "token is not for this capture");
+    }
+    await next();
+    return undefined;
+  };
+  app.use("/api/v1/captures/:id", scoped);
+  app.use("/api/v1/captures/:id/*", scoped);
+
+  const lookUp = async (id: string) => {
+    const { captureId } = await store.resolve(id);
+    return store.state(captureId);
+  };
+  const streamName = (raw: string): StreamName => {
+    if (raw !== "stdout" && raw !== "stderr") {
+      throw new SpoolError("SPOOL_E_REF_NOT_FOUND", "serve", "stream is stdout or stderr");
+    }
+    return raw;
+  };
+
+  app.get("/api/v1/captures", async (c) => {
+    const grant = c.get("grant");
+    const states = grant.captureId === null ? await store.list() : [await lookUp(grant.captureId)];
+    const captures = states.map((s) => ({
+      ...summary(s),
+      callId: s.receipt.callId,
+      label: s.receipt.label,
+      exitCode: producerOf(s.receipt).exitCode,
+      signal: producerOf(s.receipt).signal,
+      startedAt: producerOf(s.receipt).startedAt,
+      endedAt: producerOf(s.receipt).endedAt,
+      reasons: s.receipt.capture.reasons,
+      job: s.job !== null,
+    }));
+    const kept = withinTransfer(captures, maxTransfer);
+    return json({ captures: kept, cut: kept.length < captures.length ? "max-transfer" : null });
+  });
+  app.get("/api/v1/captures/:id", async (c) => {
+    const state = await lookUp(c.req.param("id"));
+    return json({ condition: state.condition, receipt: receiptForRemote(state.receipt, null) });
+  });
+  app.get("/api/v1/captures/:id/streams/:stream", async (c) => {
+    const stream = streamName(c.req.param("stream"));
+    const state = await lookUp(c.req.param("id"));
+    return streamRead({
+      store,
+      state,
+      stream,
+      query: new URL(c.req.url).searchParams,
+      headers: c.req.raw.headers,
+      maxTransfer,
+      mayWrite: !c.get("grant").readOnly,
+    });
+  });
+  app.get("/api/v1/captures/:id/streams/:stream/grep", async (c) => {
+    const stream = streamName(c.req.param("stream"));
+    const q = new URL(c.req.url).searchParams;
+    const pattern = q.get("pattern");
+    if (pattern === null || pattern.length === 0 || pattern.length > 1024) {
+      return errorResponse(400, "SPOOL_E_USAGE", "pattern: 1 to 1024 characters");
+    }
+    const max = Math.min(bounded(q.get("max"), 100, "max"), GREP_MAX_RESULTS);
+    const columns = Math.min(bounded(q.get("columns"), GREP_MAX_COLUMNS, "columns"), 16384);
+    const state = await lookUp(c.req.param("id"));
+    if (state.receipt.streams[stream].ref === null) {
+      return json({ matches: [], cut: null, scanned: 0, stored: false });
+    }
+    const reader = await store.openStream(state, stream);
+    try {
+      const result = await options.grep.run(reader, {
+        pattern,
+        ignoreCase: flag(q.get("i")),
+        onlyMatching: flag(q.get("o")),
+        max,
+        columns,
+      });
+      const matches = withinTransfer(result.matches, maxTransfer);
+      const cut = matches.length < result.matches.length ? "max-transfer" : result.cut;
+      return json({
+        ...result,
+        matches,
+        cut,
+        committed: reader.committed,
+        condition: state.condition,
+      });
+    } catch (error) {
+      if (error instanceof SpoolError && error.code === "SPOOL_E_STATE") {
+        return errorResponse(503, "SPOOL_E_STATE", "busy: too many greps at once", {
+          "retry-after": "1",
+        });
+      }
+      throw error;
+    } finally {
+      await reader.close();
+    }
+  });
+  app.get("/api/v1/captures/:id/events", async (c) => {
+    const state = await lookUp(c.req.param("id"));
+    return liveEvents({
+      store,
+      captureId: state.captureId,
+      query: new URL(c.req.url).searchParams,
+      lastEventId: c.req.header("last-event-id") ?? null,
+      maxTransfer,
+    });
+  });
+  return app;
+}
+
+function json(value: unknown): Response {
+  return new Response(JSON.stringify(value), {
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+/** The leading items of `items` whose JSON fits in `limit` bytes (less room for the frame). */
+function withinTransfer<T>(items: readonly T[], limit: number): T[] {
+  let bytes = 1024;
+  const kept: T[] = [];
+  for (const item of items) {
+    bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
+    if (bytes > limit) break;
+    kept.push(item);
+  }
+  return kept;
+}
+
+function bounded(raw: string | null, fallback: number, name: string): number {
+  if (raw === null) return fallback;
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
+    throw new SpoolError("SPOOL_E_USAGE", "serve", `${name} takes a positive integer`);
+  }
+  return Number(raw);
+}
+
+const flag = (raw: string | null) => raw === "1" || raw === "true";

@@ -1,0 +1,196 @@
+/**
+ * The bytes route of a stream: `GET /api/v1/captures/:id/streams/:stream`, choosing its
+ * bytes by exactly one of
+ *
+ * - `Range: bytes=A-B` (raw bytes as asked, 206 with `Content-Range`; one range only, more
+ *   are refused 416; a start at or past the committed end is 416 `bytes *\/COMMITTED`);
+ * - `?offset=N&length=M`, `?lines=A:B`, `?cursor=NAME[&length=M]`: the same bytes as
+ *   `spool read` with those options (never a split UTF-8 character); a cursor advances
+ *   once its bytes were all sent, and only for a grant that may write;
+ * - nothing: the whole committed stream.
+ *
+ * Every body stops at `maxTransfer` bytes; a cut one says so (`Spool-Cut: max-transfer`)
+ * and where to go on (`Spool-Next-Offset`). A final stream with a sha256 carries it as a
+ * strong `ETag` and is cacheable (`private, immutable`; `If-None-Match` → 304); a live
+ * one is `no-store` and says its committed length (`Spool-Committed`).
+ */
+import {
+  type CaptureStore,
+  SpoolError,
+  type StoredCapture,
+  type StoredStream,
+  type StreamName,
+} from "@spool/core";
+import { checkCursorName } from "../cursor-name.js";
+import { errorResponse } from "./http-error.js";
+import { parseRange } from "./range-header.js";
+
+export interface StreamReadRequest {
+  readonly store: CaptureStore;
+  readonly state: StoredCapture;
+  readonly stream: StreamName;
+  readonly query: URLSearchParams;
+  readonly headers: Headers;
+  readonly maxTransfer: number;
+  /** The grant may advance cursors. */
+  readonly mayWrite: boolean;
+}
+
+export async function streamRead(r: StreamReadRequest): Promise<Response> {
+  const q = r.query;
+  const selectors = ["offset", "lines", "cursor"].filter((k) => q.has(k));
+  if (selectors.length > 1) {
+    return errorResponse(400, "SPOOL_E_USAGE", "offset, lines and cursor exclude each other");
+  }
+  if (q.has("lines") && q.has("length")) {
+    return errorResponse(400, "SPOOL_E_USAGE", "lines and length exclude each other");
+  }
+  const cursor = q.get("cursor");
+  if (cursor !== null) {
+    if (!r.mayWrite)
+      return errorResponse(403, "SPOOL_E_AUTH", "a read-only token cannot advance a cursor");
+    checkCursorName(cursor);
+  }
+  const offset = q.has("offset") ? count(q.get("offset"), "offset") : null;
+  const length = q.has("length") ? count(q.get("length"), "length") : null;
+  const lines = q.has("lines") ? parseLines(q.get("lines") ?? "") : null;
+
+  const receiptStream = r.state.receipt.streams[r.stream];
+  const final = r.state.condition === "final";
+  const etag = final && receiptStream.sha256 ? `"sha256-${receiptStream.sha256}"` : null;
+  const headers: Record<string, string> = {
+    "accept-ranges": "bytes",
+    "spool-condition": r.state.condition,
+    "x-content-type-options": "nosniff",
+    "cache-control": etag ? "private, max-age=31536000, immutable" : "no-store",
+  };
+  if (etag) {
+    headers.etag = etag;
+    if (ifNoneMatch(r.headers.get("if-none-match"), etag)) {
+      return new Response(null, { status: 304, headers });
+    }
+  }
+
+  const reader = await r.store.openStream(r.state, r.stream);
+  let handedOff = false;
+  try {
+    headers["spool-committed"] = String(reader.committed);
+    headers["content-type"] = reader.binary
+      ? "application/octet-stream"
+      : "text/plain; charset=utf-8";
+    const rangeHeader = selectors.length === 0 ? r.headers.get("range") : null;
+    const ifRange = r.headers.get("if-range");
+    const range =
+      rangeHeader !== null && (ifRange === null || ifRange === etag)
+        ? parseRange(rangeHeader, reader.committed)
+        : { kind: "ignored" as const };
+    let start: number;
+    let end: number;
+    let status = 200;
+    if (range.kind === "multiple" || range.kind === "unsatisfiable") {
+      const message =
+        range.kind === "multiple" ? "one range at a time" : "range starts past the committed end";
+      return errorResponse(416, "SPOOL_E_USAGE", message, {
+        ...headers,
+        "content-type": "application/json",
+        "content-range": `bytes */${reader.committed}`,
+      });
+    }
+    if (range.kind === "range") {
+      // Raw bytes as asked (a resumed download must join exactly), cut at maxTransfer.
+      ({ start, end } = range);
+      status = 206;
+    } else if (lines) {
+      ({ start, end } = await reader.lineRange(lines.first, lines.last));
+      ({ start, end } = await reader.span(start, end - start));
+    } else {
+      const from =
+        cursor !== null
+          ? await r.store.cursors.get(r.state.captureId, r.stream, cursor)
+          : (offset ?? 0);
+      ({ start, end } = await reader.span(from, length ?? Number.MAX_SAFE_INTEGER));
+    }
+    const wanted = end;
+    if (end - start > r.maxTransfer) {
+      end = status === 206 ? start + r.maxTransfer : (await reader.span(start, r.maxTransfer)).end;
+      headers["spool-cut"] = "max-transfer";
+    }
+    if (status === 206) {
+      const total = final ? String(reader.committed) : "*";
+      headers["content-range"] = `bytes ${start}-${end - 1}/${total}`;
+    }
+    headers["spool-offset"] = String(start);
+    headers["spool-next-offset"] = String(end);
+    headers["spool-eof"] = String(
+      r.state.condition !== "live" && end >= reader.committed && end === wanted,
+    );
+    headers["content-length"] = String(end - start);
+    const advance =
+      cursor === null
+        ? null
+        : () => r.store.cursors.advance(r.state.captureId, r.stream, cursor, end);
+    handedOff = true;
+    return new Response(bodyOf(reader, start, end, advance), { status, headers });
+  } finally {
+    if (!handedOff) await reader.close();
+  }
+}
+
+/** The bytes `[start, end)` as a pulled stream (backpressure from the socket), closing the reader after. */
+function bodyOf(
+  reader: StoredStream,
+  start: number,
+  end: number,
+  done: (() => Promise<void>) | null,
+): ReadableStream<Uint8Array> {
+  const chunks = reader.chunks(start, end)[Symbol.asyncIterator]();
+  let at = start;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await chunks.next();
+        if (next.done) {
+          await reader.close();
+          controller.close();
+          return;
+        }
+        at += next.value.length;
+        // A cursor moves once every byte up to it is handed to the connection (before the
+        // client can have read the end, so its next read continues from there).
+        if (at >= end) await done?.();
+        controller.enqueue(next.value);
+      } catch (error) {
+        await reader.close();
+        controller.error(error);
+      }
+    },
+    async cancel() {
+      await chunks.return?.(undefined);
+      await reader.close();
+    },
+  });
+}
+
+function ifNoneMatch(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  return (
+    header.trim() === "*" || header.split(",").some((t) => t.trim().replace(/^W\//, "") === etag)
+  );
+}
+
+function count(raw: string | null, name: string): number {
+  if (raw === null || !/^\d{1,15}$/.test(raw)) {
+    throw usage(`${name} takes a non-negative integer`);
+  }
+  return Number(raw);
+}
+
+function parseLines(raw: string): { first: number; last: number } {
+  const m = /^(\d{1,12}):(\d{1,12})?$/.exec(raw);
+  const first = m ? Number(m[1]) : 0;
+  const last = m?.[2] !== undefined ? Number(m[2]) : Number.MAX_SAFE_INTEGER;
+  if (!m || first < 1 || last < first) throw usage("lines takes A:B (1-based, A ≤ B)");
+  return { first, last };
+}
+
+const usage = (message: string) => new SpoolError("SPOOL_E_USAGE", "serve", message);
