@@ -303,6 +303,14 @@ export const GREP = defineCommand({
       placeholder: "N",
       help: "clip each printed line to N characters",
     },
+    from: {
+      kind: "int",
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+      default: 0,
+      placeholder: "N",
+      help: "print only results at byte offset N or later (the next page of an earlier grep)",
+    },
   },
 });
 
@@ -388,6 +396,76 @@ export const BENCH = defineCommand({
   },
 });
 
+/** Options shared by the two MCP servers. */
+const MCP_OPTIONS = {
+  root,
+  "max-result-bytes": {
+    kind: "size",
+    min: 4 * KiB,
+    max: 16 * MiB,
+    default: MiB,
+    placeholder: "N",
+    help: "most bytes any tool result may have (a call asks for less with max_bytes; default per call 16KiB)",
+  },
+} as const;
+
+export const MCP = defineCommand({
+  name: "mcp",
+  summary:
+    "an MCP server over stdio: run, start, status, wait, read, tail, grep, kill, ls as tools",
+  usage: "[options]",
+  description: [
+    "Speaks MCP (JSON-RPC) on stdin/stdout. Every tool result is bounded; captures are also resources spool://ID/stdout and spool://ID/stderr, read in bounded pages. See docs/mcp.md.",
+  ],
+  options: {
+    ...MCP_OPTIONS,
+    "allow-cmd": {
+      kind: "repeatable",
+      placeholder: "CMD",
+      help: "run/start only commands whose argv[0] is CMD (repeatable; default: any)",
+    },
+    "deny-cmd": {
+      kind: "repeatable",
+      placeholder: "CMD",
+      help: "never run a command whose argv[0], or its base name, is CMD (repeatable)",
+    },
+    "confine-cwd": {
+      kind: "string",
+      placeholder: "DIR",
+      help: "commands run only in DIR or below it (the default cwd then; links resolved)",
+    },
+  },
+});
+
+export const MCP_PROXY = defineCommand({
+  name: "mcp-proxy",
+  summary: "wrap a stdio MCP server: every tool result spooled, large ones returned as a receipt",
+  usage: "[options] -- SERVER_CMD [ARGS...]",
+  description: [
+    "Lists the wrapped server's tools unchanged, plus spool_read, spool_grep and spool_tail. A result over the budget is returned as its preview, receipt and ref. See docs/mcp.md.",
+  ],
+  options: {
+    ...MCP_OPTIONS,
+    budget: {
+      kind: "size",
+      min: 1 * KiB,
+      max: 16 * MiB,
+      default: 16 * KiB,
+      placeholder: "N",
+      help: "results up to N bytes pass through unchanged; larger ones are replaced by their receipt",
+    },
+    "call-timeout": {
+      kind: "duration",
+      unit: "s",
+      min: 1,
+      max: MAX_TIMER_MS,
+      default: 600_000,
+      placeholder: "S",
+      help: "fail a wrapped call after S seconds (the partial result is kept)",
+    },
+  },
+});
+
 export const HELP = defineCommand({
   name: "help",
   summary: "this text; spool help CMD: one command",
@@ -419,6 +497,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   KILL,
   LS,
   RECOVER,
+  MCP,
   BENCH,
   HELP,
   SUPERVISE,

@@ -57,8 +57,11 @@ export async function grepCommand(parsed: CommandInput<typeof GREP>, io: Io): Pr
   const { store } = located;
   const reader = await store.openStream(await store.state(located.captureId), stream);
 
+  const from = parsed.options.from;
   let found = 0;
   const print = (match: GrepMatch & Record<string, unknown>, plain: string) => {
+    // An earlier page's results are scanned again (line numbers count from 0) but not shown.
+    if (match.offset < from) return;
     found++;
     io.stdout(json ? `${JSON.stringify(match)}\n` : `${match.line}:${match.offset}:${plain}\n`);
   };

@@ -26,6 +26,8 @@ export const SPOOL_ERROR_CODES = [
   "SPOOL_E_REDACT_VALUE",
   "SPOOL_E_WORKER",
   "SPOOL_E_STATE",
+  "SPOOL_E_DENIED",
+  "SPOOL_E_UPSTREAM",
 ] as const;
 
 export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];
