@@ -24,7 +24,7 @@ export interface CommandOutput {
 export async function collectCommand(
   name: string,
   argv: readonly string[],
-  where: Pick<Io, "cwd" | "env">,
+  where: Pick<Io, "cwd" | "env" | "stdin">,
 ): Promise<CommandOutput> {
   const out: Buffer[] = [];
   let err = "";
@@ -35,6 +35,7 @@ export async function collectCommand(
     },
     cwd: where.cwd,
     env: where.env,
+    ...(where.stdin ? { stdin: where.stdin } : {}),
   };
   const status = await invokeCommand(name, argv, io);
   return { status, stdout: Buffer.concat(out), stderr: err };

@@ -14,7 +14,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { exitStatusOf, type Receipt, ReceiptSchema, SpoolError } from "@spool/core";
 import { z } from "zod";
 import type { CommandInput } from "./args.js";
-import { collectCommand, errorText } from "./collected-io.js";
+import { type CommandOutput, collectCommand, errorText } from "./collected-io.js";
 import type { MCP } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";
@@ -32,6 +32,10 @@ export interface McpServerOptions {
   readonly denyCmd: readonly string[];
   /** Commands run only here or below (null: anywhere). */
   readonly confineCwd: string | null;
+  /** Only these tools (default all), and no resources: what `mcp-proxy` adds to a server. */
+  readonly only?: readonly string[];
+  /** Put before each tool's name (`mcp-proxy` uses `spool_`). @default "" */
+  readonly prefix?: string;
 }
 
 export async function mcpCommand(parsed: CommandInput<typeof MCP>, io: Io): Promise<number> {
@@ -171,7 +175,8 @@ export function createSpoolMcpServer(
     outputSchema: O,
     body: (args: z.infer<z.ZodObject<I>>) => Promise<CallToolResult>,
   ) =>
-    server.registerTool(name, { description, inputSchema, outputSchema }, (async (
+    (options.only ?? [name]).includes(name) &&
+    server.registerTool(`${options.prefix ?? ""}${name}`, { description, inputSchema, outputSchema }, (async (
       args: z.infer<z.ZodObject<I>>,
     ) => {
       try {
@@ -481,6 +486,15 @@ export function createSpoolMcpServer(
     },
   );
 
+  if (options.only === undefined) registerCaptureResources(server, options, call);
+  return server;
+}
+
+function registerCaptureResources(
+  server: McpServer,
+  options: McpServerOptions,
+  call: (name: string, argv: readonly string[]) => Promise<CommandOutput>,
+): void {
   server.registerResource(
     "capture",
     new ResourceTemplate("spool://{captureId}/{stream}", {
@@ -547,7 +561,6 @@ export function createSpoolMcpServer(
       };
     },
   );
-  return server;
 }
 
 /** The `read --json` frame. */
