@@ -33,7 +33,9 @@ function clip(value: unknown, strings: number, items: number, where: string): un
   }
   if (Array.isArray(value)) return value.slice(0, items).map((v) => clip(v, strings, items, where));
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clip(v, strings, items, where)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, clip(v, strings, items, where)]),
+    );
   }
   return value;
 }

@@ -184,6 +184,27 @@ export const RUN = defineCommand({
   },
 });
 
+const { timeout: _timeout, "live-ms": _liveMs, ...STDIN_CAPTURE_OPTIONS } = CAPTURE_OPTIONS;
+
+export const CAPTURE = defineCommand({
+  name: "capture",
+  summary: "capture spool's own stdin, print the preview and status",
+  usage: "[options] < INPUT",
+  description: [
+    "The capture of `spool run`, fed from standard input (`kubectl logs -f pod | spool capture --label pod`): the same receipt, preview, refs and read commands. Exits 0 once the input ends (1 if it failed, or is declared truncated).",
+  ],
+  options: {
+    ...STDIN_CAPTURE_OPTIONS,
+    declared: {
+      kind: "enum",
+      choices: ["complete", "truncated", "unknown"],
+      default: "complete",
+      placeholder: "D",
+      help: "what the producer says of the input's completeness (truncated: never a complete capture)",
+    },
+  },
+});
+
 export const START = defineCommand({
   name: "start",
   summary: "start CMD as a background job, print its launch receipt",
@@ -488,6 +509,7 @@ export type BenchOptions = OptionsOf<typeof BENCH.options>;
 /** Every command, in the order `spool help` lists them. */
 export const COMMANDS: readonly CommandDefinition[] = [
   RUN,
+  CAPTURE,
   START,
   STATUS,
   WAIT,
@@ -498,6 +520,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   LS,
   RECOVER,
   MCP,
+  MCP_PROXY,
   BENCH,
   HELP,
   SUPERVISE,

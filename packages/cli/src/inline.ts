@@ -10,13 +10,15 @@ export function formatInline(receipt: Receipt, exitStatus: number): string {
 export function statusLine(receipt: Receipt, exitStatus: number): string {
   const p = receipt.process;
   const outcome =
-    p.state === "timeout"
-      ? `timeout (${p.signal ?? "killed"})`
-      : p.signal
-        ? `killed by ${p.signal}`
-        : p.pid === null && p.reason
-          ? p.reason
-          : `exit ${p.exitCode}`;
+    p === undefined
+      ? sourceOutcome(receipt.source!)
+      : p.state === "timeout"
+        ? `timeout (${p.signal ?? "killed"})`
+        : p.signal
+          ? `killed by ${p.signal}`
+          : p.pid === null && p.reason
+            ? p.reason
+            : `exit ${p.exitCode}`;
   const capture =
     receipt.capture.reasons.length > 0
       ? `capture ${receipt.capture.state} (${receipt.capture.reasons.join(", ")})`
@@ -37,4 +39,9 @@ function streamPart(name: string, s: StreamReceipt): string {
     s.replacements > 0 ? `${s.replacements} replaced` : "",
   ].filter(Boolean);
   return `${name} ${size}${extra.length ? ` (${extra.join(", ")})` : ""}${s.ref ? ` → ${s.ref}` : ""}`;
+}
+
+function sourceOutcome(source: NonNullable<Receipt["source"]>): string {
+  if (source.error !== null) return `source error: ${source.error}`;
+  return source.declared === "truncated" ? "source truncated" : `source ${source.state}`;
 }

@@ -4,7 +4,7 @@
  * grace period and records the job `cancelled`; `kill` then waits (bounded) for the final
  * receipt and prints its status line. A job that already ended is left alone and said so.
  */
-import { exitStatusOf } from "@spool/core";
+import { producerOf, receiptExitStatus } from "@spool/core";
 import type { CommandInput } from "./args.js";
 import type { KILL } from "./commands.js";
 import { statusLine } from "./inline.js";
@@ -30,14 +30,14 @@ export async function killCommand(parsed: CommandInput<typeof KILL>, io: Io): Pr
   const { store, captureId } = await locateCapture(parsed, io);
   const view = await store.state(captureId);
   // The child already exited (its capture may still be finalizing): nothing to signal.
-  if (view.condition !== "live" || view.receipt.process.state !== "running") {
+  if (view.condition !== "live" || !producerOf(view.receipt).running) {
     const r = view.receipt;
     const how =
-      view.condition === "crashed" ? "its supervisor died" : statusLine(r, exitStatusOf(r.process));
+      view.condition === "crashed" ? "its supervisor died" : statusLine(r, receiptExitStatus(r));
     io.stdout(`spool kill: ${r.captureId} already finished; nothing to kill (${how})\n`);
     return 0;
   }
-  const pgid = view.job?.pgid ?? view.receipt.process.pid;
+  const pgid = view.job?.pgid ?? view.receipt.process?.pid ?? null;
   // `running` means the owner in owner.json is alive (pid and start time); a job's owner
   // is its supervisor, so the pid is not a stale one.
   if (view.job && view.owner?.pid === view.job.supervisorPid) {
@@ -53,7 +53,7 @@ export async function killCommand(parsed: CommandInput<typeof KILL>, io: Io): Pr
     );
     return 75;
   }
-  io.stdout(`${statusLine(after.receipt, exitStatusOf(after.receipt.process))}\n`);
+  io.stdout(`${statusLine(after.receipt, receiptExitStatus(after.receipt))}\n`);
   return 0;
 }
 

@@ -10,7 +10,7 @@
  * `tail` and `grep` never do.
  */
 
-import { type CaptureStore, printable, type StoredCapture } from "@spool/core";
+import { type CaptureStore, printable, producerOf, type StoredCapture } from "@spool/core";
 import type { CommandInput } from "./args.js";
 import type { LS } from "./commands.js";
 import type { Io } from "./io.js";
@@ -59,13 +59,13 @@ async function summary(store: CaptureStore, c: StoredCapture) {
     callId: r.callId,
     label: r.label,
     condition: c.condition,
-    process: r.process.state,
-    exitCode: r.process.exitCode,
-    signal: r.process.signal,
+    process: producerOf(r).state,
+    exitCode: producerOf(r).exitCode,
+    signal: producerOf(r).signal,
     capture: r.capture.state,
     reasons: r.capture.reasons,
-    startedAt: r.process.startedAt,
-    endedAt: r.process.endedAt,
+    startedAt: producerOf(r).startedAt,
+    endedAt: producerOf(r).endedAt,
     committed: { stdout: r.streams.stdout.committed, stderr: r.streams.stderr.committed },
     refs: { stdout: r.streams.stdout.ref, stderr: r.streams.stderr.ref },
     job,
@@ -78,12 +78,12 @@ function line(c: StoredCapture): string {
   const r = c.receipt;
   const reasons = r.capture.reasons.length > 0 ? ` (${r.capture.reasons.join(", ")})` : "";
   const exit =
-    r.process.signal !== null
-      ? ` ${r.process.signal}`
-      : r.process.exitCode !== null
-        ? ` ${r.process.exitCode}`
+    producerOf(r).signal !== null
+      ? ` ${producerOf(r).signal}`
+      : producerOf(r).exitCode !== null
+        ? ` ${producerOf(r).exitCode}`
         : "";
   const bytes = r.streams.stdout.committed + r.streams.stderr.committed;
   const label = r.label === null ? "" : `  ${printable(r.label)}`;
-  return `${c.captureId}  ${r.process.startedAt}  ${r.process.state}${exit}  ${r.capture.state}${reasons}  ${bytes} B${label}`;
+  return `${c.captureId}  ${producerOf(r).startedAt}  ${producerOf(r).state}${exit}  ${r.capture.state}${reasons}  ${bytes} B${label}`;
 }

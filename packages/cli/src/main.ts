@@ -51,7 +51,9 @@ const ENTRIES: ReadonlyMap<string, Entry<OptionTable>> = new Map(
     entry(defs.BENCH, async () => (await import("./bench.js")).benchCommand),
     entry(defs.LS, async () => (await import("./ls.js")).lsCommand),
     entry(defs.RECOVER, async () => (await import("./recover.js")).recoverCommand),
+    entry(defs.CAPTURE, async () => (await import("./capture.js")).captureCommand),
     entry(defs.MCP, async () => (await import("./mcp-server.js")).mcpCommand),
+    entry(defs.MCP_PROXY, async () => (await import("./mcp-proxy.js")).mcpProxyCommand),
   ].map((e) => [e.definition.name, e]),
 );
 

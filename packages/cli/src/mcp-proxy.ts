@@ -18,14 +18,19 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { type CommandInput, usageError } from "./args.js";
+import { boundJson } from "./bounded-json.js";
 import type { MCP_PROXY } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";
 import { createJsonLines } from "./json-lines.js";
 import { createSpoolMcpServer } from "./mcp-server.js";
-import { boundJson } from "./bounded-json.js";
 import { resultBudget, resultBytes } from "./result-budget.js";
-import { type CapturedResult, capturePartial, captureToolResult, type ResultCaptureOptions } from "./tool-result-capture.js";
+import {
+  type CapturedResult,
+  capturePartial,
+  captureToolResult,
+  type ResultCaptureOptions,
+} from "./tool-result-capture.js";
 
 /** The tools the proxy adds, as `spool mcp` defines them. */
 const LOCAL_TOOLS = ["read", "grep", "tail"] as const;
@@ -51,10 +56,14 @@ interface PendingCall {
   readonly timer: NodeJS.Timeout;
 }
 
-export async function mcpProxyCommand(parsed: CommandInput<typeof MCP_PROXY>, io: Io): Promise<number> {
+export async function mcpProxyCommand(
+  parsed: CommandInput<typeof MCP_PROXY>,
+  io: Io,
+): Promise<number> {
   const o = parsed.options;
   const [command, ...args] = parsed.rest ?? [];
-  if (command === undefined) throw usageError("missing -- SERVER_CMD (spool mcp-proxy [options] -- SERVER_CMD [ARGS...])");
+  if (command === undefined)
+    throw usageError("missing -- SERVER_CMD (spool mcp-proxy [options] -- SERVER_CMD [ARGS...])");
   const budget = resultBudget(o.budget, o["max-result-bytes"]);
   const env = { ...io.env, SPOOL_RUSAGE_FILE: undefined };
   const capture: ResultCaptureOptions = {
@@ -63,7 +72,11 @@ export async function mcpProxyCommand(parsed: CommandInput<typeof MCP_PROXY>, io
     io: { cwd: io.cwd, env },
   };
   const local = await localTools(o.root, o["max-result-bytes"], io);
-  const upstream = spawn(command, args, { cwd: io.cwd, env: io.env, stdio: ["pipe", "pipe", "inherit"] });
+  const upstream = spawn(command, args, {
+    cwd: io.cwd,
+    env: io.env,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const relay = createRelay({ upstream, local, budget, callTimeoutMs: o["call-timeout"], capture });
   return relay.done;
 }
@@ -71,7 +84,15 @@ export async function mcpProxyCommand(parsed: CommandInput<typeof MCP_PROXY>, io
 /** `spool mcp`'s read, grep and tail, served in this process, reached through a client. */
 async function localTools(root: string | undefined, maxResultBytes: number, io: Io) {
   const server = createSpoolMcpServer(
-    { root, maxResultBytes, allowCmd: [], denyCmd: [], confineCwd: null, only: LOCAL_TOOLS, prefix: PREFIX },
+    {
+      root,
+      maxResultBytes,
+      allowCmd: [],
+      denyCmd: [],
+      confineCwd: null,
+      only: LOCAL_TOOLS,
+      prefix: PREFIX,
+    },
     io,
   );
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -99,12 +120,20 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
   let captures: Promise<unknown> = Promise.resolve();
   const key = (id: Id) => JSON.stringify(id);
   const toClient = (message: Buffer | object) =>
-    process.stdout.write(Buffer.isBuffer(message) ? Buffer.concat([message, Buffer.from("\n")]) : `${JSON.stringify(message)}\n`);
+    process.stdout.write(
+      Buffer.isBuffer(message)
+        ? Buffer.concat([message, Buffer.from("\n")])
+        : `${JSON.stringify(message)}\n`,
+    );
   const toServer = (line: Buffer) => {
     if (!upstreamGone) upstream.stdin?.write(Buffer.concat([line, Buffer.from("\n")]));
   };
   const fail = (id: Id, code: number, message: string, data?: unknown) =>
-    toClient({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+    toClient({
+      jsonrpc: "2.0",
+      id,
+      error: { code, message, ...(data === undefined ? {} : { data }) },
+    });
 
   const fromClient = createJsonLines((line) => {
     let m: Message;
@@ -125,7 +154,8 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
         callLocal(id, name, m.params?.arguments ?? {});
         return;
       }
-      if (upstreamGone) return fail(id, INTERNAL_ERROR, "spool mcp-proxy: the wrapped server has exited");
+      if (upstreamGone)
+        return fail(id, INTERNAL_ERROR, "spool mcp-proxy: the wrapped server has exited");
       const timer = setTimeout(() => timeOut(id), options.callTimeoutMs);
       pending.set(key(id), { tool: name, timer });
     } else if (m.method === "tools/list" && id != null) {
@@ -181,28 +211,60 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
     const result = m.result;
     if (line.length <= budget) {
       toClient(line);
-      captures = captures.then(() => captureToolResult(tool, result, capture)).catch(reportCaptureError);
+      captures = captures
+        .then(() => captureToolResult(tool, result, capture))
+        .catch(reportCaptureError);
       return;
     }
     captures = captures
       .then(() => captureToolResult(tool, result, capture))
-      .then((c) => toClient({ jsonrpc: "2.0", id, result: replacement(tool, line.length, c, result, budget) }))
-      .catch((error: unknown) => fail(id, INTERNAL_ERROR, `spool mcp-proxy: the result of ${tool} (${line.length} B) could not be spooled: ${(error as Error).message}`));
+      .then((c) =>
+        toClient({ jsonrpc: "2.0", id, result: replacement(tool, line.length, c, result, budget) }),
+      )
+      .catch((error: unknown) =>
+        fail(
+          id,
+          INTERNAL_ERROR,
+          `spool mcp-proxy: the result of ${tool} (${line.length} B) could not be spooled: ${(error as Error).message}`,
+        ),
+      );
   }
 
   function timeOut(id: Id) {
     const call = pending.get(key(id));
     if (!call) return;
     pending.delete(key(id));
-    toServer(Buffer.from(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id, reason: "spool mcp-proxy: --call-timeout" } })));
-    partialError(id, call.tool, fromServer.pending(), `the wrapped server did not answer ${call.tool} within ${options.callTimeoutMs / 1000} s`);
+    toServer(
+      Buffer.from(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason: "spool mcp-proxy: --call-timeout" },
+        }),
+      ),
+    );
+    partialError(
+      id,
+      call.tool,
+      fromServer.pending(),
+      `the wrapped server did not answer ${call.tool} within ${options.callTimeoutMs / 1000} s`,
+    );
   }
 
   function partialError(id: Id, tool: string, bytes: Buffer, why: string) {
     captures = captures
       .then(() => capturePartial(tool, bytes, capture))
-      .then((c) => fail(id, REQUEST_TIMEOUT, `spool mcp-proxy: ${why}; ${bytes.length} B of its answer kept as capture ${c.receipt.captureId} (partial)`, { receipt: c.receipt }))
-      .catch((error: unknown) => fail(id, INTERNAL_ERROR, `spool mcp-proxy: ${why} (${(error as Error).message})`));
+      .then((c) =>
+        fail(
+          id,
+          REQUEST_TIMEOUT,
+          `spool mcp-proxy: ${why}; ${bytes.length} B of its answer kept as capture ${c.receipt.captureId} (partial)`,
+          { receipt: c.receipt },
+        ),
+      )
+      .catch((error: unknown) =>
+        fail(id, INTERNAL_ERROR, `spool mcp-proxy: ${why} (${(error as Error).message})`),
+      );
   }
 
   function callLocal(id: Id, name: string, args: Record<string, unknown>) {
@@ -256,7 +318,9 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
 }
 
 function reportCaptureError(error: unknown): void {
-  process.stderr.write(`spool mcp-proxy: a result could not be spooled: ${(error as Error).message}\n`);
+  process.stderr.write(
+    `spool mcp-proxy: a result could not be spooled: ${(error as Error).message}\n`,
+  );
 }
 
 /**
@@ -274,17 +338,31 @@ function replacement(
   const r = c.receipt;
   const build = (preview: boolean) => {
     const lines = [
-      formatInline(preview ? r : { ...r, preview: { ...r.preview, text: "" } }, c.exitStatus).trimEnd(),
-    `[spool] the result of ${tool} was ${bytes} B, over this proxy's budget: it is spooled as capture ${r.captureId}; read on with spool_read {"ref":"${r.captureId}","offset":N}, spool_grep or spool_tail.`,
-      ...c.binaries.map((b) => `[spool] content[${b.index}] ${b.mimeType} stored as capture ${b.captureId}`),
+      formatInline(
+        preview ? r : { ...r, preview: { ...r.preview, text: "" } },
+        c.exitStatus,
+      ).trimEnd(),
+      `[spool] the result of ${tool} was ${bytes} B, over this proxy's budget: it is spooled as capture ${r.captureId}; read on with spool_read {"ref":"${r.captureId}","offset":N}, spool_grep or spool_tail.`,
+      ...c.binaries.map(
+        (b) => `[spool] content[${b.index}] ${b.mimeType} stored as capture ${b.captureId}`,
+      ),
     ];
     return {
       content: [{ type: "text", text: lines.join("\n") }],
       ...(original.structuredContent === undefined
         ? {}
-        : { structuredContent: boundJson(original.structuredContent, Math.floor(budget / 4), `capture ${r.captureId}`) }),
+        : {
+            structuredContent: boundJson(
+              original.structuredContent,
+              Math.floor(budget / 4),
+              `capture ${r.captureId}`,
+            ),
+          }),
       ...(original.isError === true ? { isError: true } : {}),
-      _meta: { "spool/receipt": { ...r, preview: { ...r.preview, text: "" } }, "spool/binaries": c.binaries },
+      _meta: {
+        "spool/receipt": { ...r, preview: { ...r.preview, text: "" } },
+        "spool/binaries": c.binaries,
+      },
     };
   };
   const full = build(true);

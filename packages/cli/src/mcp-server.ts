@@ -11,7 +11,13 @@ import * as path from "node:path";
 import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { exitStatusOf, type Receipt, ReceiptSchema, SpoolError } from "@spool/core";
+import {
+  producerOf,
+  type Receipt,
+  ReceiptSchema,
+  receiptExitStatus,
+  SpoolError,
+} from "@spool/core";
 import { z } from "zod";
 import type { CommandInput } from "./args.js";
 import { type CommandOutput, collectCommand, errorText } from "./collected-io.js";
@@ -176,15 +182,17 @@ export function createSpoolMcpServer(
     body: (args: z.infer<z.ZodObject<I>>) => Promise<CallToolResult>,
   ) =>
     (options.only ?? [name]).includes(name) &&
-    server.registerTool(`${options.prefix ?? ""}${name}`, { description, inputSchema, outputSchema }, (async (
-      args: z.infer<z.ZodObject<I>>,
-    ) => {
-      try {
-        return await body(args);
-      } catch (error) {
-        return { isError: true, content: [{ type: "text", text: errorText(name, error) }] };
-      }
-    }) as never);
+    server.registerTool(
+      `${options.prefix ?? ""}${name}`,
+      { description, inputSchema, outputSchema },
+      (async (args: z.infer<z.ZodObject<I>>) => {
+        try {
+          return await body(args);
+        } catch (error) {
+          return { isError: true, content: [{ type: "text", text: errorText(name, error) }] };
+        }
+      }) as never,
+    );
 
   const receiptResult = (
     receipt: Receipt,
@@ -251,7 +259,7 @@ export function createSpoolMcpServer(
         argv.push("--background-after", String(args.background_after));
       const out = await call("run", [...argv, "--", ...args.argv], cwd);
       const receipt = parseReceipt(out.stdout);
-      const live = receipt.process.state === "running";
+      const live = producerOf(receipt).running;
       return receiptResult(receipt, live ? null : out.status, budget);
     },
   );
@@ -269,7 +277,7 @@ export function createSpoolMcpServer(
       const receipt = parseReceipt(out.stdout);
       return receiptResult(
         receipt,
-        receipt.process.state === "running" ? null : exitStatusOf(receipt.process),
+        producerOf(receipt).running ? null : receiptExitStatus(receipt),
         budget,
       );
     },
@@ -283,10 +291,10 @@ export function createSpoolMcpServer(
     async (args) => {
       const out = await call("status", [args.ref]);
       const receipt = parseReceipt(out.stdout);
-      const live = receipt.process.state === "running";
+      const live = producerOf(receipt).running;
       return receiptResult(
         receipt,
-        live ? null : exitStatusOf(receipt.process),
+        live ? null : receiptExitStatus(receipt),
         resultBudget(args.max_bytes, options.maxResultBytes),
       );
     },
@@ -309,11 +317,7 @@ export function createSpoolMcpServer(
       const out = await call("wait", argv);
       const receipt = parseReceipt(out.stdout);
       const budget = resultBudget(args.max_bytes, options.maxResultBytes);
-      return receiptResult(
-        receipt,
-        receipt.process.state === "running" ? null : out.status,
-        budget,
-      );
+      return receiptResult(receipt, producerOf(receipt).running ? null : out.status, budget);
     },
   );
 

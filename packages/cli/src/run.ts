@@ -84,7 +84,7 @@ function report(
 ): number {
   io.stdout(json ? `${JSON.stringify(receipt, null, 2)}\n` : formatInline(receipt, exitStatus));
   if (exitStatus === 127 || exitStatus === 126) {
-    io.stderr(`spool: cannot run ${JSON.stringify(command)}: ${receipt.process.reason}\n`);
+    io.stderr(`spool: cannot run ${JSON.stringify(command)}: ${receipt.process?.reason}\n`);
   }
   return exitStatus;
 }

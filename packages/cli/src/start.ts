@@ -4,7 +4,7 @@
  * live refs to the `.live` files) as JSON at once, and exit 0 (126/127 when CMD cannot
  * be run). Follow the job with `status`, `read`, `tail`, `grep`, `wait`, `kill`.
  */
-import { exitStatusOf, newCaptureId } from "@spool/core";
+import { newCaptureId, receiptExitStatus } from "@spool/core";
 import type { CommandInput } from "./args.js";
 import { captureConfig, prepareCapture, resolveCaptureRoot } from "./capture-options.js";
 import type { START } from "./commands.js";
@@ -22,10 +22,10 @@ export async function startCommand(parsed: CommandInput<typeof START>, io: Io): 
   try {
     const { receipt } = await nextMessage(child, ["launched"], LAUNCH_TIMEOUT_MS);
     io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
-    const status = receipt.process.pid === null ? exitStatusOf(receipt.process) : 0;
+    const status = receipt.process?.pid === null ? receiptExitStatus(receipt) : 0;
     if (status !== 0) {
       io.stderr(
-        `spool start: cannot run ${JSON.stringify(config.command)}: ${receipt.process.reason}\n`,
+        `spool start: cannot run ${JSON.stringify(config.command)}: ${receipt.process?.reason}\n`,
       );
     }
     return status;

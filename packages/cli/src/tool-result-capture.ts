@@ -54,7 +54,12 @@ export async function captureToolResult(
       several ? `${i === 0 ? "" : "\n"}----- [spool] content[${i}] ${what} -----\n` : "";
     const binary = binaryOf(item);
     if (binary) {
-      const r = await captureBytes(binary.bytes, `${tool} content[${i}] ${binary.mimeType}`, true, options);
+      const r = await captureBytes(
+        binary.bytes,
+        `${tool} content[${i}] ${binary.mimeType}`,
+        true,
+        options,
+      );
       binaries.push({ index: i, mimeType: binary.mimeType, captureId: r.receipt.captureId });
       sections.push(
         `${several ? head(`${item.type} ${binary.mimeType}`) : ""}[spool] ${item.type} ${binary.mimeType}, ${binary.bytes.length} B, stored as capture ${r.receipt.captureId}\n`,
@@ -62,31 +67,53 @@ export async function captureToolResult(
     } else if (item.type === "text") {
       sections.push(`${head("text")}${item.text ?? ""}`);
     } else if (item.type === "resource" && item.resource?.text !== undefined) {
-      sections.push(`${head(`resource ${item.resource.uri ?? ""} ${item.resource.mimeType ?? ""}`)}${item.resource.text}`);
+      sections.push(
+        `${head(`resource ${item.resource.uri ?? ""} ${item.resource.mimeType ?? ""}`)}${item.resource.text}`,
+      );
     } else {
       // resource_link, or a type this proxy does not know: recorded, not retained.
-      sections.push(`${head(item.type)}[spool] ${item.type} not retained: ${JSON.stringify(item).slice(0, 500)}\n`);
+      sections.push(
+        `${head(item.type)}[spool] ${item.type} not retained: ${JSON.stringify(item).slice(0, 500)}\n`,
+      );
     }
   }
   if (result.structuredContent !== undefined) {
-    sections.push(`${several ? "\n----- [spool] structuredContent -----\n" : ""}${JSON.stringify(result.structuredContent)}\n`);
+    sections.push(
+      `${several ? "\n----- [spool] structuredContent -----\n" : ""}${JSON.stringify(result.structuredContent)}\n`,
+    );
   }
   const text = await captureBytes(Buffer.from(sections.join("")), `${tool} result`, false, options);
   return { ...text, binaries };
 }
 
 /** Capture bytes that never completed a JSON-RPC message (the wrapped server died or hung). */
-export async function capturePartial(tool: string, bytes: Buffer, options: ResultCaptureOptions): Promise<CapturedResult> {
-  const r = await captureBytes(bytes, `${tool} result (partial: the wrapped server did not finish it)`, false, options, "partial");
+export async function capturePartial(
+  tool: string,
+  bytes: Buffer,
+  options: ResultCaptureOptions,
+): Promise<CapturedResult> {
+  const r = await captureBytes(
+    bytes,
+    `${tool} result (partial: the wrapped server did not finish it)`,
+    false,
+    options,
+    "truncated",
+  );
   return { ...r, binaries: [] };
 }
 
 function binaryOf(item: ContentItem): { bytes: Buffer; mimeType: string } | null {
   if ((item.type === "image" || item.type === "audio") && typeof item.data === "string") {
-    return { bytes: Buffer.from(item.data, "base64"), mimeType: item.mimeType ?? "application/octet-stream" };
+    return {
+      bytes: Buffer.from(item.data, "base64"),
+      mimeType: item.mimeType ?? "application/octet-stream",
+    };
   }
   if (item.type === "resource" && typeof item.resource?.blob === "string") {
-    return { bytes: Buffer.from(item.resource.blob, "base64"), mimeType: item.resource.mimeType ?? "application/octet-stream" };
+    return {
+      bytes: Buffer.from(item.resource.blob, "base64"),
+      mimeType: item.resource.mimeType ?? "application/octet-stream",
+    };
   }
   return null;
 }
@@ -96,7 +123,7 @@ async function captureBytes(
   label: string,
   binary: boolean,
   options: ResultCaptureOptions,
-  declared: "complete" | "partial" = "complete",
+  declared: "complete" | "truncated" = "complete",
 ): Promise<{ receipt: Receipt; exitStatus: number }> {
   const argv = [
     ...(options.root === undefined ? [] : ["--root", options.root]),
@@ -109,6 +136,12 @@ async function captureBytes(
     declared,
     ...(binary ? ["--binary", "keep"] : []),
   ];
-  const out = await collectCommand("capture", argv, { ...options.io, stdin: Readable.from([bytes]) });
-  return { receipt: ReceiptSchema.parse(JSON.parse(out.stdout.toString())), exitStatus: out.status };
+  const out = await collectCommand("capture", argv, {
+    ...options.io,
+    stdin: Readable.from([bytes]),
+  });
+  return {
+    receipt: ReceiptSchema.parse(JSON.parse(out.stdout.toString())),
+    exitStatus: out.status,
+  };
 }

@@ -5,7 +5,7 @@
  * (supervisor, or a foreground `spool run`) found dead first: the crash receipt
  * (`partial`, `crash`), exit 70, as soon as the next poll sees it.
  */
-import { type CaptureStore, exitStatusOf, type StoredCapture } from "@spool/core";
+import { type CaptureStore, receiptExitStatus, type StoredCapture } from "@spool/core";
 import type { CommandInput } from "./args.js";
 import type { WAIT } from "./commands.js";
 import type { Io } from "./io.js";
@@ -38,7 +38,7 @@ export async function waitCommand(parsed: CommandInput<typeof WAIT>, io: Io): Pr
     );
     return 70;
   }
-  return exitStatusOf(view.receipt.process);
+  return receiptExitStatus(view.receipt);
 }
 
 /**

@@ -16,6 +16,7 @@
 import type { EventBus } from "./capture-events.js";
 import type { Logger } from "./logger.js";
 import type { Receipt } from "./receipt.js";
+import { producerOf } from "./receipt-producer.js";
 import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 
 export interface CaptureJournal {
@@ -66,12 +67,12 @@ export function createCaptureJournal(
       );
     },
     finalized(final) {
-      const { process, capture } = final;
+      const { capture } = final;
       log?.info(
         {
           event: "finalize",
           captureId,
-          process: process.state,
+          process: producerOf(final).state,
           capture: capture.state,
           reasons: capture.reasons,
         },

@@ -14,8 +14,9 @@ import type { SpawnChild } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
 import type { Logger } from "./logger.js";
 import type { PreviewBudget, PreviewSnapshot } from "./preview.js";
-import type { Receipt } from "./receipt.js";
-import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
+import type { ProcessReceipt, Receipt, SourceReceipt } from "./receipt.js";
+import type { CaptureReason, SourceDeclaration, StreamName } from "./receipt-vocabulary.js";
+import type { ByteSource } from "./source-runner.js";
 import type { SpoolFactory } from "./spool.js";
 import type { Stage } from "./stage.js";
 
@@ -32,11 +33,8 @@ export interface StreamPlan {
   readonly representation?: "text" | "binary";
 }
 
-export interface CaptureOptions {
-  readonly command: string;
-  readonly args: readonly string[];
-  readonly cwd?: string;
-  readonly env?: NodeJS.ProcessEnv;
+/** What every capture takes, of a child process or of any other source. */
+export interface CaptureCommonOptions {
   /** Absolute root the spool lives under (reported in the receipt). */
   readonly root: string;
   /** @default a fresh random id */
@@ -45,12 +43,8 @@ export interface CaptureOptions {
   readonly callId?: string | null;
   /** Already sanitized; null to omit. @default null */
   readonly label?: string | null;
-  /** Kill the process group after this long; null for none. @default null */
-  readonly timeoutMs?: number | null;
-  /** How long to keep draining pipes after the direct child exits. @default 1000 */
+  /** How long to keep draining pipes after the producer ends. @default 1000 */
   readonly drainMs?: number;
-  /** Between SIGTERM and SIGKILL. @default 2000 */
-  readonly killGraceMs?: number;
   readonly preview: PreviewBudget;
   /** Fresh stages for each stream. */
   readonly plan: (stream: StreamName) => StreamPlan;
@@ -63,13 +57,41 @@ export interface CaptureOptions {
    * @default false
    */
   readonly spillAtStart?: boolean;
-  /** @default "ignore" (the child's stdin is /dev/null) */
-  readonly stdin?: "ignore" | "inherit";
   /** @default systemClock */
   readonly clock?: Clock;
+  readonly logger?: Logger;
+}
+
+export interface CaptureOptions extends CaptureCommonOptions {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+  readonly env?: NodeJS.ProcessEnv;
+  /** Kill the process group after this long; null for none. @default null */
+  readonly timeoutMs?: number | null;
+  /** Between SIGTERM and SIGKILL. @default 2000 */
+  readonly killGraceMs?: number;
+  /** @default "ignore" (the child's stdin is /dev/null) */
+  readonly stdin?: "ignore" | "inherit";
   /** How the child is started; tests pass a fake child. @default spawnChild */
   readonly spawn?: SpawnChild;
-  readonly logger?: Logger;
+}
+
+/**
+ * A capture of a source that is not a child process: an HTTP body, a socket, a generator.
+ * The receipt has a `source` block (kind, label, what the source declared) instead of
+ * `process`; `label` is both the receipt's label and the source's.
+ */
+export interface CaptureSourceOptions extends CaptureCommonOptions {
+  readonly stdout: ByteSource;
+  /** @default an empty stream */
+  readonly stderr?: ByteSource;
+  /**
+   * What the source says of its own completeness, read when it ends (a function may
+   * compare the bytes received with a declared length). A "truncated" source is never a
+   * complete capture (reason `source-truncated`); a source error gives `source-error`.
+   */
+  readonly declared: SourceDeclaration | (() => SourceDeclaration);
 }
 
 export type CaptureEvent =
@@ -79,19 +101,29 @@ export type CaptureEvent =
   | { type: "exit"; receipt: Receipt }
   | { type: "final"; receipt: Receipt };
 
+/** A receipt of a process capture: `process` is always there. */
+export type ProcessCaptureReceipt = Receipt & { process: ProcessReceipt; source?: undefined };
+/** A receipt of a source capture: `source` is always there, `process` never. */
+export type SourceCaptureReceipt = Receipt & { source: SourceReceipt; process?: undefined };
+
 export interface CaptureResult {
-  receipt: Receipt;
+  receipt: ProcessCaptureReceipt;
   /** What `spool run` exits with: the child's code, 128+signal, 124 on timeout, 126/127 on spawn failure. */
   exitStatus: number;
 }
 
-export interface Capture {
+export interface SourceCaptureResult {
+  receipt: SourceCaptureReceipt;
+}
+
+/** The handle of a running capture; `R` is its result. */
+export interface CaptureHandle<R> {
   readonly captureId: string;
   /** Lifecycle events; completes after "final". */
   readonly events: Subject<CaptureEvent>;
   /** The receipt as of now. */
-  receipt(): Receipt;
-  /** Signal the process group (escalating to SIGKILL after the grace period). */
+  receipt(): R extends { receipt: infer T } ? T : Receipt;
+  /** Signal the process group (escalating to SIGKILL after the grace period), or destroy the source. */
   cancel(signal?: NodeJS.Signals): void;
   /**
    * Open storage now (promotion of a foreground run to a job): the bytes the writer queue
@@ -100,5 +132,10 @@ export interface Capture {
    * is unavailable.
    */
   spill(): Promise<boolean>;
-  readonly done: Promise<CaptureResult>;
+  readonly done: Promise<R>;
 }
+
+/** A capture of a child process. */
+export type Capture = CaptureHandle<CaptureResult>;
+/** A capture of any other source (`captureSource`). */
+export type SourceCapture = CaptureHandle<SourceCaptureResult>;

@@ -12,14 +12,12 @@
  */
 import { createHash } from "node:crypto";
 import type { CaptureRun } from "./capture-state.js";
-import { exitStatusOf } from "./exit-status.js";
 import { type PreviewSnapshot, renderPreview } from "./preview.js";
 import type { Receipt, StreamReceipt } from "./receipt.js";
 import type { Representation, StreamName } from "./receipt-vocabulary.js";
 import { sumCounters } from "./stage.js";
 
 export function buildReceipt(run: CaptureRun): Receipt {
-  const proc = run.process.snapshot();
   const streams = { stdout: streamReceipt(run, "stdout"), stderr: streamReceipt(run, "stderr") };
   const snapshots = {
     stdout: run.plans.stdout.tap.snapshot(),
@@ -29,7 +27,7 @@ export function buildReceipt(run: CaptureRun): Receipt {
     run.storage.status === "open"
       ? { stdout: streams.stdout.ref, stderr: streams.stderr.ref }
       : null;
-  const failed = proc.state !== "running" && exitStatusOf(proc) !== 0;
+  const failed = run.producer.failed();
   const preview = renderPreview(snapshots, run.options.preview, { failed, refs });
   return {
     version: 1,
@@ -37,7 +35,7 @@ export function buildReceipt(run: CaptureRun): Receipt {
     callId: run.options.callId ?? null,
     label: run.options.label ?? null,
     root: run.options.root,
-    process: proc,
+    ...run.producer.block(),
     capture: { state: run.outcome, reasons: [...run.reasons].sort() },
     streams,
     preview: { ...preview, budget: { ...run.options.preview } },

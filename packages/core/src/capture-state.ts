@@ -6,8 +6,9 @@
  *     spawning → running → draining → finishing → published → closed
  *
  * - spawning: the child is being started (a spawn failure goes straight to draining);
- * - running: the child has a pid; both pipes are read;
- * - draining: the direct child exited; pipes drain until EOF or the drain window ends;
+ *   a source capture starts running at once;
+ * - running: the child has a pid, or the source is read; both streams are read;
+ * - draining: the direct child exited (or the source ended); pipes drain until EOF or the drain window ends;
  * - finishing: stages flushed; storage decided, the spool finishes, the state settles;
  * - published: the final receipt is fixed (and handed to storage if there is any);
  * - closed: the spool released, the "final" event sent.
@@ -19,9 +20,9 @@
  * enterPhase(run, "running");
  * ```
  */
-import type { CaptureOptions, StreamPlan } from "./capture-options.js";
+import type { CaptureCommonOptions, StreamPlan } from "./capture-options.js";
+import type { CaptureProducer } from "./capture-producer.js";
 import { SpoolError } from "./errors.js";
-import type { ProcessRun } from "./process-runner.js";
 import type { CaptureReason, CaptureState, StreamName } from "./receipt-vocabulary.js";
 import type { CaptureSpool, StreamFinal } from "./spool.js";
 import type { StorageOpener } from "./storage-opener.js";
@@ -41,11 +42,12 @@ export type CapturePhase = (typeof CAPTURE_PHASES)[number];
 export interface CaptureRun {
   phase: CapturePhase;
   readonly captureId: string;
-  readonly options: CaptureOptions;
+  readonly options: CaptureCommonOptions;
   readonly spool: CaptureSpool;
   readonly plans: Readonly<Record<StreamName, StreamPlan>>;
   readonly pipelines: Readonly<Record<StreamName, StreamPipeline>>;
-  readonly process: ProcessRun;
+  /** The child process, or the source, the capture reads from. */
+  readonly producer: CaptureProducer;
   readonly storage: StorageOpener;
   /** Why persistence stopped, as the writers told it (plus drain-timeout). */
   readonly reasons: Set<CaptureReason>;

@@ -21,8 +21,19 @@
  */
 import { createEventBus } from "./capture-events.js";
 import { type CaptureJournal, createCaptureJournal } from "./capture-journal.js";
-import type { Capture, CaptureOptions, CaptureResult, StreamPlan } from "./capture-options.js";
+import type {
+  Capture,
+  CaptureCommonOptions,
+  CaptureHandle,
+  CaptureOptions,
+  CaptureSourceOptions,
+  ProcessCaptureReceipt,
+  SourceCapture,
+  SourceCaptureReceipt,
+  StreamPlan,
+} from "./capture-options.js";
 import { nothingAgainst, settleOutcome } from "./capture-outcome.js";
+import type { CaptureProducer } from "./capture-producer.js";
 import { buildReceipt, isInline } from "./capture-receipt.js";
 import { type CaptureRun, enterPhase, reached } from "./capture-state.js";
 import { type SpawnRequest, spawnChild } from "./child-spawn.js";
@@ -34,7 +45,9 @@ import { newCaptureId } from "./ids.js";
 import { ledgerBalances } from "./ledger.js";
 import { createLivePublisher, type LivePublisher } from "./live-publisher.js";
 import { runProcess } from "./process-runner.js";
+import type { Receipt } from "./receipt.js";
 import { STREAM_NAMES, type StreamName } from "./receipt-vocabulary.js";
+import { runSource } from "./source-runner.js";
 import { keepsInline, outgrowsPreview, type StreamSize } from "./spill-policy.js";
 import type { CaptureSpool } from "./spool.js";
 import { createStorageOpener } from "./storage-opener.js";
@@ -48,22 +61,112 @@ import {
 
 export type {
   Capture,
+  CaptureCommonOptions,
   CaptureEvent,
+  CaptureHandle,
   CaptureOptions,
   CaptureResult,
+  CaptureSourceOptions,
   PreviewTap,
+  ProcessCaptureReceipt,
+  SourceCapture,
+  SourceCaptureReceipt,
+  SourceCaptureResult,
   StreamPlan,
 } from "./capture-options.js";
+export type { CaptureProducer } from "./capture-producer.js";
 
 export function startCapture(options: CaptureOptions): Capture {
   const clock = options.clock ?? systemClock;
-  const captureId = options.captureId ?? newCaptureId();
   const startedAt = clock.now();
+  let onSpawned: (pid: number | null) => void = () => {};
+  const child = runProcess({
+    request: spawnRequest(options),
+    startedAt,
+    timeoutMs: options.timeoutMs ?? null,
+    killGraceMs: options.killGraceMs ?? 2000,
+    clock,
+    spawn: options.spawn ?? spawnChild,
+    onSpawned: (pid) => onSpawned(pid),
+  });
+  const capture = runCapture(options, child, startedAt, (started) => {
+    onSpawned = started;
+  });
+  return {
+    ...capture,
+    receipt: () => capture.receipt() as ProcessCaptureReceipt,
+    done: capture.done.then((receipt) => ({
+      receipt: receipt as ProcessCaptureReceipt,
+      exitStatus: exitStatusOf(child.snapshot()),
+    })),
+  };
+}
+
+/**
+ * Capture any readable source that is not a child process: a Node `Readable`, a web
+ * `ReadableStream` or an `AsyncIterable<Uint8Array>` (an HTTP body, a socket, a generator).
+ * The same stages, spill, finalisation and receipt as {@link startCapture}; the receipt
+ * has a `source` block instead of `process`. A source error settles the capture `partial`
+ * with reason `source-error` (its message in `source.error`); a source that declares
+ * itself truncated is never `complete` (reason `source-truncated`).
+ *
+ * @example
+ * ```ts
+ * import { captureSource } from "@spool/core";
+ * declare const options: Omit<import("@spool/core").CaptureSourceOptions, "stdout" | "declared">;
+ * const response = await fetch("http://127.0.0.1:8080/report");
+ * const length = Number(response.headers.get("content-length") ?? Number.NaN);
+ * const capture = captureSource({
+ *   ...options,
+ *   stdout: response.body!,
+ *   label: "GET /report",
+ *   declared: () => (Number.isNaN(length) ? "unknown" : capture.receipt().streams.stdout.raw.observed === length ? "complete" : "truncated"),
+ * });
+ * const { receipt } = await capture.done;
+ * receipt.source.declared; // "complete"
+ * ```
+ */
+export function captureSource(options: CaptureSourceOptions): SourceCapture {
+  const clock = options.clock ?? systemClock;
+  const startedAt = clock.now();
+  const source = runSource({
+    stdout: options.stdout,
+    ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
+    declared: options.declared,
+    label: options.label ?? null,
+    startedAt,
+    clock,
+  });
+  const capture = runCapture(options, source, startedAt, (started) => started(null));
+  return {
+    ...capture,
+    receipt: () => capture.receipt() as SourceCaptureReceipt,
+    done: capture.done.then((receipt) => ({ receipt: receipt as SourceCaptureReceipt })),
+  };
+}
+
+type RunningCapture = Omit<CaptureHandle<unknown>, "receipt" | "done"> & {
+  receipt(): Receipt;
+  readonly done: Promise<Receipt>;
+};
+
+/**
+ * The capture shared by every producer. `whenStarted` hands over the callback to call
+ * once the producer runs (a child has its pid; a source at once).
+ */
+function runCapture(
+  options: CaptureCommonOptions,
+  producer: CaptureProducer,
+  startedAt: number,
+  whenStarted: (started: (pid: number | null) => void) => void,
+): RunningCapture {
+  const clock = options.clock ?? systemClock;
+  const captureId = options.captureId ?? newCaptureId();
   const bus = createEventBus();
   const spool = options.spool({ captureId, root: options.root, startedAt });
   const plans = { stdout: options.plan("stdout"), stderr: options.plan("stderr") };
-  // The parts below report through these closures only once the child runs (never while
-  // `run` is being assembled), so they may read the run they make up.
+  // The parts below report through these closures only once the producer runs (never
+  // while `run` is being assembled), so they may read the run they make up.
   const receipt = () => buildReceipt(run);
   const journal = createCaptureJournal(captureId, receipt, bus, options.logger);
   const live = createLivePublisher({
@@ -81,18 +184,6 @@ export function startCapture(options: CaptureOptions): Capture {
     onStageError: journal.stageFailed,
   });
   const storage = createStorageOpener(spool, storageHooks(spool, journal, live));
-  const child = runProcess({
-    request: spawnRequest(options),
-    startedAt,
-    timeoutMs: options.timeoutMs ?? null,
-    killGraceMs: options.killGraceMs ?? 2000,
-    clock,
-    spawn: options.spawn ?? spawnChild,
-    onSpawned: (pid) => {
-      enterPhase(run, "running");
-      journal.started(pid);
-    },
-  });
   const run: CaptureRun = {
     phase: "spawning",
     captureId,
@@ -100,16 +191,20 @@ export function startCapture(options: CaptureOptions): Capture {
     spool,
     plans,
     pipelines,
-    process: child,
+    producer,
     storage,
     reasons: new Set(),
     finals: null,
     outcome: "pending",
   };
+  whenStarted((pid) => {
+    enterPhase(run, "running");
+    journal.started(pid);
+  });
   if (options.spillAtStart) void storage.open();
   const pumps = {
-    stdout: pumpStream(child.stdout, pipelines.stdout),
-    stderr: pumpStream(child.stderr, pipelines.stderr),
+    stdout: pumpStream(producer.stdout, pipelines.stdout),
+    stderr: pumpStream(producer.stderr, pipelines.stderr),
   };
   const done = finishCapture(run, pumps, {
     clock,
@@ -123,7 +218,7 @@ export function startCapture(options: CaptureOptions): Capture {
       return bus.subject;
     },
     receipt,
-    cancel: (signal = "SIGTERM") => child.cancel(signal),
+    cancel: (signal = "SIGTERM") => producer.cancel(signal),
     spill: () => promote(run),
     done,
   };
@@ -166,13 +261,14 @@ async function finishCapture(
   run: CaptureRun,
   pumps: Record<StreamName, StreamPump>,
   ctx: FinishContext,
-): Promise<CaptureResult> {
-  await run.process.exited;
+): Promise<Receipt> {
+  await run.producer.ended;
   enterPhase(run, "draining");
   ctx.journal.exited();
   // Actual EOF on both pipes, or the window runs out (a descendant holds a pipe).
   const ends = await drainPumps(pumps, ctx.drainMs, ctx.clock);
-  if (!drainedToEof(ends) && !run.process.snapshot().spawnError) run.reasons.add("drain-timeout");
+  if (!drainedToEof(ends) && run.producer.drainTimeoutCounts()) run.reasons.add("drain-timeout");
+  for (const reason of run.producer.reasons()) run.reasons.add(reason);
   for (const name of STREAM_NAMES) run.pipelines[name].end();
 
   enterPhase(run, "finishing");
@@ -195,7 +291,7 @@ async function finishCapture(
   await run.spool.close();
   enterPhase(run, "closed");
   ctx.journal.finalized(receipt);
-  return { receipt, exitStatus: exitStatusOf(receipt.process) };
+  return receipt;
 }
 
 /** Promotion to a job: open storage now, unless the capture settled without it. */

@@ -28,6 +28,8 @@ export const SPOOL_ERROR_CODES = [
   "SPOOL_E_STATE",
   "SPOOL_E_DENIED",
   "SPOOL_E_UPSTREAM",
+  "SPOOL_E_CANCELLED",
+  "SPOOL_E_PLAN",
 ] as const;
 
 export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];

@@ -69,8 +69,8 @@ export function createLivePublisher(options: LivePublisherOptions): LivePublishe
 /** What a live receipt advertises, as far as a reader can tell the difference. */
 function liveKey(live: Receipt): string {
   return [
-    live.process.state,
-    live.process.pid,
+    live.process?.state ?? live.source?.state,
+    live.process?.pid,
     live.capture.reasons.join(","),
     ...STREAM_NAMES.map((n) => `${live.streams[n].produced}/${live.streams[n].committed}`),
   ].join(" ");

@@ -14,8 +14,10 @@
  * run.snapshot().state; // "timeout"
  * ```
  */
-import type { ChildHandle, SpawnChild, SpawnRequest } from "./child-spawn.js";
+import type { CaptureProducer } from "./capture-producer.js";
+import type { SpawnChild, SpawnRequest } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
+import { exitStatusOf } from "./exit-status.js";
 import type { ProcessReceipt } from "./receipt.js";
 
 export interface ProcessRunOptions {
@@ -32,11 +34,11 @@ export interface ProcessRunOptions {
   readonly onSpawned?: (pid: number | null) => void;
 }
 
-export interface ProcessRun {
-  readonly stdout: ChildHandle["stdout"];
-  readonly stderr: ChildHandle["stderr"];
+/** A child process as a capture's producer: `ended` is when the direct child exited. */
+export interface ProcessRun extends CaptureProducer {
   /** Resolves once the direct child exited, or could not be spawned. */
   readonly exited: Promise<void>;
+  block(): { readonly process: ProcessReceipt };
   /** The process as of now (a copy). */
   snapshot(): ProcessReceipt;
   /** Signal the process group, escalating to SIGKILL after the grace period. */
@@ -99,7 +101,14 @@ export function runProcess(options: ProcessRunOptions): ProcessRun {
     stdout: child.stdout,
     stderr: child.stderr,
     exited,
+    ended: exited,
     snapshot: () => ({ ...proc }),
+    block: () => ({ process: { ...proc } }),
+    running: () => proc.state === "running",
+    failed: () => proc.state !== "running" && exitStatusOf(proc) !== 0,
+    reasons: () => [],
+    // A child that never started holds no pipe open.
+    drainTimeoutCounts: () => !proc.spawnError,
     cancel: (signal) => terminate(signal, "cancel"),
   };
 }

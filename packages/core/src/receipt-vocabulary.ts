@@ -31,10 +31,18 @@ export const CAPTURE_REASONS = [
   "crash",
   "storage-unavailable",
   "binary-not-retained",
+  "source-error",
+  "source-truncated",
 ] as const;
+/** What produced the bytes of a source capture (`captureSource`). */
+export const SOURCE_KINDS = ["node-readable", "web-stream", "async-iterable"] as const;
+/** What a source said of its own completeness (e.g. an HTTP body against its Content-Length). */
+export const SOURCE_DECLARATIONS = ["complete", "truncated", "unknown"] as const;
 export const REPRESENTATIONS = ["utf8", "utf8-replaced", "binary"] as const;
 
 export type ProcessState = (typeof PROCESS_STATES)[number];
 export type CaptureState = (typeof CAPTURE_STATES)[number];
 export type CaptureReason = (typeof CAPTURE_REASONS)[number];
 export type Representation = (typeof REPRESENTATIONS)[number];
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+export type SourceDeclaration = (typeof SOURCE_DECLARATIONS)[number];

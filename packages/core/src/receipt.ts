@@ -17,6 +17,8 @@ import {
   CAPTURE_STATES,
   PROCESS_STATES,
   REPRESENTATIONS,
+  SOURCE_DECLARATIONS,
+  SOURCE_KINDS,
   STREAM_NAMES,
 } from "./receipt-vocabulary.js";
 
@@ -55,6 +57,23 @@ export const ProcessReceiptSchema = z.object({
   spawnError: z.object({ code: z.string(), syscall: z.string() }).optional(),
 });
 
+/**
+ * A capture of a source that is not a child process (`captureSource`): what it was, what
+ * it declared of its own completeness, and the error it ended with, if any. A receipt has
+ * either `process` or `source`, never both.
+ */
+export const SourceReceiptSchema = z.object({
+  kind: z.enum(SOURCE_KINDS),
+  label: z.string().nullable(),
+  /** "running" until every stream of the source ended. */
+  state: z.enum(["running", "ended"]),
+  declared: z.enum(SOURCE_DECLARATIONS),
+  /** The source's error message (its first), or null. */
+  error: z.string().nullable(),
+  startedAt: isoTime,
+  endedAt: isoTime.nullable(),
+});
+
 export const CaptureReceiptSchema = z.object({
   state: z.enum(CAPTURE_STATES),
   reasons: z.array(z.enum(CAPTURE_REASONS)),
@@ -74,12 +93,19 @@ export const ReceiptSchema = z
     callId: z.string().nullable(),
     label: z.string().nullable(),
     root: z.string(),
-    process: ProcessReceiptSchema,
+    /** Absent for a source capture (which has `source` instead). */
+    process: ProcessReceiptSchema.optional(),
+    /** Present only for a source capture. */
+    source: SourceReceiptSchema.optional(),
     capture: CaptureReceiptSchema,
     streams: z.object({ stdout: StreamReceiptSchema, stderr: StreamReceiptSchema }),
     preview: PreviewReceiptSchema,
   })
   .superRefine((receipt, ctx) => {
+    if ((receipt.process === undefined) === (receipt.source === undefined)) {
+      ctx.addIssue({ code: "custom", path: ["process"], message: "needs one of process, source" });
+    }
+    const producing = (receipt.process?.state ?? receipt.source?.state) === "running";
     for (const name of STREAM_NAMES) {
       const s = receipt.streams[name];
       const { observed, accepted, pending, discarded } = s.raw;
@@ -97,11 +123,7 @@ export const ReceiptSchema = z
           message: "committed > produced",
         });
       }
-      if (
-        receipt.process.state !== "running" &&
-        receipt.capture.state !== "pending" &&
-        pending !== 0
-      ) {
+      if (!producing && receipt.capture.state !== "pending" && pending !== 0) {
         ctx.addIssue({
           code: "custom",
           path: ["streams", name, "raw", "pending"],
@@ -120,6 +142,7 @@ export const ReceiptSchema = z
 
 export type StreamReceipt = z.infer<typeof StreamReceiptSchema>;
 export type ProcessReceipt = z.infer<typeof ProcessReceiptSchema>;
+export type SourceReceipt = z.infer<typeof SourceReceiptSchema>;
 export type CaptureReceipt = z.infer<typeof CaptureReceiptSchema>;
 export type PreviewReceipt = z.infer<typeof PreviewReceiptSchema>;
 export type Receipt = z.infer<typeof ReceiptSchema>;

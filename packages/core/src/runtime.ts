@@ -28,9 +28,12 @@ export type {
   PreviewReceipt,
   ProcessReceipt,
   Receipt,
+  SourceReceipt,
   StreamReceipt,
 } from "./receipt.js";
+export * from "./receipt-producer.js";
 export * from "./receipt-vocabulary.js";
+export * from "./source-runner.js";
 export * from "./spill-policy.js";
 export * from "./spool.js";
 export * from "./stage.js";

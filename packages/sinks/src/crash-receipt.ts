@@ -73,25 +73,42 @@ export function crashedFrom(
   const streams = {} as Record<StreamName, StreamReceipt>;
   for (const name of STREAM_NAMES)
     streams[name] = recoveredStream(base.streams[name], stored[name]);
-  const process =
-    base.process.state === "running"
-      ? {
-          ...base.process,
-          state: "exited" as const,
-          exitCode: null,
-          signal: null,
-          reason: "unknown: the supervisor died before the process ended (crash)",
-        }
-      : base.process;
+  const producer =
+    base.process === undefined
+      ? { source: crashedSource(base) }
+      : { process: crashedProcess(base.process) };
   return {
     ...base,
-    process,
+    ...producer,
     capture: {
       state: "partial",
       reasons: [...new Set([...base.capture.reasons, "crash" as const])].sort(),
     },
     streams,
   };
+}
+
+function crashedProcess(process: NonNullable<Receipt["process"]>): NonNullable<Receipt["process"]> {
+  return process.state === "running"
+    ? {
+        ...process,
+        state: "exited" as const,
+        exitCode: null,
+        signal: null,
+        reason: "unknown: the supervisor died before the process ended (crash)",
+      }
+    : process;
+}
+
+function crashedSource(base: Receipt): NonNullable<Receipt["source"]> {
+  const source = base.source!;
+  return source.state === "running"
+    ? {
+        ...source,
+        state: "ended",
+        error: source.error ?? "the supervisor died before the source ended (crash)",
+      }
+    : source;
 }
 
 function recoveredStream(base: StreamReceipt, stored: StoredData | null): StreamReceipt {

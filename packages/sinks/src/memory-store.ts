@@ -21,6 +21,7 @@ import {
   CAPTURE_ID_PATTERN,
   type CaptureStore,
   CURSOR_NAME_PATTERN,
+  producerOf,
   type Receipt,
   type RecoveryReport,
   SpoolError,
@@ -80,7 +81,9 @@ export function createMemoryStore(captures: Map<string, MemoryCapture>): MemoryS
     state,
     async list() {
       const all = [...captures.values()].map(stateOf);
-      return all.sort((a, b) => compare(a.receipt.process.startedAt, b.receipt.process.startedAt));
+      return all.sort((a, b) =>
+        compare(producerOf(a.receipt).startedAt, producerOf(b.receipt).startedAt),
+      );
     },
     async openStream(capture, stream) {
       return openMemoryStream(find(capture.captureId), capture, stream);
@@ -224,7 +227,7 @@ function resolveIn(captures: Map<string, MemoryCapture>, ref: string) {
   for (const capture of captures.values()) {
     const receipt = capture.final ?? capture.live;
     if (receipt?.callId !== name) continue;
-    const at = receipt.process.startedAt;
+    const at = producerOf(receipt).startedAt;
     if (best === null || at > best.at) best = { id: capture.captureId, at };
   }
   if (best === null) throw notFound(`no capture with id or call id "${name}"`);

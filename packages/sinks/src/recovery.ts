@@ -14,7 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CAPTURE_ID_PATTERN, SpoolError } from "@spool/core";
+import { CAPTURE_ID_PATTERN, producerOf, SpoolError } from "@spool/core";
 import { type CaptureStateOptions, type CaptureStatus, readCaptureState } from "./capture-state.js";
 import { reconcileRootQuota } from "./root-quota.js";
 import { lstatIfAny, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
@@ -86,9 +86,9 @@ export function listCaptures(root: string, options: CaptureStateOptions = {}): C
     }
   }
   return out.sort((a, b) =>
-    a.receipt.process.startedAt < b.receipt.process.startedAt
+    producerOf(a.receipt).startedAt < producerOf(b.receipt).startedAt
       ? -1
-      : a.receipt.process.startedAt > b.receipt.process.startedAt
+      : producerOf(a.receipt).startedAt > producerOf(b.receipt).startedAt
         ? 1
         : 0,
   );

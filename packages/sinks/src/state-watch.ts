@@ -17,6 +17,7 @@
  * ```
  */
 import type { Clock, StoredCapture, WatchOptions } from "@spool/core/runtime";
+import { producerOf } from "@spool/core/runtime";
 
 export interface StateWatchOptions {
   /** One look at a capture (the store's `state`). */
@@ -46,7 +47,7 @@ export function stateSignature(state: StoredCapture): string {
   const streams = [r.streams.stdout, r.streams.stderr].map(
     (s) => `${s.committed}:${s.retained?.start ?? "-"}:${s.retained?.end ?? "-"}:${s.ref ?? "-"}`,
   );
-  return `${state.condition}|${r.process.state}|${r.capture.state}|${streams.join("|")}`;
+  return `${state.condition}|${producerOf(r).state}|${r.capture.state}|${streams.join("|")}`;
 }
 
 type Listener = (next: { state: StoredCapture } | { error: unknown }) => void;

@@ -22,6 +22,7 @@ import {
   type CaptureStore,
   isSpoolError,
   newCaptureId,
+  producerOf,
   type SpoolErrorCode,
   type SpoolFactory,
   type StoredCapture,
@@ -372,7 +373,7 @@ async function checkCrash(options: StoreContractOptions) {
   const r = state.receipt;
   if (r.capture.state !== "partial" || !r.capture.reasons.includes("crash"))
     fail(`a crashed capture reads ${r.capture.state} (${r.capture.reasons.join()})`);
-  if (r.process.state === "running") fail("a crashed capture's process is still running");
+  if (producerOf(r).running) fail("a crashed capture's process is still running");
   if (r.streams.stdout.committed !== bytes.length)
     fail(
       `a crashed capture advertises ${r.streams.stdout.committed} of ${bytes.length} stored bytes`,

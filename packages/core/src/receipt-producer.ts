@@ -1,0 +1,62 @@
+/**
+ * What a stored receipt says of its producer, whichever kind it is: a child process
+ * (`process`) or another source (`source`). Readers that list, wait for or kill captures
+ * use this view instead of assuming every receipt has a process.
+ *
+ * @example
+ * ```ts
+ * import { producerOf, receiptExitStatus } from "@spool/core";
+ * declare const receipt: import("@spool/core").Receipt;
+ * if (!producerOf(receipt).running) process.exitCode = receiptExitStatus(receipt);
+ * ```
+ */
+import { exitStatusOf } from "./exit-status.js";
+import type { Receipt } from "./receipt.js";
+import type { ProcessState } from "./receipt-vocabulary.js";
+
+export interface ProducerView {
+  readonly kind: "process" | "source";
+  /** A process's state, or "running" / "ended" for a source. */
+  readonly state: ProcessState | "ended";
+  readonly running: boolean;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+}
+
+export function producerOf(receipt: Receipt): ProducerView {
+  const p = receipt.process;
+  if (p !== undefined) {
+    const { state, exitCode, signal, startedAt, endedAt } = p;
+    return {
+      kind: "process",
+      state,
+      running: state === "running",
+      exitCode,
+      signal,
+      startedAt,
+      endedAt,
+    };
+  }
+  const s = receipt.source!;
+  return {
+    kind: "source",
+    state: s.state,
+    running: s.state === "running",
+    exitCode: null,
+    signal: null,
+    startedAt: s.startedAt,
+    endedAt: s.endedAt,
+  };
+}
+
+/**
+ * The status a command reports for a settled capture: the process's exit status
+ * ({@link exitStatusOf}), or for a source 0 when it ended cleanly and whole, 1 otherwise.
+ */
+export function receiptExitStatus(receipt: Receipt): number {
+  if (receipt.process !== undefined) return exitStatusOf(receipt.process);
+  const s = receipt.source!;
+  return s.error === null && s.declared !== "truncated" ? 0 : 1;
+}
