@@ -469,7 +469,7 @@ export const MCP_PROXY = defineCommand({
     ...MCP_OPTIONS,
     budget: {
       kind: "size",
-      min: 1 * KiB,
+      min: 4 * KiB,
       max: 16 * MiB,
       default: 16 * KiB,
       placeholder: "N",

@@ -428,7 +428,10 @@ export function createSpoolMcpServer(
         .toString("utf8")
         .split("\n")
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as { line: number; offset: number; text: string });
+        .map((l) => {
+          const { line, offset, text } = JSON.parse(l) as GrepHit;
+          return { line, offset, text };
+        });
       return grepPage(all, max, budget);
     },
   );

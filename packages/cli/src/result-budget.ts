@@ -54,8 +54,11 @@ export function fitPage<R>(
   for (;;) {
     const page = clip(bytes, room);
     const result = build(page);
-    const over = resultBytes(result) - budget;
+    const total = resultBytes(result);
+    const over = total - budget;
     if (over <= 0 || page.length === 0) return { page, result };
-    room = page.length - Math.max(over, 1);
+    // Escapes grow with the page: shrink in proportion, or by the excess if that keeps more.
+    const proportional = Math.floor((page.length * budget) / total);
+    room = Math.min(page.length - 1, Math.max(page.length - over, proportional));
   }
 }

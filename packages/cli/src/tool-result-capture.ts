@@ -136,12 +136,20 @@ async function captureBytes(
     declared,
     ...(binary ? ["--binary", "keep"] : []),
   ];
+  // In pipe-sized pieces, as a child's output would come: one 5 MB chunk is more than the
+  // writer queue accepts at once.
   const out = await collectCommand("capture", argv, {
     ...options.io,
-    stdin: Readable.from([bytes]),
+    stdin: Readable.from(pieces(bytes)),
   });
   return {
     receipt: ReceiptSchema.parse(JSON.parse(out.stdout.toString())),
     exitStatus: out.status,
   };
 }
+
+function* pieces(bytes: Buffer): Generator<Buffer> {
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) yield bytes.subarray(at, at + PIECE_BYTES);
+}
+
+const PIECE_BYTES = 64 * 1024;
