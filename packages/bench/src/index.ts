@@ -40,6 +40,11 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
       "redactor MB/s with built-ins + 10 and 1,000 secrets next to replacestream [--size 256MiB]",
     load: async () => (await import("./redact.js")).benchRedactCommand,
   },
+  mcp: {
+    summary:
+      "retrieval through spool mcp's tools; bytes per call and small-call latency with and without mcp-proxy [--rounds 200]",
+    load: async () => (await import("./mcp.js")).benchMcp,
+  },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
     load: async () => (await import("./startup.js")).benchStartup,

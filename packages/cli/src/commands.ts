@@ -389,7 +389,7 @@ export const RECOVER = defineCommand({
 export const BENCH = defineCommand({
   name: "bench",
   summary: "measure capture against its baselines (see docs/benchmarks.md)",
-  usage: "fixtures|throughput|memory|startup|redact [options]",
+  usage: "fixtures|throughput|memory|startup|redact|mcp [options]",
   description: [
     "Needs the repository's private @spool/bench package (present in a clone after `pnpm install`).",
   ],

@@ -352,7 +352,12 @@ export function createSpoolMcpServer(
       if (args.lines === undefined)
         argv.push("--length", String(Math.min(args.length ?? budget, budget)));
       const out = await call("read", argv);
-      return readPage(JSON.parse(out.stdout.toString()) as ReadFrame, budget);
+      // A page of lines A:B that fits is the answer as it is: no pager line.
+      return readPage(
+        JSON.parse(out.stdout.toString()) as ReadFrame,
+        budget,
+        args.lines === undefined,
+      );
     },
   );
 
@@ -584,7 +589,7 @@ interface ReadFrame {
 }
 
 /** A read page cut to the budget on a character boundary; nextOffset follows the cut. */
-function readPage(frame: ReadFrame, budget: number): CallToolResult {
+function readPage(frame: ReadFrame, budget: number, pager = true): CallToolResult {
   const binary = frame.base64 !== undefined;
   const bytes = binary
     ? Buffer.from(frame.base64 ?? "", "base64")
@@ -593,9 +598,10 @@ function readPage(frame: ReadFrame, budget: number): CallToolResult {
     const nextOffset = frame.offset + page.length;
     const eof = frame.eof && nextOffset >= frame.committed;
     const body = binary ? page.toString("base64") : page.toString("utf8");
-    const trailer = eof
-      ? ""
-      : `\n[spool] bytes ${frame.offset}–${nextOffset} of ${frame.committed}${frame.running ? " (running)" : ""} · next offset ${nextOffset}`;
+    const trailer =
+      eof || (!pager && page.length === bytes.length)
+        ? ""
+        : `\n[spool] bytes ${frame.offset}–${nextOffset} of ${frame.committed}${frame.running ? " (running)" : ""} · next offset ${nextOffset}`;
     return {
       content: [{ type: "text", text: `${body}${trailer}` }],
       structuredContent: {
