@@ -52,6 +52,8 @@ describe("spool run start-up", () => {
     expect(loaded.filter(pkg("pino"))).toEqual([]);
     // Lifecycle events (and so rxjs) load only when a caller subscribes.
     expect(loaded.filter(pkg("rxjs"))).toEqual([]);
+    // The MCP SDK loads only for `spool mcp` and `spool mcp-proxy`.
+    expect(loaded.filter(pkg("@modelcontextprotocol+sdk"))).toEqual([]);
   });
 
   it("the probe sees zod where it is loaded (ls validates receipts)", () => {

@@ -54,6 +54,11 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
       "spool serve: whole-stream download vs cat (sha256-checked), 200 range readers + 20 SSE followers [--size 1GiB] [--load-size 64MiB]",
     load: async () => (await import("./serve.js")).benchServe,
   },
+  mcp: {
+    summary:
+      "retrieval through spool mcp's tools; bytes per call and small-call latency with and without mcp-proxy [--rounds 200]",
+    load: async () => (await import("./mcp.js")).benchMcp,
+  },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
     load: async () => (await import("./startup.js")).benchStartup,

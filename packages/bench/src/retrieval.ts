@@ -171,6 +171,7 @@ export const RETRIEVAL_TASKS: readonly RetrievalTask[] = [
 export async function runRetrieval(
   rows: readonly RetrievalInput[],
   tasks: readonly RetrievalTask[] = RETRIEVAL_TASKS,
+  invoke: Invoke = invokeCli,
 ): Promise<RetrievalResult[]> {
   const results: RetrievalResult[] = [];
   for (const task of tasks) {
@@ -182,11 +183,10 @@ export async function runRetrieval(
     const cli: AgentCli = {
       async spool(args) {
         calls.push(`spool ${args.map(quote).join(" ")}`);
-        const argv = [args[0] ?? "", "--root", row.root, ...args.slice(1)];
-        const r = await measure(spoolArgv(argv), { output: "pipe", gnuTime: false });
-        contextBytes += r.stdout.length + r.stderr.length;
-        extraMs += r.wallMs;
-        return r.stdout.toString("utf8") + r.stderr.toString("utf8");
+        const r = await invoke(row, args);
+        contextBytes += r.bytes;
+        extraMs += r.ms;
+        return r.text;
       },
     };
     // A task that cannot proceed (no ref in the status line) is a wrong answer, not a crash.
@@ -208,6 +208,23 @@ export async function runRetrieval(
     });
   }
   return results;
+}
+
+/** How a task's call reaches spool: what it read, how many bytes, how long it took. */
+export type Invoke = (
+  row: RetrievalInput,
+  args: readonly string[],
+) => Promise<{ text: string; bytes: number; ms: number }>;
+
+/** A call through the CLI: `spool ARGS --root ROOT`, its stdout and stderr read. */
+async function invokeCli(row: RetrievalInput, args: readonly string[]) {
+  const argv = [args[0] ?? "", "--root", row.root, ...args.slice(1)];
+  const r = await measure(spoolArgv(argv), { output: "pipe", gnuTime: false });
+  return {
+    text: r.stdout.toString("utf8") + r.stderr.toString("utf8"),
+    bytes: r.stdout.length + r.stderr.length,
+    ms: r.wallMs,
+  };
 }
 
 /** The receipt's ref of a stream; a task that needs a file the receipt does not name fails. */

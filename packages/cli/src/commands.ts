@@ -188,6 +188,27 @@ export const RUN = defineCommand({
   },
 });
 
+const { timeout: _timeout, "live-ms": _liveMs, ...STDIN_CAPTURE_OPTIONS } = CAPTURE_OPTIONS;
+
+export const CAPTURE = defineCommand({
+  name: "capture",
+  summary: "capture spool's own stdin, print the preview and status",
+  usage: "[options] < INPUT",
+  description: [
+    "The capture of `spool run`, fed from standard input (`kubectl logs -f pod | spool capture --label pod`): the same receipt, preview, refs and read commands. Exits 0 once the input ends (1 if it failed, or is declared truncated).",
+  ],
+  options: {
+    ...STDIN_CAPTURE_OPTIONS,
+    declared: {
+      kind: "enum",
+      choices: ["complete", "truncated", "unknown"],
+      default: "complete",
+      placeholder: "D",
+      help: "what the producer says of the input's completeness (truncated: never a complete capture)",
+    },
+  },
+});
+
 export const START = defineCommand({
   name: "start",
   summary: "start CMD as a background job, print its launch receipt",
@@ -318,6 +339,14 @@ export const GREP = defineCommand({
       default: 2048,
       placeholder: "N",
       help: "clip each printed line to N characters",
+    },
+    from: {
+      kind: "int",
+      min: 0,
+      max: Number.MAX_SAFE_INTEGER,
+      default: 0,
+      placeholder: "N",
+      help: "print only results at byte offset N or later (the next page of an earlier grep)",
     },
   },
 });
@@ -452,7 +481,7 @@ export const DU = defineCommand({
 export const BENCH = defineCommand({
   name: "bench",
   summary: "measure capture against its baselines (see docs/benchmarks.md)",
-  usage: "fixtures|throughput|memory|startup|redact|export|serve [options]",
+  usage: "fixtures|throughput|memory|startup|redact|export|serve|mcp [options]",
   description: [
     "Needs the repository's private @spool/bench package (present in a clone after `pnpm install`).",
   ],
@@ -582,6 +611,76 @@ export const TOKEN = defineCommand({
   },
 });
 
+/** Options shared by the two MCP servers. */
+const MCP_OPTIONS = {
+  root,
+  "max-result-bytes": {
+    kind: "size",
+    min: 4 * KiB,
+    max: 16 * MiB,
+    default: MiB,
+    placeholder: "N",
+    help: "most bytes any tool result may have (a call asks for less with max_bytes; default per call 16KiB)",
+  },
+} as const;
+
+export const MCP = defineCommand({
+  name: "mcp",
+  summary:
+    "an MCP server over stdio: run, start, status, wait, read, tail, grep, kill, ls as tools",
+  usage: "[options]",
+  description: [
+    "Speaks MCP (JSON-RPC) on stdin/stdout. Every tool result is bounded; captures are also resources spool://ID/stdout and spool://ID/stderr, read in bounded pages. See docs/mcp.md.",
+  ],
+  options: {
+    ...MCP_OPTIONS,
+    "allow-cmd": {
+      kind: "repeatable",
+      placeholder: "CMD",
+      help: "run/start only commands whose argv[0] is CMD (repeatable; default: any)",
+    },
+    "deny-cmd": {
+      kind: "repeatable",
+      placeholder: "CMD",
+      help: "never run a command whose argv[0], or its base name, is CMD (repeatable)",
+    },
+    "confine-cwd": {
+      kind: "string",
+      placeholder: "DIR",
+      help: "commands run only in DIR or below it (the default cwd then; links resolved)",
+    },
+  },
+});
+
+export const MCP_PROXY = defineCommand({
+  name: "mcp-proxy",
+  summary: "wrap a stdio MCP server: every tool result spooled, large ones returned as a receipt",
+  usage: "[options] -- SERVER_CMD [ARGS...]",
+  description: [
+    "Lists the wrapped server's tools unchanged, plus spool_read, spool_grep and spool_tail. A result over the budget is returned as its preview, receipt and ref. See docs/mcp.md.",
+  ],
+  options: {
+    ...MCP_OPTIONS,
+    budget: {
+      kind: "size",
+      min: 4 * KiB,
+      max: 16 * MiB,
+      default: 16 * KiB,
+      placeholder: "N",
+      help: "results up to N bytes pass through unchanged; larger ones are replaced by their receipt",
+    },
+    "call-timeout": {
+      kind: "duration",
+      unit: "s",
+      min: 1,
+      max: MAX_TIMER_MS,
+      default: 600_000,
+      placeholder: "S",
+      help: "fail a wrapped call after S seconds (the partial result is kept)",
+    },
+  },
+});
+
 export const HELP = defineCommand({
   name: "help",
   summary: "this text; spool help CMD: one command",
@@ -604,6 +703,7 @@ export type BenchOptions = OptionsOf<typeof BENCH.options>;
 /** Every command, in the order `spool help` lists them. */
 export const COMMANDS: readonly CommandDefinition[] = [
   RUN,
+  CAPTURE,
   START,
   STATUS,
   WAIT,
@@ -620,6 +720,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   DU,
   SERVE,
   TOKEN,
+  MCP,
+  MCP_PROXY,
   BENCH,
   HELP,
   SUPERVISE,

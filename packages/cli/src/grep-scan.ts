@@ -53,6 +53,11 @@ export interface GrepScanOptions {
   readonly onlyMatching?: boolean;
   /** Longest text shown of one line. @default 2048 */
   readonly columns?: number;
+  /**
+   * Report only results at this stream offset or later (the next page of an earlier
+   * search; the scan still starts at 0 so line numbers stay right). @default 0
+   */
+  readonly from?: number;
 }
 
 export interface GrepScan {
@@ -82,8 +87,10 @@ export function createGrepScan(
   const max = options.max ?? 100;
   const columns = options.columns ?? GREP_MAX_COLUMNS;
   const onlyMatching = options.onlyMatching === true;
+  const from = options.from ?? 0;
   let found = 0;
   const print = (match: GrepMatch) => {
+    if (match.offset < from) return;
     found++;
     report(match);
   };

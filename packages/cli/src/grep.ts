@@ -47,9 +47,12 @@ export async function grepCommand(parsed: CommandInput<typeof GREP>, io: Io): Pr
   const { store } = located;
   const reader = await store.openStream(await store.state(located.captureId), stream);
 
-  const scan = createGrepScan({ pattern: regex, max, onlyMatching, columns }, (match) => {
-    io.stdout(json ? `${JSON.stringify(match)}\n` : `${plainMatch(match)}\n`);
-  });
+  const scan = createGrepScan(
+    { pattern: regex, max, onlyMatching, columns, from: parsed.options.from },
+    (match) => {
+      io.stdout(json ? `${JSON.stringify(match)}\n` : `${plainMatch(match)}\n`);
+    },
+  );
   try {
     const { end } = await reader.span(0, reader.committed);
     for await (const chunk of reader.chunks(0, end)) if (!scan.push(chunk)) break;

@@ -4,6 +4,8 @@ export interface Io {
   readonly stderr: (text: string) => void;
   readonly env: NodeJS.ProcessEnv;
   readonly cwd: string;
+  /** What `spool capture` reads (default: this process's stdin). */
+  readonly stdin?: NodeJS.ReadableStream;
 }
 
 export const processIo: Io = {

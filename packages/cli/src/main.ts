@@ -58,6 +58,9 @@ const ENTRIES: ReadonlyMap<string, Entry<OptionTable>> = new Map(
     entry(defs.DU, async () => (await import("./du.js")).duCommand),
     entry(defs.SERVE, async () => (await import("./serve/serve-command.js")).serveCommand),
     entry(defs.TOKEN, async () => (await import("./serve/token-command.js")).tokenCommand),
+    entry(defs.CAPTURE, async () => (await import("./capture.js")).captureCommand),
+    entry(defs.MCP, async () => (await import("./mcp-server.js")).mcpCommand),
+    entry(defs.MCP_PROXY, async () => (await import("./mcp-proxy.js")).mcpProxyCommand),
   ].map((e) => [e.definition.name, e]),
 );
 
@@ -111,9 +114,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   try {
-    const parsed = parseCommand(definition, rest);
-    const command = await load();
-    return await command(parsed, io);
+    return await invoke(found, rest, io);
   } catch (error) {
     if (
       isSpoolError(
@@ -136,6 +137,27 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     }
     throw error;
   }
+}
+
+/**
+ * Run command `name` on `argv` (the words after its name) with `io`; its typed errors are
+ * thrown, not printed. The MCP server calls the commands through this, with an `Io` that
+ * collects what they print.
+ */
+export async function invokeCommand(
+  name: string,
+  argv: readonly string[],
+  io: Io,
+): Promise<number> {
+  const found = ENTRIES.get(name);
+  if (!found) throw new Error(`spool: no command ${name}`);
+  return invoke(found, argv, io);
+}
+
+async function invoke(found: Entry<OptionTable>, argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parseCommand(found.definition, argv);
+  const command = await found.load();
+  return command(parsed, io);
 }
 
 /** `spool help [CMD]`; the renderer is loaded only here, off the path of every other command. */

@@ -32,6 +32,8 @@ export const SPOOL_ERROR_CODES = [
   "SPOOL_E_INTEGRITY",
   /** The root's allowance has no room for what was asked. */
   "SPOOL_E_QUOTA",
+  "SPOOL_E_DENIED",
+  "SPOOL_E_UPSTREAM",
   "SPOOL_E_CANCELLED",
   "SPOOL_E_PLAN",
   "SPOOL_E_AUTH",

@@ -1,0 +1,174 @@
+/**
+ * `spool bench mcp`: spool through MCP, in one run.
+ * 1. The retrieval tasks of `bench fixtures`, through `spool mcp`'s tools alone (`run`
+ *    for the fixture, then `grep`/`read`), with the calls and bytes each needed.
+ * 2. Bytes a client receives per call with and without `spool mcp-proxy`, for each fixture
+ *    read as a file through the real `@modelcontextprotocol/server-filesystem`.
+ * 3. The proxy's added latency on a small result (p50/p99), beside direct calls, interleaved.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { BenchIo, BenchOptions } from "./context.js";
+import { FIXTURES } from "./fixture-data.js";
+import { FIXTURE_CHILD, SPOOL_BIN } from "./programs.js";
+import { type Invoke, RETRIEVAL_LIMITS, type RetrievalInput, runRetrieval } from "./retrieval.js";
+
+type Result = {
+  content: { type: string; text?: string }[];
+  structuredContent?: Record<string, unknown>;
+};
+const wire = (r: unknown) => Buffer.byteLength(JSON.stringify(r));
+const textOf = (r: Result) => r.content.map((c) => c.text ?? "").join("");
+
+export async function benchMcp(options: BenchOptions, io: BenchIo): Promise<number> {
+  const work = mkdtempSync(path.join(options.work ?? tmpdir(), "spool-bench-mcp-"));
+  const clients: Client[] = [];
+  const connect = async (args: string[]) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args,
+      stderr: "ignore",
+    });
+    const client = new Client({ name: "spool-bench", version: "0" });
+    await client.connect(transport);
+    clients.push(client);
+    return client;
+  };
+  try {
+    const root = path.join(work, "root");
+    const spool = await connect([SPOOL_BIN, "mcp", "--root", root]);
+    io.stdout(
+      "## retrieval through spool mcp's tools alone\n\n| task | correct | calls | bytes read | limit |\n| --- | --- | --- | --- | --- |\n",
+    );
+    const rows: RetrievalInput[] = [];
+    for (const f of FIXTURES) {
+      const t0 = performance.now();
+      const r = (await spool.callTool({
+        name: "run",
+        arguments: { argv: [process.execPath, FIXTURE_CHILD, f.name] },
+      })) as Result;
+      const receipt = r.structuredContent?.receipt as {
+        streams: Record<"stdout" | "stderr", { ref: string | null }>;
+      };
+      rows.push({
+        name: f.name,
+        root,
+        inline: textOf(r),
+        refs: { stdout: receipt.streams.stdout.ref, stderr: receipt.streams.stderr.ref },
+        wallMs: performance.now() - t0,
+      });
+    }
+    const results = await runRetrieval(rows, undefined, mcpInvoke(spool));
+    let ok = true;
+    for (const x of results) {
+      const within =
+        x.correct &&
+        x.calls.length <= RETRIEVAL_LIMITS.calls &&
+        x.contextBytes <= RETRIEVAL_LIMITS.contextBytes;
+      ok &&= within;
+      io.stdout(
+        `| ${x.task} | ${x.correct ? "yes" : "NO"} | ${x.calls.length} | ${x.contextBytes} | ≤ ${RETRIEVAL_LIMITS.calls} calls, ≤ ${RETRIEVAL_LIMITS.contextBytes} B |\n`,
+      );
+    }
+
+    const files = path.join(work, "files");
+    mkdirSync(files);
+    for (const f of FIXTURES)
+      writeFileSync(path.join(files, `${f.name}.txt`), f.stdout() + f.stderr());
+    const fs = [serverFilesystem(), files];
+    const direct = await connect(fs);
+    const proxied = await connect([
+      SPOOL_BIN,
+      "mcp-proxy",
+      "--root",
+      path.join(work, "proxy-root"),
+      "--",
+      process.execPath,
+      ...fs,
+    ]);
+    io.stdout(
+      "\n## bytes returned per call (read_text_file of each fixture, server-filesystem)\n\n| fixture | direct | through mcp-proxy |\n| --- | --- | --- |\n",
+    );
+    for (const f of FIXTURES) {
+      const call = {
+        name: "read_text_file",
+        arguments: { path: path.join(files, `${f.name}.txt`) },
+      };
+      io.stdout(
+        `| ${f.name} | ${wire(await direct.callTool(call))} | ${wire(await proxied.callTool(call))} |\n`,
+      );
+    }
+
+    const rounds = options.rounds ?? 200;
+    const small = { name: "list_allowed_directories", arguments: {} };
+    const times: Record<"direct" | "proxy", number[]> = { direct: [], proxy: [] };
+    for (let i = 0; i < rounds; i++) {
+      for (const [k, c] of [
+        ["direct", direct],
+        ["proxy", proxied],
+      ] as const) {
+        const t0 = performance.now();
+        await c.callTool(small);
+        times[k].push(performance.now() - t0);
+      }
+    }
+    const q = (xs: number[], p: number) =>
+      [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
+    io.stdout(
+      `\n## latency of a small result (${rounds} interleaved calls each)\n\n| | p50 ms | p99 ms |\n| --- | --- | --- |\n`,
+    );
+    for (const k of ["direct", "proxy"] as const)
+      io.stdout(`| ${k} | ${q(times[k], 0.5).toFixed(2)} | ${q(times[k], 0.99).toFixed(2)} |\n`);
+    io.stdout(
+      `| proxy added | ${(q(times.proxy, 0.5) - q(times.direct, 0.5)).toFixed(2)} | ${(q(times.proxy, 0.99) - q(times.direct, 0.99)).toFixed(2)} |\n`,
+    );
+    return ok ? 0 : 1;
+  } finally {
+    for (const c of clients) await c.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** A task's `spool grep|read …` as the MCP tool call an agent would make; bytes = text read. */
+function mcpInvoke(client: Client): Invoke {
+  return async (_row, args) => {
+    const [command, ref, ...rest] = args;
+    const flag = (name: string) => {
+      const at = rest.indexOf(name);
+      return at === -1 ? undefined : rest[at + 1];
+    };
+    const t0 = performance.now();
+    let call: { name: string; arguments: Record<string, unknown> };
+    if (command === "grep") {
+      const max = flag("--max");
+      call = {
+        name: "grep",
+        arguments: {
+          ref,
+          pattern: rest[0],
+          only_matching: rest.includes("-o"),
+          ...(max ? { max: Number(max) } : {}),
+        },
+      };
+    } else if (command === "read") {
+      const lines = flag("--lines");
+      call = { name: "read", arguments: { ref, ...(lines ? { lines } : {}) } };
+    } else {
+      throw new Error(`bench mcp: no tool for spool ${command}`);
+    }
+    const r = (await client.callTool(call)) as Result;
+    const text = textOf(r);
+    return { text, bytes: Buffer.byteLength(text), ms: performance.now() - t0 };
+  };
+}
+
+function serverFilesystem(): string {
+  const require = createRequire(import.meta.url);
+  return require.resolve("@modelcontextprotocol/server-filesystem/dist/index.js", {
+    paths: [path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..")],
+  });
+}

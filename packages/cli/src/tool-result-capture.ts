@@ -1,0 +1,155 @@
+/**
+ * How `mcp-proxy` keeps a wrapped server's tool result: its text items (and embedded text
+ * resources) joined into one text capture with a separator line before each item when
+ * there are several, `structuredContent` as a last JSON section, and every image, audio
+ * or binary resource in a capture of its own (`--binary keep`, its MIME type in the label),
+ * named in the text. All of it goes through `spool capture`, redacted like any capture.
+ */
+import { Readable } from "node:stream";
+import { type Receipt, ReceiptSchema } from "@spool/core";
+import { collectCommand } from "./collected-io.js";
+import type { Io } from "./io.js";
+
+/** One content item of a tool result, as MCP defines it (only the fields used here). */
+interface ContentItem {
+  type: string;
+  text?: string;
+  data?: string;
+  mimeType?: string;
+  uri?: string;
+  name?: string;
+  resource?: { uri?: string; mimeType?: string; text?: string; blob?: string };
+}
+
+/** Where and how the proxy captures. */
+export interface ResultCaptureOptions {
+  readonly root: string | undefined;
+  readonly previewBytes: number;
+  readonly io: Pick<Io, "cwd" | "env">;
+}
+
+/** The capture of one result: the text capture's receipt and the binary items' ids. */
+export interface CapturedResult {
+  readonly receipt: Receipt;
+  readonly exitStatus: number;
+  readonly binaries: readonly { index: number; mimeType: string; captureId: string }[];
+}
+
+/**
+ * Capture `result` (a CallToolResult as received) of tool `tool`.
+ * `declared` is what the proxy knows of its completeness: "partial" when the wrapped server
+ * died or was cut off mid-result.
+ */
+export async function captureToolResult(
+  tool: string,
+  result: { content?: unknown; structuredContent?: unknown },
+  options: ResultCaptureOptions,
+): Promise<CapturedResult> {
+  const items = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
+  const sections: string[] = [];
+  const binaries: { index: number; mimeType: string; captureId: string }[] = [];
+  const several = items.length + (result.structuredContent === undefined ? 0 : 1) > 1;
+  for (const [i, item] of items.entries()) {
+    const head = (what: string) =>
+      several ? `${i === 0 ? "" : "\n"}----- [spool] content[${i}] ${what} -----\n` : "";
+    const binary = binaryOf(item);
+    if (binary) {
+      const r = await captureBytes(
+        binary.bytes,
+        `${tool} content[${i}] ${binary.mimeType}`,
+        true,
+        options,
+      );
+      binaries.push({ index: i, mimeType: binary.mimeType, captureId: r.receipt.captureId });
+      sections.push(
+        `${several ? head(`${item.type} ${binary.mimeType}`) : ""}[spool] ${item.type} ${binary.mimeType}, ${binary.bytes.length} B, stored as capture ${r.receipt.captureId}\n`,
+      );
+    } else if (item.type === "text") {
+      sections.push(`${head("text")}${item.text ?? ""}`);
+    } else if (item.type === "resource" && item.resource?.text !== undefined) {
+      sections.push(
+        `${head(`resource ${item.resource.uri ?? ""} ${item.resource.mimeType ?? ""}`)}${item.resource.text}`,
+      );
+    } else {
+      // resource_link, or a type this proxy does not know: recorded, not retained.
+      sections.push(
+        `${head(item.type)}[spool] ${item.type} not retained: ${JSON.stringify(item).slice(0, 500)}\n`,
+      );
+    }
+  }
+  if (result.structuredContent !== undefined) {
+    sections.push(
+      `${several ? "\n----- [spool] structuredContent -----\n" : ""}${JSON.stringify(result.structuredContent)}\n`,
+    );
+  }
+  const text = await captureBytes(Buffer.from(sections.join("")), `${tool} result`, false, options);
+  return { ...text, binaries };
+}
+
+/** Capture bytes that never completed a JSON-RPC message (the wrapped server died or hung). */
+export async function capturePartial(
+  tool: string,
+  bytes: Buffer,
+  options: ResultCaptureOptions,
+): Promise<CapturedResult> {
+  const r = await captureBytes(
+    bytes,
+    `${tool} result (partial: the wrapped server did not finish it)`,
+    false,
+    options,
+    "truncated",
+  );
+  return { ...r, binaries: [] };
+}
+
+function binaryOf(item: ContentItem): { bytes: Buffer; mimeType: string } | null {
+  if ((item.type === "image" || item.type === "audio") && typeof item.data === "string") {
+    return {
+      bytes: Buffer.from(item.data, "base64"),
+      mimeType: item.mimeType ?? "application/octet-stream",
+    };
+  }
+  if (item.type === "resource" && typeof item.resource?.blob === "string") {
+    return {
+      bytes: Buffer.from(item.resource.blob, "base64"),
+      mimeType: item.resource.mimeType ?? "application/octet-stream",
+    };
+  }
+  return null;
+}
+
+async function captureBytes(
+  bytes: Buffer,
+  label: string,
+  binary: boolean,
+  options: ResultCaptureOptions,
+  declared: "complete" | "truncated" = "complete",
+): Promise<{ receipt: Receipt; exitStatus: number }> {
+  const argv = [
+    ...(options.root === undefined ? [] : ["--root", options.root]),
+    "--json",
+    "--label",
+    label.slice(0, 200),
+    "--preview-bytes",
+    String(options.previewBytes),
+    "--declared",
+    declared,
+    ...(binary ? ["--binary", "keep"] : []),
+  ];
+  // In pipe-sized pieces, as a child's output would come: one 5 MB chunk is more than the
+  // writer queue accepts at once.
+  const out = await collectCommand("capture", argv, {
+    ...options.io,
+    stdin: Readable.from(pieces(bytes)),
+  });
+  return {
+    receipt: ReceiptSchema.parse(JSON.parse(out.stdout.toString())),
+    exitStatus: out.status,
+  };
+}
+
+function* pieces(bytes: Buffer): Generator<Buffer> {
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) yield bytes.subarray(at, at + PIECE_BYTES);
+}
+
+const PIECE_BYTES = 64 * 1024;

@@ -1,0 +1,286 @@
+/**
+ * `spool mcp-proxy` wrapping real third-party MCP servers (server-filesystem,
+ * server-everything), driven by the SDK's `Client` over stdio against the built binary,
+ * beside a direct connection to the same server.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { SPOOL_BIN, spool, tempRoot } from "./helpers.js";
+
+const serverBin = (name: string) =>
+  fileURLToPath(
+    new URL(`../node_modules/@modelcontextprotocol/${name}/dist/index.js`, import.meta.url),
+  );
+const FILESYSTEM = serverBin("server-filesystem");
+const EVERYTHING = serverBin("server-everything");
+
+const open: Client[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close();
+});
+
+async function connect(command: string[], proxied: { root: string; extra?: string[] } | null) {
+  const args = proxied
+    ? [
+        SPOOL_BIN,
+        "mcp-proxy",
+        "--root",
+        proxied.root,
+        ...(proxied.extra ?? []),
+        "--",
+        process.execPath,
+        ...command,
+      ]
+    : command;
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
+  const client = new Client({ name: "spool-test", version: "0" });
+  await client.connect(transport);
+  open.push(client);
+  return client;
+}
+
+type Result = {
+  content: { type: string; text?: string; data?: string; mimeType?: string }[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+};
+const wire = (r: unknown) => Buffer.byteLength(JSON.stringify(r));
+const sha = (b: Buffer | string) => createHash("sha256").update(b).digest("hex");
+
+describe("spool mcp-proxy", () => {
+  it("server-filesystem: tools unchanged plus spool's; a 5 MB file returns ≤ 16 KiB and is spooled byte for byte", async () => {
+    const root = tempRoot();
+    const dir = path.join(root, "files");
+    mkdirSync(dir);
+    const lines: string[] = [];
+    for (let i = 0; lines.join("\n").length < 5 * 1024 * 1024 && i < 1e7; i += 1000) {
+      for (let j = i; j < i + 1000; j++) lines.push(`row ${j} ${"abcdefghij".repeat(5)} ü`);
+    }
+    const body = `${lines.join("\n")}\n`;
+    writeFileSync(path.join(dir, "big.txt"), body);
+    const direct = await connect([FILESYSTEM, dir], null);
+    const proxy = await connect([FILESYSTEM, dir], { root });
+
+    const directTools = (await direct.listTools()).tools;
+    const proxyTools = (await proxy.listTools()).tools;
+    expect(proxyTools.slice(0, directTools.length)).toEqual(directTools);
+    expect(proxyTools.slice(directTools.length).map((t) => t.name)).toEqual([
+      "spool_read",
+      "spool_tail",
+      "spool_grep",
+    ]);
+
+    const small = await proxy.callTool({ name: "list_allowed_directories", arguments: {} });
+    expect(small).toEqual(
+      await direct.callTool({ name: "list_allowed_directories", arguments: {} }),
+    );
+
+    const file = path.join(dir, "big.txt");
+    await direct.close();
+    const p = (await proxy.callTool({
+      name: "read_text_file",
+      arguments: { path: file },
+    })) as Result;
+    expect(wire(p)).toBeLessThanOrEqual(16 * 1024);
+    // The structured content keeps its shape (the client checked it against the schema).
+    expect(typeof (p.structuredContent as { content: string }).content).toBe("string");
+    const receipt = p._meta?.["spool/receipt"] as { captureId: string; capture: { state: string } };
+    expect(receipt.capture.state).toBe("complete");
+    expect(p.content[0]?.text).toContain(`spool_read {"ref":"${receipt.captureId}"`);
+
+    const stored = spool(["read", receipt.captureId, "--root", root]).stdout;
+    // What the server sends for this file: its text, and the same as structuredContent.
+    const expected = `----- [spool] content[0] text -----\n${body}\n----- [spool] structuredContent -----\n${JSON.stringify({ content: body })}\n`;
+    expect(sha(stored)).toBe(sha(expected));
+    const first = stored.subarray(
+      stored.indexOf("\n") + 1,
+      stored.indexOf("\n") + 1 + Buffer.byteLength(body),
+    );
+    expect(sha(first)).toBe(sha(body));
+
+    // Read on through the proxy's own tools, bounded.
+    const g = (await proxy.callTool({
+      name: "spool_grep",
+      arguments: { ref: receipt.captureId, pattern: "^row 4242 " },
+    })) as Result;
+    expect(g.content[0]?.text).toMatch(/^\d+:\d+:row 4242 abcdefghij/);
+    const t = (await proxy.callTool({
+      name: "spool_tail",
+      arguments: { ref: receipt.captureId, lines: 1 },
+    })) as Result;
+    expect(wire(t)).toBeLessThanOrEqual(16 * 1024);
+  }, 120_000);
+
+  it("server-filesystem: a large tree listing is bounded and spooled", async () => {
+    const root = tempRoot();
+    const dir = path.join(root, "tree");
+    for (let a = 0; a < 40; a++) {
+      mkdirSync(path.join(dir, `dir-${a}`), { recursive: true });
+      for (let b = 0; b < 50; b++) writeFileSync(path.join(dir, `dir-${a}`, `file-${b}.txt`), "x");
+    }
+    const direct = await connect([FILESYSTEM, dir], null);
+    const proxy = await connect([FILESYSTEM, dir], { root });
+    const d = (await direct.callTool({
+      name: "directory_tree",
+      arguments: { path: dir },
+    })) as Result;
+    const p = (await proxy.callTool({
+      name: "directory_tree",
+      arguments: { path: dir },
+    })) as Result;
+    expect(wire(d)).toBeGreaterThan(16 * 1024);
+    expect(wire(p)).toBeLessThanOrEqual(16 * 1024);
+    const receipt = p._meta?.["spool/receipt"] as { captureId: string };
+    const stored = spool(["read", receipt.captureId, "--root", root]).stdout.toString();
+    expect(stored).toContain(d.content[0]?.text ?? "missing");
+  }, 60_000);
+
+  it("server-everything: images are stored as binary with their MIME type; small results pass unchanged", async () => {
+    const root = tempRoot();
+    const direct = await connect([EVERYTHING, "stdio"], null);
+    const proxy = await connect([EVERYTHING, "stdio"], { root, extra: ["--budget", "4096"] });
+    const d = (await direct.callTool({ name: "get-tiny-image", arguments: {} })) as Result;
+    const p = (await proxy.callTool({ name: "get-tiny-image", arguments: {} })) as Result;
+    const image = d.content.find((c) => c.type === "image");
+    expect(image?.data?.length ?? 0).toBeGreaterThan(1024);
+    expect(wire(d)).toBeGreaterThan(4096);
+    expect(wire(p)).toBeLessThanOrEqual(4096);
+    const binaries = p._meta?.["spool/binaries"] as { mimeType: string; captureId: string }[];
+    expect(binaries[0]?.mimeType).toBe(image?.mimeType);
+    const stored = spool(["read", binaries[0]?.captureId ?? "", "--root", root]).stdout;
+    expect(sha(stored)).toBe(sha(Buffer.from(image?.data ?? "", "base64")));
+    const echo = { name: "echo", arguments: { message: "hello" } };
+    expect(await proxy.callTool(echo)).toEqual(await direct.callTool(echo));
+    // Prompts and resources pass through.
+    expect((await proxy.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
+    expect((await proxy.listResources()).resources).toEqual(
+      (await direct.listResources()).resources,
+    );
+    // Errors pass through: an unknown tool, bad arguments.
+    const unknown = await proxy
+      .callTool({ name: "no-such-tool", arguments: {} })
+      .catch((e: Error) => e.message);
+    const unknownDirect = await direct
+      .callTool({ name: "no-such-tool", arguments: {} })
+      .catch((e: Error) => e.message);
+    expect(unknown).toEqual(unknownDirect);
+    const bad = await proxy
+      .callTool({ name: "get-sum", arguments: { a: "x" } })
+      .catch((e: Error) => e.message);
+    expect(bad).toEqual(
+      await direct
+        .callTool({ name: "get-sum", arguments: { a: "x" } })
+        .catch((e: Error) => e.message),
+    );
+  }, 60_000);
+
+  it("server-everything: progress notifications pass; a hung call times out with a receipt", async () => {
+    const root = tempRoot();
+    const proxy = await connect([EVERYTHING, "stdio"], { root, extra: ["--call-timeout", "2"] });
+    const progress: number[] = [];
+    const ok = await proxy.callTool(
+      { name: "trigger-long-running-operation", arguments: { duration: 1, steps: 2 } },
+      undefined,
+      { onprogress: (p) => progress.push(p.progress), timeout: 30_000 },
+    );
+    expect(progress.length).toBeGreaterThan(0);
+    expect((ok as Result).isError).toBeFalsy();
+    const hung = await proxy
+      .callTool(
+        { name: "trigger-long-running-operation", arguments: { duration: 30, steps: 2 } },
+        undefined,
+        {
+          timeout: 30_000,
+        },
+      )
+      .catch((e: { code: number; message: string; data?: { receipt?: unknown } }) => e);
+    expect((hung as { code: number }).code).toBe(-32001);
+    expect((hung as { message: string }).message).toMatch(/did not answer .* within 2 s/);
+    expect(
+      (hung as { data: { receipt: { captureId: string } } }).data.receipt.captureId,
+    ).toBeTruthy();
+  }, 60_000);
+});
+
+describe("spool mcp-proxy, bad input", () => {
+  /** The proxy on raw stdio: lines in, lines out. */
+  function raw(serverScript: string, root: string) {
+    const child = spawn(
+      process.execPath,
+      [
+        SPOOL_BIN,
+        "mcp-proxy",
+        "--root",
+        root,
+        "--call-timeout",
+        "5",
+        "--",
+        process.execPath,
+        "-e",
+        serverScript,
+      ],
+      {
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const lineWith = async (pattern: RegExp) => {
+      for (let i = 0; i < 400 && !pattern.test(out); i++)
+        await new Promise((r) => setTimeout(r, 25));
+      return out.split("\n").find((l) => pattern.test(l));
+    };
+    return { child, lineWith, closed };
+  }
+
+  // A wrapped "server" that answers a tools/call with a 3 MB message it never finishes, then exits.
+  const DIES_MID_CALL = `process.stdin.on("data", (d) => { if (String(d).includes("tools/call")) { process.stdout.write('{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"' + "y".repeat(3000000), () => process.exit(3)); } });`;
+
+  it("answers malformed JSON with a parse error and keeps relaying; a server that dies mid-call leaves a partial receipt", async () => {
+    const root = tempRoot();
+    const p = raw(DIES_MID_CALL, root);
+    p.child.stdin.write("{not json\n");
+    expect(await p.lineWith(/-32700/)).toMatch(/"id":null/);
+    p.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "x", arguments: {} } })}\n`,
+    );
+    const line = await p.lineWith(/"id":7/);
+    const error = JSON.parse(line ?? "{}").error as {
+      message: string;
+      data: { receipt: { captureId: string; capture: { state: string; reasons: string[] } } };
+    };
+    expect(error.message).toMatch(/exited \(code 3\) before answering x/);
+    expect(error.data.receipt.capture.state).not.toBe("complete");
+    const kept = spool(["read", error.data.receipt.captureId, "--root", root]).stdout;
+    expect(kept.length).toBe(
+      3000000 + '{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"'.length,
+    );
+    p.child.stdin.end();
+    expect(await p.closed).toBe(70);
+  }, 60_000);
+
+  it("a server that floods notifications is relayed, never a crash", async () => {
+    const root = tempRoot();
+    const FLOOD = `let n = 0; const f = () => { while (n < 20000) { n++; if (!process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "z".repeat(200) } }) + "\\n")) return process.stdout.once("drain", f); } }; f(); process.stdin.on("data", () => {});`;
+    const p = raw(FLOOD, root);
+    for (let i = 0; i < 400 && (p.child.stdout.readableLength, true); i++) {
+      const last = await p.lineWith(/notifications\/message/);
+      if (last) break;
+    }
+    p.child.stdin.end();
+    const status = await p.closed;
+    expect(status === 0 || status === 70).toBe(true);
+  }, 60_000);
+});
+
+void spawnSync;
