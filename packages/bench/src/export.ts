@@ -7,7 +7,13 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import * as path from "node:path";
-import { type BenchIo, type BenchOptions, benchContext, MiB } from "./context.js";
+import {
+  type BenchContext,
+  type BenchIo,
+  type BenchOptions,
+  benchContext,
+  MiB,
+} from "./context.js";
 import { measure, median } from "./measure.js";
 import { type BenchReport, type Cell, emitReport, machine, type TargetResult } from "./report.js";
 import { fmtSize } from "./throughput.js";
@@ -20,118 +26,9 @@ export async function benchExport(options: BenchOptions, io: BenchIo): Promise<n
     const sizes = [Math.max(1, Math.floor(largest / 16)), largest];
     const limits = ["--max-bytes", String(2 * largest), "--root-quota", String(4 * largest)];
     const runs: Record<string, Cell>[] = [];
-    for (const size of sizes) {
-      const root = path.join(c.work, `root-${size}`);
-      const made = spawnSync(
-        c.node,
-        [
-          c.spool,
-          "run",
-          "--root",
-          root,
-          "--json",
-          ...limits,
-          "--",
-          c.node,
-          c.generator,
-          String(size),
-        ],
-        { stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * MiB },
-      );
-      const captureId = (JSON.parse(made.stdout.toString()) as { captureId: string }).captureId;
-      const bundle = path.join(c.work, `bundle-${size}.tar`);
-      const other = path.join(c.work, `other-${size}`);
-      const plain = path.join(c.work, `plain-${size}.tar`);
-      const cases = [
-        {
-          id: `export-${size}`,
-          argv: [c.node, c.spool, "export", "--root", root, captureId, "--out", bundle],
-          rss: true,
-        },
-        {
-          id: `import-${size}`,
-          argv: [c.node, c.spool, "import", bundle, "--root", other, ...limits.slice(2)],
-          rss: true,
-        },
-        {
-          id: `tar-c-${size}`,
-          argv: ["tar", "-cf", plain, "-C", root, `tool-outputs/${captureId}`],
-          rss: false,
-        },
-        {
-          id: `tar-x-${size}`,
-          argv: ["tar", "-xf", plain, "-C", path.join(c.work, "x")],
-          rss: false,
-        },
-      ];
-      for (let round = 1; round <= rounds; round++) {
-        for (const k of cases) {
-          if (k.id.startsWith("tar-x")) spawnSync("mkdir", ["-p", path.join(c.work, "x")]);
-          const m = await measure(k.argv, { rssOf: k.rss ? "command" : null });
-          const rssMiB = m.peakRssKiB === null ? null : m.peakRssKiB / 1024;
-          runs.push({
-            round,
-            case: k.id,
-            size,
-            wallS: m.wallMs / 1000,
-            peakRssMiB: rssMiB,
-            cpuS: m.cpuMs === null ? null : m.cpuMs / 1000,
-            exitCode: m.exitCode,
-          });
-          io.stderr(
-            `round ${round}/${rounds} ${k.id.padEnd(22)} ${(m.wallMs / 1000).toFixed(2)} s  peak RSS ${rssMiB === null ? "–" : rssMiB.toFixed(1)} MiB  exit ${m.exitCode}\n`,
-          );
-          // Leave the bundle for import, clear everything else a round made.
-          if (k.id.startsWith("import")) rmSync(other, { recursive: true, force: true });
-          if (k.id.startsWith("tar-x"))
-            rmSync(path.join(c.work, "x"), { recursive: true, force: true });
-        }
-        rmSync(bundle, { force: true });
-        rmSync(plain, { force: true });
-      }
-      rmSync(root, { recursive: true, force: true });
-    }
-    const ids = [...new Set(runs.map((r) => r.case as string))];
-    const rows = ids.map((id) => {
-      const mine = runs.filter((r) => r.case === id);
-      const size = mine[0]!.size as number;
-      const wall = median(mine.map((r) => r.wallS as number));
-      const rss =
-        mine[0]!.peakRssMiB === null ? null : Math.max(...mine.map((r) => r.peakRssMiB as number));
-      return {
-        id,
-        label: `${id.replace(/-\d+$/, "")} ${fmtSize(size)}`,
-        size,
-        wallS: wall,
-        mibPerS: size / MiB / wall,
-        cpuS: median(mine.map((r) => (r.cpuS as number | null) ?? 0)),
-        peakRssMiB: rss,
-        failed: mine.some((r) => r.exitCode !== 0),
-      };
-    });
-    const rssOf = (id: string) => rows.find((r) => r.id === id)?.peakRssMiB ?? Number.NaN;
-    const wallOf = (id: string) => rows.find((r) => r.id === id)?.wallS ?? Number.NaN;
-    const [small, big] = sizes as [number, number];
-    const targets: TargetResult[] = (["export", "import"] as const).flatMap((what) => [
-      {
-        name: `peak RSS of ${what} at ${fmtSize(big)}`,
-        target: "≤ 128 MiB",
-        value: `${rssOf(`${what}-${big}`).toFixed(1)} MiB`,
-        met: rssOf(`${what}-${big}`) <= 128,
-      },
-      {
-        name: `peak RSS of ${what} at ${fmtSize(big)} vs ${fmtSize(small)}`,
-        target: "within 25%",
-        value: `${rssOf(`${what}-${small}`).toFixed(1)} → ${rssOf(`${what}-${big}`).toFixed(1)} MiB`,
-        met: rssOf(`${what}-${big}`) <= rssOf(`${what}-${small}`) * 1.25,
-      },
-    ]);
-    targets.push({
-      name: `wall time of export vs tar -cf at ${fmtSize(big)} (same run)`,
-      target: "reported",
-      value: `${(wallOf(`export-${big}`) / wallOf(`tar-c-${big}`)).toFixed(2)}×`,
-      met: null,
-    });
+    for (const size of sizes) await measureSize(c, io, size, rounds, limits, runs);
+    const rows = summariseRuns(runs);
+    const targets = exportTargets(rows, sizes as [number, number]);
     const report: BenchReport = {
       bench: "export",
       title: `spool bench export: export/import of ${sizes.map(fmtSize).join(" and ")} next to tar`,
@@ -164,4 +61,148 @@ export async function benchExport(options: BenchOptions, io: BenchIo): Promise<n
   } finally {
     c.dispose();
   }
+}
+
+/** Capture SIZE generated bytes, then run every case `rounds` times, one run per measurement. */
+async function measureSize(
+  c: BenchContext,
+  io: BenchIo,
+  size: number,
+  rounds: number,
+  limits: readonly string[],
+  runs: Record<string, Cell>[],
+): Promise<void> {
+  const root = path.join(c.work, `root-${size}`);
+  const captureId = captureOf(c, root, size, limits);
+  const bundle = path.join(c.work, `bundle-${size}.tar`);
+  const other = path.join(c.work, `other-${size}`);
+  const plain = path.join(c.work, `plain-${size}.tar`);
+  const cases = exportCases(c, { size, root, captureId, bundle, other, plain }, limits);
+  for (let round = 1; round <= rounds; round++) {
+    for (const k of cases) {
+      if (k.id.startsWith("tar-x")) spawnSync("mkdir", ["-p", path.join(c.work, "x")]);
+      const m = await measure(k.argv, { rssOf: k.rss ? "command" : null });
+      const rssMiB = m.peakRssKiB === null ? null : m.peakRssKiB / 1024;
+      runs.push({
+        round,
+        case: k.id,
+        size,
+        wallS: m.wallMs / 1000,
+        peakRssMiB: rssMiB,
+        cpuS: m.cpuMs === null ? null : m.cpuMs / 1000,
+        exitCode: m.exitCode,
+      });
+      io.stderr(
+        `round ${round}/${rounds} ${k.id.padEnd(22)} ${(m.wallMs / 1000).toFixed(2)} s  peak RSS ${rssMiB === null ? "–" : rssMiB.toFixed(1)} MiB  exit ${m.exitCode}\n`,
+      );
+      // Leave the bundle for import, clear everything else a round made.
+      if (k.id.startsWith("import")) rmSync(other, { recursive: true, force: true });
+      if (k.id.startsWith("tar-x"))
+        rmSync(path.join(c.work, "x"), { recursive: true, force: true });
+    }
+    rmSync(bundle, { force: true });
+    rmSync(plain, { force: true });
+  }
+  rmSync(root, { recursive: true, force: true });
+}
+
+/** Capture SIZE generated bytes under `root`; its capture id. */
+function captureOf(c: BenchContext, root: string, size: number, limits: readonly string[]): string {
+  const made = spawnSync(
+    c.node,
+    [c.spool, "run", "--root", root, "--json", ...limits, "--", c.node, c.generator, String(size)],
+    { stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * MiB },
+  );
+  return (JSON.parse(made.stdout.toString()) as { captureId: string }).captureId;
+}
+
+interface CasePaths {
+  readonly size: number;
+  readonly root: string;
+  readonly captureId: string;
+  readonly bundle: string;
+  readonly other: string;
+  readonly plain: string;
+}
+
+/** spool export/import of the capture, and GNU tar -cf/-xf of its directory. */
+function exportCases(
+  c: BenchContext,
+  { size, root, captureId, bundle, other, plain }: CasePaths,
+  limits: readonly string[],
+): { id: string; argv: string[]; rss: boolean }[] {
+  return [
+    {
+      id: `export-${size}`,
+      argv: [c.node, c.spool, "export", "--root", root, captureId, "--out", bundle],
+      rss: true,
+    },
+    {
+      id: `import-${size}`,
+      argv: [c.node, c.spool, "import", bundle, "--root", other, ...limits.slice(2)],
+      rss: true,
+    },
+    {
+      id: `tar-c-${size}`,
+      argv: ["tar", "-cf", plain, "-C", root, `tool-outputs/${captureId}`],
+      rss: false,
+    },
+    {
+      id: `tar-x-${size}`,
+      argv: ["tar", "-xf", plain, "-C", path.join(c.work, "x")],
+      rss: false,
+    },
+  ];
+}
+
+/** One row per case: median wall and CPU time, highest peak RSS, whether any run failed. */
+function summariseRuns(runs: readonly Record<string, Cell>[]) {
+  const ids = [...new Set(runs.map((r) => r.case as string))];
+  return ids.map((id) => {
+    const mine = runs.filter((r) => r.case === id);
+    const size = mine[0]!.size as number;
+    const wall = median(mine.map((r) => r.wallS as number));
+    const rss =
+      mine[0]!.peakRssMiB === null ? null : Math.max(...mine.map((r) => r.peakRssMiB as number));
+    return {
+      id,
+      label: `${id.replace(/-\d+$/, "")} ${fmtSize(size)}`,
+      size,
+      wallS: wall,
+      mibPerS: size / MiB / wall,
+      cpuS: median(mine.map((r) => (r.cpuS as number | null) ?? 0)),
+      peakRssMiB: rss,
+      failed: mine.some((r) => r.exitCode !== 0),
+    };
+  });
+}
+
+/** Flat peak RSS of export and import across sizes; export's wall time next to tar. */
+function exportTargets(
+  rows: ReturnType<typeof summariseRuns>,
+  [small, big]: readonly [number, number],
+): TargetResult[] {
+  const rssOf = (id: string) => rows.find((r) => r.id === id)?.peakRssMiB ?? Number.NaN;
+  const wallOf = (id: string) => rows.find((r) => r.id === id)?.wallS ?? Number.NaN;
+  const targets: TargetResult[] = (["export", "import"] as const).flatMap((what) => [
+    {
+      name: `peak RSS of ${what} at ${fmtSize(big)}`,
+      target: "≤ 128 MiB",
+      value: `${rssOf(`${what}-${big}`).toFixed(1)} MiB`,
+      met: rssOf(`${what}-${big}`) <= 128,
+    },
+    {
+      name: `peak RSS of ${what} at ${fmtSize(big)} vs ${fmtSize(small)}`,
+      target: "within 25%",
+      value: `${rssOf(`${what}-${small}`).toFixed(1)} → ${rssOf(`${what}-${big}`).toFixed(1)} MiB`,
+      met: rssOf(`${what}-${big}`) <= rssOf(`${what}-${small}`) * 1.25,
+    },
+  ]);
+  targets.push({
+    name: `wall time of export vs tar -cf at ${fmtSize(big)} (same run)`,
+    target: "reported",
+    value: `${(wallOf(`export-${big}`) / wallOf(`tar-c-${big}`)).toFixed(2)}×`,
+    met: null,
+  });
+  return targets;
 }

@@ -29,7 +29,7 @@ import {
   seededRandom,
 } from "@spool/transforms";
 import type { BenchIo, BenchOptions } from "./context.js";
-import { type BenchReport, emitReport, machine } from "./report.js";
+import { type BenchReport, emitReport, machine, type TargetResult } from "./report.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The corpus data, next to the source (also when running the built file). */
@@ -68,80 +68,10 @@ function corpusReport(): BenchReport {
   const compiled = compileRedaction();
   const spool = (text: string) => redactText(text, compiled);
   const tools = { spool, gitleaks: gitleaksPort } as const;
-  const byFamily = new Map<string, Record<string, Tally>>();
-  const byContext: Record<string, Tally> = {};
-  const alone = tally();
-  const partialExamples: string[] = [];
-  for (const secret of labelled) {
-    CONTEXTS.forEach((context, k) => {
-      const text = place(secret, context, k + secret.token.length);
-      // Wrapped in base64, what must go is the encoded run.
-      const target = context === "base64" ? text.trim().split(" ")[1]! : secret.secret;
-      for (const [tool, redact] of Object.entries(tools)) {
-        const outcome = measure(redact(text), target);
-        const key = `${tool}:${context}`;
-        const family = byFamily.get(secret.family) ?? {};
-        byFamily.set(secret.family, family);
-        family[key] ??= tally();
-        byContext[key] ??= tally();
-        for (const t of [family[key], byContext[key]]) {
-          t.total++;
-          if (outcome === "removed") t.removed++;
-          if (outcome === "partial") t.partial++;
-        }
-        if (tool === "spool" && context === "alone" && secret.prefixed) {
-          alone.total++;
-          if (outcome === "removed") alone.removed++;
-        }
-        if (tool === "spool" && outcome === "partial" && partialExamples.length < 10)
-          partialExamples.push(`${context}: ${JSON.stringify(text.slice(0, 120))}`);
-      }
-    });
-  }
-  const benign = benignSets();
-  const fpRows = Object.entries(benign).map(([set, lines]) => {
-    const flagged = (redact: (t: string) => string) =>
-      lines.filter((line) => redact(line) !== line).length;
-    return {
-      set,
-      lines: lines.length,
-      spool: flagged(spool),
-      gitleaks: flagged(gitleaksPort),
-      spoolExamples: lines
-        .filter((l) => spool(l) !== l)
-        .slice(0, 3)
-        .join(" | ")
-        .slice(0, 300),
-    };
-  });
-  const pct = (t: Tally | undefined) => (t && t.total > 0 ? (100 * t.removed) / t.total : 0);
-  const contextRows = CONTEXTS.map((context) => ({
-    context,
-    secrets: byContext[`spool:${context}`]?.total ?? 0,
-    spool: round(pct(byContext[`spool:${context}`])),
-    gitleaks: round(pct(byContext[`gitleaks:${context}`])),
-    spoolPartial: byContext[`spool:${context}`]?.partial ?? 0,
-    gitleaksPartial: byContext[`gitleaks:${context}`]?.partial ?? 0,
-  }));
-  const familyRows = [...byFamily.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([family, t]) => {
-      const row: Record<string, string | number> = { family };
-      for (const context of CONTEXTS) {
-        row[context] =
-          `${round(pct(t[`spool:${context}`]))} / ${round(pct(t[`gitleaks:${context}`]))}`;
-      }
-      return row;
-    });
-  const alonePrefixed = round(pct(alone));
-  const context = (name: Context) => contextRows.find((r) => r.context === name)!;
-  const keywordish = context("keyword");
-  const partial = contextRows.reduce((n, r) => n + r.spoolPartial, 0);
-  const sourceRow = fpRows.find((r) => r.set === "repository source: code")!;
-  const ordinary = fpRows.filter(
-    (r) => !r.set.startsWith("repository source") && r.set !== "settings",
-  );
-  const settings = fpRows.find((r) => r.set === "settings")!;
+  const recall = tallyRecall(labelled, tools);
+  const fpRows = falsePositiveRows(spool);
+  const contextRows = contextRowsOf(recall.byContext);
+  const familyRows = familyRowsOf(recall.byFamily);
   return {
     bench: "redact-corpus",
     title:
@@ -178,32 +108,7 @@ function corpusReport(): BenchReport {
         rows: fpRows,
       },
     ],
-    targets: [
-      target("keyword contexts", "≥ 99%", keywordish.spool, keywordish.spool >= 99),
-      target("as written", "≥ 95%", context("as-written").spool, context("as-written").spool >= 95),
-      target("no keyword", "≥ 90%", context("no-keyword").spool, context("no-keyword").spool >= 90),
-      target("alone on a line", "≥ 80%", context("alone").spool, context("alone").spool >= 80),
-      target("alone on a line, prefixed formats", "≥ 80%", alonePrefixed, alonePrefixed >= 80),
-      { name: "partial leaks", target: "0", value: String(partial), met: partial === 0 },
-      {
-        name: "ordinary text lines flagged",
-        target: "0",
-        value: String(ordinary.reduce((n, r) => n + r.spool, 0)),
-        met: ordinary.every((r) => r.spool === 0),
-      },
-      {
-        name: "source code lines flagged (comments: see the table)",
-        target: "≤ 0.1%",
-        value: `${sourceRow.spool} of ${sourceRow.lines}`,
-        met: sourceRow.spool <= sourceRow.lines / 1000,
-      },
-      {
-        name: "settings flagged",
-        target: "0",
-        value: String(settings.spool),
-        met: settings.spool === 0,
-      },
-    ],
+    targets: corpusTargets(contextRows, fpRows, recall.alone),
     chart: {
       title: "Fully removed (%), by context",
       unit: "%",
@@ -216,9 +121,148 @@ function corpusReport(): BenchReport {
     notes: [
       "Secrets are synthetic, generated from the formats in packages/transforms/src/provider-catalogue.ts; the rules are written from the same facts, so this measures coverage of documented shapes and contexts, not of the unknown.",
       "Context-only formats (a bare UUID or hex key) are caught only next to the vendor's name: they count as misses when alone on a line.",
-      ...partialExamples.map((e) => `partial: ${e}`),
+      ...recall.partialExamples.map((e) => `partial: ${e}`),
     ],
   };
+}
+
+interface Recall {
+  readonly byFamily: Map<string, Record<string, Tally>>;
+  readonly byContext: Record<string, Tally>;
+  /** spool on prefixed formats alone on a line. */
+  readonly alone: Tally;
+  readonly partialExamples: string[];
+}
+
+/** Every labelled secret in every context through every tool, tallied by family and context. */
+function tallyRecall(
+  labelled: readonly Labelled[],
+  tools: Readonly<Record<string, (text: string) => string>>,
+): Recall {
+  const byFamily = new Map<string, Record<string, Tally>>();
+  const byContext: Record<string, Tally> = {};
+  const alone = tally();
+  const partialExamples: string[] = [];
+  for (const secret of labelled) {
+    CONTEXTS.forEach((context, k) => {
+      const text = place(secret, context, k + secret.token.length);
+      // Wrapped in base64, what must go is the encoded run.
+      const target = context === "base64" ? text.trim().split(" ")[1]! : secret.secret;
+      for (const [tool, redact] of Object.entries(tools)) {
+        const outcome = measure(redact(text), target);
+        const key = `${tool}:${context}`;
+        const family = byFamily.get(secret.family) ?? {};
+        byFamily.set(secret.family, family);
+        family[key] ??= tally();
+        byContext[key] ??= tally();
+        for (const t of [family[key], byContext[key]]) {
+          t.total++;
+          if (outcome === "removed") t.removed++;
+          if (outcome === "partial") t.partial++;
+        }
+        if (tool === "spool" && context === "alone" && secret.prefixed) {
+          alone.total++;
+          if (outcome === "removed") alone.removed++;
+        }
+        if (tool === "spool" && outcome === "partial" && partialExamples.length < 10)
+          partialExamples.push(`${context}: ${JSON.stringify(text.slice(0, 120))}`);
+      }
+    });
+  }
+  return { byFamily, byContext, alone, partialExamples };
+}
+
+/** Lines each tool changes in each benign set, with a few of spool's. */
+function falsePositiveRows(spool: (text: string) => string) {
+  const benign = benignSets();
+  return Object.entries(benign).map(([set, lines]) => {
+    const flagged = (redact: (t: string) => string) =>
+      lines.filter((line) => redact(line) !== line).length;
+    return {
+      set,
+      lines: lines.length,
+      spool: flagged(spool),
+      gitleaks: flagged(gitleaksPort),
+      spoolExamples: lines
+        .filter((l) => spool(l) !== l)
+        .slice(0, 3)
+        .join(" | ")
+        .slice(0, 300),
+    };
+  });
+}
+
+function pct(t: Tally | undefined): number {
+  return t && t.total > 0 ? (100 * t.removed) / t.total : 0;
+}
+
+/** Recall per context: spool and the gitleaks port side by side. */
+function contextRowsOf(byContext: Record<string, Tally>) {
+  return CONTEXTS.map((context) => ({
+    context,
+    secrets: byContext[`spool:${context}`]?.total ?? 0,
+    spool: round(pct(byContext[`spool:${context}`])),
+    gitleaks: round(pct(byContext[`gitleaks:${context}`])),
+    spoolPartial: byContext[`spool:${context}`]?.partial ?? 0,
+    gitleaksPartial: byContext[`gitleaks:${context}`]?.partial ?? 0,
+  }));
+}
+
+/** Recall per provider family and context, "spool / gitleaks". */
+function familyRowsOf(byFamily: Map<string, Record<string, Tally>>) {
+  return [...byFamily.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([family, t]) => {
+      const row: Record<string, string | number> = { family };
+      for (const context of CONTEXTS) {
+        row[context] =
+          `${round(pct(t[`spool:${context}`]))} / ${round(pct(t[`gitleaks:${context}`]))}`;
+      }
+      return row;
+    });
+}
+
+/** The recall and false-positive targets. */
+function corpusTargets(
+  contextRows: ReturnType<typeof contextRowsOf>,
+  fpRows: ReturnType<typeof falsePositiveRows>,
+  alone: Tally,
+): TargetResult[] {
+  const alonePrefixed = round(pct(alone));
+  const context = (name: Context) => contextRows.find((r) => r.context === name)!;
+  const keywordish = context("keyword");
+  const partial = contextRows.reduce((n, r) => n + r.spoolPartial, 0);
+  const sourceRow = fpRows.find((r) => r.set === "repository source: code")!;
+  const ordinary = fpRows.filter(
+    (r) => !r.set.startsWith("repository source") && r.set !== "settings",
+  );
+  const settings = fpRows.find((r) => r.set === "settings")!;
+  return [
+    target("keyword contexts", "≥ 99%", keywordish.spool, keywordish.spool >= 99),
+    target("as written", "≥ 95%", context("as-written").spool, context("as-written").spool >= 95),
+    target("no keyword", "≥ 90%", context("no-keyword").spool, context("no-keyword").spool >= 90),
+    target("alone on a line", "≥ 80%", context("alone").spool, context("alone").spool >= 80),
+    target("alone on a line, prefixed formats", "≥ 80%", alonePrefixed, alonePrefixed >= 80),
+    { name: "partial leaks", target: "0", value: String(partial), met: partial === 0 },
+    {
+      name: "ordinary text lines flagged",
+      target: "0",
+      value: String(ordinary.reduce((n, r) => n + r.spool, 0)),
+      met: ordinary.every((r) => r.spool === 0),
+    },
+    {
+      name: "source code lines flagged (comments: see the table)",
+      target: "≤ 0.1%",
+      value: `${sourceRow.spool} of ${sourceRow.lines}`,
+      met: sourceRow.spool <= sourceRow.lines / 1000,
+    },
+    {
+      name: "settings flagged",
+      target: "0",
+      value: String(settings.spool),
+      met: settings.spool === 0,
+    },
+  ];
 }
 
 function target(name: string, want: string, value: number, met: boolean) {

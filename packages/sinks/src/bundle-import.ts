@@ -188,31 +188,8 @@ export function createStager(root: string, budgetBytes: number): Stager {
       if (st.dev !== fs.lstatSync(into).dev) return false;
       claim(name);
       const staged = path.join(into, target.name);
-      try {
-        fs.linkSync(file, staged);
-      } catch (error) {
-        names.delete(name);
-        if (errnoOf(error) === "EXDEV" || errnoOf(error) === "EPERM") return false;
-        throw new SpoolError(
-          "SPOOL_E_STORAGE",
-          COMPONENT,
-          `cannot link ${name} (${errnoOf(error)})`,
-          {
-            cause: error,
-          },
-        );
-      }
-      // The name must now be the very file that was checked (link(2) never follows a link).
-      const now = fs.lstatSync(staged);
-      if (now.ino !== st.ino || now.dev !== st.dev || !now.isFile()) {
-        fs.unlinkSync(staged);
-        throw new SpoolError(
-          "SPOOL_E_UNSAFE_PATH",
-          COMPONENT,
-          `${name} changed while it was linked`,
-        );
-      }
-      files.set(name, { bytes: now.size, sha256: null });
+      if (!linkOrRelease(file, staged, name, () => names.delete(name))) return false;
+      files.set(name, { bytes: checkLinked(staged, st, name).size, sha256: null });
       return true;
     },
     open(name, size) {
@@ -233,45 +210,84 @@ export function createStager(root: string, budgetBytes: number): Stager {
         );
       }
       const fd = createExclusive(path.join(captureDir(file.captureId), file.name));
-      const hash = createHash("sha256");
-      let bytes = 0;
-      let open = true;
-      return {
-        write(chunk) {
-          bytes += chunk.byteLength;
-          if (bytes > size) throw refused(`${clip(name)} holds more than its header says`);
-          hash.update(chunk);
-          writeFully(fd, chunk);
-        },
-        end() {
-          if (!open) return;
-          open = false;
-          try {
-            if (bytes !== size) throw refused(`${clip(name)} is truncated`);
-            fs.fsyncSync(fd);
-          } finally {
-            fs.closeSync(fd);
-          }
-          files.set(name, { bytes, sha256: hash.digest("hex") });
-        },
-      };
+      return stagedFileSink(fd, name, size, files);
     },
     discard() {
       if (!made) return;
       fs.rmSync(dir, { recursive: true, force: true });
-      if (rootMade) {
-        // Only empty directories go (rmdir): anything another process put there stays.
-        for (const d of [path.join(root, ROOT_QUOTA_DIR), path.join(root, TOOL_OUTPUTS), root]) {
-          try {
-            fs.rmdirSync(d);
-          } catch {
-            // not there, or not empty: leave it
-          }
-        }
-      }
+      if (rootMade) removeEmptyRoot(root);
       made = false;
     },
   };
+}
+
+/**
+ * Hard-link `file` as `staged`; false (after `release`) where the filesystem cannot, so the
+ * caller copies instead.
+ */
+function linkOrRelease(file: string, staged: string, name: string, release: () => void): boolean {
+  try {
+    fs.linkSync(file, staged);
+    return true;
+  } catch (error) {
+    release();
+    if (errnoOf(error) === "EXDEV" || errnoOf(error) === "EPERM") return false;
+    throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `cannot link ${name} (${errnoOf(error)})`, {
+      cause: error,
+    });
+  }
+}
+
+/** The name must now be the very file that was checked (link(2) never follows a link). */
+function checkLinked(staged: string, st: fs.Stats, name: string): fs.Stats {
+  const now = fs.lstatSync(staged);
+  if (now.ino !== st.ino || now.dev !== st.dev || !now.isFile()) {
+    fs.unlinkSync(staged);
+    throw new SpoolError("SPOOL_E_UNSAFE_PATH", COMPONENT, `${name} changed while it was linked`);
+  }
+  return now;
+}
+
+/** Write one staged stream file: exactly `size` bytes, hashed, fsynced, then recorded. */
+function stagedFileSink(
+  fd: number,
+  name: string,
+  size: number,
+  files: Map<string, StagedFile>,
+): EntrySink {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let open = true;
+  return {
+    write(chunk) {
+      bytes += chunk.byteLength;
+      if (bytes > size) throw refused(`${clip(name)} holds more than its header says`);
+      hash.update(chunk);
+      writeFully(fd, chunk);
+    },
+    end() {
+      if (!open) return;
+      open = false;
+      try {
+        if (bytes !== size) throw refused(`${clip(name)} is truncated`);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      files.set(name, { bytes, sha256: hash.digest("hex") });
+    },
+  };
+}
+
+/** Only empty directories go (rmdir): anything another process put there stays. */
+function removeEmptyRoot(root: string): void {
+  for (const d of [path.join(root, ROOT_QUOTA_DIR), path.join(root, TOOL_OUTPUTS), root]) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      // not there, or not empty: leave it
+    }
+  }
 }
 
 /** Feed a tar file to the stager through node-tar's strict parser. */

@@ -66,33 +66,9 @@ export function createTarBundleWriter(options: TarBundleWriterOptions): BundleWr
   const fd = createExclusive(temp);
   const file = fs.createWriteStream("", { fd, autoClose: false });
   const pack = new Pack({ portable: true, strict: true, noDirRecurse: true });
-  let failure: unknown = null;
-  pack.on("error", (e: unknown) => {
-    failure ??= e;
-  });
-  file.on("error", (e: unknown) => {
-    failure ??= e;
-  });
-  pack.pipe(file);
+  const { drained, check } = pipeWatched(pack, file, out);
   const mtime = options.mtime ?? new Date();
   let done = false;
-  // One waiter at a time, woken by a drain or by a failure (no listener is left behind).
-  let wake: (() => void) | null = null;
-  const drained = (emitter: NodeJS.EventEmitter) =>
-    new Promise<void>((resolve) => {
-      const go = () => {
-        emitter.off("drain", go);
-        wake = null;
-        resolve();
-      };
-      wake = go;
-      emitter.on("drain", go);
-    });
-  pack.on("error", () => wake?.());
-  file.on("error", () => wake?.());
-  const check = () => {
-    if (failure !== null) throw storageError(`cannot write ${path.basename(out)}`, failure);
-  };
   return {
     async add(name, size, data) {
       check();
@@ -145,6 +121,39 @@ export function createTarBundleWriter(options: TarBundleWriterOptions): BundleWr
       fs.rmSync(temp, { force: true });
     },
   };
+}
+
+/**
+ * Pipe the pack into the file, keeping the first failure of either: `check` throws it,
+ * `drained` waits for a drain or a failure.
+ */
+function pipeWatched(pack: Pack, file: fs.WriteStream, out: string) {
+  let failure: unknown = null;
+  pack.on("error", (e: unknown) => {
+    failure ??= e;
+  });
+  file.on("error", (e: unknown) => {
+    failure ??= e;
+  });
+  pack.pipe(file);
+  // One waiter at a time, woken by a drain or by a failure (no listener is left behind).
+  let wake: (() => void) | null = null;
+  const drained = (emitter: NodeJS.EventEmitter) =>
+    new Promise<void>((resolve) => {
+      const go = () => {
+        emitter.off("drain", go);
+        wake = null;
+        resolve();
+      };
+      wake = go;
+      emitter.on("drain", go);
+    });
+  pack.on("error", () => wake?.());
+  file.on("error", () => wake?.());
+  const check = () => {
+    if (failure !== null) throw storageError(`cannot write ${path.basename(out)}`, failure);
+  };
+  return { drained, check };
 }
 
 export interface DirBundleWriterOptions {

@@ -112,21 +112,102 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   const collapse = options.collapseWhitespace ?? false;
   const fold = options.foldCase ?? false;
   const { classOf, classes, wsClass } = buildClasses(needles, collapse, fold);
+  const trie = buildTrie(needles, classOf, classes, wsClass);
+  const states = trie.depthList.length;
+  const rows = renumberBreadthFirst(trie, groupChildren(trie, states), states);
+  const denseStates = denseStateCount(options, states, classes, rows.depth);
+  const dense = new Int32Array(denseStates * classes);
+  const fail = new Int32Array(states);
+  const step = createStep(rows, dense, fail, denseStates, classes, wsClass);
+  linkFailures(rows, dense, fail, step, denseStates, classes, wsClass);
+  const outputs = inheritOutputs(rows, fail, states);
+  const code = buildScanCodes(rows, dense, fail, denseStates, classes, wsClass);
+  return {
+    classOf,
+    classes,
+    wsClass,
+    states,
+    denseStates,
+    dense,
+    code,
+    depth: rows.depth,
+    wsCount: rows.wsCount,
+    flags: rows.flags,
+    outLength: rows.outLength,
+    outWs: rows.outWs,
+    outLiteral: rows.outLiteral,
+    fail,
+    anchorStart: outputs.anchorStart,
+    anchorIds: outputs.anchorIds,
+    anchorLength: trie.anchorLength,
+    anchorWs: trie.anchorWs,
+    maxWsCount: outputs.maxWsCount,
+    maxDepth: outputs.maxDepth,
+    step,
+  };
+}
 
-  // Trie over class symbols, children in one map keyed by state * classes + class.
-  const childMap = new Map<number, number>();
-  const depthList: number[] = [0];
-  const wsList: number[] = [0];
-  const lastWs: boolean[] = [false];
-  const ownLiteral: number[] = [-1];
-  const ownAnchors: number[][] = [[]];
-  // Each state's parent and the class leading to it (the root's are unused).
-  const parentList: number[] = [0];
-  const classList: number[] = [0];
+/** The trie in insertion order, one list entry per state (index 0 is the root). */
+interface Trie {
+  /** Children in one map keyed by state * classes + class. */
+  readonly childMap: Map<number, number>;
+  readonly depthList: number[];
+  readonly wsList: number[];
+  readonly lastWs: boolean[];
+  readonly ownLiteral: number[];
+  readonly ownAnchors: number[][];
+  /** Each state's parent and the class leading to it (the root's are unused). */
+  readonly parentList: number[];
+  readonly classList: number[];
+  readonly anchorLength: Int32Array;
+  readonly anchorWs: Int32Array;
+}
+
+/** Children grouped per state (insertion numbering), sorted by class. */
+interface GroupedChildren {
+  readonly childStart: Int32Array;
+  readonly childClass: Int32Array;
+  readonly childState: Int32Array;
+}
+
+/** Per-state rows in breadth-first numbering, before failure links. */
+interface StateRows {
+  readonly depth: Int32Array;
+  readonly wsCount: Int32Array;
+  readonly flags: Uint8Array;
+  readonly outLength: Int32Array;
+  readonly outWs: Int32Array;
+  readonly outLiteral: Int32Array;
+  readonly cStart: Int32Array;
+  readonly cClass: Int32Array;
+  readonly cState: Int32Array;
+  readonly anchorLists: number[][];
+}
+
+/** Insert every needle's class symbols into a trie, recording its literal and anchor ends. */
+function buildTrie(
+  needles: readonly Needle[],
+  classOf: Uint8Array,
+  classes: number,
+  wsClass: number,
+): Trie {
   let maxAnchorId = -1;
   for (const needle of needles) maxAnchorId = Math.max(maxAnchorId, needle.anchor);
-  const anchorLength = new Int32Array(maxAnchorId + 1);
-  const anchorWs = new Int32Array(maxAnchorId + 1);
+  const trie: Trie = {
+    childMap: new Map<number, number>(),
+    depthList: [0],
+    wsList: [0],
+    lastWs: [false],
+    ownLiteral: [-1],
+    ownAnchors: [[]],
+    parentList: [0],
+    classList: [0],
+    anchorLength: new Int32Array(maxAnchorId + 1),
+    anchorWs: new Int32Array(maxAnchorId + 1),
+  };
+  // Locals, not property loads, in the per-symbol loop: it runs cold (start-up cost).
+  const { childMap, depthList, wsList, lastWs, ownLiteral, ownAnchors, parentList, classList } =
+    trie;
   for (const needle of needles) {
     const symbols = normalise(needle.bytes, classOf, wsClass);
     if (symbols.length === 0) continue;
@@ -149,26 +230,42 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
       }
       state = next;
     }
-    if (needle.literal >= 0) {
-      const prev = ownLiteral[state]!;
-      ownLiteral[state] = prev < 0 ? needle.literal : Math.min(prev, needle.literal);
-    }
-    if (needle.anchor >= 0) {
-      ownAnchors[state]!.push(needle.anchor);
-      anchorLength[needle.anchor] = symbols.length;
-      anchorWs[needle.anchor] = ws;
-    }
+    recordNeedleEnd(trie, needle, state, symbols.length, ws);
   }
-  const states = depthList.length;
+  return trie;
+}
 
-  // Children grouped per state, sorted by class (compact rows for deep states); read from
-  // the parent lists, not by iterating the map (cheaper in cold code: start-up cost).
+/** The needle's literal (lowest wins) and anchor at its end state. */
+function recordNeedleEnd(
+  trie: Trie,
+  needle: Needle,
+  state: number,
+  length: number,
+  ws: number,
+): void {
+  if (needle.literal >= 0) {
+    const prev = trie.ownLiteral[state]!;
+    trie.ownLiteral[state] = prev < 0 ? needle.literal : Math.min(prev, needle.literal);
+  }
+  if (needle.anchor >= 0) {
+    trie.ownAnchors[state]!.push(needle.anchor);
+    trie.anchorLength[needle.anchor] = length;
+    trie.anchorWs[needle.anchor] = ws;
+  }
+}
+
+/**
+ * Children grouped per state, sorted by class (compact rows for deep states); read from
+ * the parent lists, not by iterating the map (cheaper in cold code: start-up cost).
+ */
+function groupChildren(trie: Trie, states: number): GroupedChildren {
+  const { parentList, classList } = trie;
   const childCount = new Int32Array(states + 1);
   for (let c = 1; c < states; c++) childCount[parentList[c]! + 1]!++;
   const childStart = new Int32Array(states + 1);
   for (let s = 0; s < states; s++) childStart[s + 1] = childStart[s]! + childCount[s + 1]!;
-  const childClass = new Int32Array(childMap.size);
-  const childState = new Int32Array(childMap.size);
+  const childClass = new Int32Array(trie.childMap.size);
+  const childState = new Int32Array(trie.childMap.size);
   const fillAt = childStart.slice(0, states);
   for (let c = 1; c < states; c++) {
     const at = fillAt[parentList[c]!]!++;
@@ -177,23 +274,25 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   }
   for (let s = 0; s < states; s++)
     sortChildren(childClass, childState, childStart[s]!, childStart[s + 1]!);
+  return { childStart, childClass, childState };
+}
 
-  // Breadth-first: states were numbered in insertion order, which is not breadth order, so
-  // renumber so that shallow states come first and get the dense rows.
+/**
+ * Breadth-first: states were numbered in insertion order, which is not breadth order, so
+ * renumber so that shallow states come first and get the dense rows.
+ */
+function renumberBreadthFirst(trie: Trie, grouped: GroupedChildren, states: number): StateRows {
+  const { childStart, childClass, childState } = grouped;
+  const { depthList, wsList, lastWs, ownLiteral, ownAnchors } = trie;
   const order = breadthOrder(states, childStart, childState);
   const rank = new Int32Array(states);
   for (let i = 0; i < states; i++) rank[order[i]!] = i;
-
   const depth = new Int32Array(states);
   const wsCount = new Int32Array(states);
   const flags = new Uint8Array(states);
-  const outLength = new Int32Array(states);
-  const outWs = new Int32Array(states);
-  const outLiteral = new Int32Array(states).fill(-1);
-  const fail = new Int32Array(states);
   const cStart = new Int32Array(states + 1);
-  const cClass = new Int32Array(childMap.size);
-  const cState = new Int32Array(childMap.size);
+  const cClass = new Int32Array(trie.childMap.size);
+  const cState = new Int32Array(trie.childMap.size);
   let k = 0;
   for (let i = 0; i < states; i++) {
     const old = order[i]!;
@@ -208,14 +307,9 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     }
   }
   cStart[states] = k;
-
-  const cells = options.denseCells ?? 1 << 20;
-  let denseStates = Math.max(1, Math.min(states, Math.floor(cells / classes)));
-  const denseDepth = options.denseDepth ?? Number.POSITIVE_INFINITY;
-  // Breadth order: the states within `denseDepth` are a prefix.
-  while (denseStates > 1 && depth[denseStates - 1]! > denseDepth) denseStates--;
-  const dense = new Int32Array(denseStates * classes);
-
+  const outLength = new Int32Array(states);
+  const outWs = new Int32Array(states);
+  const outLiteral = new Int32Array(states).fill(-1);
   const anchorLists: number[][] = new Array(states);
   for (let i = 0; i < states; i++) {
     const old = order[i]!;
@@ -227,8 +321,46 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
       outLiteral[i] = lit;
     }
   }
+  return {
+    depth,
+    wsCount,
+    flags,
+    outLength,
+    outWs,
+    outLiteral,
+    cStart,
+    cClass,
+    cState,
+    anchorLists,
+  };
+}
 
-  const step = (state: number, cls: number): number => {
+/** How many breadth-first states get a dense row: within the cell budget and `denseDepth`. */
+function denseStateCount(
+  options: AutomatonOptions,
+  states: number,
+  classes: number,
+  depth: Int32Array,
+): number {
+  const cells = options.denseCells ?? 1 << 20;
+  let denseStates = Math.max(1, Math.min(states, Math.floor(cells / classes)));
+  const denseDepth = options.denseDepth ?? Number.POSITIVE_INFINITY;
+  // Breadth order: the states within `denseDepth` are a prefix.
+  while (denseStates > 1 && depth[denseStates - 1]! > denseDepth) denseStates--;
+  return denseStates;
+}
+
+/** The transition function: dense row, whitespace loop, sparse children, else failure link. */
+function createStep(
+  rows: StateRows,
+  dense: Int32Array,
+  fail: Int32Array,
+  denseStates: number,
+  classes: number,
+  wsClass: number,
+): (state: number, cls: number) => number {
+  const { flags, cStart, cClass, cState } = rows;
+  return (state: number, cls: number): number => {
     let s = state;
     for (;;) {
       if (s < denseStates) return dense[s * classes + cls]!;
@@ -237,9 +369,23 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
       s = fail[s]!;
     }
   };
+}
 
-  // Failure links and dense rows, breadth-first: when state s is reached, every state before
-  // it (its failure link included) has its row and link final, so `step` may be used on them.
+/**
+ * Failure links and dense rows, breadth-first: when state s is reached, every state before
+ * it (its failure link included) has its row and link final, so `step` may be used on them.
+ */
+function linkFailures(
+  rows: StateRows,
+  dense: Int32Array,
+  fail: Int32Array,
+  step: (state: number, cls: number) => number,
+  denseStates: number,
+  classes: number,
+  wsClass: number,
+): void {
+  const { flags, cStart, cClass, cState } = rows;
+  const states = fail.length;
   for (let s = 0; s < states; s++) {
     if (s < denseStates) {
       // The failure link's row (root: all zero), then this state's own moves: one native
@@ -255,7 +401,15 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
       if (s < denseStates) dense[s * classes + cls] = child;
     }
   }
-  // Outputs inherited along failure links (breadth order: the link is already final).
+}
+
+/** Outputs inherited along failure links (breadth order: the link is already final). */
+function inheritOutputs(
+  rows: StateRows,
+  fail: Int32Array,
+  states: number,
+): { anchorStart: Int32Array; anchorIds: Int32Array; maxWsCount: number; maxDepth: number } {
+  const { depth, wsCount, flags, outLength, outWs, outLiteral, anchorLists } = rows;
   const anchorStart = new Int32Array(states + 1);
   const ids: number[] = [];
   let maxWsCount = 0;
@@ -276,10 +430,23 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     anchorStart[s + 1] = ids.length;
     if (anchorStart[s + 1]! > anchorStart[s]!) flags[s]! |= FLAG_ANCHOR;
   }
-  const anchorIds = Int32Array.from(ids);
-  // The scan codes, row by row in breadth order: a cell that differs from the failure
-  // link's row is a child or a whitespace loop; every other cell has the same target as
-  // there, so the row is copied and only those cells are coded.
+  return { anchorStart, anchorIds: Int32Array.from(ids), maxWsCount, maxDepth };
+}
+
+/**
+ * The scan codes, row by row in breadth order: a cell that differs from the failure
+ * link's row is a child or a whitespace loop; every other cell has the same target as
+ * there, so the row is copied and only those cells are coded.
+ */
+function buildScanCodes(
+  rows: StateRows,
+  dense: Int32Array,
+  fail: Int32Array,
+  denseStates: number,
+  classes: number,
+  wsClass: number,
+): Int32Array {
+  const { flags, cStart, cClass } = rows;
   const code = new Int32Array(dense.length);
   const codeOf = (target: number) => {
     const offset = target * classes;
@@ -296,30 +463,7 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     }
     if (wsClass >= 0) code[row + wsClass] = codeOf(dense[row + wsClass]!);
   }
-
-  return {
-    classOf,
-    classes,
-    wsClass,
-    states,
-    denseStates,
-    dense,
-    code,
-    depth,
-    wsCount,
-    flags,
-    outLength,
-    outWs,
-    outLiteral,
-    fail,
-    anchorStart,
-    anchorIds,
-    anchorLength,
-    anchorWs,
-    maxWsCount,
-    maxDepth,
-    step,
-  };
+  return code;
 }
 
 /** Needle bytes as class symbols: whitespace runs become one symbol, the ends trimmed. */
