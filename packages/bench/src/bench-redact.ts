@@ -23,7 +23,7 @@
  */
 import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { compileRedaction, createRedactor } from "@spool/transforms";
+import { compileRedaction, createRedactor, seededRandom } from "@spool/transforms";
 
 export interface BenchRedactOptions {
   /** Bytes of log text per measured run of the redactor. @default 256 MiB */
@@ -79,7 +79,7 @@ export async function benchRedact(options: BenchRedactOptions = {}): Promise<Ben
   const sizeBytes = options.sizeBytes ?? 256 << 20;
   const chunkBytes = options.chunkBytes ?? 64 << 10;
   const peerSizeBytes = Math.min(sizeBytes, options.peerSizeBytes ?? 32 << 20);
-  const random = mulberry32(options.seed ?? 1);
+  const random = seededRandom(options.seed ?? 1);
   const cases: BenchRedactCase[] = [];
   for (const count of options.secrets ?? [10, 1000]) {
     const secrets = Array.from({ length: count }, () => randomToken(random, 32));
@@ -265,16 +265,4 @@ function randomToken(random: () => number, length: number): string {
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** A small deterministic PRNG, so runs are comparable. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
