@@ -151,12 +151,21 @@ export async function serveBinary(args: string[]): Promise<{
     });
     child.on("exit", (code) => reject(new Error(`spool serve exited ${code}: ${err}`)));
   });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      if (child.exitCode !== null) return resolve(child.exitCode);
-      child.once("exit", (code) => resolve(code));
-      child.kill("SIGTERM");
-    });
+  // Once, however often it is called: a child killed by a signal has exitCode null, so
+  // asking exitCode whether it is gone would wait for an exit that already happened.
+  // A server that ignores SIGTERM for 5 s is killed, so a test's cleanup always ends.
+  const exited = new Promise<number | null>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode);
+    else child.once("exit", (code) => resolve(code));
+  });
+  let stopping: Promise<number | null> | undefined;
+  const stop = () => {
+    if (stopping) return stopping;
+    child.kill("SIGTERM");
+    const force = setTimeout(() => child.kill("SIGKILL"), 5000);
+    stopping = exited.finally(() => clearTimeout(force));
+    return stopping;
+  };
   return { child, start, stop };
 }
 
