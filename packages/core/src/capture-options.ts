@@ -9,9 +9,9 @@
  * const timeouts: Pick<CaptureOptions, "timeoutMs" | "drainMs"> = { timeoutMs: 60_000, drainMs: 1000 };
  * ```
  */
-import type { Subject } from "rxjs";
 import type { SpawnChild } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
+import type { EventStream } from "./capture-events.js";
 import type { Logger } from "./logger.js";
 import type { PreviewBudget, PreviewSnapshot } from "./preview.js";
 import type { ProcessReceipt, Receipt, SourceReceipt } from "./receipt.js";
@@ -125,8 +125,8 @@ export interface SourceCaptureResult {
 /** The handle of a running capture; `R` is its result. */
 export interface CaptureHandle<R> {
   readonly captureId: string;
-  /** Lifecycle events; completes after "final". */
-  readonly events: Subject<CaptureEvent>;
+  /** Lifecycle events, read-only; completes after "final". */
+  readonly events: EventStream<CaptureEvent>;
   /** The receipt as of now. */
   receipt(): R extends { receipt: infer T } ? T : Receipt;
   /** Signal the process group (escalating to SIGKILL after the grace period), or destroy the source. */

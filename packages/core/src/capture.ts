@@ -95,7 +95,7 @@ export function startCapture(options: CaptureOptions): Capture {
   });
   return {
     ...withoutEvents(capture),
-    // A getter, not a copy: a spread would read `events` and load rxjs for nobody.
+    // A getter, not a copy: the handle keeps the capture's one event stream.
     get events() {
       return capture.events;
     },
@@ -234,7 +234,7 @@ function runCapture(
   return {
     captureId,
     get events() {
-      return bus.subject;
+      return bus.events;
     },
     receipt,
     cancel: (signal = "SIGTERM") => producer.cancel(signal),
