@@ -9,9 +9,10 @@
  * const timeouts: Pick<CaptureOptions, "timeoutMs" | "drainMs"> = { timeoutMs: 60_000, drainMs: 1000 };
  * ```
  */
+
+import type { EventStream } from "./capture-events.js";
 import type { SpawnChild } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
-import type { EventStream } from "./capture-events.js";
 import type { Logger } from "./logger.js";
 import type { PreviewBudget, PreviewSnapshot } from "./preview.js";
 import type { ProcessReceipt, Receipt, SourceReceipt } from "./receipt.js";

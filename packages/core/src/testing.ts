@@ -135,7 +135,9 @@ export function checkLedger(
   if (!ledgerBalances(s)) {
     const { observed, accepted, pending, discarded } = s.raw;
     if (observed !== accepted + pending + discarded)
-      fail(`observed ${observed} ≠ accepted ${accepted} + pending ${pending} + discarded ${discarded}`);
+      fail(
+        `observed ${observed} ≠ accepted ${accepted} + pending ${pending} + discarded ${discarded}`,
+      );
     if (s.committed > s.produced) fail(`committed ${s.committed} > produced ${s.produced}`);
     fail("a count is negative");
   }
@@ -146,7 +148,8 @@ export function checkLedger(
     lines: s.lines,
   };
   for (const [key, want] of Object.entries(expect) as [keyof LedgerExpectation, number][]) {
-    if (want !== undefined && actual[key] !== want) fail(`${key} is ${actual[key]}, expected ${want}`);
+    if (want !== undefined && actual[key] !== want)
+      fail(`${key} is ${actual[key]}, expected ${want}`);
   }
 }
 

@@ -114,4 +114,13 @@ async function checkSmallPath(options: SpoolContractOptions) {
   await spool.close();
 }
 
-export * from "./store-contract.js";
+export {
+  createFaultyFs,
+  type FaultCode,
+  type FaultSpec,
+  nodeFs,
+} from "./fs-layer.js";
+export {
+  checkStoreContract,
+  type StoreContractOptions,
+} from "./store-contract.js";

@@ -8,8 +8,9 @@
  * fc.sample(fc.nat(), 1);
  * ```
  */
-import type FastCheck from "fast-check";
+
 import { SpoolError } from "@spool/core/errors";
+import type FastCheck from "fast-check";
 
 async function load(): Promise<typeof FastCheck> {
   try {

@@ -192,7 +192,9 @@ export function validateRule(rule: RedactionRule, window: number): void {
   if (rule.kind === "pattern") {
     for (const anchor of rule.anchors) {
       if (!mayStartWith(rule.pattern, anchor, rule.ignoreCase ?? false))
-        fail(`pattern /${rule.pattern.source}/ cannot start at its anchor ${JSON.stringify(anchor)} (it is matched from the anchor's first byte: start it with the anchor)`);
+        fail(
+          `pattern /${rule.pattern.source}/ cannot start at its anchor ${JSON.stringify(anchor)} (it is matched from the anchor's first byte: start it with the anchor)`,
+        );
     }
   }
 }
@@ -214,7 +216,10 @@ function mayStartWith(pattern: RegExp, anchor: string, ignoreCase: boolean): boo
     }
     source = source.slice(open[0].length);
   }
-  const atom = /^(?:\[[^\]\\]*(?:\\.[^\]\\]*)*\]|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)|[^|()?*+{])/.exec(source);
+  const atom =
+    /^(?:\[[^\]\\]*(?:\\.[^\]\\]*)*\]|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)|[^|()?*+{])/.exec(
+      source,
+    );
   if (!atom) return true;
   const quantified = /^[?*]|^\{0[,}]/.test(source.slice(atom[0].length));
   if (quantified) return true; // the first atom may be skipped

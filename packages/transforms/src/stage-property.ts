@@ -57,10 +57,12 @@ export interface StagePropertyOptions extends PropertyRunOptions {
 export function checkStageProperty(options: StagePropertyOptions): void {
   const input = (options.input ?? arbStageInput()).map(toBytes);
   const cases = input.chain((bytes) =>
-    fc.oneof(
-      { weight: 4, arbitrary: arbSplitOffsets(bytes.length).map((o) => splitAt(bytes, o)) },
-      { weight: 1, arbitrary: fc.constant(byteAtATime(bytes)) },
-    ).map((chunks) => ({ bytes, chunks })),
+    fc
+      .oneof(
+        { weight: 4, arbitrary: arbSplitOffsets(bytes.length).map((o) => splitAt(bytes, o)) },
+        { weight: 1, arbitrary: fc.constant(byteAtATime(bytes)) },
+      )
+      .map((chunks) => ({ bytes, chunks })),
   );
   assertProperty(
     fc.property(cases, ({ bytes, chunks }) => {
@@ -94,10 +96,7 @@ export interface PropertyRunOptions {
  * assertProperty(fc.property(fc.nat(), (n) => n >= 0), { numRuns: 20 });
  * ```
  */
-export function assertProperty<T>(
-  property: IProperty<T>,
-  options: PropertyRunOptions = {},
-): void {
+export function assertProperty<T>(property: IProperty<T>, options: PropertyRunOptions = {}): void {
   const details = fc.check(property, {
     numRuns: options.numRuns ?? 100,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
@@ -143,7 +142,9 @@ export function checkStageRun(
   const verify = (what: string, pushed: number) => {
     const so = Buffer.concat(got);
     if (!want.subarray(0, so.length).equals(so))
-      fail(`after ${what} the output ${showBytes(so)} is not a prefix of the expected ${showBytes(want)}`);
+      fail(
+        `after ${what} the output ${showBytes(so)} is not a prefix of the expected ${showBytes(want)}`,
+      );
     const held = stage.held;
     if (!Number.isInteger(held) || held < 0) fail(`after ${what} held is ${held}, not a count`);
     if (held > window) fail(`after ${what} held ${held} > window ${window}`);
@@ -167,15 +168,23 @@ export function checkStageRun(
   if (stage.held !== 0) fail(`held is ${stage.held} after end(), expected 0`);
   const all = Buffer.concat(got);
   if (!all.equals(want))
-    fail(`end() left the output at ${showBytes(all)}, expected ${showBytes(want)} (bytes were lost at end())`);
+    fail(
+      `end() left the output at ${showBytes(all)}, expected ${showBytes(want)} (bytes were lost at end())`,
+    );
 }
 
 /** Default inputs: short UTF-8 text with newlines, a few invalid bytes and ANSI escapes. */
 export function arbStageInput(maxLength = 300): Arbitrary<Uint8Array> {
   const piece = fc.oneof(
-    { weight: 6, arbitrary: fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => Buffer.from(s)) },
+    {
+      weight: 6,
+      arbitrary: fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => Buffer.from(s)),
+    },
     { weight: 2, arbitrary: fc.constantFrom("\n", "\r\n", "\t", "  ").map((s) => Buffer.from(s)) },
-    { weight: 1, arbitrary: fc.constantFrom("\x1b[31m", "\x1b[0m", "\x1b]0;t\x07").map((s) => Buffer.from(s)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("\x1b[31m", "\x1b[0m", "\x1b]0;t\x07").map((s) => Buffer.from(s)),
+    },
     { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3 }) },
   );
   return fc

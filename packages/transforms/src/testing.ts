@@ -31,12 +31,12 @@ import {
 } from "./stage-property.js";
 
 export {
+  checkLedger,
+  createMemoryWriter,
   type LedgerExpectation,
   type MemoryWriter,
   type MemoryWriterOptions,
   type PipelineRun,
-  checkLedger,
-  createMemoryWriter,
   runThroughPipeline,
 } from "@spool/core/testing";
 export {

@@ -1,8 +1,10 @@
 import { compileRedaction, type PatternRule, redactText, tokenRule } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
 
-const token = (body: string, extra: object = {}) => () =>
-  tokenRule({ name: "acme-key", prefixes: ["acme_"], body, minBody: 8, ...extra });
+const token =
+  (body: string, extra: object = {}) =>
+  () =>
+    tokenRule({ name: "acme-key", prefixes: ["acme_"], body, minBody: 8, ...extra });
 
 const pattern = (anchors: string[], re: RegExp): PatternRule => ({
   kind: "pattern",
@@ -46,7 +48,8 @@ describe("rule validation is loud", () => {
       pattern(["tok_"], /[a-z]+_(?<secret>\d{6,})/),
       pattern(["x"], /(?:y)?x\d{4}/),
     ];
-    for (const rule of good) expect(() => compileRedaction({ builtins: false, rules: [rule] })).not.toThrow();
+    for (const rule of good)
+      expect(() => compileRedaction({ builtins: false, rules: [rule] })).not.toThrow();
     const rules = compileRedaction({ builtins: false, rules: [good[0]!] });
     expect(redactText("a key=abcdefgh1 b", rules)).not.toContain("abcdefgh1");
   });

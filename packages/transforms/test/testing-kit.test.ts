@@ -78,7 +78,9 @@ describe("testing kit", () => {
     expect(() => checkNoSecretPiece("x [REDACTED:a] y", "0123456789")).not.toThrow();
     expect(() =>
       checkRedaction({ builtins: false }, { secrets: ["not-covered-by-any-rule"], numRuns: 5 }),
-    ).toThrow(/8-byte piece of a secret .* survived redaction: .*\n\(failed after .* replay with \{ seed: /s);
+    ).toThrow(
+      /8-byte piece of a secret .* survived redaction: .*\n\(failed after .* replay with \{ seed: /s,
+    );
   });
 
   it("embeds secrets in contexts: a rule that only works between spaces fails", () => {
@@ -92,12 +94,18 @@ describe("testing kit", () => {
     });
     const secrets = ["acme_0123456789abcdefghijk"];
     expect(() =>
-      checkRedaction({ builtins: false, rules: [spaced] }, { secrets, contexts: ["words"], numRuns: 30 }),
+      checkRedaction(
+        { builtins: false, rules: [spaced] },
+        { secrets, contexts: ["words"], numRuns: 30 },
+      ),
     ).not.toThrow();
     expect(() =>
       checkRedaction({ builtins: false, rules: [spaced] }, { secrets, numRuns: 100, seed: 7 }),
     ).toThrow(/survived redaction/);
-    const texts = fc.sample(arbSecretEmbedding({ secrets, contexts: ["json", "yaml", "flag-equals"] }), 30);
+    const texts = fc.sample(
+      arbSecretEmbedding({ secrets, contexts: ["json", "yaml", "flag-equals"] }),
+      30,
+    );
     expect(texts.some((t) => t.text.includes('{"token":"acme_'))).toBe(true);
     expect(texts.some((t) => t.text.includes("api_key: acme_"))).toBe(true);
     expect(texts.some((t) => t.text.includes("--token=acme_"))).toBe(true);

@@ -42,12 +42,12 @@ export const BLANK = byteSet(" \t");
 export function classBodyProblem(spec: string): string | null {
   if (spec.length === 0) return "is empty (it would match nothing)";
   if (/[^\x20-\x7e\t\r\n]/.test(spec)) return "has a non-ASCII or control character";
-  const escape = /\\[A-Za-z0-9]/.exec(spec);
-  if (escape) {
-    return `uses ${JSON.stringify(escape[0])}, which is not supported: write the bytes and ranges out (e.g. "A-Za-z0-9_" for \\w)`;
+  const escaped = /\\[A-Za-z0-9]/.exec(spec);
+  if (escaped) {
+    return `uses ${JSON.stringify(escaped[0])}, which is not supported: write the bytes and ranges out (e.g. "A-Za-z0-9_" for \\w)`;
   }
   if (spec.startsWith("[") && spec.endsWith("]") && spec.length > 1)
-    return "is wrapped in [ ]: give the class body only (e.g. \"A-Z0-9\")";
+    return 'is wrapped in [ ]: give the class body only (e.g. "A-Z0-9")';
   for (let i = 0; i + 2 < spec.length; i++) {
     if (spec[i + 1] === "-") {
       if (spec.charCodeAt(i + 2) < spec.charCodeAt(i))

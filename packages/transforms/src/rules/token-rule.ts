@@ -109,7 +109,11 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
 
 function validateTokenRule(options: TokenRuleOptions): void {
   const fail = (why: string): never => {
-    throw new SpoolError("SPOOL_E_OPTIONS", "tokenRule", `rule ${JSON.stringify(options.name)}: ${why}`);
+    throw new SpoolError(
+      "SPOOL_E_OPTIONS",
+      "tokenRule",
+      `rule ${JSON.stringify(options.name)}: ${why}`,
+    );
   };
   const body = classBodyProblem(options.body);
   if (body !== null) fail(`body ${JSON.stringify(options.body)} ${body}`);
