@@ -13,6 +13,7 @@
 import type { EventStream } from "./capture-events.js";
 import type { SpawnChild } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
+import type { StorageFailure } from "./errors.js";
 import type { Logger } from "./logger.js";
 import type { PreviewBudget, PreviewSnapshot } from "./preview.js";
 import type { ProcessReceipt, Receipt, SourceReceipt } from "./receipt.js";
@@ -105,6 +106,8 @@ export type CaptureEvent =
   | { type: "start"; receipt: Receipt }
   | { type: "spill"; receipt: Receipt }
   | { type: "persistence-stopped"; stream: StreamName; reason: CaptureReason }
+  /** Storage could not be opened: the capture goes on with its preview only. */
+  | { type: "storage-error"; code: string; message: string; storage: StorageFailure | null }
   | { type: "exit"; receipt: Receipt }
   | { type: "final"; receipt: Receipt };
 

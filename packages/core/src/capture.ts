@@ -40,7 +40,7 @@ import { type SpawnRequest, spawnChild } from "./child-spawn.js";
 import { type Clock, systemClock } from "./clock.js";
 import { createDisabledSpool } from "./disabled-spool.js";
 import { drainedToEof, drainPumps } from "./drain.js";
-import { SpoolError } from "./errors.js";
+import { SpoolError, type StorageFailure, storageFailureOf } from "./errors.js";
 import { exitStatusOf } from "./exit-status.js";
 import { newCaptureId } from "./ids.js";
 import { ledgerBalances } from "./ledger.js";
@@ -202,7 +202,12 @@ function runCapture(
     },
     onStageError: journal.stageFailed,
   });
-  const storage = createStorageOpener(spool, storageHooks(spool, journal, live));
+  const storage = createStorageOpener(
+    spool,
+    storageHooks(spool, journal, live, (failure) => {
+      run.storageError = failure;
+    }),
+  );
   const run: CaptureRun = {
     phase: "spawning",
     captureId,
@@ -215,6 +220,7 @@ function runCapture(
     reasons: new Set(),
     finals: null,
     outcome: "pending",
+    storageError: null,
   };
   whenStarted((pid) => {
     enterPhase(run, "running");
@@ -243,7 +249,12 @@ function runCapture(
   };
 }
 
-function storageHooks(spool: CaptureSpool, journal: CaptureJournal, live: LivePublisher) {
+function storageHooks(
+  spool: CaptureSpool,
+  journal: CaptureJournal,
+  live: LivePublisher,
+  failedWith: (failure: StorageFailure) => void,
+) {
   return {
     opened: () => {
       journal.spilled();
@@ -252,6 +263,11 @@ function storageHooks(spool: CaptureSpool, journal: CaptureJournal, live: LivePu
       live.start();
     },
     failed: (error: unknown) => {
+      failedWith(
+        error instanceof SpoolError && error.storage
+          ? error.storage
+          : storageFailureOf(error, "open"),
+      );
       for (const name of STREAM_NAMES) spool.streams[name].stop("storage-unavailable");
       journal.spillFailed(error);
     },

@@ -45,9 +45,13 @@ export {
 export { createDisabledSpool } from "./disabled-spool.js";
 export {
   isSpoolError,
+  redactPath,
   SPOOL_ERROR_CODES,
   SpoolError,
   type SpoolErrorCode,
+  type SpoolErrorOptions,
+  type StorageFailure,
+  storageFailureOf,
 } from "./errors.js";
 export { exitStatusOf } from "./exit-status.js";
 export {
