@@ -167,5 +167,5 @@ describe("the packed packages", () => {
     expect(
       JSON.parse(readFileSync(path.join(project, "package.json"), "utf8")).dependencies,
     ).toHaveProperty("@spool/core");
-  });
+  }, 240_000);
 });
