@@ -35,7 +35,22 @@ export interface StreamPlan {
   readonly representation?: "text" | "binary";
 }
 
-/** What every capture takes, of a child process or of any other source. */
+/**
+ * What every capture takes, of a child process or of any other source.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET, type CaptureCommonOptions } from "@spool/core";
+ * import { createFileSpool } from "@spool/sinks";
+ * import { createStreamPlan } from "@spool/transforms";
+ * const common: CaptureCommonOptions = {
+ *   root: "/tmp/spools",
+ *   preview: DEFAULT_PREVIEW_BUDGET,
+ *   plan: (stream) => createStreamPlan({ preview: { budget: DEFAULT_PREVIEW_BUDGET, stream }, redactor: null }),
+ *   spool: createFileSpool({ root: "/tmp/spools", missingRoot: "create" }).factory,
+ * };
+ * ```
+ */
 export interface CaptureCommonOptions {
   /** Absolute root the spool lives under (reported in the receipt). */
   readonly root: string;
@@ -70,6 +85,16 @@ export interface CaptureCommonOptions {
   readonly logger?: Logger;
 }
 
+/**
+ * What {@link startCapture} takes: the common options plus the command and how to run it.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureCommonOptions, CaptureOptions } from "@spool/core";
+ * declare const common: CaptureCommonOptions;
+ * const options: CaptureOptions = { ...common, command: "npm", args: ["test"], cwd: "/src/app", timeoutMs: 300_000 };
+ * ```
+ */
 export interface CaptureOptions extends CaptureCommonOptions {
   readonly command: string;
   readonly args: readonly string[];

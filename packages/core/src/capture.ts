@@ -77,6 +77,28 @@ export type {
 } from "./capture-options.js";
 export type { CaptureProducer } from "./capture-producer.js";
 
+/**
+ * Run a command and capture its stdout and stderr through `plan` into `spool`, from the first
+ * byte. Resolves `done` with the receipt (bounded preview, byte counts, refs) and the exit
+ * status `spool run` would use. Never rejects for the child's failure: that is in the receipt.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { createRedactor, createStreamPlan } from "@spool/transforms";
+ * const capture = startCapture({
+ *   command: "make",
+ *   args: ["test"],
+ *   root: "/tmp/spools",
+ *   preview: DEFAULT_PREVIEW_BUDGET,
+ *   plan: (stream) => createStreamPlan({ preview: { budget: DEFAULT_PREVIEW_BUDGET, stream }, redactor: createRedactor() }),
+ *   spool: createMemorySpool().factory,
+ *   timeoutMs: 600_000,
+ * });
+ * const { receipt, exitStatus } = await capture.done;
+ * ```
+ */
 export function startCapture(options: CaptureOptions): Capture {
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();

@@ -84,6 +84,20 @@ export interface FileSpool {
 
 const WORKER = new URL("../dist/file-writer.worker.js", import.meta.url);
 
+/**
+ * A spool of private files: give its `factory` to captures, `destroy()` it after the last.
+ * With `root`, a missing root is refused (or created, `missingRoot: "create"`) here and now.
+ * It sets no limits: wrap `factory` in {@link withQuotas} for them.
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool, resolveRoot } from "@spool/sinks";
+ * const root = resolveRoot({ flag: "/tmp/my-spools", env: process.env });
+ * const files = createFileSpool({ root });
+ * // startCapture({ ..., root, spool: files.factory })
+ * await files.destroy();
+ * ```
+ */
 export function createFileSpool(options: FileSpoolOptions = {}): FileSpool {
   const clock = options.clock ?? systemClock;
   const missingRoot = options.missingRoot ?? "refuse";

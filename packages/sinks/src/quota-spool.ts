@@ -54,6 +54,21 @@ export interface QuotaOptions {
   readonly allowance?: AllowanceSource | null;
 }
 
+/**
+ * Limits around any spool: `maxBytes` per capture, `allowance` shared by a root. The
+ * library's defaults are no limits; the CLI uses {@link DEFAULT_MAX_BYTES} (32 MiB) and
+ * {@link DEFAULT_ROOT_QUOTA} (128 MiB).
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool, DEFAULT_MAX_BYTES, DEFAULT_ROOT_QUOTA, rootQuotaAllowance, withQuotas } from "@spool/sinks";
+ * const files = createFileSpool({});
+ * const factory = withQuotas(files.factory, {
+ *   maxBytes: DEFAULT_MAX_BYTES,
+ *   allowance: rootQuotaAllowance(DEFAULT_ROOT_QUOTA),
+ * });
+ * ```
+ */
 export function withQuotas(factory: SpoolFactory, options: QuotaOptions): SpoolFactory {
   const maxBytes = options.maxBytes ?? null;
   if (maxBytes !== null && (!Number.isSafeInteger(maxBytes) || maxBytes < 0)) {

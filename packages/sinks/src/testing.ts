@@ -36,6 +36,17 @@ export interface SpoolContractOptions {
   ) => Buffer | Promise<Buffer>;
 }
 
+/**
+ * Run the spool contract on `options.factory`; rejects with the first violation.
+ *
+ * @example
+ * ```ts
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { checkSpoolContract } from "@spool/sinks/testing";
+ * const memory = createMemorySpool();
+ * await checkSpoolContract({ factory: memory.factory, root: "/unused", readBack: (id, s) => memory.bytes(id, s) });
+ * ```
+ */
 export async function checkSpoolContract(options: SpoolContractOptions): Promise<void> {
   await checkRoundTrip(options);
   await checkStop(options);

@@ -72,6 +72,13 @@ export function createStreamPlan(options: StreamPlanOptions): StreamPlan {
 /**
  * Refuse (`SPOOL_E_PLAN`) a plan that redacts before a built-in transform that joins
  * bytes, that has no redactor while redaction is on, or whose preview tap is not last.
+ *
+ * @example
+ * ```ts
+ * import { checkStreamPlan, createRedactor, createAnsiStrip, createPreviewTap, previewTapBudget } from "@spool/transforms";
+ * const tap = createPreviewTap(previewTapBudget(100));
+ * checkStreamPlan({ stages: [createRedactor(), createAnsiStrip()], tap }, { redaction: true }); // throws SPOOL_E_PLAN
+ * ```
  */
 export function checkStreamPlan(
   plan: Pick<StreamPlan, "stages" | "tap">,
