@@ -61,7 +61,7 @@ export function createEventBus(): EventBus {
     subscribe(observer) {
       const o = typeof observer === "function" ? { next: observer } : { ...observer };
       if (completed) {
-        o.complete?.();
+        deliver(() => o.complete?.());
         return { unsubscribe() {} };
       }
       observers.add(o);
@@ -74,14 +74,28 @@ export function createEventBus(): EventBus {
     emit(make) {
       if (observers.size === 0 || completed) return;
       const event = make();
-      for (const o of [...observers]) o.next?.(event);
+      for (const o of [...observers]) deliver(() => o.next?.(event));
     },
     complete() {
       if (completed) return;
       completed = true;
       const all = [...observers];
       observers.clear();
-      for (const o of all) o.complete?.();
+      for (const o of all) deliver(() => o.complete?.());
     },
   };
+}
+
+/**
+ * Call a subscriber; what it throws is reported as an uncaught error on a later turn (as
+ * rxjs does), never thrown into the capture that emitted.
+ */
+function deliver(call: () => void): void {
+  try {
+    call();
+  } catch (error) {
+    setTimeout(() => {
+      throw error;
+    });
+  }
 }
