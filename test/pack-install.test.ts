@@ -39,7 +39,18 @@ const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   });
 
 const npm = (args: string[]) =>
-  run("npm", [...args, "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], project);
+  run(
+    "npm",
+    [
+      ...args,
+      "--prefer-offline",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+      "--loglevel=error",
+    ],
+    project,
+  );
 
 /** The file list and the manifest of a tarball. */
 function contents(tarball: string): { files: string[]; manifest: Record<string, unknown> } {
