@@ -48,9 +48,17 @@ import {
 export const QUOTA_SPOOL = "quota-spool";
 
 export interface QuotaOptions {
-  /** Bytes one capture may keep over both streams; null for no ceiling. @default null */
+  /**
+   * Bytes one capture may keep over both streams; null for no ceiling. The library sets
+   * none; the CLI passes `DEFAULT_MAX_BYTES` (32 MiB, `--max-bytes`).
+   * @default null
+   */
   readonly maxBytes?: number | null;
-  /** Where each capture reserves what it keeps (asked at spill); null for none. @default null */
+  /**
+   * Where each capture reserves what it keeps (asked at spill); null for none. The library
+   * sets none; the CLI passes `rootQuotaAllowance(DEFAULT_ROOT_QUOTA)` (128 MiB, `--root-quota`).
+   * @default null
+   */
   readonly allowance?: AllowanceSource | null;
 }
 
