@@ -10,15 +10,14 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import {
   type CaptureSpool,
-  createManualClock,
   DEFAULT_PREVIEW_BUDGET,
   ledgerBalances,
-  type ManualClock,
   type Receipt,
   type SpoolFactory,
   type StreamFinal,
   startCapture,
 } from "@spool/core";
+import { createManualClock, type ManualClock } from "@spool/core/testing";
 import { createWriterQueue, type WriterQueue } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -17,11 +17,11 @@ import {
 } from "@spool/core";
 import {
   createFileSpool,
-  type FaultSpec,
   type FileSpoolOptions,
   type QuotaOptions,
   withQuotas,
 } from "@spool/sinks";
+import type { FaultSpec } from "@spool/sinks/testing";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { GEN, pattern } from "./fixtures/pattern.js";

@@ -1,51 +1,101 @@
 /**
- * A capture's lifecycle events, free until someone asks for them: the rxjs `Subject` is
- * created on first access (rxjs is loaded then, not at start-up: `spool run` loads none),
- * and no event is built while nobody listens.
+ * A capture's lifecycle events as a read-only, multicast event stream: consumers
+ * subscribe, only the capture emits (nothing like a `Subject` a consumer could `.next`).
+ * No event is built while nobody listens, and nothing is loaded for it: rxjs is not a
+ * dependency. The stream is Observable-shaped (`subscribe(observer)` returning
+ * `{ unsubscribe }`, and `@@observable` interop), so rxjs users wrap it with
+ * `new Observable((s) => capture.events.subscribe(s))` or `from(capture.events as any)`.
  *
  * @example
  * ```ts
  * import { createEventBus } from "./capture-events.js"; // internal to @spool/core
  * const bus = createEventBus();
  * bus.emit(() => ({ type: "persistence-stopped", stream: "stdout", reason: "quota" })); // nobody listens: not built
- * bus.subject.subscribe((event) => console.log(event.type));
+ * bus.events.subscribe((event) => console.log(event.type));
  * ```
  */
-import { createRequire } from "node:module";
-import type { Subject } from "rxjs";
 import type { CaptureEvent } from "./capture-options.js";
 
+/** Callbacks of one subscriber; each optional. */
+export interface EventObserver<T> {
+  next?(value: T): void;
+  /** Never called by a capture (a failed capture still ends with a `final` receipt). */
+  error?(error: unknown): void;
+  complete?(): void;
+}
+
+/** What `subscribe` returns. */
+export interface EventSubscription {
+  unsubscribe(): void;
+}
+
+/**
+ * A read-only stream of events: subscribe with a function or an observer. A subscriber that
+ * comes after the stream completed is told `complete` at once.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureEvent, EventStream } from "@spool/core";
+ * declare const events: EventStream<CaptureEvent>;
+ * const sub = events.subscribe({ next: (e) => console.log(e.type), complete: () => console.log("done") });
+ * sub.unsubscribe();
+ * ```
+ */
+export interface EventStream<T> {
+  subscribe(observer?: EventObserver<T> | ((value: T) => void)): EventSubscription;
+}
+
 export interface EventBus {
-  /** The events; created (and rxjs loaded) on first access. Completed after the last. */
-  readonly subject: Subject<CaptureEvent>;
-  /** Build and send an event, only if the subject exists. */
+  /** The read-only side handed to consumers. */
+  readonly events: EventStream<CaptureEvent>;
+  /** Build and send an event, only if someone listens. */
   emit(make: () => CaptureEvent): void;
+  /** The last event was sent: tell every subscriber, now and later. */
   complete(): void;
 }
 
 export function createEventBus(): EventBus {
-  let subject: Subject<CaptureEvent> | null = null;
+  const observers = new Set<EventObserver<CaptureEvent>>();
   let completed = false;
-  return {
-    get subject() {
-      if (!subject) {
-        subject = new (loadSubject())<CaptureEvent>();
-        if (completed) subject.complete();
+  const events: EventStream<CaptureEvent> & { "@@observable"(): EventStream<CaptureEvent> } = {
+    subscribe(observer) {
+      const o = typeof observer === "function" ? { next: observer } : { ...observer };
+      if (completed) {
+        deliver(() => o.complete?.());
+        return { unsubscribe() {} };
       }
-      return subject;
+      observers.add(o);
+      return { unsubscribe: () => observers.delete(o) };
     },
-    emit: (make) => subject?.next(make()),
+    "@@observable": () => events,
+  };
+  return {
+    events,
+    emit(make) {
+      if (observers.size === 0 || completed) return;
+      const event = make();
+      for (const o of [...observers]) deliver(() => o.next?.(event));
+    },
     complete() {
+      if (completed) return;
       completed = true;
-      subject?.complete();
+      const all = [...observers];
+      observers.clear();
+      for (const o of all) deliver(() => o.complete?.());
     },
   };
 }
 
 /**
- * `Subject` from rxjs's public entry, loaded on demand. A static import would load every
- * operator at start-up; `createRequire` keeps the getter synchronous.
+ * Call a subscriber; what it throws is reported as an uncaught error on a later turn (as
+ * rxjs does), never thrown into the capture that emitted.
  */
-function loadSubject(): typeof Subject {
-  return (createRequire(import.meta.url)("rxjs") as { Subject: typeof Subject }).Subject;
+function deliver(call: () => void): void {
+  try {
+    call();
+  } catch (error) {
+    setTimeout(() => {
+      throw error;
+    });
+  }
 }

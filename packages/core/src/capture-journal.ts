@@ -14,6 +14,7 @@
  * ```
  */
 import type { EventBus } from "./capture-events.js";
+import { SpoolError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import type { Receipt } from "./receipt.js";
 import { producerOf } from "./receipt-producer.js";
@@ -47,7 +48,17 @@ export function createCaptureJournal(
       bus.emit(() => ({ type: "spill", receipt: receipt() }));
     },
     spillFailed(error) {
-      log?.error({ event: "spill-failed", captureId, code: codeOf(error) }, "storage unavailable");
+      const storage = error instanceof SpoolError ? error.storage : null;
+      log?.error(
+        { event: "spill-failed", captureId, code: codeOf(error), ...storage },
+        "storage unavailable",
+      );
+      bus.emit(() => ({
+        type: "storage-error",
+        code: codeOf(error) ?? "SPOOL_E_STORAGE",
+        message: error instanceof SpoolError ? error.message : "storage unavailable",
+        storage,
+      }));
     },
     stopped(stream, reason) {
       log?.warn({ event: "persistence-stopped", captureId, stream, reason }, "persistence stopped");

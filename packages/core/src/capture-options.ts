@@ -9,9 +9,11 @@
  * const timeouts: Pick<CaptureOptions, "timeoutMs" | "drainMs"> = { timeoutMs: 60_000, drainMs: 1000 };
  * ```
  */
-import type { Subject } from "rxjs";
+
+import type { EventStream } from "./capture-events.js";
 import type { SpawnChild } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
+import type { StorageFailure } from "./errors.js";
 import type { Logger } from "./logger.js";
 import type { PreviewBudget, PreviewSnapshot } from "./preview.js";
 import type { ProcessReceipt, Receipt, SourceReceipt } from "./receipt.js";
@@ -33,7 +35,22 @@ export interface StreamPlan {
   readonly representation?: "text" | "binary";
 }
 
-/** What every capture takes, of a child process or of any other source. */
+/**
+ * What every capture takes, of a child process or of any other source.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET, type CaptureCommonOptions } from "@spool/core";
+ * import { createFileSpool } from "@spool/sinks";
+ * import { createStreamPlan } from "@spool/transforms";
+ * const common: CaptureCommonOptions = {
+ *   root: "/tmp/spools",
+ *   preview: DEFAULT_PREVIEW_BUDGET,
+ *   plan: (stream) => createStreamPlan({ preview: { budget: DEFAULT_PREVIEW_BUDGET, stream }, redactor: null }),
+ *   spool: createFileSpool({ root: "/tmp/spools", missingRoot: "create" }).factory,
+ * };
+ * ```
+ */
 export interface CaptureCommonOptions {
   /** Absolute root the spool lives under (reported in the receipt). */
   readonly root: string;
@@ -68,6 +85,16 @@ export interface CaptureCommonOptions {
   readonly logger?: Logger;
 }
 
+/**
+ * What {@link startCapture} takes: the common options plus the command and how to run it.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureCommonOptions, CaptureOptions } from "@spool/core";
+ * declare const common: CaptureCommonOptions;
+ * const options: CaptureOptions = { ...common, command: "npm", args: ["test"], cwd: "/src/app", timeoutMs: 300_000 };
+ * ```
+ */
 export interface CaptureOptions extends CaptureCommonOptions {
   readonly command: string;
   readonly args: readonly string[];
@@ -104,6 +131,8 @@ export type CaptureEvent =
   | { type: "start"; receipt: Receipt }
   | { type: "spill"; receipt: Receipt }
   | { type: "persistence-stopped"; stream: StreamName; reason: CaptureReason }
+  /** Storage could not be opened: the capture goes on with its preview only. */
+  | { type: "storage-error"; code: string; message: string; storage: StorageFailure | null }
   | { type: "exit"; receipt: Receipt }
   | { type: "final"; receipt: Receipt };
 
@@ -125,8 +154,8 @@ export interface SourceCaptureResult {
 /** The handle of a running capture; `R` is its result. */
 export interface CaptureHandle<R> {
   readonly captureId: string;
-  /** Lifecycle events; completes after "final". */
-  readonly events: Subject<CaptureEvent>;
+  /** Lifecycle events, read-only; completes after "final". */
+  readonly events: EventStream<CaptureEvent>;
   /** The receipt as of now. */
   receipt(): R extends { receipt: infer T } ? T : Receipt;
   /** Signal the process group (escalating to SIGKILL after the grace period), or destroy the source. */

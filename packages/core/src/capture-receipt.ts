@@ -36,7 +36,11 @@ export function buildReceipt(run: CaptureRun): Receipt {
     label: run.options.label ?? null,
     root: run.options.root,
     ...run.producer.block(),
-    capture: { state: run.outcome, reasons: [...run.reasons].sort() },
+    capture: {
+      state: run.outcome,
+      reasons: [...run.reasons].sort(),
+      ...(run.storageError ? { storageError: { ...run.storageError } } : {}),
+    },
     streams,
     preview: { ...preview, budget: { ...run.options.preview } },
   };

@@ -22,7 +22,7 @@
  */
 import type { CaptureCommonOptions, StreamPlan } from "./capture-options.js";
 import type { CaptureProducer } from "./capture-producer.js";
-import { SpoolError } from "./errors.js";
+import { SpoolError, type StorageFailure } from "./errors.js";
 import type { CaptureReason, CaptureState, StreamName } from "./receipt-vocabulary.js";
 import type { CaptureSpool, StreamFinal } from "./spool.js";
 import type { StorageOpener } from "./storage-opener.js";
@@ -55,6 +55,8 @@ export interface CaptureRun {
   finals: Record<StreamName, StreamFinal> | null;
   /** "pending" until the capture settles in the finishing phase. */
   outcome: CaptureState;
+  /** What failed when storage could not be opened (errno, operation, redacted path); null if nothing did. */
+  storageError: StorageFailure | null;
 }
 
 /** Move forward to `phase` (never back; skipping is allowed). */

@@ -40,7 +40,7 @@ import { type SpawnRequest, spawnChild } from "./child-spawn.js";
 import { type Clock, systemClock } from "./clock.js";
 import { createDisabledSpool } from "./disabled-spool.js";
 import { drainedToEof, drainPumps } from "./drain.js";
-import { SpoolError } from "./errors.js";
+import { SpoolError, type StorageFailure, storageFailureOf } from "./errors.js";
 import { exitStatusOf } from "./exit-status.js";
 import { newCaptureId } from "./ids.js";
 import { ledgerBalances } from "./ledger.js";
@@ -77,6 +77,28 @@ export type {
 } from "./capture-options.js";
 export type { CaptureProducer } from "./capture-producer.js";
 
+/**
+ * Run a command and capture its stdout and stderr through `plan` into `spool`, from the first
+ * byte. Resolves `done` with the receipt (bounded preview, byte counts, refs) and the exit
+ * status `spool run` would use. Never rejects for the child's failure: that is in the receipt.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { createRedactor, createStreamPlan } from "@spool/transforms";
+ * const capture = startCapture({
+ *   command: "make",
+ *   args: ["test"],
+ *   root: "/tmp/spools",
+ *   preview: DEFAULT_PREVIEW_BUDGET,
+ *   plan: (stream) => createStreamPlan({ preview: { budget: DEFAULT_PREVIEW_BUDGET, stream }, redactor: createRedactor() }),
+ *   spool: createMemorySpool().factory,
+ *   timeoutMs: 600_000,
+ * });
+ * const { receipt, exitStatus } = await capture.done;
+ * ```
+ */
 export function startCapture(options: CaptureOptions): Capture {
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
@@ -95,7 +117,7 @@ export function startCapture(options: CaptureOptions): Capture {
   });
   return {
     ...withoutEvents(capture),
-    // A getter, not a copy: a spread would read `events` and load rxjs for nobody.
+    // A getter, not a copy: the handle keeps the capture's one event stream.
     get events() {
       return capture.events;
     },
@@ -202,7 +224,12 @@ function runCapture(
     },
     onStageError: journal.stageFailed,
   });
-  const storage = createStorageOpener(spool, storageHooks(spool, journal, live));
+  const storage = createStorageOpener(
+    spool,
+    storageHooks(spool, journal, live, (failure) => {
+      run.storageError = failure;
+    }),
+  );
   const run: CaptureRun = {
     phase: "spawning",
     captureId,
@@ -215,6 +242,7 @@ function runCapture(
     reasons: new Set(),
     finals: null,
     outcome: "pending",
+    storageError: null,
   };
   whenStarted((pid) => {
     enterPhase(run, "running");
@@ -234,7 +262,7 @@ function runCapture(
   return {
     captureId,
     get events() {
-      return bus.subject;
+      return bus.events;
     },
     receipt,
     cancel: (signal = "SIGTERM") => producer.cancel(signal),
@@ -243,7 +271,12 @@ function runCapture(
   };
 }
 
-function storageHooks(spool: CaptureSpool, journal: CaptureJournal, live: LivePublisher) {
+function storageHooks(
+  spool: CaptureSpool,
+  journal: CaptureJournal,
+  live: LivePublisher,
+  failedWith: (failure: StorageFailure) => void,
+) {
   return {
     opened: () => {
       journal.spilled();
@@ -252,6 +285,11 @@ function storageHooks(spool: CaptureSpool, journal: CaptureJournal, live: LivePu
       live.start();
     },
     failed: (error: unknown) => {
+      failedWith(
+        error instanceof SpoolError && error.storage
+          ? error.storage
+          : storageFailureOf(error, "open"),
+      );
       for (const name of STREAM_NAMES) spool.streams[name].stop("storage-unavailable");
       journal.spillFailed(error);
     },

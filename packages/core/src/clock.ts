@@ -30,6 +30,19 @@ export interface ManualClock extends Clock {
   readonly pending: number;
 }
 
+/**
+ * A {@link ManualClock} starting at `start` ms: timers fire only inside `advance`.
+ *
+ * @example
+ * ```ts
+ * import { createManualClock } from "@spool/core/testing";
+ * const clock = createManualClock();
+ * let fired = false;
+ * clock.setTimeout(() => { fired = true; }, 100);
+ * clock.advance(99); // fired === false
+ * clock.advance(1); // fired === true
+ * ```
+ */
 export function createManualClock(start = 0): ManualClock {
   let current = start;
   let nextId = 0;

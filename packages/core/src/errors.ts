@@ -41,21 +41,104 @@ export const SPOOL_ERROR_CODES = [
 
 export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];
 
+/**
+ * What failed in storage: the errno (`ENOENT`, `ENOSPC`, `EACCES`…), the operation
+ * (`open`, `mkdir`, `write`, `rename`…) and the path, with anything that looks like a
+ * secret in the path redacted ({@link redactPath}).
+ */
+export interface StorageFailure {
+  readonly errno: string;
+  readonly operation: string;
+  readonly path: string | null;
+}
+
+/** Options of a {@link SpoolError}: the cause, and for storage errors what failed. */
+export interface SpoolErrorOptions {
+  readonly cause?: unknown;
+  readonly storage?: StorageFailure;
+}
+
 export class SpoolError extends Error {
   override readonly name = "SpoolError";
   readonly code: SpoolErrorCode;
   readonly component: string;
+  /** For storage errors: errno, operation and (redacted) path; also in the message. */
+  readonly storage: StorageFailure | null;
 
   constructor(
     code: SpoolErrorCode,
     component: string,
     message: string,
-    options?: { cause?: unknown },
+    options?: SpoolErrorOptions,
   ) {
-    super(`${component}: ${message}`, options);
+    const storage = options?.storage ?? null;
+    const where = storage
+      ? ` (${storage.errno} on ${storage.operation}${storage.path === null ? "" : ` of ${storage.path}`})`
+      : "";
+    super(
+      `${component}: ${message}${where}`,
+      options?.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.code = code;
     this.component = component;
+    this.storage = storage;
   }
+}
+
+/**
+ * A {@link StorageFailure} from a Node system error (`error.code`, `error.syscall`,
+ * `error.path`), with the operation given when the error does not name one.
+ *
+ * @example
+ * ```ts
+ * import { storageFailureOf } from "@spool/core";
+ * try {
+ *   require("node:fs").mkdirSync("/nonexistent/x");
+ * } catch (error) {
+ *   storageFailureOf(error, "mkdir"); // { errno: "ENOENT", operation: "mkdir", path: "/nonexistent/x" }
+ * }
+ * ```
+ */
+export function storageFailureOf(error: unknown, operation: string, path?: string): StorageFailure {
+  const e = (error ?? {}) as { code?: unknown; syscall?: unknown; path?: unknown };
+  const where = typeof e.path === "string" ? e.path : (path ?? null);
+  return {
+    errno: typeof e.code === "string" ? e.code : "EIO",
+    operation: typeof e.syscall === "string" ? e.syscall : operation,
+    path: where === null ? null : redactPath(where),
+  };
+}
+
+/**
+ * A path fit for errors, logs and receipts: each path segment that looks like a credential
+ * (a run of 20+ token characters with 4+ capitals and 4+ digits, as random keys have) is
+ * replaced by `[REDACTED]`; ordinary names pass unchanged, and so does the capture id after
+ * `tool-outputs/` (ids are not secrets). A heuristic, not a promise: a secret in lower case
+ * only, or shorter than 20 characters, is kept.
+ *
+ * @example
+ * ```ts
+ * import { redactPath } from "@spool/core";
+ * redactPath("/tmp/ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6/out"); // "/tmp/[REDACTED]/out"
+ * ```
+ */
+export function redactPath(path: string): string {
+  const segments = path.split("/");
+  return segments
+    .map((segment, i) =>
+      segments[i - 1] !== "tool-outputs" && looksLikeSecret(segment) ? "[REDACTED]" : segment,
+    )
+    .join("/");
+}
+
+/**
+ * A run of 20+ token characters with at least 4 capitals, 4 digits and a lower-case letter,
+ * as random keys have (a `mkdtemp` suffix or a dated name does not).
+ */
+function looksLikeSecret(segment: string): boolean {
+  const run = /[A-Za-z0-9_+=.-]{20,}/.exec(segment)?.[0];
+  if (run === undefined || !/[a-z]/.test(run)) return false;
+  return (run.match(/[A-Z]/g)?.length ?? 0) >= 4 && (run.match(/[0-9]/g)?.length ?? 0) >= 4;
 }
 
 /** True when `error` is a {@link SpoolError} with one of the given codes. */

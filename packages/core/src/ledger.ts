@@ -49,6 +49,18 @@ export interface Ledger {
   snapshot(): LedgerSnapshot;
 }
 
+/**
+ * A fresh {@link Ledger} (every count 0). A pipeline keeps one per stream.
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * const ledger = createLedger();
+ * ledger.observe(4);
+ * ledger.accept(4);
+ * ledger.snapshot().raw.pending; // 0
+ * ```
+ */
 export function createLedger(): Ledger {
   const raw: RawCounts = { observed: 0, accepted: 0, pending: 0, discarded: 0 };
   let produced = 0;

@@ -10,14 +10,36 @@
  * ```
  */
 import { createRequire } from "node:module";
-import type { Logger, pino as Pino } from "pino";
+import type { pino as Pino } from "pino";
+import { SpoolError } from "./errors.js";
 
-export type { Logger };
+/**
+ * What the framework logs through: a pino logger fits, and so does any object with these
+ * methods (pino is an optional peer dependency, loaded only by {@link createLogger}).
+ */
+export interface Logger {
+  info(fields: object, message?: string): void;
+  warn(fields: object, message?: string): void;
+  error(fields: object, message?: string): void;
+  debug(fields: object, message?: string): void;
+  /** Called before the process exits, when present. */
+  flush?(): void;
+}
 
 // pino is loaded only when logs go somewhere: most runs log nothing, and loading it
 // cost ~16 ms of every `spool run`'s startup.
-const load = (): typeof Pino =>
-  (createRequire(import.meta.url)("pino") as { pino: typeof Pino }).pino;
+const load = (): typeof Pino => {
+  try {
+    return (createRequire(import.meta.url)("pino") as { pino: typeof Pino }).pino;
+  } catch (error) {
+    throw new SpoolError(
+      "SPOOL_E_USAGE",
+      "logger",
+      "logging to a destination needs pino, an optional peer dependency: run `npm install pino@^10`",
+      { cause: error },
+    );
+  }
+};
 
 export interface LoggerOptions {
   /** A file path, "stderr", or null for no logs. @default null */
@@ -26,6 +48,17 @@ export interface LoggerOptions {
   readonly level?: "debug" | "info" | "warn" | "error";
 }
 
+/**
+ * A pino logger writing JSON lines to `destination` (0600, appended), or a silent logger
+ * that loads nothing when `destination` is null.
+ *
+ * @example
+ * ```ts
+ * import { createLogger } from "@spool/core";
+ * const log = createLogger({ destination: "/tmp/spool.log", level: "warn" }); // needs pino installed
+ * log.warn({ event: "spill" }, "spooling");
+ * ```
+ */
 export function createLogger(options: LoggerOptions): Logger {
   const level = options.level ?? "info";
   if (options.destination === null) return SILENT;
@@ -40,7 +73,8 @@ export function createLogger(options: LoggerOptions): Logger {
           append: true,
           mode: 0o600,
         });
-  return pino({ level, base: { pid: process.pid }, name: "spool" }, dest);
+  const logger = pino({ level, base: { pid: process.pid }, name: "spool" }, dest);
+  return logger as unknown as Logger;
 }
 
 /** A logger that drops everything, without loading pino. */
@@ -54,10 +88,7 @@ const SILENT: Logger = (() => {
     info: noop,
     debug: noop,
     trace: noop,
-    silent: noop,
     flush: noop,
-    isLevelEnabled: () => false,
-    child: () => logger,
   };
-  return logger as unknown as Logger;
+  return logger;
 })();

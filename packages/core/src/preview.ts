@@ -24,6 +24,16 @@ export interface PreviewBudget {
   maxBytes: number;
 }
 
+/**
+ * The CLI's preview budget: 8,192 characters of stdout, 2,048 of stderr, 16 KiB in all.
+ * Pass the same object as a capture's `preview` and to `createStreamPlan`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+ * const roomier = { ...DEFAULT_PREVIEW_BUDGET, stdoutChars: 16_384, maxBytes: 32_768 };
+ * ```
+ */
 export const DEFAULT_PREVIEW_BUDGET: Readonly<PreviewBudget> = Object.freeze({
   stdoutChars: 8192,
   stderrChars: 2048,

@@ -77,6 +77,13 @@ export const SourceReceiptSchema = z.object({
 export const CaptureReceiptSchema = z.object({
   state: z.enum(CAPTURE_STATES),
   reasons: z.array(z.enum(CAPTURE_REASONS)),
+  /**
+   * Present only when storage could not be opened (`storage-unavailable`): the errno, the
+   * operation and the path (secret-looking segments redacted).
+   */
+  storageError: z
+    .object({ errno: z.string(), operation: z.string(), path: z.string().nullable() })
+    .optional(),
 });
 
 export const PreviewReceiptSchema = z.object({

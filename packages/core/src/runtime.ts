@@ -11,19 +11,84 @@
  * STREAM_NAMES.length; // 2
  * ```
  */
-export * from "./capture.js";
-export * from "./child-spawn.js";
-export * from "./clock.js";
-export * from "./disabled-spool.js";
-export * from "./errors.js";
-export * from "./exit-status.js";
-export * from "./ids.js";
-export * from "./ledger.js";
-export * from "./logger.js";
-export * from "./newline-count.js";
-export * from "./preview.js";
-export * from "./printable.js";
-export * from "./process-runner.js";
+export {
+  type Capture,
+  type CaptureCommonOptions,
+  type CaptureEvent,
+  type CaptureHandle,
+  type CaptureOptions,
+  type CaptureProducer,
+  type CaptureResult,
+  type CaptureSourceOptions,
+  captureSource,
+  type PreviewTap,
+  type ProcessCaptureReceipt,
+  type SourceCapture,
+  type SourceCaptureReceipt,
+  type SourceCaptureResult,
+  type StreamPlan,
+  startCapture,
+} from "./capture.js";
+export type { EventObserver, EventStream, EventSubscription } from "./capture-events.js";
+export {
+  type ChildEvents,
+  type ChildHandle,
+  type SpawnChild,
+  type SpawnError,
+  type SpawnRequest,
+  spawnChild,
+} from "./child-spawn.js";
+export {
+  type Clock,
+  systemClock,
+} from "./clock.js";
+export { createDisabledSpool } from "./disabled-spool.js";
+export {
+  isSpoolError,
+  redactPath,
+  SPOOL_ERROR_CODES,
+  SpoolError,
+  type SpoolErrorCode,
+  type SpoolErrorOptions,
+  type StorageFailure,
+  storageFailureOf,
+} from "./errors.js";
+export { exitStatusOf } from "./exit-status.js";
+export {
+  CALL_ID_PATTERN,
+  CAPTURE_ID_PATTERN,
+  isCaptureId,
+  newCaptureId,
+} from "./ids.js";
+export {
+  createLedger,
+  type Ledger,
+  type LedgerSnapshot,
+  ledgerBalances,
+  type RawCounts,
+} from "./ledger.js";
+export {
+  createLogger,
+  type Logger,
+  type LoggerOptions,
+} from "./logger.js";
+export { countNewlines } from "./newline-count.js";
+export {
+  cutUtf8,
+  DEFAULT_PREVIEW_BUDGET,
+  type PreviewBudget,
+  type PreviewSnapshot,
+  previewLayoutBytes,
+  type RenderContext,
+  type RenderedPreview,
+  renderPreview,
+} from "./preview.js";
+export { printable } from "./printable.js";
+export {
+  type ProcessRun,
+  type ProcessRunOptions,
+  runProcess,
+} from "./process-runner.js";
 export type {
   CaptureReceipt,
   PreviewReceipt,
@@ -32,11 +97,81 @@ export type {
   SourceReceipt,
   StreamReceipt,
 } from "./receipt.js";
-export * from "./receipt-producer.js";
-export * from "./receipt-vocabulary.js";
-export * from "./source-runner.js";
-export * from "./spill-policy.js";
-export * from "./spool.js";
-export * from "./stage.js";
-export * from "./store.js";
-export * from "./stream-pipeline.js";
+export {
+  type ProducerView,
+  producerOf,
+  receiptExitStatus,
+} from "./receipt-producer.js";
+export {
+  CAPTURE_REASONS,
+  CAPTURE_STATES,
+  type CaptureReason,
+  type CaptureState,
+  PROCESS_STATES,
+  type ProcessState,
+  REPRESENTATIONS,
+  type Representation,
+  SOURCE_DECLARATIONS,
+  SOURCE_KINDS,
+  type SourceDeclaration,
+  type SourceKind,
+  STREAM_NAMES,
+  type StreamName,
+} from "./receipt-vocabulary.js";
+export {
+  type ByteSource,
+  runSource,
+  type SourceRun,
+  type SourceRunOptions,
+} from "./source-runner.js";
+export {
+  keepsInline,
+  outgrowsPreview,
+  type StreamSize,
+} from "./spill-policy.js";
+export type {
+  CaptureSpool,
+  OfferResult,
+  SpillInfo,
+  SpoolContext,
+  SpoolFactory,
+  StreamFinal,
+  StreamWriter,
+  WriterListener,
+  WriterState,
+} from "./spool.js";
+export {
+  type Batch,
+  batchBytes,
+  composeStages,
+  runStage,
+  type Stage,
+  type StageCounters,
+  sumCounters,
+} from "./stage.js";
+export {
+  type ByteSpan,
+  type CaptureCondition,
+  type CaptureJob,
+  type CaptureOwner,
+  type CaptureStore,
+  type CaptureUsage,
+  type CompletionBook,
+  CURSOR_NAME_PATTERN,
+  type CursorBook,
+  type ReconciledCapture,
+  type RecoveryReport,
+  type StoredCapture,
+  type StoredStream,
+  type StoreRef,
+  type StreamSlice,
+  type WatchOptions,
+} from "./store.js";
+export {
+  createStreamPipeline,
+  type PumpEnd,
+  pumpStream,
+  type StreamPipeline,
+  type StreamPipelineOptions,
+  type StreamPump,
+} from "./stream-pipeline.js";

@@ -33,6 +33,15 @@ export interface StageCounters {
   omissions?: number;
 }
 
+/**
+ * A synchronous byte transformer over batches (see the module comment for the rules).
+ *
+ * @example
+ * ```ts
+ * import type { Stage } from "@spool/core";
+ * const passThrough = (): Stage => ({ name: "pass", held: 0, push: (batch) => [...batch], end: () => [] });
+ * ```
+ */
 export interface Stage {
   /** Stable name, used in logs and errors. */
   readonly name: string;
@@ -50,7 +59,17 @@ export interface Stage {
   readonly counters?: Readonly<StageCounters>;
 }
 
-/** Chain stages: each one's output is the next one's input. */
+/**
+ * Chain stages: each one's output is the next one's input.
+ *
+ * @example
+ * ```ts
+ * import { composeStages, runStage } from "@spool/core";
+ * import { createAnsiStrip, createUtf8Decoder } from "@spool/transforms";
+ * const chain = composeStages([createUtf8Decoder(), createAnsiStrip()]);
+ * runStage(chain, [Buffer.from("\x1b[1mbold\x1b[0m")]).toString(); // "bold"
+ * ```
+ */
 export function composeStages(stages: readonly Stage[]): Stage {
   if (stages.length === 1) return stages[0]!;
   const run = (batch: Uint8Array[], from: number): Uint8Array[] => {
@@ -97,7 +116,16 @@ export function batchBytes(batch: Batch): number {
   return n;
 }
 
-/** Push `input` through a fresh stage in the given chunks and return the joined output. */
+/**
+ * Push `input` through a fresh stage in the given chunks and return the joined output.
+ *
+ * @example
+ * ```ts
+ * import { runStage } from "@spool/core";
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * runStage(createUtf8Decoder(), [Buffer.from([0xc3]), Buffer.from([0xa9])]).toString(); // "é"
+ * ```
+ */
 export function runStage(stage: Stage, chunks: Batch): Buffer {
   const out: Uint8Array[] = [];
   for (const chunk of chunks) if (chunk.byteLength > 0) out.push(...stage.push([chunk]));

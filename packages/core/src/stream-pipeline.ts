@@ -52,6 +52,20 @@ export interface StreamPipeline {
   readonly ended: boolean;
 }
 
+/**
+ * One stream's pipeline: stages into `writer`, with the ledger kept on the way.
+ *
+ * @example
+ * ```ts
+ * import { createStreamPipeline } from "@spool/core";
+ * import { createMemoryWriter } from "@spool/core/testing";
+ * const writer = createMemoryWriter();
+ * const pipeline = createStreamPipeline({ name: "stdout", stages: [], writer });
+ * pipeline.write(Buffer.from("hi\n"));
+ * pipeline.end();
+ * writer.bytes().toString(); // "hi\n"
+ * ```
+ */
 export function createStreamPipeline(options: StreamPipelineOptions): StreamPipeline {
   const { name, writer } = options;
   const ledger = createLedger();

@@ -7,14 +7,13 @@ import { PassThrough } from "node:stream";
 import {
   type CaptureOptions,
   type ChildEvents,
-  createManualClock,
   DEFAULT_PREVIEW_BUDGET,
   type Logger,
-  type ManualClock,
   ReceiptSchema,
   type SpawnChild,
   startCapture,
 } from "@spool/core";
+import { createManualClock, type ManualClock } from "@spool/core/testing";
 import { createMemorySpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";

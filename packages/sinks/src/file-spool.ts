@@ -14,6 +14,7 @@
  * await files.destroy();
  * ```
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { MessageChannel } from "node:worker_threads";
 import {
@@ -27,6 +28,7 @@ import {
   STREAM_NAMES,
   type StreamFinal,
   type StreamName,
+  storageFailureOf,
   systemClock,
 } from "@spool/core/runtime";
 import type { Piscina } from "piscina";
@@ -39,6 +41,20 @@ import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./
 export const FILE_SPOOL = "file-spool";
 
 export interface FileSpoolOptions {
+  /**
+   * The root the captures will use, checked (or created) now, before any capture starts:
+   * see {@link FileSpoolOptions.missingRoot}. Without it, each capture's root is looked at
+   * only when it spills.
+   */
+  readonly root?: string;
+  /**
+   * A root that does not exist: `"refuse"` throws `SPOOL_E_STORAGE` (errno `ENOENT`, the
+   * path) from `createFileSpool` when `root` is given, and otherwise makes a capture's
+   * spill fail with that error; `"create"` makes it, and its missing parents, private
+   * (0700) the same way. Neither ever follows a link below the root.
+   * @default "refuse"
+   */
+  readonly missingRoot?: "refuse" | "create";
   /** The bounded writer queue of each stream. */
   readonly queue?: WriterQueueOptions;
   /** Keep raw bytes: final files are `stdout.bin` / `stderr.bin`. @default false */
@@ -68,8 +84,27 @@ export interface FileSpool {
 
 const WORKER = new URL("../dist/file-writer.worker.js", import.meta.url);
 
-export function createFileSpool(options: FileSpoolOptions): FileSpool {
+/**
+ * A spool of private files: give its `factory` to captures, `destroy()` it after the last.
+ * With `root`, a missing root is refused (or created, `missingRoot: "create"`) here and now.
+ * It sets no limits: wrap `factory` in {@link withQuotas} for them.
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool, resolveRoot } from "@spool/sinks";
+ * const root = resolveRoot({ flag: "/tmp/my-spools", env: process.env });
+ * const files = createFileSpool({ root });
+ * // startCapture({ ..., root, spool: files.factory })
+ * await files.destroy();
+ * ```
+ */
+export function createFileSpool(options: FileSpoolOptions = {}): FileSpool {
   const clock = options.clock ?? systemClock;
+  const missingRoot = options.missingRoot ?? "refuse";
+  if (missingRoot !== "refuse" && missingRoot !== "create") {
+    throw new SpoolError("SPOOL_E_OPTIONS", FILE_SPOOL, 'missingRoot must be "refuse" or "create"');
+  }
+  if (options.root !== undefined) prepareRoot(options.root, missingRoot, true);
   let pool: Piscina | null = null;
   // piscina is loaded on the first spill: the small-result path loads no worker code at all.
   const getPool = async () => {
@@ -86,7 +121,11 @@ export function createFileSpool(options: FileSpoolOptions): FileSpool {
     return pool;
   };
   return {
-    factory: (context) => createCaptureFileSpool(context, options, getPool),
+    factory: (context) => {
+      // Never throws here (a child may already run): a root still missing fails the spill.
+      if (missingRoot === "create") prepareRoot(context.root, missingRoot, false);
+      return createCaptureFileSpool(context, options, getPool);
+    },
     async destroy() {
       const p = pool;
       pool = null;
@@ -231,7 +270,17 @@ async function openCapture(
     faults: [...(options.faults ?? [])],
   });
   if (answer?.op === "opened") return answer.dir;
-  const why = answer === null ? "no answer" : answer.op === "failed" ? answer.code : "?";
+  if (answer?.op === "failed") {
+    const where = path.join(context.root, TOOL_OUTPUTS, context.captureId);
+    throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "cannot open the spool", {
+      storage: storageFailureOf(
+        { code: answer.code, syscall: answer.syscall, path: answer.path },
+        answer.stage,
+        where,
+      ),
+    });
+  }
+  const why = answer === null ? "the writer did not answer" : `unexpected reply ${answer.op}`;
   throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot open the spool (${why})`);
 }
 
@@ -309,6 +358,35 @@ function keptAsLive(
 
 function unstored(): StreamFinal {
   return { committed: 0, sha256: null, ref: null, path: null, stopped: null };
+}
+
+/**
+ * A missing root refused (`SPOOL_E_STORAGE` with errno, operation and path) or created
+ * private; an existing one is left to the writer's checks.
+ */
+function prepareRoot(root: string, missing: "refuse" | "create", loud: boolean): void {
+  try {
+    fs.lstatSync(root);
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return;
+    if (missing === "refuse") {
+      if (!loud) return;
+      throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "the root does not exist", {
+        storage: storageFailureOf(error, "lstat", root),
+        cause: error,
+      });
+    }
+  }
+  try {
+    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    if (!loud) return;
+    throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "cannot create the root", {
+      storage: storageFailureOf(error, "mkdir", root),
+      cause: error,
+    });
+  }
 }
 
 export function refOf(captureId: string, file: string): string {

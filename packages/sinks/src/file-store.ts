@@ -53,6 +53,18 @@ export interface FileStoreOptions {
   readonly state?: CaptureStateOptions;
 }
 
+/**
+ * The read side of a file root: resolve refs, list, read ranges, watch, remove.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore } from "@spool/sinks";
+ * const store = createFileStore({ root: "/tmp/my-spools" });
+ * for (const capture of await store.list()) {
+ *   if (capture.condition !== "live") await store.remove(capture.captureId);
+ * }
+ * ```
+ */
 export function createFileStore(options: FileStoreOptions): CaptureStore {
   const { root } = options;
   const stateOptions = options.state ?? {};

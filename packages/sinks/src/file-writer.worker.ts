@@ -225,8 +225,20 @@ function publishReceipt(w: Writer, message: ReceiptRequest): void {
 }
 
 function fail(w: Writer, re: number, stage: string, error: unknown): void {
-  const e = error as NodeJS.ErrnoException & { code?: string };
-  w.send({ op: "failed", re, stage, code: e.code ?? "EIO", message: e.message ?? String(error) });
+  // A SpoolError from the storage layer keeps the system error (errno, syscall, path) as its cause.
+  const cause = (error as { cause?: unknown })?.cause;
+  const system =
+    (cause as NodeJS.ErrnoException | undefined)?.syscall !== undefined ? cause : error;
+  const e = system as NodeJS.ErrnoException & { code?: string };
+  w.send({
+    op: "failed",
+    re,
+    stage,
+    code: e.code ?? "EIO",
+    message: e.message ?? String(error),
+    ...(typeof e.syscall === "string" ? { syscall: e.syscall } : {}),
+    ...(typeof e.path === "string" ? { path: e.path } : {}),
+  });
 }
 
 /** Append index entries after the data they point into; an index failure only drops the index. */

@@ -33,7 +33,15 @@ export interface FsLayer {
   readFileSync(path: string): Buffer;
 }
 
-/** The real file system. */
+/**
+ * The real file system.
+ *
+ * @example
+ * ```ts
+ * import { createFaultyFs, nodeFs } from "@spool/sinks/testing";
+ * const fs = createFaultyFs(nodeFs, [{ op: "write", code: "ENOSPC", afterBytes: 1024 }]);
+ * ```
+ */
 export const nodeFs: FsLayer = {
   openSync: (p, flags, mode) => fs.openSync(p, flags, mode),
   closeSync: (fd) => fs.closeSync(fd),
@@ -81,7 +89,16 @@ export type FaultSpec =
       readonly match?: string;
     };
 
-/** A layer over `base` that raises the given faults. */
+/**
+ * A layer over `base` that raises the given faults.
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool } from "@spool/sinks";
+ * // In a file spool's writer: a write past 4 KiB fails with ENOSPC.
+ * const files = createFileSpool({ faults: [{ op: "write", code: "ENOSPC", afterBytes: 4096 }] });
+ * ```
+ */
 export function createFaultyFs(base: FsLayer, faults: readonly FaultSpec[]): FsLayer {
   let written = 0;
   let full = false;

@@ -31,6 +31,16 @@ export interface MemoryAllowance {
   readonly used: number;
 }
 
+/**
+ * An allowance of `limit` bytes kept in memory, shared by every capture that reserves from it.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryAllowance, createMemorySpool, withQuotas } from "@spool/sinks";
+ * const allowance = createMemoryAllowance({ limit: 64 * 1024 * 1024 });
+ * const factory = withQuotas(createMemorySpool().factory, { maxBytes: 8 * 1024 * 1024, allowance: allowance.source });
+ * ```
+ */
 export function createMemoryAllowance(options: MemoryAllowanceOptions): MemoryAllowance {
   const { limit } = options;
   const step = options.stepBytes ?? 0;

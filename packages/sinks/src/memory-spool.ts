@@ -49,6 +49,17 @@ export interface MemorySpool {
   readonly store: CaptureStore;
 }
 
+/**
+ * A spool kept in memory, with its store: for tests, and for captures nobody reads later.
+ *
+ * @example
+ * ```ts
+ * import { createMemorySpool } from "@spool/sinks";
+ * const memory = createMemorySpool();
+ * // startCapture({ ..., spool: memory.factory }); then:
+ * // memory.bytes(captureId, "stdout") and memory.store.list()
+ * ```
+ */
 export function createMemorySpool(options: MemorySpoolOptions = {}): MemorySpool {
   const captures = new Map<string, MemoryCapture>();
   const receipts = new Map<string, unknown>();

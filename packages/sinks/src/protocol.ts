@@ -164,6 +164,10 @@ export interface FailedReply {
   stage: string;
   code: string;
   message: string;
+  /** The system call that failed (`open`, `mkdir`…), when the error names one. */
+  syscall?: string;
+  /** The path it failed on, when the error names one (redacted by the receiver). */
+  path?: string;
 }
 
 export type FromWriter =

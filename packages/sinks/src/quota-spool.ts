@@ -48,12 +48,35 @@ import {
 export const QUOTA_SPOOL = "quota-spool";
 
 export interface QuotaOptions {
-  /** Bytes one capture may keep over both streams; null for no ceiling. @default null */
+  /**
+   * Bytes one capture may keep over both streams; null for no ceiling. The library sets
+   * none; the CLI passes `DEFAULT_MAX_BYTES` (32 MiB, `--max-bytes`).
+   * @default null
+   */
   readonly maxBytes?: number | null;
-  /** Where each capture reserves what it keeps (asked at spill); null for none. @default null */
+  /**
+   * Where each capture reserves what it keeps (asked at spill); null for none. The library
+   * sets none; the CLI passes `rootQuotaAllowance(DEFAULT_ROOT_QUOTA)` (128 MiB, `--root-quota`).
+   * @default null
+   */
   readonly allowance?: AllowanceSource | null;
 }
 
+/**
+ * Limits around any spool: `maxBytes` per capture, `allowance` shared by a root. The
+ * library's defaults are no limits; the CLI uses {@link DEFAULT_MAX_BYTES} (32 MiB) and
+ * {@link DEFAULT_ROOT_QUOTA} (128 MiB).
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool, DEFAULT_MAX_BYTES, DEFAULT_ROOT_QUOTA, rootQuotaAllowance, withQuotas } from "@spool/sinks";
+ * const files = createFileSpool({});
+ * const factory = withQuotas(files.factory, {
+ *   maxBytes: DEFAULT_MAX_BYTES,
+ *   allowance: rootQuotaAllowance(DEFAULT_ROOT_QUOTA),
+ * });
+ * ```
+ */
 export function withQuotas(factory: SpoolFactory, options: QuotaOptions): SpoolFactory {
   const maxBytes = options.maxBytes ?? null;
   if (maxBytes !== null && (!Number.isSafeInteger(maxBytes) || maxBytes < 0)) {

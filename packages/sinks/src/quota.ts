@@ -15,6 +15,15 @@
  */
 import type { CaptureReason, SpoolContext } from "@spool/core/runtime";
 
+/**
+ * The CLI's `--max-bytes`: 32 MiB per capture. The library applies it only through {@link withQuotas}.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_MAX_BYTES } from "@spool/sinks";
+ * DEFAULT_MAX_BYTES; // 33554432
+ * ```
+ */
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_ROOT_QUOTA = 128 * 1024 * 1024;
 
@@ -87,6 +96,12 @@ export function createRetentionLimit(options: RetentionLimitOptions): RetentionL
  * The allowance of a file root (`--root-quota`): reservation files under a file lock in
  * `ROOT/.spool-quota/`, shared by every process (see root-quota.ts). Its module (and zod,
  * which validates the books) is loaded only when a capture spills.
+ *
+ * @example
+ * ```ts
+ * import { rootQuotaAllowance, withQuotas, createFileSpool } from "@spool/sinks";
+ * const factory = withQuotas(createFileSpool({}).factory, { allowance: rootQuotaAllowance(1024 ** 3) });
+ * ```
  */
 export function rootQuotaAllowance(limit: number): AllowanceSource {
   return async ({ root, captureId }) => {

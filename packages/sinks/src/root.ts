@@ -28,6 +28,17 @@ export function defaultRoot(env: NodeJS.ProcessEnv): string {
   return path.join(state, "spool", "default");
 }
 
+/**
+ * The root to use, resolved once: `flag`, else `$SPOOL_ROOT`, else the XDG default; created
+ * 0700 when missing unless `create: false`. Throws `SPOOL_E_USAGE`, `SPOOL_E_STORAGE`,
+ * `SPOOL_E_REF_NOT_FOUND` or `SPOOL_E_UNSAFE_PATH`.
+ *
+ * @example
+ * ```ts
+ * import { resolveRoot } from "@spool/sinks";
+ * const root = resolveRoot({ flag: undefined, env: process.env }); // ~/.local/state/spool/default
+ * ```
+ */
 export function resolveRoot(choice: RootChoice): string {
   const given = choice.flag ?? defaultRoot(choice.env);
   if (given.length === 0 || given.includes("\0")) {

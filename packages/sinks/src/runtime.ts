@@ -11,16 +11,101 @@
  * await files.destroy();
  * ```
  */
-export * from "./bounded-stream.js";
-export * from "./file-spool.js";
-export * from "./fs-layer.js";
-export * from "./line-index.js";
-export * from "./memory-allowance.js";
-export * from "./memory-spool.js";
-export * from "./quota.js";
-export * from "./quota-spool.js";
-export * from "./refs.js";
-export * from "./root.js";
-export * from "./storage.js";
-export * from "./writer-queue.js";
-export * from "./writer-queue-options.js";
+export {
+  type BoundedStreamInfo,
+  createBoundedStream,
+  READ_CHUNK,
+  readableLength,
+  type StreamSource,
+} from "./bounded-stream.js";
+export {
+  createFileSpool,
+  FILE_SPOOL,
+  type FileSpool,
+  type FileSpoolOptions,
+  refOf,
+} from "./file-spool.js";
+export type { FsLayer } from "./fs-layer.js";
+export {
+  createLineIndexer,
+  LINE_INDEX,
+  LINE_INDEX_EVERY,
+  type LineIndexer,
+  type LineSeek,
+  lineIndexEntries,
+  lineIndexName,
+  seekLine,
+  seekLineEntries,
+} from "./line-index.js";
+export {
+  createMemoryAllowance,
+  MEMORY_ALLOWANCE,
+  type MemoryAllowance,
+  type MemoryAllowanceOptions,
+} from "./memory-allowance.js";
+export {
+  createMemorySpool,
+  MEMORY_SPOOL,
+  type MemorySpool,
+  type MemorySpoolOptions,
+} from "./memory-spool.js";
+export {
+  type Admission,
+  type Allowance,
+  type AllowanceSource,
+  createRetentionLimit,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_ROOT_QUOTA,
+  type RetentionLimit,
+  type RetentionLimitOptions,
+  rootQuotaAllowance,
+} from "./quota.js";
+export {
+  QUOTA_SPOOL,
+  type QuotaOptions,
+  withQuotas,
+} from "./quota-spool.js";
+export {
+  captureDir,
+  MAX_REF_LENGTH,
+  type ParsedRef,
+  parseRef,
+  type ResolvedRef,
+  resolveRef,
+  streamOfFile,
+} from "./refs.js";
+export {
+  defaultRoot,
+  type RootChoice,
+  resolveRoot,
+} from "./root.js";
+export {
+  createExclusive,
+  ensurePrivateDir,
+  errnoOf,
+  lstatIfAny,
+  type PrivateDirOptions,
+  type PublishOptions,
+  publishAtomic,
+  renameExclusive,
+  syncDir,
+  TOOL_OUTPUTS,
+  type WriteOutcome,
+  writeFully,
+  writeSome,
+} from "./storage.js";
+export {
+  createWriterQueue,
+  WRITER_QUEUE,
+  type WriterQueue,
+  type WriterQueueStats,
+  type WriterTransport,
+} from "./writer-queue.js";
+export {
+  MIN_WRITER_QUEUE_BUDGET,
+  type ResolvedWriterQueueOptions,
+  resolveWriterQueueOptions,
+  WRITER_QUEUE_DEFAULTS,
+  type WriterQueueOptions,
+  writerQueueOptionsSchema,
+} from "./writer-queue-options.js";

@@ -56,6 +56,17 @@ const TEXT = Buffer.from(Array.from({ length: LINES }, (_, i) => lineText(i + 1)
 const SCRIPT = `const l=(i)=>i+":aé€😀 "+"x".repeat(i%7)+"\\n";let s="";for(let i=1;i<=${LINES};i++)s+=l(i);process.stdout.write(s);process.stderr.write("err é\\n");`;
 const PREVIEW = { stdoutChars: 64, stderrChars: 64, maxBytes: 1024 };
 
+/**
+ * export async function checkStoreContract(
+ *
+ * @example
+ * ```ts
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { checkStoreContract } from "@spool/sinks/testing";
+ * declare const options: import("@spool/sinks/testing").StoreContractOptions;
+ * await checkStoreContract(options); // real captures through your spool, read back through your store
+ * ```
+ */
 export async function checkStoreContract(options: StoreContractOptions): Promise<void> {
   await checkRefusals(options.store);
   const final = await captureText(options);

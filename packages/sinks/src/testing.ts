@@ -36,6 +36,17 @@ export interface SpoolContractOptions {
   ) => Buffer | Promise<Buffer>;
 }
 
+/**
+ * Run the spool contract on `options.factory`; rejects with the first violation.
+ *
+ * @example
+ * ```ts
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { checkSpoolContract } from "@spool/sinks/testing";
+ * const memory = createMemorySpool();
+ * await checkSpoolContract({ factory: memory.factory, root: "/unused", readBack: (id, s) => memory.bytes(id, s) });
+ * ```
+ */
 export async function checkSpoolContract(options: SpoolContractOptions): Promise<void> {
   await checkRoundTrip(options);
   await checkStop(options);
@@ -114,4 +125,13 @@ async function checkSmallPath(options: SpoolContractOptions) {
   await spool.close();
 }
 
-export * from "./store-contract.js";
+export {
+  createFaultyFs,
+  type FaultCode,
+  type FaultSpec,
+  nodeFs,
+} from "./fs-layer.js";
+export {
+  checkStoreContract,
+  type StoreContractOptions,
+} from "./store-contract.js";

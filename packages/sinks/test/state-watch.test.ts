@@ -1,4 +1,5 @@
-import { createManualClock, type StoredCapture } from "@spool/core";
+import type { StoredCapture } from "@spool/core";
+import { createManualClock } from "@spool/core/testing";
 import { createStateWatch, skeletonReceipt } from "@spool/sinks";
 import { describe, expect, it } from "vitest";
 

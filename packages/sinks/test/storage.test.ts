@@ -5,13 +5,12 @@ import * as path from "node:path";
 import { isSpoolError } from "@spool/core";
 import {
   createExclusive,
-  createFaultyFs,
   ensurePrivateDir,
-  nodeFs,
   publishAtomic,
   renameExclusive,
   writeSome,
 } from "@spool/sinks";
+import { createFaultyFs, nodeFs } from "@spool/sinks/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 let base: string;

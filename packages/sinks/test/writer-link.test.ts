@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort } from "node:worker_threads";
-import { createManualClock } from "@spool/core";
+import { createManualClock } from "@spool/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import type { FromWriter, ToWriter } from "../src/protocol.js";
 import { createWriterLink } from "../src/writer-link.js";

@@ -1,4 +1,4 @@
-import { createManualClock } from "@spool/core";
+import { createManualClock } from "@spool/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createWriterQueue } from "../src/writer-queue.js";

@@ -40,6 +40,17 @@ const State = {
   SkipContinuation: 6,
 } as const;
 
+/**
+ * A stage that removes ANSI escape sequences (CSI, OSC, and the rest), holding at most
+ * an unfinished sequence between writes.
+ *
+ * @example
+ * ```ts
+ * import { runStage } from "@spool/core";
+ * import { createAnsiStrip } from "@spool/transforms";
+ * runStage(createAnsiStrip(), [Buffer.from("\x1b[31mred\x1b[0m")]).toString(); // "red"
+ * ```
+ */
 export function createAnsiStrip(): Stage {
   const parser: Parser = { state: State.Text, length: 0 };
   return {

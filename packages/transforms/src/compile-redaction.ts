@@ -76,7 +76,17 @@ export function isCompiledRedaction(value: unknown): value is CompiledRedaction 
   return typeof value === "object" && value !== null && "exact" in value && "ruleNames" in value;
 }
 
-/** Validate and compile `options`; throws `SPOOL_E_OPTIONS` / `SPOOL_E_REDACT_VALUE`. */
+/**
+ * Validate and compile `options`; throws `SPOOL_E_OPTIONS` / `SPOOL_E_REDACT_VALUE`.
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction, createRedactor, redactText } from "@spool/transforms";
+ * const rules = compileRedaction({ knownValues: [{ name: "db", value: "hunter2-hunter2" }] });
+ * redactText("password hunter2-hunter2", rules); // "password [REDACTED:db]"
+ * const stdout = createRedactor(rules); // share `rules` between streams
+ * ```
+ */
 export function compileRedaction(options: RedactionOptions = {}): CompiledRedaction {
   const window = options.window ?? DEFAULT_REDACTION_WINDOW;
   if (!Number.isInteger(window) || window < 64 || window > 1 << 24) {

@@ -1,13 +1,76 @@
-export * from "./ansi-strip.js";
-export * from "./builtin-rules.js";
-export * from "./compile-redaction.js";
-export * from "./known-values.js";
-export * from "./preview-tap.js";
-export * from "./provider-catalogue.js";
-export * from "./provider-samples.js";
-export * from "./redact-text.js";
-export * from "./redactor.js";
-export * from "./rule.js";
-export * from "./rules/token-rule.js";
-export * from "./stream-plan.js";
-export * from "./utf8-decoder.js";
+export {
+  ANSI_STRIP,
+  createAnsiStrip,
+  MAX_CONTROL_STRING,
+} from "./ansi-strip.js";
+export { BUILTIN_RULES } from "./builtin-rules.js";
+export {
+  type CompiledAnchor,
+  type CompiledRedaction,
+  compileRedaction,
+  DEFAULT_REDACTION_WINDOW,
+  type HeldText,
+  isCompiledRedaction,
+  type RedactionOptions,
+} from "./compile-redaction.js";
+export {
+  checkKnownValue,
+  type KnownValue,
+  knownValueForms,
+  knownValuesFromEnv,
+  knownValuesFromFile,
+  MIN_KNOWN_VALUE_BYTES,
+  parseKnownValues,
+} from "./known-values.js";
+export {
+  createPreviewTap,
+  PREVIEW_TAP,
+  type PreviewTapOptions,
+  previewTapBudget,
+} from "./preview-tap.js";
+export {
+  CONTEXT_PROVIDERS,
+  type ContextProvider,
+  PROVIDER_FORMATS,
+  type ProviderFormat,
+} from "./provider-catalogue.js";
+export {
+  checksumValid,
+  contextSample,
+  fillShape,
+  type ProviderSample,
+  providerSamples,
+  seededRandom,
+} from "./provider-samples.js";
+export { redactText } from "./redact-text.js";
+export {
+  createRedactor,
+  REDACTOR,
+  type RedactorStage,
+  type RedactorStageOptions,
+  type TraceSegment,
+} from "./redactor.js";
+export {
+  type AnchorMatch,
+  type Candidate,
+  type LiteralRule,
+  type MatcherRule,
+  type PatternRule,
+  type RedactionRule,
+  Verdict,
+  validateRule,
+} from "./rule.js";
+export {
+  type TokenRuleOptions,
+  tokenRule,
+} from "./rules/token-rule.js";
+export {
+  checkStreamPlan,
+  createStreamPlan,
+  type StreamPlanOptions,
+} from "./stream-plan.js";
+export {
+  createUtf8Decoder,
+  UTF8_DECODER,
+  type Utf8Decoder,
+} from "./utf8-decoder.js";

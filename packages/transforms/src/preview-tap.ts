@@ -23,11 +23,31 @@ export interface PreviewTapOptions {
   readonly binary?: boolean;
 }
 
-/** Budgets that always hold a stream of `chars` characters whole (4 bytes a character at most). */
+/**
+ * Budgets that always hold a stream of `chars` characters whole (4 bytes a character at most).
+ *
+ * @example
+ * ```ts
+ * import { createPreviewTap, previewTapBudget } from "@spool/transforms";
+ * const tap = createPreviewTap(previewTapBudget(8192));
+ * ```
+ */
 export function previewTapBudget(chars: number): PreviewTapOptions {
   return { headBytes: 4 * chars, tailBytes: 4 * chars };
 }
 
+/**
+ * The last stage of a stream: passes bytes through and keeps a bounded head and tail for
+ * the preview. `createStreamPlan` makes it from the capture's preview budget.
+ *
+ * @example
+ * ```ts
+ * import { createPreviewTap, previewTapBudget } from "@spool/transforms";
+ * const tap = createPreviewTap(previewTapBudget(100));
+ * tap.push([Buffer.from("hello\n")]);
+ * Buffer.from(tap.snapshot().head).toString(); // "hello\n"
+ * ```
+ */
 export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
   const head = Buffer.alloc(options.headBytes);
   const ring = Buffer.alloc(options.tailBytes);

@@ -14,6 +14,15 @@
 import type { CompiledRedaction, RedactionOptions } from "./compile-redaction.js";
 import { createRedactor } from "./redactor.js";
 
+/**
+ * Redact a whole string at once (labels, arguments, anything that is not a stream).
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("token=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"); // "token=[REDACTED:github-token]"
+ * ```
+ */
 export function redactText(
   text: string,
   source: RedactionOptions | CompiledRedaction = {},

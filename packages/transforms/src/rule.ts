@@ -189,4 +189,60 @@ export function validateRule(rule: RedactionRule, window: number): void {
     fail(`maxLength must be an integer from 1 to the window (${window})`);
   if (rule.kind === "pattern" && rule.pattern.global)
     fail("pattern must not be global (it is matched once per anchor)");
+  if (rule.kind === "pattern") {
+    for (const anchor of rule.anchors) {
+      if (!mayStartWith(rule.pattern, anchor, rule.ignoreCase ?? false))
+        fail(
+          `pattern /${rule.pattern.source}/ cannot start at its anchor ${JSON.stringify(anchor)} (it is matched from the anchor's first byte: start it with the anchor)`,
+        );
+    }
+  }
+}
+
+/**
+ * False when the pattern's first atom surely cannot match the anchor's first character
+ * (a pattern matched sticky at the anchor would then match nothing, silently). Opening
+ * groups are looked through; a first group with alternatives is not judged.
+ */
+function mayStartWith(pattern: RegExp, anchor: string, ignoreCase: boolean): boolean {
+  let source = pattern.source;
+  if (firstGroup(`(${source})`).alternation) return true;
+  for (;;) {
+    const open = /^(?:\^|\((?:\?:|\?<[A-Za-z_$][\w$]*>)?)/.exec(source);
+    if (!open || open[0].length === 0) break;
+    if (open[0].startsWith("(")) {
+      const group = firstGroup(source);
+      if (group.alternation || /^[?*]|^\{0[,}]/.test(source.slice(group.end + 1))) return true;
+    }
+    source = source.slice(open[0].length);
+  }
+  const atom =
+    /^(?:\[[^\]\\]*(?:\\.[^\]\\]*)*\]|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)|[^|()?*+{])/.exec(
+      source,
+    );
+  if (!atom) return true;
+  const quantified = /^[?*]|^\{0[,}]/.test(source.slice(atom[0].length));
+  if (quantified) return true; // the first atom may be skipped
+  const flags = pattern.flags.replace(/[gy]/g, "") + (ignoreCase && !pattern.ignoreCase ? "i" : "");
+  try {
+    return new RegExp(`^(?:${atom[0]})`, flags).test(anchor);
+  } catch {
+    return true;
+  }
+}
+
+/** The group opening `source`: whether it has a `|` at its own level, and where it closes. */
+function firstGroup(source: string): { alternation: boolean; end: number } {
+  let depth = 0;
+  let alternation = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") i++;
+    else if (c === "[") {
+      while (i < source.length && source[i] !== "]") i += source[i] === "\\" ? 2 : 1;
+    } else if (c === "(") depth++;
+    else if (c === ")" && --depth === 0) return { alternation, end: i };
+    else if (c === "|" && depth === 1) alternation = true;
+  }
+  return { alternation: true, end: source.length };
 }

@@ -12,15 +12,27 @@
  * plan.stages.map((s) => s.name); // ["utf8-decoder", "ansi-strip", "redactor"]
  * ```
  */
-import { SpoolError, type Stage, type StreamPlan } from "@spool/core/runtime";
+import {
+  type PreviewBudget,
+  SpoolError,
+  type Stage,
+  type StreamName,
+  type StreamPlan,
+} from "@spool/core/runtime";
 import { ANSI_STRIP, createAnsiStrip } from "./ansi-strip.js";
 import { createPreviewTap, PREVIEW_TAP, previewTapBudget } from "./preview-tap.js";
 import { REDACTOR } from "./redactor.js";
 import { createUtf8Decoder, UTF8_DECODER } from "./utf8-decoder.js";
 
 export interface StreamPlanOptions {
-  /** The preview budget of this stream, in characters; the tap derives from it. */
-  readonly previewChars: number;
+  /**
+   * The preview budget, one for the whole capture: pass the same object as the capture's
+   * `preview` and the stream, and the tap derives its size from it (nothing to keep in step).
+   * Either this or `previewChars`.
+   */
+  readonly preview?: { readonly budget: PreviewBudget; readonly stream: StreamName };
+  /** The preview budget of this stream in characters, when not given as `preview`. */
+  readonly previewChars?: number;
   /** The redactor stage; null to capture without redaction (`--no-redact`). */
   readonly redactor: Stage | null;
   /** Strip ANSI escape sequences before redacting. @default true */
@@ -29,13 +41,30 @@ export interface StreamPlanOptions {
   readonly stages?: readonly Stage[];
 }
 
-/** The default plan, in the one order the checker accepts. */
+/**
+ * The default plan, in the one order the checker accepts: decoder → ANSI strip (unless
+ * `stripAnsi: false`) → redactor (unless `null`) → your `stages` → the preview tap, sized
+ * from the capture's preview budget.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { createRedactor, createStreamPlan } from "@spool/transforms";
+ * const budget = DEFAULT_PREVIEW_BUDGET;
+ * startCapture({
+ *   command: "make", args: ["test"], root: "/tmp/spools", spool: createMemorySpool().factory,
+ *   preview: budget,
+ *   plan: (stream) => createStreamPlan({ preview: { budget, stream }, redactor: createRedactor() }),
+ * });
+ * ```
+ */
 export function createStreamPlan(options: StreamPlanOptions): StreamPlan {
   const stages: Stage[] = [createUtf8Decoder()];
   if (options.stripAnsi ?? true) stages.push(createAnsiStrip());
   if (options.redactor) stages.push(options.redactor);
   stages.push(...(options.stages ?? []));
-  const plan = { stages, tap: createPreviewTap(previewTapBudget(options.previewChars)) };
+  const plan = { stages, tap: createPreviewTap(previewTapBudget(previewCharsOf(options))) };
   checkStreamPlan(plan, { redaction: options.redactor !== null });
   return plan;
 }
@@ -43,6 +72,13 @@ export function createStreamPlan(options: StreamPlanOptions): StreamPlan {
 /**
  * Refuse (`SPOOL_E_PLAN`) a plan that redacts before a built-in transform that joins
  * bytes, that has no redactor while redaction is on, or whose preview tap is not last.
+ *
+ * @example
+ * ```ts
+ * import { checkStreamPlan, createRedactor, createAnsiStrip, createPreviewTap, previewTapBudget } from "@spool/transforms";
+ * const tap = createPreviewTap(previewTapBudget(100));
+ * checkStreamPlan({ stages: [createRedactor(), createAnsiStrip()], tap }, { redaction: true }); // throws SPOOL_E_PLAN
+ * ```
  */
 export function checkStreamPlan(
   plan: Pick<StreamPlan, "stages" | "tap">,
@@ -82,6 +118,20 @@ export function checkStreamPlan(
       "the preview tap goes in `tap`, after every stage",
     );
   }
+}
+
+/** This stream's preview characters, from the capture's budget or as given. */
+function previewCharsOf(options: StreamPlanOptions): number {
+  const { preview, previewChars } = options;
+  if (preview !== undefined && previewChars === undefined) {
+    return preview.stream === "stdout" ? preview.budget.stdoutChars : preview.budget.stderrChars;
+  }
+  if (preview === undefined && previewChars !== undefined) return previewChars;
+  throw new SpoolError(
+    "SPOOL_E_OPTIONS",
+    "stream-plan",
+    "give the preview budget once: either `preview: { budget, stream }` or `previewChars`",
+  );
 }
 
 /** Built-in stages that remove bytes between others and so can join a split token. */

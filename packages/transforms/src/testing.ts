@@ -17,122 +17,50 @@
  * ```
  */
 import { runStage, type Stage } from "@spool/core/runtime";
-import fc from "fast-check";
 import type { CompiledRedaction, RedactionOptions } from "./compile-redaction.js";
+import { fc } from "./fast-check-peer.js";
 import { createRedactor, type TraceSegment } from "./redactor.js";
+import { arbSecretEmbedding, type EmbeddingOptions } from "./secret-embedding.js";
+import {
+  arbSplitOffsets,
+  assertProperty,
+  byteAtATime,
+  type PropertyRunOptions,
+  showBytes,
+  splitAt,
+} from "./stage-property.js";
 
-/** Every split of `input` into non-empty chunks (2^(n-1) of them): exhaustive for short inputs. */
-export function* allChunkings(input: Uint8Array): Generator<Uint8Array[]> {
-  const n = input.length;
-  if (n <= 1) {
-    yield [input];
-    return;
-  }
-  for (let mask = 0; mask < 2 ** (n - 1); mask++) {
-    const chunks: Uint8Array[] = [];
-    let start = 0;
-    for (let i = 1; i < n; i++) {
-      if ((mask >> (i - 1)) & 1) {
-        chunks.push(input.subarray(start, i));
-        start = i;
-      }
-    }
-    chunks.push(input.subarray(start));
-    yield chunks;
-  }
-}
-
-/** `input` one byte per chunk. */
-export function byteAtATime(input: Uint8Array): Uint8Array[] {
-  return Array.from(input, (_, i) => input.subarray(i, i + 1));
-}
-
-/** `input` split at the given offsets (out-of-range and repeated offsets ignored). */
-export function splitAt(input: Uint8Array, offsets: readonly number[]): Uint8Array[] {
-  const cuts = [...new Set(offsets.filter((o) => o > 0 && o < input.length))].sort((a, b) => a - b);
-  const chunks: Uint8Array[] = [];
-  let start = 0;
-  for (const cut of cuts) {
-    chunks.push(input.subarray(start, cut));
-    start = cut;
-  }
-  chunks.push(input.subarray(start));
-  return chunks;
-}
-
-/** Random split offsets for an input of `length` bytes (use with {@link splitAt}). */
-export function arbSplitOffsets(length: number, maxCuts = 32): fc.Arbitrary<number[]> {
-  if (length < 2) return fc.constant([]);
-  return fc.array(fc.integer({ min: 1, max: length - 1 }), { maxLength: maxCuts });
-}
-
-/** An input and a random chunking of it. */
-export function arbChunked(
-  input: fc.Arbitrary<Uint8Array>,
-): fc.Arbitrary<{ input: Uint8Array; chunks: Uint8Array[] }> {
-  return input.chain((bytes) =>
-    arbSplitOffsets(bytes.length).map((offsets) => ({
-      input: bytes,
-      chunks: splitAt(bytes, offsets),
-    })),
-  );
-}
-
-/** A secret in its context: `text` is embedded, `secret` (a part of it) must not survive. */
-export interface SecretSample {
-  readonly text: string;
-  readonly secret: string;
-}
-
-export interface EmbeddingOptions {
-  /**
-   * Secrets to embed (each at least once, in random order, maybe repeated): a bare secret,
-   * or one that needs its context (`{ text: "DB_PASSWORD=hunter22", secret: "hunter22" }`).
-   */
-  readonly secrets: readonly (string | SecretSample)[];
-  /** Filler text between them. @default log-like words */
-  readonly filler?: fc.Arbitrary<string>;
-}
-
-/** Log-like filler text: words, numbers, punctuation, newlines (and a little UTF-8). */
-export function arbLogText(maxLength = 80): fc.Arbitrary<string> {
-  const word = fc.constantFrom(
-    "INFO",
-    "warn",
-    "GET",
-    "/api/v1",
-    "200",
-    "ok",
-    "id=42",
-    "ms",
-    "über",
-    "日本",
-    "->",
-    "{",
-    "}",
-    ":",
-  );
-  const sep = fc.constantFrom(" ", " ", "\n", "\t", ", ");
-  return fc
-    .array(fc.tuple(word, sep), { maxLength: Math.max(1, Math.floor(maxLength / 6)) })
-    .map((parts) => parts.map(([w, s]) => w + s).join(""));
-}
-
-/** Text with the given secrets embedded between whitespace-delimited filler. */
-export function arbSecretEmbedding(
-  options: EmbeddingOptions,
-): fc.Arbitrary<{ text: string; secrets: readonly string[] }> {
-  const filler = options.filler ?? arbLogText();
-  const sep = fc.constantFrom(" ", "\n", "\t", "\r\n");
-  const samples = options.secrets.map((s) => (typeof s === "string" ? { text: s, secret: s } : s));
-  const piece = fc.tuple(filler, sep, fc.constantFrom(...samples), sep);
-  return fc.array(piece, { minLength: 1, maxLength: 4 }).chain((pieces) =>
-    filler.map((tail) => ({
-      text: pieces.map(([f, a, s, b]) => f + a + s.text + b).join("") + tail,
-      secrets: samples.map((s) => s.secret),
-    })),
-  );
-}
+export {
+  checkLedger,
+  createMemoryWriter,
+  type LedgerExpectation,
+  type MemoryWriter,
+  type MemoryWriterOptions,
+  type PipelineRun,
+  runThroughPipeline,
+} from "@spool/core/testing";
+export {
+  arbLogText,
+  arbSecretEmbedding,
+  type EmbeddingOptions,
+  SECRET_CONTEXTS,
+  type SecretContext,
+  type SecretSample,
+} from "./secret-embedding.js";
+export {
+  allChunkings,
+  arbChunked,
+  arbSplitOffsets,
+  arbStageInput,
+  assertProperty,
+  byteAtATime,
+  checkStageProperty,
+  checkStageRun,
+  type PropertyRunOptions,
+  type StagePropertyOptions,
+  showBytes,
+  splitAt,
+} from "./stage-property.js";
 
 /**
  * Chunking invariance, no retraction and hold ≤ window for any stage: after every push the
@@ -170,7 +98,7 @@ export function checkStage(
   const all = Buffer.concat(got);
   if (!all.equals(expected)) {
     throw new Error(
-      `${stage.name}: chunked output differs from one-shot output\n${describe(input, chunks)}\n got ${JSON.stringify(all.toString("latin1"))}\nwant ${JSON.stringify(expected.toString("latin1"))}`,
+      `${stage.name}: chunked output differs from one-shot output\n${describe(input, chunks)}\n got ${showBytes(all)}\nwant ${showBytes(expected)}`,
     );
   }
   // The chunks as one batch, equal ones as one shared object: a stage must not tell pieces
@@ -180,7 +108,7 @@ export function checkStage(
   const all2 = Buffer.concat(pieces);
   if (!all2.equals(expected)) {
     throw new Error(
-      `${stage.name}: one batch with shared equal pieces differs from one-shot output\n${describe(input, chunks)}\n got ${JSON.stringify(all2.toString("latin1"))}\nwant ${JSON.stringify(expected.toString("latin1"))}`,
+      `${stage.name}: one batch with shared equal pieces differs from one-shot output\n${describe(input, chunks)}\n got ${showBytes(all2)}\nwant ${showBytes(expected)}`,
     );
   }
 }
@@ -256,23 +184,29 @@ export function checkNoSecretPiece(output: string, secret: string, piece = 8): v
   for (let i = 0; i + piece <= bytes.length; i++) {
     if (out.includes(bytes.subarray(i, i + piece))) {
       throw new Error(
-        `a ${piece}-byte piece of a secret at offset ${i} survived redaction: ${JSON.stringify(output)}`,
+        `a ${piece}-byte piece of a secret (${JSON.stringify(secret.slice(0, 4))}…, offset ${i}) survived redaction: ${JSON.stringify(output)}`,
       );
     }
   }
 }
 
-export interface CheckRedactionOptions extends EmbeddingOptions {
-  /** fast-check runs. @default 100 */
-  readonly numRuns?: number;
-  /** fast-check seed, for replay. */
-  readonly seed?: number;
-}
+/** Options of {@link checkRedaction}: what to embed and how many runs. */
+export interface CheckRedactionOptions extends EmbeddingOptions, PropertyRunOptions {}
 
 /**
- * A property test for rules: embed `secrets` in random log text, split it randomly (and
- * byte at a time), check {@link checkRedactor} and that no 8-byte piece of any secret
- * survives. Run it on your own rule in one line.
+ * A property test for rules: embed `secrets` in random log text, each bare secret in a
+ * random context (`KEY=value`, JSON, YAML, headers, flags… see `SECRET_CONTEXTS`), split it
+ * randomly (and byte at a time), check {@link checkRedactor} and that no 8-byte piece of any
+ * secret survives. Run it on your own rule in one line; a failure names the piece that
+ * survived and the text it survived in.
+ *
+ * @example
+ * ```ts
+ * import { tokenRule } from "@spool/transforms";
+ * import { checkRedaction } from "@spool/transforms/testing";
+ * const acme = tokenRule({ name: "acme-key", prefixes: ["acme_"], body: "a-z0-9", minBody: 20 });
+ * checkRedaction({ rules: [acme] }, { secrets: ["acme_0123456789abcdefghijk"], numRuns: 50 });
+ * ```
  */
 export function checkRedaction(
   source: RedactionOptions | CompiledRedaction,
@@ -286,22 +220,18 @@ export function checkRedaction(
       chunks: splitAt(input, offsets),
     }));
   });
-  fc.assert(
+  assertProperty(
     fc.property(embedding, fc.boolean(), ({ input, secrets, chunks }, oneByOne) => {
       checkRedactor(source, input, oneByOne ? byteAtATime(input) : chunks);
       const redactor = createRedactor(source);
       const output = Buffer.concat([...redactor.push([input]), ...redactor.end()]).toString("utf8");
       for (const secret of secrets) checkNoSecretPiece(output, secret);
     }),
-    {
-      numRuns: options.numRuns ?? 100,
-      ...(options.seed === undefined ? {} : { seed: options.seed }),
-    },
+    options,
   );
 }
 
 function describe(input: Uint8Array, chunks: readonly Uint8Array[]): string {
-  const text = (b: Uint8Array) => JSON.stringify(Buffer.from(b).toString("latin1"));
-  if (input.length > 400) return `input of ${input.length} bytes in ${chunks.length} chunks`;
-  return `input ${text(input)} in chunks [${chunks.map(text).join(", ")}]`;
+  if (chunks.length > 40) return `input ${showBytes(input)} in ${chunks.length} chunks`;
+  return `input ${showBytes(input)} in chunks [${chunks.map((c) => showBytes(c, 60)).join(", ")}]`;
 }

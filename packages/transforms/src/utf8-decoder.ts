@@ -24,6 +24,19 @@ export interface Utf8Decoder extends Stage {
 
 const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 
+/**
+ * A stage that passes valid UTF-8 through and replaces each invalid sequence with U+FFFD,
+ * holding at most the 3 bytes of a character split between writes.
+ *
+ * @example
+ * ```ts
+ * import { runStage } from "@spool/core";
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * const decoder = createUtf8Decoder();
+ * runStage(decoder, [Buffer.from([0x61, 0xff, 0x62])]).toString(); // "a\ufffdb"
+ * decoder.counters.replacements; // 1
+ * ```
+ */
 export function createUtf8Decoder(): Utf8Decoder {
   // The held prefix of an incomplete sequence: its bytes, and how long it must become.
   const held = new Uint8Array(4);

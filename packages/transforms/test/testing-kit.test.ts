@@ -1,7 +1,10 @@
 import type { Stage } from "@spool/core";
+import { tokenRule } from "@spool/transforms";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   allChunkings,
+  arbSecretEmbedding,
   byteAtATime,
   checkNoSecretPiece,
   checkRedaction,
@@ -75,6 +78,36 @@ describe("testing kit", () => {
     expect(() => checkNoSecretPiece("x [REDACTED:a] y", "0123456789")).not.toThrow();
     expect(() =>
       checkRedaction({ builtins: false }, { secrets: ["not-covered-by-any-rule"], numRuns: 5 }),
-    ).toThrow(/Property failed/);
+    ).toThrow(
+      /8-byte piece of a secret .* survived redaction: .*\n\(failed after .* replay with \{ seed: /s,
+    );
+  });
+
+  it("embeds secrets in contexts: a rule that only works between spaces fails", () => {
+    // Refuses a token right after "=", '"' or ":": fine between words, blind to k=v and JSON.
+    const spaced = tokenRule({
+      name: "spaced-key",
+      prefixes: ["acme_"],
+      body: "a-z0-9",
+      minBody: 20,
+      notAfter: '=":',
+    });
+    const secrets = ["acme_0123456789abcdefghijk"];
+    expect(() =>
+      checkRedaction(
+        { builtins: false, rules: [spaced] },
+        { secrets, contexts: ["words"], numRuns: 30 },
+      ),
+    ).not.toThrow();
+    expect(() =>
+      checkRedaction({ builtins: false, rules: [spaced] }, { secrets, numRuns: 100, seed: 7 }),
+    ).toThrow(/survived redaction/);
+    const texts = fc.sample(
+      arbSecretEmbedding({ secrets, contexts: ["json", "yaml", "flag-equals"] }),
+      30,
+    );
+    expect(texts.some((t) => t.text.includes('{"token":"acme_'))).toBe(true);
+    expect(texts.some((t) => t.text.includes("api_key: acme_"))).toBe(true);
+    expect(texts.some((t) => t.text.includes("--token=acme_"))).toBe(true);
   });
 });

@@ -32,3 +32,28 @@ export const ALNUM = byteSet("A-Za-z0-9");
 export const BASE64URL = byteSet("A-Za-z0-9_-");
 /** Space and tab: the blanks allowed around `=` and `:`. */
 export const BLANK = byteSet(" \t");
+
+/**
+ * Why `spec` is not a usable character-class body for a user's rule, or null when it is:
+ * empty, an empty range (`z-a`), an escape {@link byteSet} does not support (`\w`, `\d`:
+ * every character is itself, so `"\\w"` would mean the bytes `\` and `w`), brackets around
+ * it, or a non-ASCII character. Each of these would silently match nothing or the wrong bytes.
+ */
+export function classBodyProblem(spec: string): string | null {
+  if (spec.length === 0) return "is empty (it would match nothing)";
+  if (/[^\x20-\x7e\t\r\n]/.test(spec)) return "has a non-ASCII or control character";
+  const escaped = /\\[A-Za-z0-9]/.exec(spec);
+  if (escaped) {
+    return `uses ${JSON.stringify(escaped[0])}, which is not supported: write the bytes and ranges out (e.g. "A-Za-z0-9_" for \\w)`;
+  }
+  if (spec.startsWith("[") && spec.endsWith("]") && spec.length > 1)
+    return 'is wrapped in [ ]: give the class body only (e.g. "A-Z0-9")';
+  for (let i = 0; i + 2 < spec.length; i++) {
+    if (spec[i + 1] === "-") {
+      if (spec.charCodeAt(i + 2) < spec.charCodeAt(i))
+        return `has the empty range ${JSON.stringify(spec.slice(i, i + 3))} (write it low-high)`;
+      i += 2;
+    }
+  }
+  return null;
+}

@@ -12,8 +12,9 @@
  * const redactor = createRedactor({ rules: [acme] });
  * ```
  */
+import { SpoolError } from "@spool/core/errors";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, byteSet } from "./byte-classes.js";
+import { ALNUM, byteSet, classBodyProblem } from "./byte-classes.js";
 
 export interface TokenRuleOptions {
   /** Rule name for the marker. */
@@ -39,8 +40,13 @@ export interface TokenRuleOptions {
   readonly keepPrefix?: boolean;
 }
 
-/** A {@link MatcherRule} for prefix + alphabet tokens. */
+/**
+ * A {@link MatcherRule} for prefix + alphabet tokens. Throws `SPOOL_E_OPTIONS` at once for
+ * options that would silently match nothing: an empty, reversed (`"z-a"`) or escaped
+ * (`"\\w"`) `body`, no prefixes, or a `minBody` below 1.
+ */
 export function tokenRule(options: TokenRuleOptions): MatcherRule {
+  validateTokenRule(options);
   const body = byteSet(options.body);
   const notAfter = byteSet(options.notAfter ?? "");
   const boundary = options.boundary ?? true;
@@ -99,4 +105,22 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
       };
     },
   };
+}
+
+function validateTokenRule(options: TokenRuleOptions): void {
+  const fail = (why: string): never => {
+    throw new SpoolError(
+      "SPOOL_E_OPTIONS",
+      "tokenRule",
+      `rule ${JSON.stringify(options.name)}: ${why}`,
+    );
+  };
+  const body = classBodyProblem(options.body);
+  if (body !== null) fail(`body ${JSON.stringify(options.body)} ${body}`);
+  const notAfter = options.notAfter ? classBodyProblem(options.notAfter) : null;
+  if (notAfter !== null) fail(`notAfter ${JSON.stringify(options.notAfter)} ${notAfter}`);
+  if (options.prefixes.length === 0 || options.prefixes.some((p) => p.length === 0))
+    fail("needs at least one non-empty prefix");
+  if (!Number.isInteger(options.minBody) || options.minBody < 1)
+    fail(`minBody must be a whole number ≥ 1 (got ${options.minBody})`);
 }

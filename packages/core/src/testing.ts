@@ -1,0 +1,200 @@
+/**
+ * `@spool/core/testing`: test doubles and checks for code built on `@spool/core`, with no
+ * dependency beyond core itself (the property runner that needs fast-check is in
+ * `@spool/transforms/testing`).
+ *
+ * - {@link createMemoryWriter}: a {@link StreamWriter} that keeps what it is offered in
+ *   memory, commits at once and can be told to stop at a byte count.
+ * - {@link checkLedger}: the byte ledger's invariants, and optionally the counts you expect.
+ * - {@link runThroughPipeline}: push chunks through stages into a memory writer, as a
+ *   capture would, and check the ledger on the way.
+ * - {@link createManualClock}: a clock that moves only when told to.
+ *
+ * @example
+ * ```ts
+ * import { checkLedger, runThroughPipeline } from "@spool/core/testing";
+ * const run = runThroughPipeline([], [Buffer.from("hi "), Buffer.from("there\n")]);
+ * run.output.toString(); // "hi there\n"
+ * checkLedger(run.ledger, { observed: 9, produced: 9, committed: 9 });
+ * ```
+ */
+import { SpoolError } from "./errors.js";
+import { type LedgerSnapshot, ledgerBalances } from "./ledger.js";
+import type { CaptureReason } from "./receipt-vocabulary.js";
+import type { OfferResult, StreamWriter, WriterListener, WriterState } from "./spool.js";
+import type { Batch, Stage } from "./stage.js";
+import { createStreamPipeline } from "./stream-pipeline.js";
+
+export { createManualClock, type ManualClock } from "./clock.js";
+
+/** Options of {@link createMemoryWriter}. */
+export interface MemoryWriterOptions {
+  /**
+   * Stop persistence (with `stopReason`) when a batch would take `committed` past this.
+   * @default Infinity
+   */
+  readonly stopAt?: number;
+  /** The reason reported when `stopAt` is reached. @default "quota" */
+  readonly stopReason?: CaptureReason;
+}
+
+/** A {@link StreamWriter} that keeps its bytes in memory (see {@link createMemoryWriter}). */
+export interface MemoryWriter extends StreamWriter {
+  /** Every byte committed so far, in order. */
+  bytes(): Buffer;
+}
+
+/**
+ * An in-memory {@link StreamWriter}: every batch offered is committed at once (and told to
+ * the listener), `ready()`/`flushed()` resolve at once, and it stops at `stopAt` bytes like
+ * a quota would: the batch that does not fit is refused whole.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryWriter } from "@spool/core/testing";
+ * const writer = createMemoryWriter({ stopAt: 4 });
+ * writer.offer([Buffer.from("abc")]); // "accepted"
+ * writer.offer([Buffer.from("de")]); // "stopped"
+ * writer.bytes().toString(); // "abc"
+ * writer.state.stopped; // "quota"
+ * ```
+ */
+export function createMemoryWriter(options: MemoryWriterOptions = {}): MemoryWriter {
+  const stopAt = options.stopAt ?? Number.POSITIVE_INFINITY;
+  const chunks: Buffer[] = [];
+  const state: WriterState = { committed: 0, queued: 0, stopped: null };
+  let listener: WriterListener | null = null;
+  const writer: MemoryWriter = {
+    offer(batch: Batch): OfferResult {
+      if (state.stopped !== null) return "stopped";
+      let size = 0;
+      for (const chunk of batch) size += chunk.byteLength;
+      if (state.committed + size > stopAt) {
+        writer.stop(options.stopReason ?? "quota");
+        return "stopped";
+      }
+      for (const chunk of batch) if (chunk.byteLength > 0) chunks.push(Buffer.from(chunk));
+      state.committed += size;
+      if (size > 0) listener?.committed(state.committed);
+      return "accepted";
+    },
+    ready: () => Promise.resolve(),
+    flushed: () => Promise.resolve(),
+    stop(reason) {
+      if (state.stopped !== null) return;
+      state.stopped = reason;
+      listener?.stopped(reason);
+    },
+    watch(l) {
+      listener = l;
+      if (state.committed > 0) l.committed(state.committed);
+      if (state.stopped !== null) l.stopped(state.stopped);
+    },
+    get state() {
+      return state;
+    },
+    bytes: () => Buffer.concat(chunks),
+  };
+  return writer;
+}
+
+/** Counts {@link checkLedger} compares, each only when given. */
+export interface LedgerExpectation {
+  readonly observed?: number;
+  readonly accepted?: number;
+  readonly pending?: number;
+  readonly discarded?: number;
+  readonly produced?: number;
+  readonly committed?: number;
+  readonly lines?: number;
+}
+
+/**
+ * Throw a `SPOOL_E_STATE` error naming the first broken invariant of a ledger snapshot
+ * (`observed = accepted + pending + discarded`, nothing negative, `committed ≤ produced`),
+ * then the first count that differs from `expect`.
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * import { checkLedger } from "@spool/core/testing";
+ * const ledger = createLedger();
+ * ledger.observe(3);
+ * ledger.accept(3);
+ * checkLedger(ledger.snapshot(), { observed: 3, pending: 0 }); // passes
+ * ```
+ */
+export function checkLedger(
+  ledger: LedgerSnapshot | { snapshot(): LedgerSnapshot },
+  expect: LedgerExpectation = {},
+): void {
+  const s = "snapshot" in ledger ? ledger.snapshot() : ledger;
+  const fail = (why: string): never => {
+    throw new SpoolError("SPOOL_E_STATE", "ledger check", `${why} (${JSON.stringify(s)})`);
+  };
+  if (!ledgerBalances(s)) {
+    const { observed, accepted, pending, discarded } = s.raw;
+    if (observed !== accepted + pending + discarded)
+      fail(
+        `observed ${observed} ≠ accepted ${accepted} + pending ${pending} + discarded ${discarded}`,
+      );
+    if (s.committed > s.produced) fail(`committed ${s.committed} > produced ${s.produced}`);
+    fail("a count is negative");
+  }
+  const actual: Record<keyof LedgerExpectation, number> = {
+    ...s.raw,
+    produced: s.produced,
+    committed: s.committed,
+    lines: s.lines,
+  };
+  for (const [key, want] of Object.entries(expect) as [keyof LedgerExpectation, number][]) {
+    if (want !== undefined && actual[key] !== want)
+      fail(`${key} is ${actual[key]}, expected ${want}`);
+  }
+}
+
+/** What {@link runThroughPipeline} returns. */
+export interface PipelineRun {
+  /** Everything the writer committed. */
+  readonly output: Buffer;
+  readonly ledger: LedgerSnapshot;
+  readonly writer: MemoryWriter;
+}
+
+/**
+ * Feed `chunks` through `stages` into a memory writer the way a capture does (one ledger,
+ * `end()` at the end), check the ledger after every write, and check at the end that every
+ * byte read was accepted and every byte produced was committed.
+ *
+ * @example
+ * ```ts
+ * import { runThroughPipeline } from "@spool/core/testing";
+ * runThroughPipeline([], [Buffer.from("a"), Buffer.from("b")]).output.toString(); // "ab"
+ * ```
+ */
+export function runThroughPipeline(
+  stages: readonly Stage[],
+  chunks: Batch,
+  writerOptions: MemoryWriterOptions = {},
+): PipelineRun {
+  const writer = createMemoryWriter(writerOptions);
+  const pipeline = createStreamPipeline({ name: "stdout", stages, writer });
+  let read = 0;
+  for (const chunk of chunks) {
+    pipeline.write(chunk);
+    read += chunk.byteLength;
+    checkLedger(pipeline.ledger, { observed: read });
+  }
+  pipeline.end();
+  if (pipeline.error !== undefined) throw pipeline.error;
+  const ledger = pipeline.ledger.snapshot();
+  const output = writer.bytes();
+  const stopped = writer.state.stopped !== null;
+  checkLedger(ledger, {
+    observed: read,
+    accepted: read,
+    pending: 0,
+    ...(stopped ? {} : { produced: output.byteLength, committed: output.byteLength }),
+  });
+  return { output, ledger, writer };
+}
