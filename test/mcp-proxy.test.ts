@@ -38,7 +38,14 @@ async function connect(command: string[], proxied: { root: string; extra?: strin
         ...command,
       ]
     : command;
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: "pipe",
+    // A 5 MB file is an 11.7 MB message (text and structuredContent both hold it), over the
+    // SDK's default 10 MiB: a direct client would lose the connection.
+    maxBufferSize: 64 * 1024 * 1024,
+  });
   const client = new Client({ name: "spool-test", version: "0" });
   await client.connect(transport);
   open.push(client);
@@ -83,6 +90,18 @@ describe("spool mcp-proxy", () => {
     );
 
     const file = path.join(dir, "big.txt");
+    // The wrapped server called directly, for the same file: what the proxy must keep.
+    const d = (await direct.callTool({
+      name: "read_text_file",
+      arguments: { path: file },
+    })) as Result;
+    expect(wire(d)).toBeGreaterThan(5 * 1024 * 1024);
+    const directText = d.content[0]?.text ?? "";
+    expect(d.content).toHaveLength(1);
+    // Its representation in a capture (docs/mcp.md): each item under a separator line, then
+    // structuredContent as JSON.
+    const expected = `----- [spool] content[0] text -----\n${directText}\n----- [spool] structuredContent -----\n${JSON.stringify(d.structuredContent)}\n`;
+    const expectedSha = sha(expected);
     await direct.close();
     const p = (await proxy.callTool({
       name: "read_text_file",
@@ -91,19 +110,22 @@ describe("spool mcp-proxy", () => {
     expect(wire(p)).toBeLessThanOrEqual(16 * 1024);
     // The structured content keeps its shape (the client checked it against the schema).
     expect(typeof (p.structuredContent as { content: string }).content).toBe("string");
-    const receipt = p._meta?.["spool/receipt"] as { captureId: string; capture: { state: string } };
+    const receipt = p._meta?.["spool/receipt"] as {
+      captureId: string;
+      capture: { state: string };
+      streams: { stdout: { sha256: string | null; redactions: number } };
+    };
     expect(receipt.capture.state).toBe("complete");
+    expect(receipt.streams.stdout.redactions).toBe(0);
     expect(p.content[0]?.text).toContain(`spool_read {"ref":"${receipt.captureId}"`);
 
+    // Byte for byte: the receipt's digest and the stored bytes against the direct call.
+    expect(receipt.streams.stdout.sha256).toBe(expectedSha);
     const stored = spool(["read", receipt.captureId, "--root", root]).stdout;
-    // What the server sends for this file: its text, and the same as structuredContent.
-    const expected = `----- [spool] content[0] text -----\n${body}\n----- [spool] structuredContent -----\n${JSON.stringify({ content: body })}\n`;
-    expect(sha(stored)).toBe(sha(expected));
-    const first = stored.subarray(
-      stored.indexOf("\n") + 1,
-      stored.indexOf("\n") + 1 + Buffer.byteLength(body),
-    );
-    expect(sha(first)).toBe(sha(body));
+    expect(stored.length).toBe(Buffer.byteLength(expected));
+    expect(sha(stored)).toBe(expectedSha);
+    // And the direct call returned the file itself.
+    expect(sha(directText)).toBe(sha(body));
 
     // Read on through the proxy's own tools, bounded.
     const g = (await proxy.callTool({
