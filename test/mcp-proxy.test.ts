@@ -3,7 +3,7 @@
  * server-everything), driven by the SDK's `Client` over stdio against the built binary,
  * beside a direct connection to the same server.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -180,10 +180,22 @@ describe("spool mcp-proxy", () => {
     expect(sha(stored)).toBe(sha(Buffer.from(image?.data ?? "", "base64")));
     const echo = { name: "echo", arguments: { message: "hello" } };
     expect(await proxy.callTool(echo)).toEqual(await direct.callTool(echo));
-    // Prompts and resources pass through.
-    expect((await proxy.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
-    expect((await proxy.listResources()).resources).toEqual(
-      (await direct.listResources()).resources,
+    // Capabilities, prompts and resources pass through unchanged.
+    expect(proxy.getServerCapabilities()).toEqual(direct.getServerCapabilities());
+    expect(proxy.getServerVersion()).toEqual(direct.getServerVersion());
+    const prompts = (await direct.listPrompts()).prompts;
+    expect((await proxy.listPrompts()).prompts).toEqual(prompts);
+    const plain = prompts.find((x) => !(x.arguments ?? []).some((a) => a.required));
+    expect(plain).toBeDefined();
+    expect(await proxy.getPrompt({ name: plain?.name ?? "" })).toEqual(
+      await direct.getPrompt({ name: plain?.name ?? "" }),
+    );
+    const resources = (await direct.listResources()).resources;
+    expect((await proxy.listResources()).resources).toEqual(resources);
+    const uri = resources[0]?.uri ?? "missing";
+    expect(await proxy.readResource({ uri })).toEqual(await direct.readResource({ uri }));
+    expect((await proxy.listResourceTemplates()).resourceTemplates).toEqual(
+      (await direct.listResourceTemplates()).resourceTemplates,
     );
     // Errors pass through: an unknown tool, bad arguments.
     const unknown = await proxy
@@ -257,12 +269,12 @@ describe("spool mcp-proxy, bad input", () => {
       out += c.toString();
     });
     const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
-    const lineWith = async (pattern: RegExp) => {
-      for (let i = 0; i < 400 && !pattern.test(out); i++)
+    const lineWith = async (pattern: RegExp, tries = 1200) => {
+      for (let i = 0; i < tries && !pattern.test(out); i++)
         await new Promise((r) => setTimeout(r, 25));
       return out.split("\n").find((l) => pattern.test(l));
     };
-    return { child, lineWith, closed };
+    return { child, lineWith, closed, lines: () => out.split("\n").filter((l) => l !== "") };
   }
 
   // A wrapped "server" that answers a tools/call with a 3 MB message it never finishes, then exits.
@@ -291,18 +303,66 @@ describe("spool mcp-proxy, bad input", () => {
     expect(await p.closed).toBe(70);
   }, 60_000);
 
-  it("a server that floods notifications is relayed, never a crash", async () => {
+  it("a server that floods notifications: every one is relayed, in order, never a crash", async () => {
     const root = tempRoot();
-    const FLOOD = `let n = 0; const f = () => { while (n < 20000) { n++; if (!process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "z".repeat(200) } }) + "\\n")) return process.stdout.once("drain", f); } }; f(); process.stdin.on("data", () => {});`;
+    const FLOOD = `let n = 0; const f = () => { while (n < 20000) { n++; if (!process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n + " " + "z".repeat(200) } }) + "\\n")) return process.stdout.once("drain", f); } }; f(); process.stdin.on("data", () => {});`;
     const p = raw(FLOOD, root);
-    for (let i = 0; i < 400 && (p.child.stdout.readableLength, true); i++) {
-      const last = await p.lineWith(/notifications\/message/);
-      if (last) break;
-    }
+    expect(await p.lineWith(/"data":"20000 z/, 2400)).toBeDefined();
+    const seen = p
+      .lines()
+      .filter((l) => l.includes("notifications/message"))
+      .map((l) => Number.parseInt(JSON.parse(l).params.data, 10));
+    expect(seen).toEqual(Array.from({ length: 20000 }, (_, i) => i + 1));
     p.child.stdin.end();
-    const status = await p.closed;
-    expect(status === 0 || status === 70).toBe(true);
+    // The client went away: the proxy ends the server (it ignores end of input) and exits 0.
+    expect(await p.closed).toBe(0);
+  }, 120_000);
+
+  it("a cancellation reaches the wrapped server, and the relay goes on", async () => {
+    const root = tempRoot();
+    // Never answers call 9; reports the cancellation it receives; answers call 10.
+    const SERVER = `let buf = ""; process.stdin.on("data", (d) => { buf += d; let i; while ((i = buf.indexOf("\\n")) >= 0) { const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);
+      if (m.method === "notifications/cancelled") process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "cancelled " + m.params.requestId + " " + m.params.reason } }) + "\\n");
+      if (m.method === "tools/call" && m.id === 10) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: 10, result: { content: [{ type: "text", text: "ten" }] } }) + "\\n"); } });`;
+    const p = raw(SERVER, root);
+    const call = (id: number) =>
+      `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: {} } })}\n`;
+    p.child.stdin.write(call(9));
+    p.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9, reason: "user" } })}\n`,
+    );
+    expect(await p.lineWith(/cancelled 9 user/)).toBeDefined();
+    p.child.stdin.write(call(10));
+    expect(JSON.parse((await p.lineWith(/"id":10/)) ?? "{}").result.content[0].text).toBe("ten");
+    // The cancelled call is forgotten: no error for it, not even when the server exits (the
+    // proxy answers every call still pending then with an error).
+    expect(p.lines().some((l) => l.includes('"id":9'))).toBe(false);
+    p.child.stdin.end();
+    expect(await p.closed).toBe(0);
+    expect(p.lines().some((l) => l.includes('"id":9'))).toBe(false);
+  }, 60_000);
+
+  it("a result the server declares truncated is never a complete capture", async () => {
+    const root = tempRoot();
+    const SERVER = `process.stdin.on("data", (d) => { if (String(d).includes("tools/call")) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: 4, result: { content: [{ type: "text", text: "q".repeat(100000) }], _meta: { truncated: true } } }) + "\\n"); });`;
+    const p = raw(SERVER, root);
+    p.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "big", arguments: {} } })}\n`,
+    );
+    const line = (await p.lineWith(/"id":4/)) ?? "{}";
+    expect(Buffer.byteLength(line)).toBeLessThanOrEqual(16 * 1024);
+    const receipt = JSON.parse(line).result._meta["spool/receipt"] as {
+      captureId: string;
+      capture: { state: string; reasons: string[] };
+      source: { declared: string };
+    };
+    expect(receipt.capture.state).not.toBe("complete");
+    expect(receipt.capture.reasons).toContain("source-truncated");
+    expect(receipt.source.declared).toBe("truncated");
+    expect(spool(["read", receipt.captureId, "--root", root]).stdout.toString()).toBe(
+      "q".repeat(100000),
+    );
+    p.child.stdin.end();
+    await p.closed;
   }, 60_000);
 });
-
-void spawnSync;

@@ -71,8 +71,26 @@ export async function serveStdio(server: McpServer): Promise<void> {
     process.stdin.once("end", () => resolve());
   });
   await server.connect(transport);
+  answerUnreadable(transport);
   await closed;
   await server.close();
+}
+
+/**
+ * The SDK's transport drops a line that is not JSON, or not a JSON-RPC message, and only
+ * reports it; JSON-RPC asks for an error with a null id (-32700 parse error, -32600 invalid
+ * request), so the client is not left waiting. The server goes on reading.
+ */
+function answerUnreadable(transport: StdioServerTransport): void {
+  const report = transport.onerror;
+  transport.onerror = (error: Error) => {
+    const code = error instanceof SyntaxError ? -32700 : error.name === "ZodError" ? -32600 : null;
+    if (code !== null) {
+      const message = code === -32700 ? "Parse error" : "Invalid Request";
+      void transport.send({ jsonrpc: "2.0", id: null, error: { code, message } } as never);
+    }
+    report?.(error);
+  };
 }
 
 const RunResultSchema = z.object({
