@@ -7,8 +7,9 @@
  *   last page), and `initialize` advertises tools; calls to those three are answered here
  *   by `spool mcp`'s own tools (an in-process server on an in-memory transport);
  * - a `tools/call` result is captured (`tool-result-capture.ts`); one whose message is at
- *   most `--budget` bytes is passed on unchanged (and captured after), a larger one is
- *   replaced by its preview, status line and receipt (`_meta["spool/receipt"]`);
+ *   most `--budget` bytes is passed on unchanged (and captured after, unless its capture
+ *   would keep nothing: `keepsNothing`), a larger one is replaced by its preview, status
+ *   line and receipt (`_meta["spool/receipt"]`);
  * - a call the wrapped server never answers (it exited, or `--call-timeout` passed) gets a
  *   JSON-RPC error whose `data.receipt` is the capture of whatever bytes of the answer had
  *   arrived.
@@ -29,6 +30,7 @@ import {
   type CapturedResult,
   capturePartial,
   captureToolResult,
+  keepsNothing,
   type ResultCaptureOptions,
 } from "./tool-result-capture.js";
 
@@ -211,6 +213,8 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
     const result = m.result;
     if (line.length <= budget) {
       toClient(line);
+      // Most calls: capturing them is most of the proxy's CPU and would keep nothing.
+      if (keepsNothing(result, line.length, capture)) return;
       captures = captures
         .then(() => captureToolResult(tool, result, capture))
         .catch(reportCaptureError);

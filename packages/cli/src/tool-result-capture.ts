@@ -120,6 +120,23 @@ export async function capturePartial(
   return { ...r, binaries: [] };
 }
 
+/**
+ * Whether capturing a result that reached the client whole would keep nothing: its message
+ * is at most a quarter of the capture's preview and it holds no binary item. Its capture
+ * would stay on the small-result path (no directory, the receipt only), and the proxy would
+ * drop that receipt: the quarter leaves room for the section lines and for redaction
+ * markers longer than what they replace.
+ */
+export function keepsNothing(
+  result: { content?: unknown },
+  messageBytes: number,
+  options: Pick<ResultCaptureOptions, "previewBytes">,
+): boolean {
+  if (messageBytes > Math.floor(options.previewBytes / 4)) return false;
+  const items = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
+  return items.every((item) => binaryOf(item) === null);
+}
+
 function binaryOf(item: ContentItem): { bytes: Buffer; mimeType: string } | null {
   if ((item.type === "image" || item.type === "audio") && typeof item.data === "string") {
     return {
