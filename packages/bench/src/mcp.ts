@@ -136,7 +136,7 @@ export async function benchMcp(options: BenchOptions, io: BenchIo): Promise<numb
         `| ${k} | ${q(times[k], 0.5).toFixed(2)} | ${q(times[k], 0.99).toFixed(2)} | ${cpu[k]} |\n`,
       );
     io.stdout(
-      `| proxy added | ${(q(times.proxy, 0.5) - q(times.direct, 0.5)).toFixed(2)} | ${(q(times.proxy, 0.99) - q(times.direct, 0.99)).toFixed(2)} |\n`,
+      `| proxy added | ${(q(times.proxy, 0.5) - q(times.direct, 0.5)).toFixed(2)} | ${(q(times.proxy, 0.99) - q(times.direct, 0.99)).toFixed(2)} | |\n`,
     );
     return ok ? 0 : 1;
   } finally {
