@@ -178,6 +178,33 @@ describe("spool mcp-proxy", () => {
     expect(binaries[0]?.mimeType).toBe(image?.mimeType);
     const stored = spool(["read", binaries[0]?.captureId ?? "", "--root", root]).stdout;
     expect(sha(stored)).toBe(sha(Buffer.from(image?.data ?? "", "base64")));
+    // An embedded binary resource in a small result: the client gets the result unchanged,
+    // the blob is stored as raw bytes with its MIME type in the label.
+    const ref = (await proxy.callTool({
+      name: "get-resource-reference",
+      arguments: { resourceType: "Blob", resourceId: 2 },
+    })) as Result & { content: { resource?: { blob?: string; mimeType?: string } }[] };
+    const blob = ref.content.find((c) => c.type === "resource")?.resource;
+    expect(blob?.blob).toBeTruthy();
+    let kept: { captureId: string; label: string } | undefined;
+    for (let i = 0; i < 240 && kept === undefined; i++) {
+      const listed = JSON.parse(spool(["ls", "--json", "--root", root]).stdout.toString()) as {
+        captureId: string;
+        label: string;
+      }[];
+      kept = listed.find((c) => c.label === `get-resource-reference content[1] ${blob?.mimeType}`);
+      if (kept === undefined) await new Promise((r) => setTimeout(r, 250));
+    }
+    const blobBytes = spool(["read", kept?.captureId ?? "", "--root", root]).stdout;
+    expect(sha(blobBytes)).toBe(sha(Buffer.from(blob?.blob ?? "", "base64")));
+    // structuredContent passes through and is checked against the tool's outputSchema
+    // (the SDK's client validates it once it has listed the tools).
+    await proxy.listTools();
+    const weather = { name: "get-structured-content", arguments: { location: "Chicago" } };
+    const sp = (await proxy.callTool(weather)) as Result;
+    expect(sp.structuredContent).toEqual(
+      ((await direct.callTool(weather)) as Result).structuredContent,
+    );
     const echo = { name: "echo", arguments: { message: "hello" } };
     expect(await proxy.callTool(echo)).toEqual(await direct.callTool(echo));
     // Capabilities, prompts and resources pass through unchanged.
