@@ -202,6 +202,9 @@ describe("spool mcp, limits and bad input", () => {
       "--max-result-bytes",
       "8KiB",
     ]);
+    // Listed first: the SDK's client then checks every structuredContent below against the
+    // tool's outputSchema.
+    await client.listTools();
     const refused = (await client.callTool({
       name: "run",
       arguments: { argv: ["sh", "-c", "echo hi"] },
@@ -231,6 +234,18 @@ describe("spool mcp, limits and bad input", () => {
     })) as Result;
     expect(wire(page)).toBeLessThanOrEqual(8 * 1024);
     expect((page.structuredContent as { nextOffset: number }).nextOffset).toBeGreaterThan(4096);
+    // A named cursor goes on where the same consumer stopped.
+    const first = (await client.callTool({
+      name: "read",
+      arguments: { ref: "later", cursor: "agent", max_bytes: 4096 },
+    })) as Result;
+    const second = (await client.callTool({
+      name: "read",
+      arguments: { ref: "later", cursor: "agent", max_bytes: 4096 },
+    })) as Result;
+    const end1 = (first.structuredContent as { nextOffset: number }).nextOffset;
+    expect((second.structuredContent as { offset: number }).offset).toBe(end1);
+    expect((second.structuredContent as { nextOffset: number }).nextOffset).toBeGreaterThan(end1);
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toContain("spool://{captureId}/{stream}");
   }, 120_000);
