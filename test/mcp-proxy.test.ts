@@ -272,7 +272,7 @@ describe("spool mcp-proxy", () => {
 
 describe("spool mcp-proxy, bad input", () => {
   /** The proxy on raw stdio: lines in, lines out. */
-  function raw(serverScript: string, root: string) {
+  function raw(serverScript: string, root: string, extra: string[] = []) {
     const child = spawn(
       process.execPath,
       [
@@ -282,6 +282,7 @@ describe("spool mcp-proxy, bad input", () => {
         root,
         "--call-timeout",
         "5",
+        ...extra,
         "--",
         process.execPath,
         "-e",
@@ -344,6 +345,39 @@ describe("spool mcp-proxy, bad input", () => {
     // The client went away: the proxy ends the server (it ignores end of input) and exits 0.
     expect(await p.closed).toBe(0);
   }, 120_000);
+
+  it("a server flooding one endless message is stopped at --max-message-bytes; the call gets every byte received as a partial receipt", async () => {
+    const root = tempRoot();
+    // Answers a call with a message that never ends, written as fast as the pipe takes it.
+    const ENDLESS = `process.stdin.once("data", () => { process.stdout.write('{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"'); const chunk = "w".repeat(65536); const f = () => { while (process.stdout.write(chunk)); process.stdout.once("drain", f); }; f(); });`;
+    const p = raw(ENDLESS, root, ["--max-message-bytes", "1MiB"]);
+    p.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "endless", arguments: {} } })}\n`,
+    );
+    const line = (await p.lineWith(/"id":5/)) ?? "{}";
+    const error = JSON.parse(line).error as {
+      code: number;
+      message: string;
+      data: { receipt: { captureId: string; capture: { state: string } } };
+    };
+    expect(error.code).toBe(-32001);
+    expect(error.message).toMatch(
+      /over --max-message-bytes \(1048576 B\) and was stopped before answering endless/,
+    );
+    expect(error.data.receipt.capture.state).not.toBe("complete");
+    const kept = spool(["read", error.data.receipt.captureId, "--root", root]).stdout;
+    expect(kept.length).toBeGreaterThan(1024 * 1024);
+    expect(kept.subarray(0, 60).toString()).toBe(
+      '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"wwwwwwwwwwwwwwwwwwwwww'.slice(
+        0,
+        60,
+      ),
+    );
+    expect(kept.subarray(70).every((b) => b === 0x77)).toBe(true);
+    p.child.stdin.end();
+    // The server is gone: the proxy exits 70, as after any server that died.
+    expect(await p.closed).toBe(70);
+  }, 60_000);
 
   it("a cancellation reaches the wrapped server, and the relay goes on", async () => {
     const root = tempRoot();

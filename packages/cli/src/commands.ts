@@ -689,6 +689,14 @@ export const MCP_PROXY = defineCommand({
       placeholder: "S",
       help: "fail a wrapped call after S seconds (the partial result is kept)",
     },
+    "max-message-bytes": {
+      kind: "size",
+      min: 64 * KiB,
+      max: GiB,
+      default: 512 * MiB,
+      placeholder: "N",
+      help: "a message from the server still unfinished after N bytes is a flood: the server is stopped, what arrived is kept",
+    },
   },
 });
 

@@ -40,8 +40,6 @@ const PREFIX = "spool_";
 /** JSON-RPC error codes: the SDK's request timeout, and an internal error. */
 const REQUEST_TIMEOUT = -32001;
 const INTERNAL_ERROR = -32603;
-/** Most bytes of one unfinished message from the wrapped server before it counts as flooding. */
-const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
 
 type Id = string | number;
 interface Message {
@@ -79,7 +77,14 @@ export async function mcpProxyCommand(
     env: io.env,
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const relay = createRelay({ upstream, local, budget, callTimeoutMs: o["call-timeout"], capture });
+  const relay = createRelay({
+    upstream,
+    local,
+    budget,
+    callTimeoutMs: o["call-timeout"],
+    maxMessageBytes: o["max-message-bytes"],
+    capture,
+  });
   return relay.done;
 }
 
@@ -109,6 +114,8 @@ interface RelayOptions {
   readonly local: { client: Client; tools: Tool[]; names: Set<string> };
   readonly budget: number;
   readonly callTimeoutMs: number;
+  /** Most bytes of one unfinished message from the wrapped server before it counts as flooding. */
+  readonly maxMessageBytes: number;
   readonly capture: ResultCaptureOptions;
 }
 
@@ -118,6 +125,7 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
   const listing = new Set<string>();
   const initializing = new Set<string>();
   let upstreamGone = false;
+  let flooded = false;
   // Results are captured one after another, in the order they arrived.
   let captures: Promise<unknown> = Promise.resolve();
   const key = (id: Id) => JSON.stringify(id);
@@ -283,8 +291,9 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
 
   upstream.stdout?.on("data", (chunk: Buffer) => {
     fromServer.push(chunk);
-    if (fromServer.pendingBytes > MAX_MESSAGE_BYTES) {
+    if (fromServer.pendingBytes > options.maxMessageBytes && !flooded) {
       // A message this large is a flood: stop the server; what arrived is kept below.
+      flooded = true;
       upstream.kill("SIGKILL");
     }
   });
@@ -309,7 +318,9 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
     upstream.once("close", (code, signal) => {
       upstreamGone = true;
       const tail = fromServer.pending();
-      const why = `the wrapped server exited (${signal ?? `code ${code}`}) before answering`;
+      const why = flooded
+        ? `the wrapped server sent a message over --max-message-bytes (${options.maxMessageBytes} B) and was stopped before answering`
+        : `the wrapped server exited (${signal ?? `code ${code}`}) before answering`;
       for (const [k, call] of pending) {
         clearTimeout(call.timer);
         partialError(JSON.parse(k) as Id, call.tool, tail, `${why} ${call.tool}`);
