@@ -3,7 +3,8 @@
  * that owns a job's pipes and capture until it ends, then exits (no daemon outlives its
  * capture). For `start` it spills at launch; for `run` it spills when promoted
  * (`--background-after`), which adopts the same spool at the queue's boundary: the
- * bytes held so far flow first, nothing is copied or replayed.
+ * bytes held so far flow first, nothing is copied or replayed. For `capture` (no CMD) it
+ * captures its own stdin, the launcher's, handed over at launch, and is promoted the same way.
  *
  * Signals it receives cancel the job: SIGTERM, SIGINT, SIGHUP, SIGQUIT and SIGUSR1 are
  * passed on to the job's process group as themselves, SIGUSR2 means SIGKILL (which the

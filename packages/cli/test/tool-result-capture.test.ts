@@ -24,17 +24,10 @@ const secretish = fc.oneof(
     .map((s) => `AKIA${s}`),
 );
 /** Runs of one character, so that results span both sides of the threshold. */
-const filler = fc
-  .tuple(alnum, fc.integer({ min: 0, max: 2000 }))
-  .map(([c, n]) => c.repeat(n));
+const filler = fc.tuple(alnum, fc.integer({ min: 0, max: 2000 })).map(([c, n]) => c.repeat(n));
 const text = fc
   .array(
-    fc.oneof(
-      fc.string({ unit: "grapheme", maxLength: 40 }),
-      secretish,
-      fc.constant("\n"),
-      filler,
-    ),
+    fc.oneof(fc.string({ unit: "grapheme", maxLength: 40 }), secretish, fc.constant("\n"), filler),
     { maxLength: 8 },
   )
   .map((parts) => parts.join(" "));
