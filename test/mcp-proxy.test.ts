@@ -3,7 +3,7 @@
  * server-everything), driven by the SDK's `Client` over stdio against the built binary,
  * beside a direct connection to the same server.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
@@ -38,7 +38,14 @@ async function connect(command: string[], proxied: { root: string; extra?: strin
         ...command,
       ]
     : command;
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: "pipe",
+    // A 5 MB file is an 11.7 MB message (text and structuredContent both hold it), over the
+    // SDK's default 10 MiB: a direct client would lose the connection.
+    maxBufferSize: 64 * 1024 * 1024,
+  });
   const client = new Client({ name: "spool-test", version: "0" });
   await client.connect(transport);
   open.push(client);
@@ -83,6 +90,18 @@ describe("spool mcp-proxy", () => {
     );
 
     const file = path.join(dir, "big.txt");
+    // The wrapped server called directly, for the same file: what the proxy must keep.
+    const d = (await direct.callTool({
+      name: "read_text_file",
+      arguments: { path: file },
+    })) as Result;
+    expect(wire(d)).toBeGreaterThan(5 * 1024 * 1024);
+    const directText = d.content[0]?.text ?? "";
+    expect(d.content).toHaveLength(1);
+    // Its representation in a capture (docs/mcp.md): each item under a separator line, then
+    // structuredContent as JSON.
+    const expected = `----- [spool] content[0] text -----\n${directText}\n----- [spool] structuredContent -----\n${JSON.stringify(d.structuredContent)}\n`;
+    const expectedSha = sha(expected);
     await direct.close();
     const p = (await proxy.callTool({
       name: "read_text_file",
@@ -91,19 +110,22 @@ describe("spool mcp-proxy", () => {
     expect(wire(p)).toBeLessThanOrEqual(16 * 1024);
     // The structured content keeps its shape (the client checked it against the schema).
     expect(typeof (p.structuredContent as { content: string }).content).toBe("string");
-    const receipt = p._meta?.["spool/receipt"] as { captureId: string; capture: { state: string } };
+    const receipt = p._meta?.["spool/receipt"] as {
+      captureId: string;
+      capture: { state: string };
+      streams: { stdout: { sha256: string | null; redactions: number } };
+    };
     expect(receipt.capture.state).toBe("complete");
+    expect(receipt.streams.stdout.redactions).toBe(0);
     expect(p.content[0]?.text).toContain(`spool_read {"ref":"${receipt.captureId}"`);
 
+    // Byte for byte: the receipt's digest and the stored bytes against the direct call.
+    expect(receipt.streams.stdout.sha256).toBe(expectedSha);
     const stored = spool(["read", receipt.captureId, "--root", root]).stdout;
-    // What the server sends for this file: its text, and the same as structuredContent.
-    const expected = `----- [spool] content[0] text -----\n${body}\n----- [spool] structuredContent -----\n${JSON.stringify({ content: body })}\n`;
-    expect(sha(stored)).toBe(sha(expected));
-    const first = stored.subarray(
-      stored.indexOf("\n") + 1,
-      stored.indexOf("\n") + 1 + Buffer.byteLength(body),
-    );
-    expect(sha(first)).toBe(sha(body));
+    expect(stored.length).toBe(Buffer.byteLength(expected));
+    expect(sha(stored)).toBe(expectedSha);
+    // And the direct call returned the file itself.
+    expect(sha(directText)).toBe(sha(body));
 
     // Read on through the proxy's own tools, bounded.
     const g = (await proxy.callTool({
@@ -156,12 +178,51 @@ describe("spool mcp-proxy", () => {
     expect(binaries[0]?.mimeType).toBe(image?.mimeType);
     const stored = spool(["read", binaries[0]?.captureId ?? "", "--root", root]).stdout;
     expect(sha(stored)).toBe(sha(Buffer.from(image?.data ?? "", "base64")));
+    // An embedded binary resource in a small result: the client gets the result unchanged,
+    // the blob is stored as raw bytes with its MIME type in the label.
+    const ref = (await proxy.callTool({
+      name: "get-resource-reference",
+      arguments: { resourceType: "Blob", resourceId: 2 },
+    })) as Result & { content: { resource?: { blob?: string; mimeType?: string } }[] };
+    const blob = ref.content.find((c) => c.type === "resource")?.resource;
+    expect(blob?.blob).toBeTruthy();
+    let kept: { captureId: string; label: string } | undefined;
+    for (let i = 0; i < 240 && kept === undefined; i++) {
+      const listed = JSON.parse(spool(["ls", "--json", "--root", root]).stdout.toString()) as {
+        captureId: string;
+        label: string;
+      }[];
+      kept = listed.find((c) => c.label === `get-resource-reference content[1] ${blob?.mimeType}`);
+      if (kept === undefined) await new Promise((r) => setTimeout(r, 250));
+    }
+    const blobBytes = spool(["read", kept?.captureId ?? "", "--root", root]).stdout;
+    expect(sha(blobBytes)).toBe(sha(Buffer.from(blob?.blob ?? "", "base64")));
+    // structuredContent passes through and is checked against the tool's outputSchema
+    // (the SDK's client validates it once it has listed the tools).
+    await proxy.listTools();
+    const weather = { name: "get-structured-content", arguments: { location: "Chicago" } };
+    const sp = (await proxy.callTool(weather)) as Result;
+    expect(sp.structuredContent).toEqual(
+      ((await direct.callTool(weather)) as Result).structuredContent,
+    );
     const echo = { name: "echo", arguments: { message: "hello" } };
     expect(await proxy.callTool(echo)).toEqual(await direct.callTool(echo));
-    // Prompts and resources pass through.
-    expect((await proxy.listPrompts()).prompts).toEqual((await direct.listPrompts()).prompts);
-    expect((await proxy.listResources()).resources).toEqual(
-      (await direct.listResources()).resources,
+    // Capabilities, prompts and resources pass through unchanged.
+    expect(proxy.getServerCapabilities()).toEqual(direct.getServerCapabilities());
+    expect(proxy.getServerVersion()).toEqual(direct.getServerVersion());
+    const prompts = (await direct.listPrompts()).prompts;
+    expect((await proxy.listPrompts()).prompts).toEqual(prompts);
+    const plain = prompts.find((x) => !(x.arguments ?? []).some((a) => a.required));
+    expect(plain).toBeDefined();
+    expect(await proxy.getPrompt({ name: plain?.name ?? "" })).toEqual(
+      await direct.getPrompt({ name: plain?.name ?? "" }),
+    );
+    const resources = (await direct.listResources()).resources;
+    expect((await proxy.listResources()).resources).toEqual(resources);
+    const uri = resources[0]?.uri ?? "missing";
+    expect(await proxy.readResource({ uri })).toEqual(await direct.readResource({ uri }));
+    expect((await proxy.listResourceTemplates()).resourceTemplates).toEqual(
+      (await direct.listResourceTemplates()).resourceTemplates,
     );
     // Errors pass through: an unknown tool, bad arguments.
     const unknown = await proxy
@@ -211,7 +272,7 @@ describe("spool mcp-proxy", () => {
 
 describe("spool mcp-proxy, bad input", () => {
   /** The proxy on raw stdio: lines in, lines out. */
-  function raw(serverScript: string, root: string) {
+  function raw(serverScript: string, root: string, extra: string[] = []) {
     const child = spawn(
       process.execPath,
       [
@@ -221,6 +282,7 @@ describe("spool mcp-proxy, bad input", () => {
         root,
         "--call-timeout",
         "5",
+        ...extra,
         "--",
         process.execPath,
         "-e",
@@ -235,12 +297,12 @@ describe("spool mcp-proxy, bad input", () => {
       out += c.toString();
     });
     const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
-    const lineWith = async (pattern: RegExp) => {
-      for (let i = 0; i < 400 && !pattern.test(out); i++)
+    const lineWith = async (pattern: RegExp, tries = 1200) => {
+      for (let i = 0; i < tries && !pattern.test(out); i++)
         await new Promise((r) => setTimeout(r, 25));
       return out.split("\n").find((l) => pattern.test(l));
     };
-    return { child, lineWith, closed };
+    return { child, lineWith, closed, lines: () => out.split("\n").filter((l) => l !== "") };
   }
 
   // A wrapped "server" that answers a tools/call with a 3 MB message it never finishes, then exits.
@@ -269,18 +331,99 @@ describe("spool mcp-proxy, bad input", () => {
     expect(await p.closed).toBe(70);
   }, 60_000);
 
-  it("a server that floods notifications is relayed, never a crash", async () => {
+  it("a server that floods notifications: every one is relayed, in order, never a crash", async () => {
     const root = tempRoot();
-    const FLOOD = `let n = 0; const f = () => { while (n < 20000) { n++; if (!process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "z".repeat(200) } }) + "\\n")) return process.stdout.once("drain", f); } }; f(); process.stdin.on("data", () => {});`;
+    const FLOOD = `let n = 0; const f = () => { while (n < 20000) { n++; if (!process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n + " " + "z".repeat(200) } }) + "\\n")) return process.stdout.once("drain", f); } }; f(); process.stdin.on("data", () => {});`;
     const p = raw(FLOOD, root);
-    for (let i = 0; i < 400 && (p.child.stdout.readableLength, true); i++) {
-      const last = await p.lineWith(/notifications\/message/);
-      if (last) break;
-    }
+    expect(await p.lineWith(/"data":"20000 z/, 2400)).toBeDefined();
+    const seen = p
+      .lines()
+      .filter((l) => l.includes("notifications/message"))
+      .map((l) => Number.parseInt(JSON.parse(l).params.data, 10));
+    expect(seen).toEqual(Array.from({ length: 20000 }, (_, i) => i + 1));
     p.child.stdin.end();
-    const status = await p.closed;
-    expect(status === 0 || status === 70).toBe(true);
+    // The client went away: the proxy ends the server (it ignores end of input) and exits 0.
+    expect(await p.closed).toBe(0);
+  }, 120_000);
+
+  it("a server flooding one endless message is stopped at --max-message-bytes; the call gets every byte received as a partial receipt", async () => {
+    const root = tempRoot();
+    // Answers a call with a message that never ends, written as fast as the pipe takes it.
+    const ENDLESS = `process.stdin.once("data", () => { process.stdout.write('{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"'); const chunk = "w".repeat(65536); const f = () => { while (process.stdout.write(chunk)); process.stdout.once("drain", f); }; f(); });`;
+    const p = raw(ENDLESS, root, ["--max-message-bytes", "1MiB"]);
+    p.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "endless", arguments: {} } })}\n`,
+    );
+    const line = (await p.lineWith(/"id":5/)) ?? "{}";
+    const error = JSON.parse(line).error as {
+      code: number;
+      message: string;
+      data: { receipt: { captureId: string; capture: { state: string } } };
+    };
+    expect(error.code).toBe(-32001);
+    expect(error.message).toMatch(
+      /over --max-message-bytes \(1048576 B\) and was stopped before answering endless/,
+    );
+    expect(error.data.receipt.capture.state).not.toBe("complete");
+    const kept = spool(["read", error.data.receipt.captureId, "--root", root]).stdout;
+    expect(kept.length).toBeGreaterThan(1024 * 1024);
+    expect(kept.subarray(0, 60).toString()).toBe(
+      '{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"wwwwwwwwwwwwwwwwwwwwww'.slice(
+        0,
+        60,
+      ),
+    );
+    expect(kept.subarray(70).every((b) => b === 0x77)).toBe(true);
+    p.child.stdin.end();
+    // The server is gone: the proxy exits 70, as after any server that died.
+    expect(await p.closed).toBe(70);
+  }, 60_000);
+
+  it("a cancellation reaches the wrapped server, and the relay goes on", async () => {
+    const root = tempRoot();
+    // Never answers call 9; reports the cancellation it receives; answers call 10.
+    const SERVER = `let buf = ""; process.stdin.on("data", (d) => { buf += d; let i; while ((i = buf.indexOf("\\n")) >= 0) { const m = JSON.parse(buf.slice(0, i)); buf = buf.slice(i + 1);
+      if (m.method === "notifications/cancelled") process.stdout.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "cancelled " + m.params.requestId + " " + m.params.reason } }) + "\\n");
+      if (m.method === "tools/call" && m.id === 10) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: 10, result: { content: [{ type: "text", text: "ten" }] } }) + "\\n"); } });`;
+    const p = raw(SERVER, root);
+    const call = (id: number) =>
+      `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "slow", arguments: {} } })}\n`;
+    p.child.stdin.write(call(9));
+    p.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9, reason: "user" } })}\n`,
+    );
+    expect(await p.lineWith(/cancelled 9 user/)).toBeDefined();
+    p.child.stdin.write(call(10));
+    expect(JSON.parse((await p.lineWith(/"id":10/)) ?? "{}").result.content[0].text).toBe("ten");
+    // The cancelled call is forgotten: no error for it, not even when the server exits (the
+    // proxy answers every call still pending then with an error).
+    expect(p.lines().some((l) => l.includes('"id":9'))).toBe(false);
+    p.child.stdin.end();
+    expect(await p.closed).toBe(0);
+    expect(p.lines().some((l) => l.includes('"id":9'))).toBe(false);
+  }, 60_000);
+
+  it("a result the server declares truncated is never a complete capture", async () => {
+    const root = tempRoot();
+    const SERVER = `process.stdin.on("data", (d) => { if (String(d).includes("tools/call")) process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: 4, result: { content: [{ type: "text", text: "q".repeat(100000) }], _meta: { truncated: true } } }) + "\\n"); });`;
+    const p = raw(SERVER, root);
+    p.child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "big", arguments: {} } })}\n`,
+    );
+    const line = (await p.lineWith(/"id":4/)) ?? "{}";
+    expect(Buffer.byteLength(line)).toBeLessThanOrEqual(16 * 1024);
+    const receipt = JSON.parse(line).result._meta["spool/receipt"] as {
+      captureId: string;
+      capture: { state: string; reasons: string[] };
+      source: { declared: string };
+    };
+    expect(receipt.capture.state).not.toBe("complete");
+    expect(receipt.capture.reasons).toContain("source-truncated");
+    expect(receipt.source.declared).toBe("truncated");
+    expect(spool(["read", receipt.captureId, "--root", root]).stdout.toString()).toBe(
+      "q".repeat(100000),
+    );
+    p.child.stdin.end();
+    await p.closed;
   }, 60_000);
 });
-
-void spawnSync;

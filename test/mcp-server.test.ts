@@ -1,6 +1,7 @@
 /**
  * `spool mcp` driven by the SDK's real `Client` over stdio, spawning the built binary.
  */
+import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
@@ -188,4 +189,98 @@ describe("spool mcp", () => {
     // Still serving.
     expect((await client.listTools()).tools.length).toBe(9);
   });
+});
+
+describe("spool mcp, limits and bad input", () => {
+  it("--allow-cmd admits only its argv[0]; run with background_after becomes a job; results stay within --max-result-bytes", async () => {
+    const root = tempRoot();
+    const client = await connect([
+      "--root",
+      root,
+      "--allow-cmd",
+      process.execPath,
+      "--max-result-bytes",
+      "8KiB",
+    ]);
+    // Listed first: the SDK's client then checks every structuredContent below against the
+    // tool's outputSchema.
+    await client.listTools();
+    const refused = (await client.callTool({
+      name: "run",
+      arguments: { argv: ["sh", "-c", "echo hi"] },
+    })) as Result;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/SPOOL_E_DENIED.*not in --allow-cmd/);
+
+    const script = `console.log("y".repeat(100000)); setTimeout(() => console.log("done"), 3000)`;
+    const r = (await client.callTool({
+      name: "run",
+      arguments: { argv: nodeCmd(script), background_after: 1, call_id: "later" },
+    })) as Result;
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent.exitStatus).toBeNull();
+    const live = r.structuredContent.receipt as { process: { state: string } };
+    expect(live.process.state).toBe("running");
+    const w = (await client.callTool({
+      name: "wait",
+      arguments: { ref: "later", timeout: 60 },
+    })) as Result;
+    expect(w.structuredContent.exitStatus).toBe(0);
+
+    // A call may ask for more than the server allows; it gets the server's maximum.
+    const page = (await client.callTool({
+      name: "read",
+      arguments: { ref: "later", max_bytes: 1_000_000 },
+    })) as Result;
+    expect(wire(page)).toBeLessThanOrEqual(8 * 1024);
+    expect((page.structuredContent as { nextOffset: number }).nextOffset).toBeGreaterThan(4096);
+    // A named cursor goes on where the same consumer stopped.
+    const first = (await client.callTool({
+      name: "read",
+      arguments: { ref: "later", cursor: "agent", max_bytes: 4096 },
+    })) as Result;
+    const second = (await client.callTool({
+      name: "read",
+      arguments: { ref: "later", cursor: "agent", max_bytes: 4096 },
+    })) as Result;
+    const end1 = (first.structuredContent as { nextOffset: number }).nextOffset;
+    expect((second.structuredContent as { offset: number }).offset).toBe(end1);
+    expect((second.structuredContent as { nextOffset: number }).nextOffset).toBeGreaterThan(end1);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain("spool://{captureId}/{stream}");
+  }, 120_000);
+
+  it("answers malformed JSON-RPC with an error and a null id, and goes on serving", async () => {
+    const child = spawn(process.execPath, [SPOOL_BIN, "mcp", "--root", tempRoot()], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    const closed = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.write("{not json\n[1,2]\n");
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } })}\n`,
+    );
+    for (let i = 0; i < 2400 && !/"id":1[,}]/.test(out); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const lines = out
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+    expect(lines[0]).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "Parse error" },
+    });
+    expect(lines[1]).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request" },
+    });
+    expect(lines[2].result.serverInfo.name).toBe("spool");
+    child.stdin.end();
+    expect(await closed).toBe(0);
+  }, 60_000);
 });

@@ -6,7 +6,7 @@
  *    read as a file through the real `@modelcontextprotocol/server-filesystem`.
  * 3. The proxy's added latency on a small result (p50/p99), beside direct calls, interleaved.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
@@ -27,15 +27,19 @@ const textOf = (r: Result) => r.content.map((c) => c.text ?? "").join("");
 export async function benchMcp(options: BenchOptions, io: BenchIo): Promise<number> {
   const work = mkdtempSync(path.join(options.work ?? tmpdir(), "spool-bench-mcp-"));
   const clients: Client[] = [];
+  const pids = new Map<Client, number | null>();
   const connect = async (args: string[]) => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args,
       stderr: "ignore",
+      // Large enough for the direct reads of the bigger fixtures (the SDK's default is 10 MiB).
+      maxBufferSize: 64 * 1024 * 1024,
     });
     const client = new Client({ name: "spool-bench", version: "0" });
     await client.connect(transport);
     clients.push(client);
+    pids.set(client, transport.pid);
     return client;
   };
   try {
@@ -106,6 +110,8 @@ export async function benchMcp(options: BenchOptions, io: BenchIo): Promise<numb
     const rounds = options.rounds ?? 200;
     const small = { name: "list_allowed_directories", arguments: {} };
     const times: Record<"direct" | "proxy", number[]> = { direct: [], proxy: [] };
+    // CPU of the server process (direct) and of the proxy process alone (not its server).
+    const cpu0 = { direct: processCpuMs(pids.get(direct)), proxy: processCpuMs(pids.get(proxied)) };
     for (let i = 0; i < rounds; i++) {
       for (const [k, c] of [
         ["direct", direct],
@@ -118,13 +124,19 @@ export async function benchMcp(options: BenchOptions, io: BenchIo): Promise<numb
     }
     const q = (xs: number[], p: number) =>
       [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
+    const cpu = {
+      direct: cpuPerCall(cpu0.direct, processCpuMs(pids.get(direct)), rounds),
+      proxy: cpuPerCall(cpu0.proxy, processCpuMs(pids.get(proxied)), rounds),
+    };
     io.stdout(
-      `\n## latency of a small result (${rounds} interleaved calls each)\n\n| | p50 ms | p99 ms |\n| --- | --- | --- |\n`,
+      `\n## latency of a small result (${rounds} interleaved calls each)\n\nCPU: the server's process for direct calls, the proxy's own process (its server not counted) for proxied ones; from /proc, 10 ms ticks.\n\n| | p50 ms | p99 ms | CPU ms/call |\n| --- | --- | --- | --- |\n`,
     );
     for (const k of ["direct", "proxy"] as const)
-      io.stdout(`| ${k} | ${q(times[k], 0.5).toFixed(2)} | ${q(times[k], 0.99).toFixed(2)} |\n`);
+      io.stdout(
+        `| ${k} | ${q(times[k], 0.5).toFixed(2)} | ${q(times[k], 0.99).toFixed(2)} | ${cpu[k]} |\n`,
+      );
     io.stdout(
-      `| proxy added | ${(q(times.proxy, 0.5) - q(times.direct, 0.5)).toFixed(2)} | ${(q(times.proxy, 0.99) - q(times.direct, 0.99)).toFixed(2)} |\n`,
+      `| proxy added | ${(q(times.proxy, 0.5) - q(times.direct, 0.5)).toFixed(2)} | ${(q(times.proxy, 0.99) - q(times.direct, 0.99)).toFixed(2)} | |\n`,
     );
     return ok ? 0 : 1;
   } finally {
@@ -164,6 +176,22 @@ function mcpInvoke(client: Client): Invoke {
     const text = textOf(r);
     return { text, bytes: Buffer.byteLength(text), ms: performance.now() - t0 };
   };
+}
+
+/** User plus system CPU of a process, in ms (Linux /proc; null elsewhere). */
+function processCpuMs(pid: number | null | undefined): number | null {
+  if (pid == null) return null;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
+}
+
+function cpuPerCall(before: number | null, after: number | null, calls: number): string {
+  return before === null || after === null ? "n/a" : ((after - before) / calls).toFixed(2);
 }
 
 function serverFilesystem(): string {

@@ -7,6 +7,7 @@
  * spool, whose pipeline is decoder → (ANSI strip) → (redactor) → preview tap → writer queue.
  */
 
+import { createHash } from "node:crypto";
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import {
@@ -226,7 +227,24 @@ function redactionOf(
     }
     known.push(...parseKnownValues(text, `--redact-file ${file}`));
   }
-  return compileRedaction({ knownValues: known });
+  return compiledOnce(known);
+}
+
+/**
+ * The last compiled redaction, by a digest of the known values it was compiled from. A
+ * compiled redaction is immutable and shared by every redactor built from it; compiling it
+ * (the built-in rules' automata) is most of a small capture's CPU, and `mcp-proxy` and
+ * `spool mcp` make one capture per tool call in one process. One entry: memory stays flat.
+ */
+let lastCompiled: { readonly key: string; readonly compiled: CompiledRedaction } | null = null;
+
+function compiledOnce(known: readonly KnownValue[]): CompiledRedaction {
+  // A digest, not the values: nothing secret is kept beyond the compiled automaton itself.
+  const key = createHash("sha256").update(JSON.stringify(known)).digest("hex");
+  if (lastCompiled?.key !== key) {
+    lastCompiled = { key, compiled: compileRedaction({ knownValues: known }) };
+  }
+  return lastCompiled.compiled;
 }
 
 /**

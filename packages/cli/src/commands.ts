@@ -177,16 +177,23 @@ export const RUN = defineCommand({
   ],
   options: {
     ...CAPTURE_OPTIONS,
-    "background-after": {
-      kind: "duration",
-      unit: "s",
-      min: 1,
-      max: MAX_TIMER_MS,
-      placeholder: "S",
-      help: "if CMD still runs after S seconds, print its live receipt and leave it running as a job",
-    },
+    "background-after": backgroundAfter(
+      "if CMD still runs after S seconds, print its live receipt and leave it running as a job",
+    ),
   },
 });
+
+/** `--background-after S` of `run` and `capture`: promote to a job after S seconds. */
+function backgroundAfter(help: string) {
+  return {
+    kind: "duration",
+    unit: "s",
+    min: 1,
+    max: MAX_TIMER_MS,
+    placeholder: "S",
+    help,
+  } as const;
+}
 
 const { timeout: _timeout, "live-ms": _liveMs, ...STDIN_CAPTURE_OPTIONS } = CAPTURE_OPTIONS;
 
@@ -196,9 +203,13 @@ export const CAPTURE = defineCommand({
   usage: "[options] < INPUT",
   description: [
     "The capture of `spool run`, fed from standard input (`kubectl logs -f pod | spool capture --label pod`): the same receipt, preview, refs and read commands. Exits 0 once the input ends (1 if it failed, or is declared truncated).",
+    "With --background-after S, a capture whose input is still open after S seconds becomes a job: its live receipt is printed, capture exits 0, and a detached supervisor goes on reading the same stdin into the same capture (status, wait, read, tail, grep and kill work on it). A shell still waits for the producer of a pipeline; feed it with `< <(CMD)` or a FIFO to get the prompt back.",
   ],
   options: {
     ...STDIN_CAPTURE_OPTIONS,
+    "background-after": backgroundAfter(
+      "if the input is still open after S seconds, print the live receipt and go on capturing it as a job",
+    ),
     declared: {
       kind: "enum",
       choices: ["complete", "truncated", "unknown"],
@@ -678,6 +689,14 @@ export const MCP_PROXY = defineCommand({
       placeholder: "S",
       help: "fail a wrapped call after S seconds (the partial result is kept)",
     },
+    "max-message-bytes": {
+      kind: "size",
+      min: 64 * KiB,
+      max: GiB,
+      default: 512 * MiB,
+      placeholder: "N",
+      help: "a message from the server still unfinished after N bytes is a flood: the server is stopped, what arrived is kept",
+    },
   },
 });
 
@@ -691,8 +710,8 @@ export const HELP = defineCommand({
 export const SUPERVISE = defineCommand({
   name: "__supervise",
   summary: "internal: the job supervisor",
-  usage: "start|run ID [options] -- CMD [ARGS...]",
-  options: RUN.options,
+  usage: "start|run ID [options] -- CMD [ARGS...] | capture ID [options]",
+  options: { ...RUN.options, declared: CAPTURE.options.declared },
   hidden: true,
 });
 

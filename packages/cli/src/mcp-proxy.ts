@@ -7,8 +7,9 @@
  *   last page), and `initialize` advertises tools; calls to those three are answered here
  *   by `spool mcp`'s own tools (an in-process server on an in-memory transport);
  * - a `tools/call` result is captured (`tool-result-capture.ts`); one whose message is at
- *   most `--budget` bytes is passed on unchanged (and captured after), a larger one is
- *   replaced by its preview, status line and receipt (`_meta["spool/receipt"]`);
+ *   most `--budget` bytes is passed on unchanged (and captured after, unless its capture
+ *   would keep nothing: `keepsNothing`), a larger one is replaced by its preview, status
+ *   line and receipt (`_meta["spool/receipt"]`);
  * - a call the wrapped server never answers (it exited, or `--call-timeout` passed) gets a
  *   JSON-RPC error whose `data.receipt` is the capture of whatever bytes of the answer had
  *   arrived.
@@ -29,6 +30,7 @@ import {
   type CapturedResult,
   capturePartial,
   captureToolResult,
+  keepsNothing,
   type ResultCaptureOptions,
 } from "./tool-result-capture.js";
 
@@ -38,8 +40,6 @@ const PREFIX = "spool_";
 /** JSON-RPC error codes: the SDK's request timeout, and an internal error. */
 const REQUEST_TIMEOUT = -32001;
 const INTERNAL_ERROR = -32603;
-/** Most bytes of one unfinished message from the wrapped server before it counts as flooding. */
-const MAX_MESSAGE_BYTES = 512 * 1024 * 1024;
 
 type Id = string | number;
 interface Message {
@@ -77,7 +77,14 @@ export async function mcpProxyCommand(
     env: io.env,
     stdio: ["pipe", "pipe", "inherit"],
   });
-  const relay = createRelay({ upstream, local, budget, callTimeoutMs: o["call-timeout"], capture });
+  const relay = createRelay({
+    upstream,
+    local,
+    budget,
+    callTimeoutMs: o["call-timeout"],
+    maxMessageBytes: o["max-message-bytes"],
+    capture,
+  });
   return relay.done;
 }
 
@@ -107,6 +114,8 @@ interface RelayOptions {
   readonly local: { client: Client; tools: Tool[]; names: Set<string> };
   readonly budget: number;
   readonly callTimeoutMs: number;
+  /** Most bytes of one unfinished message from the wrapped server before it counts as flooding. */
+  readonly maxMessageBytes: number;
   readonly capture: ResultCaptureOptions;
 }
 
@@ -116,6 +125,7 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
   const listing = new Set<string>();
   const initializing = new Set<string>();
   let upstreamGone = false;
+  let flooded = false;
   // Results are captured one after another, in the order they arrived.
   let captures: Promise<unknown> = Promise.resolve();
   const key = (id: Id) => JSON.stringify(id);
@@ -211,6 +221,8 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
     const result = m.result;
     if (line.length <= budget) {
       toClient(line);
+      // Most calls: capturing them is most of the proxy's CPU and would keep nothing.
+      if (keepsNothing(result, line.length, capture)) return;
       captures = captures
         .then(() => captureToolResult(tool, result, capture))
         .catch(reportCaptureError);
@@ -279,8 +291,9 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
 
   upstream.stdout?.on("data", (chunk: Buffer) => {
     fromServer.push(chunk);
-    if (fromServer.pendingBytes > MAX_MESSAGE_BYTES) {
+    if (fromServer.pendingBytes > options.maxMessageBytes && !flooded) {
       // A message this large is a flood: stop the server; what arrived is kept below.
+      flooded = true;
       upstream.kill("SIGKILL");
     }
   });
@@ -305,7 +318,9 @@ function createRelay(options: RelayOptions): { done: Promise<number> } {
     upstream.once("close", (code, signal) => {
       upstreamGone = true;
       const tail = fromServer.pending();
-      const why = `the wrapped server exited (${signal ?? `code ${code}`}) before answering`;
+      const why = flooded
+        ? `the wrapped server sent a message over --max-message-bytes (${options.maxMessageBytes} B) and was stopped before answering`
+        : `the wrapped server exited (${signal ?? `code ${code}`}) before answering`;
       for (const [k, call] of pending) {
         clearTimeout(call.timer);
         partialError(JSON.parse(k) as Id, call.tool, tail, `${why} ${call.tool}`);

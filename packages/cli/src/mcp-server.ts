@@ -71,8 +71,26 @@ export async function serveStdio(server: McpServer): Promise<void> {
     process.stdin.once("end", () => resolve());
   });
   await server.connect(transport);
+  answerUnreadable(transport);
   await closed;
   await server.close();
+}
+
+/**
+ * The SDK's transport drops a line that is not JSON, or not a JSON-RPC message, and only
+ * reports it; JSON-RPC asks for an error with a null id (-32700 parse error, -32600 invalid
+ * request), so the client is not left waiting. The server goes on reading.
+ */
+function answerUnreadable(transport: StdioServerTransport): void {
+  const report = transport.onerror;
+  transport.onerror = (error: Error) => {
+    const code = error instanceof SyntaxError ? -32700 : error.name === "ZodError" ? -32600 : null;
+    if (code !== null) {
+      const message = code === -32700 ? "Parse error" : "Invalid Request";
+      void transport.send({ jsonrpc: "2.0", id: null, error: { code, message } } as never);
+    }
+    report?.(error);
+  };
 }
 
 const RunResultSchema = z.object({
@@ -344,20 +362,32 @@ export function createSpoolMcpServer(
     ReadResultSchema,
     async (args) => {
       const budget = resultBudget(args.max_bytes, options.maxResultBytes);
-      const argv = [args.ref, "--json"];
-      if (args.stream) argv.push("--stream", args.stream);
-      if (args.offset !== undefined) argv.push("--offset", String(args.offset));
-      if (args.lines !== undefined) argv.push("--lines", args.lines);
-      if (args.cursor !== undefined) argv.push("--cursor", args.cursor);
-      if (args.lines === undefined)
-        argv.push("--length", String(Math.min(args.length ?? budget, budget)));
-      const out = await call("read", argv);
+      const head = [args.ref, "--json", ...(args.stream ? ["--stream", args.stream] : [])];
+      const frameOf = async (more: string[]) =>
+        JSON.parse((await call("read", [...head, ...more])).stdout.toString()) as ReadFrame;
+      const length = String(Math.min(args.length ?? budget, budget));
+      if (args.cursor !== undefined) {
+        if (args.offset !== undefined || args.lines !== undefined)
+          throw new SpoolError("SPOOL_E_USAGE", "mcp", "cursor excludes offset and lines");
+        // The page is cut to fit the budget after it is read, so the cursor must move only
+        // past what the client gets: where it stands (a read of 0 bytes), the page from
+        // there, then the cursor advanced by exactly the page.
+        const at = (await frameOf(["--cursor", args.cursor, "--length", "0"])).offset;
+        const page = readPage(await frameOf(["--offset", String(at), "--length", length]), budget);
+        const next = (page.structuredContent as { nextOffset: number }).nextOffset;
+        await frameOf(["--cursor", args.cursor, "--length", String(next - at)]);
+        return page;
+      }
+      const more =
+        args.lines !== undefined
+          ? ["--lines", args.lines]
+          : [
+              ...(args.offset === undefined ? [] : ["--offset", String(args.offset)]),
+              "--length",
+              length,
+            ];
       // A page of lines A:B that fits is the answer as it is: no pager line.
-      return readPage(
-        JSON.parse(out.stdout.toString()) as ReadFrame,
-        budget,
-        args.lines === undefined,
-      );
+      return readPage(await frameOf(more), budget, args.lines === undefined);
     },
   );
 

@@ -16,14 +16,7 @@ import {
 import type { RUN } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";
-import {
-  detachSupervisor,
-  type LauncherMessage,
-  launchSupervisor,
-  nextMessage,
-} from "./supervisor-launch.js";
-
-const SIGNALS: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+import { FOREGROUND_SIGNALS, superviseInForeground } from "./supervisor-launch.js";
 
 export async function runCommand(parsed: CommandInput<typeof RUN>, io: Io): Promise<number> {
   const prepared = prepareCapture(captureConfig(parsed, io.env, io.cwd));
@@ -36,12 +29,12 @@ export async function runCommand(parsed: CommandInput<typeof RUN>, io: Io): Prom
   const setup = openCapture(prepared);
   const capture = startCapture({ ...setup.options, spool: setup.files.factory });
   const forward = (signal: NodeJS.Signals) => capture.cancel(signal);
-  for (const s of SIGNALS) process.on(s, forward);
+  for (const s of FOREGROUND_SIGNALS) process.on(s, forward);
   try {
     const { receipt, exitStatus } = await capture.done;
     return report(receipt, exitStatus, setup.options.command, setup.json, io);
   } finally {
-    for (const s of SIGNALS) process.off(s, forward);
+    for (const s of FOREGROUND_SIGNALS) process.off(s, forward);
     await setup.files.destroy();
     setup.logger.flush?.();
   }
@@ -53,26 +46,12 @@ async function runSupervised(
   config: CaptureConfig,
   io: Io,
 ): Promise<number> {
-  const child = launchSupervisor("run", newCaptureId(), argv, io);
-  const tell = (message: LauncherMessage) => {
-    if (child.connected) child.send(message);
-  };
-  const forward = (signal: NodeJS.Signals) => tell({ type: "cancel", signal });
-  for (const s of SIGNALS) process.on(s, forward);
-  const timer = setTimeout(() => tell({ type: "promote" }), afterMs);
-  try {
-    // No overall limit: a foreground run lasts as long as CMD (or until promoted).
-    const message = await nextMessage(child, ["final", "promoted"], 2 ** 31 - 1);
-    if (message.type === "promoted") {
-      io.stdout(`${JSON.stringify(message.receipt, null, 2)}\n`);
-      return 0;
-    }
-    return report(message.receipt, message.exitStatus, config.command, config.json, io);
-  } finally {
-    clearTimeout(timer);
-    for (const s of SIGNALS) process.off(s, forward);
-    detachSupervisor(child);
+  const message = await superviseInForeground("run", newCaptureId(), argv, afterMs, io);
+  if (message.type === "promoted") {
+    io.stdout(`${JSON.stringify(message.receipt, null, 2)}\n`);
+    return 0;
   }
+  return report(message.receipt, message.exitStatus, config.command, config.json, io);
 }
 
 function report(

@@ -17,7 +17,8 @@ import { fileURLToPath } from "node:url";
 import { type Receipt, SpoolError } from "@spool/core/runtime";
 import type { Io } from "./io.js";
 
-export type SupervisorMode = "start" | "run";
+/** `start`; a `run` or a `capture` (of the launcher's stdin) that may be promoted. */
+export type SupervisorMode = "start" | "run" | "capture";
 
 /** Supervisor → launcher. */
 export type SupervisorMessage =
@@ -30,7 +31,11 @@ export type LauncherMessage = { type: "promote" } | { type: "cancel"; signal: No
 
 const BIN = fileURLToPath(new URL("../bin/spool.js", import.meta.url));
 
-/** Start a supervisor for `argv` (the capture options, `--`, the command). */
+/**
+ * Start a supervisor for `argv` (the capture options, `--`, the command). A `capture`
+ * supervisor is handed the launcher's stdin (the same open file, nothing copied); the
+ * launcher must not read it.
+ */
 export function launchSupervisor(
   mode: SupervisorMode,
   captureId: string,
@@ -41,7 +46,7 @@ export function launchSupervisor(
     cwd: io.cwd,
     env: io.env,
     detached: true,
-    stdio: ["ignore", "ignore", "ignore", "ipc"],
+    stdio: [mode === "capture" ? "inherit" : "ignore", "ignore", "ignore", "ipc"],
   });
 }
 
@@ -95,6 +100,39 @@ export function nextMessage<T extends SupervisorMessage["type"]>(
     child.once("exit", onExit);
     child.once("error", onError);
   });
+}
+
+/** Signals that cancel a capture running in the foreground. */
+export const FOREGROUND_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+/**
+ * A `run` or `capture` under a supervisor from the start, in the foreground: the signals
+ * the launcher gets cancel it, and after `afterMs` it is promoted to a job (the same
+ * capture goes on in the background). Resolves with the final receipt, or the live one if
+ * it was promoted first.
+ */
+export async function superviseInForeground(
+  mode: "run" | "capture",
+  captureId: string,
+  argv: readonly string[],
+  afterMs: number,
+  io: Io,
+): Promise<Extract<SupervisorMessage, { type: "final" | "promoted" }>> {
+  const child = launchSupervisor(mode, captureId, argv, io);
+  const tell = (message: LauncherMessage) => {
+    if (child.connected) child.send(message);
+  };
+  const forward = (signal: NodeJS.Signals) => tell({ type: "cancel", signal });
+  for (const s of FOREGROUND_SIGNALS) process.on(s, forward);
+  const timer = setTimeout(() => tell({ type: "promote" }), afterMs);
+  try {
+    // No overall limit: a foreground run lasts as long as CMD (or until promoted).
+    return await nextMessage(child, ["final", "promoted"], 2 ** 31 - 1);
+  } finally {
+    clearTimeout(timer);
+    for (const s of FOREGROUND_SIGNALS) process.off(s, forward);
+    detachSupervisor(child);
+  }
 }
 
 /** Let the launcher exit while the supervisor goes on. */

@@ -3,17 +3,33 @@
  * that owns a job's pipes and capture until it ends, then exits (no daemon outlives its
  * capture). For `start` it spills at launch; for `run` it spills when promoted
  * (`--background-after`), which adopts the same spool at the queue's boundary: the
- * bytes held so far flow first, nothing is copied or replayed.
+ * bytes held so far flow first, nothing is copied or replayed. For `capture` (no CMD) it
+ * captures its own stdin, the launcher's, handed over at launch, and is promoted the same way.
  *
  * Signals it receives cancel the job: SIGTERM, SIGINT, SIGHUP, SIGQUIT and SIGUSR1 are
  * passed on to the job's process group as themselves, SIGUSR2 means SIGKILL (which the
  * supervisor itself cannot catch). `spool kill` relies on this.
  */
 import * as path from "node:path";
-import { type Capture, type CaptureSpool, isCaptureId, startCapture } from "@spool/core";
+import {
+  type Capture,
+  type CaptureCommonOptions,
+  type CaptureSpool,
+  isCaptureId,
+  type Receipt,
+  receiptExitStatus,
+  type SourceDeclaration,
+  startCapture,
+} from "@spool/core";
 import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
 import { type CommandInput, usageError } from "./args.js";
-import { captureConfig, openCapture, prepareCapture } from "./capture-options.js";
+import { startStdinCapture, stdinCaptureConfig } from "./capture.js";
+import {
+  type CaptureSetup,
+  captureConfig,
+  openCapture,
+  prepareCapture,
+} from "./capture-options.js";
 import type { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
 import type { LauncherMessage, SupervisorMessage, SupervisorMode } from "./supervisor-launch.js";
@@ -33,27 +49,34 @@ export async function superviseCommand(
   io: Io,
 ): Promise<number> {
   const [mode, captureId, ...more] = parsed.positionals;
-  if ((mode !== "start" && mode !== "run") || !captureId || !isCaptureId(captureId)) {
-    throw usageError("__supervise is internal (start|run ID [options] -- CMD)");
+  if (
+    (mode !== "start" && mode !== "run" && mode !== "capture") ||
+    !captureId ||
+    !isCaptureId(captureId)
+  ) {
+    throw usageError(
+      "__supervise is internal (start|run ID [options] -- CMD | capture ID [options])",
+    );
   }
-  const config = captureConfig({ ...parsed, positionals: more }, io.env, io.cwd);
+  const input = { ...parsed, positionals: more };
+  const config =
+    mode === "capture" ? stdinCaptureConfig(input, io) : captureConfig(input, io.env, io.cwd);
   const setup = openCapture(prepareCapture(config));
   const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
   // The launch receipt advertises live.json: its first replacement, acknowledged by our
   // own writer (bounded by the writer's timeout), says it is readable.
   const firstLive = firstLiveAck();
-  const capture = startCapture({
-    ...setup.options,
-    captureId,
-    spool: (context) => firstLive.watch(setup.files.factory(context)),
-    spillAtStart: mode === "start",
-    liveIntervalMs: parsed.options["live-ms"],
-  });
+  const spool = (context: Parameters<typeof setup.files.factory>[0]) =>
+    firstLive.watch(setup.files.factory(context));
+  const liveIntervalMs = parsed.options["live-ms"];
+  const { capture, started } =
+    mode === "capture"
+      ? stdinJob(setup, spool, { captureId, liveIntervalMs }, parsed.options.declared)
+      : processJob(setup, spool, { captureId, liveIntervalMs }, mode === "start");
   const send = (message: SupervisorMessage) => {
     if (process.connected && process.send) process.send(message);
   };
   const stopSignals = cancelOnSignals(capture);
-  const started = whenStarted(capture);
   const job: SupervisedJob = { capture, captureId, mode, dir, started, firstLive, send };
   const announce = (type: "launched" | "promoted") => announceJob(job, type);
   const lifecycle: Lifecycle = { promoted: mode === "start" ? "start" : null, finished: false };
@@ -83,9 +106,56 @@ export async function superviseCommand(
   }
 }
 
+/** A job's capture: of a child (`start`, `run`) or of the supervisor's stdin (`capture`). */
+interface JobCapture {
+  readonly captureId: string;
+  cancel(signal?: NodeJS.Signals): void;
+  spill(): Promise<boolean>;
+  receipt(): Receipt;
+  readonly done: Promise<{ readonly receipt: Receipt; readonly exitStatus: number }>;
+}
+
+type JobSpool = CaptureCommonOptions["spool"];
+type JobOptions = Required<Pick<CaptureCommonOptions, "captureId" | "liveIntervalMs">>;
+
+function processJob(
+  setup: CaptureSetup,
+  spool: JobSpool,
+  job: JobOptions,
+  spillAtStart: boolean,
+): { capture: JobCapture; started: Promise<void> } {
+  const capture = startCapture({ ...setup.options, ...job, spool, spillAtStart });
+  return { capture, started: whenStarted(capture) };
+}
+
+/** The capture of the stdin the launcher handed over; a source is running from the start. */
+function stdinJob(
+  setup: CaptureSetup,
+  spool: JobSpool,
+  job: JobOptions,
+  declared: SourceDeclaration,
+): { capture: JobCapture; started: Promise<void> } {
+  const source = startStdinCapture(
+    { ...setup, files: { ...setup.files, factory: spool } },
+    {
+      stdin: process.stdin as NodeJS.ReadableStream & AsyncIterable<Uint8Array>,
+      declared,
+      job,
+    },
+  );
+  const capture: JobCapture = {
+    captureId: source.captureId,
+    cancel: (signal) => source.cancel(signal),
+    spill: () => source.spill(),
+    receipt: () => source.receipt(),
+    done: source.done.then(({ receipt }) => ({ receipt, exitStatus: receiptExitStatus(receipt) })),
+  };
+  return { capture, started: Promise.resolve() };
+}
+
 /** What announcing a job needs: its capture, where it lives, and how to tell the launcher. */
 interface SupervisedJob {
-  readonly capture: Capture;
+  readonly capture: JobCapture;
   readonly captureId: string;
   readonly mode: SupervisorMode;
   readonly dir: string;
@@ -97,12 +167,12 @@ interface SupervisedJob {
 
 /** Whether the job is in the background yet (and how), and whether it has ended. */
 interface Lifecycle {
-  promoted: SupervisorMode | null;
+  promoted: "start" | "promoted" | null;
   finished: boolean;
 }
 
 /** Cancel the capture on every signal of CANCEL_SIGNALS; returns the undo. */
-function cancelOnSignals(capture: Capture): () => void {
+function cancelOnSignals(capture: JobCapture): () => void {
   const onSignal = (signal: NodeJS.Signals) => capture.cancel(CANCEL_SIGNALS[signal] ?? "SIGTERM");
   const signals = Object.keys(CANCEL_SIGNALS) as NodeJS.Signals[];
   for (const s of signals) process.on(s, onSignal);
@@ -129,7 +199,7 @@ async function announceJob(job: SupervisedJob, type: "launched" | "promoted"): P
   if (!(await capture.spill())) return false;
   // live.json is stored, or the capture ended first (then receipt.json is).
   await Promise.race([job.firstLive.stored, capture.done]);
-  const pid = capture.receipt().process.pid;
+  const pid = capture.receipt().process?.pid ?? null;
   writeJobRecord(job.dir, {
     version: 1,
     captureId: job.captureId,
@@ -144,14 +214,14 @@ async function announceJob(job: SupervisedJob, type: "launched" | "promoted"): P
 
 /** Obey the launcher's cancel and promote messages; returns the undo. */
 function followLauncher(
-  capture: Capture,
+  capture: JobCapture,
   lifecycle: Lifecycle,
   announce: (type: "promoted") => Promise<boolean>,
 ): () => void {
   const onMessage = (message: LauncherMessage) => {
     if (message.type === "cancel") capture.cancel(message.signal);
     else if (message.type === "promote" && lifecycle.promoted === null && !lifecycle.finished) {
-      lifecycle.promoted = "run";
+      lifecycle.promoted = "promoted";
       void announce("promoted");
     }
   };

@@ -36,13 +36,12 @@ export interface CapturedResult {
 }
 
 /**
- * Capture `result` (a CallToolResult as received) of tool `tool`.
- * `declared` is what the proxy knows of its completeness: "partial" when the wrapped server
- * died or was cut off mid-result.
+ * Capture `result` (a CallToolResult as received) of tool `tool`. A result whose server
+ * declares it truncated (`_meta.truncated: true`) is captured as such: never complete.
  */
 export async function captureToolResult(
   tool: string,
-  result: { content?: unknown; structuredContent?: unknown },
+  result: { content?: unknown; structuredContent?: unknown; _meta?: unknown },
   options: ResultCaptureOptions,
 ): Promise<CapturedResult> {
   const items = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
@@ -82,8 +81,27 @@ export async function captureToolResult(
       `${several ? "\n----- [spool] structuredContent -----\n" : ""}${JSON.stringify(result.structuredContent)}\n`,
     );
   }
-  const text = await captureBytes(Buffer.from(sections.join("")), `${tool} result`, false, options);
+  const text = await captureBytes(
+    Buffer.from(sections.join("")),
+    `${tool} result`,
+    false,
+    options,
+    declaredTruncated(result) ? "truncated" : "complete",
+  );
   return { ...text, binaries };
+}
+
+/**
+ * Whether the server says it cut this result itself: `_meta.truncated === true`, the one
+ * signal recognised (MCP has no standard one; a marker inside the text is not read).
+ */
+function declaredTruncated(result: { _meta?: unknown }): boolean {
+  const meta = result._meta;
+  return (
+    typeof meta === "object" &&
+    meta !== null &&
+    (meta as { truncated?: unknown }).truncated === true
+  );
 }
 
 /** Capture bytes that never completed a JSON-RPC message (the wrapped server died or hung). */
@@ -100,6 +118,23 @@ export async function capturePartial(
     "truncated",
   );
   return { ...r, binaries: [] };
+}
+
+/**
+ * Whether capturing a result that reached the client whole would keep nothing: its message
+ * is at most a quarter of the capture's preview and it holds no binary item. Its capture
+ * would stay on the small-result path (no directory, the receipt only), and the proxy would
+ * drop that receipt: the quarter leaves room for the section lines and for redaction
+ * markers longer than what they replace.
+ */
+export function keepsNothing(
+  result: { content?: unknown },
+  messageBytes: number,
+  options: Pick<ResultCaptureOptions, "previewBytes">,
+): boolean {
+  if (messageBytes > Math.floor(options.previewBytes / 4)) return false;
+  const items = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
+  return items.every((item) => binaryOf(item) === null);
 }
 
 function binaryOf(item: ContentItem): { bytes: Buffer; mimeType: string } | null {

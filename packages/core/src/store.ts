@@ -52,10 +52,13 @@ export interface CaptureOwner {
 
 /** The record a background job's supervisor leaves so that other processes can reach it. */
 export interface CaptureJob {
-  /** How the job began: `spool start`, or a `spool run` promoted with `--background-after`. */
-  readonly mode: "start" | "run";
+  /**
+   * How the job began: `spool start`, or a `spool run` or a `spool capture` (of its stdin)
+   * promoted with `--background-after`.
+   */
+  readonly mode: "start" | "run" | "capture";
   readonly supervisorPid: number;
-  /** The job's pid, also its process group id; null if it never spawned. */
+  /** The job's pid, also its process group id; null if it never spawned (or reads stdin). */
   readonly pid: number | null;
   readonly pgid: number | null;
 }

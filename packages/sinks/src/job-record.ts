@@ -23,10 +23,13 @@ export const JOB_FILE = "job.json";
 export const JobRecordSchema = z.object({
   version: z.literal(1),
   captureId: z.string(),
-  /** How the job began: `spool start`, or a `spool run` promoted with `--background-after`. */
-  mode: z.enum(["start", "run"]),
+  /**
+   * How the job began: `spool start`, or a `spool run` or `spool capture` (of its stdin)
+   * promoted with `--background-after`.
+   */
+  mode: z.enum(["start", "run", "capture"]),
   supervisorPid: z.number().int().positive(),
-  /** The job's pid and process group id, or null if it never spawned. */
+  /** The job's pid and process group id, or null if it never spawned (or is a capture of stdin). */
   pid: z.number().int().positive().nullable(),
   pgid: z.number().int().positive().nullable(),
 });
