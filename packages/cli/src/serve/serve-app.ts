@@ -15,6 +15,8 @@
  * | `GET /api/v1/captures/:id/streams/:stream/grep?pattern=…` | `{ matches, cut, scanned }` |
  * | `GET /api/v1/captures/:id/events` | Server-Sent Events (`live-events.ts`) |
  */
+
+import type { HttpBindings } from "@hono/node-server";
 import {
   type CaptureStore,
   isCaptureId,
@@ -45,7 +47,8 @@ export interface ServeAppOptions {
   readonly maxTransfer?: number;
 }
 
-type Env = { Variables: { grant: Grant } };
+/** `outgoing` is there when the app runs under `@hono/node-server` (`startServer`). */
+type Env = { Bindings: Partial<HttpBindings>; Variables: { grant: Grant } };
 
 export function createServeApp(options: ServeAppOptions): Hono<Env> {
   const { store, authority } = options;
@@ -131,6 +134,7 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
       headers: c.req.raw.headers,
       maxTransfer,
       mayWrite: !c.get("grant").readOnly,
+      outgoing: c.env?.outgoing ?? null,
     });
   });
   app.get("/api/v1/captures/:id/streams/:stream/grep", async (c) => {

@@ -14,6 +14,9 @@
  * strong `ETag` and is cacheable (`private, immutable`; `If-None-Match` → 304); a live
  * one is `no-store` and says its committed length (`Spool-Committed`).
  */
+import type { ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import {
   type CaptureStore,
   SpoolError,
@@ -24,6 +27,7 @@ import {
 import { checkCursorName } from "../cursor-name.js";
 import { errorResponse } from "./http-error.js";
 import { parseRange } from "./range-header.js";
+import { pumpRange } from "./range-pump.js";
 
 export interface StreamReadRequest {
   readonly store: CaptureStore;
@@ -34,6 +38,12 @@ export interface StreamReadRequest {
   readonly maxTransfer: number;
   /** The grant may advance cursors. */
   readonly mayWrite: boolean;
+  /**
+   * The Node response, when the app runs under `@hono/node-server`: the bytes are piped
+   * to it straight from the store (no web-stream bridge per chunk). Without it, the body
+   * is the same stream as a web `ReadableStream`.
+   */
+  readonly outgoing: ServerResponse | null;
 }
 
 export async function streamRead(r: StreamReadRequest): Promise<Response> {
@@ -130,45 +140,55 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
         ? null
         : () => r.store.cursors.advance(r.state.captureId, r.stream, cursor, end);
     handedOff = true;
-    return new Response(bodyOf(reader, start, end, advance), { status, headers });
+    return send(r.outgoing, status, headers, reader, start, end, advance);
   } finally {
     if (!handedOff) await reader.close();
   }
 }
 
-/** The bytes `[start, end)` as a pulled stream (backpressure from the socket), closing the reader after. */
-function bodyOf(
+/**
+ * Send `[start, end)` on the Node response through reused buffers when there is one
+ * (`range-pump.ts`), else as a web stream of the store's chunks; the reader is closed
+ * after either. A cursor moves once every byte up to it is handed to the connection
+ * (before the client can have read the end, so its next read continues from there).
+ */
+function send(
+  outgoing: ServerResponse | null,
+  status: number,
+  headers: Record<string, string>,
+  reader: StoredStream,
+  start: number,
+  end: number,
+  advance: (() => Promise<void>) | null,
+): Response {
+  if (outgoing === null) {
+    const body = Readable.from(bytesOf(reader, start, end, advance), { objectMode: false });
+    // Also when the body is cancelled before its first read (a generator never started
+    // runs no `finally`).
+    body.once("close", () => void reader.close());
+    return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status, headers });
+  }
+  outgoing.writeHead(status, headers);
+  void pumpRange(reader, start, end, outgoing, advance ? { beforeLast: advance } : {});
+  return RESPONSE_ALREADY_SENT;
+}
+
+async function* bytesOf(
   reader: StoredStream,
   start: number,
   end: number,
   done: (() => Promise<void>) | null,
-): ReadableStream<Uint8Array> {
-  const chunks = reader.chunks(start, end)[Symbol.asyncIterator]();
-  let at = start;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await chunks.next();
-        if (next.done) {
-          await reader.close();
-          controller.close();
-          return;
-        }
-        at += next.value.length;
-        // A cursor moves once every byte up to it is handed to the connection (before the
-        // client can have read the end, so its next read continues from there).
-        if (at >= end) await done?.();
-        controller.enqueue(next.value);
-      } catch (error) {
-        await reader.close();
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await chunks.return?.(undefined);
-      await reader.close();
-    },
-  });
+): AsyncGenerator<Buffer> {
+  try {
+    let at = start;
+    for await (const chunk of reader.chunks(start, end)) {
+      at += chunk.length;
+      if (at >= end) await done?.();
+      yield chunk;
+    }
+  } finally {
+    await reader.close();
+  }
 }
 
 function ifNoneMatch(header: string | null, etag: string): boolean {
