@@ -19,10 +19,12 @@
 import type { HttpBindings } from "@hono/node-server";
 import {
   type CaptureStore,
+  type Clock,
   isCaptureId,
   producerOf,
   SpoolError,
   type StreamName,
+  systemClock,
 } from "@spool/core";
 import { type Context, Hono } from "hono";
 import { DEFAULT_MAX_TRANSFER } from "../commands.js";
@@ -45,7 +47,14 @@ export interface ServeAppOptions {
   readonly web: WebAssets;
   /** Most body bytes of one response. @default 8 MiB */
   readonly maxTransfer?: number;
+  /** Quiet milliseconds before an SSE follow sends a heartbeat comment. @default 15000 */
+  readonly heartbeatMs?: number;
+  /** The clock heartbeats are timed by. @default systemClock */
+  readonly clock?: Clock;
 }
+
+/** Default quiet time before an SSE heartbeat. */
+export const HEARTBEAT_MS = 15_000;
 
 /** `outgoing` is there when the app runs under `@hono/node-server` (`startServer`). */
 type Env = { Bindings: Partial<HttpBindings>; Variables: { grant: Grant } };
@@ -187,6 +196,10 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
       query: new URL(c.req.url).searchParams,
       lastEventId: c.req.header("last-event-id") ?? null,
       maxTransfer,
+      heartbeat: {
+        everyMs: options.heartbeatMs ?? HEARTBEAT_MS,
+        clock: options.clock ?? systemClock,
+      },
     });
   });
   return app;
