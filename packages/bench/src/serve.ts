@@ -244,6 +244,7 @@ async function loadPhase(
   auth: Record<string, string>,
   serverPid: number,
 ) {
+  const go = path.join(root, "go-load");
   const launched = JSON.parse(
     await runJson(node, [
       spool,
@@ -255,7 +256,11 @@ async function loadPhase(
       "--",
       "sh",
       "-c",
-      `yes 'load line 0123456789 abcdefghij' | head -c ${loadSize}`,
+      // Quiet until the readers start, then full speed.
+      'while [ ! -e "$1" ]; do sleep 0.01; done; yes "load line 0123456789 abcdefghij" | head -c "$2"',
+      "sh",
+      go,
+      String(loadSize),
     ]),
   ) as Receipt;
   const id = launched.captureId;
@@ -293,6 +298,7 @@ async function loadPhase(
       }
     }
   };
+  writeFileSync(go, "");
   await Promise.all(Array.from({ length: READERS }, reader));
   const follows = await Promise.all(followers);
   clearInterval(sampler);
