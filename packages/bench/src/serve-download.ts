@@ -14,6 +14,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import * as http from "node:http";
+import { MiB } from "./context.js";
 import { median } from "./measure.js";
 
 /** One timed fetch or read: wall and CPU milliseconds (CPU of the serving process, or of `cat`). */
@@ -74,6 +75,43 @@ export async function downloadRounds(
 /** The median of a variant's wall and CPU milliseconds. */
 export function medians(timings: readonly Timing[]): { ms: number; cpuMs: number } {
   return { ms: median(timings.map((t) => t.ms)), cpuMs: median(timings.map((t) => t.cpuMs)) };
+}
+
+/** The report's rows (medians; ratios against `cat > /dev/null`, and the hashed pair against each other), per-round runs, and the target ratio. */
+export function downloadTable(downloads: DownloadResult, size: number) {
+  const m = (v: Variant) => medians(downloads.rounds[v]);
+  const cat = m("cat");
+  const catSha = m("cat-sha");
+  const gib = size / (1024 * MiB);
+  const row = (variant: string, v: Variant, against: { ms: number }, cpuOf: string | null) => ({
+    variant,
+    mibps: Number((size / MiB / (m(v).ms / 1000)).toFixed(1)),
+    ms: Number(m(v).ms.toFixed(1)),
+    ratio: Number((against.ms / m(v).ms).toFixed(3)),
+    cpu: cpuOf === null ? "" : `${(m(v).cpuMs / 1000 / gib).toFixed(2)} (${cpuOf})`,
+  });
+  const rows = [
+    row("cat FILE > /dev/null (the baseline)", "cat", cat, "cat"),
+    row("GET from spool serve, bytes dropped", "serve", cat, "server"),
+    row(
+      "GET from a bare node:http + createReadStream server, bytes dropped",
+      "bare",
+      cat,
+      "server",
+    ),
+    row("cat FILE | sha256 in Node", "cat-sha", catSha, null),
+    row("GET from spool serve | sha256 in Node (× the row above)", "serve-sha", catSha, "server"),
+  ];
+  const rounds = downloads.rounds.cat.length;
+  const runs = Array.from({ length: rounds }, (_, round) => {
+    const run: Record<string, number> = { round };
+    for (const [v, timings] of Object.entries(downloads.rounds) as [Variant, Timing[]][]) {
+      run[`${v}Ms`] = Number((timings[round]?.ms ?? 0).toFixed(1));
+      run[`${v}CpuMs`] = Number((timings[round]?.cpuMs ?? 0).toFixed(1));
+    }
+    return run;
+  });
+  return { rows, runs, ratio: cat.ms / m("serve").ms };
 }
 
 /** `cat FILE > /dev/null` in a shell whose `times` then says cat's CPU. */

@@ -18,14 +18,12 @@ import * as http from "node:http";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { type BenchIo, type BenchOptions, benchContext, MiB } from "./context.js";
-import { emitReport, machine } from "./report.js";
+import { type BenchReport, emitReport, machine } from "./report.js";
 import {
   type DownloadTarget,
   downloadRounds,
-  medians,
+  downloadTable,
   startBareNode,
-  type Timing,
-  type Variant,
 } from "./serve-download.js";
 
 const READERS = 200;
@@ -53,24 +51,9 @@ export async function benchServe(options: BenchOptions, io: BenchIo): Promise<nu
   let server: ChildProcess | null = null;
   let bare: ChildProcess | null = null;
   try {
-    const made = await runJson(c.node, [
-      c.spool,
-      "run",
-      "--root",
-      root,
-      "--json",
-      "--no-redact",
-      ...quota,
-      "--",
-      "sh",
-      "-c",
-      `yes 'spool serve bench 0123456789 abcdefghijklmnopqrstuvwxyz é€' | head -c ${size}`,
-    ]);
-    const receipt = JSON.parse(made) as Receipt;
+    const receipt = await finalCapture(c.node, c.spool, root, quota, size);
     const file = path.join(root, receipt.streams.stdout.ref ?? "");
     const expected = receipt.streams.stdout.sha256;
-    if (receipt.streams.stdout.committed !== size)
-      throw new Error(`capture kept ${receipt.streams.stdout.committed} of ${size} bytes`);
 
     const started = await startServe(
       c.node,
@@ -99,139 +82,178 @@ export async function benchServe(options: BenchOptions, io: BenchIo): Promise<nu
       rounds,
     );
     bareNode.child.kill("SIGTERM");
-    const runs = Array.from({ length: rounds }, (_, round) => {
-      const row: Record<string, number> = { round };
-      for (const [v, timings] of Object.entries(downloads.rounds) as [Variant, Timing[]][]) {
-        row[`${v}Ms`] = Number((timings[round]?.ms ?? 0).toFixed(1));
-        row[`${v}CpuMs`] = Number((timings[round]?.cpuMs ?? 0).toFixed(1));
-      }
-      return row;
-    });
-    const m = (v: Variant) => medians(downloads.rounds[v]);
-    const cat = m("cat");
-    const catSha = m("cat-sha");
-    const ratio = cat.ms / m("serve").ms;
-    const gib = size / (1024 * MiB);
-    const row = (variant: string, v: Variant, against: { ms: number }, cpuOf: string) => ({
-      variant,
-      mibps: Number((size / MiB / (m(v).ms / 1000)).toFixed(1)),
-      ms: Number(m(v).ms.toFixed(1)),
-      ratio: Number((against.ms / m(v).ms).toFixed(3)),
-      cpu: Number.isNaN(m(v).cpuMs) ? "" : `${(m(v).cpuMs / 1000 / gib).toFixed(2)} (${cpuOf})`,
-    });
-    const rows = [
-      row("cat FILE > /dev/null (the baseline)", "cat", cat, "cat"),
-      row("GET from spool serve, bytes dropped", "serve", cat, "server"),
-      row(
-        "GET from a bare node:http + createReadStream server, bytes dropped",
-        "bare",
-        cat,
-        "server",
-      ),
-      row("cat FILE | sha256 in Node", "cat-sha", catSha, ""),
-      row("GET from spool serve | sha256 in Node (× the row above)", "serve-sha", catSha, "server"),
-    ];
-    for (const r of rows) if (r.cpu.endsWith("()")) r.cpu = "";
+    const { rows, runs, ratio } = downloadTable(downloads, size);
 
     if (existsSync(`/proc/${started.pid}/clear_refs`)) {
       // Reset the server's peak RSS so the load figure is the load's, not the download's.
       writeFileSync(`/proc/${started.pid}/clear_refs`, "5");
     }
     const load = await loadPhase(c.node, c.spool, root, quota, loadSize, base, auth, started.pid);
-    return emitReport(io, c.reportDir, {
-      bench: "serve",
-      title: "spool serve: whole-stream download against cat, and load",
-      machine: machine(),
-      params: {
+    return emitReport(
+      io,
+      c.reportDir,
+      serveReport({
         size,
         rounds,
         loadSize,
-        readers: READERS,
-        followers: FOLLOWERS,
-        requestsPerReader: REQUESTS_PER_READER,
-      },
-      columns: [
-        { key: "variant", label: "variant" },
-        { key: "mibps", label: "MiB/s (median)" },
-        { key: "ms", label: "ms" },
-        { key: "ratio", label: "× cat" },
-        { key: "cpu", label: "CPU s per GiB (of)" },
-      ],
-      rows,
-      tables: [
-        {
-          title: `Load: ${READERS} range readers + ${FOLLOWERS} SSE followers while a job writes ${loadSize / MiB} MiB`,
-          columns: [
-            { key: "what", label: "what" },
-            { key: "value", label: "value" },
-          ],
-          rows: [
-            { what: "range requests", value: load.requests },
-            { what: "errors (non-206/416, a 206 not of 64 KiB, network)", value: load.errors },
-            { what: "p50 latency of a 64 KiB range (ms)", value: load.p50 },
-            { what: "p99 latency of a 64 KiB range (ms)", value: load.p99 },
-            {
-              what: "followers that got every committed byte once + the receipt",
-              value: `${load.followersExact}/${FOLLOWERS}`,
-            },
-            { what: "range requests answered while the job was live", value: load.whileLive },
-            {
-              what: "server peak RSS during the load (MiB, VmHWM reset before it)",
-              value: load.peakRssMiB,
-            },
-            {
-              what: "server RSS, highest 100 ms sample during the load (MiB)",
-              value: load.rssMaxMiB,
-            },
-            { what: "job's committed bytes", value: load.committed },
-          ],
-        },
-      ],
-      targets: [
-        {
-          name: "download speed",
-          target: "≥ 0.5× cat FILE > /dev/null",
-          value: `${ratio.toFixed(2)}×`,
-          met: ratio >= 0.5,
-        },
-        {
-          name: "download identical",
-          target: "sha256 = receipt's, every round",
-          value: downloads.identical ? "yes" : "no",
-          met: downloads.identical,
-        },
-        { name: "load errors", target: "0", value: String(load.errors), met: load.errors === 0 },
-        {
-          name: "followers exact",
-          target: `${FOLLOWERS}/${FOLLOWERS}`,
-          value: `${load.followersExact}/${FOLLOWERS}`,
-          met: load.followersExact === FOLLOWERS,
-        },
-      ],
-      chart: {
-        title: "Whole-stream download, MiB/s",
-        unit: "MiB/s",
-        bars: rows.map((r) => ({
-          label: r.variant,
-          value: r.mibps,
-          note: `${r.ratio.toFixed(2)}×`,
-        })),
-      },
-      runs,
-      notes: [
-        "Rounds are interleaved after one warming cat, so every variant reads the page cache. Dropped bytes: the client here calls resume(); hashed: sha256 in this process for both cat and the download.",
-        "CPU is the serving process's (from /proc/PID/stat) or cat's (the shell's times); on a loaded machine it moves less than wall time.",
-        "A download copies every byte three times (page cache to the server, server to the socket, socket to the client) where cat > /dev/null copies it once, so a loopback download cannot approach cat's speed by construction.",
-        "Load readers use a keep-alive agent with up to 200 sockets; followers each hold one SSE response from byte 0.",
-        `Loopback only (${base.host}).`,
-        ...load.followerProblems.map((p) => `follower not exact: ${p}`),
-      ],
-    });
+        rows,
+        runs,
+        ratio,
+        identical: downloads.identical,
+        load,
+        host: base.host,
+      }),
+    );
   } finally {
     if (server && server.exitCode === null) server.kill("SIGTERM");
     if (bare && bare.exitCode === null) bare.kill("SIGTERM");
     c.dispose();
   }
+}
+
+/** A final capture of `size` bytes of text, made with `spool run`. */
+async function finalCapture(
+  node: string,
+  spool: string,
+  root: string,
+  quota: string[],
+  size: number,
+): Promise<Receipt> {
+  const made = await runJson(node, [
+    spool,
+    "run",
+    "--root",
+    root,
+    "--json",
+    "--no-redact",
+    ...quota,
+    "--",
+    "sh",
+    "-c",
+    `yes 'spool serve bench 0123456789 abcdefghijklmnopqrstuvwxyz é€' | head -c ${size}`,
+  ]);
+  const receipt = JSON.parse(made) as Receipt;
+  if (receipt.streams.stdout.committed !== size)
+    throw new Error(`capture kept ${receipt.streams.stdout.committed} of ${size} bytes`);
+  return receipt;
+}
+
+type Load = Awaited<ReturnType<typeof loadPhase>>;
+
+interface ServeFigures {
+  readonly size: number;
+  readonly rounds: number;
+  readonly loadSize: number;
+  readonly rows: ReturnType<typeof downloadTable>["rows"];
+  readonly runs: ReturnType<typeof downloadTable>["runs"];
+  readonly ratio: number;
+  readonly identical: boolean;
+  readonly load: Load;
+  readonly host: string;
+}
+
+/** The bench's report from its figures. */
+function serveReport(r: ServeFigures): BenchReport {
+  const { size, rounds, loadSize, rows, runs, ratio, load } = r;
+  return {
+    bench: "serve",
+    title: "spool serve: whole-stream download against cat, and load",
+    machine: machine(),
+    params: {
+      size,
+      rounds,
+      loadSize,
+      readers: READERS,
+      followers: FOLLOWERS,
+      requestsPerReader: REQUESTS_PER_READER,
+    },
+    columns: [
+      { key: "variant", label: "variant" },
+      { key: "mibps", label: "MiB/s (median)" },
+      { key: "ms", label: "ms" },
+      { key: "ratio", label: "× cat" },
+      { key: "cpu", label: "CPU s per GiB (of)" },
+    ],
+    rows,
+    tables: [
+      {
+        title: `Load: ${READERS} range readers + ${FOLLOWERS} SSE followers while a job writes ${loadSize / MiB} MiB`,
+        columns: [
+          { key: "what", label: "what" },
+          { key: "value", label: "value" },
+        ],
+        rows: loadRows(load),
+      },
+    ],
+    targets: targetsOf(ratio, r.identical, load),
+    chart: {
+      title: "Whole-stream download, MiB/s",
+      unit: "MiB/s",
+      bars: rows.map((r) => ({
+        label: r.variant,
+        value: r.mibps,
+        note: `${r.ratio.toFixed(2)}×`,
+      })),
+    },
+    runs,
+    notes: [
+      ...NOTES,
+      `Loopback only (${r.host}).`,
+      ...load.followerProblems.map((p) => `follower not exact: ${p}`),
+    ],
+  };
+}
+
+const NOTES = [
+  "Rounds are interleaved after one warming cat, so every variant reads the page cache. Dropped bytes: the client here calls resume(); hashed: sha256 in this process for both cat and the download.",
+  "CPU is the serving process's (from /proc/PID/stat) or cat's (the shell's times); on a loaded machine it moves less than wall time.",
+  "A download copies every byte three times (page cache to the server, server to the socket, socket to the client) where cat > /dev/null copies it once, so a loopback download cannot approach cat's speed by construction.",
+  "Load readers use a keep-alive agent with up to 200 sockets; followers each hold one SSE response from byte 0.",
+];
+
+function targetsOf(ratio: number, identical: boolean, load: Load) {
+  return [
+    {
+      name: "download speed",
+      target: "≥ 0.5× cat FILE > /dev/null",
+      value: `${ratio.toFixed(2)}×`,
+      met: ratio >= 0.5,
+    },
+    {
+      name: "download identical",
+      target: "sha256 = receipt's, every round",
+      value: identical ? "yes" : "no",
+      met: identical,
+    },
+    { name: "load errors", target: "0", value: String(load.errors), met: load.errors === 0 },
+    {
+      name: "followers exact",
+      target: `${FOLLOWERS}/${FOLLOWERS}`,
+      value: `${load.followersExact}/${FOLLOWERS}`,
+      met: load.followersExact === FOLLOWERS,
+    },
+  ];
+}
+
+/** The load table's rows. */
+function loadRows(load: Load) {
+  return [
+    { what: "range requests", value: load.requests },
+    { what: "errors (non-206/416, a 206 not of 64 KiB, network)", value: load.errors },
+    { what: "p50 latency of a 64 KiB range (ms)", value: load.p50 },
+    { what: "p99 latency of a 64 KiB range (ms)", value: load.p99 },
+    {
+      what: "followers that got every committed byte once + the receipt",
+      value: `${load.followersExact}/${FOLLOWERS}`,
+    },
+    { what: "range requests answered while the job was live", value: load.whileLive },
+    {
+      what: "server peak RSS during the load (MiB, VmHWM reset before it)",
+      value: load.peakRssMiB,
+    },
+    { what: "server RSS, highest 100 ms sample during the load (MiB)", value: load.rssMaxMiB },
+    { what: "job's committed bytes", value: load.committed },
+  ];
 }
 
 async function loadPhase(
@@ -265,12 +287,6 @@ async function loadPhase(
   ) as Receipt;
   const id = launched.captureId;
   const target = `/api/v1/captures/${id}/streams/stdout`;
-  const deadline = Date.now() + LOAD_DEADLINE_MS;
-  const agent = new http.Agent({ keepAlive: true, maxSockets: READERS });
-  const latencies: number[] = [];
-  let errors = 0;
-  let requests = 0;
-  let whileLive = 0;
   let rssMaxKiB = 0;
   const sampler = setInterval(() => {
     rssMaxKiB = Math.max(rssMaxKiB, statusKiB(serverPid, "VmRSS"));
@@ -278,31 +294,10 @@ async function loadPhase(
   const followers = Array.from({ length: FOLLOWERS }, () =>
     follow(base, `/api/v1/captures/${id}/events?stream=stdout`, auth),
   );
-  const reader = async () => {
-    for (let i = 0; i < REQUESTS_PER_READER && Date.now() < deadline; i++) {
-      const committed = await committedOf(base, target, auth, agent);
-      const at = Math.floor(Math.random() * Math.max(1, committed - RANGE));
-      const t0 = performance.now();
-      const r = await get(
-        base,
-        target,
-        { ...auth, range: `bytes=${at}-${at + RANGE - 1}` },
-        agent,
-      ).catch(() => null);
-      requests++;
-      if (r === null || (r.status !== 206 && r.status !== 416)) errors++;
-      else if (r.status === 206 && r.bytes !== RANGE) errors++;
-      else if (r.status === 206) {
-        latencies.push(performance.now() - t0);
-        if (r.headers["spool-condition"] === "live") whileLive++;
-      }
-    }
-  };
   writeFileSync(go, "");
-  await Promise.all(Array.from({ length: READERS }, reader));
+  const { requests, errors, whileLive, latencies } = await rangeReaders(base, target, auth);
   const follows = await Promise.all(followers);
   clearInterval(sampler);
-  agent.destroy();
   const final = JSON.parse(await runJson(node, [spool, "status", "--root", root, id])) as Receipt;
   const committed = final.streams.stdout.committed;
   latencies.sort((a, b) => a - b);
@@ -325,6 +320,45 @@ async function loadPhase(
       ),
     committed,
   };
+}
+
+/**
+ * {@link READERS} concurrent readers, each fetching up to {@link REQUESTS_PER_READER} random
+ * 64 KiB ranges of the committed bytes (asked first each time) until the deadline.
+ */
+async function rangeReaders(base: URL, target: string, auth: Record<string, string>) {
+  const deadline = Date.now() + LOAD_DEADLINE_MS;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: READERS });
+  const latencies: number[] = [];
+  let errors = 0;
+  let requests = 0;
+  let whileLive = 0;
+  const reader = async () => {
+    for (let i = 0; i < REQUESTS_PER_READER && Date.now() < deadline; i++) {
+      const committed = await committedOf(base, target, auth, agent);
+      const at = Math.floor(Math.random() * Math.max(1, committed - RANGE));
+      const t0 = performance.now();
+      const r = await get(
+        base,
+        target,
+        { ...auth, range: `bytes=${at}-${at + RANGE - 1}` },
+        agent,
+      ).catch(() => null);
+      requests++;
+      if (r === null || (r.status !== 206 && r.status !== 416)) errors++;
+      else if (r.status === 206 && r.bytes !== RANGE) errors++;
+      else if (r.status === 206) {
+        latencies.push(performance.now() - t0);
+        if (r.headers["spool-condition"] === "live") whileLive++;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: READERS }, reader));
+  } finally {
+    agent.destroy();
+  }
+  return { requests, errors, whileLive, latencies };
 }
 
 /** Follow an SSE response to its end: the bytes it delivered, whether offsets were contiguous, whether it ended with the receipt. */
