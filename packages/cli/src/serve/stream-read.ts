@@ -18,6 +18,7 @@ import type { ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import {
+  type ByteSpan,
   type CaptureStore,
   SpoolError,
   type StoredCapture,
@@ -65,20 +66,10 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
   const length = q.has("length") ? count(q.get("length"), "length") : null;
   const lines = q.has("lines") ? parseLines(q.get("lines") ?? "") : null;
 
-  const receiptStream = r.state.receipt.streams[r.stream];
   const final = r.state.condition === "final";
-  const etag = final && receiptStream.sha256 ? `"sha256-${receiptStream.sha256}"` : null;
-  const headers: Record<string, string> = {
-    "accept-ranges": "bytes",
-    "spool-condition": r.state.condition,
-    "x-content-type-options": "nosniff",
-    "cache-control": etag ? "private, max-age=31536000, immutable" : "no-store",
-  };
-  if (etag) {
-    headers.etag = etag;
-    if (ifNoneMatch(r.headers.get("if-none-match"), etag)) {
-      return new Response(null, { status: 304, headers });
-    }
+  const { etag, headers } = cacheHeaders(r);
+  if (etag && ifNoneMatch(r.headers.get("if-none-match"), etag)) {
+    return new Response(null, { status: 304, headers });
   }
 
   const reader = await r.store.openStream(r.state, r.stream);
@@ -110,15 +101,8 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
       // Raw bytes as asked (a resumed download must join exactly), cut at maxTransfer.
       ({ start, end } = range);
       status = 206;
-    } else if (lines) {
-      ({ start, end } = await reader.lineRange(lines.first, lines.last));
-      ({ start, end } = await reader.span(start, end - start));
     } else {
-      const from =
-        cursor !== null
-          ? await r.store.cursors.get(r.state.captureId, r.stream, cursor)
-          : (offset ?? 0);
-      ({ start, end } = await reader.span(from, length ?? Number.MAX_SAFE_INTEGER));
+      ({ start, end } = await selectedSpan(r, reader, { lines, cursor, offset, length }));
     }
     const wanted = end;
     if (end - start > r.maxTransfer) {
@@ -144,6 +128,45 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
   } finally {
     if (!handedOff) await reader.close();
   }
+}
+
+/** Headers every answer of a stream carries: a final stream with a sha256 is cacheable by its ETag, anything else is `no-store`. */
+function cacheHeaders(r: StreamReadRequest): {
+  etag: string | null;
+  headers: Record<string, string>;
+} {
+  const sha256 = r.state.receipt.streams[r.stream].sha256;
+  const etag = r.state.condition === "final" && sha256 ? `"sha256-${sha256}"` : null;
+  const headers: Record<string, string> = {
+    "accept-ranges": "bytes",
+    "spool-condition": r.state.condition,
+    "x-content-type-options": "nosniff",
+    "cache-control": etag ? "private, max-age=31536000, immutable" : "no-store",
+  };
+  if (etag) headers.etag = etag;
+  return { etag, headers };
+}
+
+/** The span `?lines`, `?cursor` or `?offset&length` select (whole characters; everything by default). */
+async function selectedSpan(
+  r: StreamReadRequest,
+  reader: StoredStream,
+  q: {
+    lines: { first: number; last: number } | null;
+    cursor: string | null;
+    offset: number | null;
+    length: number | null;
+  },
+): Promise<ByteSpan> {
+  if (q.lines) {
+    const { start, end } = await reader.lineRange(q.lines.first, q.lines.last);
+    return reader.span(start, end - start);
+  }
+  const from =
+    q.cursor !== null
+      ? await r.store.cursors.get(r.state.captureId, r.stream, q.cursor)
+      : (q.offset ?? 0);
+  return reader.span(from, q.length ?? Number.MAX_SAFE_INTEGER);
 }
 
 /**
