@@ -200,6 +200,7 @@ function serveReport(r: ServeFigures): BenchReport {
       ...NOTES,
       `Loopback only (${r.host}).`,
       ...load.followerProblems.map((p) => `follower not exact: ${p}`),
+      ...load.errorKinds.map((k) => `range error: ${k}`),
     ],
   };
 }
@@ -295,7 +296,11 @@ async function loadPhase(
     follow(base, `/api/v1/captures/${id}/events?stream=stdout`, auth),
   );
   writeFileSync(go, "");
-  const { requests, errors, whileLive, latencies } = await rangeReaders(base, target, auth);
+  const { requests, errors, whileLive, latencies, errorKinds } = await rangeReaders(
+    base,
+    target,
+    auth,
+  );
   const follows = await Promise.all(followers);
   clearInterval(sampler);
   const final = JSON.parse(await runJson(node, [spool, "status", "--root", root, id])) as Receipt;
@@ -306,6 +311,7 @@ async function loadPhase(
   return {
     requests,
     errors,
+    errorKinds,
     whileLive,
     rssMaxMiB: Number((rssMaxKiB / 1024).toFixed(1)),
     p50: Number(pct(0.5).toFixed(2)),
@@ -333,6 +339,11 @@ async function rangeReaders(base: URL, target: string, auth: Record<string, stri
   let errors = 0;
   let requests = 0;
   let whileLive = 0;
+  const kinds = new Map<string, number>();
+  const why = (kind: string) => {
+    if (!kind.startsWith("network")) errors++;
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  };
   const reader = async () => {
     for (let i = 0; i < REQUESTS_PER_READER && Date.now() < deadline; i++) {
       const committed = await committedOf(base, target, auth, agent);
@@ -343,10 +354,14 @@ async function rangeReaders(base: URL, target: string, auth: Record<string, stri
         target,
         { ...auth, range: `bytes=${at}-${at + RANGE - 1}` },
         agent,
-      ).catch(() => null);
+      ).catch((e: NodeJS.ErrnoException) => {
+        why(`network ${e.code ?? e.message}`);
+        return null;
+      });
       requests++;
-      if (r === null || (r.status !== 206 && r.status !== 416)) errors++;
-      else if (r.status === 206 && r.bytes !== RANGE) errors++;
+      if (r === null) errors++;
+      else if (r.status !== 206 && r.status !== 416) why(`status ${r.status}`);
+      else if (r.status === 206 && r.bytes !== RANGE) why(`206 of ${r.bytes} bytes`);
       else if (r.status === 206) {
         latencies.push(performance.now() - t0);
         if (r.headers["spool-condition"] === "live") whileLive++;
@@ -358,7 +373,8 @@ async function rangeReaders(base: URL, target: string, auth: Record<string, stri
   } finally {
     agent.destroy();
   }
-  return { requests, errors, whileLive, latencies };
+  const errorKinds = [...kinds].map(([kind, n]) => `${kind} ×${n}`);
+  return { requests, errors, whileLive, latencies, errorKinds };
 }
 
 /** Follow an SSE response to its end: the bytes it delivered, whether offsets were contiguous, whether it ended with the receipt. */
