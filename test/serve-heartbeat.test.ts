@@ -4,6 +4,7 @@
  * loses no byte and no event to them, and leaves no timer behind once it ends.
  */
 import * as fs from "node:fs";
+import * as http from "node:http";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { createManualClock } from "@spool/core";
@@ -76,5 +77,30 @@ const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearI
     expect(text()).toBe("hello\nbye\n");
     expect(events.at(-1)?.event).toBe("receipt");
     expect(clock.pending).toBe(0); // the ended follow cancelled its timer
+  }, 120_000);
+
+  it("a reader that leaves a quiet follow leaves no heartbeat timer behind", async () => {
+    const go = path.join(root, "go-2");
+    const script = `const fs = require("fs"); process.stdout.write("hi\\n");
+const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) clearInterval(t); }, 10);`;
+    const r = spool(["start", "--root", root, "--", ...nodeCmd(script)]);
+    expect(r.status, r.stderr).toBe(0);
+    const launched = JSON.parse(r.stdout.toString()) as Receipt;
+    if (launched.process.pid) leftovers.push(launched.process.pid);
+    const u = new URL(server.url);
+    const req = http.get({
+      host: u.hostname,
+      port: u.port,
+      path: `/api/v1/captures/${launched.captureId}/events`,
+      headers: bearer(server.rootToken),
+    });
+    req.on("error", () => {});
+    let text = "";
+    req.on("response", (res) => res.on("data", (c: Buffer) => (text += c.toString())));
+    await vi.waitFor(() => expect(text).toContain("hi\\n"), WAIT);
+    await vi.waitFor(() => expect(clock.pending).toBe(1), WAIT);
+    req.destroy();
+    await vi.waitFor(() => expect(clock.pending).toBe(0), WAIT);
+    fs.writeFileSync(go, "");
   }, 120_000);
 });

@@ -47,12 +47,12 @@ export function liveEvents(r: LiveEventsRequest): Response {
   const offsets = startOffsets(r.query, r.lastEventId);
   const abort = new AbortController();
   const frames = follow(r, streams, offsets, abort.signal)[Symbol.asyncIterator]();
-  const next = withHeartbeat(frames, r.heartbeat);
+  const beats = withHeartbeat(frames, r.heartbeat);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const got = await next();
+        const got = await beats.next();
         if (got.done) controller.close();
         else controller.enqueue(encoder.encode(got.value));
       } catch (error) {
@@ -65,6 +65,7 @@ export function liveEvents(r: LiveEventsRequest): Response {
       }
     },
     async cancel() {
+      beats.stop();
       abort.abort();
       await frames.return?.(undefined);
     },
@@ -87,22 +88,26 @@ export function liveEvents(r: LiveEventsRequest): Response {
 function withHeartbeat(
   frames: AsyncIterator<string>,
   heartbeat: LiveEventsRequest["heartbeat"],
-): () => Promise<IteratorResult<string>> {
+): { next(): Promise<IteratorResult<string>>; stop(): void } {
   let pending: Promise<IteratorResult<string>> | null = null;
-  return async () => {
-    pending ??= frames.next();
-    let cancel = () => {};
-    const beat = new Promise<"beat">((resolve) => {
-      cancel = heartbeat.clock.setTimeout(() => resolve("beat"), heartbeat.everyMs);
-    });
-    try {
-      const won = await Promise.race([pending, beat]);
-      if (won === "beat") return { done: false, value: HEARTBEAT };
-      pending = null;
-      return won;
-    } finally {
-      cancel();
-    }
+  let cancel = () => {};
+  return {
+    async next() {
+      pending ??= frames.next();
+      const beat = new Promise<"beat">((resolve) => {
+        cancel = heartbeat.clock.setTimeout(() => resolve("beat"), heartbeat.everyMs);
+      });
+      try {
+        const won = await Promise.race([pending, beat]);
+        if (won === "beat") return { done: false, value: HEARTBEAT };
+        pending = null;
+        return won;
+      } finally {
+        cancel();
+      }
+    },
+    /** The reader left: no heartbeat is due any more. */
+    stop: () => cancel(),
   };
 }
 
