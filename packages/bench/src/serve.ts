@@ -2,15 +2,18 @@
  * `spool bench serve [--size 1GiB] [--load-size 64MiB] [--rounds 3] [--report DIR]`: the
  * HTTP server against `cat` on the same file, in one run.
  *
- * 1. Download: a final capture of `--size` bytes, fetched whole from `spool serve` over
- *    loopback and hashed, interleaved round by round with `cat FILE` piped into the same
- *    hashing consumer. Each download must be byte-identical (its sha256 is the receipt's);
- *    the figure is the speed ratio (cat's median time / the server's).
- * 2. Load: a job writing `--load-size` bytes at full speed, while 200 concurrent readers
+ * 1. Download: a final capture of `--size` bytes, read by `cat FILE > /dev/null` (the
+ *    baseline) and fetched whole from `spool serve` and from a bare Node server over
+ *    loopback, round by round (`serve-download.ts`). Every hashed download must be
+ *    byte-identical (its sha256 is the receipt's); the figure is the speed ratio (cat's
+ *    median time / the server's), with each serving process's CPU seconds beside it.
+ * 2. Load: a job writes half of `--load-size` at full speed; 200 concurrent readers then
  *    each fetch 64 KiB ranges of its committed bytes (bounded: 20 requests each, 120 s at
- *    most) and 20 SSE followers follow it from byte 0 to its final receipt. Reported: errors,
- *    p50/p99 latency of a 64 KiB range, the bytes each follower got against the committed
- *    length, and the server's peak RSS (`VmHWM` from /proc). Loopback only.
+ *    most), and once a quarter of those are answered the job writes the other half at
+ *    full speed; 20 SSE followers follow it from byte 0 to its final receipt. Reported:
+ *    errors (and their kinds), p50/p99 latency of a 64 KiB range, ranges answered while
+ *    the job was live, the bytes each follower got against the committed length, and the
+ *    server's RSS during the load (`VmHWM` reset before it, and sampled). Loopback only.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -279,11 +282,12 @@ async function loadPhase(
       "--",
       "sh",
       "-c",
-      // Quiet until the readers start, then full speed.
-      'while [ ! -e "$1" ]; do sleep 0.01; done; yes "load line 0123456789 abcdefghij" | head -c "$2"',
+      // Half at full speed; then, once a quarter of the range requests are answered, the
+      // other half at full speed while the rest are asked.
+      'yes "load line 0123456789 abcdefghij" | head -c "$2"; while [ ! -e "$1" ]; do sleep 0.01; done; yes "load line 0123456789 abcdefghij" | head -c "$2"',
       "sh",
       go,
-      String(loadSize),
+      String(Math.floor(loadSize / 2)),
     ]),
   ) as Receipt;
   const id = launched.captureId;
@@ -295,11 +299,12 @@ async function loadPhase(
   const followers = Array.from({ length: FOLLOWERS }, () =>
     follow(base, `/api/v1/captures/${id}/events?stream=stdout`, auth),
   );
-  writeFileSync(go, "");
+  await committedReaches(base, target, auth, Math.floor(loadSize / 2));
   const { requests, errors, whileLive, latencies, errorKinds } = await rangeReaders(
     base,
     target,
     auth,
+    () => writeFileSync(go, ""),
   );
   const follows = await Promise.all(followers);
   clearInterval(sampler);
@@ -332,7 +337,12 @@ async function loadPhase(
  * {@link READERS} concurrent readers, each fetching up to {@link REQUESTS_PER_READER} random
  * 64 KiB ranges of the committed bytes (asked first each time) until the deadline.
  */
-async function rangeReaders(base: URL, target: string, auth: Record<string, string>) {
+async function rangeReaders(
+  base: URL,
+  target: string,
+  auth: Record<string, string>,
+  atQuarter: () => void,
+) {
   const deadline = Date.now() + LOAD_DEADLINE_MS;
   const agent = new http.Agent({ keepAlive: true, maxSockets: READERS });
   const latencies: number[] = [];
@@ -358,7 +368,7 @@ async function rangeReaders(base: URL, target: string, auth: Record<string, stri
         why(`network ${e.code ?? e.message}`);
         return null;
       });
-      requests++;
+      if (++requests === (READERS * REQUESTS_PER_READER) / 4) atQuarter();
       if (r === null) errors++;
       else if (r.status !== 206 && r.status !== 416) why(`status ${r.status}`);
       else if (r.status === 206 && r.bytes !== RANGE) why(`206 of ${r.bytes} bytes`);
@@ -372,6 +382,7 @@ async function rangeReaders(base: URL, target: string, auth: Record<string, stri
     await Promise.all(Array.from({ length: READERS }, reader));
   } finally {
     agent.destroy();
+    if (requests < (READERS * REQUESTS_PER_READER) / 4) atQuarter(); // cut by the deadline
   }
   const errorKinds = [...kinds].map(([kind, n]) => `${kind} ×${n}`);
   return { requests, errors, whileLive, latencies, errorKinds };
@@ -417,6 +428,25 @@ function follow(
       resolve({ bytes, exact: false, ended, problem: `request: ${e.message}` }),
     );
   });
+}
+
+/** Wait (polling, 60 s at most) until the stream's committed length reaches `bytes`. */
+async function committedReaches(
+  base: URL,
+  target: string,
+  auth: Record<string, string>,
+  bytes: number,
+): Promise<void> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    for (const until = Date.now() + 60_000; Date.now() < until; ) {
+      if ((await committedOf(base, target, auth, agent)) >= bytes) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`the load job did not commit ${bytes} bytes within 60 s`);
+  } finally {
+    agent.destroy();
+  }
 }
 
 async function committedOf(
