@@ -180,7 +180,7 @@ function serveReport(r: ServeFigures): BenchReport {
     rows,
     tables: [
       {
-        title: `Load: ${READERS} range readers + ${FOLLOWERS} SSE followers while a job writes ${loadSize / MiB} MiB`,
+        title: `Load: ${READERS} range readers + ${FOLLOWERS} SSE followers while a job writes ${loadSize / MiB} MiB (its second half once a quarter of the ranges are answered)`,
         columns: [
           { key: "what", label: "what" },
           { key: "value", label: "value" },
@@ -213,6 +213,7 @@ const NOTES = [
   "CPU is the serving process's (from /proc/PID/stat) or cat's (the shell's times); on a loaded machine it moves less than wall time.",
   "A download copies every byte three times (page cache to the server, server to the socket, socket to the client) where cat > /dev/null copies it once, so a loopback download cannot approach cat's speed by construction.",
   "Load readers use a keep-alive agent with up to 200 sockets; followers each hold one SSE response from byte 0.",
+  "The load's RSS is the same server's after the download rounds: what it kept from them counts in it.",
 ];
 
 function targetsOf(ratio: number, identical: boolean, load: Load) {
