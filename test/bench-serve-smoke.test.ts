@@ -1,7 +1,8 @@
 /**
  * A tiny run of `spool bench serve` (not a measurement: 2 MiB download, 1 MiB load job, one
  * round) to check it works end to end: every download byte-identical, no load errors, every
- * follower exact, the server's RSS reported, and `--report` written. Loopback only.
+ * follower exact, the server's RSS reported, cat > /dev/null the first row, and `--report`
+ * written. Loopback only.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -47,7 +48,12 @@ describe("spool bench serve (smoke)", () => {
       json.tables[0].rows.map((row: { what: string; value: unknown }) => [row.what, row.value]),
     );
     expect(load["range requests"]).toBe(4000);
-    expect(load["server peak RSS (MiB)"]).toBeGreaterThan(0);
-    expect(json.runs[0].httpSha).toBe(true);
+    expect(load["server peak RSS during the load (MiB, VmHWM reset before it)"]).toBeGreaterThan(0);
+    expect(load["server RSS, highest 100 ms sample during the load (MiB)"]).toBeGreaterThan(0);
+    expect(load["range requests answered while the job was live"]).toBeGreaterThanOrEqual(0);
+    const variants = json.rows.map((row: { variant: string }) => row.variant);
+    expect(variants[0]).toBe("cat FILE > /dev/null (the baseline)");
+    expect(json.runs[0].serveMs).toBeGreaterThan(0);
+    expect(json.runs[0].catCpuMs).toBeGreaterThanOrEqual(0);
   }, 300_000);
 });

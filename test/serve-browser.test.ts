@@ -1,8 +1,9 @@
 /**
  * The web view of `spool serve` in a real headless browser (Debian's chromium driven by
  * playwright-core): sign in with the keyboard, list, open, page, lines, grep, live tail of
- * a running job, and output holding `<script>` shown as text and never run. A screenshot
- * of each view goes to `.screens/serve/` (gitignored; `SPOOL_SCREENSHOTS=DIR` elsewhere).
+ * a running job (heartbeat comments in between), and output holding `<script>` shown as
+ * text and never run. A screenshot of each view goes to `.screens/serve/` (gitignored;
+ * `SPOOL_SCREENSHOTS=DIR` elsewhere).
  *
  * Skipped, with the reason printed, only where chromium cannot run at all; under CI it
  * must run (.ci/run installs it), so there a launch failure fails the test.
@@ -10,7 +11,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Receipt } from "@spool/core";
+import { createManualClock, type Receipt } from "@spool/core";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killGroups, nodeCmd, runJson, spool, tempRoot } from "./helpers.js";
@@ -34,10 +35,12 @@ describe("spool serve: the web view in headless chromium", () => {
   let skipReason: string | null = null;
   const requested: string[] = [];
   let finalId = "";
+  // Heartbeats of the live tail, sent when the test advances this clock.
+  const clock = createManualClock(0);
 
   beforeAll(async () => {
     finalId = runJson(root, nodeCmd(OUTPUT)).receipt.captureId;
-    server = await serveInProcess(root);
+    server = await serveInProcess(root, { clock, heartbeatMs: 15_000 });
     try {
       if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is not installed`);
       browser = await chromium.launch({
@@ -145,6 +148,12 @@ describe("spool serve: the web view in headless chromium", () => {
     await page.locator("#tail").focus();
     await page.keyboard.press("Enter");
     await page.locator("#viewer").filter({ hasText: "tick " }).waitFor({ timeout: 20_000 });
+    // Heartbeat comments in the middle of the follow: the tail shows nothing for them and
+    // goes on (each advance sends one if the follow is waiting).
+    for (let i = 0; i < 3; i++) {
+      await expect.poll(() => clock.pending, { timeout: 20_000 }).toBe(1);
+      clock.advance(15_000);
+    }
     await shot("5-tail");
     await page.locator("#tail-state").filter({ hasText: "ended" }).waitFor({ timeout: 40_000 });
     const text = (await page.locator("#viewer").textContent()) ?? "";

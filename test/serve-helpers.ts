@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import * as http from "node:http";
-import type { CaptureStore } from "@spool/core";
+import type { CaptureStore, Clock } from "@spool/core";
 import { createFileStore } from "@spool/sinks";
 import { createGrepRunner } from "../packages/cli/src/serve/grep-runner.js";
 import { startServer } from "../packages/cli/src/serve/http-server.js";
@@ -35,6 +35,9 @@ export interface InProcessServer {
 export interface InProcessOptions {
   readonly maxTransfer?: number;
   readonly grepMs?: number;
+  /** SSE heartbeats: quiet time and the clock that times it (a manual one in tests). */
+  readonly heartbeatMs?: number;
+  readonly clock?: Clock;
 }
 
 export async function serveInProcess(
@@ -51,6 +54,8 @@ export async function serveInProcess(
     grep: createGrepRunner({ timeMs: options.grepMs ?? 2000 }),
     web: loadWebAssets(),
     ...(options.maxTransfer === undefined ? {} : { maxTransfer: options.maxTransfer }),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   const server = await startServer({
     app,
@@ -176,7 +181,10 @@ export interface SseEvent {
   readonly data: string;
 }
 
-/** Follow `target` to its end (the server closes it), collecting every event. */
+/**
+ * Follow `target` to its end (the server closes it), collecting every event. A block of
+ * only comment lines (`: heartbeat`) is collected as event `:` with the comment as data.
+ */
 export function followEvents(
   base: string,
   target: string,
@@ -205,7 +213,12 @@ export function followEvents(
             let event = "message";
             let id: string | null = null;
             let data = "";
-            for (const line of block.split("\n")) {
+            const lines = block.split("\n");
+            if (lines.every((line) => line.startsWith(":"))) {
+              event = ":";
+              data = lines.map((line) => line.slice(1).trim()).join("\n");
+            }
+            for (const line of lines) {
               if (line.startsWith("event: ")) event = line.slice(7);
               else if (line.startsWith("id: ")) id = line.slice(4);
               else if (line.startsWith("data: ")) data += line.slice(6);

@@ -363,5 +363,5 @@ go();`;
       if (r.status === 206)
         expect(r.body.equals(file.subarray(i * 1024, i * 1024 + r.body.length))).toBe(true);
     }
-  });
+  }, 240_000);
 });

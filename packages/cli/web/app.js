@@ -211,6 +211,7 @@ async function startTail() {
       if (line.startsWith("event: ")) event = line.slice(7);
       else if (line.startsWith("data: ")) data += line.slice(6);
     }
+    if (data === "") return; // a comment (the server's heartbeat): nothing to show
     const value = JSON.parse(data);
     if (event === "bytes" && value.stream === stream && value.offset === offset) {
       viewer.append(document.createTextNode(value.text ?? `[${value.base64.length} base64 chars]`));

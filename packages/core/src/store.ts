@@ -132,6 +132,13 @@ export interface StoredStream {
    * {@link StoredStream.span} to keep characters whole.
    */
   chunks(start: number, end: number): AsyncIterable<Buffer>;
+  /**
+   * Copy the bytes at `[position, position + target.length) ∩ [0, committed)` into
+   * `target` and say how many there were (0 at or past `committed`): raw bytes, so pass
+   * positions from {@link StoredStream.span}. For streaming a long range through a few
+   * buffers the caller reuses (no allocation per chunk), as `spool serve` does.
+   */
+  readInto(position: number, target: Uint8Array): Promise<number>;
   /** Release what the stream holds. Idempotent. */
   close(): Promise<void>;
 }

@@ -26,10 +26,22 @@ export const READ_CHUNK = 1024 * 1024;
 const TAIL_CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 
-/** Where a bounded stream's bytes come from (synchronous, random access). */
+/** Where a bounded stream's bytes come from (random access). */
 export interface StreamSource {
   /** Up to `length` bytes at `position` (fewer only at the end of what is stored). */
   readAt(position: number, length: number): Buffer;
+  /**
+   * The same bytes as {@link StreamSource.readAt}, read without blocking the thread, into
+   * a buffer the caller keeps. Optional: `chunks` uses it when present (a file read on
+   * the thread pool, overlapped with the consumer), else `readAt`.
+   */
+  readAtAsync?(position: number, length: number): Promise<Buffer>;
+  /**
+   * Fill `target` (a prefix of it, at the end of what is stored) with the bytes at
+   * `position` without blocking the thread: the count. Optional: `readInto` copies from
+   * `readAt` without it.
+   */
+  readIntoAsync?(position: number, target: Uint8Array): Promise<number>;
   /** Where to start scanning for `line` (1-based), using only index entries at or below `committed`. */
   seekLine(line: number, committed: number): LineSeek;
   close(): void;
@@ -76,14 +88,24 @@ export function createBoundedStream(info: BoundedStreamInfo, source: StreamSourc
     async tailStart(n) {
       return tailStart(readAt, committed, n);
     },
-    async *chunks(start, end) {
-      const stop = Math.min(end, committed);
-      for (let at = start; at < stop; ) {
-        const chunk = readAt(at, Math.min(READ_CHUNK, stop - at));
-        if (chunk.length === 0) return;
-        yield chunk;
-        at += chunk.length;
-      }
+    chunks(start, end) {
+      const read = source.readAtAsync?.bind(source);
+      const readChunk = (at: number, length: number): Promise<Buffer> =>
+        length <= 0 || closed
+          ? Promise.resolve(Buffer.alloc(0))
+          : read
+            ? read(at, length)
+            : Promise.resolve(source.readAt(at, length));
+      return readAhead(readChunk, start, Math.min(end, committed));
+    },
+    async readInto(position, target) {
+      const length = Math.min(target.length, committed - position);
+      if (length <= 0 || closed) return 0;
+      const into = target.subarray(0, length);
+      if (source.readIntoAsync) return source.readIntoAsync(position, into);
+      const bytes = source.readAt(position, length);
+      into.set(bytes);
+      return bytes.length;
     },
     async close() {
       if (closed) return;
@@ -94,6 +116,33 @@ export function createBoundedStream(info: BoundedStreamInfo, source: StreamSourc
 }
 
 type ReadAt = (position: number, length: number) => Buffer;
+
+/**
+ * The bytes of `[start, stop)` in chunks of at most `READ_CHUNK`, the next chunk's read
+ * already started while the consumer handles the current one (two chunks held at most).
+ */
+async function* readAhead(
+  readChunk: (at: number, length: number) => Promise<Buffer>,
+  start: number,
+  stop: number,
+): AsyncGenerator<Buffer> {
+  const ahead = (at: number) => readChunk(at, Math.min(READ_CHUNK, stop - at));
+  let at = start;
+  let next = at < stop ? ahead(at) : null;
+  try {
+    while (next !== null) {
+      const chunk = await next;
+      next = null;
+      if (chunk.length === 0) return;
+      at += chunk.length;
+      if (at < stop) next = ahead(at);
+      yield chunk;
+    }
+  } finally {
+    // A consumer that stops early leaves a read in flight: let it settle, whatever it says.
+    await next?.catch(() => undefined);
+  }
+}
 
 /** `[offset, offset+length) ∩ [0, committed)`, both ends moved to character boundaries. */
 function boundedSpan(

@@ -8,8 +8,9 @@
  * exclusively), and recovery publishes crash receipts as `receipt.json` exclusively.
  * `watch` polls every `watchIntervalMs`, one look per capture however many watch it.
  *
- * The layout is read synchronously in bounded steps (a read is at most `READ_CHUNK`), as
- * the CLI always did; the methods are asynchronous because the contract is.
+ * The layout is read in bounded steps (a read is at most `READ_CHUNK`): synchronously for
+ * spans, lines and small reads, as the CLI always did; a stream's `chunks` (whole
+ * downloads, exports) read on the thread pool, one chunk ahead of the consumer.
  *
  * @example
  * ```ts
@@ -162,11 +163,28 @@ function openFileStream(dir: string, capture: StoredCapture, stream: StreamName)
     if (indexFd === undefined) indexFd = openNoFollow(path.join(dir, lineIndexName(stream)));
     return indexFd;
   };
+  // Reads on the thread pool still use the descriptors: closing waits for them, so a
+  // descriptor number is never reused under a read that was asked of it.
+  let inFlight = 0;
+  let closeWhenIdle = false;
+  const closeAll = () => {
+    for (const d of [fd, indexFd]) if (typeof d === "number") fs.closeSync(d);
+  };
+  const readIntoAsync = async (position: number, target: Uint8Array): Promise<number> => {
+    if (fd === null) return 0;
+    inFlight++;
+    try {
+      return await readFully(fd, target, position);
+    } finally {
+      if (--inFlight === 0 && closeWhenIdle) closeAll();
+    }
+  };
   return createBoundedStream(
     { captureId: capture.captureId, stream, committed, binary: info.representation === "binary" },
     {
       readAt(position, length) {
-        const buf = Buffer.alloc(length);
+        // Unzeroed: only the bytes read are handed out.
+        const buf = Buffer.allocUnsafe(length);
         if (fd === null) return buf.subarray(0, 0);
         let filled = 0;
         while (filled < length) {
@@ -176,12 +194,33 @@ function openFileStream(dir: string, capture: StoredCapture, stream: StreamName)
         }
         return buf.subarray(0, filled);
       },
+      async readAtAsync(position, length) {
+        const buf = Buffer.allocUnsafe(length);
+        return buf.subarray(0, await readIntoAsync(position, buf));
+      },
+      readIntoAsync,
       seekLine: (line, bound) => seekLine(index(), line, bound),
       close() {
-        for (const d of [fd, indexFd]) if (typeof d === "number") fs.closeSync(d);
+        if (inFlight > 0) closeWhenIdle = true;
+        else closeAll();
       },
     },
   );
+}
+
+/** Fill `buf` from `fd` at `position` on the thread pool: how many bytes (fewer only at the end of the file). */
+async function readFully(fd: number, buf: Uint8Array, position: number): Promise<number> {
+  let filled = 0;
+  while (filled < buf.length) {
+    const n = await new Promise<number>((resolve, reject) =>
+      fs.read(fd, buf, filled, buf.length - filled, position + filled, (error, bytes) =>
+        error ? reject(error) : resolve(bytes),
+      ),
+    );
+    if (n === 0) break;
+    filled += n;
+  }
+  return filled;
 }
 
 /** The stream's file: the name the receipt gives, else `.live`, else the final names (a rename may have happened since). */

@@ -26,6 +26,7 @@ import {
   type SpoolErrorCode,
   type SpoolFactory,
   type StoredCapture,
+  type StoredStream,
   type StreamName,
   type StreamPlan,
   startCapture,
@@ -201,6 +202,8 @@ async function checkReads(store: CaptureStore, w: Written) {
     if (!Buffer.concat(parts).equals(TEXT)) fail("reads do not reassemble the stream");
     if (!(await collect(stream.chunks(0, TEXT.length * 2))).equals(TEXT))
       fail("chunks() do not give the stream");
+    if (!(await collectInto(stream, 0, 7)).equals(TEXT))
+      fail("readInto() does not give the stream");
     const inside = TEXT.indexOf("é") + 1;
     if ((await stream.read(inside, 8)).offset !== inside - 1)
       fail("an offset inside a character did not move back to its start");
@@ -265,6 +268,8 @@ async function checkBounds(store: CaptureStore, w: Written) {
       if (span.end > bound) fail("span() passed the advertised committed");
       const chunked = await collect(stream.chunks(0, TEXT.length));
       if (chunked.length > bound) fail("chunks() passed the advertised committed");
+      if ((await collectInto(stream, 0, 4096)).length > bound)
+        fail("readInto() passed the advertised committed");
       const tail = await stream.lineRange(1, LINES);
       if (tail.end > bound) fail("lineRange() passed the advertised committed");
     } finally {
@@ -299,6 +304,17 @@ async function checkCompletion(store: CaptureStore, captureId: string) {
     fail(`${takes.filter(Boolean).length} of 8 concurrent takes delivered the completion`);
   if (!(await store.completion.seen(captureId))) fail("completion not seen after it was taken");
   if (await store.completion.take(captureId)) fail("the completion was delivered twice");
+}
+
+/** The stream from `position` on, through one reused buffer of `size` bytes. */
+async function collectInto(stream: StoredStream, position: number, size: number): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const buf = Buffer.alloc(size);
+  for (let at = position, n = 1; n > 0; at += n) {
+    n = await stream.readInto(at, buf);
+    parts.push(Buffer.from(buf.subarray(0, n)));
+  }
+  return Buffer.concat(parts);
 }
 
 async function collect(chunks: AsyncIterable<Buffer>): Promise<Buffer> {

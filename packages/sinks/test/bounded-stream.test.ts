@@ -95,4 +95,65 @@ describe("committed reads", () => {
       fs.rmSync(reader.root, { recursive: true });
     }
   });
+
+  it("readInto gives the raw bytes below committed through any buffer size, reused", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: TEXT.length }),
+        fc.integer({ min: 0, max: TEXT.length + 5 }),
+        fc.integer({ min: 1, max: 50 }),
+        async (committed, from, size) => {
+          const reader = await fakeStream(TEXT, committed);
+          try {
+            const buf = Buffer.alloc(size);
+            const parts: Buffer[] = [];
+            for (let at = from, i = 0; i < 1000; i++) {
+              const n = await reader.readInto(at, buf);
+              if (n === 0) break;
+              parts.push(Buffer.from(buf.subarray(0, n)));
+              at += n;
+            }
+            expect(
+              Buffer.concat(parts).equals(TEXT.subarray(Math.min(from, committed), committed)),
+            ).toBe(true);
+          } finally {
+            await reader.close();
+            fs.rmSync(reader.root, { recursive: true });
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("chunks read ahead across READ_CHUNK and stop early without a read after close", async () => {
+    // 2.5 MiB: three chunks of at most 1 MiB, the next read in flight while one is consumed.
+    const big = Buffer.alloc(2.5 * 1024 * 1024);
+    for (let i = 0; i < big.length; i++) big[i] = 97 + ((i * 7) % 26);
+    const reader = await fakeStream(big, big.length);
+    try {
+      const all: Buffer[] = [];
+      for await (const chunk of reader.chunks(3, big.length)) all.push(chunk);
+      expect(all.map((c) => c.length)).toEqual([
+        1024 * 1024,
+        1024 * 1024,
+        big.length - 3 - 2 * 1024 * 1024,
+      ]);
+      expect(Buffer.concat(all).equals(big.subarray(3))).toBe(true);
+      // Stop after the first chunk (a read of the second is in flight), then close: the
+      // close waits for that read, and the stream gives nothing more.
+      for await (const chunk of reader.chunks(0, big.length)) {
+        expect(chunk.equals(big.subarray(0, 1024 * 1024))).toBe(true);
+        break;
+      }
+      await reader.close();
+      expect(await reader.readInto(0, Buffer.alloc(8))).toBe(0);
+      const after: Buffer[] = [];
+      for await (const chunk of reader.chunks(0, big.length)) after.push(chunk);
+      expect(after).toEqual([]);
+    } finally {
+      await reader.close();
+      fs.rmSync(reader.root, { recursive: true });
+    }
+  });
 });

@@ -11,11 +11,13 @@
  * reader gets every committed byte exactly once. `?stream=S` follows one stream. What one
  * response carries is capped at `maxTransfer` bytes: past it an `event: cut` names the
  * offsets to resume from and the response ends.
- * A follow that fails ends with `event: error` (`{code, message}`).
+ * A follow that fails ends with `event: error` (`{code, message}`). While nothing happens
+ * (a quiet job), a comment line (`: heartbeat`) goes out every `heartbeatMs`, so proxies
+ * and clients see the connection alive and a client gone is noticed by the next write.
  *
  * The body is pulled: nothing is read from the store faster than the client takes it.
  */
-import type { CaptureStore, StoredCapture, StreamName } from "@spool/core";
+import type { CaptureStore, Clock, StoredCapture, StreamName } from "@spool/core";
 import { isSpoolError, producerOf, SpoolError } from "@spool/core";
 import { characterEnd } from "./character-end.js";
 import { receiptForRemote } from "./remote-receipt.js";
@@ -29,7 +31,12 @@ export interface LiveEventsRequest {
   readonly query: URLSearchParams;
   readonly lastEventId: string | null;
   readonly maxTransfer: number;
+  /** Quiet time before a heartbeat comment, and the clock that measures it. */
+  readonly heartbeat: { readonly everyMs: number; readonly clock: Clock };
 }
+
+/** Sent after `heartbeat.everyMs` without an event: a comment, which EventSource ignores. */
+export const HEARTBEAT = ": heartbeat\n\n";
 
 export function liveEvents(r: LiveEventsRequest): Response {
   const only = r.query.get("stream");
@@ -40,13 +47,14 @@ export function liveEvents(r: LiveEventsRequest): Response {
   const offsets = startOffsets(r.query, r.lastEventId);
   const abort = new AbortController();
   const frames = follow(r, streams, offsets, abort.signal)[Symbol.asyncIterator]();
+  const beats = withHeartbeat(frames, r.heartbeat);
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
-        const next = await frames.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+        const got = await beats.next();
+        if (got.done) controller.close();
+        else controller.enqueue(encoder.encode(got.value));
       } catch (error) {
         // Say why the follow stops (a code and a bounded message, nothing else), then end.
         abort.abort();
@@ -57,6 +65,7 @@ export function liveEvents(r: LiveEventsRequest): Response {
       }
     },
     async cancel() {
+      beats.stop();
       abort.abort();
       await frames.return?.(undefined);
     },
@@ -69,6 +78,37 @@ export function liveEvents(r: LiveEventsRequest): Response {
       "x-content-type-options": "nosniff",
     },
   });
+}
+
+/**
+ * `frames.next()`, or {@link HEARTBEAT} when no frame comes within `everyMs` (the frame
+ * still awaited is the next call's: none is lost or asked for twice). The timer is
+ * cancelled as soon as either comes, so a finished follow leaves none behind.
+ */
+function withHeartbeat(
+  frames: AsyncIterator<string>,
+  heartbeat: LiveEventsRequest["heartbeat"],
+): { next(): Promise<IteratorResult<string>>; stop(): void } {
+  let pending: Promise<IteratorResult<string>> | null = null;
+  let cancel = () => {};
+  return {
+    async next() {
+      pending ??= frames.next();
+      const beat = new Promise<"beat">((resolve) => {
+        cancel = heartbeat.clock.setTimeout(() => resolve("beat"), heartbeat.everyMs);
+      });
+      try {
+        const won = await Promise.race([pending, beat]);
+        if (won === "beat") return { done: false, value: HEARTBEAT };
+        pending = null;
+        return won;
+      } finally {
+        cancel();
+      }
+    },
+    /** The reader left: no heartbeat is due any more. */
+    stop: () => cancel(),
+  };
 }
 
 async function* follow(

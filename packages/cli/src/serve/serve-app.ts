@@ -15,12 +15,16 @@
  * | `GET /api/v1/captures/:id/streams/:stream/grep?pattern=…` | `{ matches, cut, scanned }` |
  * | `GET /api/v1/captures/:id/events` | Server-Sent Events (`live-events.ts`) |
  */
+
+import type { HttpBindings } from "@hono/node-server";
 import {
   type CaptureStore,
+  type Clock,
   isCaptureId,
   producerOf,
   SpoolError,
   type StreamName,
+  systemClock,
 } from "@spool/core";
 import { type Context, Hono } from "hono";
 import { DEFAULT_MAX_TRANSFER } from "../commands.js";
@@ -43,9 +47,17 @@ export interface ServeAppOptions {
   readonly web: WebAssets;
   /** Most body bytes of one response. @default 8 MiB */
   readonly maxTransfer?: number;
+  /** Quiet milliseconds before an SSE follow sends a heartbeat comment. @default 15000 */
+  readonly heartbeatMs?: number;
+  /** The clock heartbeats are timed by. @default systemClock */
+  readonly clock?: Clock;
 }
 
-type Env = { Variables: { grant: Grant } };
+/** Default quiet time before an SSE heartbeat. */
+export const HEARTBEAT_MS = 15_000;
+
+/** `outgoing` is there when the app runs under `@hono/node-server` (`startServer`). */
+type Env = { Bindings: Partial<HttpBindings>; Variables: { grant: Grant } };
 
 export function createServeApp(options: ServeAppOptions): Hono<Env> {
   const { store, authority } = options;
@@ -131,6 +143,7 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
       headers: c.req.raw.headers,
       maxTransfer,
       mayWrite: !c.get("grant").readOnly,
+      outgoing: c.env?.outgoing ?? null,
     });
   });
   app.get("/api/v1/captures/:id/streams/:stream/grep", async (c) => {
@@ -183,6 +196,10 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
       query: new URL(c.req.url).searchParams,
       lastEventId: c.req.header("last-event-id") ?? null,
       maxTransfer,
+      heartbeat: {
+        everyMs: options.heartbeatMs ?? HEARTBEAT_MS,
+        clock: options.clock ?? systemClock,
+      },
     });
   });
   return app;

@@ -14,7 +14,11 @@
  * strong `ETag` and is cacheable (`private, immutable`; `If-None-Match` → 304); a live
  * one is `no-store` and says its committed length (`Spool-Committed`).
  */
+import type { ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import {
+  type ByteSpan,
   type CaptureStore,
   SpoolError,
   type StoredCapture,
@@ -24,6 +28,7 @@ import {
 import { checkCursorName } from "../cursor-name.js";
 import { errorResponse } from "./http-error.js";
 import { parseRange } from "./range-header.js";
+import { pumpRange } from "./range-pump.js";
 
 export interface StreamReadRequest {
   readonly store: CaptureStore;
@@ -34,6 +39,12 @@ export interface StreamReadRequest {
   readonly maxTransfer: number;
   /** The grant may advance cursors. */
   readonly mayWrite: boolean;
+  /**
+   * The Node response, when the app runs under `@hono/node-server`: the bytes are piped
+   * to it straight from the store (no web-stream bridge per chunk). Without it, the body
+   * is the same stream as a web `ReadableStream`.
+   */
+  readonly outgoing: ServerResponse | null;
 }
 
 export async function streamRead(r: StreamReadRequest): Promise<Response> {
@@ -55,20 +66,10 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
   const length = q.has("length") ? count(q.get("length"), "length") : null;
   const lines = q.has("lines") ? parseLines(q.get("lines") ?? "") : null;
 
-  const receiptStream = r.state.receipt.streams[r.stream];
   const final = r.state.condition === "final";
-  const etag = final && receiptStream.sha256 ? `"sha256-${receiptStream.sha256}"` : null;
-  const headers: Record<string, string> = {
-    "accept-ranges": "bytes",
-    "spool-condition": r.state.condition,
-    "x-content-type-options": "nosniff",
-    "cache-control": etag ? "private, max-age=31536000, immutable" : "no-store",
-  };
-  if (etag) {
-    headers.etag = etag;
-    if (ifNoneMatch(r.headers.get("if-none-match"), etag)) {
-      return new Response(null, { status: 304, headers });
-    }
+  const { etag, headers } = cacheHeaders(r);
+  if (etag && ifNoneMatch(r.headers.get("if-none-match"), etag)) {
+    return new Response(null, { status: 304, headers });
   }
 
   const reader = await r.store.openStream(r.state, r.stream);
@@ -100,15 +101,8 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
       // Raw bytes as asked (a resumed download must join exactly), cut at maxTransfer.
       ({ start, end } = range);
       status = 206;
-    } else if (lines) {
-      ({ start, end } = await reader.lineRange(lines.first, lines.last));
-      ({ start, end } = await reader.span(start, end - start));
     } else {
-      const from =
-        cursor !== null
-          ? await r.store.cursors.get(r.state.captureId, r.stream, cursor)
-          : (offset ?? 0);
-      ({ start, end } = await reader.span(from, length ?? Number.MAX_SAFE_INTEGER));
+      ({ start, end } = await selectedSpan(r, reader, { lines, cursor, offset, length }));
     }
     const wanted = end;
     if (end - start > r.maxTransfer) {
@@ -130,45 +124,94 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
         ? null
         : () => r.store.cursors.advance(r.state.captureId, r.stream, cursor, end);
     handedOff = true;
-    return new Response(bodyOf(reader, start, end, advance), { status, headers });
+    return send(r.outgoing, status, headers, reader, start, end, advance);
   } finally {
     if (!handedOff) await reader.close();
   }
 }
 
-/** The bytes `[start, end)` as a pulled stream (backpressure from the socket), closing the reader after. */
-function bodyOf(
+/** Headers every answer of a stream carries: a final stream with a sha256 is cacheable by its ETag, anything else is `no-store`. */
+function cacheHeaders(r: StreamReadRequest): {
+  etag: string | null;
+  headers: Record<string, string>;
+} {
+  const sha256 = r.state.receipt.streams[r.stream].sha256;
+  const etag = r.state.condition === "final" && sha256 ? `"sha256-${sha256}"` : null;
+  const headers: Record<string, string> = {
+    "accept-ranges": "bytes",
+    "spool-condition": r.state.condition,
+    "x-content-type-options": "nosniff",
+    "cache-control": etag ? "private, max-age=31536000, immutable" : "no-store",
+  };
+  if (etag) headers.etag = etag;
+  return { etag, headers };
+}
+
+/** The span `?lines`, `?cursor` or `?offset&length` select (whole characters; everything by default). */
+async function selectedSpan(
+  r: StreamReadRequest,
+  reader: StoredStream,
+  q: {
+    lines: { first: number; last: number } | null;
+    cursor: string | null;
+    offset: number | null;
+    length: number | null;
+  },
+): Promise<ByteSpan> {
+  if (q.lines) {
+    const { start, end } = await reader.lineRange(q.lines.first, q.lines.last);
+    return reader.span(start, end - start);
+  }
+  const from =
+    q.cursor !== null
+      ? await r.store.cursors.get(r.state.captureId, r.stream, q.cursor)
+      : (q.offset ?? 0);
+  return reader.span(from, q.length ?? Number.MAX_SAFE_INTEGER);
+}
+
+/**
+ * Send `[start, end)` on the Node response through reused buffers when there is one
+ * (`range-pump.ts`), else as a web stream of the store's chunks; the reader is closed
+ * after either. A cursor moves once every byte up to it is handed to the connection
+ * (before the client can have read the end, so its next read continues from there).
+ */
+function send(
+  outgoing: ServerResponse | null,
+  status: number,
+  headers: Record<string, string>,
+  reader: StoredStream,
+  start: number,
+  end: number,
+  advance: (() => Promise<void>) | null,
+): Response {
+  if (outgoing === null) {
+    const body = Readable.from(bytesOf(reader, start, end, advance), { objectMode: false });
+    // Also when the body is cancelled before its first read (a generator never started
+    // runs no `finally`).
+    body.once("close", () => void reader.close());
+    return new Response(Readable.toWeb(body) as ReadableStream<Uint8Array>, { status, headers });
+  }
+  outgoing.writeHead(status, headers);
+  void pumpRange(reader, start, end, outgoing, advance ? { beforeLast: advance } : {});
+  return RESPONSE_ALREADY_SENT;
+}
+
+async function* bytesOf(
   reader: StoredStream,
   start: number,
   end: number,
   done: (() => Promise<void>) | null,
-): ReadableStream<Uint8Array> {
-  const chunks = reader.chunks(start, end)[Symbol.asyncIterator]();
-  let at = start;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await chunks.next();
-        if (next.done) {
-          await reader.close();
-          controller.close();
-          return;
-        }
-        at += next.value.length;
-        // A cursor moves once every byte up to it is handed to the connection (before the
-        // client can have read the end, so its next read continues from there).
-        if (at >= end) await done?.();
-        controller.enqueue(next.value);
-      } catch (error) {
-        await reader.close();
-        controller.error(error);
-      }
-    },
-    async cancel() {
-      await chunks.return?.(undefined);
-      await reader.close();
-    },
-  });
+): AsyncGenerator<Buffer> {
+  try {
+    let at = start;
+    for await (const chunk of reader.chunks(start, end)) {
+      at += chunk.length;
+      if (at >= end) await done?.();
+      yield chunk;
+    }
+  } finally {
+    await reader.close();
+  }
 }
 
 function ifNoneMatch(header: string | null, etag: string): boolean {
