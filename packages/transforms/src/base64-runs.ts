@@ -1,0 +1,219 @@
+/**
+ * Credentials wrapped in base64: a Kubernetes Secret's `data:` value, a `.dockercfg` or
+ * `.dockerconfigjson`, a JWT or an `.env` file encoded once. The redactor's rules see only
+ * the encoded letters, so this part finds base64 and base64url runs of credible length
+ * (at least {@link MIN_RUN} characters of `A-Za-z0-9+/_-`), decodes each one and scans the
+ * decoded bytes with the same rules; a hit redacts the whole encoded run, marker
+ * `[REDACTED:base64]`.
+ *
+ * The redactor's promises hold because a run is treated like any other candidate:
+ *
+ * - **No prefix exposure.** From its first byte a run is held (it is part of the frontier)
+ *   until it is decided, so no byte of it is emitted before the decision.
+ * - **Chunking invariance.** A run is decided once, on its own bytes: at its first byte
+ *   outside the alphabet, at the end of input, or when it reaches `cap` characters, each a
+ *   function of the input alone.
+ * - **Bounded hold.** A run still going at `cap` characters (at most half the window) is
+ *   decided on those; if it carried no secret the rest of the run is not decoded (a long
+ *   blob is data, not a wrapped credential) and the run is released.
+ * - **Linear time.** Outside runs the scan looks at one byte in {@link MIN_RUN} where it can
+ *   (a run that long must cover it); each run is decoded at most once per alignment, and
+ *   the decoded bytes are scanned by the rules only when they hold a stretch of text (the
+ *   base64 of random bytes, digests and ids does not), by a nested redactor that does not
+ *   decode again.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * const wrapped = Buffer.from("GITHUB_TOKEN=ghp_" + "a1B2".repeat(9)).toString("base64");
+ * redactText(`.dockerconfigjson: ${wrapped}`); // ".dockerconfigjson: [REDACTED:base64]"
+ * ```
+ */
+import type { InputRing } from "./input-ring.js";
+
+/** Shortest run decoded: 18 bytes, the shortest assignment or token a rule can decide. */
+export const MIN_RUN = 24;
+/** Longest run decoded (characters), when the window allows. */
+export const MAX_RUN = 4096;
+/** Printable bytes in a row that make decoded bytes worth scanning. */
+const MIN_TEXT = 16;
+
+/** Base64 and base64url characters (both alphabets: `+/` and `-_`). */
+const VALUE = new Int8Array(256).fill(-1);
+for (let i = 0; i < 64; i++) {
+  VALUE["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
+}
+VALUE[0x2d] = 62; // "-"
+VALUE[0x5f] = 63; // "_"
+const IN_RUN = Uint8Array.from(VALUE, (v) => (v >= 0 ? 1 : 0));
+
+/** Text a credential is written in: printable ASCII, tab, newline, carriage return. */
+const TEXT = new Uint8Array(256);
+for (let b = 0x20; b < 0x7f; b++) TEXT[b] = 1;
+TEXT[0x09] = 1;
+TEXT[0x0a] = 1;
+TEXT[0x0d] = 1;
+
+const Mode = {
+  /** Not in a run: the byte before the scan position is outside the alphabet. */
+  Idle: 0,
+  /** In a run not decided yet: held from `runStart`. */
+  Holding: 1,
+  /** In a run that carries a secret: redacted to its end. */
+  Redacting: 2,
+  /** In a run decided clean at `cap`: released, skipped to its end. */
+  Released: 3,
+} as const;
+type Mode = (typeof Mode)[keyof typeof Mode];
+
+/** Says whether decoded bytes hold a secret by the rules (a nested, non-decoding redactor). */
+export type DecodedScan = (decoded: Uint8Array) => boolean;
+
+/** The base64 part of one redactor: run state across chunks, and its claim on the frontier. */
+export class Base64Runs {
+  private mode: Mode = Mode.Idle;
+  /** Input offset of the current run's first byte. */
+  private runStart = 0;
+  /** While redacting: the end of what is redacted so far. */
+  private redactedTo = 0;
+  private readonly cap: number;
+  private readonly decoded: Uint8Array;
+
+  constructor(
+    private readonly input: InputRing,
+    window: number,
+    private readonly rule: number,
+    private readonly addSpan: (start: number, end: number, rule: number) => void,
+    private readonly scanDecoded: DecodedScan,
+  ) {
+    this.cap = Math.max(MIN_RUN, Math.min(MAX_RUN, window >> 1));
+    this.decoded = new Uint8Array(Math.ceil((this.cap * 3) / 4) + 3);
+  }
+
+  /** The earliest byte a run may still claim, or `limit` when none is earlier (invariant 2). */
+  frontier(limit: number): number {
+    if (this.mode === Mode.Holding) return Math.min(limit, this.runStart);
+    if (this.mode === Mode.Redacting) return Math.min(limit, this.redactedTo);
+    return limit;
+  }
+
+  /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`). */
+  scan(chunk: Uint8Array, base: number, from: number, end: number): void {
+    let i = from;
+    if (this.mode !== Mode.Idle) {
+      i = this.continueRun(chunk, base, i, end);
+      if (i >= end) return;
+    }
+    for (;;) {
+      // A run of MIN_RUN or more that starts in [i, probe] covers `probe`.
+      const probe = i + MIN_RUN - 1;
+      if (probe >= end) break;
+      if (IN_RUN[chunk[probe]!] !== 1) {
+        i = probe + 1;
+        continue;
+      }
+      let s = probe;
+      while (s > i && IN_RUN[chunk[s - 1]!] === 1) s--;
+      this.mode = Mode.Holding;
+      this.runStart = base + s;
+      i = this.continueRun(chunk, base, probe + 1, end);
+      if (i >= end) return;
+      i++; // chunk[i] ended the run
+    }
+    // Fewer than MIN_RUN bytes left: a run reaching the end may go on in the next chunk.
+    if (i < end && IN_RUN[chunk[end - 1]!] === 1) {
+      let s = end - 1;
+      while (s > i && IN_RUN[chunk[s - 1]!] === 1) s--;
+      this.mode = Mode.Holding;
+      this.runStart = base + s;
+    }
+  }
+
+  /** End of input at `pos`: decide the run still held. */
+  endOfInput(pos: number): void {
+    if (this.mode === Mode.Holding && pos - this.runStart >= MIN_RUN) {
+      if (this.carriesSecret(this.runStart, pos - this.runStart))
+        this.addSpan(this.runStart, pos, this.rule);
+    }
+    this.mode = Mode.Idle;
+  }
+
+  /** Fail closed dropped everything held: start again outside any run. */
+  clear(): void {
+    this.mode = Mode.Idle;
+  }
+
+  /**
+   * Go on with the current run from `chunk[i]`; returns the index of the byte that ended
+   * it (the mode is then Idle) or `end` (still in the run).
+   */
+  private continueRun(chunk: Uint8Array, base: number, i: number, end: number): number {
+    if (this.mode === Mode.Holding) {
+      const capAt = this.runStart + this.cap - base;
+      const limit = Math.min(end, capAt);
+      while (i < limit && IN_RUN[chunk[i]!] === 1) i++;
+      if (i < capAt) {
+        if (i === end) return end;
+        // The run ended at chunk[i]: decide it on all of its bytes.
+        const length = base + i - this.runStart;
+        if (length >= MIN_RUN && this.carriesSecret(this.runStart, length))
+          this.addSpan(this.runStart, base + i, this.rule);
+        this.mode = Mode.Idle;
+        return i;
+      }
+      // Invariant 3: decided at `cap` characters, however long the run goes on.
+      if (this.carriesSecret(this.runStart, this.cap)) {
+        this.mode = Mode.Redacting;
+        this.redactedTo = this.runStart;
+      } else {
+        this.mode = Mode.Released;
+      }
+    }
+    const start = i;
+    while (i < end && IN_RUN[chunk[i]!] === 1) i++;
+    if (this.mode === Mode.Redacting) {
+      this.addSpan(Math.min(this.redactedTo, base + start), base + i, this.rule);
+      this.redactedTo = base + i;
+    }
+    if (i < end) this.mode = Mode.Idle;
+    return i;
+  }
+
+  /** Decode `length` run bytes from `start` at each alignment; true when the rules find a secret. */
+  private carriesSecret(start: number, length: number): boolean {
+    for (let skip = 0; skip < 4 && length - skip >= MIN_RUN; skip++) {
+      const n = this.decode(start + skip, length - skip);
+      if (hasText(this.decoded, n) && this.scanDecoded(this.decoded.subarray(0, n))) return true;
+    }
+    return false;
+  }
+
+  /** Decode `length` characters from `start` into `decoded`; returns the bytes written. */
+  private decode(start: number, length: number): number {
+    const input = this.input;
+    const out = this.decoded;
+    let bits = 0;
+    let acc = 0;
+    let n = 0;
+    for (let p = start; p < start + length; p++) {
+      acc = (acc << 6) | VALUE[input.byteAt(p)]!;
+      bits += 6;
+      if (bits >= 8) {
+        bits -= 8;
+        out[n++] = (acc >> bits) & 0xff;
+        acc &= (1 << bits) - 1;
+      }
+    }
+    return n;
+  }
+}
+
+/** True when `bytes[0 .. n)` holds MIN_TEXT printable bytes in a row. */
+function hasText(bytes: Uint8Array, n: number): boolean {
+  let run = 0;
+  for (let i = 0; i < n; i++) {
+    run = TEXT[bytes[i]!] === 1 ? run + 1 : 0;
+    if (run >= MIN_TEXT) return true;
+  }
+  return false;
+}
