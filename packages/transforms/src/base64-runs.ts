@@ -63,7 +63,10 @@ const Mode = {
   Redacting: 2,
   /** In a run decided clean at `cap`: released, skipped to its end. */
   Released: 3,
+  /** After a redacted run: its `=` padding (at most two) is redacted with it. */
+  Padding: 4,
 } as const;
+const PAD = 0x3d;
 type Mode = (typeof Mode)[keyof typeof Mode];
 
 /** Says whether decoded bytes hold a secret by the rules (a nested, non-decoding redactor). */
@@ -76,6 +79,8 @@ export class Base64Runs {
   private runStart = 0;
   /** While redacting: the end of what is redacted so far. */
   private redactedTo = 0;
+  /** While padding: `=` bytes redacted so far. */
+  private padded = 0;
   private readonly cap: number;
   private readonly decoded: Uint8Array;
 
@@ -93,7 +98,8 @@ export class Base64Runs {
   /** The earliest byte a run may still claim, or `limit` when none is earlier (invariant 2). */
   frontier(limit: number): number {
     if (this.mode === Mode.Holding) return Math.min(limit, this.runStart);
-    if (this.mode === Mode.Redacting) return Math.min(limit, this.redactedTo);
+    if (this.mode === Mode.Redacting || this.mode === Mode.Padding)
+      return Math.min(limit, this.redactedTo);
     return limit;
   }
 
@@ -118,7 +124,6 @@ export class Base64Runs {
       this.runStart = base + s;
       i = this.continueRun(chunk, base, probe + 1, end);
       if (i >= end) return;
-      i++; // chunk[i] ended the run
     }
     // Fewer than MIN_RUN bytes left: a run reaching the end may go on in the next chunk.
     if (i < end && IN_RUN[chunk[end - 1]!] === 1) {
@@ -132,6 +137,7 @@ export class Base64Runs {
   /** End of input at `pos`: decide the run still held. */
   endOfInput(pos: number): void {
     if (this.mode === Mode.Holding && pos - this.runStart >= MIN_RUN) {
+      // Padding cannot follow: the input ends here.
       if (this.carriesSecret(this.runStart, pos - this.runStart))
         this.addSpan(this.runStart, pos, this.rule);
     }
@@ -144,10 +150,12 @@ export class Base64Runs {
   }
 
   /**
-   * Go on with the current run from `chunk[i]`; returns the index of the byte that ended
-   * it (the mode is then Idle) or `end` (still in the run).
+   * Go on with the current run from `chunk[i]`; returns the index of the first byte after
+   * it and its padding (the mode is then Idle, and the byte before is outside the alphabet)
+   * or `end` (still in the run).
    */
   private continueRun(chunk: Uint8Array, base: number, i: number, end: number): number {
+    if (this.mode === Mode.Padding) return this.pad(chunk, base, i, end);
     if (this.mode === Mode.Holding) {
       const capAt = this.runStart + this.cap - base;
       const limit = Math.min(end, capAt);
@@ -156,9 +164,11 @@ export class Base64Runs {
         if (i === end) return end;
         // The run ended at chunk[i]: decide it on all of its bytes.
         const length = base + i - this.runStart;
-        if (length >= MIN_RUN && this.carriesSecret(this.runStart, length))
-          this.addSpan(this.runStart, base + i, this.rule);
         this.mode = Mode.Idle;
+        if (length >= MIN_RUN && this.carriesSecret(this.runStart, length)) {
+          this.addSpan(this.runStart, base + i, this.rule);
+          return this.startPadding(chunk, base, i, end);
+        }
         return i;
       }
       // Invariant 3: decided at `cap` characters, however long the run goes on.
@@ -171,11 +181,38 @@ export class Base64Runs {
     }
     const start = i;
     while (i < end && IN_RUN[chunk[i]!] === 1) i++;
-    if (this.mode === Mode.Redacting) {
+    const redacting = this.mode === Mode.Redacting;
+    if (redacting) {
       this.addSpan(Math.min(this.redactedTo, base + start), base + i, this.rule);
       this.redactedTo = base + i;
     }
-    if (i < end) this.mode = Mode.Idle;
+    if (i === end) return end;
+    this.mode = Mode.Idle;
+    return redacting ? this.startPadding(chunk, base, i, end) : i;
+  }
+
+  /** A redacted run ended at `chunk[i]` (< end): its padding goes with it. */
+  private startPadding(chunk: Uint8Array, base: number, i: number, end: number): number {
+    if (chunk[i] !== PAD) return i;
+    this.mode = Mode.Padding;
+    this.padded = 0;
+    this.redactedTo = base + i;
+    return this.pad(chunk, base, i, end);
+  }
+
+  /** Up to two `=` after a redacted run; returns the first byte after them, or `end`. */
+  private pad(chunk: Uint8Array, base: number, i: number, end: number): number {
+    const start = i;
+    while (i < end && this.padded < 2 && chunk[i] === PAD) {
+      i++;
+      this.padded++;
+    }
+    if (i > start) {
+      this.addSpan(base + start, base + i, this.rule);
+      this.redactedTo = base + i;
+    }
+    if (i === end && this.padded < 2) return end;
+    this.mode = Mode.Idle;
     return i;
   }
 
