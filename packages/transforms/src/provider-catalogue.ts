@@ -180,7 +180,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "vault", rule: "vault-token", prefixes: ["s."], body: B62, minBody: 24, mixed: true, shape: "%{24:A-Za-z0-9}" },
   // A Docker registry config in base64 ({"auths": / {"auth":"), as in k8s `.dockerconfigjson`.
   { family: "docker", rule: "docker-config", prefixes: ["eyJhdXRocyI6", "eyJhdXRoIjoi"], body: B64, minBody: 16, shape: "%{120:A-Za-z0-9+/}==" },
-  { family: "url-query", rule: "url-query-key", prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
+  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */
