@@ -154,8 +154,7 @@ class Redactor implements RedactorStage {
     this.exactAnchors = compiled.exactAnchors;
     this.foldedAnchors = compiled.foldedAnchors;
     this.input = new InputRing(window);
-    const markers = ruleNames.map((name) => Buffer.from(`[REDACTED:${name}]`, "latin1"));
-    this.output = new OutputCursor(this.input, markers, ruleNames, options.trace);
+    this.output = new OutputCursor(this.input, markersOf(compiled), ruleNames, options.trace);
     this.candidates = new CandidateSet(
       this.input,
       (start, end, rule) => this.addSpan(start, end, rule),
@@ -428,6 +427,17 @@ class Redactor implements RedactorStage {
     if (this.base64 !== null) f = this.base64.frontier(f);
     return this.candidates.frontier(f);
   }
+}
+
+/** The marker of each rule, built once per compiled rules (base64 runs start a redactor each). */
+const MARKERS = new WeakMap<CompiledRedaction, readonly Buffer[]>();
+function markersOf(compiled: CompiledRedaction): readonly Buffer[] {
+  let markers = MARKERS.get(compiled);
+  if (markers === undefined) {
+    markers = compiled.ruleNames.map((name) => Buffer.from(`[REDACTED:${name}]`, "latin1"));
+    MARKERS.set(compiled, markers);
+  }
+  return markers;
 }
 
 /** True when the rules redact anything in `decoded` (read whole, without decoding base64 again). */

@@ -275,6 +275,7 @@ class AssignmentCandidate implements Candidate {
             this.block = true;
             this.phase = Phase.Block;
             this.count = 0;
+            this.pending = byte; // a "\r" may take one "\n" after it
             this.claim = here + 1;
             return Verdict.Hold;
           }
@@ -297,7 +298,11 @@ class AssignmentCandidate implements Candidate {
           continue;
         case Phase.Block:
           this.claim = here + 1;
-          if (byte === 0x0a && this.count === 0) return Verdict.Hold; // "\r\n"
+          if (byte === 0x0a && this.pending === 0x0d) {
+            this.pending = 0; // "\r\n"
+            return Verdict.Hold;
+          }
+          this.pending = 0;
           if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           if (this.count === 0 || NAME[byte] !== 1) return Verdict.Reject; // not indented: not a child
           this.phase = Phase.BlockName;
