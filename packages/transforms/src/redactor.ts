@@ -28,8 +28,9 @@
  * spans decided but not yet emitted; `candidate-set.ts` the live candidates of matcher and
  * pattern rules; `output-cursor.ts` what was handed on and the open span that swallows;
  * `fail-closed.ts` the drop to whitespace behind an omission; `whitespace-runs.ts` the
- * bytes of the whitespace runs a multi-line literal spans. Comments name the invariant
- * (1–4 above) a line protects where that is not obvious.
+ * bytes of the whitespace runs a multi-line literal spans; `base64-runs.ts` the base64
+ * runs, held like candidates and decoded for a nested, non-decoding redactor. Comments
+ * name the invariant (1–4 above) a line protects where that is not obvious.
  *
  * @example
  * ```ts
