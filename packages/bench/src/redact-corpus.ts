@@ -645,7 +645,10 @@ const ADVERSARIAL: readonly (readonly [string, string])[] = [
   ["tokentoken (name run)", "token"],
   ["base64 run", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo"],
   // Each run decodes to text, so each is scanned by a nested redactor: the worst case.
-  ["short base64-of-text runs", `${Buffer.from("hello world, this is some text").toString("base64")} `],
+  [
+    "short base64-of-text runs",
+    `${Buffer.from("hello world, this is some text").toString("base64")} `,
+  ],
   ["maximal run of one byte", "a"],
   ["repeated user pattern rule anchor", "acme_"],
 ];
