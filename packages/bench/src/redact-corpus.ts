@@ -108,7 +108,7 @@ function corpusReport(): BenchReport {
         rows: fpRows,
       },
     ],
-    targets: corpusTargets(contextRows, fpRows, recall.alone),
+    targets: corpusTargets(contextRows, fpRows, recall.alone, recall.byFamily),
     chart: {
       title: "Fully removed (%), by context",
       unit: "%",
@@ -227,6 +227,7 @@ function corpusTargets(
   contextRows: ReturnType<typeof contextRowsOf>,
   fpRows: ReturnType<typeof falsePositiveRows>,
   alone: Tally,
+  byFamily: Recall["byFamily"],
 ): TargetResult[] {
   const alonePrefixed = round(pct(alone));
   const context = (name: Context) => contextRows.find((r) => r.context === name)!;
@@ -243,6 +244,8 @@ function corpusTargets(
     target("no keyword", "≥ 90%", context("no-keyword").spool, context("no-keyword").spool >= 90),
     target("alone on a line", "≥ 80%", context("alone").spool, context("alone").spool >= 80),
     target("alone on a line, prefixed formats", "≥ 80%", alonePrefixed, alonePrefixed >= 80),
+    target("base64-wrapped", "≥ 95%", context("base64").spool, context("base64").spool >= 95),
+    familyTarget(byFamily),
     { name: "partial leaks", target: "0", value: String(partial), met: partial === 0 },
     {
       name: "ordinary text lines flagged",
@@ -263,6 +266,31 @@ function corpusTargets(
       met: settings.spool === 0,
     },
   ];
+}
+
+/** The provider families issue #13 names (their prefixed and context-only formats alike). */
+const LISTED_FAMILIES = new Set(
+  "aws azure databricks digitalocean github gitlab google grafana hashicorp huggingface npm pypi sendgrid shopify slack stripe twilio age".split(
+    " ",
+  ),
+);
+
+/** Every listed family at 90% or more in every context; the cells below it, named. */
+function familyTarget(byFamily: Recall["byFamily"]): TargetResult {
+  const below: string[] = [];
+  for (const [family, t] of [...byFamily.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    if (!LISTED_FAMILIES.has(family)) continue;
+    for (const context of CONTEXTS) {
+      const p = round(pct(t[`spool:${context}`]));
+      if (p < 90) below.push(`${family} ${context} ${p}`);
+    }
+  }
+  return {
+    name: "listed families at ≥ 90% in every context (cells below: family context %)",
+    target: "none below",
+    value: below.length === 0 ? "none" : `${below.length}: ${below.join(", ")}`,
+    met: below.length === 0,
+  };
 }
 
 function target(name: string, want: string, value: number, met: boolean) {
@@ -616,6 +644,11 @@ const ADVERSARIAL: readonly (readonly [string, string])[] = [
   ["://u:p (userinfo, no @)", "://u:p"],
   ["tokentoken (name run)", "token"],
   ["base64 run", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo"],
+  // Each run decodes to text, so each is scanned by a nested redactor: the worst case.
+  [
+    "short base64-of-text runs",
+    `${Buffer.from("hello world, this is some text").toString("base64")} `,
+  ],
   ["maximal run of one byte", "a"],
   ["repeated user pattern rule anchor", "acme_"],
 ];

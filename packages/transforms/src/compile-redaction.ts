@@ -69,6 +69,8 @@ export interface CompiledRedaction {
   readonly folded: Automaton;
   readonly exactAnchors: readonly CompiledAnchor[];
   readonly foldedAnchors: readonly CompiledAnchor[];
+  /** Rule index of `[REDACTED:base64]`, a base64 run whose decoded bytes hold a secret. */
+  readonly base64Rule: number;
 }
 
 /** True when `value` is a {@link CompiledRedaction}. */
@@ -145,6 +147,8 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
       }
     }
   }
+  // Last: a rule's own name wins a tie against a base64 run over the same bytes.
+  const base64Rule = indexOf("base64");
   // Dense rows to depth 3 only (≈650 of ≈2,650 built-in states): building a row per state
   // was most of the start-up cost every `spool run` pays; text rarely goes deeper than a
   // few bytes into an anchor, and deeper states step through their sparse rows.
@@ -160,6 +164,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     folded,
     exactAnchors,
     foldedAnchors,
+    base64Rule,
   } as unknown as CompiledRedaction;
 }
 

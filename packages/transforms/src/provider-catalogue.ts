@@ -170,9 +170,17 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "resend", rule: "resend-key", prefixes: ["re_"], body: "A-Za-z0-9_", minBody: 30, mixed: true, shape: "re_{8:A-Za-z0-9}_{24:A-Za-z0-9}" },
   { family: "authress", rule: "authress-key", prefixes: ["authress_", "scauth_"], body: "A-Za-z0-9_.-", minBody: 40, mixed: true, shape: "%{12:a-z0-9}.{4:a-z0-9}.acc_{16:a-z0-9}.{40:A-Za-z0-9}" },
   { family: "fastly", rule: "fastly-token", prefixes: ["fa-"], body: URLSAFE, minBody: 32, mixed: true, shape: "fa-{32:A-Za-z0-9_-}" },
+  // Formats first listed as context-only whose own prefix is distinctive enough alone.
+  { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, mixed: true, shape: "%{80:A-Za-z0-9}" },
+  { family: "dropbox", rule: "dropbox-token", prefixes: ["sl."], body: URLSAFE, minBody: 100, mixed: true, shape: "%{135:A-Za-z0-9_-}" },
+  { family: "airtable", rule: "airtable-token", prefixes: ["pat"], body: "A-Za-z0-9.", minBody: 70, mixed: true, shape: "%{14:A-Za-z0-9}.{64:a-f0-9}" },
+  { family: "intercom", rule: "intercom-token", prefixes: ["dG9rOj"], body: B64, minBody: 40, shape: "%{54:A-Za-z0-9}=" },
+  { family: "netlify", rule: "netlify-token", prefixes: ["nfp_"], body: B62, minBody: 32, shape: "%{36:A-Za-z0-9}" },
+  { family: "lob", rule: "lob-key", prefixes: ["live_", "test_"], notAfter: "_", body: HEX, minBody: 32, shape: "%{35:a-f0-9}" },
+  { family: "vault", rule: "vault-token", prefixes: ["s."], body: B62, minBody: 24, mixed: true, shape: "%{24:A-Za-z0-9}" },
   // A Docker registry config in base64 ({"auths": / {"auth":"), as in k8s `.dockerconfigjson`.
   { family: "docker", rule: "docker-config", prefixes: ["eyJhdXRocyI6", "eyJhdXRoIjoi"], body: B64, minBody: 16, shape: "%{120:A-Za-z0-9+/}==" },
-  { family: "url-query", rule: "url-query-key", prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
+  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */

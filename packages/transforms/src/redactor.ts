@@ -28,8 +28,9 @@
  * spans decided but not yet emitted; `candidate-set.ts` the live candidates of matcher and
  * pattern rules; `output-cursor.ts` what was handed on and the open span that swallows;
  * `fail-closed.ts` the drop to whitespace behind an omission; `whitespace-runs.ts` the
- * bytes of the whitespace runs a multi-line literal spans. Comments name the invariant
- * (1–4 above) a line protects where that is not obvious.
+ * bytes of the whitespace runs a multi-line literal spans; `base64-runs.ts` the base64
+ * runs, held like candidates and decoded for a nested, non-decoding redactor. Comments
+ * name the invariant (1–4 above) a line protects where that is not obvious.
  *
  * @example
  * ```ts
@@ -42,6 +43,7 @@
  */
 import { type Batch, SpoolError, type Stage } from "@spool/core/runtime";
 import { type Automaton, FLAG_ANCHOR, FLAG_OUTPUT, FLAG_WS_END } from "./aho-corasick.js";
+import { Base64Runs } from "./base64-runs.js";
 import { CandidateSet } from "./candidate-set.js";
 import {
   type CompiledAnchor,
@@ -77,6 +79,11 @@ export interface RedactorStageOptions {
    * @default true
    */
   readonly skip?: boolean;
+  /**
+   * Decode base64 and base64url runs and scan the decoded bytes with the same rules (see
+   * `base64-runs.ts`); a hit redacts the whole run. @default true
+   */
+  readonly decodeBase64?: boolean;
 }
 
 export interface RedactorStage extends Stage {
@@ -126,6 +133,8 @@ class Redactor implements RedactorStage {
   private readonly candidates: CandidateSet;
   private readonly wsRuns: WhitespaceRuns;
   private readonly drop = new FailClosedDrop();
+  /** Base64 runs, decoded and scanned beside the automata (`null`: not decoded). */
+  private readonly base64: Base64Runs | null;
   private readonly scan: typeof scanBoth;
   private readonly scanResult = new Int32Array(4);
   private phase: Phase = Phase.Matching;
@@ -146,8 +155,7 @@ class Redactor implements RedactorStage {
     this.exactAnchors = compiled.exactAnchors;
     this.foldedAnchors = compiled.foldedAnchors;
     this.input = new InputRing(window);
-    const markers = ruleNames.map((name) => Buffer.from(`[REDACTED:${name}]`, "latin1"));
-    this.output = new OutputCursor(this.input, markers, ruleNames, options.trace);
+    this.output = new OutputCursor(this.input, markersOf(compiled), ruleNames, options.trace);
     this.candidates = new CandidateSet(
       this.input,
       (start, end, rule) => this.addSpan(start, end, rule),
@@ -155,6 +163,12 @@ class Redactor implements RedactorStage {
     );
     this.wsRuns = new WhitespaceRuns(exact.maxWsCount);
     this.scan = folded.states > 1 ? scanBoth : scanExact;
+    this.base64 =
+      options.decodeBase64 === false
+        ? null
+        : new Base64Runs(this.input, window, compiled.base64Rule, this.addSpanOf, (decoded) =>
+            findsSecret(compiled, decoded),
+          );
   }
 
   get held(): number {
@@ -184,6 +198,7 @@ class Redactor implements RedactorStage {
       return this.output.pieces;
     }
     this.candidates.endOfInput(this.pos);
+    this.base64?.endOfInput(this.pos);
     this.flush(this.pos, true);
     if (this.output.open) this.output.closeOpen();
     return this.output.pieces;
@@ -208,8 +223,10 @@ class Redactor implements RedactorStage {
       // Up to the next deadline nothing is flushed: run the automata over the whole stretch
       // (spawning candidates at anchors), then feed every live candidate its bytes.
       const end = Math.min(n, this.deadline - base);
+      const start = i;
       i = this.runAutomata(chunk, i, end, base);
       if (this.candidates.size > 0) this.candidates.feedAll(chunk, base, end);
+      if (this.base64 !== null) this.base64.scan(chunk, base, start, end);
     }
     if (this.phase === Phase.Matching) {
       const f = this.frontier();
@@ -308,6 +325,9 @@ class Redactor implements RedactorStage {
 
   private readonly foldedAnchorLength = (id: number): number => this.folded.anchorLength[id]!;
 
+  private readonly addSpanOf = (start: number, end: number, rule: number): void =>
+    this.addSpan(start, end, rule);
+
   /** `[start, end)` is decided: redact it. */
   private addSpan(start: number, end: number, rule: number): void {
     if (end <= start) return;
@@ -379,6 +399,7 @@ class Redactor implements RedactorStage {
     this.exactState = 0;
     this.foldedState = 0;
     this.candidates.clear();
+    this.base64?.clear();
     this.spans.clear();
     this.wsRuns.clear();
   }
@@ -404,8 +425,28 @@ class Redactor implements RedactorStage {
     let f = this.exactFrontier();
     const f2 = this.pos - this.folded.depth[this.foldedState]!;
     if (f2 < f) f = f2;
+    if (this.base64 !== null) f = this.base64.frontier(f);
     return this.candidates.frontier(f);
   }
+}
+
+/** The marker of each rule, built once per compiled rules (base64 runs start a redactor each). */
+const MARKERS = new WeakMap<CompiledRedaction, readonly Buffer[]>();
+function markersOf(compiled: CompiledRedaction): readonly Buffer[] {
+  let markers = MARKERS.get(compiled);
+  if (markers === undefined) {
+    markers = compiled.ruleNames.map((name) => Buffer.from(`[REDACTED:${name}]`, "latin1"));
+    MARKERS.set(compiled, markers);
+  }
+  return markers;
+}
+
+/** True when the rules redact anything in `decoded` (read whole, without decoding base64 again). */
+function findsSecret(compiled: CompiledRedaction, decoded: Uint8Array): boolean {
+  const nested = new Redactor(compiled, { decodeBase64: false });
+  nested.push([decoded]);
+  nested.end();
+  return nested.counters.redactions + nested.counters.omissions > 0;
 }
 
 /**

@@ -295,6 +295,18 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "0123456789abcdef0123456789abcdef01234567",
     '"datadog_key": "[REDACTED:vendor-credential]"',
   ],
+  [
+    "vendor-credential",
+    "twilio:\n  key: 3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f\n",
+    "3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f",
+    "twilio:\n  key: [REDACTED:vendor-credential]\n",
+  ],
+  [
+    "vendor-credential",
+    'zoom:\r\n    sdk_key: "Ab3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e"',
+    "Ab3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e",
+    'zoom:\r\n    sdk_key: "[REDACTED:vendor-credential]"',
+  ],
 ];
 
 /** Settings and code that must come through unchanged (the false alarms and kin). */
@@ -318,6 +330,9 @@ const SETTINGS = [
   "password: string;",
   "the --token flag takes a value",
   "ALGOLIA_APP_ID=ABCDEF1234",
+  // A vendor's YAML block: an id child, and a child that is not indented, are no values.
+  "zoom:\n  id: 3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f",
+  "segment:\nkey: 3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f",
   "AWS_REGION=us-east-1",
 ];
 

@@ -22,7 +22,8 @@
  * lowercase letter, or by `s`/`S` and the end of the name) are not sensitive either.
  *
  * In **vendor** mode (`vendor: true`) the anchors are vendor names (`STRIPE_KEY=…`,
- * `"datadog_api": "…"`): no keyword says a secret follows, so the value must look like one
+ * `"datadog_api": "…"`, a YAML block `stripe:` whose indented child on the next line holds
+ * it: `stripe:\n  key: …`): no keyword says a secret follows, so the value must look like one
  * (16+ bytes of a token alphabet with a letter and a digit) and no word of the name may say
  * it is an id, a region, a URL….
  *
@@ -94,6 +95,10 @@ const Phase = {
   Quoted: 9,
   Unquoted: 10,
   Compound: 11,
+  /** Vendor mode: `vendor:` ended its line; the indentation of the next one. */
+  Block: 12,
+  /** Vendor mode: the child's name in a YAML block (`stripe:\n  key: …`). */
+  BlockName: 13,
 } as const;
 
 interface Mode {
@@ -126,6 +131,8 @@ class AssignmentCandidate implements Candidate {
   strict = false;
   /** The separator was a plain `:`. */
   colon = false;
+  /** Vendor mode: a YAML block was entered (at most one level). */
+  block = false;
   /** Offset of a `;` run that ends an unquoted value if whitespace or the end follows, or -1. */
   semi = -1;
 
@@ -262,6 +269,16 @@ class AssignmentCandidate implements Candidate {
           this.value.push(0x3d);
           continue;
         case Phase.AfterColon:
+          if (this.mode.vendor && this.pending === 0 && (byte === 0x0a || byte === 0x0d)) {
+            // `stripe:` alone on its line: the value is a child's, on the next line.
+            if (this.block) return Verdict.Reject;
+            this.block = true;
+            this.phase = Phase.Block;
+            this.count = 0;
+            this.pending = byte; // a "\r" may take one "\n" after it
+            this.claim = here + 1;
+            return Verdict.Hold;
+          }
           // `aws:iam::…` is a name, not an assignment: a vendor's value follows a blank or quote.
           if (this.mode.vendor && BLANK[byte] !== 1 && QUOTES[byte] !== 1) return Verdict.Reject;
           // "::" is a scope operator unless `::=` / `:::=`; ":=" an assignment.
@@ -279,6 +296,31 @@ class AssignmentCandidate implements Candidate {
           }
           this.colon = true;
           continue;
+        case Phase.Block:
+          this.claim = here + 1;
+          if (byte === 0x0a && this.pending === 0x0d) {
+            this.pending = 0; // "\r\n"
+            return Verdict.Hold;
+          }
+          this.pending = 0;
+          if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+          if (this.count === 0 || NAME[byte] !== 1) return Verdict.Reject; // not indented: not a child
+          this.phase = Phase.BlockName;
+          this.tail = "";
+          this.count = 0;
+          continue;
+        case Phase.BlockName:
+          this.claim = here + 1;
+          if (NAME[byte] === 1) {
+            if (++this.count > MAX_NAME) return Verdict.Reject;
+            if (this.tail.length < MAX_TAIL) this.tail += String.fromCharCode(byte);
+            return Verdict.Hold;
+          }
+          // The child's name must not say it is an id, a region, a URL… (`stripe:\n  id: …`).
+          if (byte !== 0x3a || this.namesNoSecret()) return Verdict.Reject;
+          this.phase = Phase.AfterColon;
+          this.count = 0;
+          return Verdict.Hold;
         case Phase.ValueStart:
           this.claim = here + 1;
           if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
