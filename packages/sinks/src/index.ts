@@ -7,6 +7,7 @@ export * from "./capture-state.js";
 export * from "./completion-marker.js";
 export * from "./crash-receipt.js";
 export * from "./cursor-file.js";
+export * from "./exit-record.js";
 export * from "./file-lock.js";
 export * from "./file-store.js";
 export * from "./import-staging.js";
