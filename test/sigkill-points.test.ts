@@ -1,24 +1,26 @@
 /**
  * SIGKILL at random points (issue #12): 51 kills spread over the foreground `spool run`,
- * a job's supervisor and the job itself, each at a random delay into a paced 2 MiB capture.
- * Every capture is reconciled (`spool recover`, or `wait` for a killed job) to a
- * `receipt.json` that claims nothing it does not have: for each stream, `committed` ≤
- * the bytes in its file, and those bytes are a prefix of the true output. A killed owner
- * never yields `complete` unless the capture had finished whole; the child's fate as the
- * receipt reports it is tallied and printed. Needs no mounts (a temp directory root).
+ * a job's supervisor and the job itself (its process group), each at a random delay
+ * into a paced 2 MiB capture, each in a root of its own. Every root is reconciled
+ * (`recoverRoot`, what `spool recover` runs; a killed job's supervisor publishes itself)
+ * to a `receipt.json` that claims nothing it does not have: for each stream,
+ * `committed` ≤ the bytes in its file, and those bytes are a prefix of the true output.
+ * A crash receipt is never `complete`; a killed job is never reported as a crash. The
+ * child's fate as each receipt reports it is tallied and printed. Needs no mounts.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
+import { recoverRoot } from "@spool/sinks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pattern } from "./fixtures/pattern.js";
 import { killGroups, SPOOL_BIN, tempRoot } from "./helpers.js";
 
 const TOTAL = 2 * 1024 * 1024;
 /**
- * The child: the test pattern (test/fixtures/gen.mjs) paced at 64 KiB every 100 ms, so a
- * capture lasts long enough (≥ 3.2 s) for the kills to land inside it; it sleeps most of
+ * The child: the test pattern (test/fixtures/gen.mjs) paced at 64 KiB every 50 ms, so a
+ * capture lasts long enough (≥ 1.6 s) for the kills to land inside it; it sleeps most of
  * that time, so six points run at once even on a loaded machine.
  */
 const PACED = `
@@ -29,8 +31,8 @@ const PACED = `
   const step = () => {
     if (at >= data.length) return;
     const chunk = data.subarray(at, Math.min(data.length, at + 65536)); at += chunk.length;
-    if (process.stdout.write(chunk)) setTimeout(step, 100);
-    else process.stdout.once("drain", () => setTimeout(step, 100));
+    if (process.stdout.write(chunk)) setTimeout(step, 50);
+    else process.stdout.once("drain", () => setTimeout(step, 50));
   };
   step();`;
 const KILLS_PER_MODE = 17;
@@ -61,57 +63,33 @@ function random(seed: number): () => number {
   };
 }
 
-function cli(args: string[], timeoutMs = 90_000) {
-  const r = spawnSync(process.execPath, [SPOOL_BIN, ...args], {
-    encoding: "utf8",
-    timeout: timeoutMs,
-    killSignal: "SIGKILL",
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** `spool run` with its state log; SIGKILL it `delayMs` after it spills. The capture id. */
-function killRun(delayMs: number): Promise<{ captureId: string | null; killed: boolean }> {
+/**
+ * `spool run` in a root of its own, SIGKILLed `delayMs` after it was spawned (its first
+ * 64 KiB spill at once, so a capture directory exists from its first moments).
+ */
+function killRun(pointRoot: string, delayMs: number): Promise<{ captureId: string | null }> {
   const child = spawn(
     process.execPath,
-    [SPOOL_BIN, "run", "--root", root, "--log", "stderr", "--", process.execPath, "-e", PACED],
-    { stdio: ["ignore", "ignore", "pipe"] },
+    [SPOOL_BIN, "run", "--root", pointRoot, "--", process.execPath, "-e", PACED],
+    { stdio: ["ignore", "ignore", "ignore"] },
   );
-  let captureId: string | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let buffered = "";
-  child.stderr.setEncoding("utf8").on("data", (text: string) => {
-    buffered += text;
-    for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, nl);
-      buffered = buffered.slice(nl + 1);
-      let entry: { event?: string; captureId?: string };
-      try {
-        entry = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if (entry.captureId) captureId = entry.captureId;
-      if (entry.event === "spill" && !timer) {
-        timer = setTimeout(() => child.kill("SIGKILL"), delayMs);
-      }
-    }
-  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), delayMs);
   return new Promise((resolve) => {
-    child.once("exit", (_code, signal) => {
-      if (timer) clearTimeout(timer);
-      resolve({ captureId, killed: signal === "SIGKILL" });
+    child.once("exit", () => {
+      clearTimeout(timer);
+      const outputs = path.join(pointRoot, "tool-outputs");
+      const ids = fs.existsSync(outputs) ? fs.readdirSync(outputs) : [];
+      resolve({ captureId: ids[0] ?? null });
     });
   });
 }
 
 /** `spool start`, then SIGKILL its supervisor or the job's group after `delayMs`. */
-async function killJob(mode: "supervisor" | "job", delayMs: number) {
+async function killJob(pointRoot: string, mode: "supervisor" | "job", delayMs: number) {
   const launched = await new Promise<string>((resolve) => {
     const c = spawn(
       process.execPath,
-      [SPOOL_BIN, "start", "--root", root, "--", process.execPath, "-e", PACED],
+      [SPOOL_BIN, "start", "--root", pointRoot, "--", process.execPath, "-e", PACED],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";
@@ -121,7 +99,7 @@ async function killJob(mode: "supervisor" | "job", delayMs: number) {
     c.on("close", () => resolve(out));
   });
   const receipt = JSON.parse(launched) as Receipt;
-  const dir = path.join(root, "tool-outputs", receipt.captureId);
+  const dir = path.join(pointRoot, "tool-outputs", receipt.captureId);
   const job = JSON.parse(fs.readFileSync(path.join(dir, "job.json"), "utf8"));
   if (job.pgid) children.push(job.pgid);
   await new Promise((resolve) => setTimeout(resolve, delayMs));
@@ -135,6 +113,7 @@ async function killJob(mode: "supervisor" | "job", delayMs: number) {
 }
 
 interface Point {
+  root: string;
   mode: Mode;
   delayMs: number;
   captureId: string;
@@ -157,7 +136,7 @@ async function gone(pid: number): Promise<void> {
 /** Check one point's receipt (recovered, or its supervisor's); returns the child's fate. */
 function reconcile(point: Point): string {
   const { captureId, mode } = point;
-  const file = path.join(root, "tool-outputs", captureId, "receipt.json");
+  const file = path.join(point.root, "tool-outputs", captureId, "receipt.json");
   expect(fs.existsSync(file), `${mode} ${captureId}: receipt.json`).toBe(true);
   const stored = JSON.parse(fs.readFileSync(file, "utf8")) as Receipt;
   for (const name of ["stdout", "stderr"] as const) {
@@ -194,27 +173,35 @@ describe("SIGKILL at random points", () => {
     console.log(`sigkill-points: seed ${seed} (SPOOL_KILL_SEED replays it)`);
     const plan: Array<{ mode: Mode; delayMs: number }> = [];
     for (let i = 0; i < KILLS_PER_MODE; i++) {
-      for (const mode of ["run", "supervisor", "job"] as const) {
-        plan.push({ mode, delayMs: Math.floor(next() * 3000) });
-      }
+      // run: from its spawn (start-up included); supervisor and job: from the launch.
+      plan.push({ mode: "run", delayMs: 300 + Math.floor(next() * 2200) });
+      plan.push({ mode: "supervisor", delayMs: Math.floor(next() * 1600) });
+      plan.push({ mode: "job", delayMs: Math.floor(next() * 1600) });
     }
     const points: Point[] = [];
-    for (let i = 0; i < plan.length; i += AT_ONCE) {
-      const batch = plan.slice(i, i + AT_ONCE).map(async ({ mode, delayMs }) => {
-        const r = mode === "run" ? await killRun(delayMs) : await killJob(mode, delayMs);
-        expect(r.captureId, `${mode}: a capture was made`).not.toBeNull();
-        const supervisorPid = "supervisorPid" in r ? r.supervisorPid : undefined;
-        return { mode, delayMs, captureId: r.captureId!, supervisorPid };
-      });
-      points.push(...(await Promise.all(batch)));
-    }
+    const runPoint = async (i: number) => {
+      const { mode, delayMs } = plan[i]!;
+      const pointRoot = path.join(root, `p${i}`);
+      const r =
+        mode === "run"
+          ? await killRun(pointRoot, delayMs)
+          : await killJob(pointRoot, mode, delayMs);
+      expect(r.captureId, `${mode}: a capture was made`).not.toBeNull();
+      const supervisorPid = "supervisorPid" in r ? r.supervisorPid : undefined;
+      points.push({ root: pointRoot, mode, delayMs, captureId: r.captureId!, supervisorPid });
+    };
+    // AT_ONCE points in flight at any time.
+    let nextPoint = 0;
+    const lanes = Array.from({ length: AT_ONCE }, async () => {
+      while (nextPoint < plan.length) await runPoint(nextPoint++);
+    });
+    await Promise.all(lanes);
     expect(points).toHaveLength(KILLS_PER_MODE * 3);
     // Every killed supervisor is gone (reaped) before recovery looks at its captures, and
     // every supervisor whose job was killed has published.
     for (const p of points) if (p.supervisorPid) await gone(p.supervisorPid);
-    // Recovery of every owner that died (live captures are left alone, so all at once).
-    const rec = cli(["recover", "--root", root]);
-    expect(rec.stderr).toBe("");
+    // Recovery (what `spool recover` runs) of every root whose owner died.
+    for (const p of points) expect(recoverRoot(p.root).errors).toEqual([]);
     const fates = new Map<string, number>();
     for (const point of points) {
       const key = `${point.mode}: ${reconcile(point)}`;
