@@ -1,7 +1,7 @@
 /**
  * SIGKILL at random points (issue #12): 51 kills spread over the foreground `spool run`,
  * a job's supervisor and the job itself (its process group), each at a random delay
- * into a paced 2 MiB capture, each in a root of its own. Every root is reconciled
+ * into a paced 1 MiB capture, each in a root of its own. Every root is reconciled
  * (`recoverRoot`, what `spool recover` runs; a killed job's supervisor publishes itself)
  * to a `receipt.json` that claims nothing it does not have: for each stream,
  * `committed` ≤ the bytes in its file, and those bytes are a prefix of the true output.
@@ -17,11 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pattern } from "./fixtures/pattern.js";
 import { killGroups, SPOOL_BIN, tempRoot } from "./helpers.js";
 
-const TOTAL = 2 * 1024 * 1024;
+const TOTAL = 1024 * 1024;
 /**
- * The child: the test pattern (test/fixtures/gen.mjs) paced at 64 KiB every 50 ms, so a
- * capture lasts long enough (≥ 1.6 s) for the kills to land inside it; it sleeps most of
- * that time, so six points run at once even on a loaded machine.
+ * The child: the test pattern (test/fixtures/gen.mjs) paced at 16 KiB every 160 ms, so a
+ * capture lasts long enough (≥ 10 s) for the kills to land inside it; it sleeps most of
+ * that time, so eight points run at once even on a loaded machine.
  */
 const PACED = `
   const line = (i) => String(i).padStart(10, "0") + " abcdefghijklmnopqrstuvwxyz0123456789\\n";
@@ -30,13 +30,13 @@ const PACED = `
   let at = 0;
   const step = () => {
     if (at >= data.length) return;
-    const chunk = data.subarray(at, Math.min(data.length, at + 65536)); at += chunk.length;
-    if (process.stdout.write(chunk)) setTimeout(step, 50);
-    else process.stdout.once("drain", () => setTimeout(step, 50));
+    const chunk = data.subarray(at, Math.min(data.length, at + 16384)); at += chunk.length;
+    if (process.stdout.write(chunk)) setTimeout(step, 160);
+    else process.stdout.once("drain", () => setTimeout(step, 160));
   };
   step();`;
 const KILLS_PER_MODE = 17;
-const AT_ONCE = 6;
+const AT_ONCE = 8;
 type Mode = "run" | "supervisor" | "job";
 
 let root: string;
@@ -64,24 +64,27 @@ function random(seed: number): () => number {
 }
 
 /**
- * `spool run` in a root of its own, SIGKILLed `delayMs` after it was spawned (its first
- * 64 KiB spill at once, so a capture directory exists from its first moments).
+ * `spool run` in a root of its own, SIGKILLed `delayMs` after its capture directory
+ * appears (the first 16 KiB spill at once). The capture id, or null if it never spilled.
  */
-function killRun(pointRoot: string, delayMs: number): Promise<{ captureId: string | null }> {
+async function killRun(pointRoot: string, delayMs: number): Promise<{ captureId: string | null }> {
   const child = spawn(
     process.execPath,
     [SPOOL_BIN, "run", "--root", pointRoot, "--", process.execPath, "-e", PACED],
     { stdio: ["ignore", "ignore", "ignore"] },
   );
-  const timer = setTimeout(() => child.kill("SIGKILL"), delayMs);
-  return new Promise((resolve) => {
-    child.once("exit", () => {
-      clearTimeout(timer);
-      const outputs = path.join(pointRoot, "tool-outputs");
-      const ids = fs.existsSync(outputs) ? fs.readdirSync(outputs) : [];
-      resolve({ captureId: ids[0] ?? null });
-    });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let ended = false;
+  void exited.then(() => {
+    ended = true;
   });
+  const outputs = path.join(pointRoot, "tool-outputs");
+  const captureId = () => (fs.existsSync(outputs) ? (fs.readdirSync(outputs)[0] ?? null) : null);
+  while (!ended && captureId() === null) await new Promise((r) => setTimeout(r, 10));
+  const timer = setTimeout(() => child.kill("SIGKILL"), delayMs);
+  await exited;
+  clearTimeout(timer);
+  return { captureId: captureId() };
 }
 
 /** `spool start`, then SIGKILL its supervisor or the job's group after `delayMs`. */
@@ -93,8 +96,15 @@ async function killJob(pointRoot: string, mode: "supervisor" | "job", delayMs: n
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     let out = "";
+    // The launch receipt, as soon as it is whole: `start` may linger after printing it.
     c.stdout.setEncoding("utf8").on("data", (t: string) => {
       out += t;
+      try {
+        JSON.parse(out);
+        resolve(out);
+      } catch {
+        // not whole yet
+      }
     });
     c.on("close", () => resolve(out));
   });
@@ -173,10 +183,10 @@ describe("SIGKILL at random points", () => {
     console.log(`sigkill-points: seed ${seed} (SPOOL_KILL_SEED replays it)`);
     const plan: Array<{ mode: Mode; delayMs: number }> = [];
     for (let i = 0; i < KILLS_PER_MODE; i++) {
-      // run: from its spawn (start-up included); supervisor and job: from the launch.
-      plan.push({ mode: "run", delayMs: 300 + Math.floor(next() * 2200) });
-      plan.push({ mode: "supervisor", delayMs: Math.floor(next() * 1600) });
-      plan.push({ mode: "job", delayMs: Math.floor(next() * 1600) });
+      // run: from its spill; supervisor and job: from the launch receipt.
+      plan.push({ mode: "run", delayMs: Math.floor(next() * 4000) });
+      plan.push({ mode: "supervisor", delayMs: Math.floor(next() * 4000) });
+      plan.push({ mode: "job", delayMs: Math.floor(next() * 4000) });
     }
     const points: Point[] = [];
     const runPoint = async (i: number) => {
