@@ -54,10 +54,11 @@ function failCmd(disk: { device(): string }): string {
 
 /**
  * A child that writes `bytes` of the test pattern, waits until spool has them on disk
- * (the `.live` file under `root` has grown to that size), then does `then` (shell) and
- * exits `code`: the fault lands between the last byte and the receipt.
+ * (the `.live` file under `root` has grown to that size; for a `job`, also until its
+ * launch is over), then does `then` (shell) and exits `code`: the fault lands between
+ * the last byte and the receipt.
  */
-function childThen(root: string, bytes: number, then: string, code: number): string[] {
+function childThen(root: string, bytes: number, then: string, code: number, job = false): string[] {
   const script = `
     const fs = require("fs"), path = require("path"), { execSync } = require("child_process");
     const line = (i) => String(i).padStart(10, "0") + " abcdefghijklmnopqrstuvwxyz0123456789\\n";
@@ -65,7 +66,11 @@ function childThen(root: string, bytes: number, then: string, code: number): str
     process.stdout.write(out.slice(0, ${bytes}), () => {
       const outputs = path.join(${JSON.stringify(root)}, "tool-outputs");
       const size = () => { try { return fs.readdirSync(outputs).map((id) => {
-        try { return fs.statSync(path.join(outputs, id, "stdout.live")).size; } catch { return 0; }
+        try {
+          // A job's launch is over once job.json exists: only then may the fault land.
+          if (${job} && !fs.existsSync(path.join(outputs, id, "job.json"))) return 0;
+          return fs.statSync(path.join(outputs, id, "stdout.live")).size;
+        } catch { return 0; }
       }).reduce((a, b) => Math.max(a, b), 0); } catch { return 0; } };
       const t0 = Date.now();
       const tick = () => {
@@ -150,7 +155,7 @@ suite("item 2: the job's exit status survives", () => {
     m = mountTmpfs("2m");
     const root = path.join(m.dir, "root");
     const fill = `dd if=/dev/zero of=${m.dir}/filler bs=4k 2>/dev/null; true`;
-    const job = start(root, childThen(root, LINES_96K, fill, 3));
+    const job = start(root, childThen(root, LINES_96K, fill, 3, true));
     const w = cli(["wait", job.captureId, "--root", root]);
     expect(w.status, w.stderr).toBe(3);
     expect(json(w.stdout).process?.exitCode).toBe(3);
@@ -160,7 +165,7 @@ suite("item 2: the job's exit status survives", () => {
     const disk = mountExt4(16);
     m = disk;
     const root = path.join(m.dir, "root");
-    const job = start(root, childThen(root, LINES_96K, failCmd(disk), 5));
+    const job = start(root, childThen(root, LINES_96K, failCmd(disk), 5, true));
     const w = cli(["wait", job.captureId, "--root", root]);
     expect(w.status, w.stderr).toBe(5);
     const final = json(w.stdout);
