@@ -124,7 +124,7 @@ describe("storage faults in the writer", () => {
     expect(receipt.streams.stdout.ref).toMatch(/stdout\.txt$/);
   });
 
-  it("a failure between write and publish (fsync EIO at finish): partial, the .live file kept", async () => {
+  it("a failure between write and publish (fsync EIO): partial, the .live file kept, only synced bytes claimed", async () => {
     const { receipt, exitStatus } = await capture([
       { op: "fsync", code: "EIO", match: "stdout.live" },
     ]);
@@ -132,7 +132,12 @@ describe("storage faults in the writer", () => {
     expect(receipt.capture.state).toBe("partial");
     expect(receipt.capture.reasons).toContain("write-error");
     expect(receipt.streams.stdout.ref).toMatch(/stdout\.live$/);
-    expect(onDisk(receipt, "stdout").equals(pattern(OUT))).toBe(true);
+    // No fsync of stdout ever succeeded: nothing of it is durable, so nothing is claimed
+    // (and the file is cut back to that boundary).
+    const { committed } = receipt.streams.stdout;
+    expect(committed).toBe(0);
+    expect(receipt.streams.stdout.sha256).toBeNull();
+    expect(onDisk(receipt, "stdout").byteLength).toBe(committed);
   });
 
   it("a failure naming the final file (link EIO): partial/write-error, readable as .live", async () => {

@@ -122,10 +122,12 @@ describe("file writer worker load budget", () => {
       .sort();
     expect(sinks).toEqual([
       "file-writer.worker.js",
+      "final-records.js",
       "fs-layer.js",
       "line-index.js",
       "owner-identity.js",
       "storage.js",
+      "sync-cadence.js",
     ]);
   });
 });

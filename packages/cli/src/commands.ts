@@ -254,7 +254,7 @@ export const WAIT = defineCommand({
   summary: "wait for the job, print its final receipt, exit with its status",
   usage: "REF [options]",
   description: [
-    "Exit 75 if the job is still running after --timeout; exit 70 if its owner died (the receipt is then partial, crash).",
+    "Exit 75 if the job is still running after --timeout. If its owner died, or its receipt could not be stored, the receipt is partial and the exit status is the job's when its owner saw it end (exit.json), else 70.",
   ],
   options: {
     root,

@@ -2,8 +2,9 @@
  * `spool wait REF [--timeout S]`: wait for the job to end, print its final receipt as
  * JSON, deliver its completion notification, and exit with its exit status (as `run`
  * would have). Still running after `--timeout`: the live receipt, exit 75. Its owner
- * (supervisor, or a foreground `spool run`) found dead first: the crash receipt
- * (`partial`, `crash`), exit 70, as soon as the next poll sees it.
+ * (supervisor, or a foreground `spool run`) found dead first, or ended without storing
+ * `receipt.json`: the crash receipt (`partial`), and the job's exit status if its owner
+ * observed it (the exit record), else 70.
  */
 import { type CaptureStore, receiptExitStatus, type StoredCapture } from "@spool/core";
 import type { CommandInput } from "./args.js";
@@ -32,13 +33,29 @@ export async function waitCommand(parsed: CommandInput<typeof WAIT>, io: Io): Pr
     // The receipt is printed all the same; a later `ls --unseen` may list it again.
     io.stderr(`spool wait: completion not marked delivered: ${(error as Error).message}\n`);
   }
-  if (view.condition === "crashed") {
-    io.stderr(
-      `spool wait: the owner of ${view.receipt.captureId} (its supervisor or spool run) died; capture partial (crash)\n`,
-    );
-    return 70;
-  }
+  if (view.condition === "crashed") return crashedStatus(view, io);
   return receiptExitStatus(view.receipt);
+}
+
+/**
+ * No receipt.json: the job's own status when its owner observed it (recorded in the
+ * exit record), else 70.
+ */
+function crashedStatus(view: StoredCapture, io: Io): number {
+  const { receipt } = view;
+  const proc = receipt.process;
+  const known =
+    proc !== undefined &&
+    (proc.exitCode !== null || proc.signal !== null || proc.state === "timeout");
+  const id = receipt.captureId;
+  if (!receipt.capture.reasons.includes("crash")) {
+    io.stderr(`spool wait: ${id} ended but its receipt.json could not be stored; partial\n`);
+  } else {
+    io.stderr(
+      `spool wait: the owner of ${id} (its supervisor or spool run) died; capture partial (crash)${known ? "" : ", the job's exit status is unknown"}\n`,
+    );
+  }
+  return known ? receiptExitStatus(receipt) : 70;
 }
 
 /**

@@ -61,16 +61,20 @@ function streamReceipt(run: CaptureRun, name: StreamName): StreamReceipt {
   const counters = sumCounters(pipeline.stages);
   const inline = isInline(run);
   const stored = run.storage.status === "open";
+  // The writer's final count is what is durable: after a failed sync it is below what
+  // was acknowledged, and only it is claimed (then lines are unknown).
+  const committed = final ? Math.min(final.committed, snap.committed) : snap.committed;
+  const short = committed < snap.committed;
   return {
     representation: representationOf(run, name, counters.replacements),
     transforms: pipeline.stages.flatMap((stage) => (stage.transform ? [stage.transform] : [])),
     raw: snap.raw,
     produced: snap.produced,
-    committed: snap.committed,
-    retained: inline || stored ? { start: 0, end: snap.committed } : null,
+    committed,
+    retained: inline || stored ? { start: 0, end: committed } : null,
     ...counters,
-    lines: snap.lines,
-    endsWithNewline: snap.endsWithNewline,
+    lines: short ? null : snap.lines,
+    endsWithNewline: short ? null : snap.endsWithNewline,
     ref: stored ? (final?.ref ?? run.storage.info?.refs[name] ?? null) : null,
     path: stored ? (final?.path ?? run.storage.info?.paths?.[name] ?? null) : null,
     sha256: final?.sha256 ?? (inline ? sha256Of(run.plans[name].tap.snapshot()) : null),

@@ -339,17 +339,36 @@ async function finishCapture(
   // On the small-result path the preview holds every byte: that is where they are kept.
   if (isInline(run))
     for (const p of STREAM_NAMES) run.pipelines[p].ledger.commit(producedOf(run, p));
-  const receipt = buildReceipt(run);
+  let receipt = buildReceipt(run);
   assertBalanced(run);
 
-  if (run.storage.status === "open") {
-    await run.spool.publishReceipt(receipt).catch(ctx.journal.publishFailed);
+  if (run.storage.status === "open" && !(await publishFinal(run, receipt, ctx.journal))) {
+    // Never `complete` without a published receipt: what is reported is what readers of
+    // the directory see (its exit record says the receipt is missing).
+    run.reasons.add("storage-unavailable");
+    if (run.outcome === "complete") run.outcome = "partial";
+    receipt = buildReceipt(run);
   }
   enterPhase(run, "published");
   await run.spool.close();
   enterPhase(run, "closed");
   ctx.journal.finalized(receipt);
   return receipt;
+}
+
+/** Hand the final receipt to storage; false if it was not stored. */
+async function publishFinal(
+  run: CaptureRun,
+  receipt: Receipt,
+  journal: CaptureJournal,
+): Promise<boolean> {
+  try {
+    await run.spool.publishReceipt(receipt);
+    return true;
+  } catch (error) {
+    journal.publishFailed(error);
+    return false;
+  }
 }
 
 /** Promotion to a job: open storage now, unless the capture settled without it. */

@@ -34,11 +34,13 @@ import {
   type StreamName,
 } from "@spool/core";
 import { crashedFrom, createDataScan, type StoredData, skeletonReceipt } from "./crash-receipt.js";
+import { type ExitRecord, readExitRecord } from "./exit-record.js";
 import { readJsonNoFollow } from "./json-file.js";
 import { isOwnerAlive, type OwnerFile, readOwnerFile } from "./owner.js";
 import { lstatIfAny, TOOL_OUTPUTS } from "./storage.js";
 
 const COMPONENT = "capture-state";
+const INIT_GRACE_MS = 5000;
 
 /** How a capture directory stands. */
 export type CaptureCondition = "final" | "live" | "crashed";
@@ -54,7 +56,11 @@ export interface CaptureStatus {
 }
 
 export interface CaptureStateOptions {
-  /** A directory without `owner.json` younger than this may still be being set up. @default 60000 */
+  /**
+   * A directory without a readable `owner.json` younger than this may still be being set
+   * up (the writer publishes it right after creating the directory, and removes the
+   * directory if it cannot). @default 5000
+   */
   readonly initGraceMs?: number;
   /** Milliseconds since the epoch. @default Date.now */
   readonly now?: () => number;
@@ -68,10 +74,13 @@ export function readCaptureState(dir: string, options: CaptureStateOptions = {})
   if (st.isSymbolicLink() || !st.isDirectory()) {
     throw new SpoolError("SPOOL_E_UNSAFE_PATH", COMPONENT, `${dir} is not a real directory`);
   }
+  const root = path.dirname(path.dirname(dir));
   // Liveness first, then receipt.json (see above).
   const owner = readOwnerFile(dir);
   const now = options.now ?? Date.now;
-  const alive = owner ? isOwnerAlive(owner) : now() - st.mtimeMs < (options.initGraceMs ?? 60_000);
+  const alive = owner
+    ? isOwnerAlive(owner)
+    : now() - st.mtimeMs < (options.initGraceMs ?? INIT_GRACE_MS);
   const final = readReceipt(path.join(dir, "receipt.json"));
   if (final) return { captureId, dir, condition: "final", receipt: final, owner };
   const live = readReceipt(path.join(dir, "live.json"));
@@ -94,7 +103,7 @@ export function readCaptureState(dir: string, options: CaptureStateOptions = {})
     captureId,
     dir,
     condition: "crashed",
-    receipt: crashReceipt(dir, live, owner?.startedAt),
+    receipt: withExitRecord(crashReceipt(dir, live, owner?.startedAt), readExitRecord(root, dir)),
     owner,
   };
 }
@@ -111,6 +120,25 @@ function crashReceipt(dir: string, live: Receipt | null, startedAt: string | und
   const stored = {} as Record<StreamName, StoredData | null>;
   for (const name of STREAM_NAMES) stored[name] = storedStream(dir, name);
   return ReceiptSchema.parse(crashedFrom(base, stored));
+}
+
+/**
+ * A capture without `receipt.json` whose owner observed the child's fate (its exit
+ * record): that fate, not an unknown one. If the owner finished but could not publish,
+ * the owner did not crash: the reasons are its final ones plus `storage-unavailable`,
+ * as its own report (`run`'s output) said.
+ */
+function withExitRecord(receipt: Receipt, record: ExitRecord | null): Receipt {
+  if (record === null || receipt.process === undefined) return receipt;
+  const published = record.receiptError === null || record.reasons === null;
+  const reasons = published
+    ? receipt.capture.reasons
+    : [...new Set([...record.reasons!, "storage-unavailable" as const])].sort();
+  return ReceiptSchema.parse({
+    ...receipt,
+    process: record.process,
+    capture: { state: "partial", reasons },
+  });
 }
 
 /** The stream file a crashed capture left, scanned, or null. */

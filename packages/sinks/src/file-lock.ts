@@ -39,15 +39,22 @@ export function withFileLock<T>(file: string, fn: () => T, options: FileLockOpti
   const content = JSON.stringify({ ...currentOwner(), nonce: randomBytes(9).toString("hex") });
   const started = now();
   let backoff = 1;
+  let why = "it is held by a live process";
   for (;;) {
     if (tryCreate(file, content, fsl)) break;
     const seen = readQuietly(file, fsl);
     if (seen !== null && isStale(file, seen, fsl, now, options.emptyStaleMs ?? 5000)) {
-      breakStale(file, seen, fsl);
-      continue;
+      // Broken: try again at once. Not broken (someone else did, or it cannot be): every
+      // retry below is bounded by the timeout and sleeps, so no path spins.
+      if (breakStale(file, seen, fsl)) continue;
+      why = "it is stale but could not be broken";
     }
     if (now() - started > timeoutMs) {
-      throw new SpoolError("SPOOL_E_STORAGE", "file-lock", `timed out waiting for ${file}`);
+      throw new SpoolError(
+        "SPOOL_E_STORAGE",
+        "file-lock",
+        `timed out after ${timeoutMs} ms waiting for the lock ${file}: ${why}`,
+      );
     }
     sleep(backoff + Math.random() * backoff);
     backoff = Math.min(backoff * 2, 50);
@@ -72,13 +79,30 @@ function tryCreate(file: string, content: string, fsl: FsLayer): boolean {
     fd = createExclusive(file, fsl);
   } catch (error) {
     if (error instanceof SpoolError && error.code === "SPOOL_E_EXISTS") return false;
-    throw error;
+    const code = errnoOf((error as { cause?: unknown }).cause ?? error);
+    throw new SpoolError("SPOOL_E_STORAGE", "file-lock", `cannot take the lock ${file} (${code})`, {
+      cause: error,
+    });
   }
   try {
     writeFully(fd, Buffer.from(content), fsl);
-  } finally {
+  } catch (error) {
+    // Never leave an empty lock behind (ENOSPC, EIO): it would stop everyone until it
+    // is taken as stale.
     fsl.closeSync(fd);
+    try {
+      fsl.unlinkSync(file);
+    } catch {
+      // the lock stays empty; waiters break it once it is older than emptyStaleMs
+    }
+    throw new SpoolError(
+      "SPOOL_E_STORAGE",
+      "file-lock",
+      `cannot write the lock ${file} (${errnoOf(error)})`,
+      { cause: error },
+    );
   }
+  fsl.closeSync(fd);
   return true;
 }
 
@@ -106,12 +130,24 @@ function isStale(
   return !parsed.success || !isOwnerAlive(parsed.data);
 }
 
-function breakStale(file: string, seen: string, fsl: FsLayer): void {
+/**
+ * Move the stale lock aside; true once it is gone. ENOENT: someone else broke or released
+ * it (false: look again after a sleep). Any other error (EROFS, EACCES) means it cannot
+ * be broken here at all: a clear error at once, not a wait for nothing.
+ */
+function breakStale(file: string, seen: string, fsl: FsLayer): boolean {
   const aside = `${file}.stale.${randomBytes(6).toString("hex")}`;
   try {
     fsl.renameSync(file, aside);
-  } catch {
-    return; // someone else broke or released it
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === "ENOENT") return false;
+    throw new SpoolError(
+      "SPOOL_E_STORAGE",
+      "file-lock",
+      `the lock ${file} is stale and cannot be broken (${code})`,
+      { cause: error },
+    );
   }
   if (readQuietly(aside, fsl) !== seen) {
     // We moved a fresh lock taken after we looked: put it back if nothing replaced it.
@@ -126,6 +162,7 @@ function breakStale(file: string, seen: string, fsl: FsLayer): void {
   } catch {
     // already gone
   }
+  return true;
 }
 
 function readQuietly(file: string, fsl: FsLayer): string | null {

@@ -149,7 +149,14 @@ function createCaptureFileSpool(
     stdout: createWriterQueue(options.queue ?? {}, clock),
     stderr: createWriterQueue(options.queue ?? {}, clock),
   };
-  const s: SpillState = { link: null, task: null, spillInfo: null, dir: null, closed: false };
+  const s: SpillState = {
+    link: null,
+    task: null,
+    spillInfo: null,
+    dir: null,
+    closed: false,
+    exitRecorded: false,
+  };
 
   const spool: CaptureSpool = {
     streams: queues,
@@ -162,6 +169,7 @@ function createCaptureFileSpool(
     },
     async publishLive(receipt: Receipt) {
       if (!s.dir || !s.link || s.closed) return false;
+      recordExitOnce(s, receipt);
       const answer = await s.link.request({ op: "live", json: `${JSON.stringify(receipt)}\n` });
       return answer?.op === "live-replaced" && answer.ok;
     },
@@ -181,6 +189,7 @@ function createCaptureFileSpool(
       if (s.link.stuck) {
         throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "the writer is stuck; no receipt.json");
       }
+      recordExitOnce(s, receipt, true);
       const json = `${JSON.stringify(receipt, null, 2)}\n`;
       const answer = await s.link.request({ op: "receipt", json });
       if (answer?.op !== "published") {
@@ -206,6 +215,20 @@ interface SpillState {
   spillInfo: Promise<SpillInfo> | null;
   dir: string | null;
   closed: boolean;
+  /** The child's fate has been sent to the writer's `exit.json`. */
+  exitRecorded: boolean;
+}
+
+/**
+ * Once the child's fate is in a receipt, have the writer record it in its preallocated
+ * `exit.json` (final-records.ts), so it outlives a receipt that cannot be published or
+ * an owner that dies first. `final`: record the final receipt's process block again.
+ */
+function recordExitOnce(s: SpillState, receipt: Receipt, final = false): void {
+  const proc = receipt.process;
+  if (!s.link || !proc || proc.state === "running" || (s.exitRecorded && !final)) return;
+  s.exitRecorded = true;
+  s.link.post({ op: "exit", process: proc, reasons: final ? receipt.capture.reasons : null });
 }
 
 /** Start a writer task on the pool, open the capture there and connect the queues to it. */

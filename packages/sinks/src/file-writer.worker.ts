@@ -17,10 +17,21 @@ import { createHash, type Hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { CaptureReason } from "@spool/core/runtime";
+import {
+  closeFinalRecords,
+  dropReserve,
+  EXIT_FILE,
+  type FinalRecords,
+  publishReserved,
+  RECEIPT_RESERVE,
+  recordExit,
+  reserveFinalRecords,
+} from "./final-records.js";
 import { createFaultyFs, type FsLayer, nodeFs } from "./fs-layer.js";
 import { createLineIndexer, type LineIndexer } from "./line-index.js";
 import { currentOwner, OWNER_FILE } from "./owner-identity.js";
 import type {
+  ExitRequest,
   FinishedStream,
   FinishRequest,
   FromWriter,
@@ -39,14 +50,20 @@ import {
   renameExclusive,
   syncDir,
   TOOL_OUTPUTS,
+  tryUnlink,
   writeFully,
   writeSome,
 } from "./storage.js";
+import { createSyncClock, DEFAULT_SYNC_CADENCE, type SyncClock } from "./sync-cadence.js";
 
 interface OpenStream {
   fd: number | null;
   live: string;
+  /** Bytes written, acknowledged (readable). */
   committed: number;
+  /** Bytes an fsync has made durable (≤ committed); all a stream stopped by an I/O error claims. */
+  synced: number;
+  sync: SyncClock;
   hash: Hash;
   error: CaptureReason | null;
   /** The sparse line index beside the data file; null once it cannot be written. */
@@ -56,8 +73,16 @@ interface OpenStream {
 /** One capture's writer: its directory, its streams, and how to answer. */
 interface Writer {
   dir: string;
+  root: string;
+  captureId: string;
   fsl: FsLayer;
   streams: OpenStream[];
+  /** The reserved `receipt.json` space and `exit.json` (final-records.ts). */
+  records: FinalRecords | null;
+  /** The child's fate as last recorded, and whether the receipt failed to publish. */
+  exit: { process: unknown; reasons: string[] | null; receiptError: string | null } | null;
+  /** The pending age-based sync (sync-cadence.ts). */
+  syncTimer: ReturnType<typeof setTimeout> | null;
   send(message: FromWriter, transfer?: ArrayBuffer[]): void;
 }
 
@@ -65,12 +90,20 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
   return new Promise<void>((resolve) => {
     const writer: Writer = {
       dir: "",
+      root: "",
+      captureId: "",
       fsl: nodeFs,
       streams: [],
+      records: null,
+      exit: null,
+      syncTimer: null,
       send: (message, transfer = []) => port.postMessage(message, transfer),
     };
     const done = () => {
+      if (writer.syncTimer) clearTimeout(writer.syncTimer);
+      writer.syncTimer = null;
       for (const s of writer.streams) closeQuietly(s, writer.fsl);
+      if (writer.records) closeFinalRecords(writer.records, writer.fsl);
       port.close();
       resolve();
     };
@@ -84,6 +117,9 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
           return;
         case "live":
           replaceLive(writer, message);
+          return;
+        case "exit":
+          exited(writer, message);
           return;
         case "finish":
           finish(writer, message);
@@ -100,11 +136,18 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
   });
 }
 
-/** Create the capture directory, `owner.json` first, then the `.live` files. */
+/**
+ * Create the capture directory, `owner.json` first, then the reserves for its last words
+ * (final-records.ts), then the `.live` files. If any of it fails, what was made is
+ * removed again, so no ownerless directory is left to look "being set up".
+ */
 function open(w: Writer, message: OpenRequest): boolean {
+  let outputs = "";
   try {
     w.fsl = message.faults.length > 0 ? createFaultyFs(nodeFs, message.faults) : nodeFs;
-    const outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS), { fs: w.fsl });
+    w.root = message.root;
+    w.captureId = message.captureId;
+    outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS), { fs: w.fsl });
     w.dir = ensurePrivateDir(path.join(outputs, message.captureId), { exclusive: true, fs: w.fsl });
     // First in the directory: who is writing it, so recovery leaves it alone.
     const owner = {
@@ -113,32 +156,58 @@ function open(w: Writer, message: OpenRequest): boolean {
       startedAt: new Date(message.startedAt).toISOString(),
     };
     publishAtomic(w.dir, OWNER_FILE, Buffer.from(`${JSON.stringify(owner)}\n`), { fs: w.fsl });
-    w.streams = message.files.map((name) => {
-      const live = path.join(w.dir, name);
-      const stem = name.replace(/\.live$/, "");
-      return {
-        fd: createExclusive(live, w.fsl),
-        live,
-        committed: 0,
-        hash: createHash("sha256"),
-        error: null,
-        index: {
-          fd: createExclusive(path.join(w.dir, `${stem}.idx`), w.fsl),
-          indexer: createLineIndexer(),
-          bytes: 0,
-        },
-      };
-    });
+    w.records = reserveFinalRecords(w.dir, w.fsl);
+    w.streams = message.files.map((name) => openStream(w, name));
     syncDir(outputs, w.fsl);
     w.send({ op: "opened", re: message.id, dir: w.dir });
     return true;
   } catch (error) {
+    abandon(w, message.files);
     fail(w, message.id, "open", error);
     return false;
   }
 }
 
-/** Append a whole message, or stop the stream at the last byte written. */
+function openStream(w: Writer, name: string): OpenStream {
+  const live = path.join(w.dir, name);
+  const stem = name.replace(/\.live$/, "");
+  return {
+    fd: createExclusive(live, w.fsl),
+    live,
+    committed: 0,
+    synced: 0,
+    sync: createSyncClock(DEFAULT_SYNC_CADENCE, Date.now),
+    hash: createHash("sha256"),
+    error: null,
+    index: {
+      fd: createExclusive(path.join(w.dir, `${stem}.idx`), w.fsl),
+      indexer: createLineIndexer(),
+      bytes: 0,
+    },
+  };
+}
+
+/** Opening failed: remove whatever of the new capture directory was made (best effort). */
+function abandon(w: Writer, files: readonly string[]): void {
+  for (const s of w.streams) closeQuietly(s, w.fsl);
+  w.streams = [];
+  if (w.records) closeFinalRecords(w.records, w.fsl);
+  w.records = null;
+  if (!w.dir) return;
+  const stems = files.map((f) => f.replace(/\.live$/, ""));
+  const names = [OWNER_FILE, RECEIPT_RESERVE, EXIT_FILE, ...files, ...stems.map((f) => `${f}.idx`)];
+  for (const name of names) tryUnlink(path.join(w.dir, name), w.fsl);
+  try {
+    for (const name of w.fsl.readdirSync(w.dir)) {
+      if (/^\.[A-Za-z0-9._-]+\.tmp$/.test(name)) tryUnlink(path.join(w.dir, name), w.fsl);
+    }
+    fs.rmdirSync(w.dir);
+  } catch {
+    // read-only, or not empty: readers see no owner and, after a short grace, a crash
+  }
+}
+
+/** Append a whole message, or stop the stream at the last durable byte. */
 function write(w: Writer, message: WriteRequest): void {
   const s = w.streams[message.stream];
   if (!s || s.fd === null || s.error) return;
@@ -146,30 +215,72 @@ function write(w: Writer, message: WriteRequest): void {
   const written = message.data.subarray(0, outcome.written);
   s.hash.update(written);
   s.committed += outcome.written;
+  s.sync.wrote(outcome.written);
   indexLines(s, written);
-  if (outcome.error === null) {
+  if (outcome.error === null && (!s.sync.due() || syncStream(s, w.fsl))) {
     // The buffer goes back to the queue for reuse (see WriterQueue.recycle).
     const buffer = message.data.buffer as ArrayBuffer;
     const { id: re, stream } = message;
     w.send({ op: "ack", re, stream, committed: s.committed, buffer }, [buffer]);
+    armSyncTimer(w);
     return;
   }
-  const code = errnoOf(outcome.error);
-  s.error = code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
-  // Keep the file at the last whole byte written: a known boundary.
-  try {
-    w.fsl.ftruncateSync(s.fd, s.committed);
-  } catch {
-    // the boundary is still `committed`; a torn tail past it is not reported
-  }
+  const code = outcome.error ? errnoOf(outcome.error) : "EIO";
+  stopStream(s, code, w.fsl);
   w.send({
     op: "stream-error",
     re: message.id,
     stream: message.stream,
-    reason: s.error,
+    reason: s.error!,
     committed: s.committed,
     code,
   });
+}
+
+/** fsync one stream; false (nothing more is synced) if the fsync fails. */
+function syncStream(s: OpenStream, fsl: FsLayer): boolean {
+  if (s.fd === null) return false;
+  try {
+    fsl.fsyncSync(s.fd);
+  } catch {
+    return false;
+  }
+  s.synced = s.committed;
+  s.sync.synced();
+  return true;
+}
+
+/**
+ * A stream hit a storage error: it keeps what is durable. One more fsync is tried (a full
+ * disk still syncs what was written); if that fails too, `committed` falls back to the
+ * last synced byte and the file is cut there when it can be.
+ */
+function stopStream(s: OpenStream, code: string, fsl: FsLayer): void {
+  s.error = code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
+  if (!syncStream(s, fsl)) s.committed = s.synced;
+  try {
+    if (s.fd !== null) fsl.ftruncateSync(s.fd, s.committed);
+  } catch {
+    // the boundary is still `committed`; a torn tail past it is not claimed
+  }
+}
+
+/** Sync streams whose oldest unsynced byte is due by age; re-arm while any is unsynced. */
+function armSyncTimer(w: Writer): void {
+  if (w.syncTimer) return;
+  const waits = w.streams.map((s) => (s.error ? null : s.sync.msUntilDue()));
+  const next = Math.min(...waits.filter((ms): ms is number => ms !== null));
+  if (!Number.isFinite(next)) return;
+  w.syncTimer = setTimeout(() => {
+    w.syncTimer = null;
+    for (const s of w.streams) {
+      if (s.fd !== null && !s.error && s.sync.due() && !syncStream(s, w.fsl)) {
+        // Reported with the next write or at finish; claims only what was synced.
+        stopStream(s, "EIO", w.fsl);
+      }
+    }
+    armSyncTimer(w);
+  }, next);
 }
 
 function replaceLive(w: Writer, message: LiveRequest): void {
@@ -182,19 +293,26 @@ function replaceLive(w: Writer, message: LiveRequest): void {
   w.send({ op: "live-replaced", re: message.id, ok });
 }
 
-/** Sync, close and rename each stream to its final name; a stream that cannot keeps `.live`. */
+/**
+ * Sync, close and rename each stream to its final name; a stream that cannot keeps `.live`.
+ * A stream whose last sync fails claims only what an earlier sync made durable (and then
+ * no sha256: the hash covers bytes that may be lost).
+ */
 function finish(w: Writer, message: FinishRequest): void {
+  if (w.syncTimer) clearTimeout(w.syncTimer);
+  w.syncTimer = null;
   const results = w.streams.map((s, i): FinishedStream => {
     let file: string | null = null;
+    const written = s.committed;
     try {
       if (s.fd !== null) {
         const fd = s.fd;
+        const durable = syncStream(s, w.fsl);
+        if (!durable) stopStream(s, "EIO", w.fsl);
         s.fd = null;
-        try {
-          w.fsl.fsyncSync(fd);
-        } finally {
-          w.fsl.closeSync(fd);
-        }
+        w.fsl.closeSync(fd);
+        // Not durable: it keeps its `.live` name (a final name promises a whole file).
+        if (!durable) throw Object.assign(new Error("fsync failed"), { code: "EIO" });
       }
       closeIndex(s);
       const finalPath = path.join(w.dir, message.finalNames[i]!);
@@ -205,7 +323,8 @@ function finish(w: Writer, message: FinishRequest): void {
       s.error ??= code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
       file = null;
     }
-    return { committed: s.committed, sha256: s.hash.digest("hex"), file, error: s.error };
+    const sha256 = s.committed === written ? s.hash.digest("hex") : null;
+    return { committed: s.committed, sha256, file, error: s.error };
   }) as [FinishedStream, FinishedStream];
   try {
     syncDir(w.dir, w.fsl);
@@ -215,11 +334,31 @@ function finish(w: Writer, message: FinishRequest): void {
   w.send({ op: "finished", re: message.id, streams: results });
 }
 
+/** The child's fate is known: record it where `wait` finds it even if no receipt follows. */
+function exited(w: Writer, message: ExitRequest): void {
+  w.exit = { process: message.process, reasons: message.reasons, receiptError: null };
+  writeExitRecord(w);
+}
+
+function writeExitRecord(w: Writer): void {
+  if (!w.records || !w.exit) return;
+  const record = { version: 1, captureId: w.captureId, ...w.exit };
+  recordExit(w.records, { root: w.root, captureId: w.captureId }, JSON.stringify(record), w.fsl);
+}
+
 function publishReceipt(w: Writer, message: ReceiptRequest): void {
   try {
-    publishAtomic(w.dir, "receipt.json", Buffer.from(message.json), { fs: w.fsl });
+    const data = Buffer.from(message.json);
+    if (w.records) publishReserved(w.dir, w.records, data, w.fsl);
+    else publishAtomic(w.dir, "receipt.json", data, { fs: w.fsl });
     w.send({ op: "published", re: message.id });
   } catch (error) {
+    if (w.records) dropReserve(w.dir, w.records, w.fsl);
+    // The exit record now also says the receipt is missing, and why.
+    if (w.exit) {
+      w.exit.receiptError = errnoOf((error as { cause?: unknown }).cause ?? error);
+      writeExitRecord(w);
+    }
     fail(w, message.id, "receipt", error);
   }
 }

@@ -74,6 +74,11 @@ export {
   saveCursor,
 } from "./cursor-file.js";
 export {
+  type ExitRecord,
+  ExitRecordSchema,
+  readExitRecord,
+} from "./exit-record.js";
+export {
   type FileLockOptions,
   withFileLock,
 } from "./file-lock.js";

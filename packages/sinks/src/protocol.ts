@@ -69,6 +69,18 @@ export interface LiveRequest {
  * Fsync and close each `.live` file, rename it to its final name (never overwriting),
  * fsync the directory. Answered by {@link FinishedReply}.
  */
+/**
+ * The child's fate is known (the receipt's process block): recorded in the preallocated
+ * `exit.json` (final-records.ts). No reply.
+ */
+export interface ExitRequest {
+  op: "exit";
+  id: number;
+  process: unknown;
+  /** The final receipt's reasons (sent with the final receipt), else null. */
+  reasons: string[] | null;
+}
+
 export interface FinishRequest {
   op: "finish";
   id: number;
@@ -96,6 +108,7 @@ export type ToWriter =
   | OpenRequest
   | WriteRequest
   | LiveRequest
+  | ExitRequest
   | FinishRequest
   | ReceiptRequest
   | CloseRequest;
@@ -138,8 +151,10 @@ export interface LiveReplacedReply {
 
 /** How one stream ended: its file's final path, or null when it kept its `.live` name. */
 export interface FinishedStream {
+  /** Bytes durable in the file (after an I/O error, only what a sync made durable). */
   committed: number;
-  sha256: string;
+  /** Of those bytes; null when they are fewer than were written (the hash covers more). */
+  sha256: string | null;
   file: string | null;
   error: CaptureReason | null;
 }

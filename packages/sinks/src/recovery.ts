@@ -14,11 +14,18 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { CAPTURE_ID_PATTERN, producerOf, SpoolError } from "@spool/core";
+import {
+  CAPTURE_ID_PATTERN,
+  producerOf,
+  type Receipt,
+  SpoolError,
+  STREAM_NAMES,
+} from "@spool/core";
 import { type CaptureStateOptions, type CaptureStatus, readCaptureState } from "./capture-state.js";
+import { RECEIPT_RESERVE } from "./final-records.js";
 import { removeStaleStaging } from "./import-staging.js";
 import { reconcileRootQuota } from "./root-quota.js";
-import { lstatIfAny, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
+import { lstatIfAny, publishAtomic, TOOL_OUTPUTS, tryUnlink } from "./storage.js";
 
 const COMPONENT = "recovery";
 const TEMP = /^\.[A-Za-z0-9._-]+\.tmp$/;
@@ -39,6 +46,8 @@ export function reconcileCapture(
     const st = lstatIfAny(path.join(dir, name));
     if (st?.isFile()) fs.rmSync(path.join(dir, name), { force: true });
   }
+  // What the crash receipt claims is made durable before it is claimed.
+  syncStreamFiles(status.receipt);
   try {
     publishAtomic(dir, "receipt.json", Buffer.from(`${JSON.stringify(status.receipt, null, 2)}\n`));
   } catch (error) {
@@ -48,7 +57,23 @@ export function reconcileCapture(
     }
     throw error;
   }
+  // The space held for the owner's receipt is no longer needed.
+  tryUnlink(path.join(dir, RECEIPT_RESERVE));
   return { ...status, condition: "final", recovered: true };
+}
+
+/** fsync the stream files a crash receipt claims; throws (nothing is published) if one fails. */
+function syncStreamFiles(receipt: Receipt): void {
+  for (const name of STREAM_NAMES) {
+    const file = receipt.streams[name].path;
+    if (file === null || receipt.streams[name].committed === 0) continue;
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
 }
 
 export interface RecoveryReport {
@@ -72,9 +97,21 @@ export function recoverRoot(root: string, options: CaptureStateOptions = {}): Re
       report.errors.push({ captureId, message: (error as Error).message });
     }
   }
-  if (lstatIfAny(path.join(root, TOOL_OUTPUTS)) !== null) reconcileRootQuota(root);
+  // The books and the staging leftovers are tidied when the root allows it; on a full or
+  // read-only root that fails (a clear error naming the root), and the captures above
+  // are still reported.
+  const tidy = (what: string, fn: () => void) => {
+    try {
+      fn();
+    } catch (error) {
+      report.errors.push({ captureId: what, message: `${root}: ${(error as Error).message}` });
+    }
+  };
+  if (lstatIfAny(path.join(root, TOOL_OUTPUTS)) !== null) {
+    tidy("(root quota)", () => reconcileRootQuota(root));
+  }
   // An import that died mid-way leaves its staging directory; its name says whose it was.
-  removeStaleStaging(root);
+  tidy("(import staging)", () => removeStaleStaging(root));
   return report;
 }
 

@@ -243,7 +243,7 @@ export function publishAtomic(
     }
     syncDir(dir, fsl);
   } catch (error) {
-    if (!linked || !options.replace) removeQuietly(temp, fsl);
+    if (!linked || !options.replace) tryUnlink(temp, fsl);
     if (error instanceof SpoolError) throw error;
     throw new SpoolError(
       "SPOOL_E_STORAGE",
@@ -307,7 +307,8 @@ function ownedByUs(st: fs.Stats): boolean {
   return typeof process.getuid !== "function" || st.uid === process.getuid();
 }
 
-function removeQuietly(p: string, fsl: FsLayer): void {
+/** Unlink `p`, ignoring any failure (already gone, read-only). */
+export function tryUnlink(p: string, fsl: FsLayer = nodeFs): void {
   try {
     fsl.unlinkSync(p);
   } catch {

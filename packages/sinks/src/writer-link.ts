@@ -56,9 +56,9 @@ export interface WriterLink {
   request<K extends keyof Replies>(
     message: Unsent<Extract<ToWriter, { op: K }>>,
   ): Promise<Replies[K] | FailedReply | null>;
-  /** Send a request that is answered through `onStream` (writes) or not at all (close). */
+  /** Send a request that is answered through `onStream` (writes) or not at all (exit, close). */
   post(
-    message: Unsent<Extract<ToWriter, { op: "write" | "close" }>>,
+    message: Unsent<Extract<ToWriter, { op: "write" | "exit" | "close" }>>,
     transfer?: ArrayBuffer[],
   ): void;
   /** Wait for `promise` under the same rule (null past `timeoutMs`, or once stuck). */

@@ -3,10 +3,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import {
+  createFaultyFs,
   createRetentionLimit,
   createRootAllowance,
   currentOwner,
   isOwnerAlive,
+  nodeFs,
   reconcileRootQuota,
   rootQuotaUsage,
   withFileLock,
@@ -134,5 +136,34 @@ describe("file lock", () => {
     ).toThrow(/timed out/);
     expect(slept.length).toBeGreaterThan(2);
     expect(JSON.parse(fs.readFileSync(lock, "utf8")).nonce).toBe("held");
+  });
+
+  it("a stale lock that cannot be broken is an error at once, naming the lock and the errno (no spin)", () => {
+    const lock = path.join(root, "lock");
+    for (const content of ["", JSON.stringify({ ...deadOwner(), nonce: "x" })]) {
+      fs.writeFileSync(lock, content);
+      const slept: number[] = [];
+      expect(() =>
+        withFileLock(lock, () => "never", {
+          fs: createFaultyFs(nodeFs, [{ op: "rename", code: "EIO" }]),
+          emptyStaleMs: 0,
+          now: () => Date.now() + 1000,
+          sleep: (ms) => slept.push(ms),
+        }),
+      ).toThrow(new RegExp(`the lock ${lock} is stale and cannot be broken \\(EIO\\)`));
+      expect(slept).toEqual([]);
+      expect(fs.readFileSync(lock, "utf8")).toBe(content);
+    }
+  });
+
+  it("a lock whose write fails (ENOSPC) is removed, never left empty", () => {
+    const lock = path.join(root, "lock");
+    expect(() =>
+      withFileLock(lock, () => "never", {
+        fs: createFaultyFs(nodeFs, [{ op: "write", afterBytes: 0, code: "ENOSPC" }]),
+      }),
+    ).toThrow(new RegExp(`cannot write the lock ${lock} \\(ENOSPC\\)`));
+    expect(fs.existsSync(lock)).toBe(false);
+    expect(withFileLock(lock, () => "next one gets it")).toBe("next one gets it");
   });
 });
