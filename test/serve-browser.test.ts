@@ -11,7 +11,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createManualClock, type Receipt } from "@spool/core";
+import type { Receipt } from "@spool/core";
+import { createManualClock } from "@spool/core/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { killGroups, nodeCmd, runJson, spool, tempRoot } from "./helpers.js";

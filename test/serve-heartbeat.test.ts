@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
-import { createManualClock } from "@spool/core";
+import { createManualClock } from "@spool/core/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { killGroups, nodeCmd, spool, tempRoot } from "./helpers.js";
 import {

@@ -3,16 +3,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import {
-  createFaultyFs,
   createRetentionLimit,
   createRootAllowance,
   currentOwner,
   isOwnerAlive,
-  nodeFs,
   reconcileRootQuota,
   rootQuotaUsage,
   withFileLock,
 } from "@spool/sinks";
+import { createFaultyFs, nodeFs } from "@spool/sinks/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const MiB = 1024 * 1024;
