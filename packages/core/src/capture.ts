@@ -49,6 +49,7 @@ import { runProcess } from "./process-runner.js";
 import type { Receipt } from "./receipt.js";
 import { STREAM_NAMES, type StreamName } from "./receipt-vocabulary.js";
 import { runSource } from "./source-runner.js";
+import { shownAsItself } from "./preview.js";
 import { keepsInline, outgrowsPreview, type StreamSize } from "./spill-policy.js";
 import type { CaptureSpool } from "./spool.js";
 import { createStorageOpener } from "./storage-opener.js";
@@ -346,10 +347,12 @@ function createPipelines(
 function streamSizes(run: CaptureRun): Record<StreamName, StreamSize> {
   const size = (name: StreamName): StreamSize => {
     const snap = run.plans[name].tap.snapshot();
+    const heldWhole = snap.tail.byteLength === 0 && snap.head.byteLength === snap.total;
     return {
       produced: producedOf(run, name),
-      heldWhole: snap.tail.byteLength === 0 && snap.head.byteLength === snap.total,
+      heldWhole,
       binary: snap.binary,
+      escaped: heldWhole && !snap.binary && !shownAsItself(snap),
     };
   };
   return { stdout: size("stdout"), stderr: size("stderr") };
