@@ -7,7 +7,7 @@
  * spool, whose pipeline is decoder → (ANSI strip) → (redactor) → preview tap → writer queue.
  */
 
-import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   CALL_ID_PATTERN,
@@ -42,6 +42,7 @@ import {
 } from "@spool/transforms";
 import { type ParsedCommand, shown, usageError } from "./args.js";
 import type { CaptureFlags } from "./commands.js";
+import { readRedactFile } from "./redact-file.js";
 
 /** What the options of `run`/`start` say, checked; nothing read or created yet. */
 export interface CaptureConfig {
@@ -216,15 +217,7 @@ function redactionOf(
   const known: KnownValue[] = knownValuesFromEnv([...redact.envNames], env);
   const file = redact.file;
   if (file !== null) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (error) {
-      throw usageError(
-        `--redact-file: cannot read ${shown(file)} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      );
-    }
-    known.push(...parseKnownValues(text, `--redact-file ${file}`));
+    known.push(...parseKnownValues(readRedactFile(file), `--redact-file ${file}`));
   }
   return compileRedaction({ knownValues: known });
 }
