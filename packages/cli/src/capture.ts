@@ -10,6 +10,7 @@ import { captureConfig, openCapture, prepareCapture } from "./capture-options.js
 import type { CAPTURE } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 
 export async function captureCommand(
   parsed: CommandInput<typeof CAPTURE>,
@@ -29,7 +30,7 @@ export async function captureCommand(
     });
     const { receipt } = await capture.done;
     const status = receiptExitStatus(receipt);
-    io.stdout(setup.json ? `${JSON.stringify(receipt, null, 2)}\n` : formatInline(receipt, status));
+    io.stdout(setup.json ? `${jsonText(receipt, 2)}\n` : formatInline(receipt, status));
     return status;
   } finally {
     await setup.files.destroy();

@@ -20,6 +20,7 @@ import type { GREP } from "./commands.js";
 import { compileGrepPattern } from "./grep-pattern.js";
 import { createGrepScan, plainMatch } from "./grep-scan.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { chosenStream, locateCapture } from "./locate-capture.js";
 
 export {
@@ -46,7 +47,7 @@ export async function grepCommand(parsed: CommandInput<typeof GREP>, io: Io): Pr
   const scan = createGrepScan(
     { pattern: regex, max, onlyMatching, columns, from: parsed.options.from },
     (match) => {
-      io.stdout(json ? `${JSON.stringify(match)}\n` : `${plainMatch(match)}\n`);
+      io.stdout(json ? `${jsonText(match)}\n` : `${plainMatch(match)}\n`);
     },
   );
   try {

@@ -16,6 +16,7 @@ import {
 import type { RUN } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import {
   detachSupervisor,
   type LauncherMessage,
@@ -64,7 +65,7 @@ async function runSupervised(
     // No overall limit: a foreground run lasts as long as CMD (or until promoted).
     const message = await nextMessage(child, ["final", "promoted"], 2 ** 31 - 1);
     if (message.type === "promoted") {
-      io.stdout(`${JSON.stringify(message.receipt, null, 2)}\n`);
+      io.stdout(`${jsonText(message.receipt, 2)}\n`);
       return 0;
     }
     return report(message.receipt, message.exitStatus, config.command, config.json, io);
@@ -82,9 +83,9 @@ function report(
   json: boolean,
   io: Io,
 ): number {
-  io.stdout(json ? `${JSON.stringify(receipt, null, 2)}\n` : formatInline(receipt, exitStatus));
+  io.stdout(json ? `${jsonText(receipt, 2)}\n` : formatInline(receipt, exitStatus));
   if (exitStatus === 127 || exitStatus === 126) {
-    io.stderr(`spool: cannot run ${JSON.stringify(command)}: ${receipt.process?.reason}\n`);
+    io.stderr(`spool: cannot run ${jsonText(command)}: ${receipt.process?.reason}\n`);
   }
   return exitStatus;
 }

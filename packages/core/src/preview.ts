@@ -86,7 +86,13 @@ export function renderPreview(
   // The priority stream takes what it needs first, the other one gets the rest, but never
   // less than room for its omission marker: the ceiling drops body text, never a marker.
   const reserve = leastBytes(streams[second], chars[second], second, ref(second));
-  const a = renderStream(streams[first], chars[first], Math.max(0, room - reserve), first, ref(first));
+  const a = renderStream(
+    streams[first],
+    chars[first],
+    Math.max(0, room - reserve),
+    first,
+    ref(first),
+  );
   const b = renderStream(streams[second], chars[second], room - a.bytes, second, ref(second));
   const parts = { [first]: a, [second]: b } as Record<StreamName, StreamPart>;
 
@@ -130,7 +136,9 @@ function renderStream(
   }
   const tailAll = heldAll ? Buffer.alloc(0) : Buffer.from(snap.tail);
   // When everything was held in `head`, the tail comes from its end.
-  const tailOrigin = heldAll ? { buf: headAll, spans: marks.head } : { buf: tailAll, spans: marks.tail };
+  const tailOrigin = heldAll
+    ? { buf: headAll, spans: marks.head }
+    : { buf: tailAll, spans: marks.tail };
   const show = (buf: Buffer, origin: { buf: Buffer; spans: readonly number[] }) =>
     inlineText(buf, origin.buf, origin.spans, snap.binary);
   const headChars = Math.floor(maxChars / 4);
@@ -310,11 +318,12 @@ export function shownAsItself(snap: PreviewSnapshot): boolean {
   return same(snap.head, marks.head) && same(snap.tail, marks.tail);
 }
 
-const CHILD_ESCAPES =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
-  /[\x00-\x08\x0b-\x1f\x7f-\x9f]|\[(?=REDACTED:|OMITTED:|…|spool\]|binary-looking )|^-(?=-- stderr ---)/gm;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
-const BINARY_ESCAPES = /[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]|\[(?=REDACTED:|OMITTED:|…|spool\]|binary-looking )|^-(?=-- stderr ---)/gm;
+/** Control characters but tab and newline, C1 included. */
+const CONTROLS = String.raw`\x00-\x08\x0b-\x1f\x7f-\x9f`;
+/** The opening of spool's own text: markers, the status line, the stderr header. */
+const LOOK_ALIKES = String.raw`\[(?=REDACTED:|OMITTED:|…|spool\]|binary-looking )|^-(?=-- stderr ---)`;
+const CHILD_ESCAPES = new RegExp(`[${CONTROLS}]|${LOOK_ALIKES}`, "gm");
+const BINARY_ESCAPES = new RegExp(`[${CONTROLS}\ufffd]|${LOOK_ALIKES}`, "gm");
 
 function escapeChildText(text: string, binary: boolean): string {
   return text.replace(binary ? BINARY_ESCAPES : CHILD_ESCAPES, (c) => {

@@ -5,8 +5,8 @@
  * cursor is ever revisited, so nothing emitted is retracted (invariant 2).
  */
 import type { InputRing } from "./input-ring.js";
-import type { TraceSegment } from "./redactor.js";
 import { markerPiece } from "./redaction-markers.js";
+import type { TraceSegment } from "./redactor.js";
 
 const EMPTY = new Uint8Array(0);
 
