@@ -317,7 +317,9 @@ export const GREP = defineCommand({
   name: "grep",
   summary: "matching lines as LINE:OFFSET:TEXT (offset for read --offset)",
   usage: "REF PATTERN [options]",
-  description: ["PATTERN is a JavaScript regular expression."],
+  description: [
+    "PATTERN is a regular expression in RE2 syntax, matched in linear time (no lookaround, no backreferences; a plain word or words joined by | run on JavaScript's RegExp).",
+  ],
   options: {
     root,
     json,
