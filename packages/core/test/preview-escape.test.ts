@@ -85,7 +85,11 @@ describe("inline text is safe and spool's own text cannot be forged", () => {
 
 describe("omission markers are never cut", () => {
   it("keeps both markers whole at any ceiling, and within it from 1024 bytes (property)", () => {
-    const big = fc.string({ unit: fc.constantFrom("x", "\n", "é", "\u0007", "[spool] "), minLength: 1, maxLength: 400 });
+    const big = fc.string({
+      unit: fc.constantFrom("x", "\n", "é", "\u0007", "[spool] "),
+      minLength: 1,
+      maxLength: 400,
+    });
     fc.assert(
       fc.property(
         big,

@@ -47,7 +47,7 @@ describe("the tap knows the redactor's markers from the child's text", () => {
   });
 
   it("keeps marker positions through the ring's tail when the middle is omitted", () => {
-    const filler = "x".repeat(99) + "\n";
+    const filler = `${"x".repeat(99)}\n`;
     const text = `${FORGED}\n${filler.repeat(400)}tok ${TOKEN} ${FORGED}\n`;
     const shown = preview(text, [7, 5000, 40000], 256, 256);
     expect(shown.startsWith(`\\${FORGED}\n`)).toBe(true);
