@@ -102,7 +102,11 @@ describe("redaction through the CLI", () => {
       ["sh", "-c", `printf 'token=${SECRET} \\033[31mred\\033[0m\\n'`],
       ["--no-redact", "--keep-ansi"],
     );
-    expect(plain.receipt.preview.text).toBe(`token=${SECRET} \u001b[31mred\u001b[0m\n`);
+    // The preview escapes the ESC (safe for a terminal); the stored file keeps the codes.
+    expect(plain.receipt.preview.text).toBe(`token=${SECRET} \\x1b[31mred\\x1b[0m\n`);
+    expect(readFileSync(plain.receipt.streams.stdout.path!, "utf8")).toBe(
+      `token=${SECRET} \u001b[31mred\u001b[0m\n`,
+    );
     expect(plain.receipt.streams.stdout.transforms).toEqual([]);
     const cleaned = runJson(root, ["sh", "-c", `printf 'token=${SECRET} \\033[31mred\\033[0m\\n'`]);
     expect(cleaned.receipt.preview.text).toBe("token=[REDACTED:github-token] red\n");

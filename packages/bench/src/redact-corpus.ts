@@ -10,9 +10,7 @@
  * git log, its lockfile, go.sum lines, ids/digests/ARNs, this repository's own source, a
  * list of settings) count the lines each tool changes.
  *
- * **--adversarial**: repeated anchors, unterminated anchors, overlapping anchors and
- * maximal runs for every built-in anchor kind and a user rule, each timed at n and 2n bytes;
- * the ratio must stay ≤ 2.1 (linear time).
+ * **--adversarial**: `redact-adversarial.ts`.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
@@ -21,7 +19,6 @@ import {
   CONTEXT_PROVIDERS,
   compileRedaction,
   contextSample,
-  createRedactor,
   fillShape,
   PROVIDER_FORMATS,
   providerSamples,
@@ -29,6 +26,7 @@ import {
   seededRandom,
 } from "@spool/transforms";
 import type { BenchIo, BenchOptions } from "./context.js";
+import { adversarialReport } from "./redact-adversarial.js";
 import { type BenchReport, emitReport, machine, type TargetResult } from "./report.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -617,103 +615,4 @@ function gitleaksPort(text: string): string {
     at = e;
   }
   return out + text.slice(at);
-}
-
-// ---------------------------------------------------------------------------------------
-// Adversarial inputs
-
-const ADVERSARIAL: readonly (readonly [string, string])[] = [
-  ["repeated password=", "password="],
-  ["repeated PASSWORD=", "PASSWORD="],
-  ["repeated DB_PASSWORD=", "DB_PASSWORD="],
-  ["repeated secret_key=", "secret_key="],
-  ["repeated token=", "token="],
-  ['repeated token=" (quoted, unterminated)', 'token="'],
-  ["repeated secret=", "secret="],
-  ["repeated api_key=", "api_key="],
-  ["repeated apikey:", "apikey:"],
-  ["repeated Authorization:", "Authorization: "],
-  ["repeated xoxb-", "xoxb-"],
-  ["ghp_ + run (overlapping)", "ghp_ghp_"],
-  ["repeated glpat-", "glpat-"],
-  ["repeated AKIA", "AKIA"],
-  ["repeated hooks.slack.com/services/", "hooks.slack.com/services/"],
-  ["repeated AccountKey=", "AccountKey="],
-  ["eyJ header run (unterminated JWT)", "eyJhbGciOi"],
-  ["repeated PEM BEGIN", "-----BEGIN PRIVATE KEY-----"],
-  ["://u:p (userinfo, no @)", "://u:p"],
-  ["tokentoken (name run)", "token"],
-  ["base64 run", "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo"],
-  // Each run decodes to text, so each is scanned by a nested redactor: the worst case.
-  [
-    "short base64-of-text runs",
-    `${Buffer.from("hello world, this is some text").toString("base64")} `,
-  ],
-  ["maximal run of one byte", "a"],
-  ["repeated user pattern rule anchor", "acme_"],
-];
-
-function adversarialReport(): BenchReport {
-  const compiled = compileRedaction({
-    rules: [
-      {
-        kind: "pattern",
-        name: "acme-key",
-        anchors: ["acme_"],
-        pattern: /acme_(?<secret>[A-Za-z0-9_]{8,})/,
-        maxLength: 256,
-      },
-    ],
-  });
-  const time = (text: Buffer) => {
-    const t0 = process.hrtime.bigint();
-    const redactor = createRedactor(compiled);
-    for (let i = 0; i < text.length; i += 65536) redactor.push([text.subarray(i, i + 65536)]);
-    redactor.end();
-    return Number(process.hrtime.bigint() - t0) / 1e9;
-  };
-  const median = (xs: number[]) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const n = 1024 * 1024;
-  const rows = ADVERSARIAL.map(([name, unit]) => {
-    const make = (size: number) =>
-      Buffer.from(unit.repeat(Math.ceil(size / unit.length)).slice(0, size), "latin1");
-    const small = make(n);
-    const large = make(2 * n);
-    time(make(n / 8)); // warm up
-    // Interleaved, so drift in the machine's load hits both sizes alike.
-    const a: number[] = [];
-    const b: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      a.push(time(small));
-      b.push(time(large));
-    }
-    return {
-      input: name,
-      mbPerSecond: round(n / 1e6 / median(a)),
-      ratio: Math.round((median(b) / median(a)) * 100) / 100,
-    };
-  });
-  const worst = Math.max(...rows.map((r) => r.ratio));
-  return {
-    bench: "redact-adversarial",
-    title: "spool bench redact --adversarial: time at 2× input for hostile inputs (linear ≤ 2.1×)",
-    machine: machine(),
-    params: { bytes: n },
-    columns: [
-      { key: "input", label: "input" },
-      { key: "mbPerSecond", label: "MB/s at n" },
-      { key: "ratio", label: "time at 2n / time at n" },
-    ],
-    rows,
-    targets: [{ name: "worst ratio", target: "≤ 2.1×", value: `${worst}×`, met: worst <= 2.1 }],
-    chart: {
-      title: "Time at 2× input (lower is better, 2 = linear)",
-      unit: "×",
-      bars: rows.map((r) => ({ label: r.input, value: r.ratio, note: "" })),
-    },
-    runs: [],
-    notes: [
-      "Best of 3 runs at n and 2n bytes, 64 KiB chunks, built-in rules plus one pattern rule.",
-    ],
-  };
 }

@@ -8,7 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
-import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   CALL_ID_PATTERN,
@@ -43,6 +43,7 @@ import {
 } from "@spool/transforms";
 import { type ParsedCommand, shown, usageError } from "./args.js";
 import type { CaptureFlags } from "./commands.js";
+import { readRedactFile } from "./redact-file.js";
 
 /** What the options of `run`/`start` say, checked; nothing read or created yet. */
 export interface CaptureConfig {
@@ -217,15 +218,7 @@ function redactionOf(
   const known: KnownValue[] = knownValuesFromEnv([...redact.envNames], env);
   const file = redact.file;
   if (file !== null) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch (error) {
-      throw usageError(
-        `--redact-file: cannot read ${shown(file)} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
-      );
-    }
-    known.push(...parseKnownValues(text, `--redact-file ${file}`));
+    known.push(...parseKnownValues(readRedactFile(file), `--redact-file ${file}`));
   }
   return compiledOnce(known);
 }

@@ -29,6 +29,7 @@ import {
 import type { CAPTURE, CaptureFlags } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { superviseInForeground } from "./supervisor-launch.js";
 
 export async function captureCommand(
@@ -52,7 +53,7 @@ export async function captureCommand(
     const { receipt } = message;
     const status = message.type === "promoted" ? 0 : receiptExitStatus(receipt);
     const json = prepared.config.json || message.type === "promoted";
-    io.stdout(json ? `${JSON.stringify(receipt, null, 2)}\n` : formatInline(receipt, status));
+    io.stdout(json ? `${jsonText(receipt, 2)}\n` : formatInline(receipt, status));
     return status;
   }
   const setup = openCapture(prepared);
@@ -63,7 +64,7 @@ export async function captureCommand(
     });
     const { receipt } = await capture.done;
     const status = receiptExitStatus(receipt);
-    io.stdout(setup.json ? `${JSON.stringify(receipt, null, 2)}\n` : formatInline(receipt, status));
+    io.stdout(setup.json ? `${jsonText(receipt, 2)}\n` : formatInline(receipt, status));
     return status;
   } finally {
     await setup.files.destroy();

@@ -17,8 +17,8 @@ const TiB = 1024 * GiB;
 export const MAX_PREVIEW_CHARS = MiB;
 /** Most bytes of the whole preview. */
 export const MAX_PREVIEW_BYTES = 4 * MiB;
-/** Least bytes of the whole preview (room for the markers and the refs). */
-export const MIN_PREVIEW_BYTES = 256;
+/** Least bytes of the whole preview: room for both omission markers with their refs (a binary description each, the stderr header). */
+export const MIN_PREVIEW_BYTES = 1024;
 /** The writer queue's budget range. */
 export const MIN_QUEUE_BYTES = 64 * KiB;
 export const MAX_QUEUE_BYTES = 256 * MiB;
@@ -328,7 +328,9 @@ export const GREP = defineCommand({
   name: "grep",
   summary: "matching lines as LINE:OFFSET:TEXT (offset for read --offset)",
   usage: "REF PATTERN [options]",
-  description: ["PATTERN is a JavaScript regular expression."],
+  description: [
+    "PATTERN is a regular expression in RE2 syntax, matched in linear time (no lookaround, no backreferences; a plain word or words joined by | run on JavaScript's RegExp).",
+  ],
   options: {
     root,
     json,

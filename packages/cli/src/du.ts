@@ -11,6 +11,7 @@ import { lstatIfAny } from "@spool/sinks/runtime";
 import { type CommandInput, shown, usageError } from "./args.js";
 import type { DU } from "./commands.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 
 export async function duCommand(parsed: CommandInput<typeof DU>, io: Io): Promise<number> {
   if (parsed.positionals.length > 0 || parsed.rest !== null) {
@@ -35,7 +36,7 @@ export async function duCommand(parsed: CommandInput<typeof DU>, io: Io): Promis
   const reserved = lstatIfAny(path.join(root, ROOT_QUOTA_DIR)) === null ? 0 : rootQuotaUsage(root);
   const quota = { limit, reserved, free: Math.max(0, limit - reserved) };
   if (parsed.options.json) {
-    io.stdout(`${JSON.stringify({ root, captures, total, quota }, null, 2)}\n`);
+    io.stdout(`${jsonText({ root, captures, total, quota }, 2)}\n`);
     return 0;
   }
   for (const c of captures) {

@@ -13,6 +13,7 @@ import { parseSince } from "./age.js";
 import { type CommandInput, usageError } from "./args.js";
 import type { EXPORT } from "./commands.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 
 export async function exportCommand(parsed: CommandInput<typeof EXPORT>, io: Io): Promise<number> {
   const o = parsed.options;
@@ -37,7 +38,7 @@ export async function exportCommand(parsed: CommandInput<typeof EXPORT>, io: Io)
     out,
     skipUnreadable: all,
   });
-  if (o.json) io.stdout(`${JSON.stringify(manifest, null, 2)}\n`);
+  if (o.json) io.stdout(`${jsonText(manifest, 2)}\n`);
   else io.stdout(summary(manifest, out));
   return 0;
 }

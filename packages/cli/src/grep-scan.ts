@@ -9,8 +9,9 @@
  *   with `textOffset` and `lineBytes` saying exactly what was cut.
  * - `onlyMatching`: one match per match, `offset` the match's own byte offset.
  *
- * The regular expression is JavaScript's (backtracking): a caller that takes patterns from
- * someone it does not trust bounds its time (the server runs this in a worker it can stop).
+ * The pattern is whatever it is given: `spool grep` gives a linear-time one
+ * (`grep-pattern.ts`); the server, which takes JavaScript regular expressions, runs this
+ * in a worker it can stop.
  *
  * @example
  * ```ts
@@ -20,6 +21,7 @@
  * scan.end(); // 2 2 bb
  * ```
  */
+import type { GrepPattern } from "./grep-pattern.js";
 import { createLineWindows, type LineWindow } from "./line-windows.js";
 
 /** Window of a line the pattern is matched on at once. */
@@ -45,8 +47,8 @@ export interface GrepMatch {
 }
 
 export interface GrepScanOptions {
-  /** A global (`g`) regular expression; its `lastIndex` is the scan's. */
-  readonly pattern: RegExp;
+  /** A global (`g`) regular expression, or anything with its `exec` and `lastIndex`. */
+  readonly pattern: GrepPattern;
   /** Most results (lines, or matches with `onlyMatching`). @default 100 */
   readonly max?: number;
   /** Report each match instead of each matching line. @default false */
@@ -136,7 +138,7 @@ export function createGrepScan(
   };
 
   /** Nonempty matches of this window's own part, from `after` (a stream offset) on. */
-  function* matchesIn(w: LineWindow, re: RegExp, after: number) {
+  function* matchesIn(w: LineWindow, re: GrepPattern, after: number) {
     const text = w.bytes.toString("utf8");
     const startByte = Math.max(w.from, after - w.offset);
     re.lastIndex = w.bytes.subarray(0, startByte).toString("utf8").length;

@@ -1,7 +1,7 @@
 /**
  * `spool grep REF PATTERN [--stream S] [--max N] [-i] [-o] [--max-columns N] [--json]`:
- * a bounded streaming scan of a stream's committed bytes for a JavaScript regular
- * expression, line by line, in O(window) memory whatever the line lengths (see
+ * a bounded streaming scan of a stream's committed bytes for a regular expression in
+ * linear time (`grep-pattern.ts`: RE2 syntax), line by line, in O(window) memory whatever the line lengths (see
  * `line-windows.ts`: a match up to 4 KiB long is found anywhere, even deep inside a
  * 2 MiB line). Exit 0 with a match, 1 without, like grep.
  *
@@ -17,8 +17,10 @@
  */
 import { type CommandInput, usageError } from "./args.js";
 import type { GREP } from "./commands.js";
+import { compileGrepPattern } from "./grep-pattern.js";
 import { createGrepScan, plainMatch } from "./grep-scan.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { chosenStream, locateCapture } from "./locate-capture.js";
 
 export {
@@ -31,12 +33,7 @@ export {
 export async function grepCommand(parsed: CommandInput<typeof GREP>, io: Io): Promise<number> {
   const pattern = parsed.positionals[1];
   if (pattern === undefined) throw usageError("missing PATTERN (spool grep REF PATTERN)");
-  let regex: RegExp;
-  try {
-    regex = new RegExp(pattern, parsed.options["ignore-case"] ? "gi" : "g");
-  } catch (error) {
-    throw usageError(`PATTERN is not a valid regular expression: ${(error as Error).message}`);
-  }
+  const regex = compileGrepPattern(pattern, parsed.options["ignore-case"]);
   const max = parsed.options.max;
   const columns = parsed.options["max-columns"];
   if (columns < 1) throw usageError("--max-columns must be at least 1");
@@ -50,7 +47,7 @@ export async function grepCommand(parsed: CommandInput<typeof GREP>, io: Io): Pr
   const scan = createGrepScan(
     { pattern: regex, max, onlyMatching, columns, from: parsed.options.from },
     (match) => {
-      io.stdout(json ? `${JSON.stringify(match)}\n` : `${plainMatch(match)}\n`);
+      io.stdout(json ? `${jsonText(match)}\n` : `${plainMatch(match)}\n`);
     },
   );
   try {

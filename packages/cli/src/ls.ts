@@ -14,6 +14,7 @@ import { type CaptureStore, printable, producerOf, type StoredCapture } from "@s
 import type { CommandInput } from "./args.js";
 import type { LS } from "./commands.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { locateStore } from "./locate-capture.js";
 
 export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promise<number> {
@@ -24,7 +25,7 @@ export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promis
   if (parsed.options.unseen) captures = await deliverUnseen(store, captures, io);
   if (parsed.options.json) {
     const summaries = await Promise.all(captures.map((c) => summary(store, c)));
-    io.stdout(`${JSON.stringify(summaries, null, 2)}\n`);
+    io.stdout(`${jsonText(summaries, 2)}\n`);
     return 0;
   }
   for (const c of captures) io.stdout(`${line(c)}\n`);

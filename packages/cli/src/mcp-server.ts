@@ -424,7 +424,11 @@ export function createSpoolMcpServer(
     "Matching lines of a capture's stream as LINE:OFFSET:TEXT (OFFSET for read). Paged: pass structuredContent.nextOffset as from for the next page.",
     {
       ref,
-      pattern: z.string().describe("a JavaScript regular expression"),
+      pattern: z
+        .string()
+        .describe(
+          "a regular expression in RE2 syntax (linear time: no lookaround, no backreferences)",
+        ),
       stream,
       from: z
         .number()

@@ -11,6 +11,7 @@ import { type CommandInput, usageError } from "./args.js";
 import type { READ } from "./commands.js";
 import { checkCursorName } from "./cursor-name.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { chosenStream, locateCapture } from "./locate-capture.js";
 
 /** Default `--length` with `--json` (the bytes are held in memory to be framed). */
@@ -61,7 +62,7 @@ export async function readCommand(parsed: CommandInput<typeof READ>, io: Io): Pr
           ? { base64: bytes.toString("base64") }
           : { text: bytes.toString("utf8") }),
       };
-      io.stdout(`${JSON.stringify(frame)}\n`);
+      io.stdout(`${jsonText(frame)}\n`);
     } else {
       for await (const chunk of reader.chunks(start, end)) io.stdout(chunk);
     }

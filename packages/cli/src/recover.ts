@@ -8,6 +8,7 @@
 import type { CommandInput } from "./args.js";
 import type { RECOVER } from "./commands.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { locateStore } from "./locate-capture.js";
 
 export async function recoverCommand(
@@ -16,7 +17,7 @@ export async function recoverCommand(
 ): Promise<number> {
   const report = await locateStore(parsed, io).recover();
   if (parsed.options.json) {
-    io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    io.stdout(`${jsonText(report, 2)}\n`);
   } else {
     for (const id of report.recovered) io.stdout(`recovered ${id}: partial (crash)\n`);
     io.stdout(

@@ -16,6 +16,7 @@ import { parseDuration } from "./age.js";
 import { type CommandInput, usageError } from "./args.js";
 import type { RM } from "./commands.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { KILL_WAIT_MS, signalJob } from "./kill.js";
 import { locateStore } from "./locate-capture.js";
 import { WAIT_TIMED_OUT, waitForEnd } from "./wait.js";
@@ -46,7 +47,7 @@ export async function rmCommand(parsed: CommandInput<typeof RM>, io: Io): Promis
       ? await Promise.all(refs.map(async (ref) => (await store.resolve(ref)).captureId))
       : selectByAge(await store.list(), olderThan, Date.now());
   const receipt = await removeAll(store, [...new Set(chosen)], o.kill);
-  if (o.json) io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
+  if (o.json) io.stdout(`${jsonText(receipt, 2)}\n`);
   else {
     for (const r of receipt.removed)
       io.stdout(`removed ${r.captureId} (${r.bytes} B, ${r.condition})\n`);

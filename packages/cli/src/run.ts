@@ -16,6 +16,7 @@ import {
 import type { RUN } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { FOREGROUND_SIGNALS, superviseInForeground } from "./supervisor-launch.js";
 
 export async function runCommand(parsed: CommandInput<typeof RUN>, io: Io): Promise<number> {
@@ -48,7 +49,7 @@ async function runSupervised(
 ): Promise<number> {
   const message = await superviseInForeground("run", newCaptureId(), argv, afterMs, io);
   if (message.type === "promoted") {
-    io.stdout(`${JSON.stringify(message.receipt, null, 2)}\n`);
+    io.stdout(`${jsonText(message.receipt, 2)}\n`);
     return 0;
   }
   return report(message.receipt, message.exitStatus, config.command, config.json, io);
@@ -61,9 +62,9 @@ function report(
   json: boolean,
   io: Io,
 ): number {
-  io.stdout(json ? `${JSON.stringify(receipt, null, 2)}\n` : formatInline(receipt, exitStatus));
+  io.stdout(json ? `${jsonText(receipt, 2)}\n` : formatInline(receipt, exitStatus));
   if (exitStatus === 127 || exitStatus === 126) {
-    io.stderr(`spool: cannot run ${JSON.stringify(command)}: ${receipt.process?.reason}\n`);
+    io.stderr(`spool: cannot run ${jsonText(command)}: ${receipt.process?.reason}\n`);
   }
   return exitStatus;
 }

@@ -9,6 +9,7 @@ import { type CommandInput, usageError } from "./args.js";
 import { captureConfig, prepareCapture, resolveCaptureRoot } from "./capture-options.js";
 import type { START } from "./commands.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { detachSupervisor, launchSupervisor, nextMessage } from "./supervisor-launch.js";
 
 /** How long `start` waits for the supervisor's launch receipt. */
@@ -26,11 +27,11 @@ export async function startCommand(parsed: CommandInput<typeof START>, io: Io): 
   const child = launchSupervisor("start", newCaptureId(), parsed.argv, io);
   try {
     const { receipt } = await nextMessage(child, ["launched"], LAUNCH_TIMEOUT_MS);
-    io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
+    io.stdout(`${jsonText(receipt, 2)}\n`);
     const status = receipt.process?.pid === null ? receiptExitStatus(receipt) : 0;
     if (status !== 0) {
       io.stderr(
-        `spool start: cannot run ${JSON.stringify(config.command)}: ${receipt.process?.reason}\n`,
+        `spool start: cannot run ${jsonText(config.command)}: ${receipt.process?.reason}\n`,
       );
     }
     return status;

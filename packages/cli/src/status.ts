@@ -7,6 +7,7 @@
 import { type CommandInput, usageError } from "./args.js";
 import type { STATUS } from "./commands.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { locateCapture } from "./locate-capture.js";
 import { receiptForRemote } from "./serve/remote-receipt.js";
 
@@ -20,6 +21,6 @@ export async function statusCommand(parsed: CommandInput<typeof STATUS>, io: Io)
   const { store, captureId } = await locateCapture(parsed, io);
   const state = await store.state(captureId);
   const receipt = forRemote ? receiptForRemote(state.receipt, baseUrl) : state.receipt;
-  io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
+  io.stdout(`${jsonText(receipt, 2)}\n`);
   return 0;
 }

@@ -10,6 +10,7 @@ import { type CaptureStore, receiptExitStatus, type StoredCapture } from "@spool
 import type { CommandInput } from "./args.js";
 import type { WAIT } from "./commands.js";
 import type { Io } from "./io.js";
+import { jsonText } from "./json-text.js";
 import { locateCapture } from "./locate-capture.js";
 
 /** Exit status of `wait` when its own `--timeout` ran out (EX_TEMPFAIL). */
@@ -19,7 +20,7 @@ export async function waitCommand(parsed: CommandInput<typeof WAIT>, io: Io): Pr
   const { store, captureId } = await locateCapture(parsed, io);
   const timeoutMs = parsed.options.timeout;
   const view = await waitForEnd(store, captureId, timeoutMs ?? null);
-  io.stdout(`${JSON.stringify(view.receipt, null, 2)}\n`);
+  io.stdout(`${jsonText(view.receipt, 2)}\n`);
   if (view.condition === "live") {
     io.stderr(
       `spool wait: ${view.receipt.captureId} still running after ${(timeoutMs ?? 0) / 1000} s\n`,

@@ -45,6 +45,7 @@ import { exitStatusOf } from "./exit-status.js";
 import { newCaptureId } from "./ids.js";
 import { ledgerBalances } from "./ledger.js";
 import { createLivePublisher, type LivePublisher } from "./live-publisher.js";
+import { shownAsItself } from "./preview.js";
 import { runProcess } from "./process-runner.js";
 import type { Receipt } from "./receipt.js";
 import { STREAM_NAMES, type StreamName } from "./receipt-vocabulary.js";
@@ -403,10 +404,12 @@ function createPipelines(
 function streamSizes(run: CaptureRun): Record<StreamName, StreamSize> {
   const size = (name: StreamName): StreamSize => {
     const snap = run.plans[name].tap.snapshot();
+    const heldWhole = snap.tail.byteLength === 0 && snap.head.byteLength === snap.total;
     return {
       produced: producedOf(run, name),
-      heldWhole: snap.tail.byteLength === 0 && snap.head.byteLength === snap.total,
+      heldWhole,
       binary: snap.binary,
+      escaped: heldWhole && !snap.binary && !shownAsItself(snap),
     };
   };
   return { stdout: size("stdout"), stderr: size("stderr") };

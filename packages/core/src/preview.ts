@@ -50,6 +50,12 @@ export interface PreviewSnapshot {
   total: number;
   /** The stream looks binary (NUL bytes, mostly replaced): show an escaped description. */
   binary: boolean;
+  /**
+   * Where the redactor's own markers lie, as `[start, end)` byte pairs relative to `head`
+   * and to `tail`; every other byte is the child's, and a child's look-alike of a spool
+   * marker is escaped. @default no markers
+   */
+  markers?: { readonly head: readonly number[]; readonly tail: readonly number[] };
 }
 
 export interface RenderContext {
@@ -87,8 +93,16 @@ export function renderPreview(
 
   const overhead = previewLayoutBytes(streams.stderr.total);
   const room = Math.max(0, budget.maxBytes - overhead);
-  // The priority stream takes what it needs first, the other one gets the rest.
-  const a = renderStream(streams[first], chars[first], room, first, ref(first));
+  // The priority stream takes what it needs first, the other one gets the rest, but never
+  // less than room for its omission marker: the ceiling drops body text, never a marker.
+  const reserve = leastBytes(streams[second], chars[second], second, ref(second));
+  const a = renderStream(
+    streams[first],
+    chars[first],
+    Math.max(0, room - reserve),
+    first,
+    ref(first),
+  );
   const b = renderStream(streams[second], chars[second], room - a.bytes, second, ref(second));
   const parts = { [first]: a, [second]: b } as Record<StreamName, StreamPart>;
 
@@ -118,10 +132,11 @@ function renderStream(
   ref: string | null,
 ): StreamPart {
   if (snap.total === 0) return { text: "", bytes: 0, whole: true };
-  const show = snap.binary ? escapeBinary : (s: string) => s;
   const heldAll = snap.tail.byteLength === 0 && snap.head.byteLength === snap.total;
+  const headAll = Buffer.from(snap.head);
+  const marks = snap.markers ?? NO_MARKERS;
   if (heldAll) {
-    const all = show(Buffer.from(snap.head).toString("utf8"));
+    const all = inlineText(headAll, headAll, marks.head, snap.binary);
     const bytes = Buffer.byteLength(all);
     if (!snap.binary && [...all].length <= maxChars && bytes <= maxBytes)
       return { text: all, bytes, whole: true };
@@ -129,42 +144,73 @@ function renderStream(
       return withDescription(all, snap, name, ref, true);
     }
   }
-  // The marker stands on a line of its own, without adding a blank line after the head.
-  const marker = (omitted: number, offset: number, lead = "\n") =>
-    `${lead}[… ${omitted} bytes of ${name} omitted${ref ? ` · spool read ${ref} --offset ${offset} --length ${omitted}` : ""} …]\n`;
-  const markerBytes = Buffer.byteLength(marker(snap.total, snap.total)) + (snap.binary ? 120 : 0);
-  const bodyBytes = Math.max(0, maxBytes - markerBytes);
+  const tailAll = heldAll ? Buffer.alloc(0) : Buffer.from(snap.tail);
+  // When everything was held in `head`, the tail comes from its end.
+  const tailOrigin = heldAll
+    ? { buf: headAll, spans: marks.head }
+    : { buf: tailAll, spans: marks.tail };
+  const show = (buf: Buffer, origin: { buf: Buffer; spans: readonly number[] }) =>
+    inlineText(buf, origin.buf, origin.spans, snap.binary);
   const headChars = Math.floor(maxChars / 4);
   const tailChars = maxChars - headChars;
-  const headByteBudget = Math.floor(bodyBytes / 4);
-
-  const headAll = Buffer.from(snap.head);
-  const tailAll = heldAll ? Buffer.alloc(0) : Buffer.from(snap.tail);
-  let head = takeHead(headAll, headChars, headByteBudget);
-  const headUsed = head.byteLength;
-  // When everything was held in `head`, the tail comes from its end.
-  const tailSource = heldAll ? headAll.subarray(headUsed) : tailAll;
-  let tail = takeTail(tailSource, tailChars, bodyBytes - headUsed);
-  head = trimToLine(head, "head");
-  tail = trimToLine(tail, "tail");
-  const omitted = snap.total - head.byteLength - tail.byteLength;
-  if (omitted <= 0) {
-    const text = show(Buffer.concat([head, tail]).toString("utf8"));
-    return snap.binary
-      ? withDescription(text, snap, name, ref, true)
-      : { text, bytes: Buffer.byteLength(text), whole: true };
+  // The marker is reserved first; escapes can make the bodies longer than the bytes they
+  // show, so the body budget shrinks by the excess until the whole fits (never the marker).
+  let bodyBytes = Math.max(0, maxBytes - markerReserve(snap, name, ref));
+  for (let attempt = 0; ; attempt++) {
+    let head = takeHead(headAll, headChars, Math.floor(bodyBytes / 4));
+    const tailSource = heldAll ? headAll.subarray(head.byteLength) : tailAll;
+    let tail = takeTail(tailSource, tailChars, bodyBytes - head.byteLength);
+    head = trimToLine(head, "head");
+    tail = trimToLine(tail, "tail");
+    const omitted = snap.total - head.byteLength - tail.byteLength;
+    const lead = head.byteLength === 0 || head[head.byteLength - 1] === 0x0a ? "" : "\n";
+    const body =
+      show(head, { buf: headAll, spans: marks.head }) +
+      (omitted > 0 ? omissionMarker(name, ref, omitted, head.byteLength, lead) : "") +
+      show(tail, tailOrigin);
+    const whole = omitted <= 0;
+    const part = snap.binary
+      ? withDescription(body, snap, name, ref, whole)
+      : { text: body, bytes: Buffer.byteLength(body), whole };
+    const over = part.bytes - maxBytes;
+    if (over <= 0 || bodyBytes === 0) return part;
+    bodyBytes = attempt < 8 ? Math.max(0, bodyBytes - over) : 0;
   }
-  const lead = head.byteLength === 0 || head[head.byteLength - 1] === 0x0a ? "" : "\n";
-  let text =
-    show(head.toString("utf8")) +
-    marker(omitted, head.byteLength, lead) +
-    show(tail.toString("utf8"));
-  if (snap.binary) return withDescription(text, snap, name, ref, false);
-  if (Buffer.byteLength(text) > maxBytes)
-    text = Buffer.from(text)
-      .subarray(0, cutUtf8(Buffer.from(text), maxBytes))
-      .toString("utf8");
-  return { text, bytes: Buffer.byteLength(text), whole: false };
+}
+
+const NO_MARKERS = { head: [], tail: [] } as const;
+
+/** The omission marker: on a line of its own, without adding a blank line after the head. */
+function omissionMarker(
+  name: StreamName,
+  ref: string | null,
+  omitted: number,
+  offset: number,
+  lead: string,
+): string {
+  const read = ref ? ` · spool read ${ref} --offset ${offset} --length ${omitted}` : "";
+  return `${lead}[… ${omitted} bytes of ${name} omitted${read} …]\n`;
+}
+
+/** The fewest bytes a stream can be shown in: whole if it fits its characters, else its marker. */
+function leastBytes(
+  snap: PreviewSnapshot,
+  maxChars: number,
+  name: StreamName,
+  ref: string | null,
+): number {
+  const marker = markerReserve(snap, name, ref);
+  if (snap.binary || snap.tail.byteLength > 0 || snap.head.byteLength !== snap.total) return marker;
+  const head = Buffer.from(snap.head);
+  const all = inlineText(head, head, snap.markers?.head ?? [], false);
+  return [...all].length <= maxChars ? Math.min(marker, Buffer.byteLength(all)) : marker;
+}
+
+/** Bytes a stream's omission marker (and binary description) can take at most. */
+function markerReserve(snap: PreviewSnapshot, name: StreamName, ref: string | null): number {
+  if (snap.total === 0) return 0;
+  const marker = Buffer.byteLength(omissionMarker(name, ref, snap.total, snap.total, "\n"));
+  return marker + (snap.binary ? Buffer.byteLength(description(snap, name, ref)) + 1 : 0);
 }
 
 function withDescription(
@@ -174,8 +220,12 @@ function withDescription(
   ref: string | null,
   whole: boolean,
 ): StreamPart {
-  const text = `[binary-looking ${name}: ${snap.total} bytes, shown escaped${ref ? `; bytes in ${ref}` : ""}]\n${body}\n`;
+  const text = `${description(snap, name, ref)}${body}\n`;
   return { text, bytes: Buffer.byteLength(text), whole };
+}
+
+function description(snap: PreviewSnapshot, name: StreamName, ref: string | null): string {
+  return `[binary-looking ${name}: ${snap.total} bytes, shown escaped${ref ? `; bytes in ${ref}` : ""}]\n`;
 }
 
 /** The first `chars` characters of `buf`, at most `bytes` bytes, never splitting a character. */
@@ -236,10 +286,58 @@ export function cutUtf8(buf: Uint8Array, max: number): number {
   return end;
 }
 
-/** Control characters, U+FFFD and other non-printables as visible escapes. */
-function escapeBinary(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping control characters is the point
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffd]/g, (c) => {
+/**
+ * A stream's bytes as inline text, safe for a terminal and unambiguous for a reader:
+ * the redactor's markers (`spans`, byte pairs relative to `origin`) as they are; in
+ * the child's text every control character but newline and tab becomes `\xNN` (C1
+ * controls too: U+009B is a terminal's CSI), and the opening of anything that reads as
+ * spool's own text gets a backslash (`\[REDACTED:`, `\[OMITTED:`, `\[…`, `\[spool]`,
+ * `\[binary-looking`, a line `\--- stderr ---`). A binary stream also shows U+FFFD as
+ * `\ufffd`. Files keep the bytes as they are.
+ */
+export function inlineText(
+  buf: Buffer,
+  origin: Buffer,
+  spans: readonly number[],
+  binary: boolean,
+): string {
+  const base = buf.byteOffset - origin.byteOffset;
+  let out = "";
+  let at = 0;
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = spans[i]! - base;
+    const end = spans[i + 1]! - base;
+    if (end <= 0 || start >= buf.byteLength) continue;
+    const s = Math.max(0, start);
+    if (s > at) out += escapeChildText(buf.subarray(at, s).toString("utf8"), binary);
+    at = Math.min(buf.byteLength, end);
+    out += buf.subarray(s, at).toString("utf8");
+  }
+  if (at < buf.byteLength) out += escapeChildText(buf.subarray(at).toString("utf8"), binary);
+  return out;
+}
+
+/** Whether the preview can show this stream as itself: text that needs no escape. */
+export function shownAsItself(snap: PreviewSnapshot): boolean {
+  if (snap.binary) return false;
+  const marks = snap.markers ?? NO_MARKERS;
+  const same = (buf: Uint8Array, spans: readonly number[]) => {
+    const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+    return inlineText(b, b, spans, false) === b.toString("utf8");
+  };
+  return same(snap.head, marks.head) && same(snap.tail, marks.tail);
+}
+
+/** Control characters but tab and newline, C1 included. */
+const CONTROLS = String.raw`\x00-\x08\x0b-\x1f\x7f-\x9f`;
+/** The opening of spool's own text: markers, the status line, the stderr header. */
+const LOOK_ALIKES = String.raw`\[(?=REDACTED:|OMITTED:|…|spool\]|binary-looking )|^-(?=-- stderr ---)`;
+const CHILD_ESCAPES = new RegExp(`[${CONTROLS}]|${LOOK_ALIKES}`, "gm");
+const BINARY_ESCAPES = new RegExp(`[${CONTROLS}\ufffd]|${LOOK_ALIKES}`, "gm");
+
+function escapeChildText(text: string, binary: boolean): string {
+  return text.replace(binary ? BINARY_ESCAPES : CHILD_ESCAPES, (c) => {
+    if (c === "[" || c === "-") return `\\${c}`;
     const code = c.charCodeAt(0);
     return code === 0xfffd ? "\\ufffd" : `\\x${code.toString(16).padStart(2, "0")}`;
   });

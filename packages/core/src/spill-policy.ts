@@ -7,7 +7,8 @@
  * A stream fits whole when its tap holds all of it and it is text: a UTF-8 character is
  * at least one byte, so bytes within a stream's character budget are within it, and the
  * bodies plus the layout's own bytes must fit the byte ceiling. A binary-looking stream
- * is previewed as an escaped description, not as itself, so it is stored.
+ * is previewed as an escaped description, not as itself, so it is stored; so is text with
+ * control characters or a look-alike of spool's markers, which the preview escapes.
  *
  * @example
  * ```ts
@@ -26,6 +27,11 @@ export interface StreamSize {
   readonly heldWhole: boolean;
   /** The preview shows it as an escaped description. */
   readonly binary: boolean;
+  /**
+   * The preview shows it with escapes (control characters, a look-alike of spool's own
+   * text), not as itself. @default false
+   */
+  readonly escaped?: boolean;
 }
 
 /** Produced bytes past a stream's character budget, or past the combined byte ceiling. */
@@ -51,7 +57,9 @@ export function keepsInline(
   const err = streams.stderr.produced;
   if (outgrowsPreview({ stdout: out, stderr: err }, budget)) return false;
   const shownAsIs = STREAM_NAMES.every(
-    (name) => streams[name].produced === 0 || (streams[name].heldWhole && !streams[name].binary),
+    (name) =>
+      streams[name].produced === 0 ||
+      (streams[name].heldWhole && !streams[name].binary && streams[name].escaped !== true),
   );
   return shownAsIs && out + err + previewLayoutBytes(err) <= budget.maxBytes;
 }

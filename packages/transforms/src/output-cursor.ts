@@ -5,6 +5,7 @@
  * cursor is ever revisited, so nothing emitted is retracted (invariant 2).
  */
 import type { InputRing } from "./input-ring.js";
+import { markerPiece } from "./redaction-markers.js";
 import type { TraceSegment } from "./redactor.js";
 
 const EMPTY = new Uint8Array(0);
@@ -71,7 +72,7 @@ export class OutputCursor {
   /** Emit the marker of `[start, end)` (the cursor is at `start`) and swallow from there. */
   openSpan(start: number, end: number, rule: number): void {
     // A distinct piece per marker: consumers may keep, merge or transfer what they get.
-    this.pieces.push(this.markers[rule]!.slice());
+    this.pieces.push(markerPiece(this.markers[rule]!.slice()));
     this.counters.redactions++;
     this.open = true;
     this.openStart = start;
@@ -91,7 +92,7 @@ export class OutputCursor {
 
   /** Emit `[OMITTED:<count> bytes undecidable]` for input `[start, end)`; the cursor moves to `end`. */
   omission(count: number, start: number, end: number): void {
-    this.pieces.push(Buffer.from(`[OMITTED:${count} bytes undecidable]`, "latin1"));
+    this.pieces.push(markerPiece(Buffer.from(`[OMITTED:${count} bytes undecidable]`, "latin1")));
     this.trace?.({ kind: "omitted", start, end });
     this.counters.omissions++;
     this.at = end;

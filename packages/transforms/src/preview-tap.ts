@@ -11,6 +11,7 @@
  * ```
  */
 import type { PreviewSnapshot, PreviewTap } from "@spool/core/runtime";
+import { isMarkerPiece } from "./redaction-markers.js";
 
 export const PREVIEW_TAP = "preview-tap";
 
@@ -57,8 +58,10 @@ export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
   let total = 0;
   let nul = false;
   let replacements = 0;
+  const markers = createMarkerLog(options.headBytes, options.tailBytes);
 
   const take = (chunk: Uint8Array) => {
+    if (isMarkerPiece(chunk)) markers.add(total, total + chunk.byteLength);
     total += chunk.byteLength;
     let rest = chunk;
     if (headLength < head.byteLength) {
@@ -112,11 +115,13 @@ export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
       const headEnd = total > headLength ? charBoundaryBefore(headView, headLength) : headLength;
       let tailStart = 0;
       while (tailStart < tail.byteLength && (tail[tailStart]! & 0xc0) === 0x80) tailStart++;
+      const tailFrom = total - ringLength + tailStart;
       return {
         head: Buffer.from(headView.subarray(0, headEnd)),
         tail: tail.subarray(tailStart),
         total,
         binary,
+        markers: markers.spans(headEnd, tailFrom, total),
       };
     },
   };
@@ -139,4 +144,41 @@ function countReplacements(buf: Uint8Array): number {
     at = buf.indexOf(0xef, at + 1);
   }
   return n;
+}
+
+/**
+ * Where the redactor's markers lie in the head and the ring, as absolute stream offsets;
+ * ring entries that have scrolled out are dropped, so it holds at most one entry per
+ * marker in view (a marker is at least 12 bytes).
+ */
+function createMarkerLog(headBytes: number, tailBytes: number) {
+  const head: number[] = [];
+  let ring: number[] = [];
+  let first = 0;
+  return {
+    add(start: number, end: number) {
+      if (start < headBytes) head.push(start, Math.min(end, headBytes));
+      if (end <= headBytes || tailBytes === 0) return;
+      ring.push(Math.max(start, headBytes), end);
+      // Drop what scrolled out of the ring (end - tailBytes is the oldest byte kept).
+      while (first < ring.length && ring[first + 1]! <= end - tailBytes) first += 2;
+      if (first > 1024 && first * 2 > ring.length) {
+        ring = ring.slice(first);
+        first = 0;
+      }
+    },
+    /** Spans relative to the snapshot's head (`[0, headEnd)`) and tail (from `tailFrom`). */
+    spans(headEnd: number, tailFrom: number, total: number) {
+      const clip = (list: readonly number[], from: number, lo: number, hi: number) => {
+        const out: number[] = [];
+        for (let i = from; i < list.length; i += 2) {
+          const s = Math.max(list[i]!, lo);
+          const e = Math.min(list[i + 1]!, hi);
+          if (s < e) out.push(s - lo, e - lo);
+        }
+        return out;
+      };
+      return { head: clip(head, 0, 0, headEnd), tail: clip(ring, first, tailFrom, total) };
+    },
+  };
 }
