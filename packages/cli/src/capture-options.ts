@@ -38,6 +38,7 @@ import {
   knownValuesFromEnv,
   parseKnownValues,
   previewTapBudget,
+  redactCommandFlags,
   redactText,
 } from "@spool/transforms";
 import { type ParsedCommand, shown, usageError } from "./args.js";
@@ -159,7 +160,7 @@ export function openCapture({ config, redaction }: PreparedCapture): CaptureSetu
   const label =
     config.label === null || redaction === null
       ? config.label
-      : redactText(config.label, redaction);
+      : redactText(redactCommandFlags(config.label), redaction);
   const { binary, preview } = config;
   const spool = createFileSpool({ binary, queue: config.queue });
   const files: FileSpool = {

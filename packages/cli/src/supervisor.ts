@@ -1,7 +1,9 @@
 /**
- * `spool __supervise MODE ID [capture options] -- CMD …` (internal): the detached process
+ * `spool __supervise MODE ID` (internal): the detached process
  * that owns a job's pipes and capture until it ends, then exits (no daemon outlives its
- * capture). For `start` it spills at launch; for `run` it spills when promoted
+ * capture). Its job (the capture options, `--`, the command) is the launcher's first IPC
+ * message, so the command, its label and any secret in them never show in the
+ * world-readable `/proc/<pid>/cmdline`. For `start` it spills at launch; for `run` it spills when promoted
  * (`--background-after`), which adopts the same spool at the queue's boundary: the
  * bytes held so far flow first, nothing is copied or replayed.
  *
@@ -12,11 +14,20 @@
 import * as path from "node:path";
 import { type Capture, type CaptureSpool, isCaptureId, startCapture } from "@spool/core";
 import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
-import { type CommandInput, usageError } from "./args.js";
+import { type CommandInput, parseCommand, usageError } from "./args.js";
 import { captureConfig, openCapture, prepareCapture } from "./capture-options.js";
-import type { SUPERVISE } from "./commands.js";
+import { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
-import type { LauncherMessage, SupervisorMessage, SupervisorMode } from "./supervisor-launch.js";
+import {
+  type LauncherInbox,
+  type LauncherMessage,
+  type SupervisorMessage,
+  type SupervisorMode,
+  launcherInbox,
+} from "./supervisor-launch.js";
+
+/** How long a supervisor waits for its job from the launcher that just started it. */
+const SPEC_TIMEOUT_MS = 30_000;
 
 /** Signals the supervisor turns into a cancellation, and what the job's group receives. */
 export const CANCEL_SIGNALS: Readonly<Partial<Record<NodeJS.Signals, NodeJS.Signals>>> = {
@@ -33,10 +44,18 @@ export async function superviseCommand(
   io: Io,
 ): Promise<number> {
   const [mode, captureId, ...more] = parsed.positionals;
-  if ((mode !== "start" && mode !== "run") || !captureId || !isCaptureId(captureId)) {
-    throw usageError("__supervise is internal (start|run ID [options] -- CMD)");
+  if (
+    (mode !== "start" && mode !== "run") ||
+    !captureId ||
+    !isCaptureId(captureId) ||
+    more.length > 0 ||
+    parsed.rest !== null
+  ) {
+    throw usageError("__supervise is internal (start|run ID; the job comes over IPC)");
   }
-  const config = captureConfig({ ...parsed, positionals: more }, io.env, io.cwd);
+  const inbox = launcherInbox(SPEC_TIMEOUT_MS);
+  const spec = parseCommand(SUPERVISE, await inbox.spec);
+  const config = captureConfig(spec, io.env, io.cwd);
   const setup = openCapture(prepareCapture(config));
   const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
   // The launch receipt advertises live.json: its first replacement, acknowledged by our
@@ -47,7 +66,7 @@ export async function superviseCommand(
     captureId,
     spool: (context) => firstLive.watch(setup.files.factory(context)),
     spillAtStart: mode === "start",
-    liveIntervalMs: parsed.options["live-ms"],
+    liveIntervalMs: spec.options["live-ms"],
   });
   const send = (message: SupervisorMessage) => {
     if (process.connected && process.send) process.send(message);
@@ -57,7 +76,7 @@ export async function superviseCommand(
   const job: SupervisedJob = { capture, captureId, mode, dir, started, firstLive, send };
   const announce = (type: "launched" | "promoted") => announceJob(job, type);
   const lifecycle: Lifecycle = { promoted: mode === "start" ? "start" : null, finished: false };
-  const stopLauncher = followLauncher(capture, lifecycle, announce);
+  const stopLauncher = followLauncher(inbox, capture, lifecycle, announce);
 
   if (mode === "start") {
     await announce("launched").catch((error: unknown) => {
@@ -144,6 +163,7 @@ async function announceJob(job: SupervisedJob, type: "launched" | "promoted"): P
 
 /** Obey the launcher's cancel and promote messages; returns the undo. */
 function followLauncher(
+  inbox: LauncherInbox,
   capture: Capture,
   lifecycle: Lifecycle,
   announce: (type: "promoted") => Promise<boolean>,
@@ -160,10 +180,10 @@ function followLauncher(
   const onDisconnect = () => {
     if (lifecycle.promoted === null && !lifecycle.finished) capture.cancel("SIGTERM");
   };
-  process.on("message", onMessage);
+  const stopInbox = inbox.follow(onMessage);
   process.on("disconnect", onDisconnect);
   return () => {
-    process.off("message", onMessage);
+    stopInbox();
     process.off("disconnect", onDisconnect);
   };
 }

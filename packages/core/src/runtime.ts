@@ -23,6 +23,7 @@ export * from "./logger.js";
 export * from "./newline-count.js";
 export * from "./preview.js";
 export * from "./printable.js";
+export * from "./process-group.js";
 export * from "./process-runner.js";
 export type {
   CaptureReceipt,

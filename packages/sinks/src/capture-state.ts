@@ -35,6 +35,7 @@ import {
 } from "@spool/core";
 import { crashedFrom, createDataScan, type StoredData, skeletonReceipt } from "./crash-receipt.js";
 import { readJsonNoFollow } from "./json-file.js";
+import { openPrivateFile } from "./private-file.js";
 import { isOwnerAlive, type OwnerFile, readOwnerFile } from "./owner.js";
 import { lstatIfAny, TOOL_OUTPUTS } from "./storage.js";
 
@@ -129,7 +130,8 @@ function storedStream(dir: string, name: StreamName): StoredData | null {
 }
 
 function scanFile(file: string) {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  const fd = openPrivateFile(file);
+  if (fd === null) throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `${file} went away`);
   const scan = createDataScan();
   const buffer = Buffer.allocUnsafe(1024 * 1024);
   try {

@@ -57,7 +57,7 @@ describe("readCaptureState: one rule for every reader", () => {
     });
   });
 
-  it("follows no link in place of receipt.json", () => {
+  it("follows no link in place of receipt.json: refuses it, saying so", () => {
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "spool-elsewhere-"));
     fs.writeFileSync(
       path.join(elsewhere, "receipt.json"),
@@ -65,7 +65,7 @@ describe("readCaptureState: one rule for every reader", () => {
     );
     fs.symlinkSync(path.join(elsewhere, "receipt.json"), path.join(dir, "receipt.json"));
     fs.writeFileSync(path.join(dir, "owner.json"), JSON.stringify(deadOwner()));
-    expect(readCaptureState(dir).condition).toBe("crashed");
+    expect(() => readCaptureState(dir)).toThrow(/receipt\.json is a symbolic link; refusing it/);
     fs.rmSync(elsewhere, { recursive: true, force: true });
   });
 });

@@ -1,5 +1,6 @@
 export * from "./ansi-strip.js";
 export * from "./builtin-rules.js";
+export * from "./command-flags.js";
 export * from "./compile-redaction.js";
 export * from "./known-values.js";
 export * from "./preview-tap.js";
