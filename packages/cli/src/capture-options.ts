@@ -7,12 +7,13 @@
  * spool, whose pipeline is decoder → (ANSI strip) → (redactor) → preview tap → writer queue.
  */
 
-import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   CALL_ID_PATTERN,
   type CaptureOptions,
   createLogger,
+  logFileProblem,
   type Logger,
   type PreviewBudget,
   type Stage,
@@ -256,13 +257,18 @@ function checkRootPath(given: string, cwd: string): void {
   }
 }
 
-/** The log file (`--log`, `$SPOOL_LOG`) must be appendable, or creatable where it is named. */
+/**
+ * The log file (`--log`, `$SPOOL_LOG`): an existing one must be a private regular file of
+ * ours with one link (`logFileProblem`), never followed if a link; a new one must be
+ * creatable where it is named. Checked here so a refusal is a usage error that creates
+ * nothing; `openLogFile` checks the opened file again.
+ */
 function checkLogPath(file: string): void {
   let problem: string | null = null;
   try {
-    const existing = statSync(file, { throwIfNoEntry: false });
+    const existing = lstatSync(file, { throwIfNoEntry: false });
     if (existing?.isDirectory()) problem = "EISDIR";
-    else if (existing) accessSync(file, constants.W_OK);
+    else if (existing) problem = logFileProblem(existing);
     else if (!statSync(path.dirname(file)).isDirectory()) problem = "ENOTDIR";
     else accessSync(path.dirname(file), constants.W_OK);
   } catch (error) {

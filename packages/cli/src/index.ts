@@ -4,3 +4,4 @@ export * from "./inline.js";
 export * from "./io.js";
 export * from "./main.js";
 export * from "./supervisor-launch.js";
+export * from "./job-group.js";

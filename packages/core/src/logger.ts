@@ -11,6 +11,7 @@
  */
 import { createRequire } from "node:module";
 import type { Logger, pino as Pino } from "pino";
+import { openLogFile } from "./log-file.js";
 
 export type { Logger };
 
@@ -20,7 +21,7 @@ const load = (): typeof Pino =>
   (createRequire(import.meta.url)("pino") as { pino: typeof Pino }).pino;
 
 export interface LoggerOptions {
-  /** A file path, "stderr", or null for no logs. @default null */
+  /** A file path (opened by `openLogFile`: exclusive, private, never through a link), "stderr", or null for no logs. @default null */
   readonly destination: string | "stderr" | null;
   /** @default "info" */
   readonly level?: "debug" | "info" | "warn" | "error";
@@ -33,13 +34,7 @@ export function createLogger(options: LoggerOptions): Logger {
   const dest =
     options.destination === "stderr"
       ? pino.destination({ fd: 2, sync: true })
-      : pino.destination({
-          dest: options.destination,
-          sync: true,
-          mkdir: false,
-          append: true,
-          mode: 0o600,
-        });
+      : pino.destination({ fd: openLogFile(options.destination), sync: true });
   return pino({ level, base: { pid: process.pid }, name: "spool" }, dest);
 }
 

@@ -89,31 +89,44 @@ export function processAlive(pid: number, start: string | null): boolean {
 
 /** Pids of the live (not zombie) members of group `pgid`, from `/proc`. */
 export function groupMembers(pgid: number): number[] {
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return [];
-  }
   const members: number[] = [];
-  for (const name of names) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    const pid = Number(name);
-    const stat = readProcStat(pid);
-    if (stat !== null && stat.pgrp === pgid && stat.state !== "Z") members.push(pid);
-  }
+  for (const [pid, stat] of liveProcesses()) if (stat.pgrp === pgid) members.push(pid);
   return members;
 }
 
-/** Whether `group` is still the group spool started and has a live member (see above). */
-export function groupAlive(group: ProcessGroup): boolean {
+/** The ids of every group with a live (not zombie) member: one look at `/proc` for many questions. */
+export function liveGroupIds(): Set<number> {
+  const ids = new Set<number>();
+  for (const [, stat] of liveProcesses()) ids.add(stat.pgrp);
+  return ids;
+}
+
+/**
+ * Whether `group` is still the group spool started and has a live member (see above).
+ * `live` (from {@link liveGroupIds}) saves a look at all of `/proc` per question.
+ */
+export function groupAlive(group: ProcessGroup, live?: ReadonlySet<number>): boolean {
   if (!hasProcfs()) return signalsReach(group.pgid);
   const leader = readProcStat(group.pgid);
   if (leader !== null) {
     if (group.leaderStart !== null && leader.start !== group.leaderStart) return false;
     if (leader.pgrp === group.pgid && leader.state !== "Z") return true;
   }
-  return groupMembers(group.pgid).length > 0;
+  return live ? live.has(group.pgid) : groupMembers(group.pgid).length > 0;
+}
+
+function* liveProcesses(): Generator<[number, ProcStat]> {
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    const stat = readProcStat(Number(name));
+    if (stat !== null && stat.state !== "Z") yield [Number(name), stat];
+  }
 }
 
 /**
@@ -137,4 +150,40 @@ function signalsReach(pgid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
+}
+
+/** How {@link terminateGroup} ended: the group emptied, or is still alive after SIGKILL. */
+export interface GroupTermination {
+  readonly signalled: boolean;
+  readonly killed: boolean;
+  readonly gone: boolean;
+}
+
+/**
+ * Stop `group` from outside its owner (`spool kill` on a job whose supervisor is gone, or
+ * whose leader has exited): `signal`, then SIGKILL after `graceMs` if anything of it is
+ * left, then wait (at most `killWaitMs`) for it to empty. Looks every 50 ms.
+ */
+export async function terminateGroup(
+  group: ProcessGroup,
+  signal: NodeJS.Signals,
+  graceMs: number,
+  killWaitMs = 5000,
+): Promise<GroupTermination> {
+  const signalled = signalGroup(group, signal);
+  if (!signalled) return { signalled, killed: false, gone: !groupAlive(group) };
+  if (signal !== "SIGKILL" && (await emptiedWithin(group, graceMs))) {
+    return { signalled, killed: false, gone: true };
+  }
+  const killed = signal === "SIGKILL" || signalGroup(group, "SIGKILL");
+  return { signalled, killed, gone: await emptiedWithin(group, killWaitMs) };
+}
+
+async function emptiedWithin(group: ProcessGroup, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (groupAlive(group)) {
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
 }

@@ -19,6 +19,7 @@ export * from "./errors.js";
 export * from "./exit-status.js";
 export * from "./ids.js";
 export * from "./ledger.js";
+export * from "./log-file.js";
 export * from "./logger.js";
 export * from "./newline-count.js";
 export * from "./preview.js";
