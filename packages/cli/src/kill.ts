@@ -12,7 +12,7 @@
  * running is left alone and said so.
  */
 import { producerOf, receiptExitStatus, type StoredCapture } from "@spool/core";
-import { signalGroup, terminateGroup } from "@spool/core/process";
+import { emptiedWithin, signalGroup, terminateGroup } from "@spool/core/process";
 import { type CommandInput, escapeControls } from "./args.js";
 import type { KILL } from "./commands.js";
 import { statusLine } from "./inline.js";
@@ -48,6 +48,13 @@ export async function killCommand(parsed: CommandInput<typeof KILL>, io: Io): Pr
     io.stderr(
       `spool kill: ${after.receipt.captureId} did not end within ${KILL_WAIT_MS / 1000} s\n`,
     );
+    return 75;
+  }
+  // The supervisor publishes the receipt at once; a member that ignored the signal gets its
+  // SIGKILL at the end of the grace. Return once the group is empty.
+  const left = groupLeft(after.receipt);
+  if (left !== null && !(await emptiedWithin(left, GRACE_MS + KILL_WAIT_MS))) {
+    io.stderr(`spool kill: ${captureId}: process group ${left.pgid} is still running\n`);
     return 75;
   }
   io.stdout(`${escapeControls(statusLine(after.receipt, receiptExitStatus(after.receipt)))}\n`);

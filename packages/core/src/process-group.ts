@@ -179,7 +179,8 @@ export async function terminateGroup(
   return { signalled, killed, gone: await emptiedWithin(group, killWaitMs) };
 }
 
-async function emptiedWithin(group: ProcessGroup, ms: number): Promise<boolean> {
+/** Wait (looking every 50 ms, at most `ms`) until nothing of `group` runs; whether it emptied. */
+export async function emptiedWithin(group: ProcessGroup, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   while (groupAlive(group)) {
     if (Date.now() >= until) return false;
