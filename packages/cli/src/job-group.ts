@@ -12,7 +12,7 @@
  * groupLeft(receipt); // { pgid, leaderStart } while something of the job's group runs, else null
  * ```
  */
-import { groupAlive, hasProcfs, type ProcessGroup } from "@spool/core/process";
+import { groupAlive, hasProcfs, type ProcessGroup } from "@spool/core/process-group";
 import type { Receipt } from "@spool/core/runtime";
 
 /** The group recorded in `receipt`, or null when it has none that can be verified. */

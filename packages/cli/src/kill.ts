@@ -12,7 +12,7 @@
  * running is left alone and said so.
  */
 import { producerOf, receiptExitStatus, type StoredCapture } from "@spool/core";
-import { emptiedWithin, signalGroup, terminateGroup } from "@spool/core/process";
+import { emptiedWithin, signalGroup, terminateGroup } from "@spool/core/process-group";
 import { type CommandInput, escapeControls } from "./args.js";
 import type { KILL } from "./commands.js";
 import { statusLine } from "./inline.js";
@@ -71,7 +71,9 @@ async function stopWhatIsLeft(view: StoredCapture, signal: NodeJS.Signals, io: I
   if (group === null) {
     const how =
       view.condition === "crashed" ? "its supervisor died" : statusLine(r, receiptExitStatus(r));
-    io.stdout(escapeControls(`spool kill: ${r.captureId} already finished; nothing to kill (${how})\n`));
+    io.stdout(
+      escapeControls(`spool kill: ${r.captureId} already finished; nothing to kill (${how})\n`),
+    );
     return 0;
   }
   const ended = await terminateGroup(group, signal, GRACE_MS);

@@ -16,7 +16,7 @@
  */
 
 import { type CaptureStore, printable, producerOf, type StoredCapture } from "@spool/core";
-import { liveGroupIds } from "@spool/core/process";
+import { liveGroupIds } from "@spool/core/process-group";
 import { type CommandInput, escapeControls } from "./args.js";
 import type { LS } from "./commands.js";
 import type { Io } from "./io.js";

@@ -8,7 +8,7 @@
  * receipt cannot know whether the process ended (`process.state: "unknown"`), but
  * `/proc` can, and `spool kill` stops it.
  */
-import { liveGroupIds } from "@spool/core/process";
+import { liveGroupIds } from "@spool/core/process-group";
 import type { CommandInput } from "./args.js";
 import type { RECOVER } from "./commands.js";
 import type { Io } from "./io.js";

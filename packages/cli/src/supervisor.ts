@@ -21,9 +21,9 @@ import type { Io } from "./io.js";
 import {
   type LauncherInbox,
   type LauncherMessage,
+  launcherInbox,
   type SupervisorMessage,
   type SupervisorMode,
-  launcherInbox,
 } from "./supervisor-launch.js";
 
 /** How long a supervisor waits for its job from the launcher that just started it. */

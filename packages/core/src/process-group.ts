@@ -19,7 +19,7 @@
  *
  * @example
  * ```ts
- * import { groupAlive, processStart, signalGroup } from "@spool/core/process";
+ * import { groupAlive, processStart, signalGroup } from "@spool/core/process-group";
  * const group = { pgid: 4242, leaderStart: processStart(4242) };
  * if (groupAlive(group)) signalGroup(group, "SIGTERM");
  * ```

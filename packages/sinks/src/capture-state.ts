@@ -35,8 +35,8 @@ import {
 } from "@spool/core";
 import { crashedFrom, createDataScan, type StoredData, skeletonReceipt } from "./crash-receipt.js";
 import { readJsonNoFollow } from "./json-file.js";
-import { openPrivateFile } from "./private-file.js";
 import { isOwnerAlive, type OwnerFile, readOwnerFile } from "./owner.js";
+import { openPrivateFile } from "./private-file.js";
 import { lstatIfAny, TOOL_OUTPUTS } from "./storage.js";
 
 const COMPONENT = "capture-state";

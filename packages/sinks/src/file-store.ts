@@ -34,10 +34,10 @@ import { completionSeen, takeCompletion } from "./completion-marker.js";
 import { loadCursor, saveCursor } from "./cursor-file.js";
 import { readJobRecord } from "./job-record.js";
 import { lineIndexName, seekLine } from "./line-index.js";
+import { openPrivateFile } from "./private-file.js";
 import { listCaptures, reconcileCapture, recoverRoot } from "./recovery.js";
 import { captureDir, resolveRef, streamOfFile } from "./refs.js";
 import { reconcileRootQuota } from "./root-quota.js";
-import { openPrivateFile } from "./private-file.js";
 import { createStateWatch } from "./state-watch.js";
 import { lstatIfAny } from "./storage.js";
 

@@ -11,7 +11,7 @@
  * isOwnerAlive(currentOwner()); // true
  * ```
  */
-import { processAlive, processStart } from "@spool/core/process";
+import { processAlive, processStart } from "@spool/core/process-group";
 
 export { processStart };
 

@@ -62,7 +62,8 @@ export function openPrivateFile(file: string): number | null {
 
 /** Throws unless `st` (of `file`) is a regular file of ours with one link of its own. */
 export function checkPrivate(file: string, st: fs.Stats): void {
-  if (!st.isFile()) throw unsafe(`${shownName(file)} is ${kindOf(st)}, not a regular file; refusing it`);
+  if (!st.isFile())
+    throw unsafe(`${shownName(file)} is ${kindOf(st)}, not a regular file; refusing it`);
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) {
     throw unsafe(`${shownName(file)} is owned by another user (uid ${st.uid}); refusing it`);

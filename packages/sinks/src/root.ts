@@ -95,7 +95,9 @@ export function assertTrustedRoot(given: string, real: string): void {
     const sticky = (st.mode & S_ISVTX) !== 0 && p !== real;
     if ((st.mode & 0o022) !== 0 && !sticky) {
       const mode = (st.mode & 0o7777).toString(8);
-      throw refuse(`${p} is writable by ${st.mode & 0o002 ? "others" : "its group"} (mode ${mode})`);
+      throw refuse(
+        `${p} is writable by ${st.mode & 0o002 ? "others" : "its group"} (mode ${mode})`,
+      );
     }
     if (p === path.dirname(p)) break;
   }

@@ -28,10 +28,14 @@ describe("redactCommandFlags", () => {
   it("keeps every word and space it does not redact (property)", () => {
     const word = fc.stringMatching(/^[a-z0-9./]{1,8}$/);
     fc.assert(
-      fc.property(fc.array(word, { maxLength: 12 }), fc.constantFrom(" ", "  ", "\t"), (ws, sep) => {
-        const label = ws.join(sep);
-        expect(redactCommandFlags(label)).toBe(label);
-      }),
+      fc.property(
+        fc.array(word, { maxLength: 12 }),
+        fc.constantFrom(" ", "  ", "\t"),
+        (ws, sep) => {
+          const label = ws.join(sep);
+          expect(redactCommandFlags(label)).toBe(label);
+        },
+      ),
     );
   });
 });
