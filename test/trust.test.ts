@@ -393,3 +393,125 @@ describe("process groups: verified, escalated until empty, controllable after a 
     }
   });
 });
+
+describe("two users: a shared root and a forged kill target (#11 item 5)", () => {
+  const user = 65534; // nobody
+  const drop = [`--reuid=${user}`, `--regid=${user}`, "--clear-groups"];
+  const canDrop = spawnSync("setpriv", [...drop, "true"]).status === 0;
+  /** The built binary as the unprivileged user, bounded like spoolBounded. */
+  const asUser = (args: string[]) => {
+    const r = spawnSync("setpriv", [...drop, process.execPath, SPOOL_BIN, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60_000,
+      killSignal: "SIGKILL",
+    });
+    return { status: r.status, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+  };
+  // The unprivileged user runs the same checkout (CI clones into a private directory):
+  // open the path for these tests only, and put every mode back after.
+  const opened: Array<[string, number]> = [];
+  const openCheckout = () => {
+    for (let dir = path.dirname(SPOOL_BIN); ; dir = path.dirname(dir)) {
+      const m = fs.statSync(dir).mode & 0o7777;
+      if ((m & 0o005) !== 0o005) {
+        opened.push([dir, m]);
+        fs.chmodSync(dir, m | 0o005);
+      }
+      if (dir === path.dirname(dir)) break;
+    }
+  };
+  afterEach(() => {
+    for (const [dir, m] of opened.splice(0).reverse()) fs.chmodSync(dir, m);
+  });
+
+  /** A real capture made in a private root, then moved into `root` and given to `uid`. */
+  function plantCapture(root: string, uid: number, forge: (r: Receipt) => Receipt): string {
+    const made = path.join(tempRoot(), "made");
+    const r = spoolBounded([
+      "run",
+      "--root",
+      made,
+      "--",
+      ...nodeCmd("console.log('z'.repeat(20000))"),
+    ]);
+    expect(r.status).toBe(0);
+    const [id] = fs.readdirSync(path.join(made, "tool-outputs"));
+    const dir = path.join(made, "tool-outputs", id!);
+    const receipt = JSON.parse(fs.readFileSync(path.join(dir, "receipt.json"), "utf8")) as Receipt;
+    fs.rmSync(path.join(dir, "receipt.json"));
+    fs.writeFileSync(path.join(dir, "live.json"), JSON.stringify(forge(receipt)));
+    fs.writeFileSync(
+      path.join(dir, "owner.json"),
+      JSON.stringify({ pid: process.pid, start: null }),
+    );
+    fs.mkdirSync(root, { recursive: true });
+    fs.renameSync(path.join(made, "tool-outputs"), path.join(root, "tool-outputs"));
+    for (const p of [root, path.join(root, "tool-outputs"), path.join(root, "tool-outputs", id!)]) {
+      fs.chownSync(p, uid, uid);
+    }
+    for (const f of fs.readdirSync(path.join(root, "tool-outputs", id!))) {
+      fs.chownSync(path.join(root, "tool-outputs", id!, f), uid, uid);
+    }
+    return id!;
+  }
+
+  it.skipIf(!canDrop)(
+    "another user's forged receipt in a shared root is refused; kill never reaches the victim's process",
+    () => {
+      openCheckout();
+      const base = tempRoot();
+      fs.chmodSync(base, 0o755);
+      // The victim's unrelated process, which a forged job names as its own.
+      const victim = spawn("setpriv", [...drop, "sleep", "67"], {
+        detached: true,
+        stdio: "ignore",
+      });
+      children.push(victim);
+      pgids.push(victim.pid!);
+      const shared = path.join(base, "shared");
+      const osc52 = "\u001b]52;c;cHduZWQ=\u0007";
+      const id = plantCapture(shared, user, (r) => ({
+        ...r,
+        process: {
+          ...r.process!,
+          state: "running",
+          pid: victim.pid!,
+          pidStart: readProcStat(victim.pid!)!.start,
+          signal: osc52,
+          endedAt: null,
+        },
+        capture: { state: "pending", reasons: [] },
+      }));
+      fs.chmodSync(shared, 0o777); // a pre-created shared directory: anyone may write here
+      for (const args of [["status", id], ["read", id], ["wait", id], ["ls"], ["kill", id]]) {
+        const r = asUser([args[0]!, "--root", shared, ...args.slice(1)]);
+        expect(r.status, args.join(" ")).toBe(70);
+        expect(r.stdout).toBe("");
+        expect(r.stderr).toMatch(/refusing the root .* is writable by others \(mode 777\)$/m);
+        expect(r.stderr).not.toContain("\u001b");
+      }
+      expect(dead(victim.pid!)).toBe(false);
+    },
+  );
+
+  it.skipIf(!canDrop)("in the user's own root, a file another user planted is refused", () => {
+    openCheckout();
+    const base = tempRoot();
+    fs.chmodSync(base, 0o755);
+    const own = path.join(base, "own");
+    const id = plantCapture(own, user, (r) => r);
+    // Another user (root here) replaces the live receipt with one of its own.
+    const live = path.join(own, "tool-outputs", id, "live.json");
+    const forged = fs.readFileSync(live);
+    fs.rmSync(live);
+    fs.writeFileSync(live, forged, { mode: 0o644 });
+    const status = asUser(["status", "--root", own, id]);
+    expect(status.status).toBe(70);
+    expect(status.stderr).toMatch(/live\.json is owned by another user \(uid 0\); refusing it$/m);
+    // And a capture directory it planted is not ours either.
+    fs.mkdirSync(path.join(own, "tool-outputs", "PPPPPPPPPPPPPPPPPPPPPPPP"));
+    const planted = asUser(["status", "--root", own, "PPPPPPPPPPPPPPPPPPPPPPPP"]);
+    expect(planted.status).toBe(70);
+    expect(planted.stderr).toMatch(/is owned by another user \(uid 0\); refusing it$/m);
+  });
+});
