@@ -391,6 +391,17 @@ describe("process groups: verified, escalated until empty, controllable after a 
       expect(k.stdout).toContain("already finished; nothing to kill");
       expect(dead(victim.pid!)).toBe(false);
     }
+    // Forged fields reach the terminal escaped: OSC 52 (clipboard write), a C1 CSI.
+    const forged = {
+      ...receipt,
+      process: { ...receipt.process!, signal: "\u001b]52;c;cHduZWQ=\u0007\u009b2J" },
+    };
+    fs.rmSync(live);
+    fs.writeFileSync(live, JSON.stringify(forged), { mode: 0o600 });
+    for (const args of [["ls"], ["status", job.captureId], ["kill", job.captureId]]) {
+      const r = spoolBounded([args[0]!, "--root", root, ...args.slice(1)]);
+      expect(r.stdout + r.stderr, args.join(" ")).not.toMatch(/[\u001b\u0007\u009b]/);
+    }
   });
 });
 

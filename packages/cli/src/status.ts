@@ -24,7 +24,12 @@ export async function statusCommand(parsed: CommandInput<typeof STATUS>, io: Io)
   const { store, captureId } = await locateCapture(parsed, io);
   const state = await store.state(captureId);
   const receipt = forRemote ? receiptForRemote(state.receipt, baseUrl) : state.receipt;
-  io.stdout(`${JSON.stringify(receipt, null, 2)}\n`);
+  // JSON escapes C0 controls; DEL and C1 (U+009B is a CSI) are escaped too, still valid JSON.
+  const json = JSON.stringify(receipt, null, 2).replace(
+    /[\u007f-\u009f]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  io.stdout(`${json}\n`);
   const group = state.condition === "live" ? null : groupLeft(state.receipt);
   if (group !== null) io.stderr(`spool status: ${survivorNote(captureId, group)}\n`);
   return 0;
