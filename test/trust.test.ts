@@ -526,3 +526,33 @@ describe("two users: a shared root and a forged kill target (#11 item 5)", () =>
     expect(planted.stderr).toMatch(/is owned by another user \(uid 0\); refusing it$/m);
   });
 });
+
+describe("the writer names its directory through a descriptor (#12 item 8)", () => {
+  it.skipIf(readProcStat(process.pid) === null)(
+    "a capture directory swapped for a link mid-run: live.json and receipt.json never land in the link's target",
+    async () => {
+      const root = tempRoot();
+      const job = start(
+        root,
+        nodeCmd(
+          "let i=0;const t=setInterval(()=>{console.log('l'+i);if(++i>=60)clearInterval(t)},50)",
+        ),
+      );
+      const dir = dirOf(root, job.captureId);
+      const moved = path.join(root, "tool-outputs", "moved");
+      const target = path.join(tempRoot(), "target");
+      fs.mkdirSync(target, { mode: 0o700 });
+      fs.renameSync(dir, moved);
+      fs.symlinkSync(target, dir);
+      await until(() => fs.existsSync(path.join(moved, "receipt.json")), 60_000);
+      expect(fs.readdirSync(target)).toEqual([]);
+      const receipt = JSON.parse(
+        fs.readFileSync(path.join(moved, "receipt.json"), "utf8"),
+      ) as Receipt;
+      expect(receipt.process).toMatchObject({ state: "exited", exitCode: 0 });
+      expect(fs.readFileSync(path.join(moved, "stdout.txt"), "utf8")).toContain("l59\n");
+      // Readers refuse the link where the directory was.
+      expect(spoolBounded(["status", "--root", root, job.captureId]).status).toBe(64);
+    },
+  );
+});

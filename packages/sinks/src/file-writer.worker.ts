@@ -55,7 +55,15 @@ interface OpenStream {
 
 /** One capture's writer: its directory, its streams, and how to answer. */
 interface Writer {
+  /** The capture directory's real path (what receipts name). */
   dir: string;
+  /**
+   * How the writer names the directory for its own operations: on Linux through its open
+   * descriptor (`/proc/self/fd/<fd>/.`), so a directory swapped for a link while the
+   * capture runs is never followed (Node has no `openat`); else `dir`.
+   */
+  at: string;
+  dirFd: number | null;
   fsl: FsLayer;
   streams: OpenStream[];
   send(message: FromWriter, transfer?: ArrayBuffer[]): void;
@@ -65,12 +73,16 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
   return new Promise<void>((resolve) => {
     const writer: Writer = {
       dir: "",
+      at: "",
+      dirFd: null,
       fsl: nodeFs,
       streams: [],
       send: (message, transfer = []) => port.postMessage(message, transfer),
     };
     const done = () => {
       for (const s of writer.streams) closeQuietly(s, writer.fsl);
+      if (writer.dirFd !== null) fs.closeSync(writer.dirFd);
+      writer.dirFd = null;
       port.close();
       resolve();
     };
@@ -106,15 +118,16 @@ function open(w: Writer, message: OpenRequest): boolean {
     w.fsl = message.faults.length > 0 ? createFaultyFs(nodeFs, message.faults) : nodeFs;
     const outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS), { fs: w.fsl });
     w.dir = ensurePrivateDir(path.join(outputs, message.captureId), { exclusive: true, fs: w.fsl });
+    pinDir(w);
     // First in the directory: who is writing it, so recovery leaves it alone.
     const owner = {
       ...currentOwner(),
       captureId: message.captureId,
       startedAt: new Date(message.startedAt).toISOString(),
     };
-    publishAtomic(w.dir, OWNER_FILE, Buffer.from(`${JSON.stringify(owner)}\n`), { fs: w.fsl });
+    publishAtomic(w.at, OWNER_FILE, Buffer.from(`${JSON.stringify(owner)}\n`), { fs: w.fsl });
     w.streams = message.files.map((name) => {
-      const live = path.join(w.dir, name);
+      const live = path.join(w.at, name);
       const stem = name.replace(/\.live$/, "");
       return {
         fd: createExclusive(live, w.fsl),
@@ -123,7 +136,7 @@ function open(w: Writer, message: OpenRequest): boolean {
         hash: createHash("sha256"),
         error: null,
         index: {
-          fd: createExclusive(path.join(w.dir, `${stem}.idx`), w.fsl),
+          fd: createExclusive(path.join(w.at, `${stem}.idx`), w.fsl),
           indexer: createLineIndexer(),
           bytes: 0,
         },
@@ -175,7 +188,7 @@ function write(w: Writer, message: WriteRequest): void {
 function replaceLive(w: Writer, message: LiveRequest): void {
   let ok = true;
   try {
-    publishAtomic(w.dir, "live.json", Buffer.from(message.json), { replace: true, fs: w.fsl });
+    publishAtomic(w.at, "live.json", Buffer.from(message.json), { replace: true, fs: w.fsl });
   } catch {
     ok = false; // a missed live snapshot is superseded by the next one, or by receipt.json
   }
@@ -197,9 +210,9 @@ function finish(w: Writer, message: FinishRequest): void {
         }
       }
       closeIndex(s);
-      const finalPath = path.join(w.dir, message.finalNames[i]!);
+      const finalPath = path.join(w.at, message.finalNames[i]!);
       renameExclusive(s.live, finalPath, w.fsl);
-      file = finalPath;
+      file = path.join(w.dir, message.finalNames[i]!); // the real path, not the descriptor's
     } catch (error) {
       const code = errnoOf((error as { cause?: unknown }).cause ?? error);
       s.error ??= code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
@@ -208,7 +221,7 @@ function finish(w: Writer, message: FinishRequest): void {
     return { committed: s.committed, sha256: s.hash.digest("hex"), file, error: s.error };
   }) as [FinishedStream, FinishedStream];
   try {
-    syncDir(w.dir, w.fsl);
+    syncDir(w.at, w.fsl);
   } catch {
     // reported through the receipt publish that follows
   }
@@ -217,7 +230,7 @@ function finish(w: Writer, message: FinishRequest): void {
 
 function publishReceipt(w: Writer, message: ReceiptRequest): void {
   try {
-    publishAtomic(w.dir, "receipt.json", Buffer.from(message.json), { fs: w.fsl });
+    publishAtomic(w.at, "receipt.json", Buffer.from(message.json), { fs: w.fsl });
     w.send({ op: "published", re: message.id });
   } catch (error) {
     fail(w, message.id, "receipt", error);
@@ -246,6 +259,33 @@ function indexLines(s: OpenStream, data: Uint8Array) {
     }
     closeIndex(s);
   }
+}
+
+/** Name the directory through an open descriptor where `/proc/self/fd` allows (see `Writer.at`). */
+function pinDir(w: Writer): void {
+  w.at = w.dir;
+  const fd = fs.openSync(
+    w.dir,
+    fs.constants.O_RDONLY |
+      fs.constants.O_DIRECTORY |
+      fs.constants.O_NOFOLLOW |
+      fs.constants.O_NONBLOCK,
+  );
+  const st = fs.fstatSync(fd);
+  const via = `/proc/self/fd/${fd}/.`;
+  let pinned = false;
+  try {
+    const named = fs.statSync(via);
+    pinned = named.ino === st.ino && named.dev === st.dev;
+  } catch {
+    // no /proc: the path it is
+  }
+  if (!pinned) {
+    fs.closeSync(fd);
+    return;
+  }
+  w.dirFd = fd;
+  w.at = via;
 }
 
 function closeIndex(s: OpenStream) {
