@@ -337,16 +337,17 @@ describe("export integrity", () => {
 });
 
 describe("share", () => {
-  it("hard-links a final capture into a child root that outlives the parent", () => {
+  it("copies a final capture into a child root that outlives the parent (never a second link)", () => {
     const parent = tempRoot();
     const child = tempRoot();
     const { receipt } = runJson(parent, nodeCmd('for(let i=0;i<4000;i++)console.log("s"+i)'));
     const before = spool(["read", "--root", parent, receipt.captureId]).stdout;
     const r = spool(["share", "--root", parent, receipt.captureId, "--to", child, "--json"]);
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout.toString()).linked).toBe(4);
+    expect(JSON.parse(r.stdout.toString()).linked).toBe(0);
     const file = path.join(child, "tool-outputs", receipt.captureId, "stdout.txt");
-    expect(fs.statSync(file).nlink).toBe(2);
+    expect(fs.statSync(file).nlink).toBe(1);
+    expect(spool(["read", "--root", parent, receipt.captureId]).stdout.equals(before)).toBe(true);
     expect(spool(["rm", "--root", parent, "--all"]).status).toBe(0);
     expect(spool(["read", "--root", child, receipt.captureId]).stdout.equals(before)).toBe(true);
     const listed = ls(child)[0]!;

@@ -8,13 +8,14 @@
  */
 
 import { createHash } from "node:crypto";
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, lstatSync, statSync } from "node:fs";
 import * as path from "node:path";
 import {
   CALL_ID_PATTERN,
   type CaptureOptions,
   createLogger,
   type Logger,
+  logFileProblem,
   type PreviewBudget,
   type Stage,
   type StreamName,
@@ -39,6 +40,7 @@ import {
   knownValuesFromEnv,
   parseKnownValues,
   previewTapBudget,
+  redactCommandFlags,
   redactText,
 } from "@spool/transforms";
 import { type ParsedCommand, shown, usageError } from "./args.js";
@@ -161,7 +163,7 @@ export function openCapture({ config, redaction }: PreparedCapture): CaptureSetu
   const label =
     config.label === null || redaction === null
       ? config.label
-      : redactText(config.label, redaction);
+      : redactText(redactCommandFlags(config.label), redaction);
   const { binary, preview } = config;
   const spool = createFileSpool({ binary, queue: config.queue });
   const files: FileSpool = {
@@ -266,13 +268,18 @@ function checkRootPath(given: string, cwd: string): void {
   }
 }
 
-/** The log file (`--log`, `$SPOOL_LOG`) must be appendable, or creatable where it is named. */
+/**
+ * The log file (`--log`, `$SPOOL_LOG`): an existing one must be a private regular file of
+ * ours with one link (`logFileProblem`), never followed if a link; a new one must be
+ * creatable where it is named. Checked here so a refusal is a usage error that creates
+ * nothing; `openLogFile` checks the opened file again.
+ */
 function checkLogPath(file: string): void {
   let problem: string | null = null;
   try {
-    const existing = statSync(file, { throwIfNoEntry: false });
+    const existing = lstatSync(file, { throwIfNoEntry: false });
     if (existing?.isDirectory()) problem = "EISDIR";
-    else if (existing) accessSync(file, constants.W_OK);
+    else if (existing) problem = logFileProblem(existing);
     else if (!statSync(path.dirname(file)).isDirectory()) problem = "ENOTDIR";
     else accessSync(path.dirname(file), constants.W_OK);
   } catch (error) {

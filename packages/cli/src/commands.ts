@@ -447,10 +447,10 @@ export const IMPORT = defineCommand({
 
 export const SHARE = defineCommand({
   name: "share",
-  summary: "hand a capture to a child root (hard links where safe)",
+  summary: "hand a copy of a capture to a child root",
   usage: "REF --to ROOT [options]",
   description: [
-    "A final capture's files are hard-linked when both roots are on one file system, anything else is copied (a running job as a partial snapshot); the child's receipt records the parent root, and the child keeps its copy when the parent is deleted.",
+    "The capture's files are copied, never hard-linked (spool reads only files with one link), a running job as a partial snapshot; the child's receipt records the parent root, and the child keeps its copy when the parent is deleted.",
   ],
   options: {
     root,

@@ -8,12 +8,19 @@
  * delivers it (`completion.seen`, created exclusively), so each completion is returned
  * exactly once, also to concurrent pollers. `wait` delivers it too; `status`, `read`,
  * `tail` and `grep` never do.
+ *
+ * A capture that ended or crashed while something of its process group still runs (a
+ * supervisor killed with its job, a descendant that kept the pipe) says so: `group N
+ * running` in the line, `groupRunning: N` in `--json` (null otherwise); `spool kill`
+ * stops it. Lines are printed with control characters escaped.
  */
 
 import { type CaptureStore, printable, producerOf, type StoredCapture } from "@spool/core";
-import type { CommandInput } from "./args.js";
+import { liveGroupIds } from "@spool/core/process-group";
+import { type CommandInput, escapeControls } from "./args.js";
 import type { LS } from "./commands.js";
 import type { Io } from "./io.js";
+import { groupLeft } from "./job-group.js";
 import { jsonText } from "./json-text.js";
 import { locateStore } from "./locate-capture.js";
 
@@ -23,12 +30,13 @@ export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promis
   for (const e of report.errors) io.stderr(`spool ls: ${e.captureId}: ${e.message}\n`);
   let captures = await store.list();
   if (parsed.options.unseen) captures = await deliverUnseen(store, captures, io);
+  const running = survivorsOf(captures);
   if (parsed.options.json) {
-    const summaries = await Promise.all(captures.map((c) => summary(store, c)));
+    const summaries = await Promise.all(captures.map((c) => summary(store, c, running)));
     io.stdout(`${jsonText(summaries, 2)}\n`);
     return 0;
   }
-  for (const c of captures) io.stdout(`${line(c)}\n`);
+  for (const c of captures) io.stdout(`${escapeControls(line(c, running.get(c.captureId)))}\n`);
   return 0;
 }
 
@@ -52,7 +60,20 @@ async function deliverUnseen(
   return delivered;
 }
 
-async function summary(store: CaptureStore, c: StoredCapture) {
+/** Captures that ended or crashed with their process group still running: id → pgid. */
+function survivorsOf(captures: readonly StoredCapture[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const ended = captures.filter((c) => c.condition !== "live" && c.receipt.process?.pid);
+  if (ended.length === 0) return out;
+  const live = liveGroupIds();
+  for (const c of ended) {
+    const group = groupLeft(c.receipt, live);
+    if (group !== null) out.set(c.captureId, group.pgid);
+  }
+  return out;
+}
+
+async function summary(store: CaptureStore, c: StoredCapture, running: Map<string, number>) {
   const r = c.receipt;
   const job = c.job !== null;
   return {
@@ -74,10 +95,11 @@ async function summary(store: CaptureStore, c: StoredCapture) {
     completionSeen: job ? await store.completion.seen(c.captureId) : null,
     // Imported (`spool import`) or shared (`spool share`): where it came from; else null.
     provenance: r.provenance ?? null,
+    groupRunning: running.get(c.captureId) ?? null,
   };
 }
 
-function line(c: StoredCapture): string {
+function line(c: StoredCapture, groupRunning: number | undefined): string {
   const r = c.receipt;
   const reasons = r.capture.reasons.length > 0 ? ` (${r.capture.reasons.join(", ")})` : "";
   const exit =
@@ -91,5 +113,6 @@ function line(c: StoredCapture): string {
   const origin = r.provenance
     ? `  [${r.provenance.kind} from ${printable(r.provenance.from)}]`
     : "";
-  return `${c.captureId}  ${producerOf(r).startedAt}  ${producerOf(r).state}${exit}  ${r.capture.state}${reasons}  ${bytes} B${label}${origin}`;
+  const survivor = groupRunning === undefined ? "" : `  [group ${groupRunning} running]`;
+  return `${c.captureId}  ${producerOf(r).startedAt}  ${producerOf(r).state}${exit}  ${r.capture.state}${reasons}  ${bytes} B${survivor}${label}${origin}`;
 }

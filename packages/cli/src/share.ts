@@ -1,8 +1,8 @@
 /**
  * `spool share REF --to ROOT [--root DIR] [--root-quota N] [--json]`: hand one capture to
- * a child root on this machine (`shareCapture` in `@spool/sinks`): a final capture's
- * files are hard-linked when both roots are on one file system, anything else is copied
- * (a running job as a `partial` snapshot); the child's receipt records the parent root.
+ * a child root on this machine (`shareCapture` in `@spool/sinks`): its files are copied,
+ * never hard-linked (readers refuse a file with a second link), a running job as a
+ * `partial` snapshot; the child's receipt records the parent root.
  * The child keeps its copy when the parent is deleted.
  */
 import * as path from "node:path";

@@ -26,13 +26,21 @@ export type SupervisorMessage =
   | { type: "promoted"; receipt: Receipt }
   | { type: "final"; receipt: Receipt; exitStatus: number };
 
-/** Launcher → supervisor. */
-export type LauncherMessage = { type: "promote" } | { type: "cancel"; signal: NodeJS.Signals };
+/**
+ * Launcher → supervisor. The job's specification (`spec`: the capture options, `--`, the
+ * command) travels over the IPC channel, first, never on the supervisor's command line:
+ * `/proc/<pid>/cmdline` is readable by every user for the job's whole life.
+ */
+export type LauncherMessage =
+  | { type: "spec"; argv: readonly string[] }
+  | { type: "promote" }
+  | { type: "cancel"; signal: NodeJS.Signals };
 
 const BIN = fileURLToPath(new URL("../bin/spool.js", import.meta.url));
 
 /**
- * Start a supervisor for `argv` (the capture options, `--`, the command). A `capture`
+ * Start a supervisor for `argv` (the capture options, `--`, the command). Its command line
+ * holds only the mode and the capture id; `argv` is its first IPC message. A `capture`
  * supervisor is handed the launcher's stdin (the same open file, nothing copied); the
  * launcher must not read it.
  */
@@ -42,12 +50,78 @@ export function launchSupervisor(
   argv: readonly string[],
   io: Io,
 ): ChildProcess {
-  return spawn(process.execPath, [BIN, "__supervise", mode, captureId, ...argv], {
+  const child = spawn(process.execPath, [BIN, "__supervise", mode, captureId], {
     cwd: io.cwd,
     env: io.env,
     detached: true,
     stdio: [mode === "capture" ? "inherit" : "ignore", "ignore", "ignore", "ipc"],
   });
+  const spec: LauncherMessage = { type: "spec", argv };
+  child.send(spec);
+  return child;
+}
+
+/** The supervisor's side of the channel: its job first, then the launcher's orders. */
+export interface LauncherInbox {
+  /** The job (`spec`, the launcher's first message). Rejects when there is no launcher, it goes away, or nothing comes within the time given. */
+  readonly spec: Promise<readonly string[]>;
+  /** Hand every later message (those already received first) to `handler`; returns the undo. */
+  follow(handler: (message: LauncherMessage) => void): () => void;
+}
+
+/**
+ * Listen to the launcher from the start, so that an order sent right after the job (a
+ * cancel on Ctrl-C) is held, not dropped, until the supervisor is ready to follow it.
+ */
+export function launcherInbox(ms: number): LauncherInbox {
+  let handler: ((message: LauncherMessage) => void) | null = null;
+  const early: LauncherMessage[] = [];
+  let answer!: (message: LauncherMessage | null) => void;
+  let answered = false;
+  const firstMessage = new Promise<LauncherMessage | null>((resolve) => {
+    answer = resolve;
+  });
+  const first = (message: LauncherMessage | null) => {
+    answered = true;
+    answer(message);
+  };
+  const onMessage = (message: LauncherMessage) => {
+    if (!answered) first(message);
+    else if (handler) handler(message);
+    else early.push(message);
+  };
+  const onGone = () => {
+    if (!answered) first(null);
+  };
+  const timer = setTimeout(onGone, ms);
+  if (process.connected) {
+    process.on("message", onMessage);
+    process.once("disconnect", onGone);
+  } else onGone();
+  const spec = firstMessage.then((message) => {
+    clearTimeout(timer);
+    process.off("disconnect", onGone);
+    if (message === null)
+      throw internal("__supervise is internal: it takes its job from its launcher");
+    if (message.type !== "spec" || !Array.isArray(message.argv))
+      throw internal("the launcher's first message was not the job");
+    return message.argv;
+  });
+  return {
+    spec,
+    follow(next) {
+      handler = next;
+      for (const message of early.splice(0)) next(message);
+      return () => {
+        handler = null;
+        process.off("message", onMessage);
+      };
+    },
+  };
+}
+
+function internal(message: string): SpoolError {
+  return new SpoolError("SPOOL_E_STATE", "supervisor", message);
 }
 
 /** The next message of one of `types`; rejects if the supervisor exits first or `ms` passes. */

@@ -1,7 +1,9 @@
 /**
- * `spool __supervise MODE ID [capture options] -- CMD …` (internal): the detached process
+ * `spool __supervise MODE ID` (internal): the detached process
  * that owns a job's pipes and capture until it ends, then exits (no daemon outlives its
- * capture). For `start` it spills at launch; for `run` it spills when promoted
+ * capture). Its job (the capture options, `--`, the command) is the launcher's first IPC
+ * message, so the command, its label and any secret in them never show in the
+ * world-readable `/proc/<pid>/cmdline`. For `start` it spills at launch; for `run` it spills when promoted
  * (`--background-after`), which adopts the same spool at the queue's boundary: the
  * bytes held so far flow first, nothing is copied or replayed. For `capture` (no CMD) it
  * captures its own stdin, the launcher's, handed over at launch, and is promoted the same way.
@@ -22,7 +24,7 @@ import {
   startCapture,
 } from "@spool/core";
 import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
-import { type CommandInput, usageError } from "./args.js";
+import { type CommandInput, parseCommand, usageError } from "./args.js";
 import { startStdinCapture, stdinCaptureConfig } from "./capture.js";
 import {
   type CaptureSetup,
@@ -30,9 +32,18 @@ import {
   openCapture,
   prepareCapture,
 } from "./capture-options.js";
-import type { SUPERVISE } from "./commands.js";
+import { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
-import type { LauncherMessage, SupervisorMessage, SupervisorMode } from "./supervisor-launch.js";
+import {
+  type LauncherInbox,
+  type LauncherMessage,
+  launcherInbox,
+  type SupervisorMessage,
+  type SupervisorMode,
+} from "./supervisor-launch.js";
+
+/** How long a supervisor waits for its job from the launcher that just started it. */
+const SPEC_TIMEOUT_MS = 30_000;
 
 /** Signals the supervisor turns into a cancellation, and what the job's group receives. */
 export const CANCEL_SIGNALS: Readonly<Partial<Record<NodeJS.Signals, NodeJS.Signals>>> = {
@@ -52,15 +63,16 @@ export async function superviseCommand(
   if (
     (mode !== "start" && mode !== "run" && mode !== "capture") ||
     !captureId ||
-    !isCaptureId(captureId)
+    !isCaptureId(captureId) ||
+    more.length > 0 ||
+    parsed.rest !== null
   ) {
-    throw usageError(
-      "__supervise is internal (start|run ID [options] -- CMD | capture ID [options])",
-    );
+    throw usageError("__supervise is internal (start|run|capture ID; the job comes over IPC)");
   }
-  const input = { ...parsed, positionals: more };
+  const inbox = launcherInbox(SPEC_TIMEOUT_MS);
+  const spec = parseCommand(SUPERVISE, await inbox.spec);
   const config =
-    mode === "capture" ? stdinCaptureConfig(input, io) : captureConfig(input, io.env, io.cwd);
+    mode === "capture" ? stdinCaptureConfig(spec, io) : captureConfig(spec, io.env, io.cwd);
   const setup = openCapture(prepareCapture(config));
   const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
   // The launch receipt advertises live.json: its first replacement, acknowledged by our
@@ -68,10 +80,10 @@ export async function superviseCommand(
   const firstLive = firstLiveAck();
   const spool = (context: Parameters<typeof setup.files.factory>[0]) =>
     firstLive.watch(setup.files.factory(context));
-  const liveIntervalMs = parsed.options["live-ms"];
+  const liveIntervalMs = spec.options["live-ms"];
   const { capture, started } =
     mode === "capture"
-      ? stdinJob(setup, spool, { captureId, liveIntervalMs }, parsed.options.declared)
+      ? stdinJob(setup, spool, { captureId, liveIntervalMs }, spec.options.declared)
       : processJob(setup, spool, { captureId, liveIntervalMs }, mode === "start");
   const send = (message: SupervisorMessage) => {
     if (process.connected && process.send) process.send(message);
@@ -80,7 +92,7 @@ export async function superviseCommand(
   const job: SupervisedJob = { capture, captureId, mode, dir, started, firstLive, send };
   const announce = (type: "launched" | "promoted") => announceJob(job, type);
   const lifecycle: Lifecycle = { promoted: mode === "start" ? "start" : null, finished: false };
-  const stopLauncher = followLauncher(capture, lifecycle, announce);
+  const stopLauncher = followLauncher(inbox, capture, lifecycle, announce);
 
   if (mode === "start") {
     await announce("launched").catch((error: unknown) => {
@@ -214,6 +226,7 @@ async function announceJob(job: SupervisedJob, type: "launched" | "promoted"): P
 
 /** Obey the launcher's cancel and promote messages; returns the undo. */
 function followLauncher(
+  inbox: LauncherInbox,
   capture: JobCapture,
   lifecycle: Lifecycle,
   announce: (type: "promoted") => Promise<boolean>,
@@ -230,10 +243,10 @@ function followLauncher(
   const onDisconnect = () => {
     if (lifecycle.promoted === null && !lifecycle.finished) capture.cancel("SIGTERM");
   };
-  process.on("message", onMessage);
+  const stopInbox = inbox.follow(onMessage);
   process.on("disconnect", onDisconnect);
   return () => {
-    process.off("message", onMessage);
+    stopInbox();
     process.off("disconnect", onDisconnect);
   };
 }

@@ -123,7 +123,8 @@ export function startCapture(options: CaptureOptions): Capture {
       return capture.events;
     },
     receipt: () => capture.receipt() as ProcessCaptureReceipt,
-    done: capture.done.then((receipt) => ({
+    // Done once a cancellation has finished escalating too (see `ProcessRun.settled`).
+    done: Promise.all([capture.done, child.settled]).then(([receipt]) => ({
       receipt: receipt as ProcessCaptureReceipt,
       exitStatus: exitStatusOf(child.snapshot()),
     })),

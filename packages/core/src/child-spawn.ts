@@ -15,6 +15,7 @@
  */
 import { spawn } from "node:child_process";
 import type { Readable } from "node:stream";
+import { groupAlive, type ProcessGroup, processStart, signalGroup } from "./process-group.js";
 
 export interface SpawnRequest {
   readonly command: string;
@@ -42,8 +43,16 @@ export interface ChildEvents {
 export interface ChildHandle {
   readonly stdout: Readable;
   readonly stderr: Readable;
-  /** Signal the child's whole process group (the child alone if the group is gone). */
+  /**
+   * Signal the child's whole process group, also after the child itself exited (its
+   * descendants stay in the group), but only while the group is still the one started
+   * here (its leader's pid and start time, see `process-group.ts`).
+   */
   signal(signal: NodeJS.Signals): void;
+  /** The group as started (pgid = the child's pid, and its start time), once spawned. */
+  group?(): ProcessGroup | null;
+  /** Whether any process of that group is still alive. @default false once exited */
+  groupAlive?(): boolean;
 }
 
 /**
@@ -61,11 +70,13 @@ export const spawnChild: SpawnChild = (request, events) => {
     detached: true,
     windowsHide: true,
   });
-  let pid: number | null = null;
+  let group: ProcessGroup | null = null;
   let spawned = false;
   child.once("spawn", () => {
     spawned = true;
-    pid = child.pid ?? null;
+    const pid = child.pid ?? null;
+    // Read now, before Node reaps the child: the start time is what makes the group ours.
+    if (pid !== null) group = { pgid: pid, leaderStart: processStart(pid) };
     events.spawned(pid);
   });
   child.once("error", (error: NodeJS.ErrnoException) => {
@@ -77,17 +88,16 @@ export const spawnChild: SpawnChild = (request, events) => {
     stdout: child.stdout as Readable,
     stderr: child.stderr as Readable,
     signal(signal) {
-      if (pid === null) return;
+      if (group === null || signalGroup(group, signal)) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       try {
-        process.kill(-pid, signal);
+        child.kill(signal); // left its group (setsid) but still ours: our own child
       } catch {
-        try {
-          child.kill(signal);
-        } catch {
-          // already gone
-        }
+        // already gone
       }
     },
+    group: () => group,
+    groupAlive: () => group !== null && groupAlive(group),
   };
 };
 

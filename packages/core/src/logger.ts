@@ -12,6 +12,7 @@
 import { createRequire } from "node:module";
 import type { pino as Pino } from "pino";
 import { SpoolError } from "./errors.js";
+import { openLogFile } from "./log-file.js";
 
 /**
  * What the framework logs through: a pino logger fits, and so does any object with these
@@ -42,7 +43,7 @@ const load = (): typeof Pino => {
 };
 
 export interface LoggerOptions {
-  /** A file path, "stderr", or null for no logs. @default null */
+  /** A file path (opened by `openLogFile`: exclusive, private, never through a link), "stderr", or null for no logs. @default null */
   readonly destination: string | "stderr" | null;
   /** @default "info" */
   readonly level?: "debug" | "info" | "warn" | "error";
@@ -66,13 +67,7 @@ export function createLogger(options: LoggerOptions): Logger {
   const dest =
     options.destination === "stderr"
       ? pino.destination({ fd: 2, sync: true })
-      : pino.destination({
-          dest: options.destination,
-          sync: true,
-          mkdir: false,
-          append: true,
-          mode: 0o600,
-        });
+      : pino.destination({ fd: openLogFile(options.destination), sync: true });
   const logger = pino({ level, base: { pid: process.pid }, name: "spool" }, dest);
   return logger as unknown as Logger;
 }

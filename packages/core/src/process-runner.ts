@@ -15,7 +15,7 @@
  * ```
  */
 import type { CaptureProducer } from "./capture-producer.js";
-import type { SpawnChild, SpawnRequest } from "./child-spawn.js";
+import type { ChildHandle, SpawnChild, SpawnRequest } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
 import { exitStatusOf } from "./exit-status.js";
 import type { ProcessReceipt } from "./receipt.js";
@@ -38,6 +38,13 @@ export interface ProcessRunOptions {
 export interface ProcessRun extends CaptureProducer {
   /** Resolves once the direct child exited, or could not be spawned. */
   readonly exited: Promise<void>;
+  /**
+   * Resolves once the child exited and no cancellation is still escalating: after a
+   * cancel or timeout, members of the group that outlive the child (a descendant that
+   * ignores SIGTERM) are signalled SIGKILL at the end of the grace period all the same,
+   * and this waits for that (or for the group to empty first).
+   */
+  readonly settled: Promise<void>;
   block(): { readonly process: ProcessReceipt };
   /** The process as of now (a copy). */
   snapshot(): ProcessReceipt;
@@ -57,7 +64,7 @@ export function runProcess(options: ProcessRunOptions): ProcessRun {
     endedAt: null,
   };
   let cancelledBy: "cancel" | "timeout" | null = null;
-  let timers: Array<() => void> = [];
+  let stopTimeout: (() => void) | null = null;
   let settle: () => void = () => {};
   const exited = new Promise<void>((resolve) => {
     settle = resolve;
@@ -65,14 +72,16 @@ export function runProcess(options: ProcessRunOptions): ProcessRun {
   const end = (update: Partial<ProcessReceipt>) => {
     if (proc.endedAt !== null) return;
     Object.assign(proc, update, { endedAt: new Date(clock.now()).toISOString() });
-    for (const cancel of timers) cancel();
-    timers = [];
+    stopTimeout?.();
     settle();
+    escalation.leaderGone();
   };
 
   const child = options.spawn(options.request, {
     spawned(pid) {
       proc.pid = pid;
+      const start = child.group?.()?.leaderStart;
+      if (start !== undefined) proc.pidStart = start;
       options.onSpawned?.(pid);
     },
     failed(error) {
@@ -82,19 +91,14 @@ export function runProcess(options: ProcessRunOptions): ProcessRun {
       end({ exitCode: code, signal, ...cancelOutcome(cancelledBy, options.timeoutMs) });
     },
   });
+  const escalation = createEscalation(child, clock, options.killGraceMs, () => proc.pid !== null);
 
-  const signalGroup = (signal: NodeJS.Signals) => {
-    if (proc.pid !== null && proc.endedAt === null) child.signal(signal);
-  };
   const terminate = (signal: NodeJS.Signals, why: "cancel" | "timeout") => {
-    if (proc.endedAt !== null) return;
-    cancelledBy ??= why;
-    signalGroup(signal);
-    if (signal !== "SIGKILL")
-      timers.push(clock.setTimeout(() => signalGroup("SIGKILL"), options.killGraceMs));
+    if (proc.endedAt === null) cancelledBy ??= why;
+    escalation.cancel(signal, proc.endedAt !== null);
   };
   if (options.timeoutMs !== null && proc.endedAt === null) {
-    timers.push(clock.setTimeout(() => terminate("SIGTERM", "timeout"), options.timeoutMs));
+    stopTimeout = clock.setTimeout(() => terminate("SIGTERM", "timeout"), options.timeoutMs);
   }
 
   return {
@@ -102,6 +106,7 @@ export function runProcess(options: ProcessRunOptions): ProcessRun {
     stderr: child.stderr,
     exited,
     ended: exited,
+    settled: exited.then(() => escalation.done),
     snapshot: () => ({ ...proc }),
     block: () => ({ process: { ...proc } }),
     running: () => proc.state === "running",
@@ -110,6 +115,71 @@ export function runProcess(options: ProcessRunOptions): ProcessRun {
     // A child that never started holds no pipe open.
     drainTimeoutCounts: () => !proc.spawnError,
     cancel: (signal) => terminate(signal, "cancel"),
+  };
+}
+
+/** How often the group is looked at while a cancellation outlives the child. */
+const GROUP_POLL_MS = 50;
+
+/**
+ * Cancelling a process group: the signal now, SIGKILL after the grace period, and that
+ * SIGKILL is not called off when the leader exits: it goes to whatever of the group is
+ * left, unless the group empties first. `done` resolves when nothing is pending.
+ */
+function createEscalation(
+  child: ChildHandle,
+  clock: Clock,
+  graceMs: number,
+  started: () => boolean,
+) {
+  let stopKill: (() => void) | null = null;
+  let stopPoll: (() => void) | null = null;
+  let keepAlive: ReturnType<typeof setInterval> | null = null;
+  let finish: () => void = () => {};
+  let leaderGone = false;
+  const done = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  const stop = () => {
+    stopKill?.();
+    stopPoll?.();
+    stopKill = stopPoll = null;
+    if (keepAlive !== null) clearInterval(keepAlive);
+    keepAlive = null;
+    if (leaderGone) finish();
+  };
+  const groupLeft = () => child.groupAlive?.() === true;
+  const poll = () => {
+    stopPoll = clock.setTimeout(() => {
+      if (groupLeft()) poll();
+      else stop();
+    }, GROUP_POLL_MS);
+  };
+  const watchRest = () => {
+    if (stopKill === null || !groupLeft()) return stop();
+    // The clock's timers do not hold the process open; the group's last SIGKILL must.
+    keepAlive ??= setInterval(() => {}, 1000);
+    if (stopPoll === null) poll();
+  };
+  return {
+    done,
+    /** Signal the group (a live leader's, or what is left of it), escalating after the grace. */
+    cancel(signal: NodeJS.Signals, afterExit: boolean) {
+      if (!started() || (afterExit && !groupLeft())) return;
+      child.signal(signal);
+      if (signal !== "SIGKILL" && stopKill === null) {
+        stopKill = clock.setTimeout(() => {
+          stopKill = null;
+          child.signal("SIGKILL");
+          stop();
+        }, graceMs);
+      }
+      if (afterExit) watchRest();
+    },
+    leaderGone() {
+      leaderGone = true;
+      watchRest();
+    },
   };
 }
 

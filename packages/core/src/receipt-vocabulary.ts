@@ -12,7 +12,7 @@
 export const STREAM_NAMES = ["stdout", "stderr"] as const;
 export type StreamName = (typeof STREAM_NAMES)[number];
 
-export const PROCESS_STATES = ["running", "exited", "cancelled", "timeout"] as const;
+export const PROCESS_STATES = ["running", "exited", "cancelled", "timeout", "unknown"] as const;
 export const CAPTURE_STATES = [
   "pending",
   "complete",

@@ -51,6 +51,14 @@ export const ProcessReceiptSchema = z.object({
   signal: z.string().nullable(),
   reason: z.string().nullable(),
   pid: z.number().int().positive().nullable(),
+  /**
+   * The start time of `pid` as the OS reports it (Linux: clock ticks since boot, field 22
+   * of `/proc/<pid>/stat`), recorded when spool started it: `kill` signals the process
+   * group `pid` only while its leader still has this start time (or has exited and its
+   * group lives on), never a later process that got the same number. Absent or null where
+   * unknown.
+   */
+  pidStart: z.string().nullable().optional(),
   startedAt: isoTime,
   endedAt: isoTime.nullable(),
   /** Present only when the child could not be started: the errno and the system call. */

@@ -67,6 +67,7 @@ export {
   ledgerBalances,
   type RawCounts,
 } from "./ledger.js";
+export { logFileProblem, openLogFile } from "./log-file.js";
 export {
   createLogger,
   type Logger,
@@ -84,6 +85,21 @@ export {
   renderPreview,
 } from "./preview.js";
 export { printable } from "./printable.js";
+export {
+  emptiedWithin,
+  type GroupTermination,
+  groupAlive,
+  groupMembers,
+  hasProcfs,
+  liveGroupIds,
+  type ProcessGroup,
+  type ProcStat,
+  processAlive,
+  processStart,
+  readProcStat,
+  signalGroup,
+  terminateGroup,
+} from "./process-group.js";
 export {
   type ProcessRun,
   type ProcessRunOptions,

@@ -1,12 +1,12 @@
 /**
  * `spool share REF --to ROOT`: hand a capture to a child root on the same machine, before
  * its owner (the parent conversation) may be deleted. It is an export into a staging
- * directory of the child root followed by the import's verify-and-publish, with one
- * difference: a final capture's stream files and line indexes are hard-linked when both
- * roots are on one file system (the child keeps the bytes whatever happens to the
- * parent, and no second copy is written); live and crashed captures, and anything on
- * another file system, are copied (a live one as a `partial` snapshot). The child's
- * receipt records the parent root (`provenance: { kind: "shared", from }`).
+ * directory of the child root followed by the import's verify-and-publish: every file is
+ * copied (a live capture as a `partial` snapshot), never hard-linked, because readers
+ * refuse a stream file with a second link (a link planted to a file elsewhere must never
+ * be served), and a shared file would have one in each root. The child keeps the bytes
+ * whatever happens to the parent. The child's receipt records the parent root
+ * (`provenance: { kind: "shared", from }`).
  *
  * @example
  * ```ts
@@ -19,12 +19,11 @@ import type { CaptureStore } from "@spool/core";
 import { writeBundle } from "./bundle-export.js";
 import { createStager, type ImportReport, publishStaged, type Stager } from "./bundle-import.js";
 import type { BundleWriter } from "./bundle-writer.js";
-import { captureDir } from "./refs.js";
 
 export interface ShareCaptureOptions {
   /** The parent root's store. */
   readonly store: CaptureStore;
-  /** The parent root (absolute), where the capture's files are linked from. */
+  /** The parent root (absolute), recorded as the child's provenance. */
   readonly root: string;
   readonly captureId: string;
   /** The child root (absolute; created if missing). */
@@ -36,7 +35,7 @@ export interface ShareCaptureOptions {
 }
 
 export interface ShareReport extends ImportReport {
-  /** Files hard-linked rather than copied. */
+  /** Files hard-linked rather than copied: always 0 now (see above), kept for callers. */
   readonly linked: number;
 }
 
@@ -46,11 +45,7 @@ export async function shareCapture(options: ShareCaptureOptions): Promise<ShareR
   let linked = 0;
   try {
     const writer = stagerWriter(stager, () => linked++);
-    await writeBundle(options.store, [options.captureId], writer, {
-      omitted: [],
-      now,
-      linkDir: (capture) => captureDir(options.root, capture.captureId),
-    });
+    await writeBundle(options.store, [options.captureId], writer, { omitted: [], now });
     const report = await publishStaged(stager, {
       root: options.to,
       quotaBytes: options.quotaBytes,

@@ -37,6 +37,7 @@ import { crashedFrom, createDataScan, type StoredData, skeletonReceipt } from ".
 import { type ExitRecord, readExitRecord } from "./exit-record.js";
 import { readJsonNoFollow } from "./json-file.js";
 import { isOwnerAlive, type OwnerFile, readOwnerFile } from "./owner.js";
+import { openPrivateFile } from "./private-file.js";
 import { lstatIfAny, TOOL_OUTPUTS } from "./storage.js";
 
 const COMPONENT = "capture-state";
@@ -157,7 +158,8 @@ function storedStream(dir: string, name: StreamName): StoredData | null {
 }
 
 function scanFile(file: string) {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  const fd = openPrivateFile(file);
+  if (fd === null) throw new SpoolError("SPOOL_E_STORAGE", COMPONENT, `${file} went away`);
   const scan = createDataScan();
   const buffer = Buffer.allocUnsafe(1024 * 1024);
   try {

@@ -92,7 +92,8 @@ function crashedProcess(process: NonNullable<Receipt["process"]>): NonNullable<R
   return process.state === "running"
     ? {
         ...process,
-        state: "exited" as const,
+        // Not observed: the process may have ended, or may still run (`spool ls` says).
+        state: "unknown" as const,
         exitCode: null,
         signal: null,
         reason: "unknown: the supervisor died before the process ended (crash)",

@@ -35,6 +35,7 @@ import { completionSeen, takeCompletion } from "./completion-marker.js";
 import { loadCursor, saveCursor } from "./cursor-file.js";
 import { readJobRecord } from "./job-record.js";
 import { lineIndexName, seekLine } from "./line-index.js";
+import { openPrivateFile } from "./private-file.js";
 import { listCaptures, reconcileCapture, recoverRoot } from "./recovery.js";
 import { captureDir, resolveRef, streamOfFile } from "./refs.js";
 import { reconcileRootQuota } from "./root-quota.js";
@@ -242,19 +243,9 @@ function openStreamFile(dir: string, stream: StreamName, ref: string | null): nu
   );
 }
 
+/** A stream file or index: a private regular file with one link (see `openPrivateFile`), or null. */
 function openNoFollow(file: string): number | null {
-  try {
-    return fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") {
-      throw new SpoolError(
-        "SPOOL_E_REF_OUTSIDE_ROOT",
-        "read",
-        `${path.basename(file)} is a symlink; refusing it`,
-      );
-    }
-    return null;
-  }
+  return openPrivateFile(file);
 }
 
 /** Bytes of every regular file in the capture directory (one level of subdirectories: `cursors/`). */

@@ -72,9 +72,17 @@ interface OpenStream {
 
 /** One capture's writer: its directory, its streams, and how to answer. */
 interface Writer {
+  /** The capture directory's real path (what receipts name). */
   dir: string;
   root: string;
   captureId: string;
+  /**
+   * How the writer names the directory for its own operations: on Linux through its open
+   * descriptor (`/proc/self/fd/<fd>/.`), so a directory swapped for a link while the
+   * capture runs is never followed (Node has no `openat`); else `dir`.
+   */
+  at: string;
+  dirFd: number | null;
   fsl: FsLayer;
   streams: OpenStream[];
   /** The reserved `receipt.json` space and `exit.json` (final-records.ts). */
@@ -92,6 +100,8 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
       dir: "",
       root: "",
       captureId: "",
+      at: "",
+      dirFd: null,
       fsl: nodeFs,
       streams: [],
       records: null,
@@ -104,6 +114,8 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
       writer.syncTimer = null;
       for (const s of writer.streams) closeQuietly(s, writer.fsl);
       if (writer.records) closeFinalRecords(writer.records, writer.fsl);
+      if (writer.dirFd !== null) fs.closeSync(writer.dirFd);
+      writer.dirFd = null;
       port.close();
       resolve();
     };
@@ -149,14 +161,15 @@ function open(w: Writer, message: OpenRequest): boolean {
     w.captureId = message.captureId;
     outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS), { fs: w.fsl });
     w.dir = ensurePrivateDir(path.join(outputs, message.captureId), { exclusive: true, fs: w.fsl });
+    pinDir(w);
     // First in the directory: who is writing it, so recovery leaves it alone.
     const owner = {
       ...currentOwner(),
       captureId: message.captureId,
       startedAt: new Date(message.startedAt).toISOString(),
     };
-    publishAtomic(w.dir, OWNER_FILE, Buffer.from(`${JSON.stringify(owner)}\n`), { fs: w.fsl });
-    w.records = reserveFinalRecords(w.dir, w.fsl);
+    publishAtomic(w.at, OWNER_FILE, Buffer.from(`${JSON.stringify(owner)}\n`), { fs: w.fsl });
+    w.records = reserveFinalRecords(w.at, w.fsl);
     w.streams = message.files.map((name) => openStream(w, name));
     syncDir(outputs, w.fsl);
     w.send({ op: "opened", re: message.id, dir: w.dir });
@@ -169,7 +182,7 @@ function open(w: Writer, message: OpenRequest): boolean {
 }
 
 function openStream(w: Writer, name: string): OpenStream {
-  const live = path.join(w.dir, name);
+  const live = path.join(w.at, name);
   const stem = name.replace(/\.live$/, "");
   return {
     fd: createExclusive(live, w.fsl),
@@ -180,7 +193,7 @@ function openStream(w: Writer, name: string): OpenStream {
     hash: createHash("sha256"),
     error: null,
     index: {
-      fd: createExclusive(path.join(w.dir, `${stem}.idx`), w.fsl),
+      fd: createExclusive(path.join(w.at, `${stem}.idx`), w.fsl),
       indexer: createLineIndexer(),
       bytes: 0,
     },
@@ -196,10 +209,10 @@ function abandon(w: Writer, files: readonly string[]): void {
   if (!w.dir) return;
   const stems = files.map((f) => f.replace(/\.live$/, ""));
   const names = [OWNER_FILE, RECEIPT_RESERVE, EXIT_FILE, ...files, ...stems.map((f) => `${f}.idx`)];
-  for (const name of names) tryUnlink(path.join(w.dir, name), w.fsl);
+  for (const name of names) tryUnlink(path.join(w.at || w.dir, name), w.fsl);
   try {
-    for (const name of w.fsl.readdirSync(w.dir)) {
-      if (/^\.[A-Za-z0-9._-]+\.tmp$/.test(name)) tryUnlink(path.join(w.dir, name), w.fsl);
+    for (const name of w.fsl.readdirSync(w.at || w.dir)) {
+      if (/^\.[A-Za-z0-9._-]+\.tmp$/.test(name)) tryUnlink(path.join(w.at || w.dir, name), w.fsl);
     }
     fs.rmdirSync(w.dir);
   } catch {
@@ -286,7 +299,7 @@ function armSyncTimer(w: Writer): void {
 function replaceLive(w: Writer, message: LiveRequest): void {
   let ok = true;
   try {
-    publishAtomic(w.dir, "live.json", Buffer.from(message.json), { replace: true, fs: w.fsl });
+    publishAtomic(w.at, "live.json", Buffer.from(message.json), { replace: true, fs: w.fsl });
   } catch {
     ok = false; // a missed live snapshot is superseded by the next one, or by receipt.json
   }
@@ -315,9 +328,9 @@ function finish(w: Writer, message: FinishRequest): void {
         if (!durable) throw Object.assign(new Error("fsync failed"), { code: "EIO" });
       }
       closeIndex(s);
-      const finalPath = path.join(w.dir, message.finalNames[i]!);
+      const finalPath = path.join(w.at, message.finalNames[i]!);
       renameExclusive(s.live, finalPath, w.fsl);
-      file = finalPath;
+      file = path.join(w.dir, message.finalNames[i]!); // the real path, not the descriptor's
     } catch (error) {
       const code = errnoOf((error as { cause?: unknown }).cause ?? error);
       s.error ??= code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
@@ -327,7 +340,7 @@ function finish(w: Writer, message: FinishRequest): void {
     return { committed: s.committed, sha256, file, error: s.error };
   }) as [FinishedStream, FinishedStream];
   try {
-    syncDir(w.dir, w.fsl);
+    syncDir(w.at, w.fsl);
   } catch {
     // reported through the receipt publish that follows
   }
@@ -349,11 +362,11 @@ function writeExitRecord(w: Writer): void {
 function publishReceipt(w: Writer, message: ReceiptRequest): void {
   try {
     const data = Buffer.from(message.json);
-    if (w.records) publishReserved(w.dir, w.records, data, w.fsl);
-    else publishAtomic(w.dir, "receipt.json", data, { fs: w.fsl });
+    if (w.records) publishReserved(w.at, w.records, data, w.fsl);
+    else publishAtomic(w.at, "receipt.json", data, { fs: w.fsl });
     w.send({ op: "published", re: message.id });
   } catch (error) {
-    if (w.records) dropReserve(w.dir, w.records, w.fsl);
+    if (w.records) dropReserve(w.at, w.records, w.fsl);
     // The exit record now also says the receipt is missing, and why.
     if (w.exit) {
       w.exit.receiptError = errnoOf((error as { cause?: unknown }).cause ?? error);
@@ -397,6 +410,33 @@ function indexLines(s: OpenStream, data: Uint8Array) {
     }
     closeIndex(s);
   }
+}
+
+/** Name the directory through an open descriptor where `/proc/self/fd` allows (see `Writer.at`). */
+function pinDir(w: Writer): void {
+  w.at = w.dir;
+  const fd = fs.openSync(
+    w.dir,
+    fs.constants.O_RDONLY |
+      fs.constants.O_DIRECTORY |
+      fs.constants.O_NOFOLLOW |
+      fs.constants.O_NONBLOCK,
+  );
+  const st = fs.fstatSync(fd);
+  const via = `/proc/self/fd/${fd}/.`;
+  let pinned = false;
+  try {
+    const named = fs.statSync(via);
+    pinned = named.ino === st.ino && named.dev === st.dev;
+  } catch {
+    // no /proc: the path it is
+  }
+  if (!pinned) {
+    fs.closeSync(fd);
+    return;
+  }
+  w.dirFd = fd;
+  w.at = via;
 }
 
 function closeIndex(s: OpenStream) {

@@ -1,10 +1,10 @@
 /**
  * Reading the small JSON files a capture directory holds (`receipt.json`, `live.json`,
- * `owner.json`, `job.json`, cursors) from outside their writer: opened with
- * `O_NOFOLLOW`, so a link planted in their place is never followed, and only when
- * `fstat` says it is a regular file of modest size. Anything else (absent, a link, a
- * directory, too large, not JSON) reads as `undefined`: these files are published
- * atomically, so a reader that finds none simply looks again later.
+ * `owner.json`, `job.json`, cursors) from outside their writer, through
+ * {@link openPrivateFile}: a link, a FIFO, a file of another user or one with a second
+ * link planted in their place is refused with `SPOOL_E_UNSAFE_PATH` (never followed,
+ * never waited on). A file that is absent, too large or not JSON reads as `undefined`:
+ * these files are published atomically, so a reader that finds none looks again later.
  *
  * @example
  * ```ts
@@ -13,21 +13,17 @@
  * ```
  */
 import * as fs from "node:fs";
+import { openPrivateFile } from "./private-file.js";
 
 /** Largest JSON file read (a receipt holds at most a 16 KiB preview). */
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
-/** The parsed contents of `file`, or `undefined` when it is not a readable regular JSON file. */
+/** The parsed contents of `file`, or `undefined` when it is absent, too large or not JSON; throws when it is not a private regular file. */
 export function readJsonNoFollow(file: string): unknown {
-  let fd: number;
+  const fd = openPrivateFile(file);
+  if (fd === null) return undefined;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_JSON_BYTES) return undefined;
+    if (fs.fstatSync(fd).size > MAX_JSON_BYTES) return undefined;
     return JSON.parse(fs.readFileSync(fd, "utf8")) as unknown;
   } catch {
     return undefined;

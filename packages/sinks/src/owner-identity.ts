@@ -11,7 +11,9 @@
  * isOwnerAlive(currentOwner()); // true
  * ```
  */
-import * as fs from "node:fs";
+import { processAlive, processStart } from "@spool/core/process-group";
+
+export { processStart };
 
 /** A process identity: a pid alone can be reused, a pid with its start time is not. */
 export interface Owner {
@@ -31,28 +33,11 @@ export function currentOwner(): Owner {
   return self;
 }
 
-/** True while the process that wrote `owner` is still running. */
+/**
+ * True while the process that wrote `owner` is still running: the same pid with the same
+ * start time, and not a zombie (a dead process nobody has reaped yet is dead).
+ */
 export function isOwnerAlive(owner: Owner): boolean {
   if (owner.pid === process.pid) return owner.start === currentOwner().start;
-  try {
-    process.kill(owner.pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  if (owner.start === null) return true;
-  const now = processStart(owner.pid);
-  // No /proc entry although the pid answers: a different pid namespace; trust the pid.
-  return now === null || now === owner.start;
-}
-
-/** The start time of `pid` from `/proc`, or null where it cannot be read. */
-export function processStart(pid: number): string | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
-    // The command name (field 2) may hold spaces and parentheses: split after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[19] ?? null; // field 22 overall; fields[0] is field 3
-  } catch {
-    return null;
-  }
+  return processAlive(owner.pid, owner.start);
 }

@@ -153,6 +153,14 @@ function requireDir(p: string, shown: string): void {
   if (st === null) throw notFound(`no ${shown}`);
   if (st.isSymbolicLink()) throw outside(`${shown} is a symlink; refusing it`);
   if (!st.isDirectory()) throw invalid(`${shown} is not a directory`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) {
+    throw new SpoolError(
+      "SPOOL_E_UNSAFE_PATH",
+      COMPONENT,
+      `${shown} is owned by another user (uid ${st.uid}); refusing it`,
+    );
+  }
 }
 
 /**
@@ -168,14 +176,22 @@ function findByCallId(outputs: string, callId: string): string | null {
   let best: { id: string; at: string } | null = null;
   for (const found of fs.readdirSync(outputs, { withFileTypes: true })) {
     if (!found.isDirectory() || !CAPTURE_ID_PATTERN.test(found.name)) continue;
-    const dir = path.join(outputs, found.name);
-    const receipt = (readJsonNoFollow(path.join(dir, "receipt.json")) ??
-      readJsonNoFollow(path.join(dir, "live.json"))) as ReceiptLike | undefined;
+    const receipt = claimOf(path.join(outputs, found.name));
     if (receipt?.callId !== callId) continue;
     const at = typeof receipt.process?.startedAt === "string" ? receipt.process.startedAt : "";
     if (best === null || at > best.at) best = { id: found.name, at };
   }
   return best?.id ?? null;
+}
+
+/** What a capture directory's receipt (final, else live) says; nothing when it is unsafe to read. */
+function claimOf(dir: string): ReceiptLike | undefined {
+  try {
+    return (readJsonNoFollow(path.join(dir, "receipt.json")) ??
+      readJsonNoFollow(path.join(dir, "live.json"))) as ReceiptLike | undefined;
+  } catch {
+    return undefined; // a link, FIFO or foreign file in its place: not a capture to match
+  }
 }
 
 interface ReceiptLike {

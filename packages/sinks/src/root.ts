@@ -4,6 +4,14 @@
  * resolved once (state is often kept under a linked home directory); below it,
  * `tool-outputs` and everything inside must be real, private directories.
  *
+ * A root is trusted only as ssh's `StrictModes` trusts a home directory: the root and every
+ * directory above it (as resolved, and every link on the way as given) is owned by this
+ * user or by root, and none is writable by group or others, except a directory with the
+ * sticky bit above the root (`/tmp`: others may add entries but not replace ours). A root
+ * another user could write in (a shared `0777` directory, or a link to one) is refused with
+ * `SPOOL_E_UNSAFE_PATH` before anything in it is read, so a receipt, `job.json` or stream
+ * file they forged there never reaches `status`, `read`, `wait`, `ls` or `kill`.
+ *
  * @example
  * ```ts
  * import { resolveRoot } from "@spool/sinks";
@@ -14,6 +22,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { SpoolError } from "@spool/core/runtime";
+
+/** The sticky bit: others may add entries to such a directory but not remove or rename ours. */
+const S_ISVTX = 0o1000;
 
 export interface RootChoice {
   readonly flag?: string | undefined;
@@ -66,5 +77,39 @@ export function resolveRoot(choice: RootChoice): string {
   if (!fs.statSync(real).isDirectory()) {
     throw new SpoolError("SPOOL_E_UNSAFE_PATH", "root", `${absolute} is not a directory`);
   }
+  assertTrustedRoot(absolute, real);
   return real;
+}
+
+/**
+ * Throw `SPOOL_E_UNSAFE_PATH` unless the root `real` (the resolved `given`) and its
+ * parents are owned by us or by root and writable by nobody else (see above).
+ */
+export function assertTrustedRoot(given: string, real: string): void {
+  const uid = process.getuid?.();
+  if (uid === undefined) return; // no owners to check (Windows)
+  const refuse = (what: string) =>
+    new SpoolError("SPOOL_E_UNSAFE_PATH", "root", `refusing the root ${given}: ${what}`);
+  // Links on the way as given: one another user owns could be pointed anywhere.
+  for (let p = given; ; p = path.dirname(p)) {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink() && st.uid !== uid && st.uid !== 0) {
+      throw refuse(`${p} is a link owned by another user (uid ${st.uid})`);
+    }
+    if (p === path.dirname(p)) break;
+  }
+  for (let p = real; ; p = path.dirname(p)) {
+    const st = fs.lstatSync(p);
+    if (st.uid !== uid && st.uid !== 0) {
+      throw refuse(`${p} is owned by another user (uid ${st.uid})`);
+    }
+    const sticky = (st.mode & S_ISVTX) !== 0 && p !== real;
+    if ((st.mode & 0o022) !== 0 && !sticky) {
+      const mode = (st.mode & 0o7777).toString(8);
+      throw refuse(
+        `${p} is writable by ${st.mode & 0o002 ? "others" : "its group"} (mode ${mode})`,
+      );
+    }
+    if (p === path.dirname(p)) break;
+  }
 }

@@ -1,7 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { readProcStat } from "@spool/core/process-group";
 import { currentOwner, readCaptureState } from "@spool/sinks";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -57,7 +58,30 @@ describe("readCaptureState: one rule for every reader", () => {
     });
   });
 
-  it("follows no link in place of receipt.json", () => {
+  it("an owner that is a zombie nobody reaps is dead: crashed, process unknown (#12 items 4, 6)", async () => {
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 5"], {
+      detached: true,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    try {
+      const zombie = Number(
+        await new Promise<string>((r) => parent.stdout!.once("data", (d) => r(String(d)))),
+      );
+      const end = Date.now() + 20_000;
+      while (readProcStat(zombie)?.state !== "Z" && Date.now() < end) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const owner = { pid: zombie, start: readProcStat(zombie)!.start };
+      fs.writeFileSync(path.join(dir, "owner.json"), JSON.stringify(owner));
+      const state = readCaptureState(dir);
+      expect(state.condition).toBe("crashed");
+      expect(state.receipt.process).toMatchObject({ state: "unknown", exitCode: null });
+    } finally {
+      process.kill(-parent.pid!, "SIGKILL");
+    }
+  });
+
+  it("follows no link in place of receipt.json: refuses it, saying so", () => {
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "spool-elsewhere-"));
     fs.writeFileSync(
       path.join(elsewhere, "receipt.json"),
@@ -65,7 +89,7 @@ describe("readCaptureState: one rule for every reader", () => {
     );
     fs.symlinkSync(path.join(elsewhere, "receipt.json"), path.join(dir, "receipt.json"));
     fs.writeFileSync(path.join(dir, "owner.json"), JSON.stringify(deadOwner()));
-    expect(readCaptureState(dir).condition).toBe("crashed");
+    expect(() => readCaptureState(dir)).toThrow(/receipt\.json is a symbolic link; refusing it/);
     fs.rmSync(elsewhere, { recursive: true, force: true });
   });
 });
