@@ -58,13 +58,15 @@ describe.skipIf(!hasProc)("process groups from /proc", () => {
       stdio: ["ignore", "pipe", "ignore"],
     });
     groups.push(leader.pid!);
+    // Listened for from the start: the leader may exit before its output is read.
+    const exited = new Promise((resolve) => leader.once("exit", resolve));
     const group = { pgid: leader.pid!, leaderStart: processStart(leader.pid!) };
     const member = Number(
       await new Promise<string>((resolve) =>
         leader.stdout!.once("data", (d) => resolve(String(d))),
       ),
     );
-    await new Promise((resolve) => leader.once("exit", resolve));
+    await exited;
     expect(readProcStat(member)?.pgrp).toBe(group.pgid);
     expect(groupAlive(group)).toBe(true);
     expect(groupAlive({ ...group, leaderStart: "1" })).toBe(true); // leader gone: its group is
