@@ -179,20 +179,19 @@ class Redactor implements RedactorStage {
     const failingClosed = this.phase === Phase.FailingClosed;
     this.phase = Phase.Ended;
     this.output.beginPush();
-    if (failingClosed) {
-      this.endFailClosed();
-      return this.output.pieces;
+    if (failingClosed) this.endFailClosed();
+    else {
+      this.candidates.endOfInput(this.pos);
+      this.flush(this.pos, true);
+      if (this.output.open) this.output.closeOpen();
     }
-    this.candidates.endOfInput(this.pos);
-    this.flush(this.pos, true);
-    if (this.output.open) this.output.closeOpen();
+    this.output.endChunk();
     return this.output.pieces;
   }
 
   private processChunk(chunk: Uint8Array): void {
     const base = this.pos;
     this.input.begin(chunk, base);
-    this.output.beginChunk();
     const n = chunk.length;
     let i = 0;
     for (;;) {
@@ -219,6 +218,7 @@ class Redactor implements RedactorStage {
       // Keep what is held, and one byte before it (anchors' word boundary), for the next chunk.
       this.input.retain(Math.max(base, heldFrom - 1), this.pos);
     }
+    this.output.endChunk();
     this.input.finish(this.pos);
   }
 
