@@ -104,7 +104,48 @@ export function createRedactor(
   options: RedactorStageOptions = {},
 ): RedactorStage {
   const compiled = isCompiledRedaction(source) ? source : compileRedaction(source);
-  return new Redactor(compiled, options);
+  return new DeferredRedactor(compiled, options);
+}
+
+const NO_COUNTERS = { redactions: 0, omissions: 0 } as const;
+
+/**
+ * The redactor, created on the first bytes pushed: until then the rules' automaton need
+ * not exist, so `spool run` with no output never builds it (start-up).
+ */
+class DeferredRedactor implements RedactorStage {
+  readonly name = REDACTOR;
+  readonly transform = "redact";
+  readonly window: number;
+  private stage: Redactor | null = null;
+  private endedEmpty = false;
+
+  constructor(
+    private readonly compiled: CompiledRedaction,
+    private readonly options: RedactorStageOptions,
+  ) {
+    this.window = compiled.window;
+  }
+
+  get held(): number {
+    return this.stage?.held ?? 0;
+  }
+
+  get counters(): { readonly redactions: number; readonly omissions: number } {
+    return this.stage?.counters ?? NO_COUNTERS;
+  }
+
+  push(batch: Batch): Uint8Array[] {
+    if (this.endedEmpty) throw new SpoolError("SPOOL_E_STAGE", REDACTOR, "push after end");
+    this.stage ??= new Redactor(this.compiled, this.options);
+    return this.stage.push(batch);
+  }
+
+  end(): Uint8Array[] {
+    if (this.stage) return this.stage.end();
+    this.endedEmpty = true;
+    return [];
+  }
 }
 
 /**
