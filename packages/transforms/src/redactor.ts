@@ -36,7 +36,7 @@
  * import { createRedactor } from "@spool/transforms";
  * const redactor = createRedactor({ knownValues: ["hunter2-hunter2"] });
  * redactor.push([Buffer.from("pw=hunt")]);   // [<"pw=">] ("hunt" may start the secret: held)
- * redactor.push([Buffer.from("er2-hunter2\n")]); // [<"[REDACTED:known-value]">, <"\n">]
+ * redactor.push([Buffer.from("er2-hunter2\n")]); // [<"[REDACTED:known-value]\n">]
  * redactor.counters.redactions; // 1
  * ```
  */
