@@ -84,6 +84,9 @@ export interface RedactorStage extends Stage {
   readonly counters: { readonly redactions: number; readonly omissions: number };
 }
 
+/** Input bytes after which the redactor scans with {@link Automaton.densified}. */
+const DENSIFY_AFTER = 1024 * 1024;
+
 /** What the redactor does with the next input byte. */
 const Phase = {
   /** Run the automata and the candidates, hand on what is decided. */
@@ -157,7 +160,7 @@ class Redactor implements RedactorStage {
   readonly name = REDACTOR;
   readonly transform = "redact";
   readonly window: number;
-  private readonly exact: Automaton;
+  private exact: Automaton;
   private readonly folded: Automaton;
   private readonly exactAnchors: readonly CompiledAnchor[];
   private readonly foldedAnchors: readonly CompiledAnchor[];
@@ -232,6 +235,9 @@ class Redactor implements RedactorStage {
 
   private processChunk(chunk: Uint8Array): void {
     const base = this.pos;
+    // A long stream repays dense rows for every state (fewer stops in the scan); the
+    // state numbers are the same, so the switch between chunks changes no decision.
+    if (base >= DENSIFY_AFTER) this.exact = this.exact.densified();
     this.input.begin(chunk, base);
     const n = chunk.length;
     let i = 0;
