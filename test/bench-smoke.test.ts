@@ -28,6 +28,7 @@ function bench(...args: string[]) {
   );
   const json = JSON.parse(readFileSync(path.join(report, "bench.json"), "utf8")) as {
     rows: Array<Record<string, unknown>>;
+    tables?: Array<{ rows: Array<Record<string, unknown>> }>;
     targets: Array<{ name: string; met: boolean | null }>;
   };
   return {
@@ -60,6 +61,20 @@ describe("spool bench (smoke)", () => {
       true,
     ]);
     expect(r.md).toContain("| spool run --no-redact |");
+    // The per-stage CPU table names every part of the byte path, each with a figure.
+    const stages = r.json.tables?.[0]?.rows ?? [];
+    expect(stages.map((row) => row.stage)).toEqual([
+      "decoder",
+      "ansi-strip",
+      "redactor",
+      "preview-tap",
+      "ledger",
+      "writer-queue",
+      "writer write",
+      "writer sha256",
+      "writer line index",
+    ]);
+    for (const row of stages) expect(row.cpuSPerGiB as number).toBeGreaterThanOrEqual(0);
     expect(r.stdout).toBe(r.md);
     expect(r.svg.startsWith("<svg")).toBe(true);
     expect(r.svg).toContain("child → file (no Node)");

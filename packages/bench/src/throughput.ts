@@ -17,7 +17,15 @@ import {
 } from "./context.js";
 import { BENCH_SECRET_ENV, benchSecretEnv } from "./log-generator.js";
 import { measure, median, type RssTarget } from "./measure.js";
-import { type BenchReport, type Cell, emitReport, machine, type TargetResult } from "./report.js";
+import {
+  type BenchReport,
+  type Cell,
+  emitReport,
+  machine,
+  type ReportTable,
+  type TargetResult,
+} from "./report.js";
+import { stageCpuBreakdown } from "./stage-cpu.js";
 
 interface Scratch {
   readonly out: string;
@@ -145,6 +153,8 @@ export async function runThroughput(
     }
   }
   const rows = throughputRows(variants, runs, size);
+  progress(`per-stage CPU over ${fmtSize(Math.min(size, STAGE_BYTES))} in this process`);
+  const stages = stageTable(c, size, rounds);
   const rate = (id: string) => rows.find((r) => r.id === id)?.mibPerS ?? null;
   const direct = rate("direct");
   for (const row of rows) row.ratioToDirect = direct ? row.mibPerS / direct : null;
@@ -163,6 +173,7 @@ export async function runThroughput(
       { key: "complete", label: "receipt complete" },
     ],
     rows,
+    tables: [stages],
     targets: throughputTargets(rate),
     chart: {
       title: `Capture throughput, ${fmtSize(size)} mixed log text (higher is better)`,
@@ -177,7 +188,28 @@ export async function runThroughput(
     notes: [
       "CPU seconds are user+system of the whole process tree (GNU time), the generator included; peak RSS is VmHWM of the capturing process (none for direct; tee for tee; the node process otherwise).",
       "spool-redact passes the 10 known secrets with --redact-env on top of the default rules; spool-run uses the default rules only.",
+      "Per-stage CPU: each part of the byte path run alone in the bench process over the recorded output of the part before it (the writer's parts over 256 KiB messages, as the queue sends them); minimum over the rounds, in CPU seconds per GiB of log text. The stages of one capture share one thread; the writer's parts run in its worker thread.",
     ],
+  };
+}
+
+/** The per-stage figures are taken over at most this much text (held in memory, with every stage's output). */
+const STAGE_BYTES = 64 * MiB;
+
+function stageTable(c: BenchContext, size: number, rounds: number): ReportTable {
+  const rows = stageCpuBreakdown({
+    bytes: Math.min(size, STAGE_BYTES),
+    rounds: Math.max(rounds, 3),
+    dir: c.work,
+  });
+  return {
+    title: "CPU per stage (this process, CPU s per GiB of log text, minimum over the rounds)",
+    columns: [
+      { key: "stage", label: "stage" },
+      { key: "pieces", label: "pieces in" },
+      { key: "cpuSPerGiB", label: "CPU s/GiB" },
+    ],
+    rows: rows.map((r) => ({ ...r })),
   };
 }
 

@@ -170,11 +170,17 @@ function offerBatch(s: QueueState, batch: readonly Uint8Array[]): OfferResult {
   return s.fifo.bytes + s.inFlight >= s.waitAt ? "wait" : "accepted";
 }
 
-/** Send held bytes in messages while the credit window has room. */
+/**
+ * Send held bytes in messages while the credit window has room. A message short of
+ * `messageBytes` goes only when nothing is in flight: otherwise the next ack pumps again,
+ * so a busy writer gets whole messages (one post, one write per `messageBytes` rather than
+ * per read) and an idle one gets bytes at once.
+ */
 function pump(s: QueueState): void {
   const transport = s.transport;
   if (!transport || s.stopped) return;
   while (s.fifo.bytes > 0 && s.inFlight < s.opts.creditBytes) {
+    if (s.fifo.bytes < s.opts.messageBytes && s.inFlight > 0) return;
     const size = Math.min(s.fifo.bytes, s.opts.messageBytes);
     const message = new Uint8Array(s.pool.take(), 0, size);
     s.fifo.fill(message);

@@ -98,6 +98,12 @@ export interface Automaton {
   readonly maxDepth: number;
   /** Transition on a class. */
   step(state: number, cls: number): number;
+  /**
+   * The same automaton (same state numbers, so a scan may switch to it between bytes)
+   * with a dense row for every state: fewer stops in the scan, built once on demand, for
+   * streams long enough to repay its cost (`this` when every row is dense already).
+   */
+  densified(): Automaton;
 }
 
 const WS_BYTES = [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d];
@@ -122,7 +128,8 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   linkFailures(rows, dense, fail, step, denseStates, classes, wsClass);
   const outputs = inheritOutputs(rows, fail, states);
   const code = buildScanCodes(rows, dense, fail, denseStates, classes, wsClass);
-  return {
+  let full: Automaton | null = null;
+  const automaton: Automaton = {
     classOf,
     classes,
     wsClass,
@@ -144,7 +151,41 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     maxWsCount: outputs.maxWsCount,
     maxDepth: outputs.maxDepth,
     step,
+    densified() {
+      if (denseStates === states) return automaton;
+      full ??= densify(automaton, rows, wsClass);
+      return full;
+    },
   };
+  return automaton;
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** {@link Automaton.densified}: the missing dense rows and their scan codes, in breadth order. */
+function densify(a: Automaton, rows: StateRows, wsClass: number): Automaton {
+  const { classes, states, fail } = a;
+  const dense = new Int32Array(states * classes);
+  dense.set(a.dense);
+  const { flags, cStart, cClass, cState } = rows;
+  // Breadth order: each failure link is shallower, so its row is complete before it is copied.
+  for (let s = a.denseStates; s < states; s++) {
+    const row = s * classes;
+    dense.copyWithin(row, fail[s]! * classes, fail[s]! * classes + classes);
+    if (wsClass >= 0 && (flags[s]! & FLAG_WS_END) !== 0) dense[row + wsClass] = s;
+    for (let j = cStart[s]!; j < cStart[s + 1]!; j++) dense[row + cClass[j]!] = cState[j]!;
+  }
+  const step = createStep(rows, dense, fail, states, classes, wsClass);
+  const code = buildScanCodes(rows, dense, fail, states, classes, wsClass);
+  // A clone with the fields replaced in place keeps the object's shape: the scan loops see
+  // one shape of automaton before and after the switch (no polymorphic property loads).
+  const full: Mutable<Automaton> = { ...a };
+  full.denseStates = states;
+  full.dense = dense;
+  full.code = code;
+  full.step = step;
+  full.densified = () => full;
+  return full;
 }
 
 /** The trie in insertion order, one list entry per state (index 0 is the root). */

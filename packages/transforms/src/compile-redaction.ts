@@ -152,15 +152,21 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
   // Dense rows to depth 3 only (≈650 of ≈2,650 built-in states): building a row per state
   // was most of the start-up cost every `spool run` pays; text rarely goes deeper than a
   // few bytes into an anchor, and deeper states step through their sparse rows.
-  const exact = buildAutomaton(exactNeedles, { collapseWhitespace: true, denseDepth: DENSE_DEPTH });
   const folded = buildAutomaton(foldedNeedles, { foldCase: true });
   if (folded.denseStates < folded.states) {
     throw new SpoolError("SPOOL_E_OPTIONS", "redactor", "too many case-insensitive anchors");
   }
+  // The exact automaton is built when first read (by the first redactor that sees bytes):
+  // a capture with no output never pays for it. Everything that can refuse the options
+  // has run by now.
+  let exact: Automaton | null = null;
   return {
     window,
     ruleNames,
-    exact,
+    get exact() {
+      exact ??= buildAutomaton(exactNeedles, { collapseWhitespace: true, denseDepth: DENSE_DEPTH });
+      return exact;
+    },
     folded,
     exactAnchors,
     foldedAnchors,

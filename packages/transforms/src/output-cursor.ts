@@ -8,22 +8,24 @@ import type { InputRing } from "./input-ring.js";
 import { markerPiece } from "./redaction-markers.js";
 import type { TraceSegment } from "./redactor.js";
 
-const EMPTY = new Uint8Array(0);
-
 export class OutputCursor {
   /** Input offset before which everything is emitted or swallowed. */
   at = 0;
   /** A span's marker is out: input from `at` on that the span covers is swallowed. */
   open = false;
-  /** What this push hands on. */
+  /** What this push hands on: one piece per chunk (fewer pieces, less work downstream). */
   pieces: Uint8Array[] = [];
   readonly counters = { redactions: 0, omissions: 0 };
   private openStart = 0;
   private openRule = 0;
-  // The last raw view of the chunk pushed, to extend it rather than push a neighbour.
-  private lastRaw: Uint8Array = EMPTY;
-  private lastRawStart = 0;
-  private lastRawEnd = -1;
+  // What the current chunk hands on, in order, before it is copied into one piece: raw
+  // ranges of the chunk as indices (`segFrom[k] .. segTo[k]`), or a piece of its own
+  // (a marker, or bytes held from earlier chunks) where `segFrom[k]` is -1. Numbers, not
+  // views: a view per range cost more than the bytes it stood for.
+  private readonly segFrom: number[] = [];
+  private readonly segTo: number[] = [];
+  private readonly own: Uint8Array[] = [];
+  private bytes = 0;
 
   constructor(
     private readonly input: InputRing,
@@ -38,11 +40,29 @@ export class OutputCursor {
   }
 
   /**
-   * Views merge only within one chunk: the same buffer object may come again at another
-   * offset (the decoder emits one shared U+FFFD for every invalid byte).
+   * The chunk being read is done: what it handed on goes out as one fresh piece (or as the
+   * chunk's own view when that is all it is). Call before the chunk changes: the ranges are
+   * indices into it. The same buffer object may come again at another offset (the decoder
+   * emits one shared U+FFFD for every invalid byte), so nothing is merged across chunks.
    */
-  beginChunk(): void {
-    this.lastRawEnd = -1;
+  endChunk(): void {
+    this.endSegments();
+  }
+
+  /** What was gathered so far goes out as one piece (a marker follows, or the chunk ended). */
+  private endSegments(): void {
+    const n = this.segFrom.length;
+    if (n === 0) return;
+    const { chunk } = this.input;
+    // A lone range of the chunk goes out as a view; anything else as one fresh copy
+    // (a consumer may keep, merge or transfer what it gets).
+    if (n === 1 && this.segFrom[0]! >= 0)
+      this.pieces.push(chunk.subarray(this.segFrom[0]!, this.segTo[0]!));
+    else this.pieces.push(this.gather(chunk));
+    this.segFrom.length = 0;
+    this.segTo.length = 0;
+    this.own.length = 0;
+    this.bytes = 0;
   }
 
   /** Hand on input `[at, to)` as it is. */
@@ -50,28 +70,29 @@ export class OutputCursor {
     const from = this.at;
     if (to <= from) return;
     this.at = to;
-    const { chunk, chunkBase } = this.input;
-    if (from < chunkBase)
-      this.pieces.push(this.input.copyBeforeChunk(from, Math.min(to, chunkBase)));
+    const { chunkBase } = this.input;
+    if (from < chunkBase) this.addOwn(this.input.copyBeforeChunk(from, Math.min(to, chunkBase)));
     if (to > chunkBase) {
-      const start = Math.max(from, chunkBase);
-      // Consecutive raw ranges of one chunk go out as one view (window checks split them).
-      if (start === this.lastRawEnd && this.pieces[this.pieces.length - 1] === this.lastRaw) {
-        this.lastRaw = chunk.subarray(this.lastRawStart - chunkBase, to - chunkBase);
-        this.pieces[this.pieces.length - 1] = this.lastRaw;
-      } else {
-        this.lastRawStart = start;
-        this.lastRaw = chunk.subarray(start - chunkBase, to - chunkBase);
-        this.pieces.push(this.lastRaw);
+      const start = Math.max(from, chunkBase) - chunkBase;
+      const end = to - chunkBase;
+      const last = this.segTo.length - 1;
+      // Consecutive raw ranges (window checks split them) go out as one.
+      if (last >= 0 && this.segTo[last] === start && this.segFrom[last]! >= 0)
+        this.segTo[last] = end;
+      else {
+        this.segFrom.push(start);
+        this.segTo.push(end);
       }
-      this.lastRawEnd = to;
+      this.bytes += end - start;
     }
     this.trace?.({ kind: "raw", start: from, end: to });
   }
 
   /** Emit the marker of `[start, end)` (the cursor is at `start`) and swallow from there. */
   openSpan(start: number, end: number, rule: number): void {
-    // A distinct piece per marker: consumers may keep, merge or transfer what they get.
+    // A distinct piece per marker, between the gathered ranges around it: the preview tap
+    // tells the redactor's markers from the child's bytes by the piece (redaction-markers.ts).
+    this.endSegments();
     this.pieces.push(markerPiece(this.markers[rule]!.slice()));
     this.counters.redactions++;
     this.open = true;
@@ -92,9 +113,46 @@ export class OutputCursor {
 
   /** Emit `[OMITTED:<count> bytes undecidable]` for input `[start, end)`; the cursor moves to `end`. */
   omission(count: number, start: number, end: number): void {
+    this.endSegments();
     this.pieces.push(markerPiece(Buffer.from(`[OMITTED:${count} bytes undecidable]`, "latin1")));
     this.trace?.({ kind: "omitted", start, end });
     this.counters.omissions++;
     this.at = end;
   }
+
+  /** A piece handed on whole (copied into the chunk's piece). */
+  private addOwn(piece: Uint8Array): void {
+    this.segFrom.push(-1);
+    this.segTo.push(this.own.length);
+    this.own.push(piece);
+    this.bytes += piece.byteLength;
+  }
+
+  /**
+   * Copy the chunk's ranges and pieces, in order, into one fresh buffer (its own memory,
+   * not the shared pool: a consumer may transfer it), every byte of which is written.
+   */
+  private gather(chunk: Uint8Array): Uint8Array {
+    const out = Buffer.allocUnsafeSlow(this.bytes);
+    let at = 0;
+    for (let k = 0; k < this.segFrom.length; k++) {
+      const from = this.segFrom[k]!;
+      const to = this.segTo[k]!;
+      if (from < 0) {
+        const piece = this.own[to]!;
+        out.set(piece, at);
+        at += piece.byteLength;
+      } else if (to - from > SHORT_COPY) {
+        out.set(chunk.subarray(from, to), at);
+        at += to - from;
+      } else {
+        // A short range is cheaper copied by hand than through a view.
+        for (let i = from; i < to; i++) out[at++] = chunk[i]!;
+      }
+    }
+    return out;
+  }
 }
+
+/** Ranges up to this many bytes are copied byte by byte (measured on the bench log text). */
+const SHORT_COPY = 256;

@@ -37,7 +37,7 @@
  * import { createRedactor } from "@spool/transforms";
  * const redactor = createRedactor({ knownValues: ["hunter2-hunter2"] });
  * redactor.push([Buffer.from("pw=hunt")]);   // [<"pw=">] ("hunt" may start the secret: held)
- * redactor.push([Buffer.from("er2-hunter2\n")]); // [<"[REDACTED:known-value]">, <"\n">]
+ * redactor.push([Buffer.from("er2-hunter2\n")]); // [<"[REDACTED:known-value]\n">]
  * redactor.counters.redactions; // 1
  * ```
  */
@@ -91,6 +91,9 @@ export interface RedactorStage extends Stage {
   readonly counters: { readonly redactions: number; readonly omissions: number };
 }
 
+/** Input bytes after which the redactor scans with {@link Automaton.densified}. */
+const DENSIFY_AFTER = 1024 * 1024;
+
 /** What the redactor does with the next input byte. */
 const Phase = {
   /** Run the automata and the candidates, hand on what is decided. */
@@ -111,7 +114,48 @@ export function createRedactor(
   options: RedactorStageOptions = {},
 ): RedactorStage {
   const compiled = isCompiledRedaction(source) ? source : compileRedaction(source);
-  return new Redactor(compiled, options);
+  return new DeferredRedactor(compiled, options);
+}
+
+const NO_COUNTERS = { redactions: 0, omissions: 0 } as const;
+
+/**
+ * The redactor, created on the first bytes pushed: until then the rules' automaton need
+ * not exist, so `spool run` with no output never builds it (start-up).
+ */
+class DeferredRedactor implements RedactorStage {
+  readonly name = REDACTOR;
+  readonly transform = "redact";
+  readonly window: number;
+  private stage: Redactor | null = null;
+  private endedEmpty = false;
+
+  constructor(
+    private readonly compiled: CompiledRedaction,
+    private readonly options: RedactorStageOptions,
+  ) {
+    this.window = compiled.window;
+  }
+
+  get held(): number {
+    return this.stage?.held ?? 0;
+  }
+
+  get counters(): { readonly redactions: number; readonly omissions: number } {
+    return this.stage?.counters ?? NO_COUNTERS;
+  }
+
+  push(batch: Batch): Uint8Array[] {
+    if (this.endedEmpty) throw new SpoolError("SPOOL_E_STAGE", REDACTOR, "push after end");
+    this.stage ??= new Redactor(this.compiled, this.options);
+    return this.stage.push(batch);
+  }
+
+  end(): Uint8Array[] {
+    if (this.stage) return this.stage.end();
+    this.endedEmpty = true;
+    return [];
+  }
 }
 
 /**
@@ -123,7 +167,7 @@ class Redactor implements RedactorStage {
   readonly name = REDACTOR;
   readonly transform = "redact";
   readonly window: number;
-  private readonly exact: Automaton;
+  private exact: Automaton;
   private readonly folded: Automaton;
   private readonly exactAnchors: readonly CompiledAnchor[];
   private readonly foldedAnchors: readonly CompiledAnchor[];
@@ -193,21 +237,23 @@ class Redactor implements RedactorStage {
     const failingClosed = this.phase === Phase.FailingClosed;
     this.phase = Phase.Ended;
     this.output.beginPush();
-    if (failingClosed) {
-      this.endFailClosed();
-      return this.output.pieces;
+    if (failingClosed) this.endFailClosed();
+    else {
+      this.candidates.endOfInput(this.pos);
+      this.base64?.endOfInput(this.pos);
+      this.flush(this.pos, true);
+      if (this.output.open) this.output.closeOpen();
     }
-    this.candidates.endOfInput(this.pos);
-    this.base64?.endOfInput(this.pos);
-    this.flush(this.pos, true);
-    if (this.output.open) this.output.closeOpen();
+    this.output.endChunk();
     return this.output.pieces;
   }
 
   private processChunk(chunk: Uint8Array): void {
     const base = this.pos;
+    // A long stream repays dense rows for every state (fewer stops in the scan); the
+    // state numbers are the same, so the switch between chunks changes no decision.
+    if (base >= DENSIFY_AFTER) this.exact = this.exact.densified();
     this.input.begin(chunk, base);
-    this.output.beginChunk();
     const n = chunk.length;
     let i = 0;
     for (;;) {
@@ -236,6 +282,7 @@ class Redactor implements RedactorStage {
       // Keep what is held, and one byte before it (anchors' word boundary), for the next chunk.
       this.input.retain(Math.max(base, heldFrom - 1), this.pos);
     }
+    this.output.endChunk();
     this.input.finish(this.pos);
   }
 

@@ -48,6 +48,40 @@ describe("aho-corasick", () => {
     );
   });
 
+  it("densified() keeps every state number and transition, with a dense row and scan code for each state", () => {
+    const word = fc
+      .array(fc.constantFrom("a", "b", "c", " "), { minLength: 1, maxLength: 7 })
+      .map((cs) => cs.join(""));
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 10 }), fc.nat(3), (words, depth) => {
+        const values = words.filter((w) => w.trim() !== "");
+        fc.pre(values.length > 0);
+        const needles: Needle[] = values.map((v, i) => ({
+          bytes: Buffer.from(v),
+          literal: i % 2 === 0 ? i : -1,
+          anchor: i % 2 === 1 ? i : -1,
+        }));
+        const a = buildAutomaton(needles, { collapseWhitespace: true, denseDepth: depth });
+        const full = a.densified();
+        expect(full.densified()).toBe(full);
+        expect(full.denseStates).toBe(a.states);
+        const { classes } = a;
+        for (let s = 0; s < a.states; s++) {
+          for (let c = 0; c < classes; c++) {
+            const target = a.step(s, c);
+            expect(full.step(s, c)).toBe(target);
+            expect(full.dense[s * classes + c]).toBe(target);
+            // The scan code: the target's row, inverted when the target has events.
+            const code = full.code[s * classes + c]!;
+            expect(code < 0 ? ~code : code).toBe(target * classes);
+            expect(code < 0).toBe(full.flags[target] !== 0);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("folds ASCII case for case-insensitive anchors and reports every anchor ending at a state", () => {
     const ac = buildAutomaton(
       [

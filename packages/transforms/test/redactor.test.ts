@@ -461,3 +461,35 @@ describe("redactor: decoded input with no secret passes unchanged", () => {
     );
   });
 });
+
+describe("redactor on long streams", () => {
+  it("redacts the same past the switch to the densified automaton (after 1 MiB) as in one chunk", () => {
+    // Lines with credentials of several rules, some straddling every 64 KiB boundary.
+    const line = (n: number) => {
+      const id = n.toString(36).padStart(6, "0");
+      if (n % 3 === 0)
+        return `${id} Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.${id}abcdefghijklmn.${id}opqrstuvwxyz0123\n`;
+      if (n % 3 === 1)
+        return `${id} aws key AKIA${id.toUpperCase()}ABCDEFGHIJ region=eu token=ghp_${id}abcdefghijklmnopqrstuvwxyz0123\n`;
+      return `${id} password=Nt${id}8W3pd84huvs plain text line with nothing in it at all\n`;
+    };
+    const lines: string[] = [];
+    let length = 0;
+    for (let n = 0; length < 1.5 * 1024 * 1024; n++) {
+      lines.push(line(n));
+      length += lines[n]!.length;
+    }
+    const input = Buffer.from(lines.join(""));
+    const compiled = compileRedaction({ knownValues: ["k9-known-value-Q2"] });
+    const whole = createRedactor(compiled);
+    const expected = Buffer.concat([...whole.push([input]), ...whole.end()]);
+    const chunked = createRedactor(compiled);
+    const pieces: Uint8Array[] = [];
+    for (let at = 0; at < input.byteLength; at += 65_536)
+      pieces.push(...chunked.push([input.subarray(at, at + 65_536)]));
+    pieces.push(...chunked.end());
+    expect(Buffer.concat(pieces).equals(expected)).toBe(true);
+    expect(chunked.counters).toEqual(whole.counters);
+    expect(whole.counters.redactions).toBeGreaterThan(20_000);
+  });
+});
