@@ -29,7 +29,7 @@ export class OutputCursor {
 
   constructor(
     private readonly input: InputRing,
-    /** `[REDACTED:<rule>]` by rule index. */
+    /** `[REDACTED:<rule>]` by rule index, each a registered marker piece. */
     private readonly markers: readonly Buffer[],
     private readonly ruleNames: readonly string[],
     private readonly trace: ((segment: TraceSegment) => void) | undefined,
@@ -90,10 +90,11 @@ export class OutputCursor {
 
   /** Emit the marker of `[start, end)` (the cursor is at `start`) and swallow from there. */
   openSpan(start: number, end: number, rule: number): void {
-    // A distinct piece per marker, between the gathered ranges around it: the preview tap
-    // tells the redactor's markers from the child's bytes by the piece (redaction-markers.ts).
+    // The marker is a piece of its own between the gathered ranges around it: the preview
+    // tap tells the redactor's markers from the child's bytes by the piece (registered once
+    // per rule, shared by every redaction: read-only, see redaction-markers.ts).
     this.endSegments();
-    this.pieces.push(markerPiece(this.markers[rule]!.slice()));
+    this.pieces.push(this.markers[rule]!);
     this.counters.redactions++;
     this.open = true;
     this.openStart = start;
