@@ -7,6 +7,7 @@
  */
 import { Readable } from "node:stream";
 import { type Receipt, ReceiptSchema } from "@spool/core";
+import { needsEscape } from "@spool/core/runtime";
 import { collectCommand } from "./collected-io.js";
 import type { Io } from "./io.js";
 
@@ -134,7 +135,19 @@ export function keepsNothing(
 ): boolean {
   if (messageBytes > Math.floor(options.previewBytes / 4)) return false;
   const items = Array.isArray(result.content) ? (result.content as ContentItem[]) : [];
-  return items.every((item) => binaryOf(item) === null);
+  // Only one section of text is shown as itself: any other item, and the header of each
+  // of several sections, is a `[spool] …` line, which the capture's preview escapes as it
+  // would a child's look-alike (so the capture is stored).
+  const structured = (result as { structuredContent?: unknown }).structuredContent;
+  const texts = items.map((item) =>
+    item.type === "text"
+      ? (item.text ?? "")
+      : item.type === "resource"
+        ? item.resource?.text
+        : undefined,
+  );
+  if (structured !== undefined) texts.push(JSON.stringify(structured));
+  return texts.length <= 1 && texts.every((t) => t !== undefined && !needsEscape(t));
 }
 
 function binaryOf(item: ContentItem): { bytes: Buffer; mimeType: string } | null {

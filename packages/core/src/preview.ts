@@ -335,6 +335,15 @@ const LOOK_ALIKES = String.raw`\[(?=REDACTED:|OMITTED:|…|spool\]|binary-lookin
 const CHILD_ESCAPES = new RegExp(`[${CONTROLS}]|${LOOK_ALIKES}`, "gm");
 const BINARY_ESCAPES = new RegExp(`[${CONTROLS}\ufffd]|${LOOK_ALIKES}`, "gm");
 
+/**
+ * Whether the preview would escape some of `text` as a child's (a control character, or
+ * the opening of one of spool's own markers): such a stream is stored even when small.
+ */
+export function needsEscape(text: string): boolean {
+  CHILD_ESCAPES.lastIndex = 0;
+  return CHILD_ESCAPES.test(text);
+}
+
 function escapeChildText(text: string, binary: boolean): string {
   return text.replace(binary ? BINARY_ESCAPES : CHILD_ESCAPES, (c) => {
     if (c === "[" || c === "-") return `\\${c}`;

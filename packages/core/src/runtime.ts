@@ -77,6 +77,7 @@ export { countNewlines } from "./newline-count.js";
 export {
   cutUtf8,
   DEFAULT_PREVIEW_BUDGET,
+  needsEscape,
   type PreviewBudget,
   type PreviewSnapshot,
   previewLayoutBytes,
