@@ -125,7 +125,11 @@ describe("file spool", () => {
     const { receipt, exitStatus } = await ended;
     expect(exitStatus).toBe(0);
     expect(receipt.process.state).toBe("exited");
-    expect(receipt.capture).toEqual({ state: "partial", reasons: ["writer-saturated"] });
+    // The hung writer cannot publish receipt.json either: the receipt says so.
+    expect(receipt.capture).toEqual({
+      state: "partial",
+      reasons: ["storage-unavailable", "writer-saturated"],
+    });
     const out = receipt.streams.stdout;
     expect(out.raw).toEqual({ observed: size, accepted: size, pending: 0, discarded: 0 });
     expect(out.produced).toBe(size);

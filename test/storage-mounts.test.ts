@@ -323,12 +323,20 @@ suite("item 9: owner.json cannot be written", () => {
     const root = path.join(m.dir, "root");
     const id = "AAAAAAAAAAAAAAAAAAAAAAAA";
     const dir = path.join(root, "tool-outputs", id);
-    fs.mkdirSync(path.join(dir, "owner.json"), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A torn owner.json (its writer died mid-write, or the disk filled): unreadable as JSON.
+    fs.writeFileSync(path.join(dir, "owner.json"), '{"pid": 12', { mode: 0o600 });
     const old = new Date(Date.now() - 10_000);
     fs.utimesSync(dir, old, old);
     const status = json(cli(["status", id, "--root", root]).stdout);
     expect(status.capture.state).toBe("partial");
     expect(status.capture.reasons).toContain("crash");
+    // Something other than a regular file there is planted, not torn: refused, one line.
+    fs.rmSync(path.join(dir, "owner.json"));
+    fs.mkdirSync(path.join(dir, "owner.json"), { mode: 0o700 });
+    const planted = cli(["status", id, "--root", root]);
+    expect(planted.status).toBe(70);
+    expect(planted.stderr).toMatch(/owner\.json is a directory, not a regular file/);
   });
 });
 
