@@ -27,17 +27,7 @@ const other = await load(otherRoot);
 const size = Number(mibArg) * 1024 * 1024;
 const rounds = Number(roundsArg);
 
-function random32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = random32(1);
+const random = mine.seededRandom(1);
 const pick = (xs) => xs[Math.floor(random() * xs.length)];
 const token = (n, alphabet) => {
   let s = "";

@@ -69,3 +69,23 @@ export function killGroups(pgids: readonly number[]): void {
     }
   }
 }
+
+/**
+ * Resolves once `pid` no longer exists (polled every 20 ms). After 30 s: throws, or, with
+ * `required` false, resolves anyway (the caller checks what the process left instead).
+ */
+export async function waitGone(pid: number, required = true): Promise<void> {
+  const t0 = Date.now();
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() - t0 > 30_000) {
+      if (required) throw new Error(`pid ${pid} did not end`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -13,9 +13,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { recoverRoot } from "@spool/sinks";
+import { seededRandom } from "@spool/transforms";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pattern } from "./fixtures/pattern.js";
-import { killGroups, SPOOL_BIN, tempRoot } from "./helpers.js";
+import { killGroups, SPOOL_BIN, tempRoot, waitGone } from "./helpers.js";
 
 const TOTAL = 1024 * 1024;
 /**
@@ -50,18 +51,6 @@ afterAll(() => {
   killGroups(children);
   fs.rmSync(root, { recursive: true, force: true });
 });
-
-/** A small seeded PRNG (the seed is printed, so a failing run can be replayed). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * `spool run` in a root of its own, SIGKILLed `delayMs` after its capture directory
@@ -130,19 +119,6 @@ interface Point {
   supervisorPid?: number;
 }
 
-async function gone(pid: number): Promise<void> {
-  const t0 = Date.now();
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    if (Date.now() - t0 > 30_000) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** Check one point's receipt (recovered, or its supervisor's); returns the child's fate. */
 function reconcile(point: Point): string {
   const { captureId, mode } = point;
@@ -179,7 +155,7 @@ function reconcile(point: Point): string {
 describe("SIGKILL at random points", () => {
   it(`${KILLS_PER_MODE * 3} kills across run, supervisor and job reconcile to honest receipts`, async () => {
     const seed = Number(process.env.SPOOL_KILL_SEED ?? Date.now() % 1_000_000);
-    const next = random(seed);
+    const next = seededRandom(seed); // the seed is printed, so a failing run can be replayed
     console.log(`sigkill-points: seed ${seed} (SPOOL_KILL_SEED replays it)`);
     const plan: Array<{ mode: Mode; delayMs: number }> = [];
     for (let i = 0; i < KILLS_PER_MODE; i++) {
@@ -209,7 +185,7 @@ describe("SIGKILL at random points", () => {
     expect(points).toHaveLength(KILLS_PER_MODE * 3);
     // Every killed supervisor is gone (reaped) before recovery looks at its captures, and
     // every supervisor whose job was killed has published.
-    for (const p of points) if (p.supervisorPid) await gone(p.supervisorPid);
+    for (const p of points) if (p.supervisorPid) await waitGone(p.supervisorPid, false);
     // Recovery (what `spool recover` runs) of every root whose owner died.
     for (const p of points) expect(recoverRoot(p.root).errors).toEqual([]);
     const fates = new Map<string, number>();

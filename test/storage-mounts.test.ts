@@ -11,7 +11,7 @@ import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { GEN, pattern } from "./fixtures/pattern.js";
-import { killGroups, SPOOL_BIN } from "./helpers.js";
+import { killGroups, SPOOL_BIN, waitGone } from "./helpers.js";
 import {
   disposeAll,
   fillUp,
@@ -375,17 +375,4 @@ function liveSize(root: string): number {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitGone(pid: number): Promise<void> {
-  const t0 = Date.now();
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    if (Date.now() - t0 > 30_000) throw new Error(`pid ${pid} did not end`);
-    await sleep(20);
-  }
 }
