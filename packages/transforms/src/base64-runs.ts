@@ -4,7 +4,8 @@
  * the encoded letters, so this part finds base64 and base64url runs of credible length
  * (at least {@link MIN_RUN} characters of `A-Za-z0-9+/_-`), decodes each one and scans the
  * decoded bytes with the same rules; a hit redacts the whole encoded run, marker
- * `[REDACTED:base64]`.
+ * `[REDACTED:base64]`. A run of exactly 40 characters that looks random is a bare AWS secret
+ * access key (`secret-key-shape.ts`), marker `[REDACTED:aws-secret-access-key]`.
  *
  * The redactor's promises hold because a run is treated like any other candidate:
  *
@@ -31,6 +32,7 @@
  * ```
  */
 import type { InputRing } from "./input-ring.js";
+import { hasSecretKeyShape, SECRET_KEY_LENGTH } from "./secret-key-shape.js";
 
 /**
  * Shortest run decoded: 24 bytes, an assignment with a token (`X_TOKEN=` and 16 more) or
@@ -106,6 +108,8 @@ export class Base64Runs {
     private readonly input: InputRing,
     window: number,
     private readonly rule: number,
+    /** Rule index of a bare AWS secret access key, or -1 when that test is off. */
+    private readonly keyRule: number,
     private readonly addSpan: (start: number, end: number, rule: number) => void,
     private readonly scanDecoded: DecodedScan,
   ) {
@@ -153,8 +157,8 @@ export class Base64Runs {
   endOfInput(pos: number): void {
     if (this.mode === Mode.Holding && pos - this.runStart >= MIN_RUN) {
       // Padding cannot follow: the input ends here.
-      if (this.carriesSecret(this.runStart, pos - this.runStart))
-        this.addSpan(this.runStart, pos, this.rule);
+      const rule = this.decide(this.runStart, pos - this.runStart, -1);
+      if (rule >= 0) this.addSpan(this.runStart, pos, rule);
     }
     this.mode = Mode.Idle;
   }
@@ -180,8 +184,9 @@ export class Base64Runs {
         // The run ended at chunk[i]: decide it on all of its bytes.
         const length = base + i - this.runStart;
         this.mode = Mode.Idle;
-        if (length >= MIN_RUN && this.carriesSecret(this.runStart, length)) {
-          this.addSpan(this.runStart, base + i, this.rule);
+        const rule = length >= MIN_RUN ? this.decide(this.runStart, length, chunk[i]!) : -1;
+        if (rule >= 0) {
+          this.addSpan(this.runStart, base + i, rule);
           return this.startPadding(chunk, base, i, end);
         }
         return i;
@@ -229,6 +234,28 @@ export class Base64Runs {
     if (i === end && this.padded < 2) return end;
     this.mode = Mode.Idle;
     return i;
+  }
+
+  /**
+   * The rule that redacts the whole run of `length` bytes from `start` ended by `next` (-1:
+   * the end of input), or -1: a bare secret key, else a decoded secret.
+   */
+  private decide(start: number, length: number, next: number): number {
+    if (length === SECRET_KEY_LENGTH && this.keyRule >= 0 && this.isSecretKey(start, next))
+      return this.keyRule;
+    return this.carriesSecret(start, length) ? this.rule : -1;
+  }
+
+  /** A run of 40 random-looking characters, not the base64 of text (`secret-key-shape.ts`). */
+  private isSecretKey(start: number, next: number): boolean {
+    const { chunk, chunkBase } = this.input;
+    const inChunk = start >= chunkBase;
+    const chars = inChunk ? chunk : this.copyRun(start, SECRET_KEY_LENGTH);
+    const from = inChunk ? start - chunkBase : 0;
+    if (!hasSecretKeyShape(chars, from, next)) return false;
+    const n = decode(chars, from, from + SECRET_KEY_LENGTH, this.decoded);
+    for (let k = 0; k < n; k++) if (TEXT[this.decoded[k]!] !== 1) return true;
+    return false;
   }
 
   /**

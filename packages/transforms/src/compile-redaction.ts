@@ -71,6 +71,8 @@ export interface CompiledRedaction {
   readonly foldedAnchors: readonly CompiledAnchor[];
   /** Rule index of `[REDACTED:base64]`, a base64 run whose decoded bytes hold a secret. */
   readonly base64Rule: number;
+  /** Rule index of a bare AWS secret access key (a built-in), or -1 without the built-ins. */
+  readonly secretKeyRule: number;
 }
 
 /** True when `value` is a {@link CompiledRedaction}. */
@@ -149,6 +151,8 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
   }
   // Last: a rule's own name wins a tie against a base64 run over the same bytes.
   const base64Rule = indexOf("base64");
+  // The name the built-in assignment rule for these keys already has.
+  const secretKeyRule = (options.builtins ?? true) ? indexOf("aws-secret-access-key") : -1;
   // Dense rows to depth 3 only (≈650 of ≈2,650 built-in states): building a row per state
   // was most of the start-up cost every `spool run` pays; text rarely goes deeper than a
   // few bytes into an anchor, and deeper states step through their sparse rows.
@@ -171,6 +175,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     exactAnchors,
     foldedAnchors,
     base64Rule,
+    secretKeyRule,
   } as unknown as CompiledRedaction;
 }
 

@@ -211,8 +211,13 @@ class Redactor implements RedactorStage {
     this.base64 =
       options.decodeBase64 === false
         ? null
-        : new Base64Runs(this.input, window, compiled.base64Rule, this.addSpanOf, (decoded) =>
-            findsSecret(compiled, decoded),
+        : new Base64Runs(
+            this.input,
+            window,
+            compiled.base64Rule,
+            compiled.secretKeyRule,
+            this.addSpanOf,
+            (decoded) => findsSecret(compiled, decoded),
           );
   }
 
