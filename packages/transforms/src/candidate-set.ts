@@ -40,6 +40,10 @@ export class CandidateSet {
     private readonly addSpan: (start: number, end: number, rule: number) => void,
     /** Let candidates consume runs through `skip` (same output, fewer calls). */
     private readonly useSkip: boolean,
+    /** Bytes a rule may claim before its anchor (`CompiledRedaction.lead`), 1 per byte. */
+    private readonly leadBytes: Uint8Array | null = null,
+    /** The first byte not yet handed on: a lead never reaches before it. */
+    private readonly emittedTo: () => number = () => 0,
   ) {}
 
   get size(): number {
@@ -72,13 +76,19 @@ export class CandidateSet {
       const length = lengthOf(id);
       const at = pos - length;
       const before = at > 0 ? this.input.byteAt(at - 1) : -1;
-      const cand = anchor.start({ anchor: anchor.anchor, length, before }, this.input, at);
+      const lead = anchor.lookbehind > 0 ? this.leadBefore(at, anchor.lookbehind) : 0;
+      const match =
+        lead > 0
+          ? { anchor: anchor.anchor, length, before, lead: this.input.latin1(at - lead, at) }
+          : { anchor: anchor.anchor, length, before };
+      const cand = anchor.start(match, this.input, at);
       if (cand === undefined) continue;
       this.live.push({
         cand,
         rule: anchor.rule,
         at,
-        front: clampFront(at + cand.from, at, pos),
+        // Invariant 2: the redactor held the lead bytes back (`Redactor.frontier`).
+        front: clampFront(at + cand.from, at - lead, pos),
         maxLength: anchor.maxLength,
         next: pos,
         last: -1,
@@ -100,6 +110,16 @@ export class CandidateSet {
       if (this.feed(l, chunk, base, end) && !this.duplicate(l, kept)) live[kept++] = l;
     }
     if (kept !== live.length) live.length = kept;
+  }
+
+  /** How many lead bytes (at most `most`) stand just before `at` and were not handed on. */
+  private leadBefore(at: number, most: number): number {
+    const bytes = this.leadBytes;
+    if (bytes === null) return 0;
+    const floor = Math.max(0, at - most, this.emittedTo());
+    let s = at;
+    while (s > floor && bytes[this.input.byteAt(s - 1)] === 1) s--;
+    return at - s;
   }
 
   /** Forget candidates that can claim nothing after `limit`. */

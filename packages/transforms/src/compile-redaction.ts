@@ -17,6 +17,7 @@
 import { SpoolError } from "@spool/core/runtime";
 import { type Automaton, buildAutomaton, isWhitespaceByte, type Needle } from "./aho-corasick.js";
 import { BUILTIN_RULES } from "./builtin-rules.js";
+import { byteSet } from "./rules/byte-classes.js";
 import { checkKnownValue, type KnownValue, knownValueForms } from "./known-values.js";
 import {
   type AnchorMatch,
@@ -54,6 +55,8 @@ export interface CompiledAnchor {
   readonly rule: number;
   readonly anchor: string;
   readonly maxLength: number;
+  /** Most bytes before the anchor it may claim (the rule's `lookbehind`), 0 for none. */
+  readonly lookbehind: number;
   start(match: AnchorMatch, held: HeldText, at: number): Candidate | undefined;
 }
 
@@ -73,6 +76,12 @@ export interface CompiledRedaction {
   readonly base64Rule: number;
   /** Rule index of a bare AWS secret access key (a built-in), or -1 without the built-ins. */
   readonly secretKeyRule: number;
+  /**
+   * Bytes some rule may claim before its anchor (the union of the rules' `lookbehind`
+   * classes, 1 per byte), and the most of them: that many such bytes before anything still
+   * undecided are held back. `null` when no rule looks behind.
+   */
+  readonly lead: { readonly bytes: Uint8Array; readonly length: number } | null;
 }
 
 /** True when `value` is a {@link CompiledRedaction}. */
@@ -125,6 +134,8 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
       exactNeedles.push({ bytes: Buffer.from(form, "utf8"), literal: rule, anchor: -1 });
     }
   }
+  let leadBytes: Uint8Array | null = null;
+  let leadLength = 0;
   const rules = [...(options.rules ?? []), ...((options.builtins ?? true) ? BUILTIN_RULES : [])];
   for (const rule of rules) {
     validateRule(rule, window);
@@ -137,8 +148,21 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     }
     const start =
       rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
+    const lookbehind = rule.kind === "matcher" ? rule.lookbehind : undefined;
+    if (lookbehind !== undefined) {
+      leadBytes ??= new Uint8Array(256);
+      const set = byteSet(lookbehind.body);
+      for (let b = 0; b < 256; b++) if (set[b] === 1) leadBytes[b] = 1;
+      leadLength = Math.max(leadLength, lookbehind.length);
+    }
     for (const anchor of rule.anchors) {
-      const compiled: CompiledAnchor = { rule: index, anchor, maxLength: rule.maxLength, start };
+      const compiled: CompiledAnchor = {
+        rule: index,
+        anchor,
+        maxLength: rule.maxLength,
+        lookbehind: lookbehind?.length ?? 0,
+        start,
+      };
       const bytes = Buffer.from(anchor, "utf8");
       if (rule.ignoreCase === true) {
         foldedNeedles.push({ bytes, literal: -1, anchor: foldedAnchors.length });
@@ -176,6 +200,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     foldedAnchors,
     base64Rule,
     secretKeyRule,
+    lead: leadBytes === null ? null : { bytes: leadBytes, length: leadLength },
   } as unknown as CompiledRedaction;
 }
 

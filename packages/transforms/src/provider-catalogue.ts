@@ -47,6 +47,11 @@ export interface ProviderFormat {
   readonly boundary?: boolean;
   /** Extra bytes that may not stand before the prefix. @default "" */
   readonly notAfter?: string;
+  /**
+   * The token starts this many `A-Za-z0-9` bytes before its prefix (the prefix is in the
+   * middle); they are held back and redacted with it. @default undefined
+   */
+  readonly lead?: number;
 }
 
 /** A format caught only next to one of its vendor's names (no distinctive prefix). */
@@ -95,6 +100,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "azure", rule: "azure-client-secret", boundary: false, prefixes: ["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"], body: "A-Za-z0-9_~.-", minBody: 28, shape: "{3:A-Za-z0-9}%" + "{34:A-Za-z0-9_~.-}" },
   { family: "azure", rule: "azure-storage-key", prefixes: ["AccountKey=", "SharedAccessKey=", "AccessKey="], body: B64, minBody: 32, keepPrefix: true, shape: "DefaultEndpointsProtocol=https;AccountName=acct;%" + "{86:A-Za-z0-9+/}==;EndpointSuffix=core.windows.net" },
   { family: "hashicorp", rule: "vault-token", prefixes: ["hvs.", "hvb.", "hvr."], body: URLSAFE, minBody: 24, shape: "%{90:A-Za-z0-9_-}" },
+  { family: "hashicorp", rule: "terraform-token", prefixes: [".atlasv1."], lead: 14, body: "A-Za-z0-9_=-", minBody: 60, shape: "{14:A-Za-z0-9}%{67:A-Za-z0-9_=-}" },
   { family: "shopify", rule: "shopify-token", prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"], body: "a-fA-F0-9", minBody: 32, shape: "%{32:a-f0-9}" },
   { family: "grafana", rule: "grafana-token", prefixes: ["glsa_"], body: "A-Za-z0-9_", minBody: 32, shape: "glsa_{32:A-Za-z0-9}_{8:a-f0-9}" },
   { family: "grafana", rule: "grafana-token", prefixes: ["glc_"], body: B64, minBody: 32, shape: "glc_{80:A-Za-z0-9}==" },

@@ -180,6 +180,8 @@ class Redactor implements RedactorStage {
   private readonly drop = new FailClosedDrop();
   /** Base64 runs, decoded and scanned beside the automata (`null`: not decoded). */
   private readonly base64: Base64Runs | null;
+  /** Bytes rules may claim before their anchors, held back behind a partial match. */
+  private readonly lead: CompiledRedaction["lead"];
   private readonly scan: typeof scanBoth;
   private readonly scanResult = new Int32Array(4);
   private phase: Phase = Phase.Matching;
@@ -205,7 +207,10 @@ class Redactor implements RedactorStage {
       this.input,
       (start, end, rule) => this.addSpan(start, end, rule),
       options.skip ?? true,
+      compiled.lead?.bytes ?? null,
+      () => this.output.at,
     );
+    this.lead = compiled.lead;
     this.wsRuns = new WhitespaceRuns(exact.maxWsCount);
     this.scan = folded.states > 1 ? scanBoth : scanExact;
     this.base64 =
@@ -464,6 +469,19 @@ class Redactor implements RedactorStage {
     this.deadline = this.pos + this.window;
   }
 
+  /**
+   * Invariant 2 for rules that look behind their anchor: an anchor may still start at `f`
+   * (or later), so the lead bytes just before `f` (at most `lead.length`, none already
+   * handed on) stay held. Every byte read lies after the last chunk's held bytes or in them.
+   */
+  private leadStart(f: number): number {
+    const { bytes, length } = this.lead!;
+    const floor = Math.max(0, f - length, this.output.at);
+    let s = f;
+    while (s > floor && bytes[this.input.byteAt(s - 1)] === 1) s--;
+    return s;
+  }
+
   /** Earliest start of the exact automaton's partial match. */
   private exactFrontier(): number {
     const state = this.exactState;
@@ -478,6 +496,7 @@ class Redactor implements RedactorStage {
     let f = this.exactFrontier();
     const f2 = this.pos - this.folded.depth[this.foldedState]!;
     if (f2 < f) f = f2;
+    if (this.lead !== null) f = this.leadStart(f);
     if (this.base64 !== null) f = this.base64.frontier(f);
     return this.candidates.frontier(f);
   }

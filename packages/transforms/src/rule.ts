@@ -40,6 +40,7 @@
  * ```
  */
 import { SpoolError } from "@spool/core/runtime";
+import { classBodyProblem } from "./rules/byte-classes.js";
 
 /** What a candidate says after each byte. */
 export const Verdict = {
@@ -62,6 +63,11 @@ export interface AnchorMatch {
   readonly length: number;
   /** The byte just before the anchor, or -1 at the start of input (for word-boundary checks). */
   readonly before: number;
+  /**
+   * For a rule with {@link MatcherRule.lookbehind}: the bytes of its class just before the
+   * anchor (latin1, at most `lookbehind.length`, nearest last), held back for it. @default ""
+   */
+  readonly lead?: string;
 }
 
 /**
@@ -151,11 +157,21 @@ export interface MatcherRule extends RuleBase {
    * through the next whitespace byte.
    */
   readonly maxLength: number;
+  /**
+   * Bytes before the anchor that belong to the secret (a token whose fixed part is in the
+   * middle: `<14 characters>.atlasv1.<secret>`). Up to `length` bytes of the class `body`
+   * just before any anchor are held back until the anchor is ruled out; a candidate gets
+   * them as `match.lead` and its `from` may go as low as minus their count. @default none
+   */
+  readonly lookbehind?: { readonly length: number; readonly body: string };
   /** A new candidate at an anchor occurrence, or `undefined` to ignore it. */
   start(match: AnchorMatch): Candidate | undefined;
 }
 
 export type RedactionRule = LiteralRule | PatternRule | MatcherRule;
+
+/** Most bytes a rule may claim before its anchor (they are held back behind every anchor). */
+export const MAX_LOOKBEHIND = 64;
 
 const RULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
@@ -187,6 +203,13 @@ export function validateRule(rule: RedactionRule, window: number): void {
   }
   if (!Number.isInteger(rule.maxLength) || rule.maxLength < 1 || rule.maxLength > window)
     fail(`maxLength must be an integer from 1 to the window (${window})`);
+  if (rule.kind === "matcher" && rule.lookbehind !== undefined) {
+    const { length, body } = rule.lookbehind;
+    if (!Number.isInteger(length) || length < 1 || length > MAX_LOOKBEHIND)
+      fail(`lookbehind.length must be an integer from 1 to ${MAX_LOOKBEHIND}`);
+    const problem = classBodyProblem(body);
+    if (problem !== null) fail(`lookbehind.body ${JSON.stringify(body)} ${problem}`);
+  }
   if (rule.kind === "pattern" && rule.pattern.global)
     fail("pattern must not be global (it is matched once per anchor)");
   if (rule.kind === "pattern") {

@@ -38,6 +38,12 @@ export interface TokenRuleOptions {
   readonly mixed?: boolean;
   /** Keep the prefix readable and redact only the body (`AccountKey=[REDACTED:…]`). @default false */
   readonly keepPrefix?: boolean;
+  /**
+   * The token starts exactly `length` bytes of `A-Za-z0-9` before its prefix (Terraform's
+   * `<14>.atlasv1.<body>`); they are redacted with it, and `boundary` applies before them.
+   * @default none
+   */
+  readonly lead?: number;
 }
 
 /**
@@ -54,23 +60,27 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   const mixed = options.mixed ?? false;
   const keepPrefix = options.keepPrefix ?? false;
   const longestPrefix = Math.max(...options.prefixes.map((p) => Buffer.byteLength(p)));
+  const lead = options.lead ?? 0;
   return {
     kind: "matcher",
     name: options.name,
     anchors: options.prefixes,
     ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
-    maxLength: longestPrefix + (mixed ? 2 * minBody : minBody) + 1,
+    // One more lead byte than the token has, to see the boundary before it.
+    ...(lead > 0 ? { lookbehind: { length: lead + 1, body: "A-Za-z0-9" } } : {}),
+    maxLength: lead + longestPrefix + (mixed ? 2 * minBody : minBody) + 1,
     start(match): Candidate | undefined {
+      const before = lead > 0 ? leadBoundary(match.lead ?? "", lead) : match.before;
       if (
-        match.before >= 0 &&
-        ((boundary && ALNUM[match.before] === 1) || notAfter[match.before] === 1)
+        before === undefined ||
+        (before >= 0 && ((boundary && ALNUM[before] === 1) || notAfter[before] === 1))
       ) {
         return undefined;
       }
       let count = 0;
       let sawMixed = !mixed;
       return {
-        from: keepPrefix ? match.length : 0,
+        from: keepPrefix ? match.length : -lead,
         next(byte) {
           if (body[byte] !== 1) return Verdict.Reject;
           count++;
@@ -107,6 +117,15 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   };
 }
 
+/**
+ * The byte before a token's `lead` bytes: -1 when the lead run is exactly `lead` long (a
+ * boundary), an alphanumeric byte when it runs longer, `undefined` when it is too short.
+ */
+function leadBoundary(held: string, lead: number): number | undefined {
+  if (held.length < lead) return undefined;
+  return held.length > lead ? held.charCodeAt(0) : -1;
+}
+
 function validateTokenRule(options: TokenRuleOptions): void {
   const fail = (why: string): never => {
     throw new SpoolError(
@@ -121,6 +140,8 @@ function validateTokenRule(options: TokenRuleOptions): void {
   if (notAfter !== null) fail(`notAfter ${JSON.stringify(options.notAfter)} ${notAfter}`);
   if (options.prefixes.length === 0 || options.prefixes.some((p) => p.length === 0))
     fail("needs at least one non-empty prefix");
+  if (options.lead !== undefined && (!Number.isInteger(options.lead) || options.lead < 1))
+    fail(`lead must be a whole number ≥ 1 (got ${options.lead})`);
   if (!Number.isInteger(options.minBody) || options.minBody < 1)
     fail(`minBody must be a whole number ≥ 1 (got ${options.minBody})`);
 }

@@ -26,6 +26,7 @@ export function providerRule(format: ProviderFormat): MatcherRule {
     ...(format.keepPrefix === undefined ? {} : { keepPrefix: format.keepPrefix }),
     ...(format.boundary === undefined ? {} : { boundary: format.boundary }),
     ...(format.notAfter === undefined ? {} : { notAfter: format.notAfter }),
+    ...(format.lead === undefined ? {} : { lead: format.lead }),
   });
 }
 
