@@ -24,7 +24,9 @@ for (let k = 0; k < keys; k++) {
   for (let i = 0; i < 40; i++) key += ALPHABET[Math.floor(Math.random() * 64)];
   if (redactText(`${key}\n`, compiled) !== `${MARKER}\n`) missed++;
 }
-console.log(`random keys alone on a line: ${missed} of ${keys} missed (${((100 * missed) / keys).toFixed(3)}%)`);
+console.log(
+  `random keys alone on a line: ${missed} of ${keys} missed (${((100 * missed) / keys).toFixed(3)}%)`,
+);
 
 const RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/]{40}(?![A-Za-z0-9+/_-])/;
 const TEXT = /\.(js|mjs|cjs|ts|md|json|map|ya?ml|txt|lock|sum|go|py|c|h|html|css|log)$/;

@@ -17,7 +17,6 @@
 import { SpoolError } from "@spool/core/runtime";
 import { type Automaton, buildAutomaton, isWhitespaceByte, type Needle } from "./aho-corasick.js";
 import { BUILTIN_RULES } from "./builtin-rules.js";
-import { byteSet } from "./rules/byte-classes.js";
 import { checkKnownValue, type KnownValue, knownValueForms } from "./known-values.js";
 import {
   type AnchorMatch,
@@ -27,6 +26,7 @@ import {
   Verdict,
   validateRule,
 } from "./rule.js";
+import { byteSet } from "./rules/byte-classes.js";
 
 /** Deepest state of the exact automaton with a dense transition row. */
 const DENSE_DEPTH = 3;

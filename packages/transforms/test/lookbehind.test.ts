@@ -1,0 +1,131 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileRedaction } from "../src/compile-redaction.js";
+import { redactText } from "../src/redact-text.js";
+import { createRedactor } from "../src/redactor.js";
+import { type MatcherRule, Verdict } from "../src/rule.js";
+import {
+  byteAtATime,
+  checkNoSecretPiece,
+  checkRedaction,
+  checkRedactor,
+  splitAt,
+} from "../src/testing.js";
+
+const compiled = compileRedaction();
+const redact = (text: string) => redactText(text, compiled);
+const MARKER = "[REDACTED:terraform-token]";
+/** Terraform's `<14>.atlasv1.<67>`, as in gitleaks' rule tests (synthetic). */
+const TF =
+  "VXLyn0icCVFWg7.atlasv1.igV8u6-311rfBktEuBMB25v6Af1sr5N-W_F4r_JkiPcuErfdKx03_dPyQeQZqSex_O3";
+const TF2 =
+  "ov3mnljn9ievmt.atlasv1.o4d91utc7rj9-p5ofp6xs8f4xeu-tz2zw2_2mv7hx4i2_cuopy125x=lxoyfavsxt3r";
+
+describe("a token whose fixed part is in the middle (Terraform's .atlasv1.)", () => {
+  it("is redacted whole, the 14 bytes before the infix too", () => {
+    for (const text of [TF, `${TF}\n`, `token ${TF} ok`, `TF_TOKEN=${TF}`, `"${TF}"`]) {
+      const out = redact(text);
+      expect(out).toContain(MARKER);
+      checkNoSecretPiece(out, TF);
+    }
+    expect(redact(`x ${TF2}\n`)).toBe(`x ${MARKER}\n`);
+  });
+
+  it("needs exactly 14 alphanumeric bytes before the infix, after a boundary", () => {
+    const body = TF.slice(14);
+    for (const text of [`Q${TF}`, `short${body}`, `${TF.slice(0, 14)}${body.slice(0, 40)}`]) {
+      expect(redact(text)).toBe(text);
+    }
+  });
+
+  it("holds for every split into at most three pieces and byte by byte", () => {
+    for (const text of [`a ${TF} b`, `${TF2}\nQ${TF}\n${TF}`]) {
+      const input = Buffer.from(text);
+      checkRedactor(compiled, input, byteAtATime(input));
+      for (let a = 1; a < input.length; a++) {
+        for (let b = a; b < input.length; b += 7) {
+          checkRedactor(compiled, input, splitAt(input, a === b ? [a] : [a, b]));
+        }
+      }
+    }
+  });
+
+  it("never emits a byte of the lead before the infix decides (prefix exposure)", () => {
+    const input = Buffer.from(`before ${TF} after`);
+    for (let cut = 1; cut < input.length; cut++) {
+      const redactor = createRedactor(compiled);
+      const first = Buffer.concat(redactor.push([input.subarray(0, cut)])).toString();
+      checkNoSecretPiece(first, TF);
+      const rest = Buffer.concat([...redactor.push([input.subarray(cut)]), ...redactor.end()]);
+      expect(first + rest.toString()).toBe(`before ${MARKER} after`);
+    }
+  });
+
+  it("holds embedded in random text and contexts, randomly split", () => {
+    checkRedaction(compiled, { secrets: [TF, TF2], numRuns: 60 });
+  });
+
+  it("holds on random mixes of tokens, their pieces and alphanumeric runs", () => {
+    const piece = fc.constantFrom(
+      TF,
+      TF.slice(0, 20),
+      TF.slice(10),
+      ".atlasv1.",
+      "abc",
+      "x",
+      " ",
+      "\n",
+    );
+    const text = fc.array(piece, { minLength: 1, maxLength: 10 }).map((ps) => ps.join(""));
+    fc.assert(
+      fc.property(
+        text,
+        fc.array(fc.integer({ min: 1, max: 500 }), { maxLength: 16 }),
+        (t, cuts) => {
+          const input = Buffer.from(t);
+          checkRedactor(compiled, input, splitAt(input, cuts));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe("MatcherRule.lookbehind", () => {
+  /** Redacts `.x.` and the digits (up to 5) just before it. */
+  const dotted = (lookbehind: MatcherRule["lookbehind"]): MatcherRule => ({
+    kind: "matcher",
+    name: "dotted",
+    anchors: [".x."],
+    maxLength: 16,
+    ...(lookbehind === undefined ? {} : { lookbehind }),
+    start: (match) => ({ from: -(match.lead ?? "").length, next: () => Verdict.Close }),
+  });
+
+  it("hands a rule the held bytes of its class and lets it claim them", () => {
+    const rules = compileRedaction({
+      builtins: false,
+      rules: [dotted({ length: 5, body: "0-9" })],
+    });
+    expect(redactText("a 1234567.x.b", rules)).toBe("a 12[REDACTED:dotted]b");
+    expect(redactText("a z.x.b", rules)).toBe("a z[REDACTED:dotted]b");
+    const input = Buffer.from("a 1234567.x.b 99.x. 12");
+    for (let cut = 1; cut < input.length; cut++) checkRedactor(rules, input, splitAt(input, [cut]));
+  });
+
+  it("never lets a rule claim bytes before its anchor without declaring them", () => {
+    const rules = compileRedaction({ builtins: false, rules: [dotted(undefined)] });
+    expect(redactText("a 12.x.b", rules)).toBe("a 12[REDACTED:dotted]b");
+  });
+
+  it("refuses a lookbehind out of range or with a bad class", () => {
+    for (const bad of [
+      { length: 0, body: "0-9" },
+      { length: 65, body: "0-9" },
+      { length: 2.5, body: "0-9" },
+      { length: 4, body: "9-0" },
+    ]) {
+      expect(() => compileRedaction({ rules: [dotted(bad)] })).toThrow(/lookbehind/);
+    }
+  });
+});
