@@ -24,6 +24,9 @@ const FRAGMENTS = [
   "sk-ant-",
   "AIza",
   "npm_",
+  // A token whose rule claims the 14 bytes before it, and a bare AWS secret key's shape.
+  ".atlasv1.",
+  "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
   "token=",
   "TOKEN: ",
   "api_key",
