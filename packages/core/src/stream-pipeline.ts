@@ -158,6 +158,10 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
   // stdio by itself when the child exits (flushStdio), so a paused pipe can still
   // deliver; we pause it again and hold what came (pending in the ledger) until ready.
   const lag: Buffer[] = [];
+  const hold = (chunk: Buffer) => {
+    pipeline.hold(chunk.byteLength);
+    lag.push(chunk);
+  };
 
   const offer = (chunk: Buffer, held: boolean): boolean => {
     if (pipeline.write(chunk, held) !== "wait") return false;
@@ -172,49 +176,26 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
     if (ended) finish("eof");
     else if (!finished) source.resume();
   };
-  // Small reads that arrive within one turn of the event loop are gathered and go
-  // through the stages and the writer as one batch, so the cost per byte does not
-  // depend on the source's chunk size. A full batch, or the end, goes at once.
-  let gathered: Buffer[] = [];
-  let gatheredBytes = 0;
-  let scheduled = false;
-  const flushGathered = () => {
-    scheduled = false;
-    if (gathered.length === 0 || finished) return;
-    const batch = gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered, gatheredBytes);
-    gathered = [];
-    gatheredBytes = 0;
+  const gather = createGather((batch) => {
     if (!waiting) offer(batch, false);
-    else {
-      pipeline.hold(batch.byteLength);
-      lag.push(batch);
-    }
-  };
+    else hold(batch);
+  });
   const onData = (chunk: Buffer) => {
     // A batch never outgrows one pipe read (the writer queue's reserve is sized for one).
-    if (!waiting && gatheredBytes + chunk.byteLength > GATHER_BYTES) flushGathered();
+    if (!waiting && gather.bytes + chunk.byteLength > GATHER_BYTES) gather.flush();
     if (waiting) {
-      pipeline.hold(chunk.byteLength);
-      lag.push(chunk);
+      hold(chunk);
       source.pause();
       return;
     }
-    if (chunk.byteLength >= GATHER_BYTES) {
-      offer(chunk, false);
-      return;
-    }
-    gathered.push(chunk);
-    gatheredBytes += chunk.byteLength;
-    if (gatheredBytes >= GATHER_BYTES) flushGathered();
-    else if (!scheduled) {
-      scheduled = true;
-      setImmediate(flushGathered);
-    }
+    if (chunk.byteLength >= GATHER_BYTES) offer(chunk, false);
+    else gather.push(chunk);
   };
   const finish = (how: PumpEnd) => {
     if (finished) return;
     // What was read is the pipeline's, however the stream ends.
-    flushGathered();
+    gather.flush();
+    gather.close();
     finished = true;
     source.off("data", onData);
     source.off("end", onEnd);
@@ -224,7 +205,7 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
   };
   const onEnd = () => {
     ended = true;
-    flushGathered();
+    gather.flush();
     if (!waiting) finish("eof");
   };
   const onError = () => finish("error");
@@ -239,6 +220,55 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
     stop() {
       finish("stopped");
       source.destroy();
+    },
+  };
+}
+
+/** Small reads held back to go through the stages as one batch. */
+interface Gather {
+  /** Bytes held. */
+  readonly bytes: number;
+  /** Hold `chunk`; the batch goes at once when full, else at the end of this turn. */
+  push(chunk: Buffer): void;
+  /** Deliver what is held now (nothing once closed). */
+  flush(): void;
+  close(): void;
+}
+
+/**
+ * Small reads that arrive within one turn of the event loop are gathered and go
+ * through the stages and the writer as one batch, so the cost per byte does not
+ * depend on the source's chunk size. A full batch, or the end, goes at once.
+ */
+function createGather(deliver: (batch: Buffer) => void): Gather {
+  let gathered: Buffer[] = [];
+  let gatheredBytes = 0;
+  let scheduled = false;
+  let closed = false;
+  const flush = () => {
+    scheduled = false;
+    if (gathered.length === 0 || closed) return;
+    const batch = gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered, gatheredBytes);
+    gathered = [];
+    gatheredBytes = 0;
+    deliver(batch);
+  };
+  return {
+    get bytes() {
+      return gatheredBytes;
+    },
+    push(chunk) {
+      gathered.push(chunk);
+      gatheredBytes += chunk.byteLength;
+      if (gatheredBytes >= GATHER_BYTES) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+    close() {
+      closed = true;
     },
   };
 }
