@@ -90,19 +90,11 @@ export function isCompiledRedaction(value: unknown): value is CompiledRedaction 
  * ```
  */
 export function compileRedaction(options: RedactionOptions = {}): CompiledRedaction {
-  const window = options.window ?? DEFAULT_REDACTION_WINDOW;
-  if (!Number.isInteger(window) || window < 64 || window > 1 << 24) {
-    throw new SpoolError(
-      "SPOOL_E_OPTIONS",
-      "redactor",
-      `window must be an integer from 64 to ${1 << 24}, got ${window}`,
-    );
-  }
+  const window = checkWindow(options.window ?? DEFAULT_REDACTION_WINDOW);
   const ruleNames: string[] = [];
   const exactNeedles: Needle[] = [];
   const foldedNeedles: Needle[] = [];
-  const exactAnchors: CompiledAnchor[] = [];
-  const foldedAnchors: CompiledAnchor[] = [];
+  const anchors: Anchors = { exactNeedles, foldedNeedles, exactAnchors: [], foldedAnchors: [] };
   const ruleIndex = new Map<string, number>();
   const indexOf = (name: string) => {
     let index = ruleIndex.get(name);
@@ -133,19 +125,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
       }
       continue;
     }
-    const start =
-      rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
-    for (const anchor of rule.anchors) {
-      const compiled: CompiledAnchor = { rule: index, anchor, maxLength: rule.maxLength, start };
-      const bytes = Buffer.from(anchor, "utf8");
-      if (rule.ignoreCase === true) {
-        foldedNeedles.push({ bytes, literal: -1, anchor: foldedAnchors.length });
-        foldedAnchors.push(compiled);
-      } else {
-        exactNeedles.push({ bytes, literal: -1, anchor: exactAnchors.length });
-        exactAnchors.push(compiled);
-      }
-    }
+    addAnchors(rule, index, anchors);
   }
   // Last: a rule's own name wins a tie against a base64 run over the same bytes.
   const base64Rule = indexOf("base64");
@@ -168,10 +148,50 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
       return exact;
     },
     folded,
-    exactAnchors,
-    foldedAnchors,
+    exactAnchors: anchors.exactAnchors,
+    foldedAnchors: anchors.foldedAnchors,
     base64Rule,
   } as unknown as CompiledRedaction;
+}
+
+function checkWindow(window: number): number {
+  if (!Number.isInteger(window) || window < 64 || window > 1 << 24) {
+    throw new SpoolError(
+      "SPOOL_E_OPTIONS",
+      "redactor",
+      `window must be an integer from 64 to ${1 << 24}, got ${window}`,
+    );
+  }
+  return window;
+}
+
+/** The needles of both automata and the anchors they point to, filled rule by rule. */
+interface Anchors {
+  readonly exactNeedles: Needle[];
+  readonly foldedNeedles: Needle[];
+  readonly exactAnchors: CompiledAnchor[];
+  readonly foldedAnchors: CompiledAnchor[];
+}
+
+/** Each anchor of `rule` (rule index `index`) into the exact or the case-folded automaton. */
+function addAnchors(
+  rule: Exclude<RedactionRule, { kind: "literal" }>,
+  index: number,
+  into: Anchors,
+): void {
+  const start =
+    rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
+  for (const anchor of rule.anchors) {
+    const compiled: CompiledAnchor = { rule: index, anchor, maxLength: rule.maxLength, start };
+    const bytes = Buffer.from(anchor, "utf8");
+    if (rule.ignoreCase === true) {
+      into.foldedNeedles.push({ bytes, literal: -1, anchor: into.foldedAnchors.length });
+      into.foldedAnchors.push(compiled);
+    } else {
+      into.exactNeedles.push({ bytes, literal: -1, anchor: into.exactAnchors.length });
+      into.exactAnchors.push(compiled);
+    }
+  }
 }
 
 /** The candidate of a {@link PatternRule}: hold from the anchor, decide once, fail closed at the limit. */
