@@ -22,6 +22,7 @@ import { runTool, startTool, statusTool, waitTool } from "./mcp/receipt-tools.js
 import { registerCaptureResources } from "./mcp/resources.js";
 import { tailTool } from "./mcp/tail-tool.js";
 import type { McpServerOptions, McpTool, ToolContext } from "./mcp/tool.js";
+import { resultBudget } from "./result-budget.js";
 
 export type { McpServerOptions } from "./mcp/tool.js";
 
@@ -109,6 +110,7 @@ export function createSpoolMcpServer(
     options,
     cwd: io.cwd,
     call: (name, argv, cwd = io.cwd) => collectCommand(name, [...rootArgs, ...argv], { cwd, env }),
+    budget: (maxBytes) => resultBudget(maxBytes, options.maxResultBytes),
   };
   for (const tool of TOOLS)
     if ((options.only ?? [tool.name]).includes(tool.name)) registerTool(server, context, tool);

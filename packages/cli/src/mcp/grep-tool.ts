@@ -1,7 +1,7 @@
 /** The `spool mcp` `grep` tool: matching lines as LINE:OFFSET:TEXT, paged by offset. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { resultBudget, resultBytes } from "../result-budget.js";
+import { resultBytes } from "../result-budget.js";
 import { defineTool, maxBytesArg, refArg, streamArg } from "./tool.js";
 
 const GrepResultSchema = z.object({
@@ -38,7 +38,7 @@ export const grepTool = defineTool({
   },
   output: GrepResultSchema,
   async handle(context, args) {
-    const budget = resultBudget(args.max_bytes, context.options.maxResultBytes);
+    const budget = context.budget(args.max_bytes);
     const max = args.max ?? 100;
     const argv = [
       args.ref,

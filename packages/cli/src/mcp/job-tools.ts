@@ -1,7 +1,7 @@
 /** The `spool mcp` tools over jobs as a whole: `kill` one, `ls` them all. */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { resultBudget, resultBytes } from "../result-budget.js";
+import { resultBytes } from "../result-budget.js";
 import { defineTool, maxBytesArg, refArg, TextResultSchema } from "./tool.js";
 
 const LsResultSchema = z.object({
@@ -45,7 +45,7 @@ export const lsTool = defineTool({
   },
   output: LsResultSchema,
   async handle(context, args) {
-    const budget = resultBudget(args.max_bytes, context.options.maxResultBytes);
+    const budget = context.budget(args.max_bytes);
     const out = await context.call("ls", ["--json", ...(args.unseen ? ["--unseen"] : [])]);
     const captures = JSON.parse(out.stdout.toString()) as Record<string, unknown>[];
     return lsPage(captures, budget);

@@ -5,7 +5,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SpoolError } from "@spool/core";
 import { z } from "zod";
-import { fitPage, resultBudget } from "../result-budget.js";
+import { fitPage } from "../result-budget.js";
 import { defineTool, maxBytesArg, refArg, streamArg, type ToolContext } from "./tool.js";
 
 export const ReadResultSchema = z.object({
@@ -57,7 +57,7 @@ export const readTool = defineTool({
   },
   output: ReadResultSchema,
   async handle(context, args) {
-    const budget = resultBudget(args.max_bytes, context.options.maxResultBytes);
+    const budget = context.budget(args.max_bytes);
     const frameOf = readFrames(context, args.ref, args.stream);
     const length = String(Math.min(args.length ?? budget, budget));
     if (args.cursor !== undefined) {

@@ -7,7 +7,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { producerOf, type Receipt, ReceiptSchema, receiptExitStatus } from "@spool/core";
 import { z } from "zod";
 import { formatInline } from "../inline.js";
-import { resultBudget, resultBytes } from "../result-budget.js";
+import { resultBytes } from "../result-budget.js";
 import { allowedCwd, checkCommand } from "./command-policy.js";
 import { defineTool, maxBytesArg, refArg, type ToolContext } from "./tool.js";
 
@@ -58,7 +58,7 @@ export const runTool = defineTool({
   },
   output: RunResultSchema,
   async handle(context, args) {
-    const budget = resultBudget(args.max_bytes, context.options.maxResultBytes);
+    const budget = context.budget(args.max_bytes);
     const cwd = checkedCwd(context, args);
     const argv = captureArgv(args, budget);
     if (args.background_after !== undefined)
@@ -77,7 +77,7 @@ export const startTool = defineTool({
   input: captureShape,
   output: RunResultSchema,
   async handle(context, args) {
-    const budget = resultBudget(args.max_bytes, context.options.maxResultBytes);
+    const budget = context.budget(args.max_bytes);
     const cwd = checkedCwd(context, args);
     const out = await context.call(
       "start",
@@ -105,7 +105,7 @@ export const statusTool = defineTool({
     return receiptResult(
       receipt,
       live ? null : receiptExitStatus(receipt),
-      resultBudget(args.max_bytes, context.options.maxResultBytes),
+      context.budget(args.max_bytes),
     );
   },
 });
@@ -127,7 +127,7 @@ export const waitTool = defineTool({
     ];
     const out = await context.call("wait", argv);
     const receipt = parseReceipt(out.stdout);
-    const budget = resultBudget(args.max_bytes, context.options.maxResultBytes);
+    const budget = context.budget(args.max_bytes);
     return receiptResult(receipt, producerOf(receipt).running ? null : out.status, budget);
   },
 });

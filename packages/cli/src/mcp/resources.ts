@@ -2,7 +2,6 @@
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { SpoolError } from "@spool/core";
 import type { z } from "zod";
-import { resultBudget } from "../result-budget.js";
 import { type ReadFrame, type ReadResultSchema, readPage } from "./read-tool.js";
 import type { ToolContext } from "./tool.js";
 
@@ -51,7 +50,7 @@ async function readCapture(
   const offset = Number(uri.searchParams.get("offset") ?? 0);
   if (!Number.isSafeInteger(offset) || offset < 0)
     throw new SpoolError("SPOOL_E_USAGE", "mcp", "offset must be a byte offset");
-  const budget = resultBudget(undefined, context.options.maxResultBytes);
+  const budget = context.budget(undefined);
   const out = await context.call("read", [
     captureId,
     "--json",

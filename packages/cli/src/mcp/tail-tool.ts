@@ -1,6 +1,6 @@
 /** The `spool mcp` `tail` tool: the last lines of a stream, the start cut to the budget. */
 import { z } from "zod";
-import { fitPage, resultBudget } from "../result-budget.js";
+import { fitPage } from "../result-budget.js";
 import { defineTool, maxBytesArg, refArg, streamArg, TextResultSchema } from "./tool.js";
 
 export const tailTool = defineTool({
@@ -15,7 +15,7 @@ export const tailTool = defineTool({
   },
   output: TextResultSchema,
   async handle(context, args) {
-    const budget = resultBudget(args.max_bytes, context.options.maxResultBytes);
+    const budget = context.budget(args.max_bytes);
     const argv = [args.ref, "-n", String(args.lines ?? 10)];
     if (args.stream) argv.push("--stream", args.stream);
     const out = await context.call("tail", argv);

@@ -32,6 +32,8 @@ export interface ToolContext {
   readonly cwd: string;
   /** Run `spool NAME ARGV…` in-process with the server's root and environment. */
   call(name: string, argv: readonly string[], cwd?: string): Promise<CommandOutput>;
+  /** A call's byte budget: its `max_bytes` (default 16 KiB) within `--max-result-bytes`. */
+  budget(maxBytes: number | undefined): number;
 }
 
 /** One tool of `spool mcp`. */
