@@ -20,6 +20,17 @@ import { SpoolError } from "./errors.js";
 import { countNewlines } from "./newline-count.js";
 import type { Batch } from "./stage.js";
 
+/**
+ * A stream's raw byte counts: every byte read (`observed`) is exactly one of `accepted`
+ * into the stages, `pending` or `discarded`. The receipt's `streams.*.raw`.
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * const { observed, accepted, pending, discarded } = createLedger().snapshot().raw;
+ * observed === accepted + pending + discarded; // always true
+ * ```
+ */
 export interface RawCounts {
   observed: number;
   accepted: number;
@@ -27,6 +38,25 @@ export interface RawCounts {
   discarded: number;
 }
 
+/**
+ * Byte accounting for one stream, kept by the framework rather than by each stage
+ * ({@link createLedger}). Raw bytes (what the source read) are `observed`; each is
+ * exactly one of `accepted` into the stages, `pending` (read, not yet handed to them) or
+ * `discarded` (read and dropped untransformed). Representation bytes (what the stages
+ * emitted) are `produced`; `committed` of them are durably in the spool. A count that
+ * would go out of bounds throws `SPOOL_E_STATE`.
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * const ledger = createLedger();
+ * ledger.observe(10);
+ * ledger.accept(10);
+ * ledger.produce([Buffer.from("hello\n")]);
+ * ledger.commit(6);
+ * ledger.snapshot().committed; // 6
+ * ```
+ */
 export interface LedgerSnapshot {
   raw: RawCounts;
   produced: number;
@@ -123,7 +153,18 @@ export function createLedger(): Ledger {
   };
 }
 
-/** Holds for every snapshot a ledger can give: the raw counts add up. */
+/**
+ * Whether a snapshot keeps the ledger's invariants: the raw counts add up, nothing is
+ * negative, and no more is committed than produced. Holds for every snapshot a ledger
+ * can give; use it to check a receipt's counts (`checkLedger` in `@spool/core/testing`
+ * says which invariant broke).
+ *
+ * @example
+ * ```ts
+ * import { createLedger, ledgerBalances } from "@spool/core";
+ * ledgerBalances(createLedger().snapshot()); // true
+ * ```
+ */
 export function ledgerBalances(s: LedgerSnapshot): boolean {
   const { observed, accepted, pending, discarded } = s.raw;
   return (
