@@ -39,6 +39,28 @@ export interface RawCounts {
 }
 
 /**
+ * A {@link Ledger}'s counts at one moment: raw counts, representation bytes produced and
+ * committed, lines, and whether the output ends with a newline (null while empty).
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * const ledger = createLedger();
+ * ledger.observe(3);
+ * ledger.accept(3);
+ * ledger.produce([Buffer.from("a\nb")]);
+ * ledger.snapshot().lines; // 2
+ * ```
+ */
+export interface LedgerSnapshot {
+  raw: RawCounts;
+  produced: number;
+  committed: number;
+  lines: number;
+  endsWithNewline: boolean | null;
+}
+
+/**
  * Byte accounting for one stream, kept by the framework rather than by each stage
  * ({@link createLedger}). Raw bytes (what the source read) are `observed`; each is
  * exactly one of `accepted` into the stages, `pending` (read, not yet handed to them) or
@@ -57,14 +79,6 @@ export interface RawCounts {
  * ledger.snapshot().committed; // 6
  * ```
  */
-export interface LedgerSnapshot {
-  raw: RawCounts;
-  produced: number;
-  committed: number;
-  lines: number;
-  endsWithNewline: boolean | null;
-}
-
 export interface Ledger {
   /** The source read `n` bytes; they are pending until accepted or discarded. */
   observe(n: number): void;
