@@ -46,11 +46,8 @@ export interface PreviewTap extends Stage {
  * @example
  * ```ts
  * import type { StreamPlan } from "@spool/core";
- * import { createPreviewTap, createUtf8Decoder } from "@spool/transforms";
- * const plan: StreamPlan = {
- *   stages: [createUtf8Decoder()],
- *   tap: createPreviewTap({ budget: { stdoutChars: 8192, stderrChars: 2048, maxBytes: 16384 }, stream: "stdout" }),
- * };
+ * import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
+ * const plan: StreamPlan = { stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(8192)) };
  * ```
  */
 export interface StreamPlan {
