@@ -72,7 +72,7 @@ describe("TSDoc on the public API", () => {
     for (const row of unique(rows)) {
       row.examples.flatMap(codeBlocks).forEach((code, i) => {
         // .mts: each example is an ES module of its own (top-level await allowed).
-        const name = path.join(REPO, "test", ".tsdoc-examples", `${row.name}-${i}.mts`);
+        const name = path.join(REPO, "test", ".tsdoc-examples", `${files.size}-${row.name}-${i}.mts`);
         files.set(name, `${code}\nexport {};\n`);
         origin.set(name, label(row));
       });
@@ -81,7 +81,10 @@ describe("TSDoc on the public API", () => {
     const program = surfaceProgram(files);
     const failures = [...files.keys()].flatMap((name) => {
       const source = program.getSourceFile(name);
-      const diagnostics = source === undefined ? [] : ts.getPreEmitDiagnostics(program, source);
+      const diagnostics =
+        source === undefined
+          ? []
+          : [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
       return diagnostics.map((d) => {
         const { line } = d.file?.getLineAndCharacterOfPosition(d.start ?? 0) ?? { line: 0 };
         const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
