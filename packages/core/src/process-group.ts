@@ -17,6 +17,11 @@
  * Where there is no `/proc` (macOS), start times are unknown (`null`); then only the group
  * id is checked, as before.
  *
+ * `@spool/core/process-group` is a narrow entry: the plumbing `spool kill`, `ls`, `recover`
+ * and the job supervisor use, importable without the rest of core. Every function here is
+ * also exported from `@spool/core`; use this entry only in tools that manage spool jobs
+ * from outside their owner and care about what they load.
+ *
  * @example
  * ```ts
  * import { groupAlive, processStart, signalGroup } from "@spool/core/process-group";
