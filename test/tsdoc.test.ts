@@ -47,16 +47,27 @@ describe("TSDoc on the public API", () => {
       ]),
     );
     for (const entry of entryPoints()) {
-      expect(rows.some((row) => row.entry === entry.specifier), entry.specifier).toBe(true);
+      expect(
+        rows.some((row) => row.entry === entry.specifier),
+        entry.specifier,
+      ).toBe(true);
     }
   });
 
   it("documents every exported symbol", () => {
-    expect(unique(rows).filter((row) => !row.hasDoc).map(label)).toEqual([]);
+    expect(
+      unique(rows)
+        .filter((row) => !row.hasDoc)
+        .map(label),
+    ).toEqual([]);
   });
 
   it("gives every exported symbol an @example", () => {
-    expect(unique(rows).filter((row) => row.examples.length === 0).map(label)).toEqual([]);
+    expect(
+      unique(rows)
+        .filter((row) => row.examples.length === 0)
+        .map(label),
+    ).toEqual([]);
   });
 
   it("documents every property of every exported options type", () => {
