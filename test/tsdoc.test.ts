@@ -70,6 +70,13 @@ describe("TSDoc on the public API", () => {
     ).toEqual([]);
   });
 
+  it("gives every @example a ```ts block (the code the next test type-checks)", () => {
+    const prose = unique(rows).filter(
+      (row) => row.examples.length > 0 && row.examples.flatMap(codeBlocks).length === 0,
+    );
+    expect(prose.map(label)).toEqual([]);
+  });
+
   it("documents every property of every exported options type", () => {
     const gaps = unique(rows)
       .filter((row) => row.undocumentedOptions.length > 0)
