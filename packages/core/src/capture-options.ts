@@ -35,6 +35,7 @@ import type { Stage } from "./stage.js";
  * ```
  */
 export interface PreviewTap extends Stage {
+  /** The head and tail held so far, and the stream's total size. */
   snapshot(): PreviewSnapshot;
 }
 
@@ -51,7 +52,9 @@ export interface PreviewTap extends Stage {
  * ```
  */
 export interface StreamPlan {
+  /** The stages in order, before the tap (decoder, ANSI strip, redactor, yours). */
   readonly stages: readonly Stage[];
+  /** The preview tap, always last. */
   readonly tap: PreviewTap;
   /** "binary" keeps raw bytes (`--binary keep`). @default "text" */
   readonly representation?: "text" | "binary";
@@ -233,6 +236,7 @@ export type SourceCaptureReceipt = Receipt & { source: SourceReceipt; process?: 
  * ```
  */
 export interface CaptureResult {
+  /** The final receipt (published last, atomically, when the capture was stored). */
   receipt: ProcessCaptureReceipt;
   /** What `spool run` exits with: the child's code, 128+signal, 124 on timeout, 126/127 on spawn failure. */
   exitStatus: number;
@@ -250,6 +254,7 @@ export interface CaptureResult {
  * ```
  */
 export interface SourceCaptureResult {
+  /** The final receipt (published last, atomically, when the capture was stored). */
   receipt: SourceCaptureReceipt;
 }
 
@@ -266,6 +271,7 @@ export interface SourceCaptureResult {
  * ```
  */
 export interface CaptureHandle<R> {
+  /** The capture's id: its directory under `tool-outputs/` and the REF that reads it. */
   readonly captureId: string;
   /** Lifecycle events, read-only; completes after "final". */
   readonly events: EventStream<CaptureEvent>;
@@ -280,6 +286,7 @@ export interface CaptureHandle<R> {
    * is unavailable.
    */
   spill(): Promise<boolean>;
+  /** Settles once the capture is final; never rejects for a failed producer or storage (see the receipt). */
   readonly done: Promise<R>;
 }
 

@@ -28,9 +28,13 @@ import { groupAlive, type ProcessGroup, processStart, signalGroup } from "./proc
  * ```
  */
 export interface SpawnRequest {
+  /** The program, run without a shell (looked up on `PATH`). */
   readonly command: string;
+  /** Its arguments, passed as they are. */
   readonly args: readonly string[];
+  /** Working directory. @default process.cwd() */
   readonly cwd?: string;
+  /** The child's whole environment. */
   readonly env: NodeJS.ProcessEnv;
   /** "ignore" gives the child /dev/null. */
   readonly stdin: "ignore" | "inherit";
@@ -47,7 +51,9 @@ export interface SpawnRequest {
  * ```
  */
 export interface SpawnError {
+  /** The errno code (`ENOENT`: not found, `EACCES`: not executable). */
   readonly code: string;
+  /** The system call that failed (`spawn <command>`). */
   readonly syscall: string;
 }
 
@@ -66,9 +72,11 @@ export interface SpawnError {
  * ```
  */
 export interface ChildEvents {
+  /** The child runs, with its pid (null if the platform gave none). */
   spawned(pid: number | null): void;
   /** The child never ran; no `exited` follows. */
   failed(error: SpawnError): void;
+  /** The child exited with a code, or was ended by a signal. */
   exited(code: number | null, signal: NodeJS.Signals | null): void;
 }
 
@@ -84,7 +92,9 @@ export interface ChildEvents {
  * ```
  */
 export interface ChildHandle {
+  /** The child's stdout pipe (the capture is its sole reader). */
   readonly stdout: Readable;
+  /** The child's stderr pipe. */
   readonly stderr: Readable;
   /**
    * Signal the child's whole process group, also after the child itself exited (its

@@ -65,8 +65,11 @@ export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];
  * ```
  */
 export interface StorageFailure {
+  /** The errno code (`ENOENT`, `ENOSPC`, `EACCES`…), or `EIO` when the error had none. */
   readonly errno: string;
+  /** The system call or operation that failed (`open`, `mkdir`, `write`, `rename`…). */
   readonly operation: string;
+  /** The path involved, secret-looking segments redacted; null when unknown. */
   readonly path: string | null;
 }
 

@@ -32,9 +32,13 @@ import type { Batch } from "./stage.js";
  * ```
  */
 export interface RawCounts {
+  /** Bytes the source read. */
   observed: number;
+  /** Bytes handed to the stages. */
   accepted: number;
+  /** Bytes read and not yet handed on (0 in a final receipt). */
   pending: number;
+  /** Bytes read and dropped untransformed (after a stage error or a drain timeout). */
   discarded: number;
 }
 
@@ -53,10 +57,15 @@ export interface RawCounts {
  * ```
  */
 export interface LedgerSnapshot {
+  /** The raw (source) byte counts. */
   raw: RawCounts;
+  /** Representation bytes the stages emitted. */
   produced: number;
+  /** Representation bytes durably stored. */
   committed: number;
+  /** Lines produced: newlines, plus one for a final line without a newline. */
   lines: number;
+  /** Whether the output ends with a newline; null while nothing was produced. */
   endsWithNewline: boolean | null;
 }
 
@@ -90,6 +99,7 @@ export interface Ledger {
   produce(batch: Batch): void;
   /** The sink reports `total` representation bytes durable (monotonic). */
   commit(total: number): void;
+  /** The counts as of now (a copy). */
   snapshot(): LedgerSnapshot;
 }
 

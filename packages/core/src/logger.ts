@@ -30,9 +30,13 @@ import { openLogFile } from "./log-file.js";
  * ```
  */
 export interface Logger {
+  /** A state change worth keeping (start, spill, finalize). */
   info(fields: object, message?: string): void;
+  /** Something degraded (saturation, a storage error the capture survives). */
   warn(fields: object, message?: string): void;
+  /** Something failed. */
   error(fields: object, message?: string): void;
+  /** Detail for diagnosing spool itself. */
   debug(fields: object, message?: string): void;
   /** Called before the process exits, when present. */
   flush?(): void;

@@ -108,8 +108,11 @@ export interface RenderContext {
  * ```
  */
 export interface RenderedPreview {
+  /** The preview text. */
   text: string;
+  /** "omitted" when some bytes are not shown (each omission names where to read them). */
   state: "complete" | "omitted";
+  /** Size of `text` in UTF-8 bytes. */
   bytes: number;
 }
 

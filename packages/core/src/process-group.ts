@@ -257,8 +257,11 @@ function signalsReach(pgid: number): boolean {
  * ```
  */
 export interface GroupTermination {
+  /** The first signal was sent (false: the group was already gone or not ours). */
   readonly signalled: boolean;
+  /** SIGKILL was sent because something outlived the grace period. */
   readonly killed: boolean;
+  /** Nothing of the group runs any more. */
   readonly gone: boolean;
 }
 

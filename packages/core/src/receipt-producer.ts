@@ -26,13 +26,19 @@ import type { ProcessState } from "./receipt-vocabulary.js";
  * ```
  */
 export interface ProducerView {
+  /** A child process, or another source. */
   readonly kind: "process" | "source";
   /** A process's state, or "running" / "ended" for a source. */
   readonly state: ProcessState | "ended";
+  /** Still producing. */
   readonly running: boolean;
+  /** The process's exit code; null for a source, a signal, or while running. */
   readonly exitCode: number | null;
+  /** The signal that ended the process, or null. */
   readonly signal: string | null;
+  /** When it started (ISO 8601). */
   readonly startedAt: string;
+  /** When it ended (ISO 8601), or null while running. */
   readonly endedAt: string | null;
 }
 

@@ -72,6 +72,7 @@ export interface WriterState {
  * ```
  */
 export interface StreamWriter {
+  /** Take a batch of representation bytes; never blocks (see {@link OfferResult}). */
   offer(batch: Batch): OfferResult;
   /** Resolves once the queue is under budget again, or persistence stopped (a stall is bounded). */
   ready(): Promise<void>;
@@ -84,6 +85,7 @@ export interface StreamWriter {
    * once, so registering late loses nothing.
    */
   watch(listener: WriterListener): void;
+  /** Where the writer stands now. */
   readonly state: Readonly<WriterState>;
 }
 
@@ -120,6 +122,7 @@ export interface WriterListener {
 export interface StreamFinal {
   /** Bytes durably written; the spool also acknowledges them through its writers. */
   committed: number;
+  /** sha256 (hex) of the committed bytes, or null when nothing was stored. */
   sha256: string | null;
   /** Root-relative ref (`tool-outputs/<id>/stdout.txt`), or null when nothing was stored. */
   ref: string | null;
@@ -142,6 +145,7 @@ export interface StreamFinal {
  * ```
  */
 export interface SpillInfo {
+  /** Absolute path of the capture's directory. */
   dir: string;
   /** Root-relative refs of the live streams (`tool-outputs/<id>/stdout.live`). */
   refs: Record<StreamName, string>;
@@ -165,6 +169,7 @@ export interface SpillInfo {
  * ```
  */
 export interface CaptureSpool {
+  /** One writer per stream, taking bytes from the first byte on (held until spill). */
   readonly streams: Record<StreamName, StreamWriter>;
   /** Whether storage has been opened. */
   readonly spilled: boolean;
@@ -195,8 +200,11 @@ export interface CaptureSpool {
  * ```
  */
 export interface SpoolContext {
+  /** The capture's id (its directory name). */
   captureId: string;
+  /** The absolute root the capture lives under. */
   root: string;
+  /** When the capture started, in milliseconds since the epoch. */
   startedAt: number;
 }
 

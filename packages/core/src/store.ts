@@ -100,7 +100,9 @@ export interface CaptureJob {
  * ```
  */
 export interface StoredCapture {
+  /** The capture's id. */
   readonly captureId: string;
+  /** Where it stands: final, live or crashed. */
   readonly condition: CaptureCondition;
   /** The final receipt, the latest live one, or the crash receipt recovery would publish. */
   readonly receipt: Receipt;
@@ -138,7 +140,9 @@ export interface StoreRef {
  * ```
  */
 export interface ByteSpan {
+  /** First byte of the range. */
   readonly start: number;
+  /** One past the last byte of the range. */
   readonly end: number;
 }
 
@@ -154,6 +158,7 @@ export interface ByteSpan {
  * ```
  */
 export interface StreamSlice {
+  /** The bytes read (never past the readable length, never a split character of text). */
   readonly bytes: Buffer;
   /** Where the slice starts (a requested offset inside a character moves back to its start). */
   readonly offset: number;

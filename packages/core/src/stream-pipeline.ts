@@ -315,8 +315,10 @@ export type PumpEnd = "eof" | "stopped" | "error";
  * ```
  */
 export interface StreamPump {
+  /** How the pump ended: end of stream, stopped, or a read error. */
   readonly done: Promise<PumpEnd>;
   /** Paused because the writer asked to wait (backpressure, itself bounded by the stall budget). */
   readonly waiting: boolean;
+  /** Stop reading now (the drain window ran out); the source is destroyed. */
   stop(): void;
 }

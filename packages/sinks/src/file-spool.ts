@@ -116,6 +116,7 @@ export interface FileSpoolOptions {
  * ```
  */
 export interface FileSpool {
+  /** Give it to captures as their `spool`. */
   readonly factory: SpoolFactory;
   /** Stop the writer threads (after every capture is done). */
   destroy(): Promise<void>;

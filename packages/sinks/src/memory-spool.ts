@@ -69,6 +69,7 @@ export interface MemorySpoolOptions {
  * ```
  */
 export interface MemorySpool {
+  /** Give it to captures as their `spool`; the context's `root` and `startedAt` are optional here. */
   readonly factory: (context: {
     captureId: string;
     root?: string;

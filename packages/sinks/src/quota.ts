@@ -104,7 +104,9 @@ export interface RetentionLimitOptions {
  * ```
  */
 export interface Admission {
+  /** Bytes of the write that may be kept (0 to all of it). */
   allow: number;
+  /** The limit that cut the write (`quota` or `root-quota`), or null when none did. */
   reason: Extract<CaptureReason, "quota" | "root-quota"> | null;
 }
 

@@ -95,9 +95,13 @@ function syncStreamFiles(receipt: Receipt): void {
  * ```
  */
 export interface RecoveryReport {
+  /** Crashed captures whose crash receipt this call published. */
   readonly recovered: string[];
+  /** Captures whose owner runs: untouched. */
   readonly live: string[];
+  /** Captures that were final already. */
   readonly final: string[];
+  /** Captures that could not be looked at, with why (nothing secret). */
   readonly errors: Array<{ captureId: string; message: string }>;
 }
 

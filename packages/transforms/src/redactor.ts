@@ -82,9 +82,11 @@ export const REDACTOR = "redactor";
  * ```
  */
 export interface TraceSegment {
+  /** Input passed through (`raw`), replaced by a `[REDACTED:…]` marker, or dropped with an `[OMITTED:…]` marker. */
   readonly kind: "raw" | "redacted" | "omitted";
   /** Input offsets `[start, end)`. */
   readonly start: number;
+  /** One past the segment's last input offset. */
   readonly end: number;
   /** Rule name of a redaction. */
   readonly rule?: string;

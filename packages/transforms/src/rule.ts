@@ -158,6 +158,7 @@ interface RuleBase {
  * ```
  */
 export interface LiteralRule extends RuleBase {
+  /** Marks a literal rule. */
   readonly kind: "literal";
   /** The strings (UTF-8). Each must be shorter than the redaction window. */
   readonly values: readonly string[];
@@ -186,6 +187,7 @@ export interface LiteralRule extends RuleBase {
  * ```
  */
 export interface PatternRule extends RuleBase {
+  /** Marks a pattern rule. */
   readonly kind: "pattern";
   /** Literal prefixes that start a candidate. */
   readonly anchors: readonly string[];
@@ -224,6 +226,7 @@ export interface PatternRule extends RuleBase {
  * ```
  */
 export interface MatcherRule extends RuleBase {
+  /** Marks a matcher rule. */
   readonly kind: "matcher";
   /** Literal prefixes that start a candidate. */
   readonly anchors: readonly string[];

@@ -25,7 +25,9 @@ import { fc } from "./fast-check-peer.js";
  * ```
  */
 export interface SecretSample {
+  /** The text embedded as written (the secret with its own context). */
   readonly text: string;
+  /** The part of `text` that must not survive redaction. */
   readonly secret: string;
 }
 
