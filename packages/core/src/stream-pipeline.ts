@@ -20,10 +20,27 @@ import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 import type { OfferResult, StreamWriter } from "./spool.js";
 import { batchBytes, composeStages, type Stage } from "./stage.js";
 
+/**
+ * What {@link createStreamPipeline} takes.
+ *
+ * @example
+ * ```ts
+ * import type { StreamPipelineOptions } from "@spool/core";
+ * import { createMemoryWriter } from "@spool/core/testing";
+ * const options: StreamPipelineOptions = {
+ *   name: "stdout",
+ *   stages: [],
+ *   writer: createMemoryWriter(),
+ *   onStageError: (stream, error) => console.error(stream, error),
+ * };
+ * ```
+ */
 export interface StreamPipelineOptions {
+  /** The stream this pipeline carries (names it in callbacks and errors). */
   readonly name: StreamName;
-  /** Stages in order; the last is usually the preview tap. */
+  /** Stages in order; the last is usually the preview tap. Empty: bytes pass as they are. */
   readonly stages: readonly Stage[];
+  /** Where produced bytes go (a spool's writer, or `createMemoryWriter()` in tests). */
   readonly writer: StreamWriter;
   /** Called after each batch that produced bytes (the capture decides when to spill). */
   readonly onProduced?: (name: StreamName) => void;
@@ -33,6 +50,20 @@ export interface StreamPipelineOptions {
   readonly onStop?: (name: StreamName, reason: CaptureReason) => void;
 }
 
+/**
+ * One stream's path from source bytes to its writer, with the ledger kept on the way
+ * ({@link createStreamPipeline}). Feed it with `write`, or from a Node stream with
+ * {@link pumpStream}.
+ *
+ * @example
+ * ```ts
+ * import type { StreamPipeline } from "@spool/core";
+ * declare const pipeline: StreamPipeline;
+ * if (pipeline.write(Buffer.from("chunk")) === "wait") await pipeline.ready();
+ * pipeline.end();
+ * pipeline.ledger.snapshot().produced;
+ * ```
+ */
 export interface StreamPipeline {
   readonly name: StreamName;
   readonly ledger: Ledger;
@@ -142,9 +173,21 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
 }
 
 /**
- * Feed a Node readable into a pipeline as its sole reader. Pauses only while the writer
- * says "wait" (the writer bounds that stall); resolves at end of stream, on a read
- * error, or when `stop()` is called (the drain window ran out).
+ * Feed `pipeline` from a Node `Readable`: reads are gathered into batches, and the source
+ * is paused only while the writer says "wait" (the writer bounds that stall); resolves
+ * at end of stream, on a read error, or when `stop()` is called (the drain window ran
+ * out). The pipeline is ended at end of stream.
+ *
+ * @example
+ * ```ts
+ * import { Readable } from "node:stream";
+ * import { createStreamPipeline, pumpStream } from "@spool/core";
+ * import { createMemoryWriter } from "@spool/core/testing";
+ * const writer = createMemoryWriter();
+ * const pump = pumpStream(Readable.from([Buffer.from("a"), Buffer.from("b")]), createStreamPipeline({ name: "stdout", stages: [], writer }));
+ * await pump.done; // "eof"
+ * writer.bytes().toString(); // "ab"
+ * ```
  */
 export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPump {
   let settle: (how: PumpEnd) => void = () => {};
@@ -276,11 +319,36 @@ function createGather(deliver: (batch: Buffer) => void): Gather {
 /** Reads gathered into one batch at most (one pipe read is at most 64 KiB). */
 const GATHER_BYTES = 64 * 1024;
 
+/**
+ * How a {@link StreamPump} ended: end of stream, stopped by the caller, or a read error.
+ *
+ * @example
+ * ```ts
+ * import type { PumpEnd, StreamPump } from "@spool/core";
+ * declare const pump: StreamPump;
+ * const end: PumpEnd = await pump.done;
+ * if (end === "error") console.warn("the source failed");
+ * ```
+ */
 export type PumpEnd = "eof" | "stopped" | "error";
 
+/**
+ * A running {@link pumpStream}: when it is done, whether it waits for the writer, and how
+ * to stop it.
+ *
+ * @example
+ * ```ts
+ * import type { StreamPump } from "@spool/core";
+ * declare const pump: StreamPump;
+ * setTimeout(() => pump.stop(), 1000); // drain window
+ * await pump.done;
+ * ```
+ */
 export interface StreamPump {
+  /** How the pump ended: end of stream, stopped, or a read error. */
   readonly done: Promise<PumpEnd>;
   /** Paused because the writer asked to wait (backpressure, itself bounded by the stall budget). */
   readonly waiting: boolean;
+  /** Stop reading now (the drain window ran out); the source is destroyed. */
   stop(): void;
 }

@@ -30,9 +30,33 @@ import {
 /** Deepest state of the exact automaton with a dense transition row. */
 const DENSE_DEPTH = 3;
 
-/** Default bytes a redactor may hold per stream (SPEC §5.3). */
+/**
+ * Default bytes a redactor may hold undecided per stream (8 KiB): the longest secret it can
+ * recognise whole. Raise `window` for longer rules.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, DEFAULT_REDACTION_WINDOW } from "@spool/transforms";
+ * const redactor = createRedactor({ window: 4 * DEFAULT_REDACTION_WINDOW });
+ * ```
+ */
 export const DEFAULT_REDACTION_WINDOW = 8192;
 
+/**
+ * What a redactor redacts: built-in rules, your rules, known secret values, and how much
+ * it may hold undecided. Taken by {@link createRedactor}, {@link compileRedaction} and
+ * `redactText`.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, tokenRule, type RedactionOptions } from "@spool/transforms";
+ * const options: RedactionOptions = {
+ *   rules: [tokenRule({ name: "acme-key", prefixes: ["acme_"], body: "A-Za-z0-9", minBody: 24 })],
+ *   knownValues: [{ value: "correct-horse-battery", name: "db-password" }],
+ * };
+ * const redactor = createRedactor(options);
+ * ```
+ */
 export interface RedactionOptions {
   /** Most bytes held undecided per stream; a candidate still undecided there is omitted. @default 8192 */
   readonly window?: number;
@@ -44,12 +68,31 @@ export interface RedactionOptions {
   readonly knownValues?: readonly (KnownValue | string)[];
 }
 
-/** Reads the bytes a candidate holds, for pattern rules. Positions are absolute stream offsets. */
+/**
+ * Reads the bytes a candidate holds, for pattern rules. Positions are absolute stream
+ * offsets. Met only when implementing a {@link CompiledAnchor} by hand.
+ *
+ * @example
+ * ```ts
+ * import type { HeldText } from "@spool/transforms";
+ * declare const held: HeldText;
+ * const text = held.latin1(100, 140); // 40 held bytes, one character per byte
+ * ```
+ */
 export interface HeldText {
   latin1(start: number, end: number): string;
 }
 
-/** One anchor of one rule, as the redactor starts it. */
+/**
+ * One anchor of one rule, as the redactor starts it (part of a {@link CompiledRedaction}).
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction } from "@spool/transforms";
+ * const compiled = compileRedaction({ builtins: false, rules: [{ kind: "literal", name: "pw", values: ["hunter2hunter2"] }] });
+ * compiled.exactAnchors.map((anchor) => compiled.ruleNames[anchor.rule]);
+ * ```
+ */
 export interface CompiledAnchor {
   readonly rule: number;
   readonly anchor: string;
@@ -59,7 +102,18 @@ export interface CompiledAnchor {
 
 declare const compiledBrand: unique symbol;
 
-/** Rules compiled for the redactor; build with {@link compileRedaction}. */
+/**
+ * Rules compiled for the redactor; build with {@link compileRedaction} once and pass to
+ * each {@link createRedactor} (stdout, stderr, labels) to compile only once.
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction, createRedactor, type CompiledRedaction } from "@spool/transforms";
+ * const compiled: CompiledRedaction = compileRedaction({ window: 16_384 });
+ * const stdout = createRedactor(compiled);
+ * const stderr = createRedactor(compiled);
+ * ```
+ */
 export interface CompiledRedaction {
   readonly [compiledBrand]: true;
   readonly window: number;
@@ -73,7 +127,16 @@ export interface CompiledRedaction {
   readonly base64Rule: number;
 }
 
-/** True when `value` is a {@link CompiledRedaction}. */
+/**
+ * True when `value` is a {@link CompiledRedaction} (as opposed to {@link RedactionOptions}).
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction, isCompiledRedaction } from "@spool/transforms";
+ * isCompiledRedaction(compileRedaction()); // true
+ * isCompiledRedaction({ builtins: true }); // false
+ * ```
+ */
 export function isCompiledRedaction(value: unknown): value is CompiledRedaction {
   return typeof value === "object" && value !== null && "exact" in value && "ruleNames" in value;
 }
