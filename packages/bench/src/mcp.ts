@@ -26,123 +26,163 @@ const textOf = (r: Result) => r.content.map((c) => c.text ?? "").join("");
 
 export async function benchMcp(options: BenchOptions, io: BenchIo): Promise<number> {
   const work = mkdtempSync(path.join(options.work ?? tmpdir(), "spool-bench-mcp-"));
-  const clients: Client[] = [];
-  const pids = new Map<Client, number | null>();
-  const connect = async (args: string[]) => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args,
-      stderr: "ignore",
-      // Large enough for the direct reads of the bigger fixtures (the SDK's default is 10 MiB).
-      maxBufferSize: 64 * 1024 * 1024,
-    });
-    const client = new Client({ name: "spool-bench", version: "0" });
-    await client.connect(transport);
-    clients.push(client);
-    pids.set(client, transport.pid);
-    return client;
-  };
+  const clients = createClients();
   try {
     const root = path.join(work, "root");
-    const spool = await connect([SPOOL_BIN, "mcp", "--root", root]);
-    io.stdout(
-      "## retrieval through spool mcp's tools alone\n\n| task | correct | calls | bytes read | limit |\n| --- | --- | --- | --- | --- |\n",
-    );
-    const rows: RetrievalInput[] = [];
-    for (const f of FIXTURES) {
-      const t0 = performance.now();
-      const r = (await spool.callTool({
-        name: "run",
-        arguments: { argv: [process.execPath, FIXTURE_CHILD, f.name] },
-      })) as Result;
-      const receipt = r.structuredContent?.receipt as {
-        streams: Record<"stdout" | "stderr", { ref: string | null }>;
-      };
-      rows.push({
-        name: f.name,
-        root,
-        inline: textOf(r),
-        refs: { stdout: receipt.streams.stdout.ref, stderr: receipt.streams.stderr.ref },
-        wallMs: performance.now() - t0,
-      });
-    }
-    const results = await runRetrieval(rows, undefined, mcpInvoke(spool));
-    let ok = true;
-    for (const x of results) {
-      const within =
-        x.correct &&
-        x.calls.length <= RETRIEVAL_LIMITS.calls &&
-        x.contextBytes <= RETRIEVAL_LIMITS.contextBytes;
-      ok &&= within;
-      io.stdout(
-        `| ${x.task} | ${x.correct ? "yes" : "NO"} | ${x.calls.length} | ${x.contextBytes} | ≤ ${RETRIEVAL_LIMITS.calls} calls, ≤ ${RETRIEVAL_LIMITS.contextBytes} B |\n`,
-      );
-    }
-
-    const files = path.join(work, "files");
-    mkdirSync(files);
-    for (const f of FIXTURES)
-      writeFileSync(path.join(files, `${f.name}.txt`), f.stdout() + f.stderr());
-    const fs = [serverFilesystem(), files];
-    const direct = await connect(fs);
-    const proxied = await connect([
-      SPOOL_BIN,
-      "mcp-proxy",
-      "--root",
-      path.join(work, "proxy-root"),
-      "--",
-      process.execPath,
-      ...fs,
-    ]);
-    io.stdout(
-      "\n## bytes returned per call (read_text_file of each fixture, server-filesystem)\n\n| fixture | direct | through mcp-proxy |\n| --- | --- | --- |\n",
-    );
-    for (const f of FIXTURES) {
-      const call = {
-        name: "read_text_file",
-        arguments: { path: path.join(files, `${f.name}.txt`) },
-      };
-      io.stdout(
-        `| ${f.name} | ${wire(await direct.callTool(call))} | ${wire(await proxied.callTool(call))} |\n`,
-      );
-    }
-
-    const rounds = options.rounds ?? 200;
-    const small = { name: "list_allowed_directories", arguments: {} };
-    const times: Record<"direct" | "proxy", number[]> = { direct: [], proxy: [] };
-    // CPU of the server process (direct) and of the proxy process alone (not its server).
-    const cpu0 = { direct: processCpuMs(pids.get(direct)), proxy: processCpuMs(pids.get(proxied)) };
-    for (let i = 0; i < rounds; i++) {
-      for (const [k, c] of [
-        ["direct", direct],
-        ["proxy", proxied],
-      ] as const) {
-        const t0 = performance.now();
-        await c.callTool(small);
-        times[k].push(performance.now() - t0);
-      }
-    }
-    const q = (xs: number[], p: number) =>
-      [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
-    const cpu = {
-      direct: cpuPerCall(cpu0.direct, processCpuMs(pids.get(direct)), rounds),
-      proxy: cpuPerCall(cpu0.proxy, processCpuMs(pids.get(proxied)), rounds),
-    };
-    io.stdout(
-      `\n## latency of a small result (${rounds} interleaved calls each)\n\nCPU: the server's process for direct calls, the proxy's own process (its server not counted) for proxied ones; from /proc, 10 ms ticks.\n\n| | p50 ms | p99 ms | CPU ms/call |\n| --- | --- | --- | --- |\n`,
-    );
-    for (const k of ["direct", "proxy"] as const)
-      io.stdout(
-        `| ${k} | ${q(times[k], 0.5).toFixed(2)} | ${q(times[k], 0.99).toFixed(2)} | ${cpu[k]} |\n`,
-      );
-    io.stdout(
-      `| proxy added | ${(q(times.proxy, 0.5) - q(times.direct, 0.5)).toFixed(2)} | ${(q(times.proxy, 0.99) - q(times.direct, 0.99)).toFixed(2)} | |\n`,
-    );
+    const spool = await clients.connect([SPOOL_BIN, "mcp", "--root", root]);
+    const ok = await benchRetrieval(spool, root, io);
+    const { direct, proxied } = await benchResultBytes(clients, work, io);
+    await benchLatency(clients, direct, proxied, options.rounds ?? 200, io);
     return ok ? 0 : 1;
   } finally {
-    for (const c of clients) await c.close();
+    await clients.close();
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** MCP clients of servers this bench starts, each server's pid kept for its CPU time. */
+interface Clients {
+  connect(args: string[]): Promise<Client>;
+  pid(client: Client): number | null | undefined;
+  close(): Promise<void>;
+}
+
+function createClients(): Clients {
+  const clients: Client[] = [];
+  const pids = new Map<Client, number | null>();
+  return {
+    async connect(args) {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args,
+        stderr: "ignore",
+        // Large enough for the direct reads of the bigger fixtures (the SDK's default is 10 MiB).
+        maxBufferSize: 64 * 1024 * 1024,
+      });
+      const client = new Client({ name: "spool-bench", version: "0" });
+      await client.connect(transport);
+      clients.push(client);
+      pids.set(client, transport.pid);
+      return client;
+    },
+    pid: (client) => pids.get(client),
+    async close() {
+      for (const c of clients) await c.close();
+    },
+  };
+}
+
+/** 1. The retrieval tasks through `spool mcp`'s tools alone; true if every one is within its limits. */
+async function benchRetrieval(spool: Client, root: string, io: BenchIo): Promise<boolean> {
+  io.stdout(
+    "## retrieval through spool mcp's tools alone\n\n| task | correct | calls | bytes read | limit |\n| --- | --- | --- | --- | --- |\n",
+  );
+  const rows: RetrievalInput[] = [];
+  for (const f of FIXTURES) {
+    const t0 = performance.now();
+    const r = (await spool.callTool({
+      name: "run",
+      arguments: { argv: [process.execPath, FIXTURE_CHILD, f.name] },
+    })) as Result;
+    const receipt = r.structuredContent?.receipt as {
+      streams: Record<"stdout" | "stderr", { ref: string | null }>;
+    };
+    rows.push({
+      name: f.name,
+      root,
+      inline: textOf(r),
+      refs: { stdout: receipt.streams.stdout.ref, stderr: receipt.streams.stderr.ref },
+      wallMs: performance.now() - t0,
+    });
+  }
+  const results = await runRetrieval(rows, undefined, mcpInvoke(spool));
+  let ok = true;
+  for (const x of results) {
+    const within =
+      x.correct &&
+      x.calls.length <= RETRIEVAL_LIMITS.calls &&
+      x.contextBytes <= RETRIEVAL_LIMITS.contextBytes;
+    ok &&= within;
+    io.stdout(
+      `| ${x.task} | ${x.correct ? "yes" : "NO"} | ${x.calls.length} | ${x.contextBytes} | ≤ ${RETRIEVAL_LIMITS.calls} calls, ≤ ${RETRIEVAL_LIMITS.contextBytes} B |\n`,
+    );
+  }
+  return ok;
+}
+
+/** 2. Bytes per call of server-filesystem's read_text_file, direct and through mcp-proxy. */
+async function benchResultBytes(clients: Clients, work: string, io: BenchIo) {
+  const files = path.join(work, "files");
+  mkdirSync(files);
+  for (const f of FIXTURES)
+    writeFileSync(path.join(files, `${f.name}.txt`), f.stdout() + f.stderr());
+  const fs = [serverFilesystem(), files];
+  const direct = await clients.connect(fs);
+  const proxied = await clients.connect([
+    SPOOL_BIN,
+    "mcp-proxy",
+    "--root",
+    path.join(work, "proxy-root"),
+    "--",
+    process.execPath,
+    ...fs,
+  ]);
+  io.stdout(
+    "\n## bytes returned per call (read_text_file of each fixture, server-filesystem)\n\n| fixture | direct | through mcp-proxy |\n| --- | --- | --- |\n",
+  );
+  for (const f of FIXTURES) {
+    const call = {
+      name: "read_text_file",
+      arguments: { path: path.join(files, `${f.name}.txt`) },
+    };
+    io.stdout(
+      `| ${f.name} | ${wire(await direct.callTool(call))} | ${wire(await proxied.callTool(call))} |\n`,
+    );
+  }
+  return { direct, proxied };
+}
+
+/** 3. Latency and CPU of a small call, direct and through mcp-proxy, interleaved. */
+async function benchLatency(
+  clients: Clients,
+  direct: Client,
+  proxied: Client,
+  rounds: number,
+  io: BenchIo,
+): Promise<void> {
+  const small = { name: "list_allowed_directories", arguments: {} };
+  const times: Record<"direct" | "proxy", number[]> = { direct: [], proxy: [] };
+  // CPU of the server process (direct) and of the proxy process alone (not its server).
+  const cpu0 = {
+    direct: processCpuMs(clients.pid(direct)),
+    proxy: processCpuMs(clients.pid(proxied)),
+  };
+  for (let i = 0; i < rounds; i++) {
+    for (const [k, c] of [
+      ["direct", direct],
+      ["proxy", proxied],
+    ] as const) {
+      const t0 = performance.now();
+      await c.callTool(small);
+      times[k].push(performance.now() - t0);
+    }
+  }
+  const q = (xs: number[], p: number) =>
+    [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
+  const cpu = {
+    direct: cpuPerCall(cpu0.direct, processCpuMs(clients.pid(direct)), rounds),
+    proxy: cpuPerCall(cpu0.proxy, processCpuMs(clients.pid(proxied)), rounds),
+  };
+  io.stdout(
+    `\n## latency of a small result (${rounds} interleaved calls each)\n\nCPU: the server's process for direct calls, the proxy's own process (its server not counted) for proxied ones; from /proc, 10 ms ticks.\n\n| | p50 ms | p99 ms | CPU ms/call |\n| --- | --- | --- | --- |\n`,
+  );
+  for (const k of ["direct", "proxy"] as const)
+    io.stdout(
+      `| ${k} | ${q(times[k], 0.5).toFixed(2)} | ${q(times[k], 0.99).toFixed(2)} | ${cpu[k]} |\n`,
+    );
+  io.stdout(
+    `| proxy added | ${(q(times.proxy, 0.5) - q(times.direct, 0.5)).toFixed(2)} | ${(q(times.proxy, 0.99) - q(times.direct, 0.99)).toFixed(2)} | |\n`,
+  );
 }
 
 /** A task's `spool grep|read …` as the MCP tool call an agent would make; bytes = text read. */

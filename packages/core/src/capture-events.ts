@@ -16,7 +16,17 @@
  */
 import type { CaptureEvent } from "./capture-options.js";
 
-/** Callbacks of one subscriber; each optional. */
+/**
+ * Callbacks of one subscriber to an {@link EventStream}; each optional.
+ *
+ * @example
+ * ```ts
+ * import type { Capture, CaptureEvent, EventObserver } from "@spool/core";
+ * declare const capture: Capture;
+ * const observer: EventObserver<CaptureEvent> = { next: (e) => console.log(e.type), complete: () => console.log("done") };
+ * capture.events.subscribe(observer);
+ * ```
+ */
 export interface EventObserver<T> {
   next?(value: T): void;
   /** Never called by a capture (a failed capture still ends with a `final` receipt). */
@@ -24,7 +34,17 @@ export interface EventObserver<T> {
   complete?(): void;
 }
 
-/** What `subscribe` returns. */
+/**
+ * What `subscribe` returns: call `unsubscribe` to stop hearing events.
+ *
+ * @example
+ * ```ts
+ * import type { Capture } from "@spool/core";
+ * declare const capture: Capture;
+ * const subscription = capture.events.subscribe((event) => console.log(event.type));
+ * subscription.unsubscribe();
+ * ```
+ */
 export interface EventSubscription {
   unsubscribe(): void;
 }

@@ -22,14 +22,39 @@ import type { ByteSource } from "./source-runner.js";
 import type { SpoolFactory } from "./spool.js";
 import type { Stage } from "./stage.js";
 
-/** A stage that also keeps the bounded head and tail the preview shows. */
+/**
+ * The last stage of a stream's plan: it passes bytes on unchanged and keeps the bounded
+ * head and tail the preview is rendered from. `createPreviewTap` in `@spool/transforms`
+ * makes one; {@link StreamPlan} requires one.
+ *
+ * @example
+ * ```ts
+ * import type { PreviewTap } from "@spool/core";
+ * declare const tap: PreviewTap;
+ * const { head, tail, total } = tap.snapshot(); // what the preview will show of this stream
+ * ```
+ */
 export interface PreviewTap extends Stage {
+  /** The head and tail held so far, and the stream's total size. */
   snapshot(): PreviewSnapshot;
 }
 
-/** The stages of one stream, ending with its preview tap. */
+/**
+ * The stages of one stream, ending with its preview tap. A capture asks for a fresh plan
+ * per stream (stages hold state); `createStreamPlan` in `@spool/transforms` builds one in
+ * the safe order (decoder → ANSI strip → redactor → your stages → tap).
+ *
+ * @example
+ * ```ts
+ * import type { StreamPlan } from "@spool/core";
+ * import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
+ * const plan: StreamPlan = { stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(8192)) };
+ * ```
+ */
 export interface StreamPlan {
+  /** The stages in order, before the tap (decoder, ANSI strip, redactor, yours). */
   readonly stages: readonly Stage[];
+  /** The preview tap, always last. */
   readonly tap: PreviewTap;
   /** "binary" keeps raw bytes (`--binary keep`). @default "text" */
   readonly representation?: "text" | "binary";
@@ -54,19 +79,21 @@ export interface StreamPlan {
 export interface CaptureCommonOptions {
   /** Absolute root the spool lives under (reported in the receipt). */
   readonly root: string;
-  /** @default a fresh random id */
+  /** The capture's id (16-64 base64url characters), e.g. to name it before it starts. @default a fresh random id ({@link newCaptureId}) */
   readonly captureId?: string;
-  /** @default null */
+  /** The caller's own id for this call (matches {@link CALL_ID_PATTERN}); a REF can name the capture by it. @default null */
   readonly callId?: string | null;
-  /** Already sanitized; null to omit. @default null */
+  /** A short human label shown in listings and the receipt; already sanitized (nothing secret), null to omit. @default null */
   readonly label?: string | null;
-  /** How long to keep draining pipes after the producer ends. @default 1000 */
+  /** Milliseconds to keep draining pipes after the producer ends (a grandchild may hold them open). @default 1000 */
   readonly drainMs?: number;
+  /** The preview's budget (characters per stream, bytes in all): usually {@link DEFAULT_PREVIEW_BUDGET}, the same object the taps were made with. */
   readonly preview: PreviewBudget;
-  /** Fresh stages for each stream. */
+  /** Fresh stages for each stream, called once per stream (stages keep state). */
   readonly plan: (stream: StreamName) => StreamPlan;
+  /** Where bytes go once they outgrow the preview: `createFileSpool(…).factory` from `@spool/sinks`, or `createMemorySpool().factory`. */
   readonly spool: SpoolFactory;
-  /** How often `live.json` may be replaced while running (only when something changed). @default 250 */
+  /** Milliseconds between replacements of `live.json` while running (only when something changed). @default 250 */
   readonly liveIntervalMs?: number;
   /**
    * Open storage at launch instead of when output outgrows the preview, so a background
@@ -80,8 +107,9 @@ export interface CaptureCommonOptions {
    * @default true
    */
   readonly persist?: boolean;
-  /** @default systemClock */
+  /** Time source for timeouts, drain and live receipts; tests pass `createManualClock()`. @default systemClock */
   readonly clock?: Clock;
+  /** Where state changes (start, spill, saturation, finalize) are logged; never output content. @default no logs */
   readonly logger?: Logger;
 }
 
@@ -96,28 +124,47 @@ export interface CaptureCommonOptions {
  * ```
  */
 export interface CaptureOptions extends CaptureCommonOptions {
+  /** The program to run, without a shell (looked up on `PATH`). */
   readonly command: string;
+  /** Its arguments, passed as they are (no shell expansion). */
   readonly args: readonly string[];
+  /** Working directory of the child. @default process.cwd() */
   readonly cwd?: string;
+  /** Environment of the child. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
-  /** Kill the process group after this long; null for none. @default null */
+  /** Milliseconds after which the process group is cancelled (state `timeout`, exit status 124); null for none. @default null */
   readonly timeoutMs?: number | null;
-  /** Between SIGTERM and SIGKILL. @default 2000 */
+  /** Milliseconds between SIGTERM and SIGKILL when cancelling. @default 2000 */
   readonly killGraceMs?: number;
-  /** @default "ignore" (the child's stdin is /dev/null) */
+  /** The child's stdin: "ignore" gives it /dev/null, "inherit" passes this process's stdin. @default "ignore" */
   readonly stdin?: "ignore" | "inherit";
   /** How the child is started; tests pass a fake child. @default spawnChild */
   readonly spawn?: SpawnChild;
 }
 
 /**
- * A capture of a source that is not a child process: an HTTP body, a socket, a generator.
- * The receipt has a `source` block (kind, label, what the source declared) instead of
- * `process`; `label` is both the receipt's label and the source's.
+ * What {@link captureSource} takes: a capture of a source that is not a child process (an
+ * HTTP body, a socket, a generator). The receipt has a `source` block (kind, label, what
+ * the source declared) instead of `process`; `label` is both the receipt's label and the
+ * source's.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureCommonOptions, CaptureSourceOptions } from "@spool/core";
+ * declare const common: CaptureCommonOptions;
+ * const response = await fetch("http://127.0.0.1:8080/log");
+ * const options: CaptureSourceOptions = {
+ *   ...common,
+ *   label: "GET /log",
+ *   stdout: response.body!,
+ *   declared: "unknown",
+ * };
+ * ```
  */
 export interface CaptureSourceOptions extends CaptureCommonOptions {
+  /** The bytes to capture as the `stdout` stream: a Node `Readable`, a web `ReadableStream` or an `AsyncIterable<Uint8Array>`. */
   readonly stdout: ByteSource;
-  /** @default an empty stream */
+  /** A second stream captured as `stderr` (e.g. a child's diagnostics beside its body). @default an empty stream */
   readonly stderr?: ByteSource;
   /**
    * What the source says of its own completeness, read when it ends (a function may
@@ -127,6 +174,22 @@ export interface CaptureSourceOptions extends CaptureCommonOptions {
   readonly declared: SourceDeclaration | (() => SourceDeclaration);
 }
 
+/**
+ * One lifecycle event of a capture, in order: `start`, maybe `spill` (storage opened),
+ * `persistence-stopped` or `storage-error`, `exit` (the producer ended), then `final`
+ * (the receipt is published; the stream completes). Each event that carries a receipt
+ * carries it as of that moment.
+ *
+ * @example
+ * ```ts
+ * import type { Capture, CaptureEvent } from "@spool/core";
+ * declare const capture: Capture;
+ * capture.events.subscribe((event: CaptureEvent) => {
+ *   if (event.type === "storage-error") console.error(event.code, event.storage?.errno);
+ *   if (event.type === "final") console.log(event.receipt.capture.state);
+ * });
+ * ```
+ */
 export type CaptureEvent =
   | { type: "start"; receipt: Receipt }
   | { type: "spill"; receipt: Receipt }
@@ -136,23 +199,79 @@ export type CaptureEvent =
   | { type: "exit"; receipt: Receipt }
   | { type: "final"; receipt: Receipt };
 
-/** A receipt of a process capture: `process` is always there. */
+/**
+ * A receipt of a process capture: `process` is always there.
+ *
+ * @example
+ * ```ts
+ * import type { ProcessCaptureReceipt } from "@spool/core";
+ * declare const receipt: ProcessCaptureReceipt;
+ * receipt.process.exitCode; // no undefined check needed
+ * ```
+ */
 export type ProcessCaptureReceipt = Receipt & { process: ProcessReceipt; source?: undefined };
-/** A receipt of a source capture: `source` is always there, `process` never. */
+/**
+ * A receipt of a source capture: `source` is always there, `process` never.
+ *
+ * @example
+ * ```ts
+ * import type { SourceCaptureReceipt } from "@spool/core";
+ * declare const receipt: SourceCaptureReceipt;
+ * if (receipt.source.declared === "truncated") console.warn("the body was cut short upstream");
+ * ```
+ */
 export type SourceCaptureReceipt = Receipt & { source: SourceReceipt; process?: undefined };
 
+/**
+ * What a process capture settles with ({@link Capture}'s `done`): the final receipt and
+ * the exit status to report for it.
+ *
+ * @example
+ * ```ts
+ * import type { Capture } from "@spool/core";
+ * declare const capture: Capture;
+ * const { receipt, exitStatus } = await capture.done;
+ * console.log(receipt.preview.text);
+ * process.exitCode = exitStatus;
+ * ```
+ */
 export interface CaptureResult {
+  /** The final receipt (published last, atomically, when the capture was stored). */
   receipt: ProcessCaptureReceipt;
   /** What `spool run` exits with: the child's code, 128+signal, 124 on timeout, 126/127 on spawn failure. */
   exitStatus: number;
 }
 
+/**
+ * What a source capture settles with ({@link SourceCapture}'s `done`): the final receipt.
+ *
+ * @example
+ * ```ts
+ * import type { SourceCapture } from "@spool/core";
+ * declare const capture: SourceCapture;
+ * const { receipt } = await capture.done;
+ * receipt.capture.state; // "complete" unless the source failed, was truncated or storage stopped
+ * ```
+ */
 export interface SourceCaptureResult {
+  /** The final receipt (published last, atomically, when the capture was stored). */
   receipt: SourceCaptureReceipt;
 }
 
-/** The handle of a running capture; `R` is its result. */
+/**
+ * The handle of a running capture; `R` is its result. {@link Capture} and
+ * {@link SourceCapture} name the two kinds.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureHandle, CaptureResult } from "@spool/core";
+ * declare const capture: CaptureHandle<CaptureResult>;
+ * setTimeout(() => capture.cancel("SIGTERM"), 30_000);
+ * const { receipt } = await capture.done;
+ * ```
+ */
 export interface CaptureHandle<R> {
+  /** The capture's id: its directory under `tool-outputs/` and the REF that reads it. */
   readonly captureId: string;
   /** Lifecycle events, read-only; completes after "final". */
   readonly events: EventStream<CaptureEvent>;
@@ -167,10 +286,29 @@ export interface CaptureHandle<R> {
    * is unavailable.
    */
   spill(): Promise<boolean>;
+  /** Settles once the capture is final; never rejects for a failed producer or storage (see the receipt). */
   readonly done: Promise<R>;
 }
 
-/** A capture of a child process. */
+/**
+ * A capture of a child process, as {@link startCapture} returns it.
+ *
+ * @example
+ * ```ts
+ * import type { Capture } from "@spool/core";
+ * declare const capture: Capture;
+ * capture.receipt().process.state; // "running" while the child runs
+ * ```
+ */
 export type Capture = CaptureHandle<CaptureResult>;
-/** A capture of any other source (`captureSource`). */
+/**
+ * A capture of any other source, as {@link captureSource} returns it.
+ *
+ * @example
+ * ```ts
+ * import type { SourceCapture } from "@spool/core";
+ * declare const capture: SourceCapture;
+ * capture.receipt().source.state; // "running" until the source ends
+ * ```
+ */
 export type SourceCapture = CaptureHandle<SourceCaptureResult>;

@@ -16,6 +16,20 @@ import type { Readable } from "node:stream";
 import type { ProcessReceipt, SourceReceipt } from "./receipt.js";
 import type { CaptureReason } from "./receipt-vocabulary.js";
 
+/**
+ * What a capture reads from: the two streams it is the sole reader of, when the producer
+ * is done, and the block the receipt reports it with. A child process ({@link runProcess})
+ * is one kind of producer; any readable source ({@link runSource}) is another, so both
+ * share the same pipelines, spill, drain, finalisation and receipt.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureProducer } from "@spool/core";
+ * declare const producer: CaptureProducer;
+ * await producer.ended;
+ * if (producer.failed()) console.warn(producer.reasons());
+ * ```
+ */
 export interface CaptureProducer {
   readonly stdout: Readable;
   readonly stderr: Readable;

@@ -15,6 +15,17 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): () => void;
 }
 
+/**
+ * The real clock (`Date.now`, `setTimeout`); its timers do not keep the process alive.
+ * Every `clock` option defaults to it.
+ *
+ * @example
+ * ```ts
+ * import { systemClock } from "@spool/core";
+ * const cancel = systemClock.setTimeout(() => console.log("late"), 5000);
+ * cancel();
+ * ```
+ */
 export const systemClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn, ms) {
@@ -24,7 +35,20 @@ export const systemClock: Clock = {
   },
 };
 
-/** A clock that moves only when told to: `advance(ms)` fires what falls due. */
+/**
+ * A clock that moves only when told to: `advance(ms)` fires what falls due, and
+ * `pending` counts the timers not yet fired or cancelled.
+ *
+ * @example
+ * ```ts
+ * import { createManualClock, type ManualClock } from "@spool/core/testing";
+ * const clock: ManualClock = createManualClock(1_000);
+ * clock.setTimeout(() => {}, 50);
+ * clock.pending; // 1
+ * clock.advance(50);
+ * clock.now(); // 1050
+ * ```
+ */
 export interface ManualClock extends Clock {
   advance(ms: number): void;
   readonly pending: number;

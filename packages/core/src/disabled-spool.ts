@@ -14,6 +14,19 @@
 import { SpoolError } from "./errors.js";
 import type { CaptureSpool, StreamFinal, StreamWriter } from "./spool.js";
 
+/**
+ * The spool of a capture with persistence off on purpose (`persist: false`): its writers
+ * take every byte and keep none, nothing is opened and nothing is written; the capture
+ * settles `disabled` with its preview and receipt. A capture uses it by itself when
+ * `persist` is false; use it directly for a {@link SpoolFactory} that never stores.
+ *
+ * @example
+ * ```ts
+ * import { createDisabledSpool } from "@spool/core";
+ * const spool = createDisabledSpool();
+ * spool.streams.stdout.offer([Buffer.from("gone")]); // "accepted"
+ * ```
+ */
 export function createDisabledSpool(): CaptureSpool {
   const writer = (): StreamWriter => ({
     offer: () => "accepted",

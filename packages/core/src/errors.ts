@@ -39,25 +39,74 @@ export const SPOOL_ERROR_CODES = [
   "SPOOL_E_AUTH",
 ] as const;
 
+/**
+ * One of {@link SPOOL_ERROR_CODES}: a stable code to match on (never match on messages).
+ *
+ * @example
+ * ```ts
+ * import { isSpoolError, type SpoolErrorCode } from "@spool/core";
+ * declare const error: unknown;
+ * const code: SpoolErrorCode | null = isSpoolError(error) ? error.code : null;
+ * ```
+ */
 export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];
 
 /**
  * What failed in storage: the errno (`ENOENT`, `ENOSPC`, `EACCES`…), the operation
  * (`open`, `mkdir`, `write`, `rename`…) and the path, with anything that looks like a
- * secret in the path redacted ({@link redactPath}).
+ * secret in the path redacted ({@link redactPath}). Carried by a storage
+ * {@link SpoolError}, the `storage-error` event and the receipt's `capture.storageError`.
+ *
+ * @example
+ * ```ts
+ * import { isSpoolError } from "@spool/core";
+ * declare const error: unknown;
+ * if (isSpoolError(error, "SPOOL_E_STORAGE") && error.storage?.errno === "ENOSPC") console.error("disk full");
+ * ```
  */
 export interface StorageFailure {
+  /** The errno code (`ENOENT`, `ENOSPC`, `EACCES`…), or `EIO` when the error had none. */
   readonly errno: string;
+  /** The system call or operation that failed (`open`, `mkdir`, `write`, `rename`…). */
   readonly operation: string;
+  /** The path involved, secret-looking segments redacted; null when unknown. */
   readonly path: string | null;
 }
 
-/** Options of a {@link SpoolError}: the cause, and for storage errors what failed. */
+/**
+ * Options of a {@link SpoolError}: the cause, and for storage errors what failed.
+ *
+ * @example
+ * ```ts
+ * import { SpoolError, storageFailureOf } from "@spool/core";
+ * declare const cause: unknown;
+ * throw new SpoolError("SPOOL_E_STORAGE", "my-spool", "cannot open the spool", {
+ *   cause,
+ *   storage: storageFailureOf(cause, "open", "/srv/spool"),
+ * });
+ * ```
+ */
 export interface SpoolErrorOptions {
+  /** The error this one wraps, kept as the standard `cause`. @default none */
   readonly cause?: unknown;
+  /** For storage errors: what failed; it is appended to the message and kept as `storage`. @default none */
   readonly storage?: StorageFailure;
 }
 
+/**
+ * The error every part of spool throws: a stable `code` from {@link SPOOL_ERROR_CODES},
+ * the `component` that raised it (also the message's prefix), the original `cause`, and
+ * for storage errors the {@link StorageFailure}. Throw it from your own stages and spools
+ * too, so callers handle one shape.
+ *
+ * @example
+ * ```ts
+ * import { SpoolError } from "@spool/core";
+ * const error = new SpoolError("SPOOL_E_STAGE", "my-stage", "cannot parse the header");
+ * error.message; // "my-stage: cannot parse the header"
+ * error.code; // "SPOOL_E_STAGE"
+ * ```
+ */
 export class SpoolError extends Error {
   override readonly name = "SpoolError";
   readonly code: SpoolErrorCode;
@@ -141,7 +190,17 @@ function looksLikeSecret(segment: string): boolean {
   return (run.match(/[A-Z]/g)?.length ?? 0) >= 4 && (run.match(/[0-9]/g)?.length ?? 0) >= 4;
 }
 
-/** True when `error` is a {@link SpoolError} with one of the given codes. */
+/**
+ * True when `error` is a {@link SpoolError} with one of the given codes (with no codes,
+ * any SpoolError); narrows the type.
+ *
+ * @example
+ * ```ts
+ * import { isSpoolError } from "@spool/core";
+ * declare const error: unknown;
+ * if (isSpoolError(error, "SPOOL_E_REF_NOT_FOUND", "SPOOL_E_REF_INVALID")) console.error(error.message);
+ * ```
+ */
 export function isSpoolError(error: unknown, ...codes: SpoolErrorCode[]): error is SpoolError {
   return error instanceof SpoolError && (codes.length === 0 || codes.includes(error.code));
 }

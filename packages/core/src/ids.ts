@@ -10,6 +10,16 @@
  */
 import { randomBytes } from "node:crypto";
 
+/**
+ * A fresh capture id: 24 base64url characters (about 143 random bits), starting with a
+ * letter or digit so it is never read as a command-line option.
+ *
+ * @example
+ * ```ts
+ * import { newCaptureId } from "@spool/core";
+ * const captureId = newCaptureId(); // e.g. "q3Zt9xV0Lk2mN8bR4sT6wY1a"
+ * ```
+ */
 export function newCaptureId(): string {
   for (;;) {
     const id = randomBytes(18).toString("base64url");
@@ -19,16 +29,40 @@ export function newCaptureId(): string {
 }
 
 /**
- * Names a capture may carry, and so its directory: the ids {@link newCaptureId} makes
- * and ids a caller supplies (16-64 base64url characters). A name that does not match is
- * never a capture.
+ * What a capture id may be: ids this framework makes (24 base64url characters), and ids a
+ * caller supplies (16-64 base64url characters). A name that does not match is never a
+ * capture.
+ *
+ * @example
+ * ```ts
+ * import { CAPTURE_ID_PATTERN } from "@spool/core";
+ * CAPTURE_ID_PATTERN.test("../etc"); // false
+ * ```
  */
 export const CAPTURE_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** What `--call-id` (and so a callId REF) may be: 1-128 characters of `A-Za-z0-9._:-`. */
+/**
+ * What `--call-id` (and so a callId REF) may be: 1-128 characters of `A-Za-z0-9._:-`.
+ *
+ * @example
+ * ```ts
+ * import { CALL_ID_PATTERN } from "@spool/core";
+ * CALL_ID_PATTERN.test("tool-call:42"); // true
+ * ```
+ */
 export const CALL_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The shape of an id this framework makes (not a proof that it exists). */
+/**
+ * The shape of an id this framework makes (24 base64url characters); not a proof that a
+ * capture with it exists.
+ *
+ * @example
+ * ```ts
+ * import { isCaptureId, newCaptureId } from "@spool/core";
+ * isCaptureId(newCaptureId()); // true
+ * isCaptureId("stdout.txt"); // false
+ * ```
+ */
 export function isCaptureId(value: string): boolean {
   return /^[A-Za-z0-9_-]{24}$/.test(value);
 }

@@ -20,21 +20,74 @@ import { SpoolError } from "./errors.js";
 import { countNewlines } from "./newline-count.js";
 import type { Batch } from "./stage.js";
 
+/**
+ * A stream's raw byte counts: every byte read (`observed`) is exactly one of `accepted`
+ * into the stages, `pending` or `discarded`. The receipt's `streams.*.raw`.
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * const { observed, accepted, pending, discarded } = createLedger().snapshot().raw;
+ * observed === accepted + pending + discarded; // always true
+ * ```
+ */
 export interface RawCounts {
+  /** Bytes the source read. */
   observed: number;
+  /** Bytes handed to the stages. */
   accepted: number;
+  /** Bytes read and not yet handed on (0 in a final receipt). */
   pending: number;
+  /** Bytes read and dropped untransformed (after a stage error or a drain timeout). */
   discarded: number;
 }
 
+/**
+ * A {@link Ledger}'s counts at one moment: raw counts, representation bytes produced and
+ * committed, lines, and whether the output ends with a newline (null while empty).
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * const ledger = createLedger();
+ * ledger.observe(3);
+ * ledger.accept(3);
+ * ledger.produce([Buffer.from("a\nb")]);
+ * ledger.snapshot().lines; // 2
+ * ```
+ */
 export interface LedgerSnapshot {
+  /** The raw (source) byte counts. */
   raw: RawCounts;
+  /** Representation bytes the stages emitted. */
   produced: number;
+  /** Representation bytes durably stored. */
   committed: number;
+  /** Lines produced: newlines, plus one for a final line without a newline. */
   lines: number;
+  /** Whether the output ends with a newline; null while nothing was produced. */
   endsWithNewline: boolean | null;
 }
 
+/**
+ * Byte accounting for one stream, kept by the framework rather than by each stage
+ * ({@link createLedger}). Raw bytes (what the source read) are `observed`; each is
+ * exactly one of `accepted` into the stages, `pending` (read, not yet handed to them) or
+ * `discarded` (read and dropped untransformed). Representation bytes (what the stages
+ * emitted) are `produced`; `committed` of them are durably in the spool. A count that
+ * would go out of bounds throws `SPOOL_E_STATE`.
+ *
+ * @example
+ * ```ts
+ * import { createLedger } from "@spool/core";
+ * const ledger = createLedger();
+ * ledger.observe(10);
+ * ledger.accept(10);
+ * ledger.produce([Buffer.from("hello\n")]);
+ * ledger.commit(6);
+ * ledger.snapshot().committed; // 6
+ * ```
+ */
 export interface Ledger {
   /** The source read `n` bytes; they are pending until accepted or discarded. */
   observe(n: number): void;
@@ -46,6 +99,7 @@ export interface Ledger {
   produce(batch: Batch): void;
   /** The sink reports `total` representation bytes durable (monotonic). */
   commit(total: number): void;
+  /** The counts as of now (a copy). */
   snapshot(): LedgerSnapshot;
 }
 
@@ -123,7 +177,18 @@ export function createLedger(): Ledger {
   };
 }
 
-/** Holds for every snapshot a ledger can give: the raw counts add up. */
+/**
+ * Whether a snapshot keeps the ledger's invariants: the raw counts add up, nothing is
+ * negative, and no more is committed than produced. Holds for every snapshot a ledger
+ * can give; use it to check a receipt's counts (`checkLedger` in `@spool/core/testing`
+ * says which invariant broke).
+ *
+ * @example
+ * ```ts
+ * import { createLedger, ledgerBalances } from "@spool/core";
+ * ledgerBalances(createLedger().snapshot()); // true
+ * ```
+ */
 export function ledgerBalances(s: LedgerSnapshot): boolean {
   const { observed, accepted, pending, discarded } = s.raw;
   return (

@@ -18,7 +18,19 @@ import { SpoolError } from "./errors.js";
 
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_APPEND, O_NONBLOCK } = fs.constants;
 
-/** Why `file` may not be used as a log (from its lstat/fstat), or null when it may. */
+/**
+ * Why `file` may not be used as a log (from its lstat/fstat), or null when it may: a
+ * link, anything but a regular file, another user's file, group/other permission bits,
+ * or a second hard link.
+ *
+ * @example
+ * ```ts
+ * import { lstatSync } from "node:fs";
+ * import { logFileProblem } from "@spool/core";
+ * const problem = logFileProblem(lstatSync("/tmp/spool.log"));
+ * if (problem !== null) console.error(`refusing /tmp/spool.log: ${problem}`);
+ * ```
+ */
 export function logFileProblem(st: fs.Stats): string | null {
   if (st.isSymbolicLink()) return "it is a symbolic link";
   if (!st.isFile()) return "it is not a regular file";
@@ -31,7 +43,20 @@ export function logFileProblem(st: fs.Stats): string | null {
   return null;
 }
 
-/** Open `file` for appending log lines, as described above; returns the descriptor. */
+/**
+ * Open `file` for appending log lines: created exclusively and `0600` when new, refused
+ * (`SPOOL_E_UNSAFE_PATH` with the reason) when {@link logFileProblem} finds a problem.
+ * Returns the file descriptor.
+ *
+ * @example
+ * ```ts
+ * import { closeSync, writeSync } from "node:fs";
+ * import { openLogFile } from "@spool/core";
+ * const fd = openLogFile("/tmp/spool-example.log");
+ * writeSync(fd, "started\n");
+ * closeSync(fd);
+ * ```
+ */
 export function openLogFile(file: string): number {
   let fd: number;
   try {

@@ -17,11 +17,26 @@ import { openLogFile } from "./log-file.js";
 /**
  * What the framework logs through: a pino logger fits, and so does any object with these
  * methods (pino is an optional peer dependency, loaded only by {@link createLogger}).
+ *
+ * @example
+ * ```ts
+ * import type { Logger } from "@spool/core";
+ * const logger: Logger = {
+ *   info: (fields, message) => console.log(message, fields),
+ *   warn: (fields, message) => console.warn(message, fields),
+ *   error: (fields, message) => console.error(message, fields),
+ *   debug: () => {},
+ * };
+ * ```
  */
 export interface Logger {
+  /** A state change worth keeping (start, spill, finalize). */
   info(fields: object, message?: string): void;
+  /** Something degraded (saturation, a storage error the capture survives). */
   warn(fields: object, message?: string): void;
+  /** Something failed. */
   error(fields: object, message?: string): void;
+  /** Detail for diagnosing spool itself. */
   debug(fields: object, message?: string): void;
   /** Called before the process exits, when present. */
   flush?(): void;
@@ -42,10 +57,20 @@ const load = (): typeof Pino => {
   }
 };
 
+/**
+ * Options of {@link createLogger}.
+ *
+ * @example
+ * ```ts
+ * import { createLogger, type LoggerOptions } from "@spool/core";
+ * const options: LoggerOptions = { destination: "stderr", level: "debug" };
+ * const log = createLogger(options); // needs pino installed
+ * ```
+ */
 export interface LoggerOptions {
-  /** A file path (opened by `openLogFile`: exclusive, private, never through a link), "stderr", or null for no logs. @default null */
+  /** Where logs go: a file path (opened by `openLogFile`: exclusive, private, never through a link), "stderr", or null for no logs (pino is then not loaded). */
   readonly destination: string | "stderr" | null;
-  /** @default "info" */
+  /** The least severe level written. @default "info" */
   readonly level?: "debug" | "info" | "warn" | "error";
 }
 

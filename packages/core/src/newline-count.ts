@@ -17,7 +17,16 @@ const PROBE = 32;
 /** Mean bytes per newline below which the word-at-a-time count is faster. */
 const DENSE_GAP = 48;
 
-/** Number of 0x0a bytes in `chunk`. */
+/**
+ * Number of 0x0a bytes in `chunk` (how the ledger counts lines), fast on long lines and
+ * on dense ones.
+ *
+ * @example
+ * ```ts
+ * import { countNewlines } from "@spool/core";
+ * countNewlines(Buffer.from("a\nb\nc")); // 2
+ * ```
+ */
 export function countNewlines(chunk: Uint8Array): number {
   let count = 0;
   let at = chunk.indexOf(0x0a);

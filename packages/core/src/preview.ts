@@ -15,10 +15,21 @@
  */
 import type { StreamName } from "./receipt-vocabulary.js";
 
+/**
+ * How much of a capture the preview shows: characters of stdout and of stderr, and a
+ * ceiling on the whole text in UTF-8 bytes. Pass one object as a capture's `preview` and
+ * to the taps (`createStreamPlan` derives both taps from it).
+ *
+ * @example
+ * ```ts
+ * import type { PreviewBudget } from "@spool/core";
+ * const small: PreviewBudget = { stdoutChars: 2000, stderrChars: 500, maxBytes: 4096 };
+ * ```
+ */
 export interface PreviewBudget {
-  /** @default 8192 */
+  /** Characters of stdout shown (head + tail). @default 8192 */
   stdoutChars: number;
-  /** @default 2048 */
+  /** Characters of stderr shown (head + tail). @default 2048 */
   stderrChars: number;
   /** Ceiling of the whole preview text in UTF-8 bytes. @default 16384 */
   maxBytes: number;
@@ -40,7 +51,17 @@ export const DEFAULT_PREVIEW_BUDGET: Readonly<PreviewBudget> = Object.freeze({
   maxBytes: 16384,
 });
 
-/** What a preview tap holds of one stream: representation bytes, valid UTF-8 (or raw for binary). */
+/**
+ * What a preview tap holds of one stream: representation bytes, valid UTF-8 (or raw for
+ * binary). {@link renderPreview} turns two of them into the preview text.
+ *
+ * @example
+ * ```ts
+ * import type { PreviewSnapshot } from "@spool/core";
+ * declare const snap: PreviewSnapshot;
+ * const omitted = snap.total - snap.head.byteLength - snap.tail.byteLength; // bytes the preview leaves out
+ * ```
+ */
 export interface PreviewSnapshot {
   /** The first bytes of the stream. */
   head: Uint8Array;
@@ -58,6 +79,16 @@ export interface PreviewSnapshot {
   markers?: { readonly head: readonly number[]; readonly tail: readonly number[] };
 }
 
+/**
+ * What {@link renderPreview} needs beyond the snapshots: whether the producer failed
+ * (stderr then comes first) and the refs that name where omitted bytes can be read.
+ *
+ * @example
+ * ```ts
+ * import type { RenderContext } from "@spool/core";
+ * const context: RenderContext = { failed: true, refs: { stdout: null, stderr: "tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stderr.txt" } };
+ * ```
+ */
 export interface RenderContext {
   /** The process failed (nonzero exit, signal, timeout): stderr gets priority. */
   failed: boolean;
@@ -65,19 +96,57 @@ export interface RenderContext {
   refs: Record<StreamName, string | null> | null;
 }
 
+/**
+ * The preview {@link renderPreview} rendered: its text, whether anything was omitted, and
+ * its size in UTF-8 bytes (never above the budget's `maxBytes`).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET, renderPreview } from "@spool/core";
+ * const none = { head: new Uint8Array(), tail: new Uint8Array(), total: 0, binary: false };
+ * const { text, state, bytes } = renderPreview({ stdout: none, stderr: none }, DEFAULT_PREVIEW_BUDGET, { failed: false, refs: null });
+ * ```
+ */
 export interface RenderedPreview {
+  /** The preview text. */
   text: string;
+  /** "omitted" when some bytes are not shown (each omission names where to read them). */
   state: "complete" | "omitted";
+  /** Size of `text` in UTF-8 bytes. */
   bytes: number;
 }
 
 const HEADER_STDERR = "--- stderr ---\n";
 
-/** Bytes the layout adds around the stream bodies: the stderr header and its separator. */
+/**
+ * Bytes the layout adds around the stream bodies: the stderr header and its separator
+ * (0 when stderr is empty). For deciding whether output fits the preview whole.
+ *
+ * @example
+ * ```ts
+ * import { previewLayoutBytes } from "@spool/core";
+ * previewLayoutBytes(0); // 0
+ * previewLayoutBytes(12); // 16: "--- stderr ---\n" and a newline
+ * ```
+ */
 export function previewLayoutBytes(stderrTotal: number): number {
   return stderrTotal > 0 ? HEADER_STDERR.length + 1 : 0;
 }
 
+/**
+ * Render the bounded preview from each stream's tap: head + tail of each stream within
+ * its character budget, the whole within `maxBytes`, the lower-priority stream shrunk
+ * first, each omission named with its byte count and the ref that reads it. A stream that
+ * fits is shown whole, byte-identical.
+ *
+ * @example
+ * ```ts
+ * import { renderPreview, DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+ * const empty = { head: new Uint8Array(), tail: new Uint8Array(), total: 0, binary: false };
+ * const text = { ...empty, head: Buffer.from("ok\n"), total: 3 };
+ * renderPreview({ stdout: text, stderr: empty }, DEFAULT_PREVIEW_BUDGET, { failed: false, refs: null }).text; // "ok\n"
+ * ```
+ */
 export function renderPreview(
   streams: Record<StreamName, PreviewSnapshot>,
   budget: PreviewBudget,
@@ -278,7 +347,17 @@ function charWidth(lead: number): number {
   return 1;
 }
 
-/** Largest end ≤ `max` that does not split a UTF-8 character. */
+/**
+ * Largest end ≤ `max` that does not split a UTF-8 character of `buf`: for cutting text
+ * bytes to a budget.
+ *
+ * @example
+ * ```ts
+ * import { cutUtf8 } from "@spool/core";
+ * const bytes = Buffer.from("héllo"); // "é" is 2 bytes, at 1..3
+ * cutUtf8(bytes, 2); // 1: cutting at 2 would split "é"
+ * ```
+ */
 export function cutUtf8(buf: Uint8Array, max: number): number {
   if (max >= buf.byteLength) return buf.byteLength;
   let end = max;
@@ -338,6 +417,13 @@ const BINARY_ESCAPES = new RegExp(`[${CONTROLS}\ufffd]|${LOOK_ALIKES}`, "gm");
 /**
  * Whether the preview would escape some of `text` as a child's (a control character, or
  * the opening of one of spool's own markers): such a stream is stored even when small.
+ *
+ * @example
+ * ```ts
+ * import { needsEscape } from "@spool/core";
+ * needsEscape("plain text\n"); // false
+ * needsEscape("\x1b[31mred"); // true
+ * ```
  */
 export function needsEscape(text: string): boolean {
   CHILD_ESCAPES.lastIndex = 0;

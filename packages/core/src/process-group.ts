@@ -17,6 +17,11 @@
  * Where there is no `/proc` (macOS), start times are unknown (`null`); then only the group
  * id is checked, as before.
  *
+ * `@spool/core/process-group` is a narrow entry: the plumbing `spool kill`, `ls`, `recover`
+ * and the job supervisor use, importable without the rest of core. Every function here is
+ * also exported from `@spool/core`; use this entry only in tools that manage spool jobs
+ * from outside their owner and care about what they load.
+ *
  * @example
  * ```ts
  * import { groupAlive, processStart, signalGroup } from "@spool/core/process-group";
@@ -26,7 +31,16 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 
-/** What `/proc/<pid>/stat` says of a process that spool cares about. */
+/**
+ * What `/proc/<pid>/stat` says of a process that spool cares about.
+ *
+ * @example
+ * ```ts
+ * import { readProcStat } from "@spool/core/process-group";
+ * const stat = readProcStat(process.pid);
+ * stat?.pgrp; // this process's group id (null without /proc)
+ * ```
+ */
 export interface ProcStat {
   /** One letter: R, S, D, Z (zombie), T, … */
   readonly state: string;
@@ -36,7 +50,17 @@ export interface ProcStat {
   readonly start: string;
 }
 
-/** A process group as spool recorded it when it started the leader. */
+/**
+ * A process group as spool recorded it when it started the leader: its id and the
+ * leader's start time, so a later process that reuses the number is never signalled.
+ *
+ * @example
+ * ```ts
+ * import { processStart, type ProcessGroup } from "@spool/core/process-group";
+ * declare const pid: number;
+ * const group: ProcessGroup = { pgid: pid, leaderStart: processStart(pid) };
+ * ```
+ */
 export interface ProcessGroup {
   /** The group id: the leader's pid. */
   readonly pgid: number;
@@ -44,7 +68,15 @@ export interface ProcessGroup {
   readonly leaderStart: string | null;
 }
 
-/** `/proc/<pid>/stat` of `pid`, or null when there is no such process (or no `/proc`). */
+/**
+ * `/proc/<pid>/stat` of `pid`, or null when there is no such process (or no `/proc`).
+ *
+ * @example
+ * ```ts
+ * import { readProcStat } from "@spool/core/process-group";
+ * readProcStat(process.pid)?.state; // "R" or "S"
+ * ```
+ */
 export function readProcStat(pid: number): ProcStat | null {
   let stat: string;
   try {
@@ -61,20 +93,45 @@ export function readProcStat(pid: number): ProcStat | null {
   return { state, pgrp, start };
 }
 
-/** The start time of `pid` from `/proc`, or null where it cannot be read. */
+/**
+ * The start time of `pid` from `/proc` (clock ticks since boot, as text), or null where
+ * it cannot be read: with the pid, an identity that survives pid reuse.
+ *
+ * @example
+ * ```ts
+ * import { processStart } from "@spool/core/process-group";
+ * const start = processStart(process.pid); // e.g. "1234567"
+ * ```
+ */
 export function processStart(pid: number): string | null {
   return readProcStat(pid)?.start ?? null;
 }
 
-/** Whether this system shows processes in `/proc` (Linux). */
+/**
+ * Whether this system shows processes in `/proc` (Linux). Without it, identities are the
+ * pid alone.
+ *
+ * @example
+ * ```ts
+ * import { hasProcfs } from "@spool/core/process-group";
+ * if (!hasProcfs()) console.warn("pid reuse cannot be detected here");
+ * ```
+ */
 export function hasProcfs(): boolean {
   return readProcStat(process.pid) !== null;
 }
 
 /**
- * True while `pid` runs and is not a zombie, and (when `start` is given) is the process
- * that started at `start`. With no `/proc` entry for it (no `/proc`, or a `/proc` of another
+ * Whether `pid` is alive (not a zombie) and, when `start` is given, is the process that
+ * started at `start`. With no `/proc` entry for it (no `/proc`, or a `/proc` of another
  * pid namespace) only the pid is checked.
+ *
+ * @example
+ * ```ts
+ * import { processAlive, processStart } from "@spool/core/process-group";
+ * const start = processStart(process.pid);
+ * processAlive(process.pid, start); // true
+ * ```
  */
 export function processAlive(pid: number, start: string | null): boolean {
   const stat = readProcStat(pid);
@@ -87,14 +144,34 @@ export function processAlive(pid: number, start: string | null): boolean {
   }
 }
 
-/** Pids of the live (not zombie) members of group `pgid`, from `/proc`. */
+/**
+ * Pids of the live (not zombie) members of group `pgid`, from `/proc` (empty without it).
+ *
+ * @example
+ * ```ts
+ * import { groupMembers } from "@spool/core/process-group";
+ * declare const pgid: number;
+ * console.log(`${groupMembers(pgid).length} processes left in the job`);
+ * ```
+ */
 export function groupMembers(pgid: number): number[] {
   const members: number[] = [];
   for (const [pid, stat] of liveProcesses()) if (stat.pgrp === pgid) members.push(pid);
   return members;
 }
 
-/** The ids of every group with a live (not zombie) member: one look at `/proc` for many questions. */
+/**
+ * The ids of every group with a live (not zombie) member: one look at `/proc` for many
+ * questions (pass it to {@link groupAlive}).
+ *
+ * @example
+ * ```ts
+ * import { groupAlive, liveGroupIds, type ProcessGroup } from "@spool/core/process-group";
+ * declare const groups: ProcessGroup[];
+ * const live = liveGroupIds();
+ * const running = groups.filter((group) => groupAlive(group, live));
+ * ```
+ */
 export function liveGroupIds(): Set<number> {
   const ids = new Set<number>();
   for (const [, stat] of liveProcesses()) ids.add(stat.pgrp);
@@ -102,8 +179,16 @@ export function liveGroupIds(): Set<number> {
 }
 
 /**
- * Whether `group` is still the group spool started and has a live member (see above).
- * `live` (from {@link liveGroupIds}) saves a look at all of `/proc` per question.
+ * Whether `group` is still the group spool started (its leader has the recorded start
+ * time, or has exited and the group lives on) and has a live member. `live` (from
+ * {@link liveGroupIds}) saves a look at all of `/proc` per question.
+ *
+ * @example
+ * ```ts
+ * import { groupAlive, type ProcessGroup } from "@spool/core/process-group";
+ * declare const group: ProcessGroup;
+ * if (groupAlive(group)) console.log("the job still runs");
+ * ```
  */
 export function groupAlive(group: ProcessGroup, live?: ReadonlySet<number>): boolean {
   if (!hasProcfs()) return signalsReach(group.pgid);
@@ -132,6 +217,13 @@ function* liveProcesses(): Generator<[number, ProcStat]> {
 /**
  * Send `signal` to every process of `group` if it is still ours and alive; returns
  * whether it was sent. Never signals a bare pid.
+ *
+ * @example
+ * ```ts
+ * import { signalGroup, type ProcessGroup } from "@spool/core/process-group";
+ * declare const group: ProcessGroup;
+ * if (!signalGroup(group, "SIGTERM")) console.log("already gone");
+ * ```
  */
 export function signalGroup(group: ProcessGroup, signal: NodeJS.Signals): boolean {
   if (!groupAlive(group)) return false;
@@ -152,10 +244,24 @@ function signalsReach(pgid: number): boolean {
   }
 }
 
-/** How {@link terminateGroup} ended: the group emptied, or is still alive after SIGKILL. */
+/**
+ * How {@link terminateGroup} ended: whether the signal was sent, whether SIGKILL was
+ * needed, and whether the group is gone (false: still alive after SIGKILL).
+ *
+ * @example
+ * ```ts
+ * import { terminateGroup, type ProcessGroup } from "@spool/core/process-group";
+ * declare const group: ProcessGroup;
+ * const { gone, killed } = await terminateGroup(group, "SIGTERM", 2000, 5000);
+ * if (!gone) console.error("the group outlived SIGKILL");
+ * ```
+ */
 export interface GroupTermination {
+  /** The first signal was sent (false: the group was already gone or not ours). */
   readonly signalled: boolean;
+  /** SIGKILL was sent because something outlived the grace period. */
   readonly killed: boolean;
+  /** Nothing of the group runs any more. */
   readonly gone: boolean;
 }
 
@@ -163,6 +269,14 @@ export interface GroupTermination {
  * Stop `group` from outside its owner (`spool kill` on a job whose supervisor is gone, or
  * whose leader has exited): `signal`, then SIGKILL after `graceMs` if anything of it is
  * left, then wait (at most `killWaitMs`) for it to empty. Looks every 50 ms.
+ *
+ * @example
+ * ```ts
+ * import { terminateGroup, type ProcessGroup } from "@spool/core/process-group";
+ * declare const group: ProcessGroup;
+ * const result = await terminateGroup(group, "SIGINT", 2000, 5000);
+ * result.gone; // true once nothing of the group runs
+ * ```
  */
 export async function terminateGroup(
   group: ProcessGroup,
@@ -179,7 +293,18 @@ export async function terminateGroup(
   return { signalled, killed, gone: await emptiedWithin(group, killWaitMs) };
 }
 
-/** Wait (looking every 50 ms, at most `ms`) until nothing of `group` runs; whether it emptied. */
+/**
+ * Wait (looking every 50 ms, at most `ms` milliseconds) until nothing of `group` runs;
+ * resolves whether it emptied.
+ *
+ * @example
+ * ```ts
+ * import { emptiedWithin, signalGroup, type ProcessGroup } from "@spool/core/process-group";
+ * declare const group: ProcessGroup;
+ * signalGroup(group, "SIGTERM");
+ * if (!(await emptiedWithin(group, 2000))) signalGroup(group, "SIGKILL");
+ * ```
+ */
 export async function emptiedWithin(group: ProcessGroup, ms: number): Promise<boolean> {
   const until = Date.now() + ms;
   while (groupAlive(group)) {

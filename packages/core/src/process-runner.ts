@@ -20,21 +20,49 @@ import type { Clock } from "./clock.js";
 import { exitStatusOf } from "./exit-status.js";
 import type { ProcessReceipt } from "./receipt.js";
 
+/**
+ * What {@link runProcess} takes. A capture builds these from its own options; you need
+ * them only to drive a child without a capture.
+ *
+ * @example
+ * ```ts
+ * import { spawnChild, systemClock, type ProcessRunOptions } from "@spool/core";
+ * const options: ProcessRunOptions = {
+ *   request: { command: "make", args: ["test"], env: process.env, stdin: "ignore" },
+ *   startedAt: Date.now(), timeoutMs: 60_000, killGraceMs: 2000, clock: systemClock, spawn: spawnChild,
+ * };
+ * ```
+ */
 export interface ProcessRunOptions {
+  /** What to start and how. */
   readonly request: SpawnRequest;
   /** Milliseconds since the epoch, reported as `startedAt`. */
   readonly startedAt: number;
-  /** Cancel the group (as "timeout") after this long; null for none. */
+  /** Milliseconds after which the group is cancelled (as "timeout"); null for none. */
   readonly timeoutMs: number | null;
-  /** Between SIGTERM and SIGKILL. */
+  /** Milliseconds between SIGTERM and SIGKILL. */
   readonly killGraceMs: number;
+  /** Time source of the timeout and the grace period (`systemClock`, or a manual clock in tests). */
   readonly clock: Clock;
+  /** How the child is started (`spawnChild`, or a fake child in tests). */
   readonly spawn: SpawnChild;
-  /** The child is running (it has a pid). */
+  /** Called once the child is running, with its pid (null if the platform gave none). @default none */
   readonly onSpawned?: (pid: number | null) => void;
 }
 
-/** A child process as a capture's producer: `ended` is when the direct child exited. */
+/**
+ * A child process as a capture's producer (see {@link runProcess}): `ended` is when the
+ * direct child exited.
+ *
+ * @example
+ * ```ts
+ * import type { ProcessRun } from "@spool/core";
+ * declare const run: ProcessRun;
+ * run.cancel("SIGTERM");
+ * await run.settled;
+ * run.snapshot().state; // "cancelled"
+ * ```
+ */
 export interface ProcessRun extends CaptureProducer {
   /** Resolves once the direct child exited, or could not be spawned. */
   readonly exited: Promise<void>;
@@ -52,6 +80,24 @@ export interface ProcessRun extends CaptureProducer {
   cancel(signal: NodeJS.Signals): void;
 }
 
+/**
+ * Spawn a child and keep its process block: exit code or signal, the timeout, and
+ * cancellation of its group (SIGTERM, then SIGKILL after the grace period). The pipes are
+ * handed on (`stdout`, `stderr`); {@link startCapture} is what most users want instead.
+ *
+ * @example
+ * ```ts
+ * import { runProcess, spawnChild, systemClock } from "@spool/core";
+ * const run = runProcess({
+ *   request: { command: "sleep", args: ["5"], env: process.env, stdin: "ignore" },
+ *   startedAt: Date.now(), timeoutMs: 100, killGraceMs: 2000, clock: systemClock, spawn: spawnChild,
+ * });
+ * run.stdout.resume();
+ * run.stderr.resume();
+ * await run.exited;
+ * run.snapshot().state; // "timeout"
+ * ```
+ */
 export function runProcess(options: ProcessRunOptions): ProcessRun {
   const { clock } = options;
   const proc: ProcessReceipt = {

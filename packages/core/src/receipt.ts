@@ -25,6 +25,19 @@ import {
 const count = z.number().int().nonnegative();
 const isoTime = z.iso.datetime({ offset: true });
 
+/**
+ * The zod schema of one stream's block of the receipt: its representation, the
+ * transforms applied, the raw and produced byte counts, what is retained and where it is
+ * stored (`ref`, `path`, `sha256`).
+ *
+ * @example
+ * ```ts
+ * import { StreamReceiptSchema } from "@spool/core";
+ * declare const json: unknown;
+ * const stdout = StreamReceiptSchema.parse(json);
+ * stdout.committed === stdout.produced; // every byte stored
+ * ```
+ */
 export const StreamReceiptSchema = z.object({
   representation: z.enum(REPRESENTATIONS),
   transforms: z.array(z.string()),
@@ -45,6 +58,17 @@ export const StreamReceiptSchema = z.object({
     .nullable(),
 });
 
+/**
+ * The zod schema of the receipt's `process` block: state, exit code or signal, pid and
+ * its start time, timing, and the spawn error when the child could not start.
+ *
+ * @example
+ * ```ts
+ * import { ProcessReceiptSchema } from "@spool/core";
+ * declare const json: unknown;
+ * const { state, exitCode } = ProcessReceiptSchema.parse(json);
+ * ```
+ */
 export const ProcessReceiptSchema = z.object({
   state: z.enum(PROCESS_STATES),
   exitCode: z.number().int().nullable(),
@@ -66,9 +90,18 @@ export const ProcessReceiptSchema = z.object({
 });
 
 /**
- * A capture of a source that is not a child process (`captureSource`): what it was, what
- * it declared of its own completeness, and the error it ended with, if any. A receipt has
- * either `process` or `source`, never both.
+ * The zod schema of the receipt's `source` block. A capture of a source that is not a
+ * child process (`captureSource`): what it was, what it declared of its own
+ * completeness, and the error it ended with, if any. A receipt has either `process` or
+ * `source`, never both.
+ *
+ * @example
+ * ```ts
+ * import { SourceReceiptSchema } from "@spool/core";
+ * declare const json: unknown;
+ * const source = SourceReceiptSchema.parse(json);
+ * if (source.error !== null) console.error(source.error);
+ * ```
  */
 export const SourceReceiptSchema = z.object({
   kind: z.enum(SOURCE_KINDS),
@@ -82,6 +115,16 @@ export const SourceReceiptSchema = z.object({
   endedAt: isoTime.nullable(),
 });
 
+/**
+ * The zod schema of the receipt's `capture` block: the capture state, its reasons, and
+ * what failed in storage when it could not be opened.
+ *
+ * @example
+ * ```ts
+ * import { CaptureReceiptSchema } from "@spool/core";
+ * CaptureReceiptSchema.parse({ state: "partial", reasons: ["quota"] }).reasons; // ["quota"]
+ * ```
+ */
 export const CaptureReceiptSchema = z.object({
   state: z.enum(CAPTURE_STATES),
   reasons: z.array(z.enum(CAPTURE_REASONS)),
@@ -94,6 +137,17 @@ export const CaptureReceiptSchema = z.object({
     .optional(),
 });
 
+/**
+ * The zod schema of the receipt's `preview` block: the preview text, whether something
+ * was omitted, its size in bytes and the budget it was rendered within.
+ *
+ * @example
+ * ```ts
+ * import { PreviewReceiptSchema } from "@spool/core";
+ * declare const json: unknown;
+ * console.log(PreviewReceiptSchema.parse(json).text);
+ * ```
+ */
 export const PreviewReceiptSchema = z.object({
   state: z.enum(["complete", "omitted"]),
   text: z.string(),
@@ -102,9 +156,16 @@ export const PreviewReceiptSchema = z.object({
 });
 
 /**
- * Where a capture came from when it was not captured in its root: `imported` from a
- * bundle (`spool import`), or `shared` from a parent root (`spool share`). Absent on
- * ordinary captures, so their receipts are unchanged.
+ * The zod schema of a receipt's `provenance`. Where a capture came from when it was not
+ * captured in its root: `imported` from a bundle (`spool import`), or `shared` from a
+ * parent root (`spool share`). Absent on ordinary captures, so their receipts are
+ * unchanged.
+ *
+ * @example
+ * ```ts
+ * import { ProvenanceSchema } from "@spool/core";
+ * ProvenanceSchema.parse({ kind: "shared", from: "/srv/spool", at: "2026-12-01T10:00:00.000Z" }).kind; // "shared"
+ * ```
  */
 export const ProvenanceSchema = z.object({
   kind: z.enum(["imported", "shared"]),
@@ -114,6 +175,19 @@ export const ProvenanceSchema = z.object({
   at: isoTime,
 });
 
+/**
+ * The zod schema of a whole receipt, with its cross-field rules (one of `process` and
+ * `source`; raw counts add up; a complete capture committed every byte). Use it to
+ * validate a `receipt.json` read from disk or received from elsewhere.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { ReceiptSchema } from "@spool/core";
+ * const result = ReceiptSchema.safeParse(JSON.parse(readFileSync("receipt.json", "utf8")));
+ * if (!result.success) console.error(result.error.issues[0]?.message);
+ * ```
+ */
 export const ReceiptSchema = z
   .object({
     version: z.literal(1),
@@ -169,15 +243,96 @@ export const ReceiptSchema = z
     }
   });
 
+/**
+ * One stream's block of a {@link Receipt} (`receipt.streams.stdout`).
+ *
+ * @example
+ * ```ts
+ * import type { StreamReceipt } from "@spool/core";
+ * declare const stdout: StreamReceipt;
+ * if (stdout.ref !== null) console.log(`read it with: spool read ${stdout.ref}`);
+ * ```
+ */
 export type StreamReceipt = z.infer<typeof StreamReceiptSchema>;
+/**
+ * The `process` block of a {@link Receipt} of a process capture.
+ *
+ * @example
+ * ```ts
+ * import type { ProcessReceipt } from "@spool/core";
+ * declare const proc: ProcessReceipt;
+ * if (proc.spawnError) console.error(`${proc.spawnError.syscall}: ${proc.spawnError.code}`);
+ * ```
+ */
 export type ProcessReceipt = z.infer<typeof ProcessReceiptSchema>;
+/**
+ * The `source` block of a {@link Receipt} of a source capture.
+ *
+ * @example
+ * ```ts
+ * import type { SourceReceipt } from "@spool/core";
+ * declare const source: SourceReceipt;
+ * console.log(source.kind, source.label, source.declared);
+ * ```
+ */
 export type SourceReceipt = z.infer<typeof SourceReceiptSchema>;
+/**
+ * The `capture` block of a {@link Receipt}: the capture state and its reasons.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureReceipt } from "@spool/core";
+ * declare const capture: CaptureReceipt;
+ * if (capture.storageError) console.error(capture.storageError.errno, capture.storageError.path);
+ * ```
+ */
 export type CaptureReceipt = z.infer<typeof CaptureReceiptSchema>;
+/**
+ * The `preview` block of a {@link Receipt}: the bounded text to show in place of the output.
+ *
+ * @example
+ * ```ts
+ * import type { PreviewReceipt } from "@spool/core";
+ * declare const preview: PreviewReceipt;
+ * if (preview.state === "omitted") console.log("output was cut; read the rest by its ref");
+ * ```
+ */
 export type PreviewReceipt = z.infer<typeof PreviewReceiptSchema>;
+/**
+ * The receipt: the one JSON shape every capture reports, live or final, inferred from
+ * {@link ReceiptSchema}.
+ *
+ * @example
+ * ```ts
+ * import type { Receipt } from "@spool/core";
+ * declare const receipt: Receipt;
+ * console.log(receipt.captureId, receipt.capture.state, receipt.streams.stdout.ref);
+ * ```
+ */
 export type Receipt = z.infer<typeof ReceiptSchema>;
+/**
+ * A receipt's `provenance`: where an imported or shared capture came from.
+ *
+ * @example
+ * ```ts
+ * import type { Receipt } from "@spool/core";
+ * declare const receipt: Receipt;
+ * if (receipt.provenance?.kind === "imported") console.log(`from bundle ${receipt.provenance.from}`);
+ * ```
+ */
 export type Provenance = z.infer<typeof ProvenanceSchema>;
 
-/** The receipt's JSON Schema (draft 2020-12), generated from {@link ReceiptSchema}. */
+/**
+ * The receipt's JSON Schema (draft 2020-12), generated from {@link ReceiptSchema}: for
+ * validating receipts in another language.
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from "node:fs";
+ * import { receiptJsonSchema } from "@spool/core";
+ * writeFileSync("receipt.schema.json", JSON.stringify(receiptJsonSchema(), null, 2));
+ * ```
+ */
 export function receiptJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(ReceiptSchema, { target: "draft-2020-12" }) as Record<string, unknown>;
 }

@@ -3,7 +3,11 @@
  * `receipt.ts`, so a capture can start without loading zod (~50 ms of every `spool run`).
  * Receipt types are still inferred from the schema (type-only imports cost nothing).
  * The capture's internal modules (its state record, receipt builder, journal, live
- * publisher, storage opener, drain) are not exported.
+ * publisher, storage opener, drain) are not exported. Use `@spool/core` unless start-up
+ * time matters (a CLI, a worker); the two narrow entries are plumbing of the same kind:
+ * `@spool/core/errors` (errors alone, for the file writer's worker thread) and
+ * `@spool/core/process-group` (process identities, for job control). Everything they
+ * export is also exported here.
  *
  * @example
  * ```ts

@@ -23,28 +23,86 @@ import { SpoolError } from "./errors.js";
 import type { SourceReceipt } from "./receipt.js";
 import type { CaptureReason, SourceDeclaration, SourceKind } from "./receipt-vocabulary.js";
 
-/** Anything `captureSource` reads bytes from. */
+/**
+ * Anything `captureSource` reads bytes from: a Node `Readable`, a web
+ * `ReadableStream<Uint8Array>` (e.g. a `fetch` body) or any `AsyncIterable<Uint8Array>`.
+ *
+ * @example
+ * ```ts
+ * import type { ByteSource } from "@spool/core";
+ * async function* lines(): AsyncGenerator<Uint8Array> {
+ *   yield Buffer.from("one\n");
+ *   yield Buffer.from("two\n");
+ * }
+ * const source: ByteSource = lines();
+ * ```
+ */
 export type ByteSource = Readable | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
+/**
+ * What {@link runSource} takes ({@link captureSource} builds these from its options).
+ *
+ * @example
+ * ```ts
+ * import { Readable } from "node:stream";
+ * import { systemClock, type SourceRunOptions } from "@spool/core";
+ * const options: SourceRunOptions = {
+ *   stdout: Readable.from([Buffer.from("body")]), declared: "complete", startedAt: Date.now(), clock: systemClock,
+ * };
+ * ```
+ */
 export interface SourceRunOptions {
+  /** The source read as `stdout`. */
   readonly stdout: ByteSource;
-  /** @default an empty stream */
+  /** A second source read as `stderr`. @default an empty stream */
   readonly stderr?: ByteSource;
   /**
    * What the source says of its completeness, read when it ends (a function can compare
    * bytes received with a declared length). "truncated" is never a complete capture.
    */
   readonly declared: SourceDeclaration | (() => SourceDeclaration);
-  /** @default null */
+  /** The source's label in the receipt (nothing secret). @default null */
   readonly label?: string | null;
+  /** Milliseconds since the epoch, reported as `startedAt`. */
   readonly startedAt: number;
+  /** Time source of `endedAt`. */
   readonly clock: Clock;
 }
 
+/**
+ * A source as a capture's producer ({@link runSource}): `ended` is when every stream of
+ * it ended; `block()` is its receipt block.
+ *
+ * @example
+ * ```ts
+ * import type { SourceRun } from "@spool/core";
+ * declare const run: SourceRun;
+ * await run.ended;
+ * run.block().source.error; // the first error's message, or null
+ * ```
+ */
 export interface SourceRun extends CaptureProducer {
   block(): { readonly source: SourceReceipt };
 }
 
+/**
+ * The source side of `captureSource`: turn each {@link ByteSource} into the readable the
+ * pump reads, know when every stream ended, keep the first error's message, and settle
+ * what the source declared. {@link captureSource} is what most users want instead.
+ *
+ * @example
+ * ```ts
+ * import { Readable } from "node:stream";
+ * import { runSource, systemClock } from "@spool/core";
+ * const run = runSource({
+ *   stdout: Readable.from([Buffer.from("body")]), declared: "complete", label: "GET /",
+ *   startedAt: Date.now(), clock: systemClock,
+ * });
+ * run.stdout.resume();
+ * await run.ended;
+ * run.block().source.state; // "ended"
+ * ```
+ */
 export function runSource(options: SourceRunOptions): SourceRun {
   const kind = kindOf(options.stdout);
   const stdout = toReadable(options.stdout);

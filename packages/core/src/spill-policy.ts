@@ -19,7 +19,15 @@
 import { type PreviewBudget, previewLayoutBytes } from "./preview.js";
 import { STREAM_NAMES, type StreamName } from "./receipt-vocabulary.js";
 
-/** What the end-of-capture decision looks at for one stream. */
+/**
+ * What the end-of-capture decision ({@link keepsInline}) looks at for one stream.
+ *
+ * @example
+ * ```ts
+ * import type { StreamSize } from "@spool/core";
+ * const small: StreamSize = { produced: 120, heldWhole: true, binary: false };
+ * ```
+ */
 export interface StreamSize {
   /** Representation bytes the stages emitted. */
   readonly produced: number;
@@ -34,7 +42,16 @@ export interface StreamSize {
   readonly escaped?: boolean;
 }
 
-/** Produced bytes past a stream's character budget, or past the combined byte ceiling. */
+/**
+ * Whether produced bytes are past a stream's character budget, or past the combined byte
+ * ceiling: the moment a running capture opens storage.
+ *
+ * @example
+ * ```ts
+ * import { outgrowsPreview, DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+ * outgrowsPreview({ stdout: 9000, stderr: 0 }, DEFAULT_PREVIEW_BUDGET); // true
+ * ```
+ */
 export function outgrowsPreview(
   produced: Readonly<Record<StreamName, number>>,
   budget: PreviewBudget,
@@ -46,7 +63,17 @@ export function outgrowsPreview(
   );
 }
 
-/** Whether a finished capture stays on the small-result path (no storage at all). */
+/**
+ * Whether a finished capture stays on the small-result path (no storage at all): it is
+ * complete, and every stream fits the preview whole, as itself.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET, keepsInline } from "@spool/core";
+ * const none = { produced: 0, heldWhole: true, binary: false };
+ * keepsInline({ stdout: { ...none, produced: 3 }, stderr: none }, DEFAULT_PREVIEW_BUDGET, true); // true
+ * ```
+ */
 export function keepsInline(
   streams: Readonly<Record<StreamName, StreamSize>>,
   budget: PreviewBudget,

@@ -19,7 +19,16 @@ import type { Receipt } from "./receipt.js";
 import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 import type { Batch } from "./stage.js";
 
-/** What {@link StreamWriter.offer} tells the caller. */
+/**
+ * What {@link StreamWriter.offer} tells the caller.
+ *
+ * @example
+ * ```ts
+ * import type { StreamWriter } from "@spool/core";
+ * declare const writer: StreamWriter;
+ * if (writer.offer([Buffer.from("line\n")]) === "wait") await writer.ready();
+ * ```
+ */
 export type OfferResult =
   /** Taken; keep going. */
   | "accepted"
@@ -28,6 +37,17 @@ export type OfferResult =
   /** Persistence has stopped (see `stopped`); the bytes were not kept. */
   | "stopped";
 
+/**
+ * Where a {@link StreamWriter} stands, in representation bytes.
+ *
+ * @example
+ * ```ts
+ * import type { StreamWriter } from "@spool/core";
+ * declare const writer: StreamWriter;
+ * const { committed, queued, stopped } = writer.state;
+ * if (stopped !== null) console.warn(`persistence stopped (${stopped}) after ${committed} bytes`);
+ * ```
+ */
 export interface WriterState {
   /** Representation bytes durably written (acknowledged by the writer). */
   committed: number;
@@ -37,7 +57,22 @@ export interface WriterState {
   stopped: CaptureReason | null;
 }
 
+/**
+ * Where one stream's representation bytes go: a bounded queue in front of storage.
+ * `offer` never blocks; its answer says when to wait ({@link OfferResult}). A spool gives
+ * one per stream; `createMemoryWriter` in `@spool/core/testing` is one for tests.
+ *
+ * @example
+ * ```ts
+ * import type { StreamWriter } from "@spool/core";
+ * declare const writer: StreamWriter;
+ * writer.watch({ committed: (total) => console.log(total), stopped: (reason) => console.warn(reason) });
+ * writer.offer([Buffer.from("hello\n")]);
+ * await writer.flushed();
+ * ```
+ */
 export interface StreamWriter {
+  /** Take a batch of representation bytes; never blocks (see {@link OfferResult}). */
   offer(batch: Batch): OfferResult;
   /** Resolves once the queue is under budget again, or persistence stopped (a stall is bounded). */
   ready(): Promise<void>;
@@ -50,10 +85,22 @@ export interface StreamWriter {
    * once, so registering late loses nothing.
    */
   watch(listener: WriterListener): void;
+  /** Where the writer stands now. */
   readonly state: Readonly<WriterState>;
 }
 
-/** How a {@link StreamWriter} tells its owner about progress, instead of being polled. */
+/**
+ * How a {@link StreamWriter} tells its owner about progress, instead of being polled.
+ *
+ * @example
+ * ```ts
+ * import type { WriterListener } from "@spool/core";
+ * const listener: WriterListener = {
+ *   committed: (total) => console.log(`${total} bytes durable`),
+ *   stopped: (reason) => console.warn(`stopped: ${reason}`),
+ * };
+ * ```
+ */
 export interface WriterListener {
   /** The writer acknowledged `total` representation bytes durable in all (monotonic). */
   committed(total: number): void;
@@ -61,9 +108,21 @@ export interface WriterListener {
   stopped(reason: CaptureReason): void;
 }
 
+/**
+ * What {@link CaptureSpool.finish} reports of one stream once it is stored for good.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureSpool } from "@spool/core";
+ * declare const spool: CaptureSpool;
+ * const { stdout } = await spool.finish();
+ * console.log(stdout.ref, stdout.sha256, stdout.committed);
+ * ```
+ */
 export interface StreamFinal {
   /** Bytes durably written; the spool also acknowledges them through its writers. */
   committed: number;
+  /** sha256 (hex) of the committed bytes, or null when nothing was stored. */
   sha256: string | null;
   /** Root-relative ref (`tool-outputs/<id>/stdout.txt`), or null when nothing was stored. */
   ref: string | null;
@@ -73,7 +132,20 @@ export interface StreamFinal {
   stopped: CaptureReason | null;
 }
 
+/**
+ * What {@link CaptureSpool.spill} reports once storage is open: the capture's directory
+ * and the refs (and paths) of its live stream files.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureSpool } from "@spool/core";
+ * declare const spool: CaptureSpool;
+ * const { refs } = await spool.spill();
+ * console.log(`follow it with: spool tail -f ${refs.stdout}`);
+ * ```
+ */
 export interface SpillInfo {
+  /** Absolute path of the capture's directory. */
   dir: string;
   /** Root-relative refs of the live streams (`tool-outputs/<id>/stdout.live`). */
   refs: Record<StreamName, string>;
@@ -81,7 +153,23 @@ export interface SpillInfo {
   paths?: Record<StreamName, string>;
 }
 
+/**
+ * The storage of one capture, as a {@link SpoolFactory} makes it: a writer per stream,
+ * then spill, live receipts, finish and the final receipt. A capture drives it; you
+ * implement it only to store captures somewhere new (run `checkSpoolContract` from
+ * `@spool/sinks/testing` on it).
+ *
+ * @example
+ * ```ts
+ * import type { CaptureSpool } from "@spool/core";
+ * declare const spool: CaptureSpool;
+ * spool.streams.stdout.offer([Buffer.from("big output\n")]);
+ * if (!spool.spilled) await spool.spill();
+ * await spool.finish();
+ * ```
+ */
 export interface CaptureSpool {
+  /** One writer per stream, taking bytes from the first byte on (held until spill). */
   readonly streams: Record<StreamName, StreamWriter>;
   /** Whether storage has been opened. */
   readonly spilled: boolean;
@@ -101,10 +189,33 @@ export interface CaptureSpool {
   close(): Promise<void>;
 }
 
+/**
+ * What a capture tells its {@link SpoolFactory}: the capture's id, the root it lives
+ * under, and when it started (milliseconds since the epoch).
+ *
+ * @example
+ * ```ts
+ * import type { SpoolContext } from "@spool/core";
+ * const context: SpoolContext = { captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", root: "/tmp/spools", startedAt: Date.now() };
+ * ```
+ */
 export interface SpoolContext {
+  /** The capture's id (its directory name). */
   captureId: string;
+  /** The absolute root the capture lives under. */
   root: string;
+  /** When the capture started, in milliseconds since the epoch. */
   startedAt: number;
 }
 
+/**
+ * Makes the {@link CaptureSpool} of one capture; a capture's `spool` option.
+ * `createFileSpool(…).factory` and `createMemorySpool().factory` in `@spool/sinks` are two.
+ *
+ * @example
+ * ```ts
+ * import { createDisabledSpool, type SpoolFactory } from "@spool/core";
+ * const keepNothing: SpoolFactory = () => createDisabledSpool();
+ * ```
+ */
 export type SpoolFactory = (context: SpoolContext) => CaptureSpool;

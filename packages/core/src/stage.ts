@@ -23,7 +23,17 @@
  */
 export type Batch = readonly Uint8Array[];
 
-/** Counters a stage contributes to its stream's receipt. */
+/**
+ * Counters a stage contributes to its stream's receipt (summed over stages into
+ * `streams.*.replacements`, `redactions`, `omissions`).
+ *
+ * @example
+ * ```ts
+ * import type { Stage, StageCounters } from "@spool/core";
+ * const counters: StageCounters = { redactions: 0 };
+ * const stage: Stage = { name: "mask", held: 0, counters, push: (batch) => [...batch], end: () => [] };
+ * ```
+ */
 export interface StageCounters {
   /** Invalid sequences replaced by U+FFFD. */
   replacements?: number;
@@ -98,7 +108,16 @@ export function composeStages(stages: readonly Stage[]): Stage {
   };
 }
 
-/** Sum of every stage's counters. */
+/**
+ * Sum of every stage's counters, as the receipt reports them.
+ *
+ * @example
+ * ```ts
+ * import { sumCounters } from "@spool/core";
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * sumCounters([createUtf8Decoder()]); // { replacements: 0, redactions: 0, omissions: 0 }
+ * ```
+ */
 export function sumCounters(stages: readonly Stage[]): Required<StageCounters> {
   const total = { replacements: 0, redactions: 0, omissions: 0 };
   for (const s of stages) {
@@ -109,7 +128,15 @@ export function sumCounters(stages: readonly Stage[]): Required<StageCounters> {
   return total;
 }
 
-/** Total bytes in a batch. */
+/**
+ * Total bytes in a batch.
+ *
+ * @example
+ * ```ts
+ * import { batchBytes } from "@spool/core";
+ * batchBytes([Buffer.from("ab"), Buffer.from("c")]); // 3
+ * ```
+ */
 export function batchBytes(batch: Batch): number {
   let n = 0;
   for (const chunk of batch) n += chunk.byteLength;

@@ -38,10 +38,27 @@ import type { StreamName } from "./receipt-vocabulary.js";
  *   exited); reported from its latest live receipt;
  * - `crashed`: its owner is gone and published nothing; reported `partial` with reason
  *   `crash` (never `complete`), its committed bytes being the bytes that were stored.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * const { condition } = await store.state("AAAAAAAAAAAAAAAAAAAAAAAA");
+ * if (condition === "crashed") await store.reconcile("AAAAAAAAAAAAAAAAAAAAAAAA");
+ * ```
  */
 export type CaptureCondition = "final" | "live" | "crashed";
 
-/** The process that owns (or owned) a capture: the one that opened its storage. */
+/**
+ * The process that owns (or owned) a capture: the one that opened its storage.
+ *
+ * @example
+ * ```ts
+ * import type { StoredCapture } from "@spool/core";
+ * declare const capture: StoredCapture;
+ * if (capture.owner !== null) console.log(`owned by pid ${capture.owner.pid}`);
+ * ```
+ */
 export interface CaptureOwner {
   readonly pid: number;
   /** The owner's process start time (an identity with the pid), or null if unknown. */
@@ -50,7 +67,16 @@ export interface CaptureOwner {
   readonly startedAt?: string | undefined;
 }
 
-/** The record a background job's supervisor leaves so that other processes can reach it. */
+/**
+ * The record a background job's supervisor leaves so that other processes can reach it.
+ *
+ * @example
+ * ```ts
+ * import type { StoredCapture } from "@spool/core";
+ * declare const capture: StoredCapture;
+ * if (capture.job?.mode === "start") console.log(`job pid ${capture.job.pid}`);
+ * ```
+ */
 export interface CaptureJob {
   /**
    * How the job began: `spool start`, or a `spool run` or a `spool capture` (of its stdin)
@@ -63,9 +89,20 @@ export interface CaptureJob {
   readonly pgid: number | null;
 }
 
-/** One consistent look at a capture. */
+/**
+ * One consistent look at a capture: its condition, receipt, owner and job record.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * for (const capture of await store.list()) console.log(capture.captureId, capture.condition, capture.receipt.capture.state);
+ * ```
+ */
 export interface StoredCapture {
+  /** The capture's id. */
   readonly captureId: string;
+  /** Where it stands: final, live or crashed. */
   readonly condition: CaptureCondition;
   /** The final receipt, the latest live one, or the crash receipt recovery would publish. */
   readonly receipt: Receipt;
@@ -75,21 +112,53 @@ export interface StoredCapture {
   readonly job: CaptureJob | null;
 }
 
-/** What a REF names. */
+/**
+ * What a REF names ({@link CaptureStore.resolve}): the capture, and the stream when the
+ * ref names a stream file.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * const { captureId, stream } = await store.resolve("tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stderr.txt"); // stream: "stderr"
+ * ```
+ */
 export interface StoreRef {
   readonly captureId: string;
   /** The stream a ref to a stream file names (`tool-outputs/<id>/stdout.live` → stdout), else null. */
   readonly stream: StreamName | null;
 }
 
-/** A byte range `[start, end)` of a stream. */
+/**
+ * A byte range `[start, end)` of a stream.
+ *
+ * @example
+ * ```ts
+ * import type { StoredStream } from "@spool/core";
+ * declare const stream: StoredStream;
+ * const { start, end } = await stream.lineRange(1, 10); // the first ten lines
+ * ```
+ */
 export interface ByteSpan {
+  /** First byte of the range. */
   readonly start: number;
+  /** One past the last byte of the range. */
   readonly end: number;
 }
 
-/** Bytes read from a stream. */
+/**
+ * Bytes read from a stream ({@link StoredStream.read}), and where the next read continues.
+ *
+ * @example
+ * ```ts
+ * import type { StoredStream } from "@spool/core";
+ * declare const stream: StoredStream;
+ * const { bytes, nextOffset } = await stream.read(0, 4096);
+ * process.stdout.write(bytes);
+ * ```
+ */
 export interface StreamSlice {
+  /** The bytes read (never past the readable length, never a split character of text). */
   readonly bytes: Buffer;
   /** Where the slice starts (a requested offset inside a character moves back to its start). */
   readonly offset: number;
@@ -105,6 +174,15 @@ export interface StreamSlice {
  * a start inside a character moves back to its start, an end inside one moves back
  * before it (or, when less than one character was asked for, forward past it if that
  * character is wholly committed).
+ *
+ * @example
+ * ```ts
+ * import type { StoredStream } from "@spool/core";
+ * declare const stream: StoredStream;
+ * const from = await stream.tailStart(20);
+ * for await (const chunk of stream.chunks(from, stream.committed)) process.stdout.write(chunk);
+ * await stream.close();
+ * ```
  */
 export interface StoredStream {
   readonly captureId: string;
@@ -143,7 +221,18 @@ export interface StoredStream {
   close(): Promise<void>;
 }
 
-/** Options of {@link CaptureStore.watch}. */
+/**
+ * Options of {@link CaptureStore.watch}.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * for await (const state of store.watch("AAAAAAAAAAAAAAAAAAAAAAAA", { signal: AbortSignal.timeout(60_000) })) {
+ *   console.log(state.receipt.streams.stdout.committed);
+ * }
+ * ```
+ */
 export interface WatchOptions {
   /** Stops the watch: the iteration ends (without throwing) soon after it aborts. */
   readonly signal?: AbortSignal;
@@ -153,6 +242,15 @@ export interface WatchOptions {
  * Per-consumer read positions: each named consumer of a stream keeps its own offset,
  * and advancing one never moves another. Names match {@link CURSOR_NAME_PATTERN}; any
  * other name is refused with `SPOOL_E_REF_INVALID`.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * const id = "AAAAAAAAAAAAAAAAAAAAAAAA";
+ * const from = await store.cursors.get(id, "stdout", "my-agent");
+ * await store.cursors.advance(id, "stdout", "my-agent", from + 4096);
+ * ```
  */
 export interface CursorBook {
   /** The saved offset of cursor `name` on `stream`, or 0 if it has never read. */
@@ -165,6 +263,13 @@ export interface CursorBook {
  * The completion notice of a capture (its final receipt), delivered once: a marker
  * recorded apart from any reading, so reading or tailing never swallows it, and
  * concurrent takers never both get it.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * if (await store.completion.take("AAAAAAAAAAAAAAAAAAAAAAAA")) console.log("finished (told once)");
+ * ```
  */
 export interface CompletionBook {
   /** Whether the notice has been delivered. */
@@ -177,7 +282,17 @@ export interface CompletionBook {
   take(captureId: string): Promise<boolean>;
 }
 
-/** What {@link CaptureStore.recover} did, by captureId. */
+/**
+ * What {@link CaptureStore.recover} did, by captureId.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * const report = await store.recover();
+ * console.log(`${report.recovered.length} crashed captures settled`, report.errors);
+ * ```
+ */
 export interface RecoveryReport {
   /** Crashed captures whose crash receipt this call published. */
   readonly recovered: string[];
@@ -189,13 +304,33 @@ export interface RecoveryReport {
   readonly errors: Array<{ captureId: string; message: string }>;
 }
 
-/** A capture's state after {@link CaptureStore.reconcile}. */
+/**
+ * A capture's state after {@link CaptureStore.reconcile}.
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * const after = await store.reconcile("AAAAAAAAAAAAAAAAAAAAAAAA");
+ * if (after.recovered) console.log("published its crash receipt");
+ * ```
+ */
 export interface ReconciledCapture extends StoredCapture {
   /** This call published the crash receipt. */
   readonly recovered: boolean;
 }
 
-/** Bytes a capture takes in the store. */
+/**
+ * Bytes a capture takes in the store ({@link CaptureStore.usage}).
+ *
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * const { bytes, streams } = await store.usage("AAAAAAAAAAAAAAAAAAAAAAAA");
+ * console.log(`${bytes} bytes, ${streams.stdout} of them stdout`);
+ * ```
+ */
 export interface CaptureUsage {
   readonly captureId: string;
   /** Every byte the capture holds (stream files, receipts, index, cursors, markers). */
@@ -205,13 +340,22 @@ export interface CaptureUsage {
 }
 
 /**
- * The read side of a storage root. Every member has one meaning for every
- * implementation; what is specific to a layout (directories, file names, links,
- * ownership) stays behind it.
+ * The read side of a storage root: find a capture, learn where it stands, read its
+ * committed bytes, keep cursors, take its completion notice, reconcile crash leftovers,
+ * measure and remove it. Every member has one meaning for every implementation; what is
+ * specific to a layout (directories, file names, links, ownership) stays behind it.
+ * `createFileStore({ root })` in `@spool/sinks` is the file implementation.
  *
- * Later issues build on it without widening it where noted: provenance of imported
- * captures (where a capture came from) is added by the export/import issue as an extra
- * receipt-adjacent record; scoped read tokens belong to the HTTP server, not here.
+ * @example
+ * ```ts
+ * import type { CaptureStore } from "@spool/core";
+ * declare const store: CaptureStore;
+ * const { captureId } = await store.resolve("my-call-id");
+ * const state = await store.state(captureId);
+ * const stdout = await store.openStream(state, "stdout");
+ * const { bytes } = await stdout.read(0, 4096);
+ * await stdout.close();
+ * ```
  */
 export interface CaptureStore {
   /** The implementation's name (`file-store`, `memory-store`, …), for logs and errors. */
@@ -275,5 +419,14 @@ export interface CaptureStore {
   remove(captureId: string): Promise<void>;
 }
 
-/** A cursor name: a short plain word, safe as part of a file name. */
+/**
+ * A cursor name: a short plain word, safe as part of a file name.
+ *
+ * @example
+ * ```ts
+ * import { CURSOR_NAME_PATTERN } from "@spool/core";
+ * CURSOR_NAME_PATTERN.test("my-agent"); // true
+ * CURSOR_NAME_PATTERN.test("../x"); // false
+ * ```
+ */
 export const CURSOR_NAME_PATTERN = /^(?!\.)[A-Za-z0-9._-]{1,64}$/;

@@ -20,10 +20,27 @@ import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 import type { OfferResult, StreamWriter } from "./spool.js";
 import { batchBytes, composeStages, type Stage } from "./stage.js";
 
+/**
+ * What {@link createStreamPipeline} takes.
+ *
+ * @example
+ * ```ts
+ * import type { StreamPipelineOptions } from "@spool/core";
+ * import { createMemoryWriter } from "@spool/core/testing";
+ * const options: StreamPipelineOptions = {
+ *   name: "stdout",
+ *   stages: [],
+ *   writer: createMemoryWriter(),
+ *   onStageError: (stream, error) => console.error(stream, error),
+ * };
+ * ```
+ */
 export interface StreamPipelineOptions {
+  /** The stream this pipeline carries (names it in callbacks and errors). */
   readonly name: StreamName;
-  /** Stages in order; the last is usually the preview tap. */
+  /** Stages in order; the last is usually the preview tap. Empty: bytes pass as they are. */
   readonly stages: readonly Stage[];
+  /** Where produced bytes go (a spool's writer, or `createMemoryWriter()` in tests). */
   readonly writer: StreamWriter;
   /** Called after each batch that produced bytes (the capture decides when to spill). */
   readonly onProduced?: (name: StreamName) => void;
@@ -33,6 +50,20 @@ export interface StreamPipelineOptions {
   readonly onStop?: (name: StreamName, reason: CaptureReason) => void;
 }
 
+/**
+ * One stream's path from source bytes to its writer, with the ledger kept on the way
+ * ({@link createStreamPipeline}). Feed it with `write`, or from a Node stream with
+ * {@link pumpStream}.
+ *
+ * @example
+ * ```ts
+ * import type { StreamPipeline } from "@spool/core";
+ * declare const pipeline: StreamPipeline;
+ * if (pipeline.write(Buffer.from("chunk")) === "wait") await pipeline.ready();
+ * pipeline.end();
+ * pipeline.ledger.snapshot().produced;
+ * ```
+ */
 export interface StreamPipeline {
   readonly name: StreamName;
   readonly ledger: Ledger;
@@ -142,9 +173,21 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
 }
 
 /**
- * Feed a Node readable into a pipeline as its sole reader. Pauses only while the writer
- * says "wait" (the writer bounds that stall); resolves at end of stream, on a read
- * error, or when `stop()` is called (the drain window ran out).
+ * Feed `pipeline` from a Node `Readable`: reads are gathered into batches, and the source
+ * is paused only while the writer says "wait" (the writer bounds that stall); resolves
+ * at end of stream, on a read error, or when `stop()` is called (the drain window ran
+ * out). The pipeline is ended at end of stream.
+ *
+ * @example
+ * ```ts
+ * import { Readable } from "node:stream";
+ * import { createStreamPipeline, pumpStream } from "@spool/core";
+ * import { createMemoryWriter } from "@spool/core/testing";
+ * const writer = createMemoryWriter();
+ * const pump = pumpStream(Readable.from([Buffer.from("a"), Buffer.from("b")]), createStreamPipeline({ name: "stdout", stages: [], writer }));
+ * await pump.done; // "eof"
+ * writer.bytes().toString(); // "ab"
+ * ```
  */
 export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPump {
   let settle: (how: PumpEnd) => void = () => {};
@@ -158,6 +201,10 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
   // stdio by itself when the child exits (flushStdio), so a paused pipe can still
   // deliver; we pause it again and hold what came (pending in the ledger) until ready.
   const lag: Buffer[] = [];
+  const hold = (chunk: Buffer) => {
+    pipeline.hold(chunk.byteLength);
+    lag.push(chunk);
+  };
 
   const offer = (chunk: Buffer, held: boolean): boolean => {
     if (pipeline.write(chunk, held) !== "wait") return false;
@@ -172,49 +219,26 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
     if (ended) finish("eof");
     else if (!finished) source.resume();
   };
-  // Small reads that arrive within one turn of the event loop are gathered and go
-  // through the stages and the writer as one batch, so the cost per byte does not
-  // depend on the source's chunk size. A full batch, or the end, goes at once.
-  let gathered: Buffer[] = [];
-  let gatheredBytes = 0;
-  let scheduled = false;
-  const flushGathered = () => {
-    scheduled = false;
-    if (gathered.length === 0 || finished) return;
-    const batch = gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered, gatheredBytes);
-    gathered = [];
-    gatheredBytes = 0;
+  const gather = createGather((batch) => {
     if (!waiting) offer(batch, false);
-    else {
-      pipeline.hold(batch.byteLength);
-      lag.push(batch);
-    }
-  };
+    else hold(batch);
+  });
   const onData = (chunk: Buffer) => {
     // A batch never outgrows one pipe read (the writer queue's reserve is sized for one).
-    if (!waiting && gatheredBytes + chunk.byteLength > GATHER_BYTES) flushGathered();
+    if (!waiting && gather.bytes + chunk.byteLength > GATHER_BYTES) gather.flush();
     if (waiting) {
-      pipeline.hold(chunk.byteLength);
-      lag.push(chunk);
+      hold(chunk);
       source.pause();
       return;
     }
-    if (chunk.byteLength >= GATHER_BYTES) {
-      offer(chunk, false);
-      return;
-    }
-    gathered.push(chunk);
-    gatheredBytes += chunk.byteLength;
-    if (gatheredBytes >= GATHER_BYTES) flushGathered();
-    else if (!scheduled) {
-      scheduled = true;
-      setImmediate(flushGathered);
-    }
+    if (chunk.byteLength >= GATHER_BYTES) offer(chunk, false);
+    else gather.push(chunk);
   };
   const finish = (how: PumpEnd) => {
     if (finished) return;
     // What was read is the pipeline's, however the stream ends.
-    flushGathered();
+    gather.flush();
+    gather.close();
     finished = true;
     source.off("data", onData);
     source.off("end", onEnd);
@@ -224,7 +248,7 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
   };
   const onEnd = () => {
     ended = true;
-    flushGathered();
+    gather.flush();
     if (!waiting) finish("eof");
   };
   const onError = () => finish("error");
@@ -243,14 +267,88 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
   };
 }
 
+/** Small reads held back to go through the stages as one batch. */
+interface Gather {
+  /** Bytes held. */
+  readonly bytes: number;
+  /** Hold `chunk`; the batch goes at once when full, else at the end of this turn. */
+  push(chunk: Buffer): void;
+  /** Deliver what is held now (nothing once closed). */
+  flush(): void;
+  close(): void;
+}
+
+/**
+ * Small reads that arrive within one turn of the event loop are gathered and go
+ * through the stages and the writer as one batch, so the cost per byte does not
+ * depend on the source's chunk size. A full batch, or the end, goes at once.
+ */
+function createGather(deliver: (batch: Buffer) => void): Gather {
+  let gathered: Buffer[] = [];
+  let gatheredBytes = 0;
+  let scheduled = false;
+  let closed = false;
+  const flush = () => {
+    scheduled = false;
+    if (gathered.length === 0 || closed) return;
+    const batch = gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered, gatheredBytes);
+    gathered = [];
+    gatheredBytes = 0;
+    deliver(batch);
+  };
+  return {
+    get bytes() {
+      return gatheredBytes;
+    },
+    push(chunk) {
+      gathered.push(chunk);
+      gatheredBytes += chunk.byteLength;
+      if (gatheredBytes >= GATHER_BYTES) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+    close() {
+      closed = true;
+    },
+  };
+}
+
 /** Reads gathered into one batch at most (one pipe read is at most 64 KiB). */
 const GATHER_BYTES = 64 * 1024;
 
+/**
+ * How a {@link StreamPump} ended: end of stream, stopped by the caller, or a read error.
+ *
+ * @example
+ * ```ts
+ * import type { PumpEnd, StreamPump } from "@spool/core";
+ * declare const pump: StreamPump;
+ * const end: PumpEnd = await pump.done;
+ * if (end === "error") console.warn("the source failed");
+ * ```
+ */
 export type PumpEnd = "eof" | "stopped" | "error";
 
+/**
+ * A running {@link pumpStream}: when it is done, whether it waits for the writer, and how
+ * to stop it.
+ *
+ * @example
+ * ```ts
+ * import type { StreamPump } from "@spool/core";
+ * declare const pump: StreamPump;
+ * setTimeout(() => pump.stop(), 1000); // drain window
+ * await pump.done;
+ * ```
+ */
 export interface StreamPump {
+  /** How the pump ended: end of stream, stopped, or a read error. */
   readonly done: Promise<PumpEnd>;
   /** Paused because the writer asked to wait (backpressure, itself bounded by the stall budget). */
   readonly waiting: boolean;
+  /** Stop reading now (the drain window ran out); the source is destroyed. */
   stop(): void;
 }

@@ -27,7 +27,16 @@ import { createStreamPipeline } from "./stream-pipeline.js";
 
 export { createManualClock, type ManualClock } from "./clock.js";
 
-/** Options of {@link createMemoryWriter}. */
+/**
+ * Options of {@link createMemoryWriter}.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryWriter, type MemoryWriterOptions } from "@spool/core/testing";
+ * const options: MemoryWriterOptions = { stopAt: 1024, stopReason: "no-space" };
+ * createMemoryWriter(options);
+ * ```
+ */
 export interface MemoryWriterOptions {
   /**
    * Stop persistence (with `stopReason`) when a batch would take `committed` past this.
@@ -38,7 +47,17 @@ export interface MemoryWriterOptions {
   readonly stopReason?: CaptureReason;
 }
 
-/** A {@link StreamWriter} that keeps its bytes in memory (see {@link createMemoryWriter}). */
+/**
+ * A {@link StreamWriter} that keeps its bytes in memory (see {@link createMemoryWriter}).
+ *
+ * @example
+ * ```ts
+ * import { createMemoryWriter } from "@spool/core/testing";
+ * const writer = createMemoryWriter();
+ * writer.offer([Buffer.from("x")]);
+ * writer.bytes().toString(); // "x"
+ * ```
+ */
 export interface MemoryWriter extends StreamWriter {
   /** Every byte committed so far, in order. */
   bytes(): Buffer;
@@ -98,14 +117,30 @@ export function createMemoryWriter(options: MemoryWriterOptions = {}): MemoryWri
   return writer;
 }
 
-/** Counts {@link checkLedger} compares, each only when given. */
+/**
+ * Counts {@link checkLedger} compares, each only when given.
+ *
+ * @example
+ * ```ts
+ * import { checkLedger, runThroughPipeline, type LedgerExpectation } from "@spool/core/testing";
+ * const expected: LedgerExpectation = { observed: 2, produced: 2, lines: 1 };
+ * checkLedger(runThroughPipeline([], [Buffer.from("a\n")]).ledger, expected);
+ * ```
+ */
 export interface LedgerExpectation {
+  /** Raw bytes read. @default not compared */
   readonly observed?: number;
+  /** Raw bytes handed to the stages. @default not compared */
   readonly accepted?: number;
+  /** Raw bytes read and not yet handed on. @default not compared */
   readonly pending?: number;
+  /** Raw bytes dropped untransformed. @default not compared */
   readonly discarded?: number;
+  /** Representation bytes the stages emitted. @default not compared */
   readonly produced?: number;
+  /** Representation bytes the writer committed. @default not compared */
   readonly committed?: number;
+  /** Lines produced (a final line without a newline counts). @default not compared */
   readonly lines?: number;
 }
 
@@ -153,7 +188,16 @@ export function checkLedger(
   }
 }
 
-/** What {@link runThroughPipeline} returns. */
+/**
+ * What {@link runThroughPipeline} returns: the output, the final ledger and the writer.
+ *
+ * @example
+ * ```ts
+ * import { runThroughPipeline } from "@spool/core/testing";
+ * const { output, ledger } = runThroughPipeline([], [Buffer.from("x\n")]);
+ * ledger.lines; // 1
+ * ```
+ */
 export interface PipelineRun {
   /** Everything the writer committed. */
   readonly output: Buffer;

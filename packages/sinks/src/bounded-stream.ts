@@ -20,13 +20,36 @@
 import type { ByteSpan, Receipt, StoredStream, StreamName, StreamSlice } from "@spool/core/runtime";
 import type { LineSeek } from "./line-index.js";
 
-/** Largest single read from the source. */
+/**
+ * Largest single read from a stream's source, in bytes (1 MiB): `chunks` yields pieces of
+ * at most this size.
+ *
+ * @example
+ * ```ts
+ * import { READ_CHUNK } from "@spool/sinks";
+ * const buffer = Buffer.alloc(READ_CHUNK); // one reusable buffer for `readInto`
+ * ```
+ */
 export const READ_CHUNK = 1024 * 1024;
 /** Bytes looked at per step while scanning back for the last lines. */
 const TAIL_CHUNK = 64 * 1024;
 const NEWLINE = 0x0a;
 
-/** Where a bounded stream's bytes come from (random access). */
+/**
+ * Where a bounded stream's bytes come from (random access): what a new store implements
+ * to get every read rule of {@link createBoundedStream} for free.
+ *
+ * @example
+ * ```ts
+ * import type { StreamSource } from "@spool/sinks";
+ * const data = Buffer.from("one\ntwo\n");
+ * const source: StreamSource = {
+ *   readAt: (position, length) => data.subarray(position, position + length),
+ *   seekLine: (line) => ({ offset: 0, skip: line - 1 }),
+ *   close: () => {},
+ * };
+ * ```
+ */
 export interface StreamSource {
   /** Up to `length` bytes at `position` (fewer only at the end of what is stored). */
   readAt(position: number, length: number): Buffer;
@@ -47,7 +70,16 @@ export interface StreamSource {
   close(): void;
 }
 
-/** What a bounded stream is. */
+/**
+ * What a bounded stream is: the capture, the stream, its readable length and whether it
+ * is binary (binary spans are not moved to character boundaries).
+ *
+ * @example
+ * ```ts
+ * import type { BoundedStreamInfo } from "@spool/sinks";
+ * const info: BoundedStreamInfo = { captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", stream: "stdout", committed: 1024, binary: false };
+ * ```
+ */
 export interface BoundedStreamInfo {
   readonly captureId: string;
   readonly stream: StreamName;
@@ -56,12 +88,40 @@ export interface BoundedStreamInfo {
   readonly binary: boolean;
 }
 
-/** The readable bound of a stream: committed bytes within what was retained. */
+/**
+ * The readable bound of a stream: committed bytes within what was retained (0 when
+ * nothing was retained). Pass it as a bounded stream's `committed`.
+ *
+ * @example
+ * ```ts
+ * import { readableLength } from "@spool/sinks";
+ * import type { Receipt } from "@spool/core";
+ * declare const receipt: Receipt;
+ * const readable = readableLength(receipt, "stdout");
+ * ```
+ */
 export function readableLength(receipt: Receipt, stream: StreamName): number {
   const s = receipt.streams[stream];
   return s.retained ? Math.min(s.committed, s.retained.end) : 0;
 }
 
+/**
+ * A {@link StoredStream} over any random-access {@link StreamSource}: reads never go past
+ * `info.committed`, never split a UTF-8 character (text representations), come in bounded
+ * chunks, and find lines through the source's sparse line index. For implementing a
+ * `CaptureStore` over new storage.
+ *
+ * @example
+ * ```ts
+ * import { createBoundedStream } from "@spool/sinks";
+ * const data = Buffer.from("aé\n");
+ * const stream = createBoundedStream(
+ *   { captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", stream: "stdout", committed: 2, binary: false },
+ *   { readAt: (at, n) => data.subarray(at, at + n), seekLine: (line) => ({ offset: 0, skip: line - 1 }), close() {} },
+ * );
+ * await stream.read(0, 3); // bytes "a": "é" is not wholly committed
+ * ```
+ */
 export function createBoundedStream(info: BoundedStreamInfo, source: StreamSource): StoredStream {
   const { committed, binary } = info;
   let closed = false;

@@ -54,7 +54,21 @@ import { createExclusive, writeFully } from "./storage.js";
 
 const COMPONENT = "export";
 
+/**
+ * What {@link exportBundle} takes (`spool export`).
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, type ExportBundleOptions } from "@spool/sinks";
+ * const options: ExportBundleOptions = {
+ *   store: createFileStore({ root: "/home/me/.spool" }),
+ *   captureIds: ["AAAAAAAAAAAAAAAAAAAAAAAA"],
+ *   out: "/tmp/captures.tar",
+ * };
+ * ```
+ */
 export interface ExportBundleOptions {
+  /** The store the captures are read from (`createFileStore({ root })`). */
   readonly store: CaptureStore;
   /** The captures to export, in order. */
   readonly captureIds: readonly string[];
@@ -62,9 +76,9 @@ export interface ExportBundleOptions {
   readonly omitted?: BundleManifest["omitted"];
   /** `FILE.tar` for a tar bundle, any other name for a directory bundle; nothing may be there. */
   readonly out: string;
-  /** @default "tar" when `out` ends in `.tar`, else "dir" */
+  /** Bundle layout: one tar file, or a directory of the same files. @default "tar" when `out` ends in `.tar`, else "dir" */
   readonly format?: "tar" | "dir";
-  /** @default () => new Date() */
+  /** Clock of `createdAt` and of the tar entries' mtime. @default () => new Date() */
   readonly now?: () => Date;
   /**
    * Leave out (and record as `not-permitted`) a capture the store refuses to look into,
@@ -73,7 +87,22 @@ export interface ExportBundleOptions {
   readonly skipUnreadable?: boolean;
 }
 
-/** Export the captures into a new bundle; returns its manifest. Nothing is left under `out` on failure. */
+/**
+ * Export captures into a new bundle (tar or directory) and return its manifest. Live
+ * captures go in as snapshots at their committed boundary; what cannot go in is recorded
+ * in the manifest's `omitted`. Nothing is left under `out` on failure.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, exportBundle } from "@spool/sinks";
+ * const manifest = await exportBundle({
+ *   store: createFileStore({ root: "/home/me/.spool" }),
+ *   captureIds: ["AAAAAAAAAAAAAAAAAAAAAAAA"],
+ *   out: "/tmp/captures.tar",
+ * });
+ * manifest.captures.length; // 1
+ * ```
+ */
 export async function exportBundle(options: ExportBundleOptions): Promise<BundleManifest> {
   const now = options.now ?? (() => new Date());
   const format = options.format ?? (options.out.endsWith(".tar") ? "tar" : "dir");
@@ -95,8 +124,19 @@ export async function exportBundle(options: ExportBundleOptions): Promise<Bundle
   }
 }
 
+/**
+ * What {@link writeBundle} takes beyond the store, ids and writer.
+ *
+ * @example
+ * ```ts
+ * import type { WriteBundleOptions } from "@spool/sinks";
+ * const options: WriteBundleOptions = { omitted: [], now: () => new Date(), linkDir: () => null };
+ * ```
+ */
 export interface WriteBundleOptions {
+  /** Chosen captures the caller already left out (recorded in the manifest). */
   readonly omitted: BundleManifest["omitted"];
+  /** Clock of the manifest's `createdAt`. */
   readonly now: () => Date;
   /**
    * The directory of a capture's stored files, when final files may be hard-linked
@@ -107,7 +147,24 @@ export interface WriteBundleOptions {
   readonly skipUnreadable?: boolean;
 }
 
-/** Write every capture and then the manifest into `writer` (which the caller finishes or aborts). */
+/**
+ * Write every capture and then the manifest into `writer`, which the caller finishes or
+ * aborts: {@link exportBundle} with a writer of your choice (how `spool share` links
+ * files instead of copying them).
+ *
+ * @example
+ * ```ts
+ * import { createDirBundleWriter, createFileStore, writeBundle } from "@spool/sinks";
+ * const writer = createDirBundleWriter({ out: "/tmp/bundle-dir" });
+ * try {
+ *   await writeBundle(createFileStore({ root: "/home/me/.spool" }), ["AAAAAAAAAAAAAAAAAAAAAAAA"], writer, { omitted: [], now: () => new Date() });
+ *   await writer.finish();
+ * } catch (error) {
+ *   await writer.abort();
+ *   throw error;
+ * }
+ * ```
+ */
 export async function writeBundle(
   store: CaptureStore,
   captureIds: readonly string[],

@@ -73,6 +73,15 @@ const COMPONENT = "import";
 const MAX_META_BYTES = 64 * 1024;
 const READ_CHUNK = 1024 * 1024;
 
+/**
+ * What {@link importBundle} takes (`spool import`).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_ROOT_QUOTA, type ImportBundleOptions } from "@spool/sinks";
+ * const options: ImportBundleOptions = { root: "/home/me/.spool", bundle: "/tmp/captures.tar", quotaBytes: DEFAULT_ROOT_QUOTA };
+ * ```
+ */
 export interface ImportBundleOptions {
   /** The absolute root to import into (created if missing). */
   readonly root: string;
@@ -82,10 +91,20 @@ export interface ImportBundleOptions {
   readonly quotaBytes: number;
   /** What the receipts record as the capture's origin. @default imported from `bundle` */
   readonly provenance?: Omit<Provenance, "at">;
-  /** @default () => new Date() */
+  /** Clock of the provenance's `at`. @default () => new Date() */
   readonly now?: () => Date;
 }
 
+/**
+ * What an import did: the captures now in the root and the stream bytes they brought.
+ *
+ * @example
+ * ```ts
+ * import { importBundle } from "@spool/sinks";
+ * const report = await importBundle({ root: "/home/me/.spool", bundle: "/tmp/captures.tar", quotaBytes: 128 * 1024 * 1024 });
+ * console.log(`${report.imported.length} captures, ${report.bytes} bytes`);
+ * ```
+ */
 export interface ImportReport {
   /** The captures now in the root, in manifest order. */
   readonly imported: string[];
@@ -94,7 +113,18 @@ export interface ImportReport {
   readonly manifest: BundleManifest;
 }
 
-/** Import a bundle into `root`; throws `SPOOL_E_BUNDLE`, `SPOOL_E_INTEGRITY`, `SPOOL_E_EXISTS` or `SPOOL_E_QUOTA` with nothing written. */
+/**
+ * Import a bundle (tar or directory) into `root`: every file is staged privately and
+ * checked against the manifest's sha256 before anything is published, and the bytes are
+ * reserved in the root's allowance. Throws `SPOOL_E_BUNDLE`, `SPOOL_E_INTEGRITY`,
+ * `SPOOL_E_EXISTS` or `SPOOL_E_QUOTA` with nothing written.
+ *
+ * @example
+ * ```ts
+ * import { importBundle } from "@spool/sinks";
+ * const { imported } = await importBundle({ root: "/home/me/.spool", bundle: "/tmp/captures.tar", quotaBytes: 128 * 1024 * 1024 });
+ * ```
+ */
 export async function importBundle(options: ImportBundleOptions): Promise<ImportReport> {
   const bundle = path.resolve(options.bundle);
   const st = fs.statSync(bundle, { throwIfNoEntry: false });
@@ -123,7 +153,19 @@ interface StagedFile {
   readonly sha256: string | null;
 }
 
-/** Where a bundle's entries are written and accounted before anything is published. */
+/**
+ * Where a bundle's entries are written and accounted before anything is published
+ * ({@link createStager}); {@link publishStaged} publishes it.
+ *
+ * @example
+ * ```ts
+ * import type { Stager } from "@spool/sinks";
+ * declare const stager: Stager;
+ * const sink = stager.open("tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stdout.txt", 3);
+ * sink.write(Buffer.from("hi\n"));
+ * sink.end();
+ * ```
+ */
 export interface Stager {
   /** The private staging directory (created on the first entry). */
   readonly dir: string;
@@ -144,11 +186,38 @@ export interface Stager {
   discard(): void;
 }
 
+/**
+ * One staged entry being written: exactly the size given to {@link Stager.open}, then `end`.
+ *
+ * @example
+ * ```ts
+ * import type { EntrySink } from "@spool/sinks";
+ * declare const sink: EntrySink;
+ * sink.write(Buffer.from("bytes"));
+ * sink.end();
+ * ```
+ */
 export interface EntrySink {
   write(chunk: Buffer): void;
   end(): void;
 }
 
+/**
+ * A private staging directory under `root` that accepts at most `budgetBytes` of entries
+ * and refuses anything a bundle may not hold (`SPOOL_E_BUNDLE`). Call `discard()` when done.
+ *
+ * @example
+ * ```ts
+ * import { createStager, publishStaged } from "@spool/sinks";
+ * const stager = createStager("/home/me/.spool", 64 * 1024 * 1024);
+ * try {
+ *   // … stager.open(name, size) for each entry …
+ *   await publishStaged(stager, { root: "/home/me/.spool", quotaBytes: 128 * 1024 * 1024, provenance: { kind: "imported", from: "/tmp/b" }, now: () => new Date() });
+ * } finally {
+ *   stager.discard();
+ * }
+ * ```
+ */
 export function createStager(root: string, budgetBytes: number): Stager {
   const dir = path.join(root, stagingName());
   const files = new Map<string, StagedFile>();
@@ -399,14 +468,38 @@ async function stageDirectory(bundle: string, stager: Stager): Promise<void> {
   await walk(bundle, "");
 }
 
+/**
+ * What {@link publishStaged} takes.
+ *
+ * @example
+ * ```ts
+ * import type { PublishStagedOptions } from "@spool/sinks";
+ * const options: PublishStagedOptions = { root: "/home/me/.spool", quotaBytes: 128 * 1024 * 1024, provenance: { kind: "shared", from: "/srv/spool" }, now: () => new Date() };
+ * ```
+ */
 export interface PublishStagedOptions {
+  /** The absolute root the captures are published into. */
   readonly root: string;
+  /** The root's allowance in bytes: the staged stream bytes are reserved against it. */
   readonly quotaBytes: number;
+  /** What the receipts record as the captures' origin. */
   readonly provenance: Omit<Provenance, "at">;
+  /** Clock of the provenance's `at`. */
   readonly now: () => Date;
 }
 
-/** Verify what `stager` holds against its manifest, reserve, and publish each capture. */
+/**
+ * Verify what `stager` holds against its manifest (sha256 of every file), reserve the
+ * bytes in the root's allowance, and publish each capture. Throws `SPOOL_E_BUNDLE`,
+ * `SPOOL_E_INTEGRITY`, `SPOOL_E_EXISTS` or `SPOOL_E_QUOTA`.
+ *
+ * @example
+ * ```ts
+ * import { publishStaged, type Stager } from "@spool/sinks";
+ * declare const stager: Stager;
+ * const report = await publishStaged(stager, { root: "/home/me/.spool", quotaBytes: 128 * 1024 * 1024, provenance: { kind: "imported", from: "/tmp/b.tar" }, now: () => new Date() });
+ * ```
+ */
 export async function publishStaged(
   stager: Stager,
   options: PublishStagedOptions,

@@ -33,6 +33,18 @@ import {
 
 const COMPONENT = "export";
 
+/**
+ * Where {@link writeBundle} puts a bundle's files: a tar file
+ * ({@link createTarBundleWriter}) or a directory ({@link createDirBundleWriter}).
+ *
+ * @example
+ * ```ts
+ * import type { BundleWriter } from "@spool/sinks";
+ * declare const writer: BundleWriter;
+ * await writer.add("manifest.json", 2, [Buffer.from("{}")]);
+ * await writer.finish();
+ * ```
+ */
 export interface BundleWriter {
   /** Add file `name` (a bundle path) of exactly `size` bytes, given by `data` in order. */
   add(
@@ -51,6 +63,16 @@ export interface BundleWriter {
   abort(): Promise<void>;
 }
 
+/**
+ * Options of {@link createTarBundleWriter}.
+ *
+ * @example
+ * ```ts
+ * import { createTarBundleWriter, type TarBundleWriterOptions } from "@spool/sinks";
+ * const options: TarBundleWriterOptions = { out: "/tmp/captures.tar", mtime: new Date(0) };
+ * const writer = createTarBundleWriter(options);
+ * ```
+ */
 export interface TarBundleWriterOptions {
   /** The tar file to create; nothing may be there yet. */
   readonly out: string;
@@ -58,6 +80,17 @@ export interface TarBundleWriterOptions {
   readonly mtime?: Date;
 }
 
+/**
+ * A tar bundle written to a private temporary file and renamed to `out` by `finish()`;
+ * `abort()` removes it. Refuses (`SPOOL_E_EXISTS`) an `out` that exists.
+ *
+ * @example
+ * ```ts
+ * import { createTarBundleWriter } from "@spool/sinks";
+ * const writer = createTarBundleWriter({ out: "/tmp/captures.tar" });
+ * await writer.abort(); // nothing left behind
+ * ```
+ */
 export function createTarBundleWriter(options: TarBundleWriterOptions): BundleWriter {
   const out = path.resolve(options.out);
   refuseExisting(out);
@@ -156,12 +189,32 @@ function pipeWatched(pack: Pack, file: fs.WriteStream, out: string) {
   return { drained, check };
 }
 
+/**
+ * Options of {@link createDirBundleWriter}.
+ *
+ * @example
+ * ```ts
+ * import { createDirBundleWriter, type DirBundleWriterOptions } from "@spool/sinks";
+ * const options: DirBundleWriterOptions = { out: "/tmp/bundle-dir" };
+ * const writer = createDirBundleWriter(options);
+ * ```
+ */
 export interface DirBundleWriterOptions {
   /** The directory to create; nothing may be there yet. */
   readonly out: string;
 }
 
-/** A directory bundle: the same files as the tar, `0600` in `0700` directories. */
+/**
+ * A directory bundle: the same files as the tar, `0600` in `0700` directories, written
+ * under a temporary name and renamed to `out` by `finish()`.
+ *
+ * @example
+ * ```ts
+ * import { createDirBundleWriter } from "@spool/sinks";
+ * const writer = createDirBundleWriter({ out: "/tmp/bundle-dir" });
+ * await writer.abort();
+ * ```
+ */
 export function createDirBundleWriter(options: DirBundleWriterOptions): BundleWriter {
   const out = path.resolve(options.out);
   refuseExisting(out);

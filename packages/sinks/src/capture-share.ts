@@ -20,25 +20,62 @@ import { writeBundle } from "./bundle-export.js";
 import { createStager, type ImportReport, publishStaged, type Stager } from "./bundle-import.js";
 import type { BundleWriter } from "./bundle-writer.js";
 
+/**
+ * What {@link shareCapture} takes (`spool share`): the parent root and its store, the
+ * capture, and the child root it goes to.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, type ShareCaptureOptions } from "@spool/sinks";
+ * const options: ShareCaptureOptions = {
+ *   store: createFileStore({ root: "/srv/parent" }), root: "/srv/parent",
+ *   captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", to: "/srv/child", quotaBytes: 128 * 1024 * 1024,
+ * };
+ * ```
+ */
 export interface ShareCaptureOptions {
   /** The parent root's store. */
   readonly store: CaptureStore;
   /** The parent root (absolute), recorded as the child's provenance. */
   readonly root: string;
+  /** The capture to share. */
   readonly captureId: string;
   /** The child root (absolute; created if missing). */
   readonly to: string;
   /** The child root's allowance. */
   readonly quotaBytes: number;
-  /** @default () => new Date() */
+  /** Clock of the provenance's `at`. @default () => new Date() */
   readonly now?: () => Date;
 }
 
+/**
+ * What {@link shareCapture} did: an {@link ImportReport} of the child root.
+ *
+ * @example
+ * ```ts
+ * import type { ShareReport } from "@spool/sinks";
+ * declare const report: ShareReport;
+ * report.imported; // the capture ids now in the child root
+ * ```
+ */
 export interface ShareReport extends ImportReport {
   /** Files hard-linked rather than copied: always 0 now (see above), kept for callers. */
   readonly linked: number;
 }
 
+/**
+ * Give a child root its own copy of a parent root's capture, recorded as `shared` from
+ * the parent: staged, verified and reserved in the child's allowance like an import.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, shareCapture } from "@spool/sinks";
+ * const report = await shareCapture({
+ *   store: createFileStore({ root: "/srv/parent" }), root: "/srv/parent",
+ *   captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", to: "/srv/child", quotaBytes: 128 * 1024 * 1024,
+ * });
+ * ```
+ */
 export async function shareCapture(options: ShareCaptureOptions): Promise<ShareReport> {
   const now = options.now ?? (() => new Date());
   const stager = createStager(options.to, options.quotaBytes);

@@ -43,9 +43,29 @@ import { lstatIfAny, TOOL_OUTPUTS } from "./storage.js";
 const COMPONENT = "capture-state";
 const INIT_GRACE_MS = 5000;
 
-/** How a capture directory stands. */
+/**
+ * How a capture directory stands: `final`, `live` or `crashed` (the same rule as the
+ * `CaptureCondition` of `@spool/core`'s store).
+ *
+ * @example
+ * ```ts
+ * import { readCaptureState } from "@spool/sinks";
+ * const { condition } = readCaptureState("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA");
+ * ```
+ */
 export type CaptureCondition = "final" | "live" | "crashed";
 
+/**
+ * Where a capture directory stands ({@link readCaptureState}): its condition, the receipt
+ * to report and its owner.
+ *
+ * @example
+ * ```ts
+ * import { readCaptureState } from "@spool/sinks";
+ * const status = readCaptureState("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA");
+ * console.log(status.condition, status.receipt.capture.state, status.owner?.pid);
+ * ```
+ */
 export interface CaptureStatus {
   readonly captureId: string;
   readonly dir: string;
@@ -56,6 +76,16 @@ export interface CaptureStatus {
   readonly owner: OwnerFile | null;
 }
 
+/**
+ * Options of {@link readCaptureState}.
+ *
+ * @example
+ * ```ts
+ * import { readCaptureState, type CaptureStateOptions } from "@spool/sinks";
+ * const options: CaptureStateOptions = { initGraceMs: 0 }; // a directory without owner.json is crashed at once
+ * readCaptureState("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA", options);
+ * ```
+ */
 export interface CaptureStateOptions {
   /**
    * A directory without a readable `owner.json` younger than this may still be being set
@@ -67,7 +97,18 @@ export interface CaptureStateOptions {
   readonly now?: () => number;
 }
 
-/** Read where the capture in `dir` stands, writing nothing. */
+/**
+ * Read where the capture in `dir` stands, writing nothing: final (its receipt is
+ * published), live (its owner runs) or crashed (its owner is gone; the receipt is the
+ * crash receipt recovery would publish). Throws `SPOOL_E_REF_NOT_FOUND` for no capture,
+ * `SPOOL_E_UNSAFE_PATH` for a link or non-directory.
+ *
+ * @example
+ * ```ts
+ * import { readCaptureState } from "@spool/sinks";
+ * const { condition, receipt } = readCaptureState("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA");
+ * ```
+ */
 export function readCaptureState(dir: string, options: CaptureStateOptions = {}): CaptureStatus {
   const captureId = path.basename(dir);
   const st = lstatIfAny(dir);

@@ -15,9 +15,27 @@ import * as path from "node:path";
 import { isSpoolError } from "@spool/core/runtime";
 import { createExclusive } from "./storage.js";
 
+/**
+ * The file name of a capture's completion marker (its completion notice was delivered).
+ *
+ * @example
+ * ```ts
+ * import { join } from "node:path";
+ * import { COMPLETION_MARKER } from "@spool/sinks";
+ * const marker = join("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA", COMPLETION_MARKER);
+ * ```
+ */
 export const COMPLETION_MARKER = "completion.seen";
 
-/** Whether the completion of the capture in `dir` has been delivered. */
+/**
+ * Whether the completion of the capture in `dir` has been delivered.
+ *
+ * @example
+ * ```ts
+ * import { completionSeen } from "@spool/sinks";
+ * completionSeen("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA"); // false until taken
+ * ```
+ */
 export function completionSeen(dir: string): boolean {
   try {
     fs.lstatSync(path.join(dir, COMPLETION_MARKER));
@@ -31,6 +49,12 @@ export function completionSeen(dir: string): boolean {
  * Mark the completion delivered; true if this call delivered it (exclusive creation),
  * false if it had been delivered before. Any other failure throws (`SPOOL_E_STORAGE`,
  * `SPOOL_E_UNSAFE_PATH`): then it is not delivered.
+ *
+ * @example
+ * ```ts
+ * import { takeCompletion } from "@spool/sinks";
+ * if (takeCompletion("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA")) console.log("notify once");
+ * ```
  */
 export function takeCompletion(dir: string): boolean {
   try {

@@ -22,7 +22,15 @@ import {
   type StreamReceipt,
 } from "@spool/core/runtime";
 
-/** What a store holds of one stream, scanned. */
+/**
+ * What a store holds of one stream, scanned: the facts a crash receipt is built from.
+ *
+ * @example
+ * ```ts
+ * import type { StoredData } from "@spool/sinks";
+ * const stdout: StoredData = { bytes: 3, sha256: "0".repeat(64), lines: 1, endsWithNewline: true, binary: false, ref: null, path: null };
+ * ```
+ */
 export interface StoredData {
   readonly bytes: number;
   readonly sha256: string;
@@ -34,12 +42,35 @@ export interface StoredData {
   readonly path: string | null;
 }
 
-/** Counts bytes, lines and the sha256 of data handed to it in pieces. */
+/**
+ * Counts bytes, lines and the sha256 of data handed to it in pieces ({@link createDataScan}).
+ *
+ * @example
+ * ```ts
+ * import type { DataScan } from "@spool/sinks";
+ * declare const scan: DataScan;
+ * scan.update(Buffer.from("a\n"));
+ * scan.result().lines; // 1
+ * ```
+ */
 export interface DataScan {
   update(chunk: Uint8Array): void;
   result(): Omit<StoredData, "binary" | "ref" | "path">;
 }
 
+/**
+ * A fresh {@link DataScan}: feed it a stream's stored bytes in pieces, then read its size,
+ * line count and sha256.
+ *
+ * @example
+ * ```ts
+ * import { createDataScan } from "@spool/sinks";
+ * const scan = createDataScan();
+ * scan.update(Buffer.from("one\ntw"));
+ * scan.update(Buffer.from("o"));
+ * scan.result(); // { bytes: 7, lines: 2, endsWithNewline: false, sha256: "…" }
+ * ```
+ */
 export function createDataScan(): DataScan {
   const hash = createHash("sha256");
   let bytes = 0;
@@ -65,7 +96,19 @@ export function createDataScan(): DataScan {
   };
 }
 
-/** The crash receipt of a capture whose latest receipt is `base` and whose stored streams are `stored`. */
+/**
+ * The crash receipt of a capture whose latest receipt is `base` and whose stored streams
+ * are `stored`: `partial` with reason `crash`, its committed bytes the bytes that were
+ * stored (never `complete`).
+ *
+ * @example
+ * ```ts
+ * import { crashedFrom } from "@spool/sinks";
+ * import type { Receipt } from "@spool/core";
+ * declare const base: Receipt;
+ * crashedFrom(base, { stdout: null, stderr: null }).capture.reasons.includes("crash"); // true
+ * ```
+ */
 export function crashedFrom(
   base: Receipt,
   stored: Readonly<Record<StreamName, StoredData | null>>,
@@ -141,7 +184,16 @@ function recoveredStream(base: StreamReceipt, stored: StoredData | null): Stream
   };
 }
 
-/** A receipt for a capture with no live receipt yet: everything unknown is empty or null. */
+/**
+ * A receipt for a capture with no live receipt yet: everything unknown is empty or null
+ * (the base of a crash receipt for a capture that crashed while starting).
+ *
+ * @example
+ * ```ts
+ * import { skeletonReceipt } from "@spool/sinks";
+ * const receipt = skeletonReceipt("AAAAAAAAAAAAAAAAAAAAAAAA", "/home/me/.spool", new Date().toISOString());
+ * ```
+ */
 export function skeletonReceipt(captureId: string, root: string, startedAt: string): Receipt {
   const emptyStream: StreamReceipt = {
     representation: "utf8",

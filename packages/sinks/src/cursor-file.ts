@@ -16,9 +16,28 @@ import { CURSOR_NAME_PATTERN, SpoolError, type StreamName } from "@spool/core";
 import { readJsonNoFollow } from "./json-file.js";
 import { ensurePrivateDir, publishAtomic } from "./storage.js";
 
+/**
+ * The directory (inside a capture's directory) that holds its named cursors.
+ *
+ * @example
+ * ```ts
+ * import { join } from "node:path";
+ * import { CURSORS_DIR } from "@spool/sinks";
+ * join("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA", CURSORS_DIR);
+ * ```
+ */
 export const CURSORS_DIR = "cursors";
 
-/** The saved offset of cursor `name` on `stream`, or 0 if it has never read. */
+/**
+ * The saved offset of cursor `name` on `stream` of the capture in `dir`, or 0 if it has
+ * never read.
+ *
+ * @example
+ * ```ts
+ * import { loadCursor } from "@spool/sinks";
+ * const offset = loadCursor("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA", "stdout", "my-agent");
+ * ```
+ */
 export function loadCursor(dir: string, stream: StreamName, name: string): number {
   const value = (
     readJsonNoFollow(cursorFile(dir, stream, name)) as { offset?: unknown } | undefined
@@ -26,7 +45,16 @@ export function loadCursor(dir: string, stream: StreamName, name: string): numbe
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : 0;
 }
 
-/** Record that cursor `name` has consumed `stream` up to `offset`. */
+/**
+ * Record that cursor `name` has consumed `stream` up to `offset` (replaced atomically, a
+ * private file). Refuses names that do not match `CURSOR_NAME_PATTERN` (`SPOOL_E_REF_INVALID`).
+ *
+ * @example
+ * ```ts
+ * import { saveCursor } from "@spool/sinks";
+ * saveCursor("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA", "stdout", "my-agent", 4096);
+ * ```
+ */
 export function saveCursor(dir: string, stream: StreamName, name: string, offset: number): void {
   checkName(name);
   const cursors = ensurePrivateDir(path.join(dir, CURSORS_DIR));

@@ -18,6 +18,18 @@ import { z } from "zod";
 import { EXIT_FILE, exitFallbackPath } from "./final-records.js";
 import { readJsonNoFollow } from "./json-file.js";
 
+/**
+ * The zod schema of a capture's exit record: the process block and final reasons its
+ * owner wrote when `receipt.json` could not be published, so recovery can still report
+ * how the process ended.
+ *
+ * @example
+ * ```ts
+ * import { ExitRecordSchema } from "@spool/sinks";
+ * declare const json: unknown;
+ * ExitRecordSchema.safeParse(json).success;
+ * ```
+ */
 export const ExitRecordSchema = z.object({
   version: z.literal(1),
   captureId: z.string(),
@@ -27,9 +39,28 @@ export const ExitRecordSchema = z.object({
   /** The errno that stopped `receipt.json` from being published, or null. */
   receiptError: z.string().nullable(),
 });
+/**
+ * A capture's exit record ({@link ExitRecordSchema}).
+ *
+ * @example
+ * ```ts
+ * import type { ExitRecord } from "@spool/sinks";
+ * declare const record: ExitRecord;
+ * console.log(record.process.exitCode, record.receiptError);
+ * ```
+ */
 export type ExitRecord = z.infer<typeof ExitRecordSchema>;
 
-/** The exit record of the capture in `dir` (of `root`), or null when none was written. */
+/**
+ * The exit record of the capture in `dir` (of `root`), or null when none was written.
+ *
+ * @example
+ * ```ts
+ * import { readExitRecord } from "@spool/sinks";
+ * const record = readExitRecord("/home/me/.spool", "/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA");
+ * record?.process.state;
+ * ```
+ */
 export function readExitRecord(root: string, dir: string): ExitRecord | null {
   const captureId = path.basename(dir);
   for (const file of [path.join(dir, EXIT_FILE), exitFallbackPath(root, captureId)]) {

@@ -18,11 +18,22 @@ import { type FsLayer, nodeFs } from "./fs-layer.js";
 import { currentOwner, isOwnerAlive, OwnerSchema } from "./owner.js";
 import { createExclusive, errnoOf, writeFully } from "./storage.js";
 
+/**
+ * Options of {@link withFileLock}.
+ *
+ * @example
+ * ```ts
+ * import { withFileLock, type FileLockOptions } from "@spool/sinks";
+ * const options: FileLockOptions = { timeoutMs: 2000 };
+ * withFileLock("/home/me/.spool/.lock", () => {}, options);
+ * ```
+ */
 export interface FileLockOptions {
   /** Give up (`SPOOL_E_STORAGE`) after waiting this long. @default 10000 */
   readonly timeoutMs?: number;
   /** A lock file still empty after this long is taken as left by a crash. @default 5000 */
   readonly emptyStaleMs?: number;
+  /** The file-system calls used (tests inject faults). @default nodeFs */
   readonly fs?: FsLayer;
   /** Milliseconds since the epoch. @default Date.now */
   readonly now?: () => number;
@@ -30,7 +41,17 @@ export interface FileLockOptions {
   readonly sleep?: (ms: number) => void;
 }
 
-/** Run `fn` while holding the lock file `file`; always releases it. */
+/**
+ * Run `fn` while holding the lock file `file` (created exclusively; a lock left by a dead
+ * process is taken over); always releases it. Waits at most `timeoutMs`, then throws
+ * `SPOOL_E_STORAGE`.
+ *
+ * @example
+ * ```ts
+ * import { withFileLock } from "@spool/sinks";
+ * const total = withFileLock("/home/me/.spool/.quota.lock", () => 42);
+ * ```
+ */
 export function withFileLock<T>(file: string, fn: () => T, options: FileLockOptions = {}): T {
   const fsl = options.fs ?? nodeFs;
   const now = options.now ?? Date.now;

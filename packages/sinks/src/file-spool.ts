@@ -38,8 +38,31 @@ import { TOOL_OUTPUTS } from "./storage.js";
 import { createWriterLink, type WriterLink, waitBounded } from "./writer-link.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
 
+/**
+ * The file spool's name, as errors and logs name it (`file-spool: …`).
+ *
+ * @example
+ * ```ts
+ * import { isSpoolError } from "@spool/core";
+ * import { FILE_SPOOL } from "@spool/sinks";
+ * declare const error: unknown;
+ * if (isSpoolError(error) && error.component === FILE_SPOOL) console.error("storage failed");
+ * ```
+ */
 export const FILE_SPOOL = "file-spool";
 
+/**
+ * What {@link createFileSpool} takes. It sets no size limits: wrap its `factory` in
+ * `withQuotas` for them.
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool, type FileSpoolOptions } from "@spool/sinks";
+ * const options: FileSpoolOptions = { root: "/tmp/my-spools", missingRoot: "create", queue: { budgetBytes: 4 * 1024 * 1024 } };
+ * const files = createFileSpool(options);
+ * await files.destroy();
+ * ```
+ */
 export interface FileSpoolOptions {
   /**
    * The root the captures will use, checked (or created) now, before any capture starts:
@@ -55,7 +78,7 @@ export interface FileSpoolOptions {
    * @default "refuse"
    */
   readonly missingRoot?: "refuse" | "create";
-  /** The bounded writer queue of each stream. */
+  /** The bounded writer queue of each stream (budget, stall timeout). @default WRITER_QUEUE_DEFAULTS */
   readonly queue?: WriterQueueOptions;
   /** Keep raw bytes: final files are `stdout.bin` / `stderr.bin`. @default false */
   readonly binary?: boolean;
@@ -71,12 +94,29 @@ export interface FileSpoolOptions {
   readonly finishTimeoutMs?: number;
   /** The writer task's module; tests inject writers that stall. @default the file writer */
   readonly worker?: URL;
+  /** Time source of the writer queue's stall timeout and of `live.json`. @default systemClock */
   readonly clock?: Clock;
   /** Storage faults to inject in the writer (tests of fault handling). @default [] */
   readonly faults?: readonly FaultSpec[];
 }
 
+/**
+ * A file spool ({@link createFileSpool}): give `factory` to captures, `destroy()` it after
+ * the last one.
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool } from "@spool/sinks";
+ * const files = createFileSpool({ root: "/tmp/my-spools", missingRoot: "create" });
+ * try {
+ *   // startCapture({ ..., spool: files.factory })
+ * } finally {
+ *   await files.destroy();
+ * }
+ * ```
+ */
 export interface FileSpool {
+  /** Give it to captures as their `spool`. */
   readonly factory: SpoolFactory;
   /** Stop the writer threads (after every capture is done). */
   destroy(): Promise<void>;
@@ -412,6 +452,16 @@ function prepareRoot(root: string, missing: "refuse" | "create", loud: boolean):
   }
 }
 
+/**
+ * The root-relative ref of a capture's file (`tool-outputs/<captureId>/<file>`), as
+ * receipts and `spool read` use it.
+ *
+ * @example
+ * ```ts
+ * import { refOf } from "@spool/sinks";
+ * refOf("AAAAAAAAAAAAAAAAAAAAAAAA", "stdout.txt"); // "tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stdout.txt"
+ * ```
+ */
 export function refOf(captureId: string, file: string): string {
   return `${TOOL_OUTPUTS}/${captureId}/${file}`;
 }

@@ -42,8 +42,27 @@ import { reconcileRootQuota } from "./root-quota.js";
 import { createStateWatch } from "./state-watch.js";
 import { lstatIfAny } from "./storage.js";
 
+/**
+ * The file store's `name` (`CaptureStore.name`), as errors and logs name it.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, FILE_STORE } from "@spool/sinks";
+ * createFileStore({ root: "/tmp/my-spools" }).name === FILE_STORE; // true
+ * ```
+ */
 export const FILE_STORE = "file-store";
 
+/**
+ * What {@link createFileStore} takes: the root, and how `watch` looks and decides.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, type FileStoreOptions } from "@spool/sinks";
+ * const options: FileStoreOptions = { root: "/tmp/my-spools", watchIntervalMs: 100 };
+ * const store = createFileStore(options);
+ * ```
+ */
 export interface FileStoreOptions {
   /** The absolute root (as `resolveRoot` returns it); captures are under `ROOT/tool-outputs`. */
   readonly root: string;

@@ -15,7 +15,17 @@
  */
 import * as fs from "node:fs";
 
-/** The subset of `node:fs` (synchronous) that storage uses. */
+/**
+ * The subset of `node:fs` (synchronous) that storage uses, as one injectable object:
+ * `nodeFs` is the real one, `createFaultyFs` (in `@spool/sinks/testing`) injects faults.
+ *
+ * @example
+ * ```ts
+ * import type { FsLayer } from "@spool/sinks";
+ * import { nodeFs } from "@spool/sinks/testing";
+ * const logged: FsLayer = { ...nodeFs, renameSync: (from, to) => { console.log("rename", to); nodeFs.renameSync(from, to); } };
+ * ```
+ */
 export interface FsLayer {
   openSync(path: string, flags: number, mode?: number): number;
   closeSync(fd: number): void;
@@ -61,7 +71,15 @@ export const nodeFs: FsLayer = {
   readFileSync: (p) => fs.readFileSync(p),
 };
 
-/** Error codes a fault can raise. */
+/**
+ * Error codes an injected fault can raise.
+ *
+ * @example
+ * ```ts
+ * import type { FaultCode } from "@spool/sinks/testing";
+ * const codes: FaultCode[] = ["ENOSPC", "EIO", "EDQUOT"];
+ * ```
+ */
 export type FaultCode = "ENOSPC" | "EIO" | "EDQUOT";
 
 /**
@@ -74,6 +92,15 @@ export type FaultCode = "ENOSPC" | "EIO" | "EDQUOT";
  *   succeeds (a correct writer loops; nothing is lost).
  * - `fsync`, `link`, `rename`, `open`: the call fails with `code`; `match` limits the
  *   fault to paths containing it (for fsync, the path the descriptor was opened with).
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool } from "@spool/sinks";
+ * import type { FaultSpec } from "@spool/sinks/testing";
+ * const faults: FaultSpec[] = [{ op: "fsync", code: "EIO", match: "stdout" }];
+ * const files = createFileSpool({ faults });
+ * await files.destroy();
+ * ```
  */
 export type FaultSpec =
   | {

@@ -19,16 +19,44 @@ import * as path from "node:path";
 import { currentOwner, isOwnerAlive, type Owner } from "./owner-identity.js";
 import { lstatIfAny } from "./storage.js";
 
+/**
+ * The name prefix of import staging directories in a root (`.spool-import-<pid>-…`).
+ *
+ * @example
+ * ```ts
+ * import { readdirSync } from "node:fs";
+ * import { STAGING_PREFIX } from "@spool/sinks";
+ * readdirSync("/home/me/.spool").filter((name) => name.startsWith(STAGING_PREFIX));
+ * ```
+ */
 export const STAGING_PREFIX = ".spool-import-";
 // pid, start time (digits, or "x" where unknown), random suffix (base64url).
 const STAGING_NAME = /^\.spool-import-(\d{1,10})-(\d{1,20}|x)-[A-Za-z0-9_-]{12}$/;
 
-/** A fresh staging directory name owned by this process. */
+/**
+ * A fresh staging directory name owned by this process (its pid and start time, and a
+ * random suffix).
+ *
+ * @example
+ * ```ts
+ * import { stagingName } from "@spool/sinks";
+ * stagingName(); // e.g. ".spool-import-4242-987654-Q2xv3s9aZb1c"
+ * ```
+ */
 export function stagingName(owner: Owner = currentOwner()): string {
   return `${STAGING_PREFIX}${owner.pid}-${owner.start ?? "x"}-${randomBytes(9).toString("base64url")}`;
 }
 
-/** The owner a staging directory's name records, or null for a name not made by {@link stagingName}. */
+/**
+ * The owner a staging directory's name records, or null for a name not made by
+ * {@link stagingName}.
+ *
+ * @example
+ * ```ts
+ * import { stagingName, stagingOwner } from "@spool/sinks";
+ * stagingOwner(stagingName())?.pid === process.pid; // true
+ * ```
+ */
 export function stagingOwner(name: string): Owner | null {
   const m = STAGING_NAME.exec(name);
   if (!m) return null;
@@ -38,7 +66,13 @@ export function stagingOwner(name: string): Owner | null {
 /**
  * Remove the root's staging directories whose importing process is gone; returns their
  * names. Entries that are not real directories, or whose name records no owner, are left
- * alone; removal never follows a link (`rmSync` unlinks links, it does not descend them).
+ * alone; removal never follows a link.
+ *
+ * @example
+ * ```ts
+ * import { removeStaleStaging } from "@spool/sinks";
+ * const removed = removeStaleStaging("/home/me/.spool");
+ * ```
  */
 export function removeStaleStaging(root: string): string[] {
   let names: string[];

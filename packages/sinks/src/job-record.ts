@@ -18,8 +18,29 @@ import { z } from "zod";
 import { readJsonNoFollow } from "./json-file.js";
 import { publishAtomic } from "./storage.js";
 
+/**
+ * The file name of a background job's record in its capture directory.
+ *
+ * @example
+ * ```ts
+ * import { join } from "node:path";
+ * import { JOB_FILE } from "@spool/sinks";
+ * join("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA", JOB_FILE);
+ * ```
+ */
 export const JOB_FILE = "job.json";
 
+/**
+ * The zod schema of `job.json`: how a background job began, its supervisor's pid and its
+ * own pid and process group.
+ *
+ * @example
+ * ```ts
+ * import { JobRecordSchema } from "@spool/sinks";
+ * declare const json: unknown;
+ * const record = JobRecordSchema.safeParse(json);
+ * ```
+ */
 export const JobRecordSchema = z.object({
   version: z.literal(1),
   captureId: z.string(),
@@ -33,14 +54,41 @@ export const JobRecordSchema = z.object({
   pid: z.number().int().positive().nullable(),
   pgid: z.number().int().positive().nullable(),
 });
+/**
+ * A background job's record ({@link JobRecordSchema}).
+ *
+ * @example
+ * ```ts
+ * import type { JobRecord } from "@spool/sinks";
+ * const record: JobRecord = { version: 1, captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", mode: "start", supervisorPid: 4242, pid: 4243, pgid: 4243 };
+ * ```
+ */
 export type JobRecord = z.infer<typeof JobRecordSchema>;
 
-/** Publish `job.json` atomically (once per job, before the launch receipt is handed out). */
+/**
+ * Publish `job.json` atomically (once per job, before the launch receipt is handed out).
+ *
+ * @example
+ * ```ts
+ * import { writeJobRecord } from "@spool/sinks";
+ * writeJobRecord("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA", {
+ *   version: 1, captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", mode: "start", supervisorPid: process.pid, pid: null, pgid: null,
+ * });
+ * ```
+ */
 export function writeJobRecord(dir: string, record: JobRecord): void {
   publishAtomic(dir, JOB_FILE, Buffer.from(`${JSON.stringify(record)}\n`));
 }
 
-/** The job record of a capture directory, or null for a capture that was not a job. */
+/**
+ * The job record of a capture directory, or null for a capture that was not a job.
+ *
+ * @example
+ * ```ts
+ * import { readJobRecord } from "@spool/sinks";
+ * readJobRecord("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA")?.pgid;
+ * ```
+ */
 export function readJobRecord(dir: string): JobRecord | null {
   const parsed = JobRecordSchema.safeParse(readJsonNoFollow(path.join(dir, JOB_FILE)));
   return parsed.success ? parsed.data : null;

@@ -15,10 +15,29 @@
 import * as fs from "node:fs";
 import { openPrivateFile } from "./private-file.js";
 
-/** Largest JSON file read (a receipt holds at most a 16 KiB preview). */
+/**
+ * Largest JSON file {@link readJsonNoFollow} reads, in bytes (a receipt holds at most a
+ * 16 KiB preview).
+ *
+ * @example
+ * ```ts
+ * import { MAX_JSON_BYTES } from "@spool/sinks";
+ * MAX_JSON_BYTES; // 4194304
+ * ```
+ */
 export const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
-/** The parsed contents of `file`, or `undefined` when it is absent, too large or not JSON; throws when it is not a private regular file. */
+/**
+ * The parsed contents of `file`, or `undefined` when it is absent, too large or not JSON;
+ * throws when it is not a private regular file (a link, another user's file).
+ *
+ * @example
+ * ```ts
+ * import { ReceiptSchema } from "@spool/core";
+ * import { readJsonNoFollow } from "@spool/sinks";
+ * const parsed = ReceiptSchema.safeParse(readJsonNoFollow("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/receipt.json"));
+ * ```
+ */
 export function readJsonNoFollow(file: string): unknown {
   const fd = openPrivateFile(file);
   if (fd === null) return undefined;

@@ -19,9 +19,27 @@
 import * as fs from "node:fs";
 import type { StreamName } from "@spool/core/runtime";
 
+/**
+ * The line index's component name, as its errors and logs name it.
+ *
+ * @example
+ * ```ts
+ * import { LINE_INDEX } from "@spool/sinks";
+ * LINE_INDEX; // "line-index"
+ * ```
+ */
 export const LINE_INDEX = "line-index";
 
-/** Every how many lines an offset is recorded. */
+/**
+ * Every how many lines the sparse line index records an offset (1024): finding a line
+ * scans at most this many lines after one seek.
+ *
+ * @example
+ * ```ts
+ * import { createLineIndexer, LINE_INDEX_EVERY } from "@spool/sinks";
+ * const indexer = createLineIndexer(LINE_INDEX_EVERY);
+ * ```
+ */
 export const LINE_INDEX_EVERY = 1024;
 
 const ENTRY_BYTES = 8;
@@ -31,17 +49,47 @@ const DENSITY_PROBE = 32;
 /** Mean bytes per newline below which a plain loop beats `indexOf`. */
 const DENSE_GAP = 48;
 
-/** The index file of a stream, beside its data file in the capture directory. */
+/**
+ * The index file of a stream, beside its data file in the capture directory.
+ *
+ * @example
+ * ```ts
+ * import { lineIndexName } from "@spool/sinks";
+ * lineIndexName("stderr"); // "stderr.idx"
+ * ```
+ */
 export function lineIndexName(stream: StreamName): string {
   return `${stream}.idx`;
 }
 
+/**
+ * The writer side of the sparse line index ({@link createLineIndexer}): fed the stream's
+ * bytes in order, it returns the index entries to append.
+ *
+ * @example
+ * ```ts
+ * import { createLineIndexer, lineIndexEntries } from "@spool/sinks";
+ * const indexer = createLineIndexer(2);
+ * const entries = indexer.scan(Buffer.from("a\nb\nc\nd\n"));
+ * if (entries) lineIndexEntries(entries); // offsets of lines 3, 5, …
+ * ```
+ */
 export interface LineIndexer {
   /** Account for the next bytes of the stream; returns the entries to append, or null. */
   scan(data: Uint8Array): Buffer | null;
 }
 
-/** Writer side: counts newlines across writes and emits entries at every `every`th line. */
+/**
+ * Writer side of the sparse line index: counts newlines across writes and emits an
+ * 8-byte entry (the offset where a line starts) every `every`th line.
+ *
+ * @example
+ * ```ts
+ * import { createLineIndexer } from "@spool/sinks";
+ * const indexer = createLineIndexer();
+ * const entries = indexer.scan(Buffer.from("line\n".repeat(5000))); // entries for lines 1025, 2049, …
+ * ```
+ */
 export function createLineIndexer(every: number = LINE_INDEX_EVERY): LineIndexer {
   let position = 0;
   let newlines = 0;
@@ -76,7 +124,16 @@ export function createLineIndexer(every: number = LINE_INDEX_EVERY): LineIndexer
   };
 }
 
-/** Where to start scanning for `line` (1-based): the nearest indexed line at or before it. */
+/**
+ * Where to start scanning for a line (1-based): the nearest indexed line at or before it,
+ * and how many newlines remain to pass.
+ *
+ * @example
+ * ```ts
+ * import { seekLineEntries } from "@spool/sinks";
+ * const { offset, skip } = seekLineEntries(() => null, 0, 10, 1000); // { offset: 0, skip: 9 }
+ * ```
+ */
 export interface LineSeek {
   /** Byte offset of `line` - `skip`'s start. */
   offset: number;
@@ -88,6 +145,12 @@ export interface LineSeek {
  * Reader side: look up where line `line` starts, or the nearest earlier indexed line,
  * using only entries at or below `committed`. `fd` is the open index file, or null when
  * there is none (then the scan starts at byte 0).
+ *
+ * @example
+ * ```ts
+ * import { seekLine } from "@spool/sinks";
+ * seekLine(null, 5, 1000); // { offset: 0, skip: 4 }: no index, scan from the start
+ * ```
  */
 export function seekLine(
   fd: number | null,
@@ -109,6 +172,13 @@ export function seekLine(
 /**
  * {@link seekLine} over any list of entries: `entry(i)` is entry `i`'s offset (null if it
  * cannot be read), `entries` how many there are. For stores that keep the index elsewhere.
+ *
+ * @example
+ * ```ts
+ * import { seekLineEntries } from "@spool/sinks";
+ * const offsets = [5000, 10_000]; // where lines 1025 and 2049 start
+ * seekLineEntries((i) => offsets[i] ?? null, offsets.length, 2049, 20_000); // { offset: 10000, skip: 0 }
+ * ```
  */
 export function seekLineEntries(
   entry: (i: number) => number | null,
@@ -127,7 +197,17 @@ export function seekLineEntries(
   return { offset: 0, skip: line - 1 };
 }
 
-/** The offsets in entries as {@link LineIndexer.scan} returns them. */
+/**
+ * The offsets in entries as {@link LineIndexer.scan} returns them (or as read from an
+ * index file).
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from "node:fs";
+ * import { lineIndexEntries } from "@spool/sinks";
+ * const offsets = lineIndexEntries(readFileSync("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stdout.idx"));
+ * ```
+ */
 export function lineIndexEntries(entries: Buffer): number[] {
   const out: number[] = [];
   for (let at = 0; at + ENTRY_BYTES <= entries.length; at += ENTRY_BYTES) {

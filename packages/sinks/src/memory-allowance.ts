@@ -15,8 +15,27 @@
 import { SpoolError } from "@spool/core/runtime";
 import type { Allowance, AllowanceSource } from "./quota.js";
 
+/**
+ * The memory allowance's name, as its errors name it.
+ *
+ * @example
+ * ```ts
+ * import { MEMORY_ALLOWANCE } from "@spool/sinks";
+ * MEMORY_ALLOWANCE; // "memory-allowance"
+ * ```
+ */
 export const MEMORY_ALLOWANCE = "memory-allowance";
 
+/**
+ * Options of {@link createMemoryAllowance}.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryAllowance, type MemoryAllowanceOptions } from "@spool/sinks";
+ * const options: MemoryAllowanceOptions = { limit: 64 * 1024 * 1024, stepBytes: 1024 * 1024 };
+ * const allowance = createMemoryAllowance(options);
+ * ```
+ */
 export interface MemoryAllowanceOptions {
   /** Bytes all captures together may hold. */
   readonly limit: number;
@@ -24,6 +43,17 @@ export interface MemoryAllowanceOptions {
   readonly stepBytes?: number;
 }
 
+/**
+ * An allowance kept in memory ({@link createMemoryAllowance}): its `source` for
+ * `withQuotas`, and what all captures hold now.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryAllowance } from "@spool/sinks";
+ * const allowance = createMemoryAllowance({ limit: 1024 * 1024 });
+ * allowance.used; // 0 until a capture spills
+ * ```
+ */
 export interface MemoryAllowance {
   /** Give to `withQuotas({ allowance })`. */
   readonly source: AllowanceSource;

@@ -28,14 +28,48 @@ import { createMemoryStore, type MemoryCapture, type MemoryStreamData } from "./
 import { TOOL_OUTPUTS } from "./storage.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
 
+/**
+ * The memory spool's name, as its errors and logs name it.
+ *
+ * @example
+ * ```ts
+ * import { MEMORY_SPOOL } from "@spool/sinks";
+ * MEMORY_SPOOL; // "memory-spool"
+ * ```
+ */
 export const MEMORY_SPOOL = "memory-spool";
 
+/**
+ * Options of {@link createMemorySpool}.
+ *
+ * @example
+ * ```ts
+ * import { createMemorySpool, type MemorySpoolOptions } from "@spool/sinks";
+ * const options: MemorySpoolOptions = { queue: { budgetBytes: 1024 * 1024 } };
+ * const memory = createMemorySpool(options);
+ * ```
+ */
 export interface MemorySpoolOptions {
+  /** The bounded writer queue of each stream (budget, stall timeout). @default WRITER_QUEUE_DEFAULTS */
   readonly queue?: WriterQueueOptions;
+  /** Time source of the writer queue's stall timeout. @default systemClock */
   readonly clock?: Clock;
 }
 
+/**
+ * A spool that keeps captures in memory ({@link createMemorySpool}): for tests and for
+ * short-lived processes; `store` reads them back through the `CaptureStore` contract.
+ *
+ * @example
+ * ```ts
+ * import { createMemorySpool } from "@spool/sinks";
+ * const memory = createMemorySpool();
+ * // startCapture({ ..., spool: memory.factory })
+ * memory.bytes("AAAAAAAAAAAAAAAAAAAAAAAA", "stdout").toString();
+ * ```
+ */
 export interface MemorySpool {
+  /** Give it to captures as their `spool`; the context's `root` and `startedAt` are optional here. */
   readonly factory: (context: {
     captureId: string;
     root?: string;

@@ -25,17 +25,53 @@ export {
   processStart,
 } from "./owner-identity.js";
 
+/**
+ * The zod schema of a process identity (pid and start time).
+ *
+ * @example
+ * ```ts
+ * import { OwnerSchema } from "@spool/sinks";
+ * OwnerSchema.parse({ pid: 4242, start: null }).pid; // 4242
+ * ```
+ */
 export const OwnerSchema = z.object({
   pid: z.number().int().positive(),
   /** Process start time as the OS reports it, or null where unknown. */
   start: z.string().nullable(),
 });
 
-/** `owner.json` as the writer publishes it: the owner, and when its capture started. */
+/**
+ * The zod schema of `owner.json` as the writer publishes it: the owner, and when its
+ * capture started.
+ *
+ * @example
+ * ```ts
+ * import { OwnerFileSchema } from "@spool/sinks";
+ * OwnerFileSchema.safeParse({ pid: 4242, start: "123", startedAt: "2026-12-01T10:00:00.000Z" }).success; // true
+ * ```
+ */
 export const OwnerFileSchema = OwnerSchema.extend({ startedAt: z.string().optional() });
+/**
+ * `owner.json` of a capture ({@link OwnerFileSchema}).
+ *
+ * @example
+ * ```ts
+ * import { readOwnerFile, type OwnerFile } from "@spool/sinks";
+ * const owner: OwnerFile | null = readOwnerFile("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA");
+ * owner?.startedAt;
+ * ```
+ */
 export type OwnerFile = z.infer<typeof OwnerFileSchema>;
 
-/** The owner recorded in `dir/owner.json`, or null when there is none (yet) or it is unreadable. */
+/**
+ * The owner recorded in `dir/owner.json`, or null when there is none (yet) or it is unreadable.
+ *
+ * @example
+ * ```ts
+ * import { readOwnerFile } from "@spool/sinks";
+ * readOwnerFile("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA")?.pid;
+ * ```
+ */
 export function readOwnerFile(dir: string): OwnerFile | null {
   const parsed = OwnerFileSchema.safeParse(readJsonNoFollow(path.join(dir, OWNER_FILE)));
   return parsed.success ? parsed.data : null;

@@ -45,8 +45,26 @@ import {
   type RetentionLimit,
 } from "./quota.js";
 
+/**
+ * The quota wrapper's name, as its errors and logs name it.
+ *
+ * @example
+ * ```ts
+ * import { QUOTA_SPOOL } from "@spool/sinks";
+ * QUOTA_SPOOL; // "quota-spool"
+ * ```
+ */
 export const QUOTA_SPOOL = "quota-spool";
 
+/**
+ * What `withQuotas` takes: a per-capture ceiling and a shared allowance, both off unless given.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryAllowance, type QuotaOptions } from "@spool/sinks";
+ * const options: QuotaOptions = { maxBytes: 8 * 1024 * 1024, allowance: createMemoryAllowance({ limit: 64 * 1024 * 1024 }).source };
+ * ```
+ */
 export interface QuotaOptions {
   /**
    * Bytes one capture may keep over both streams; null for no ceiling. The library sets

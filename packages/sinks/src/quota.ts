@@ -25,12 +25,31 @@ import type { CaptureReason, SpoolContext } from "@spool/core/runtime";
  * ```
  */
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * The CLI's `--root-quota`: 128 MiB for every capture of a root together. The library
+ * applies it only through `withQuotas({ allowance: rootQuotaAllowance(…) })`.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_ROOT_QUOTA, rootQuotaAllowance } from "@spool/sinks";
+ * const allowance = rootQuotaAllowance(DEFAULT_ROOT_QUOTA);
+ * ```
+ */
 export const DEFAULT_ROOT_QUOTA = 128 * 1024 * 1024;
 
 /**
  * One capture's share of an allowance shared by many captures (a root's `--root-quota`).
  * Reservations only grow until {@link Allowance.release}; an implementation may reserve
  * more than asked (a step), so that it is asked rarely.
+ *
+ * @example
+ * ```ts
+ * import type { Allowance } from "@spool/sinks";
+ * declare const allowance: Allowance;
+ * const held = allowance.reserve(4096);
+ * if (held < 4096) console.warn("the root is full");
+ * allowance.release(held);
+ * ```
  */
 export interface Allowance {
   /** Hold `total` bytes in all if the allowance has room; returns the bytes now held (less than `total` is a refusal of the rest). */
@@ -44,9 +63,30 @@ export interface Allowance {
 /**
  * Where a capture gets its {@link Allowance}, asked once when the capture spills (a
  * small result that never spills reserves nothing and touches no books).
+ *
+ * @example
+ * ```ts
+ * import type { AllowanceSource } from "@spool/sinks";
+ * let reserved = 0;
+ * const unlimited: AllowanceSource = () => ({
+ *   reserve: (total) => (reserved = Math.max(reserved, total)),
+ *   release: (kept) => { reserved = kept; },
+ *   get reserved() { return reserved; },
+ * });
+ * ```
  */
 export type AllowanceSource = (context: SpoolContext) => Allowance | Promise<Allowance>;
 
+/**
+ * Options of {@link createRetentionLimit}.
+ *
+ * @example
+ * ```ts
+ * import { createRetentionLimit, type RetentionLimitOptions } from "@spool/sinks";
+ * const options: RetentionLimitOptions = { maxBytes: 1024, allowance: null };
+ * createRetentionLimit(options);
+ * ```
+ */
 export interface RetentionLimitOptions {
   /** Bytes one capture may keep over both streams, or null for no ceiling. */
   readonly maxBytes: number | null;
@@ -54,17 +94,50 @@ export interface RetentionLimitOptions {
   readonly allowance: Allowance | null;
 }
 
-/** How much of a write may be kept, and which limit cut it. */
+/**
+ * How much of a write may be kept, and which limit cut it (null when none did).
+ *
+ * @example
+ * ```ts
+ * import { createRetentionLimit } from "@spool/sinks";
+ * const { allow, reason } = createRetentionLimit({ maxBytes: 10, allowance: null }).admit(8, 5); // 2, "quota"
+ * ```
+ */
 export interface Admission {
+  /** Bytes of the write that may be kept (0 to all of it). */
   allow: number;
+  /** The limit that cut the write (`quota` or `root-quota`), or null when none did. */
   reason: Extract<CaptureReason, "quota" | "root-quota"> | null;
 }
 
+/**
+ * The retention limits of one capture ({@link createRetentionLimit}), asked before bytes
+ * are kept.
+ *
+ * @example
+ * ```ts
+ * import { createRetentionLimit, type RetentionLimit } from "@spool/sinks";
+ * const limit: RetentionLimit = createRetentionLimit({ maxBytes: 10, allowance: null });
+ * limit.admit(0, 4).allow; // 4
+ * ```
+ */
 export interface RetentionLimit {
   /** With `kept` bytes already kept by the capture, how much of `want` more may be kept. */
   admit(kept: number, want: number): Admission;
 }
 
+/**
+ * Retention limits of one capture: the answer to "how many of these bytes may be kept"
+ * cuts at the exact byte where `maxBytes` or the allowance is reached, so persistence
+ * stops at a known boundary. `withQuotas` applies it to any spool.
+ *
+ * @example
+ * ```ts
+ * import { createRetentionLimit } from "@spool/sinks";
+ * const limit = createRetentionLimit({ maxBytes: 10, allowance: null });
+ * limit.admit(8, 5); // { allow: 2, reason: "quota" }
+ * ```
+ */
 export function createRetentionLimit(options: RetentionLimitOptions): RetentionLimit {
   return {
     admit(kept, want) {

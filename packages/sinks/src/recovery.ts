@@ -34,6 +34,13 @@ const TEMP = /^\.[A-Za-z0-9._-]+\.tmp$/;
  * Reconcile one capture: a crashed one gets its crash receipt published as
  * `receipt.json` and its leftover temp files removed; live and final ones are left
  * alone. Idempotent. Returns the state after reconciling.
+ *
+ * @example
+ * ```ts
+ * import { reconcileCapture } from "@spool/sinks";
+ * const after = reconcileCapture("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA");
+ * if (after.recovered) console.log("crash receipt published");
+ * ```
  */
 export function reconcileCapture(
   dir: string,
@@ -76,14 +83,39 @@ function syncStreamFiles(receipt: Receipt): void {
   }
 }
 
+/**
+ * What {@link recoverRoot} did, by captureId: recovered, left live, already final, and
+ * the captures it could not look at (with why; nothing secret).
+ *
+ * @example
+ * ```ts
+ * import { recoverRoot, type RecoveryReport } from "@spool/sinks";
+ * const report: RecoveryReport = recoverRoot("/home/me/.spool");
+ * for (const { captureId, message } of report.errors) console.error(captureId, message);
+ * ```
+ */
 export interface RecoveryReport {
+  /** Crashed captures whose crash receipt this call published. */
   readonly recovered: string[];
+  /** Captures whose owner runs: untouched. */
   readonly live: string[];
+  /** Captures that were final already. */
   readonly final: string[];
+  /** Captures that could not be looked at, with why (nothing secret). */
   readonly errors: Array<{ captureId: string; message: string }>;
 }
 
-/** Reconcile every capture of the root and the root's quota books (`spool recover`). */
+/**
+ * Reconcile every capture of the root, the root's quota books and stale import staging
+ * (`spool recover`). A capture that cannot be looked at is reported, not thrown.
+ *
+ * @example
+ * ```ts
+ * import { recoverRoot } from "@spool/sinks";
+ * const { recovered } = recoverRoot("/home/me/.spool");
+ * console.log(`${recovered.length} crashed captures settled`);
+ * ```
+ */
 export function recoverRoot(root: string, options: CaptureStateOptions = {}): RecoveryReport {
   const report: RecoveryReport = { recovered: [], live: [], final: [], errors: [] };
   for (const dir of captureDirs(root)) {
@@ -115,7 +147,15 @@ export function recoverRoot(root: string, options: CaptureStateOptions = {}): Re
   return report;
 }
 
-/** Every capture of the root and where it stands, oldest first, writing nothing. */
+/**
+ * Every capture of the root and where it stands, oldest first, writing nothing.
+ *
+ * @example
+ * ```ts
+ * import { listCaptures } from "@spool/sinks";
+ * for (const capture of listCaptures("/home/me/.spool")) console.log(capture.captureId, capture.condition);
+ * ```
+ */
 export function listCaptures(root: string, options: CaptureStateOptions = {}): CaptureStatus[] {
   const out: CaptureStatus[] = [];
   for (const dir of captureDirs(root)) {

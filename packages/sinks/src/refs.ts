@@ -31,7 +31,15 @@ import { readJsonNoFollow } from "./json-file.js";
 import { TOOL_OUTPUTS } from "./storage.js";
 
 const COMPONENT = "refs";
-/** Longest REF accepted, in UTF-16 units. */
+/**
+ * Longest REF accepted, in UTF-16 units; longer ones are refused with `SPOOL_E_REF_INVALID`.
+ *
+ * @example
+ * ```ts
+ * import { MAX_REF_LENGTH } from "@spool/sinks";
+ * MAX_REF_LENGTH; // 1024
+ * ```
+ */
 export const MAX_REF_LENGTH = 1024;
 /** A file inside a capture directory: a plain name, never hidden, never a path. */
 const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,254}$/;
@@ -39,7 +47,16 @@ const FILE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,254}$/;
 const STREAM_FILE = /^(stdout|stderr)\.(live|txt|bin)$/;
 const STREAM_EXTENSIONS = ["live", "txt", "bin"] as const;
 
-/** Where a REF points. */
+/**
+ * Where a REF points ({@link resolveRef}): the capture, its verified directory, the named
+ * file (if any) and its stream.
+ *
+ * @example
+ * ```ts
+ * import { resolveRef } from "@spool/sinks";
+ * const { captureId, dir, file, stream } = resolveRef("/home/me/.spool", "tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stdout.txt");
+ * ```
+ */
 export interface ResolvedRef {
   readonly captureId: string;
   /** Absolute path of the capture directory (a real directory, not a link). */
@@ -54,9 +71,16 @@ export interface ResolvedRef {
 }
 
 /**
- * Resolve `ref` against `root` (an absolute root as {@link resolveRoot} returns it).
- * Throws `SPOOL_E_REF_INVALID` (malformed), `SPOOL_E_REF_OUTSIDE_ROOT` (escapes
- * `tool-outputs`, or goes through a link) or `SPOOL_E_REF_NOT_FOUND`.
+ * Resolve `ref` (a captureId, a callId, or `tool-outputs/<captureId>[/<file>]`) against
+ * `root` (an absolute root as {@link resolveRoot} returns it). Throws
+ * `SPOOL_E_REF_INVALID` (malformed), `SPOOL_E_REF_OUTSIDE_ROOT` (escapes `tool-outputs`,
+ * or goes through a link) or `SPOOL_E_REF_NOT_FOUND`.
+ *
+ * @example
+ * ```ts
+ * import { resolveRef } from "@spool/sinks";
+ * const { dir } = resolveRef("/home/me/.spool", "my-call-id"); // the newest capture with that call id
+ * ```
  */
 export function resolveRef(root: string, ref: string): ResolvedRef {
   const outputs = path.join(root, TOOL_OUTPUTS);
@@ -74,7 +98,17 @@ export function resolveRef(root: string, ref: string): ResolvedRef {
   return locate(outputs, byCall, null);
 }
 
-/** What a REF says before any storage is looked at. */
+/**
+ * What a REF says before any storage is looked at ({@link parseRef}): a path under
+ * `tool-outputs`, or a bare name.
+ *
+ * @example
+ * ```ts
+ * import { parseRef, type ParsedRef } from "@spool/sinks";
+ * const parsed: ParsedRef = parseRef("tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stderr.txt");
+ * if (parsed.kind === "path") parsed.file; // "stderr.txt"
+ * ```
+ */
 export type ParsedRef =
   /** `tool-outputs/<captureId>[/<file>]`: the id and file name are well-formed. */
   | { readonly kind: "path"; readonly captureId: string; readonly file: string | null }
@@ -85,6 +119,13 @@ export type ParsedRef =
  * Check the form of `ref` without touching storage: the refusals every store shares
  * (`SPOOL_E_REF_INVALID`: empty, NUL, over-long, malformed id or file name;
  * `SPOOL_E_REF_OUTSIDE_ROOT`: absolute, `..`/`.`/empty segments, not under `tool-outputs`).
+ *
+ * @example
+ * ```ts
+ * import { parseRef } from "@spool/sinks";
+ * parseRef("my-call-id"); // { kind: "name", name: "my-call-id" }
+ * parseRef("../etc/passwd"); // throws SPOOL_E_REF_OUTSIDE_ROOT
+ * ```
  */
 export function parseRef(ref: string): ParsedRef {
   if (ref.length === 0) throw invalid("an empty REF");
@@ -112,7 +153,16 @@ export function parseRef(ref: string): ParsedRef {
   return { kind: "path", captureId, file: file ?? null };
 }
 
-/** The stream a stream file's name (`stdout.live`, `stderr.txt`, …) belongs to, else null. */
+/**
+ * The stream a stream file's name (`stdout.live`, `stderr.txt`, …) belongs to, else null.
+ *
+ * @example
+ * ```ts
+ * import { streamOfFile } from "@spool/sinks";
+ * streamOfFile("stderr.live"); // "stderr"
+ * streamOfFile("receipt.json"); // null
+ * ```
+ */
 export function streamOfFile(file: string): StreamName | null {
   return (STREAM_FILE.exec(file)?.[1] as StreamName | undefined) ?? null;
 }
@@ -120,6 +170,12 @@ export function streamOfFile(file: string): StreamName | null {
 /**
  * The verified directory of capture `captureId` under `root` (by the same checks as
  * {@link resolveRef}: a well-formed id, no link at any level). Throws the `SPOOL_E_REF_*` codes.
+ *
+ * @example
+ * ```ts
+ * import { captureDir } from "@spool/sinks";
+ * const dir = captureDir("/home/me/.spool", "AAAAAAAAAAAAAAAAAAAAAAAA");
+ * ```
  */
 export function captureDir(root: string, captureId: string): string {
   if (!CAPTURE_ID_PATTERN.test(captureId))

@@ -29,10 +29,31 @@ import { currentOwner, isOwnerAlive, OwnerSchema, readOwnerFile } from "./owner.
 import type { Allowance } from "./quota.js";
 import { ensurePrivateDir, errnoOf, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
 
+/**
+ * The directory of a root that holds its allowance's books (one reservation per capture,
+ * and the lock).
+ *
+ * @example
+ * ```ts
+ * import { join } from "node:path";
+ * import { ROOT_QUOTA_DIR } from "@spool/sinks";
+ * join("/home/me/.spool", ROOT_QUOTA_DIR);
+ * ```
+ */
 export const ROOT_QUOTA_DIR = ".spool-quota";
 const LOCK = "lock";
 const COMPONENT = "root-quota";
 
+/**
+ * The zod schema of one capture's reservation in a root's books.
+ *
+ * @example
+ * ```ts
+ * import { ReservationSchema } from "@spool/sinks";
+ * declare const json: unknown;
+ * const reservation = ReservationSchema.safeParse(json);
+ * ```
+ */
 export const ReservationSchema = z.object({
   version: z.literal(1),
   captureId: z.string(),
@@ -41,12 +62,34 @@ export const ReservationSchema = z.object({
   /** The capture ended (or was reconciled): `bytes` is what it kept. */
   settled: z.boolean(),
 });
+/**
+ * One capture's reservation in a root's books ({@link ReservationSchema}).
+ *
+ * @example
+ * ```ts
+ * import type { Reservation } from "@spool/sinks";
+ * declare const reservation: Reservation;
+ * if (reservation.settled) console.log(`${reservation.captureId} keeps ${reservation.bytes} bytes`);
+ * ```
+ */
 export type Reservation = z.infer<typeof ReservationSchema>;
 
+/**
+ * Options of {@link createRootAllowance}.
+ *
+ * @example
+ * ```ts
+ * import { createRootAllowance, type RootAllowanceOptions } from "@spool/sinks";
+ * const options: RootAllowanceOptions = { root: "/home/me/.spool", limit: 128 * 1024 * 1024, captureId: "AAAAAAAAAAAAAAAAAAAAAAAA" };
+ * const allowance = createRootAllowance(options);
+ * ```
+ */
 export interface RootAllowanceOptions {
+  /** The absolute root whose books are kept (under {@link ROOT_QUOTA_DIR}). */
   readonly root: string;
   /** The allowance in bytes for every capture in the root together. */
   readonly limit: number;
+  /** The capture whose reservation this is. */
   readonly captureId: string;
   /**
    * Bytes reserved beyond what is asked, to take the lock less often. By default the step
@@ -56,15 +99,36 @@ export interface RootAllowanceOptions {
    * @default max(64 KiB, min(4 MiB, limit / 32)), growing to min(reserved / 4, limit / 32)
    */
   readonly stepBytes?: number;
+  /** The file-system calls used (tests inject faults). @default nodeFs */
   readonly fs?: FsLayer;
 }
 
 /**
  * A capture's reservation in a file root: `reserve` grows it (in steps, under the lock)
  * to cover `total` if the allowance has room; `release` settles it to what was kept.
+ *
+ * @example
+ * ```ts
+ * import { createRootAllowance, type RootAllowance } from "@spool/sinks";
+ * const allowance: RootAllowance = createRootAllowance({ root: "/home/me/.spool", limit: 1 << 27, captureId: "AAAAAAAAAAAAAAAAAAAAAAAA" });
+ * allowance.reserve(1024);
+ * ```
  */
 export type RootAllowance = Allowance;
 
+/**
+ * A capture's reservation in the books of a file root, shared with every other process
+ * capturing into it. Throws `SPOOL_E_OPTIONS` for a limit that is not a whole number ≥ 0.
+ * `rootQuotaAllowance(limit)` is the {@link AllowanceSource} form `withQuotas` takes.
+ *
+ * @example
+ * ```ts
+ * import { createRootAllowance } from "@spool/sinks";
+ * const allowance = createRootAllowance({ root: "/home/me/.spool", limit: 128 * 1024 * 1024, captureId: "AAAAAAAAAAAAAAAAAAAAAAAA" });
+ * const held = allowance.reserve(4096);
+ * allowance.release(held);
+ * ```
+ */
 export function createRootAllowance(options: RootAllowanceOptions): RootAllowance {
   const fsl = options.fs ?? nodeFs;
   const { root, limit, captureId } = options;
@@ -123,7 +187,15 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
   };
 }
 
-/** Bytes reserved or kept in the root right now (reconciling dead reservations). */
+/**
+ * Bytes reserved or kept in the root right now (reconciling dead reservations).
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_ROOT_QUOTA, rootQuotaUsage } from "@spool/sinks";
+ * const free = DEFAULT_ROOT_QUOTA - rootQuotaUsage("/home/me/.spool");
+ * ```
+ */
 export function rootQuotaUsage(root: string, fsl: FsLayer = nodeFs): number {
   return withQuotaLock(root, () => usageLocked(root, fsl, null), fsl);
 }
@@ -133,6 +205,12 @@ export function rootQuotaUsage(root: string, fsl: FsLayer = nodeFs): number {
  * supervisors to the bytes their captures hold on disk, drop reservations of captures
  * that no longer exist, and add settled reservations for captures that have none.
  * Idempotent; never touches a capture whose supervisor is alive.
+ *
+ * @example
+ * ```ts
+ * import { reconcileRootQuota } from "@spool/sinks";
+ * reconcileRootQuota("/home/me/.spool"); // after removing captures by hand
+ * ```
  */
 export function reconcileRootQuota(root: string, fsl: FsLayer = nodeFs): void {
   const outputs = path.join(root, TOOL_OUTPUTS);
@@ -173,7 +251,15 @@ export function reconcileRootQuota(root: string, fsl: FsLayer = nodeFs): void {
   );
 }
 
-/** Bytes of stream files (`stdout.*`, `stderr.*`) a capture directory holds on disk. */
+/**
+ * Bytes of stream files (`stdout.*`, `stderr.*`) a capture directory holds on disk.
+ *
+ * @example
+ * ```ts
+ * import { keptOnDisk } from "@spool/sinks";
+ * keptOnDisk("/home/me/.spool/tool-outputs", "AAAAAAAAAAAAAAAAAAAAAAAA");
+ * ```
+ */
 export function keptOnDisk(outputs: string, captureId: string, fsl: FsLayer = nodeFs): number {
   let total = 0;
   for (const name of listDir(path.join(outputs, captureId), fsl)) {

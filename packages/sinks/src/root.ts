@@ -26,13 +26,36 @@ import { SpoolError } from "@spool/core/runtime";
 /** The sticky bit: others may add entries to such a directory but not remove or rename ours. */
 const S_ISVTX = 0o1000;
 
+/**
+ * What {@link resolveRoot} chooses from: the `--root` flag, the environment, and whether
+ * to create a missing root.
+ *
+ * @example
+ * ```ts
+ * import { resolveRoot, type RootChoice } from "@spool/sinks";
+ * const choice: RootChoice = { flag: undefined, env: process.env, create: false };
+ * const root = resolveRoot(choice);
+ * ```
+ */
 export interface RootChoice {
+  /** The root given explicitly (`--root`); relative paths are resolved against the cwd. @default none */
   readonly flag?: string | undefined;
+  /** Where `$SPOOL_ROOT`, `$XDG_STATE_HOME` and `$HOME` are read (usually `process.env`). */
   readonly env: NodeJS.ProcessEnv;
   /** Create the root if missing. @default true */
   readonly create?: boolean;
 }
 
+/**
+ * The root used when none is given: `$SPOOL_ROOT`, else `$XDG_STATE_HOME/spool/default`
+ * (`~/.local/state/spool/default`). Only computes the path; {@link resolveRoot} checks it.
+ *
+ * @example
+ * ```ts
+ * import { defaultRoot } from "@spool/sinks";
+ * defaultRoot({ HOME: "/home/me" }); // "/home/me/.local/state/spool/default"
+ * ```
+ */
 export function defaultRoot(env: NodeJS.ProcessEnv): string {
   if (env.SPOOL_ROOT) return env.SPOOL_ROOT;
   const state = env.XDG_STATE_HOME || path.join(env.HOME || os.homedir(), ".local", "state");

@@ -19,6 +19,16 @@
 import type { Clock, StoredCapture, WatchOptions } from "@spool/core/runtime";
 import { producerOf } from "@spool/core/runtime";
 
+/**
+ * Options of {@link createStateWatch}: how to look at a capture, and how often.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, type StateWatchOptions } from "@spool/sinks";
+ * const store = createFileStore({ root: "/home/me/.spool" });
+ * const options: StateWatchOptions = { read: (id) => store.state(id), intervalMs: 100 };
+ * ```
+ */
 export interface StateWatchOptions {
   /** One look at a capture (the store's `state`). */
   readonly read: (captureId: string) => Promise<StoredCapture>;
@@ -32,6 +42,17 @@ export interface StateWatchOptions {
   readonly clock?: Clock;
 }
 
+/**
+ * Shared watching of captures ({@link createStateWatch}): one look per capture however
+ * many watch it; what a store's `watch` is built on.
+ *
+ * @example
+ * ```ts
+ * import type { StateWatch } from "@spool/sinks";
+ * declare const watch: StateWatch;
+ * for await (const state of watch.watch("AAAAAAAAAAAAAAAAAAAAAAAA")) console.log(state.condition);
+ * ```
+ */
 export interface StateWatch {
   /** The states of `captureId`, as `CaptureStore.watch` specifies. */
   watch(captureId: string, options?: WatchOptions): AsyncIterable<StoredCapture>;
@@ -41,7 +62,19 @@ export interface StateWatch {
   readonly active: number;
 }
 
-/** What a watcher compares: the parts of a state that a follower acts on. */
+/**
+ * What a watcher compares: the parts of a state that a follower acts on (condition,
+ * producer and capture state, each stream's committed and retained bytes).
+ *
+ * @example
+ * ```ts
+ * import { stateSignature } from "@spool/sinks";
+ * import type { StoredCapture } from "@spool/core";
+ * declare const before: StoredCapture;
+ * declare const after: StoredCapture;
+ * const moved = stateSignature(before) !== stateSignature(after);
+ * ```
+ */
 export function stateSignature(state: StoredCapture): string {
   const r = state.receipt;
   const streams = [r.streams.stdout, r.streams.stderr].map(
@@ -67,6 +100,21 @@ const refClock: Clock = {
   },
 };
 
+/**
+ * Watch captures by looking at them (every `intervalMs`, or when told through `notify`),
+ * sharing one look among every watcher of a capture: the `CaptureStore.watch` of a store
+ * that has no push notifications of its own.
+ *
+ * @example
+ * ```ts
+ * import { createFileStore, createStateWatch } from "@spool/sinks";
+ * const store = createFileStore({ root: "/home/me/.spool" });
+ * const watcher = createStateWatch({ read: (id) => store.state(id) });
+ * for await (const state of watcher.watch("AAAAAAAAAAAAAAAAAAAAAAAA")) {
+ *   if (state.condition !== "live") break;
+ * }
+ * ```
+ */
 export function createStateWatch(options: StateWatchOptions): StateWatch {
   const intervalMs = options.intervalMs === undefined ? 20 : options.intervalMs;
   const clock = options.clock ?? refClock;

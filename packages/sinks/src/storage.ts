@@ -24,14 +24,35 @@ import * as path from "node:path";
 import { SpoolError } from "@spool/core/errors";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
 
+/**
+ * The directory of a root that holds the captures, one directory per captureId; every
+ * ref starts with it.
+ *
+ * @example
+ * ```ts
+ * import { join } from "node:path";
+ * import { TOOL_OUTPUTS } from "@spool/sinks";
+ * join("/home/me/.spool", TOOL_OUTPUTS, "AAAAAAAAAAAAAAAAAAAAAAAA");
+ * ```
+ */
 export const TOOL_OUTPUTS = "tool-outputs";
 const COMPONENT = "storage";
 const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_RDONLY, O_DIRECTORY, O_NONBLOCK } = fs.constants;
 
+/**
+ * Options of {@link ensurePrivateDir}.
+ *
+ * @example
+ * ```ts
+ * import { ensurePrivateDir, type PrivateDirOptions } from "@spool/sinks";
+ * const options: PrivateDirOptions = { exclusive: true };
+ * ensurePrivateDir("/tmp/my-private-dir", options);
+ * ```
+ */
 export interface PrivateDirOptions {
   /** Fail with `SPOOL_E_EXISTS` if the directory is already there. @default false */
   readonly exclusive?: boolean;
-  /** @default the real file system */
+  /** The file-system calls used (tests inject faults). @default the real file system */
   readonly fs?: FsLayer;
 }
 
@@ -39,7 +60,13 @@ export interface PrivateDirOptions {
  * Make `dir` (one level) private, or verify an existing one: a real directory (not a
  * link), owned by us, no group or other bits. A directory we create is `fchmod`-ed to
  * `0700` (mkdir's mode is filtered by the umask); an existing one is never chmod-ed.
- * Returns `dir`.
+ * Returns `dir`; throws `SPOOL_E_UNSAFE_PATH`, `SPOOL_E_EXISTS` or `SPOOL_E_STORAGE`.
+ *
+ * @example
+ * ```ts
+ * import { ensurePrivateDir } from "@spool/sinks";
+ * const dir = ensurePrivateDir("/tmp/my-private-dir"); // 0700, or refused
+ * ```
  */
 export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): string {
   const fsl = options.fs ?? nodeFs;
@@ -99,6 +126,15 @@ export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): 
  * and check that the descriptor is the file now at that name. Returns the descriptor
  * (write-only). Anything already at the name (file, link, FIFO, socket) is refused with
  * `SPOOL_E_EXISTS` and left alone.
+ *
+ * @example
+ * ```ts
+ * import { closeSync } from "node:fs";
+ * import { createExclusive, writeFully } from "@spool/sinks";
+ * const fd = createExclusive("/tmp/my-private-dir/notes.txt");
+ * writeFully(fd, Buffer.from("private\n"));
+ * closeSync(fd);
+ * ```
  */
 export function createExclusive(file: string, fsl: FsLayer = nodeFs): number {
   let fd: number;
@@ -134,7 +170,17 @@ export function createExclusive(file: string, fsl: FsLayer = nodeFs): number {
   return fd;
 }
 
-/** What {@link writeSome} managed before it stopped. */
+/**
+ * What {@link writeSome} managed before it stopped.
+ *
+ * @example
+ * ```ts
+ * import { writeSome } from "@spool/sinks";
+ * declare const fd: number;
+ * const { written, error } = writeSome(fd, Buffer.from("data"));
+ * if (error) console.error(`stopped after ${written} bytes: ${error.code}`);
+ * ```
+ */
 export interface WriteOutcome {
   /** Bytes of `data` now in the file, from its start. */
   written: number;
@@ -146,6 +192,14 @@ export interface WriteOutcome {
  * Write `data` at the current position, looping over short writes. Never throws: a
  * failure (or a write that makes no progress) is returned with the exact number of
  * bytes written before it, which is the boundary the caller keeps.
+ *
+ * @example
+ * ```ts
+ * import { writeSome } from "@spool/sinks";
+ * declare const fd: number;
+ * const outcome = writeSome(fd, Buffer.alloc(1 << 20));
+ * outcome.written; // bytes now in the file, even if ENOSPC stopped it
+ * ```
  */
 export function writeSome(fd: number, data: Uint8Array, fsl: FsLayer = nodeFs): WriteOutcome {
   let written = 0;
@@ -166,13 +220,33 @@ export function writeSome(fd: number, data: Uint8Array, fsl: FsLayer = nodeFs): 
   return { written, error: null };
 }
 
-/** Write all of `data` at the current position, looping over short writes; throws on failure. */
+/**
+ * Write all of `data` at the current position, looping over short writes; throws the
+ * errno error on failure.
+ *
+ * @example
+ * ```ts
+ * import { writeFully } from "@spool/sinks";
+ * declare const fd: number;
+ * writeFully(fd, Buffer.from("all or an error\n"));
+ * ```
+ */
 export function writeFully(fd: number, data: Uint8Array, fsl: FsLayer = nodeFs): void {
   const outcome = writeSome(fd, data, fsl);
   if (outcome.error) throw outcome.error;
 }
 
-/** fsync a directory (never through a link) so a rename or creation in it is durable. */
+/**
+ * fsync a directory (never through a link) so a rename or creation in it is durable.
+ *
+ * @example
+ * ```ts
+ * import { renameSync } from "node:fs";
+ * import { syncDir } from "@spool/sinks";
+ * renameSync("/tmp/my-private-dir/a.tmp", "/tmp/my-private-dir/a");
+ * syncDir("/tmp/my-private-dir");
+ * ```
+ */
 export function syncDir(dir: string, fsl: FsLayer = nodeFs): void {
   const fd = fsl.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK);
   try {
@@ -182,6 +256,16 @@ export function syncDir(dir: string, fsl: FsLayer = nodeFs): void {
   }
 }
 
+/**
+ * Options of {@link publishAtomic}.
+ *
+ * @example
+ * ```ts
+ * import { publishAtomic, type PublishOptions } from "@spool/sinks";
+ * const options: PublishOptions = { replace: true };
+ * publishAtomic("/tmp/my-private-dir", "state.json", Buffer.from("{}\n"), options);
+ * ```
+ */
 export interface PublishOptions {
   /**
    * Replace a previous version (`live.json`): only a regular file of ours is replaced,
@@ -191,6 +275,7 @@ export interface PublishOptions {
   readonly replace?: boolean;
   /** Name of the temp file. @default `.<name>.<72 random bits>.tmp` */
   readonly tempName?: string;
+  /** The file-system calls used (tests inject faults). @default the real file system */
   readonly fs?: FsLayer;
 }
 
@@ -198,6 +283,12 @@ export interface PublishOptions {
  * Publish `name` in `dir` atomically: exclusive random temp, write, fsync, then rename
  * (or link) into place, then fsync the directory. Readers see the old file or the whole
  * new one, never a torn one. The temp is removed on failure.
+ *
+ * @example
+ * ```ts
+ * import { publishAtomic } from "@spool/sinks";
+ * publishAtomic("/tmp/my-private-dir", "result.json", Buffer.from('{"ok":true}\n')); // exclusive: never replaces
+ * ```
  */
 export function publishAtomic(
   dir: string,
@@ -260,6 +351,12 @@ export function publishAtomic(
  * Give a finished `.live` file its final name without overwriting anything there: a
  * hard link (fails on any existing entry, link or FIFO included), then unlink the old
  * name. `from` must be a regular file.
+ *
+ * @example
+ * ```ts
+ * import { renameExclusive } from "@spool/sinks";
+ * renameExclusive("/tmp/my-private-dir/stdout.live", "/tmp/my-private-dir/stdout.txt");
+ * ```
  */
 export function renameExclusive(from: string, to: string, fsl: FsLayer = nodeFs): void {
   const st = fsl.lstatSync(from);
@@ -278,7 +375,16 @@ export function renameExclusive(from: string, to: string, fsl: FsLayer = nodeFs)
   fsl.unlinkSync(from);
 }
 
-/** The `errno` code of an error, or `EIO` when it has none. */
+/**
+ * The `errno` code of an error, or `EIO` when it has none.
+ *
+ * @example
+ * ```ts
+ * import { errnoOf } from "@spool/sinks";
+ * declare const error: unknown;
+ * if (errnoOf(error) === "ENOSPC") console.error("disk full");
+ * ```
+ */
 export function errnoOf(error: unknown): string {
   return (error as NodeJS.ErrnoException | undefined)?.code ?? "EIO";
 }
@@ -293,7 +399,15 @@ function lstatOrThrow(p: string, fsl: FsLayer): fs.Stats {
   }
 }
 
-/** `lstat` of `p` (never following a link), or null when nothing is there; other errors throw. */
+/**
+ * `lstat` of `p` (never following a link), or null when nothing is there; other errors throw.
+ *
+ * @example
+ * ```ts
+ * import { lstatIfAny } from "@spool/sinks";
+ * lstatIfAny("/tmp/does-not-exist"); // null
+ * ```
+ */
 export function lstatIfAny(p: string, fsl: FsLayer = nodeFs): fs.Stats | null {
   try {
     return fsl.lstatSync(p);

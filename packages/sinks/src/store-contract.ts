@@ -32,6 +32,17 @@ import {
   startCapture,
 } from "@spool/core";
 
+/**
+ * What {@link checkStoreContract} takes: the store under test, its write side, a plan,
+ * and how to leave a crashed capture behind.
+ *
+ * @example
+ * ```ts
+ * import type { StoreContractOptions } from "@spool/sinks/testing";
+ * declare const options: StoreContractOptions;
+ * const { store, factory, root } = options;
+ * ```
+ */
 export interface StoreContractOptions {
   /** The store under test. */
   readonly store: CaptureStore;

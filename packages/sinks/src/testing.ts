@@ -25,8 +25,22 @@ import {
   type StreamName,
 } from "@spool/core";
 
+/**
+ * What {@link checkSpoolContract} takes: the spool factory under test and how to read a
+ * finished stream back.
+ *
+ * @example
+ * ```ts
+ * import { createMemorySpool } from "@spool/sinks";
+ * import type { SpoolContractOptions } from "@spool/sinks/testing";
+ * const memory = createMemorySpool();
+ * const options: SpoolContractOptions = { factory: memory.factory, root: "/unused", readBack: (id, stream) => memory.bytes(id, stream) };
+ * ```
+ */
 export interface SpoolContractOptions {
+  /** The spool factory under test. */
   readonly factory: SpoolFactory;
+  /** The root its captures are given (unused by spools that keep no files). */
   readonly root: string;
   /** The committed bytes of a finished stream, read back from wherever the spool keeps them. */
   readonly readBack: (

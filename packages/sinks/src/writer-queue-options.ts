@@ -14,7 +14,16 @@
 import { createRequire } from "node:module";
 import type { z as Zod, input as ZodInput, output as ZodOutput } from "zod";
 
-/** The defaults the schema applies. */
+/**
+ * The defaults the schema applies: a 4 MiB budget, a 2 s stall timeout, a 1 MiB credit
+ * window and 256 KiB messages.
+ *
+ * @example
+ * ```ts
+ * import { createFileSpool, WRITER_QUEUE_DEFAULTS } from "@spool/sinks";
+ * const files = createFileSpool({ queue: { budgetBytes: 4 * WRITER_QUEUE_DEFAULTS.budgetBytes } });
+ * ```
+ */
 export const WRITER_QUEUE_DEFAULTS = {
   budgetBytes: 4 * 1024 * 1024,
   stallMs: 2000,
@@ -22,10 +31,28 @@ export const WRITER_QUEUE_DEFAULTS = {
   messageBytes: 256 * 1024,
 } as const;
 
-/** The smallest `budgetBytes` accepted. */
+/**
+ * The smallest `budgetBytes` accepted (64 KiB).
+ *
+ * @example
+ * ```ts
+ * import { MIN_WRITER_QUEUE_BUDGET, resolveWriterQueueOptions } from "@spool/sinks";
+ * resolveWriterQueueOptions({ budgetBytes: MIN_WRITER_QUEUE_BUDGET }).budgetBytes; // 65536
+ * ```
+ */
 export const MIN_WRITER_QUEUE_BUDGET = 64 * 1024;
 
-/** The options schema, built on the zod namespace given (`z` from "zod"). */
+/**
+ * The writer queue's options schema, built on the zod namespace given (`z` from "zod"),
+ * so the caller decides when zod is loaded.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { writerQueueOptionsSchema } from "@spool/sinks";
+ * writerQueueOptionsSchema(z).parse({ stallMs: 500 }).creditBytes; // 1048576
+ * ```
+ */
 export function writerQueueOptionsSchema(z: typeof Zod) {
   return z.object({
     /** Most bytes held, queued plus in flight. @default 4 MiB */
@@ -44,7 +71,28 @@ export function writerQueueOptionsSchema(z: typeof Zod) {
 }
 
 type Schema = ReturnType<typeof writerQueueOptionsSchema>;
+/**
+ * The options of a writer queue as a caller gives them (each optional, with the defaults
+ * of {@link WRITER_QUEUE_DEFAULTS}): `budgetBytes`, `stallMs`, `creditBytes`,
+ * `messageBytes`. A file or memory spool's `queue` option.
+ *
+ * @example
+ * ```ts
+ * import type { WriterQueueOptions } from "@spool/sinks";
+ * const queue: WriterQueueOptions = { budgetBytes: 8 * 1024 * 1024, stallMs: 5000 };
+ * ```
+ */
 export type WriterQueueOptions = ZodInput<Schema>;
+/**
+ * Writer queue options with every default applied ({@link resolveWriterQueueOptions}).
+ *
+ * @example
+ * ```ts
+ * import { resolveWriterQueueOptions, type ResolvedWriterQueueOptions } from "@spool/sinks";
+ * const resolved: ResolvedWriterQueueOptions = resolveWriterQueueOptions({});
+ * resolved.stallMs; // 2000
+ * ```
+ */
 export type ResolvedWriterQueueOptions = ZodOutput<Schema>;
 
 /**
@@ -52,6 +100,12 @@ export type ResolvedWriterQueueOptions = ZodOutput<Schema>;
  * absent or plainly valid (safe integers within the bounds) are resolved here; anything
  * else is handed to the schema itself, loaded on demand, so its verdict and its `ZodError`
  * stay the only ones.
+ *
+ * @example
+ * ```ts
+ * import { resolveWriterQueueOptions } from "@spool/sinks";
+ * resolveWriterQueueOptions({ stallMs: 500 }).budgetBytes; // 4194304
+ * ```
  */
 export function resolveWriterQueueOptions(options: WriterQueueOptions): ResolvedWriterQueueOptions {
   if (typeof options !== "object" || options === null) return schema().parse(options);

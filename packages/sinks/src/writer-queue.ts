@@ -29,8 +29,28 @@ import { resolveWriterQueueOptions, type WriterQueueOptions } from "./writer-que
 
 export type { WriterQueueOptions } from "./writer-queue-options.js";
 
+/**
+ * The writer queue's name, as its errors and logs name it.
+ *
+ * @example
+ * ```ts
+ * import { WRITER_QUEUE } from "@spool/sinks";
+ * WRITER_QUEUE; // "writer-queue"
+ * ```
+ */
 export const WRITER_QUEUE = "writer-queue";
 
+/**
+ * Where a {@link WriterQueue} sends its bytes (a worker's port, or memory): ownership of
+ * each chunk passes to it.
+ *
+ * @example
+ * ```ts
+ * import type { WriterTransport } from "@spool/sinks";
+ * const received: Uint8Array[] = [];
+ * const transport: WriterTransport = { send: (chunk) => received.push(chunk) };
+ * ```
+ */
 export interface WriterTransport {
   /**
    * Ownership of `chunk` passes to the transport. `chunk` may be a view on a larger
@@ -39,6 +59,20 @@ export interface WriterTransport {
   send(chunk: Uint8Array): void;
 }
 
+/**
+ * The bounded writer queue as a {@link StreamWriter}: it holds at most `budgetBytes`,
+ * sends through a {@link WriterTransport} once connected, and counts bytes durable when
+ * the writer acks them.
+ *
+ * @example
+ * ```ts
+ * import { createWriterQueue } from "@spool/sinks";
+ * const queue = createWriterQueue({});
+ * queue.connect({ send: (chunk) => queue.ack(queue.state.committed + chunk.byteLength) }); // a writer that is done at once
+ * queue.offer([Buffer.from("hi\n")]);
+ * queue.state.committed; // 3
+ * ```
+ */
 export interface WriterQueue extends StreamWriter {
   /** Start sending held and future bytes. */
   connect(transport: WriterTransport): void;
@@ -53,7 +87,16 @@ export interface WriterQueue extends StreamWriter {
   readonly stats: WriterQueueStats;
 }
 
-/** The queue's own counters. */
+/**
+ * The queue's own counters (for tests and benchmarks).
+ *
+ * @example
+ * ```ts
+ * import { createWriterQueue } from "@spool/sinks";
+ * const queue = createWriterQueue({});
+ * queue.stats.peakBytes; // 0
+ * ```
+ */
 export interface WriterQueueStats {
   /** Most bytes ever held at once (queued plus in flight). */
   readonly peakBytes: number;
@@ -68,6 +111,18 @@ export interface WriterQueueStats {
   readonly sentBytes: number;
 }
 
+/**
+ * A bounded writer queue: `offer` answers "wait" once `budgetBytes` are held, and a
+ * writer that makes no progress for `stallMs` stops persistence (`writer-saturated`)
+ * rather than blocking the capture. Spools make one per stream.
+ *
+ * @example
+ * ```ts
+ * import { createWriterQueue } from "@spool/sinks";
+ * const queue = createWriterQueue({ budgetBytes: 1024 * 1024, stallMs: 2000 });
+ * queue.offer([Buffer.from("held until a transport connects\n")]); // "accepted"
+ * ```
+ */
 export function createWriterQueue(
   options: WriterQueueOptions,
   clock: Clock = systemClock,

@@ -21,9 +21,29 @@
  */
 import type { Stage } from "@spool/core/runtime";
 
+/**
+ * The ANSI strip stage's name (`Stage.name` and the receipt's `transforms` entry), e.g.
+ * to find it in a plan.
+ *
+ * @example
+ * ```ts
+ * import { ANSI_STRIP, createStreamPlan } from "@spool/transforms";
+ * const plan = createStreamPlan({ previewChars: 4000, redactor: null });
+ * plan.stages.some((stage) => stage.name === ANSI_STRIP); // true
+ * ```
+ */
 export const ANSI_STRIP = "ansi-strip";
 
-/** Longest string sequence (OSC, DCS, …) dropped before it is cut off. */
+/**
+ * Longest string sequence (OSC, DCS, …) in bytes dropped before it is cut off: a stream
+ * that opens one and never closes it loses at most this much.
+ *
+ * @example
+ * ```ts
+ * import { MAX_CONTROL_STRING } from "@spool/transforms";
+ * MAX_CONTROL_STRING; // 4096
+ * ```
+ */
 export const MAX_CONTROL_STRING = 4096;
 
 const ESC = 0x1b;

@@ -23,6 +23,17 @@ import {
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
 
+/**
+ * The credential rules a redactor applies unless `builtins: false`: private keys, JWTs,
+ * vendor tokens, authorization headers, URL user-info and sensitive assignments. Read
+ * them to see what is covered; pass your own through `rules`.
+ *
+ * @example
+ * ```ts
+ * import { BUILTIN_RULES } from "@spool/transforms";
+ * console.log(BUILTIN_RULES.map((rule) => rule.name).join(", "));
+ * ```
+ */
 export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   PEM_PRIVATE_KEY_RULE,
   JWT_RULE,

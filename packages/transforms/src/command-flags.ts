@@ -25,7 +25,17 @@ const SECRET_FLAG =
   /^(--?(?:password|passwd|pass|pwd|token|secret|api-?key|access-token|auth-token|client-secret|private-key))(=.*)?$/i;
 const USER_FLAG = /^(-u|--user)(=.*)?$/;
 
-/** `label` with the values of secret-bearing flags replaced by {@link COMMAND_FLAG_MARKER}. */
+/**
+ * `label` with the values of secret-bearing flags (`--password`, `--token=…`, `-p…`,
+ * `sshpass -p`, a `-u user:pass`) replaced by {@link COMMAND_FLAG_MARKER}: for making a
+ * command line fit for a receipt's label or a log.
+ *
+ * @example
+ * ```ts
+ * import { redactCommandFlags } from "@spool/transforms";
+ * redactCommandFlags("deploy --token=abc123 prod"); // "deploy --token=[REDACTED:command-flag] prod"
+ * ```
+ */
 export function redactCommandFlags(label: string): string {
   // Words and the whitespace between them, so the label keeps its spacing.
   const parts = label.split(/(\s+)/);

@@ -31,9 +31,33 @@ import { byteSet } from "./rules/byte-classes.js";
 /** Deepest state of the exact automaton with a dense transition row. */
 const DENSE_DEPTH = 3;
 
-/** Default bytes a redactor may hold per stream (SPEC §5.3). */
+/**
+ * Default bytes a redactor may hold undecided per stream (8 KiB): the longest secret it can
+ * recognise whole. Raise `window` for longer rules.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, DEFAULT_REDACTION_WINDOW } from "@spool/transforms";
+ * const redactor = createRedactor({ window: 4 * DEFAULT_REDACTION_WINDOW });
+ * ```
+ */
 export const DEFAULT_REDACTION_WINDOW = 8192;
 
+/**
+ * What a redactor redacts: built-in rules, your rules, known secret values, and how much
+ * it may hold undecided. Taken by {@link createRedactor}, {@link compileRedaction} and
+ * `redactText`.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, tokenRule, type RedactionOptions } from "@spool/transforms";
+ * const options: RedactionOptions = {
+ *   rules: [tokenRule({ name: "acme-key", prefixes: ["acme_"], body: "A-Za-z0-9", minBody: 24 })],
+ *   knownValues: [{ value: "correct-horse-battery", name: "db-password" }],
+ * };
+ * const redactor = createRedactor(options);
+ * ```
+ */
 export interface RedactionOptions {
   /** Most bytes held undecided per stream; a candidate still undecided there is omitted. @default 8192 */
   readonly window?: number;
@@ -45,12 +69,31 @@ export interface RedactionOptions {
   readonly knownValues?: readonly (KnownValue | string)[];
 }
 
-/** Reads the bytes a candidate holds, for pattern rules. Positions are absolute stream offsets. */
+/**
+ * Reads the bytes a candidate holds, for pattern rules. Positions are absolute stream
+ * offsets. Met only when implementing a {@link CompiledAnchor} by hand.
+ *
+ * @example
+ * ```ts
+ * import type { HeldText } from "@spool/transforms";
+ * declare const held: HeldText;
+ * const text = held.latin1(100, 140); // 40 held bytes, one character per byte
+ * ```
+ */
 export interface HeldText {
   latin1(start: number, end: number): string;
 }
 
-/** One anchor of one rule, as the redactor starts it. */
+/**
+ * One anchor of one rule, as the redactor starts it (part of a {@link CompiledRedaction}).
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction } from "@spool/transforms";
+ * const compiled = compileRedaction({ builtins: false, rules: [{ kind: "literal", name: "pw", values: ["hunter2hunter2"] }] });
+ * compiled.exactAnchors.map((anchor) => compiled.ruleNames[anchor.rule]);
+ * ```
+ */
 export interface CompiledAnchor {
   readonly rule: number;
   readonly anchor: string;
@@ -62,7 +105,18 @@ export interface CompiledAnchor {
 
 declare const compiledBrand: unique symbol;
 
-/** Rules compiled for the redactor; build with {@link compileRedaction}. */
+/**
+ * Rules compiled for the redactor; build with {@link compileRedaction} once and pass to
+ * each {@link createRedactor} (stdout, stderr, labels) to compile only once.
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction, createRedactor, type CompiledRedaction } from "@spool/transforms";
+ * const compiled: CompiledRedaction = compileRedaction({ window: 16_384 });
+ * const stdout = createRedactor(compiled);
+ * const stderr = createRedactor(compiled);
+ * ```
+ */
 export interface CompiledRedaction {
   readonly [compiledBrand]: true;
   readonly window: number;
@@ -84,7 +138,16 @@ export interface CompiledRedaction {
   readonly lead: { readonly bytes: Uint8Array; readonly length: number } | null;
 }
 
-/** True when `value` is a {@link CompiledRedaction}. */
+/**
+ * True when `value` is a {@link CompiledRedaction} (as opposed to {@link RedactionOptions}).
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction, isCompiledRedaction } from "@spool/transforms";
+ * isCompiledRedaction(compileRedaction()); // true
+ * isCompiledRedaction({ builtins: true }); // false
+ * ```
+ */
 export function isCompiledRedaction(value: unknown): value is CompiledRedaction {
   return typeof value === "object" && value !== null && "exact" in value && "ruleNames" in value;
 }
@@ -101,19 +164,18 @@ export function isCompiledRedaction(value: unknown): value is CompiledRedaction 
  * ```
  */
 export function compileRedaction(options: RedactionOptions = {}): CompiledRedaction {
-  const window = options.window ?? DEFAULT_REDACTION_WINDOW;
-  if (!Number.isInteger(window) || window < 64 || window > 1 << 24) {
-    throw new SpoolError(
-      "SPOOL_E_OPTIONS",
-      "redactor",
-      `window must be an integer from 64 to ${1 << 24}, got ${window}`,
-    );
-  }
+  const window = checkWindow(options.window ?? DEFAULT_REDACTION_WINDOW);
   const ruleNames: string[] = [];
   const exactNeedles: Needle[] = [];
   const foldedNeedles: Needle[] = [];
-  const exactAnchors: CompiledAnchor[] = [];
-  const foldedAnchors: CompiledAnchor[] = [];
+  const anchors: Anchors = {
+    exactNeedles,
+    foldedNeedles,
+    exactAnchors: [],
+    foldedAnchors: [],
+    leadBytes: null,
+    leadLength: 0,
+  };
   const ruleIndex = new Map<string, number>();
   const indexOf = (name: string) => {
     let index = ruleIndex.get(name);
@@ -134,8 +196,6 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
       exactNeedles.push({ bytes: Buffer.from(form, "utf8"), literal: rule, anchor: -1 });
     }
   }
-  let leadBytes: Uint8Array | null = null;
-  let leadLength = 0;
   const rules = [...(options.rules ?? []), ...((options.builtins ?? true) ? BUILTIN_RULES : [])];
   for (const rule of rules) {
     validateRule(rule, window);
@@ -146,32 +206,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
       }
       continue;
     }
-    const start =
-      rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
-    const lookbehind = rule.kind === "matcher" ? rule.lookbehind : undefined;
-    if (lookbehind !== undefined) {
-      leadBytes ??= new Uint8Array(256);
-      const set = byteSet(lookbehind.body);
-      for (let b = 0; b < 256; b++) if (set[b] === 1) leadBytes[b] = 1;
-      leadLength = Math.max(leadLength, lookbehind.length);
-    }
-    for (const anchor of rule.anchors) {
-      const compiled: CompiledAnchor = {
-        rule: index,
-        anchor,
-        maxLength: rule.maxLength,
-        lookbehind: lookbehind?.length ?? 0,
-        start,
-      };
-      const bytes = Buffer.from(anchor, "utf8");
-      if (rule.ignoreCase === true) {
-        foldedNeedles.push({ bytes, literal: -1, anchor: foldedAnchors.length });
-        foldedAnchors.push(compiled);
-      } else {
-        exactNeedles.push({ bytes, literal: -1, anchor: exactAnchors.length });
-        exactAnchors.push(compiled);
-      }
-    }
+    addAnchors(rule, index, anchors);
   }
   // Last: a rule's own name wins a tie against a base64 run over the same bytes.
   const base64Rule = indexOf("base64");
@@ -196,12 +231,70 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
       return exact;
     },
     folded,
-    exactAnchors,
-    foldedAnchors,
+    exactAnchors: anchors.exactAnchors,
+    foldedAnchors: anchors.foldedAnchors,
     base64Rule,
     secretKeyRule,
-    lead: leadBytes === null ? null : { bytes: leadBytes, length: leadLength },
+    lead:
+      anchors.leadBytes === null ? null : { bytes: anchors.leadBytes, length: anchors.leadLength },
   } as unknown as CompiledRedaction;
+}
+
+function checkWindow(window: number): number {
+  if (!Number.isInteger(window) || window < 64 || window > 1 << 24) {
+    throw new SpoolError(
+      "SPOOL_E_OPTIONS",
+      "redactor",
+      `window must be an integer from 64 to ${1 << 24}, got ${window}`,
+    );
+  }
+  return window;
+}
+
+/** The needles of both automata and the anchors they point to, filled rule by rule. */
+interface Anchors {
+  readonly exactNeedles: Needle[];
+  readonly foldedNeedles: Needle[];
+  readonly exactAnchors: CompiledAnchor[];
+  readonly foldedAnchors: CompiledAnchor[];
+  /** The union of the rules' `lookbehind` classes (1 per byte), `null` while none has one. */
+  leadBytes: Uint8Array | null;
+  /** The longest `lookbehind` so far. */
+  leadLength: number;
+}
+
+/** Each anchor of `rule` (rule index `index`) into the exact or the case-folded automaton. */
+function addAnchors(
+  rule: Exclude<RedactionRule, { kind: "literal" }>,
+  index: number,
+  into: Anchors,
+): void {
+  const start =
+    rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
+  const lookbehind = rule.kind === "matcher" ? rule.lookbehind : undefined;
+  if (lookbehind !== undefined) {
+    const lead = (into.leadBytes ??= new Uint8Array(256));
+    const set = byteSet(lookbehind.body);
+    for (let b = 0; b < 256; b++) if (set[b] === 1) lead[b] = 1;
+    into.leadLength = Math.max(into.leadLength, lookbehind.length);
+  }
+  for (const anchor of rule.anchors) {
+    const compiled: CompiledAnchor = {
+      rule: index,
+      anchor,
+      maxLength: rule.maxLength,
+      lookbehind: lookbehind?.length ?? 0,
+      start,
+    };
+    const bytes = Buffer.from(anchor, "utf8");
+    if (rule.ignoreCase === true) {
+      into.foldedNeedles.push({ bytes, literal: -1, anchor: into.foldedAnchors.length });
+      into.foldedAnchors.push(compiled);
+    } else {
+      into.exactNeedles.push({ bytes, literal: -1, anchor: into.exactAnchors.length });
+      into.exactAnchors.push(compiled);
+    }
+  }
 }
 
 /** The candidate of a {@link PatternRule}: hold from the anchor, decide once, fail closed at the limit. */

@@ -21,9 +21,29 @@
 import { readFile } from "node:fs/promises";
 import { SpoolError } from "@spool/core/runtime";
 
-/** Values shorter than this many bytes (after trimming) are refused. */
+/**
+ * Known values shorter than this many bytes (after trimming) are refused with
+ * `SPOOL_E_REDACT_VALUE`: redacting them would blank ordinary words.
+ *
+ * @example
+ * ```ts
+ * import { MIN_KNOWN_VALUE_BYTES } from "@spool/transforms";
+ * MIN_KNOWN_VALUE_BYTES; // 8
+ * ```
+ */
 export const MIN_KNOWN_VALUE_BYTES = 8;
 
+/**
+ * A secret value to redact wherever it appears, in any of its encoded forms (base64, URL,
+ * JSON, shell quoting). Pass them as a redactor's `knownValues`.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type KnownValue } from "@spool/transforms";
+ * const password: KnownValue = { value: process.env.DB_PASSWORD ?? "", name: "db-password", source: "$DB_PASSWORD" };
+ * const redactor = createRedactor({ knownValues: [password] }); // throws SPOOL_E_REDACT_VALUE if it is too short
+ * ```
+ */
 export interface KnownValue {
   /** The secret itself (surrounding whitespace is trimmed). */
   readonly value: string;
@@ -33,7 +53,16 @@ export interface KnownValue {
   readonly source?: string;
 }
 
-/** The byte forms to look for when redacting `value` (the raw value first). */
+/**
+ * The byte forms to look for when redacting `value` (the raw value first): base64 at each
+ * alignment, URL-encoded, JSON-escaped and shell-quoted.
+ *
+ * @example
+ * ```ts
+ * import { knownValueForms } from "@spool/transforms";
+ * knownValueForms("pa ss/word").includes("pa%20ss%2Fword"); // true
+ * ```
+ */
 export function knownValueForms(value: string): string[] {
   const raw = value.trim();
   const bytes = Buffer.from(raw, "utf8");
@@ -62,7 +91,14 @@ export function knownValueForms(value: string): string[] {
 
 /**
  * Check a known value and return its trimmed form. Throws `SPOOL_E_REDACT_VALUE` when it is
- * shorter than {@link MIN_KNOWN_VALUE_BYTES} or an encoded form does not fit the window.
+ * shorter than {@link MIN_KNOWN_VALUE_BYTES} or an encoded form does not fit `window`
+ * bytes; the message names its `source`, never the value.
+ *
+ * @example
+ * ```ts
+ * import { checkKnownValue, DEFAULT_REDACTION_WINDOW } from "@spool/transforms";
+ * checkKnownValue({ value: "  s3cr3t-value  " }, DEFAULT_REDACTION_WINDOW); // "s3cr3t-value"
+ * ```
  */
 export function checkKnownValue(known: KnownValue, window: number): string {
   const source = known.source ?? "a known value";
@@ -90,6 +126,12 @@ export function checkKnownValue(known: KnownValue, window: number): string {
 /**
  * Known values from environment variables (`--redact-env NAME`, repeatable). Each becomes
  * rule `env:NAME`. Throws `SPOOL_E_REDACT_VALUE` for a variable that is unset or too short.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, knownValuesFromEnv } from "@spool/transforms";
+ * const redactor = createRedactor({ knownValues: knownValuesFromEnv(["API_TOKEN"], { API_TOKEN: "tok-0123456789" }) });
+ * ```
  */
 export function knownValuesFromEnv(
   names: readonly string[],
@@ -118,6 +160,12 @@ export function knownValuesFromEnv(
 /**
  * Known values from a file's text, one value per line (`--redact-file F`). Blank lines are
  * skipped; a line too short to redact safely is refused with its line number.
+ *
+ * @example
+ * ```ts
+ * import { parseKnownValues } from "@spool/transforms";
+ * parseKnownValues("first-secret-1\n\nsecond-secret-2\n", "secrets.txt").length; // 2
+ * ```
  */
 export function parseKnownValues(text: string, source: string): KnownValue[] {
   const values: KnownValue[] = [];
@@ -132,7 +180,15 @@ export function parseKnownValues(text: string, source: string): KnownValue[] {
   return values;
 }
 
-/** {@link parseKnownValues} on a file's contents. Read errors become `SPOOL_E_REDACT_VALUE`. */
+/**
+ * {@link parseKnownValues} on a file's contents. Read errors become `SPOOL_E_REDACT_VALUE`.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, knownValuesFromFile } from "@spool/transforms";
+ * const redactor = createRedactor({ knownValues: await knownValuesFromFile("/run/secrets/values") });
+ * ```
+ */
 export async function knownValuesFromFile(path: string): Promise<KnownValue[]> {
   let text: string;
   try {

@@ -13,8 +13,28 @@
 import type { PreviewSnapshot, PreviewTap } from "@spool/core/runtime";
 import { isMarkerPiece } from "./redaction-markers.js";
 
+/**
+ * The preview tap's stage name, e.g. to check that a plan ends with one.
+ *
+ * @example
+ * ```ts
+ * import { createPreviewTap, PREVIEW_TAP, previewTapBudget } from "@spool/transforms";
+ * createPreviewTap(previewTapBudget(100)).name === PREVIEW_TAP; // true
+ * ```
+ */
 export const PREVIEW_TAP = "preview-tap";
 
+/**
+ * How much of its stream a preview tap keeps, in bytes; {@link previewTapBudget} derives
+ * them from a character budget.
+ *
+ * @example
+ * ```ts
+ * import { createPreviewTap, type PreviewTapOptions } from "@spool/transforms";
+ * const options: PreviewTapOptions = { headBytes: 4096, tailBytes: 16_384 };
+ * const tap = createPreviewTap(options);
+ * ```
+ */
 export interface PreviewTapOptions {
   /** Bytes kept from the start of the stream. */
   readonly headBytes: number;

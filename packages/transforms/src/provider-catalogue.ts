@@ -20,7 +20,16 @@
  * ```
  */
 
-/** One vendor token format. */
+/**
+ * One vendor token format of the built-in catalogue ({@link PROVIDER_FORMATS}).
+ *
+ * @example
+ * ```ts
+ * import { PROVIDER_FORMATS, type ProviderFormat } from "@spool/transforms";
+ * const github: ProviderFormat | undefined = PROVIDER_FORMATS.find((p) => p.family === "github");
+ * github?.prefixes; // e.g. ["ghp_", "gho_", …]
+ * ```
+ */
 export interface ProviderFormat {
   /** Vendor family, for reports (`gitlab`, `slack`, …). */
   readonly family: string;
@@ -54,7 +63,17 @@ export interface ProviderFormat {
   readonly lead?: number;
 }
 
-/** A format caught only next to one of its vendor's names (no distinctive prefix). */
+/**
+ * A format caught only next to one of its vendor's names (no distinctive prefix), as in
+ * {@link CONTEXT_PROVIDERS}.
+ *
+ * @example
+ * ```ts
+ * import { CONTEXT_PROVIDERS, type ContextProvider } from "@spool/transforms";
+ * const heroku: ContextProvider | undefined = CONTEXT_PROVIDERS.find((p) => p.family === "heroku");
+ * heroku?.names; // ["heroku"]
+ * ```
+ */
 export interface ContextProvider {
   readonly family: string;
   /** Names that give the context, spelled every usual way (`heroku` → HEROKU, Heroku). */
@@ -70,6 +89,16 @@ const B64 = "A-Za-z0-9+/=";
 
 /** Formats with a prefix, in tie-break order (a span claimed by two is named after the first). */
 // biome-ignore format: one provider per line
+/**
+ * The vendor token formats with a prefix, in tie-break order (a span claimed by two is
+ * named after the first). Each becomes one built-in token rule.
+ *
+ * @example
+ * ```ts
+ * import { PROVIDER_FORMATS } from "@spool/transforms";
+ * PROVIDER_FORMATS.find((p) => p.prefixes.includes("hf_"))?.family; // "huggingface"
+ * ```
+ */
 export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // The rules spool shipped first keep their names and order.
   { family: "aws", rule: "aws-access-key-id", prefixes: ["AKIA", "ASIA", "ABIA", "ACCA"], body: "A-Z0-9", minBody: 16, shape: "%{16:A-Z2-7}" },
@@ -191,6 +220,16 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
 
 /** Formats told apart only by the vendor's name nearby. */
 // biome-ignore format: one provider per line
+/**
+ * Formats told apart only by the vendor's name nearby (`HEROKU_API_KEY=…`): caught by the
+ * sensitive-assignment rules.
+ *
+ * @example
+ * ```ts
+ * import { CONTEXT_PROVIDERS } from "@spool/transforms";
+ * CONTEXT_PROVIDERS.map((p) => p.family); // ["aws", "npm", "heroku", …]
+ * ```
+ */
 export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
   { family: "aws", names: ["aws"], shape: "{40:A-Za-z0-9+/}" },
   { family: "npm", names: ["npm"], shape: "{8:a-f0-9}-{4:a-f0-9}-4{3:a-f0-9}-a{3:a-f0-9}-{12:a-f0-9}" },

@@ -13,7 +13,17 @@
  */
 import type { ContextProvider, ProviderFormat } from "./provider-catalogue.js";
 
-/** A deterministic source of numbers in [0, 1) (mulberry32). */
+/**
+ * A deterministic source of numbers in [0, 1) (mulberry32): the same seed gives the same
+ * samples, so a failing test can be replayed.
+ *
+ * @example
+ * ```ts
+ * import { seededRandom } from "@spool/transforms";
+ * const random = seededRandom(42);
+ * random() === seededRandom(42)(); // true
+ * ```
+ */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -25,14 +35,34 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
-/** A synthetic credential as written, and the part of it that is secret. */
+/**
+ * A synthetic credential as written, and the part of it that is secret.
+ *
+ * @example
+ * ```ts
+ * import { PROVIDER_FORMATS, providerSamples, redactText, seededRandom } from "@spool/transforms";
+ * const [sample] = providerSamples(PROVIDER_FORMATS[0]!, seededRandom(1));
+ * if (sample) redactText(`key ${sample.text}`).includes(sample.secret); // false
+ * ```
+ */
 export interface ProviderSample {
   readonly text: string;
   /** `text` itself, or the body after a place-naming prefix (`AccountKey=…`). */
   readonly secret: string;
 }
 
-/** One sample per prefix of `format`, following its shape. */
+/**
+ * One synthetic sample per prefix of `format`, following its shape (with a valid checksum
+ * where the format has one): for testing rules against the catalogue. Never a real
+ * credential.
+ *
+ * @example
+ * ```ts
+ * import { PROVIDER_FORMATS, providerSamples, seededRandom } from "@spool/transforms";
+ * const hf = PROVIDER_FORMATS.find((p) => p.family === "huggingface")!;
+ * providerSamples(hf, seededRandom(1)).map((s) => s.text); // one per prefix
+ * ```
+ */
 export function providerSamples(format: ProviderFormat, random: () => number): ProviderSample[] {
   const shape = format.shape ?? `%{${format.minBody + 8}:${format.body}}`;
   const body = new Set(expandClass(format.body));
@@ -47,12 +77,30 @@ export function providerSamples(format: ProviderFormat, random: () => number): P
   });
 }
 
-/** A value of a context provider's shape. */
+/**
+ * A value of a context provider's shape (random, never a real credential).
+ *
+ * @example
+ * ```ts
+ * import { CONTEXT_PROVIDERS, contextSample, seededRandom } from "@spool/transforms";
+ * const value = contextSample(CONTEXT_PROVIDERS[0]!, seededRandom(7));
+ * const line = `AWS_SECRET_ACCESS_KEY=${value}`;
+ * ```
+ */
 export function contextSample(provider: ContextProvider, random: () => number): string {
   return fillShape(provider.shape, random, "");
 }
 
-/** Fill `{n:class}` / `{n-m:class}` runs with random bytes of the class; `%` is `prefix`. */
+/**
+ * Fill a shape's `{n:class}` / `{n-m:class}` runs with random characters of the class;
+ * `%` stands for `prefix`.
+ *
+ * @example
+ * ```ts
+ * import { fillShape, seededRandom } from "@spool/transforms";
+ * fillShape("%{4:0-9}-{2:a-z}", seededRandom(3), "id_"); // e.g. "id_4821-qx"
+ * ```
+ */
 export function fillShape(shape: string, random: () => number, prefix: string): string {
   let out = "";
   for (let i = 0; i < shape.length; i++) {
@@ -77,7 +125,16 @@ export function fillShape(shape: string, random: () => number, prefix: string): 
   return out;
 }
 
-/** True when the last 6 characters of the body are the CRC-32 of the rest in base62. */
+/**
+ * True when the last 6 characters of the token's body are the CRC-32 of the rest in
+ * base62 (GitHub's and npm's token checksum).
+ *
+ * @example
+ * ```ts
+ * import { checksumValid } from "@spool/transforms";
+ * checksumValid("ghp_notarealtoken", "ghp_"); // false
+ * ```
+ */
 export function checksumValid(token: string, prefix: string): boolean {
   const body = token.slice(prefix.length);
   if (body.length < 7) return false;

@@ -59,20 +59,51 @@ import { markerPiece } from "./redaction-markers.js";
 import { SpanQueue } from "./span-queue.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
 
+/**
+ * The redactor stage's name, e.g. to find it in a plan.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, REDACTOR } from "@spool/transforms";
+ * createRedactor().name === REDACTOR; // true
+ * ```
+ */
 export const REDACTOR = "redactor";
 
-/** One piece of output and the input range it stands for (for tests and tracing). */
+/**
+ * One piece of the redactor's output and the input range it stands for (for tests and
+ * tracing); see {@link RedactorStageOptions.trace}.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type TraceSegment } from "@spool/transforms";
+ * const segments: TraceSegment[] = [];
+ * const redactor = createRedactor({}, { trace: (segment) => segments.push(segment) });
+ * ```
+ */
 export interface TraceSegment {
+  /** Input passed through (`raw`), replaced by a `[REDACTED:…]` marker, or dropped with an `[OMITTED:…]` marker. */
   readonly kind: "raw" | "redacted" | "omitted";
   /** Input offsets `[start, end)`. */
   readonly start: number;
+  /** One past the segment's last input offset. */
   readonly end: number;
   /** Rule name of a redaction. */
   readonly rule?: string;
 }
 
+/**
+ * How a redactor stage runs (what it redacts is {@link RedactionOptions}).
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type RedactorStageOptions } from "@spool/transforms";
+ * const options: RedactorStageOptions = { decodeBase64: false };
+ * const redactor = createRedactor({}, options);
+ * ```
+ */
 export interface RedactorStageOptions {
-  /** Called for every output segment, in output order. @default undefined */
+  /** Called for every output segment, in output order, with the input range it stands for. @default undefined */
   readonly trace?: (segment: TraceSegment) => void;
   /**
    * Let candidates consume runs of bytes through their `skip` fast path. `false` feeds
@@ -87,6 +118,19 @@ export interface RedactorStageOptions {
   readonly decodeBase64?: boolean;
 }
 
+/**
+ * A redactor as a stage: it holds at most `window` bytes, and counts its redactions and
+ * omissions (both reported in the receipt).
+ *
+ * @example
+ * ```ts
+ * import { runStage } from "@spool/core";
+ * import { createRedactor } from "@spool/transforms";
+ * const redactor = createRedactor({ knownValues: ["hunter2hunter2"] });
+ * runStage(redactor, [Buffer.from("pw=hunter2hunter2\n")]).toString(); // "pw=[REDACTED:known-value]\n"
+ * redactor.counters.redactions; // 1
+ * ```
+ */
 export interface RedactorStage extends Stage {
   readonly window: number;
   readonly counters: { readonly redactions: number; readonly omissions: number };
@@ -108,7 +152,17 @@ type Phase = (typeof Phase)[keyof typeof Phase];
 
 /**
  * Build a redactor stage from options or from rules compiled once with
- * {@link compileRedaction} (share those between stdout, stderr and labels).
+ * {@link compileRedaction} (share those between stdout, stderr and labels). Throws
+ * `SPOOL_E_OPTIONS` for a malformed rule, `SPOOL_E_REDACT_VALUE` for a known value too
+ * short to redact safely.
+ *
+ * @example
+ * ```ts
+ * import { runStage } from "@spool/core";
+ * import { createRedactor } from "@spool/transforms";
+ * const redactor = createRedactor({ knownValues: ["hunter2hunter2"] });
+ * runStage(redactor, [Buffer.from("pass hunter2hun"), Buffer.from("ter2 ok\n")]).toString(); // "pass [REDACTED:known-value] ok\n"
+ * ```
  */
 export function createRedactor(
   source: RedactionOptions | CompiledRedaction = {},

@@ -42,7 +42,21 @@
 import { SpoolError } from "@spool/core/runtime";
 import { classBodyProblem } from "./rules/byte-classes.js";
 
-/** What a candidate says after each byte. */
+/**
+ * What a candidate of a {@link MatcherRule} says after each byte: hold (undecided),
+ * redact (a secret, maybe more follows), close (done, redact up to here) or reject.
+ *
+ * @example
+ * ```ts
+ * import { Verdict, type Candidate } from "@spool/transforms";
+ * let digits = 0;
+ * const candidate: Candidate = {
+ *   from: 0,
+ *   next: (byte) => (byte >= 0x30 && byte <= 0x39 ? (++digits >= 12 ? Verdict.Redact : Verdict.Hold) : Verdict.Close),
+ *   end: () => (digits >= 12 ? Verdict.Close : Verdict.Reject),
+ * };
+ * ```
+ */
 export const Verdict = {
   /** Undecided: bytes from offset `from` on may still be redacted, so they are held. */
   Hold: 0,
@@ -55,7 +69,16 @@ export const Verdict = {
 } as const;
 export type Verdict = (typeof Verdict)[keyof typeof Verdict];
 
-/** Where a candidate starts: the anchor that matched and what came before it. */
+/**
+ * Where a candidate starts: the anchor that matched and what came before it (what
+ * {@link MatcherRule.start} is given).
+ *
+ * @example
+ * ```ts
+ * import type { AnchorMatch } from "@spool/transforms";
+ * const atWordStart = (match: AnchorMatch) => match.before === -1 || !/[A-Za-z0-9]/.test(String.fromCharCode(match.before));
+ * ```
+ */
 export interface AnchorMatch {
   /** The anchor as declared in the rule. */
   readonly anchor: string;
@@ -73,6 +96,20 @@ export interface AnchorMatch {
 /**
  * One live match attempt of a {@link MatcherRule}. Offsets count bytes from the first byte
  * of the anchor (the anchor's own bytes are offsets `0 .. length - 1`).
+ *
+ * @example
+ * ```ts
+ * import { Verdict, type AnchorMatch, type Candidate } from "@spool/transforms";
+ * // Redact the 16 bytes after the anchor, whatever they are.
+ * const start = (match: AnchorMatch): Candidate => {
+ *   let seen = 0;
+ *   return {
+ *     from: match.length,
+ *     next: () => (++seen >= 16 ? Verdict.Close : Verdict.Hold),
+ *     end: () => Verdict.Reject,
+ *   };
+ * };
+ * ```
  */
 export interface Candidate {
   /**
@@ -116,8 +153,18 @@ interface RuleBase {
   readonly name: string;
 }
 
-/** Exact strings to redact wherever they occur. */
+/**
+ * Exact strings to redact wherever they occur.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type LiteralRule } from "@spool/transforms";
+ * const rule: LiteralRule = { kind: "literal", name: "staging-password", values: ["Tr0ub4dor&3-staging"] };
+ * const redactor = createRedactor({ rules: [rule] });
+ * ```
+ */
 export interface LiteralRule extends RuleBase {
+  /** Marks a literal rule. */
   readonly kind: "literal";
   /** The strings (UTF-8). Each must be shorter than the redaction window. */
   readonly values: readonly string[];
@@ -131,13 +178,28 @@ export interface LiteralRule extends RuleBase {
  * The span redacted is the named group `secret` when the pattern has one, else the match.
  * A match still running at `maxLength` (no stop byte seen) is redacted and extended to the
  * next stop byte or whitespace: a token longer than declared fails closed.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type PatternRule } from "@spool/transforms";
+ * const rule: PatternRule = {
+ *   kind: "pattern",
+ *   name: "acme-session",
+ *   anchors: ["session="],
+ *   pattern: /session=(?<secret>[A-Za-z0-9]{32})/,
+ *   maxLength: 48,
+ * };
+ * const redactor = createRedactor({ rules: [rule] });
+ * ```
  */
 export interface PatternRule extends RuleBase {
+  /** Marks a pattern rule. */
   readonly kind: "pattern";
   /** Literal prefixes that start a candidate. */
   readonly anchors: readonly string[];
   /** Match anchors ignoring ASCII case. @default false */
   readonly ignoreCase?: boolean;
+  /** The expression, starting with the anchor; its named group `secret`, if any, is what is redacted. */
   readonly pattern: RegExp;
   /** Most bytes a match spans, from the anchor's first byte; at most the window. */
   readonly maxLength: number;
@@ -145,9 +207,34 @@ export interface PatternRule extends RuleBase {
   readonly stop?: string;
 }
 
-/** A custom incremental matcher, started at each anchor occurrence. */
+/**
+ * A custom incremental matcher, started at each anchor occurrence: the most general rule,
+ * for formats a pattern cannot decide in bounded memory. {@link tokenRule} builds one.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, Verdict, type MatcherRule } from "@spool/transforms";
+ * const rule: MatcherRule = {
+ *   kind: "matcher",
+ *   name: "card-ish",
+ *   anchors: ["card:"],
+ *   maxLength: 32,
+ *   start: () => {
+ *     let digits = 0;
+ *     return {
+ *       from: 5,
+ *       next: (byte) => (byte >= 0x30 && byte <= 0x39 ? (++digits >= 12 ? Verdict.Redact : Verdict.Hold) : digits >= 12 ? Verdict.Close : Verdict.Reject),
+ *       end: () => (digits >= 12 ? Verdict.Close : Verdict.Reject),
+ *     };
+ *   },
+ * };
+ * const redactor = createRedactor({ rules: [rule] });
+ * ```
+ */
 export interface MatcherRule extends RuleBase {
+  /** Marks a matcher rule. */
   readonly kind: "matcher";
+  /** Literal prefixes that start a candidate. */
   readonly anchors: readonly string[];
   /** Match anchors ignoring ASCII case. @default false */
   readonly ignoreCase?: boolean;
@@ -168,6 +255,20 @@ export interface MatcherRule extends RuleBase {
   start(match: AnchorMatch): Candidate | undefined;
 }
 
+/**
+ * Any rule a redactor takes in `rules`: a {@link LiteralRule}, a {@link PatternRule} or a
+ * {@link MatcherRule}. Checked by {@link validateRule} when the redactor is built.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, tokenRule, type RedactionRule } from "@spool/transforms";
+ * const rules: RedactionRule[] = [
+ *   { kind: "literal", name: "db-password", values: ["correct-horse-battery"] },
+ *   tokenRule({ name: "acme-key", prefixes: ["acme_"], body: "A-Za-z0-9", minBody: 24 }),
+ * ];
+ * const redactor = createRedactor({ rules });
+ * ```
+ */
 export type RedactionRule = LiteralRule | PatternRule | MatcherRule;
 
 /** Most bytes a rule may claim before its anchor (they are held back behind every anchor). */
@@ -175,7 +276,17 @@ export const MAX_LOOKBEHIND = 64;
 
 const RULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
-/** Throw a `SPOOL_E_OPTIONS` error unless `rule` is well formed for a window of `window` bytes. */
+/**
+ * Throw a `SPOOL_E_OPTIONS` error (naming the rule and why) unless `rule` is well formed
+ * for a window of `window` bytes: a valid name, values and lengths within the window,
+ * patterns that start at their anchors. {@link createRedactor} calls it for every rule.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_REDACTION_WINDOW, validateRule } from "@spool/transforms";
+ * validateRule({ kind: "literal", name: "bad name!", values: ["x"] }, DEFAULT_REDACTION_WINDOW); // throws SPOOL_E_OPTIONS
+ * ```
+ */
 export function validateRule(rule: RedactionRule, window: number): void {
   const fail = (why: string) => {
     throw new SpoolError(

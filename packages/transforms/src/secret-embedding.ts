@@ -14,18 +14,43 @@
 import type { Arbitrary } from "fast-check";
 import { fc } from "./fast-check-peer.js";
 
-/** A secret in its context: `text` is embedded, `secret` (a part of it) must not survive. */
+/**
+ * A secret in its context: `text` is embedded, `secret` (a part of it) must not survive.
+ *
+ * @example
+ * ```ts
+ * import { checkRedaction, type SecretSample } from "@spool/transforms/testing";
+ * const sample: SecretSample = { text: "DB_PASSWORD=hunter2hunter2", secret: "hunter2hunter2" };
+ * checkRedaction({ knownValues: ["hunter2hunter2"] }, { secrets: [sample], numRuns: 20 });
+ * ```
+ */
 export interface SecretSample {
+  /** The text embedded as written (the secret with its own context). */
   readonly text: string;
+  /** The part of `text` that must not survive redaction. */
   readonly secret: string;
 }
 
-/** Where an embedded secret sits; see {@link SECRET_CONTEXTS}. */
+/**
+ * The name of a context a bare secret is embedded in; see {@link SECRET_CONTEXTS}.
+ *
+ * @example
+ * ```ts
+ * import type { SecretContext } from "@spool/transforms/testing";
+ * const structured: SecretContext[] = ["json", "yaml", "header"];
+ * ```
+ */
 export type SecretContext = keyof typeof SECRET_CONTEXTS;
 
 /**
  * The contexts a bare secret is embedded in, by name: each wraps the secret `s` in the text
  * around it. A {@link SecretSample} that brings its own context is embedded as written.
+ *
+ * @example
+ * ```ts
+ * import { SECRET_CONTEXTS } from "@spool/transforms/testing";
+ * SECRET_CONTEXTS.json("s3cret"); // '{"token":"s3cret","ok":true}'
+ * ```
  */
 export const SECRET_CONTEXTS = {
   words: (s: string) => s,
@@ -41,7 +66,16 @@ export const SECRET_CONTEXTS = {
   quoted: (s: string) => `'${s}'`,
 } as const satisfies Record<string, (secret: string) => string>;
 
-/** Options of {@link arbSecretEmbedding}. */
+/**
+ * Options of {@link arbSecretEmbedding}: the secrets, the filler and the contexts.
+ *
+ * @example
+ * ```ts
+ * import { arbSecretEmbedding, type EmbeddingOptions } from "@spool/transforms/testing";
+ * const options: EmbeddingOptions = { secrets: ["acme_0123456789abcdefghijk"], contexts: ["json", "assignment"] };
+ * const texts = arbSecretEmbedding(options);
+ * ```
+ */
 export interface EmbeddingOptions {
   /**
    * Secrets to embed (each at least once, in random order, maybe repeated): a bare secret,

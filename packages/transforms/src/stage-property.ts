@@ -24,7 +24,19 @@ import { runStage, type Stage } from "@spool/core/runtime";
 import type { Arbitrary, IProperty } from "fast-check";
 import { fc } from "./fast-check-peer.js";
 
-/** Options of {@link checkStageProperty}. */
+/**
+ * Options of {@link checkStageProperty}: the stage, its reference model, inputs, and run
+ * settings.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createAnsiStrip } from "@spool/transforms";
+ * import { checkStageProperty, type StagePropertyOptions } from "@spool/transforms/testing";
+ * const options: StagePropertyOptions = { stage: () => createAnsiStrip(), input: fc.string(), numRuns: 200 };
+ * checkStageProperty(options);
+ * ```
+ */
 export interface StagePropertyOptions extends PropertyRunOptions {
   /** A fresh stage; called once or more per run. */
   readonly stage: () => Stage;
@@ -75,11 +87,21 @@ export function checkStageProperty(options: StagePropertyOptions): void {
   );
 }
 
-/** Replay settings for {@link assertProperty}. */
+/**
+ * How many runs, and the seed and path that replay a failure (a failure's message prints
+ * both).
+ *
+ * @example
+ * ```ts
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * import { checkStageProperty } from "@spool/transforms/testing";
+ * checkStageProperty({ stage: () => createUtf8Decoder(), seed: 1_234_567, path: "3:1" }); // replay one failure
+ * ```
+ */
 export interface PropertyRunOptions {
   /** fast-check runs. @default 100 */
   readonly numRuns?: number;
-  /** fast-check seed, to replay a failure. */
+  /** fast-check seed, to replay a failure. @default random */
   readonly seed?: number;
   /** fast-check path, to replay a failure (printed with the seed). */
   readonly path?: string;
@@ -173,7 +195,17 @@ export function checkStageRun(
     );
 }
 
-/** Default inputs: short UTF-8 text with newlines, a few invalid bytes and ANSI escapes. */
+/**
+ * Default inputs of {@link checkStageProperty}: short UTF-8 text with newlines, a few
+ * invalid bytes and ANSI escapes, at most `maxLength` bytes.
+ *
+ * @example
+ * ```ts
+ * import { arbStageInput, checkStageProperty } from "@spool/transforms/testing";
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * checkStageProperty({ stage: () => createUtf8Decoder(), input: arbStageInput(2000) });
+ * ```
+ */
 export function arbStageInput(maxLength = 300): Arbitrary<Uint8Array> {
   const piece = fc.oneof(
     {
@@ -192,7 +224,18 @@ export function arbStageInput(maxLength = 300): Arbitrary<Uint8Array> {
     .map((pieces) => Buffer.concat(pieces).subarray(0, maxLength));
 }
 
-/** Every split of `input` into non-empty chunks (2^(n-1) of them): exhaustive for short inputs. */
+/**
+ * Every split of `input` into non-empty chunks (2^(n-1) of them): exhaustive for short
+ * inputs (keep them under ~16 bytes).
+ *
+ * @example
+ * ```ts
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * import { allChunkings, checkStage } from "@spool/transforms/testing";
+ * const input = Buffer.from("é€");
+ * for (const chunks of allChunkings(input)) checkStage(() => createUtf8Decoder(), input, chunks);
+ * ```
+ */
 export function* allChunkings(input: Uint8Array): Generator<Uint8Array[]> {
   const n = input.length;
   if (n <= 1) {
@@ -213,12 +256,30 @@ export function* allChunkings(input: Uint8Array): Generator<Uint8Array[]> {
   }
 }
 
-/** `input` one byte per chunk. */
+/**
+ * `input` one byte per chunk: the chunking that splits every character and token.
+ *
+ * @example
+ * ```ts
+ * import { createAnsiStrip } from "@spool/transforms";
+ * import { byteAtATime, checkStage } from "@spool/transforms/testing";
+ * const input = Buffer.from("\x1b[1mbold\x1b[0m");
+ * checkStage(() => createAnsiStrip(), input, byteAtATime(input));
+ * ```
+ */
 export function byteAtATime(input: Uint8Array): Uint8Array[] {
   return Array.from(input, (_, i) => input.subarray(i, i + 1));
 }
 
-/** `input` split at the given offsets (out-of-range and repeated offsets ignored). */
+/**
+ * `input` split at the given offsets (out-of-range and repeated offsets ignored).
+ *
+ * @example
+ * ```ts
+ * import { splitAt } from "@spool/transforms/testing";
+ * splitAt(Buffer.from("abcdef"), [2, 4]).map((c) => Buffer.from(c).toString()); // ["ab", "cd", "ef"]
+ * ```
+ */
 export function splitAt(input: Uint8Array, offsets: readonly number[]): Uint8Array[] {
   const cuts = [...new Set(offsets.filter((o) => o > 0 && o < input.length))].sort((a, b) => a - b);
   const chunks: Uint8Array[] = [];
@@ -231,13 +292,35 @@ export function splitAt(input: Uint8Array, offsets: readonly number[]): Uint8Arr
   return chunks;
 }
 
-/** Random split offsets for an input of `length` bytes (use with {@link splitAt}). */
+/**
+ * Random split offsets for an input of `length` bytes, at most `maxCuts` of them (use
+ * with {@link splitAt}).
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbSplitOffsets, splitAt } from "@spool/transforms/testing";
+ * const input = Buffer.from("hello world");
+ * const [offsets] = fc.sample(arbSplitOffsets(input.length), 1);
+ * splitAt(input, offsets ?? []);
+ * ```
+ */
 export function arbSplitOffsets(length: number, maxCuts = 32): Arbitrary<number[]> {
   if (length < 2) return fc.constant([]);
   return fc.array(fc.integer({ min: 1, max: length - 1 }), { maxLength: maxCuts });
 }
 
-/** An input and a random chunking of it. */
+/**
+ * An input and a random chunking of it, for your own fast-check properties.
+ *
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * import { arbChunked, arbStageInput, checkStage } from "@spool/transforms/testing";
+ * fc.assert(fc.property(arbChunked(arbStageInput()), ({ input, chunks }) => checkStage(() => createUtf8Decoder(), input, chunks)));
+ * ```
+ */
 export function arbChunked(
   input: Arbitrary<Uint8Array>,
 ): Arbitrary<{ input: Uint8Array; chunks: Uint8Array[] }> {

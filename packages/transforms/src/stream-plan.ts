@@ -24,6 +24,18 @@ import { createPreviewTap, PREVIEW_TAP, previewTapBudget } from "./preview-tap.j
 import { REDACTOR } from "./redactor.js";
 import { createUtf8Decoder, UTF8_DECODER } from "./utf8-decoder.js";
 
+/**
+ * What {@link createStreamPlan} takes: the preview budget, the redactor (or null), and your
+ * own stages, which run after the redactor and before the tap.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+ * import { createRedactor, createStreamPlan, type StreamPlanOptions } from "@spool/transforms";
+ * const options: StreamPlanOptions = { preview: { budget: DEFAULT_PREVIEW_BUDGET, stream: "stdout" }, redactor: createRedactor() };
+ * const plan = createStreamPlan(options);
+ * ```
+ */
 export interface StreamPlanOptions {
   /**
    * The preview budget, one for the whole capture: pass the same object as the capture's

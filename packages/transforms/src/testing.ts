@@ -63,9 +63,19 @@ export {
 } from "./stage-property.js";
 
 /**
- * Chunking invariance, no retraction and hold ≤ window for any stage: after every push the
- * output so far is a prefix of the one-shot output, `held` never exceeds `window`, and the
- * final output equals the one-shot output.
+ * Chunking invariance, no retraction and hold ≤ window for any stage, on one input and one
+ * chunking: after every push the output so far is a prefix of the one-shot output, `held`
+ * never exceeds `window`, and the final output equals the one-shot output. Throws an
+ * `Error` describing the first violation. {@link checkStageProperty} runs it on random
+ * inputs and chunkings.
+ *
+ * @example
+ * ```ts
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * import { checkStage } from "@spool/transforms/testing";
+ * const input = Buffer.from("héllo");
+ * checkStage(() => createUtf8Decoder(), input, [input.subarray(0, 2), input.subarray(2)]);
+ * ```
  */
 export function checkStage(
   makeStage: () => Stage,
@@ -130,7 +140,17 @@ function sharedEqualChunks(chunks: readonly Uint8Array[]): Uint8Array[] {
   return shared;
 }
 
-/** Redacted and omitted input ranges of the one-shot redaction of `input`. */
+/**
+ * The redacted and omitted input ranges of the one-shot redaction of `input`: where a
+ * rule fired, in input offsets.
+ *
+ * @example
+ * ```ts
+ * import { redactedRanges } from "@spool/transforms/testing";
+ * const ranges = redactedRanges({ knownValues: ["hunter2hunter2"] }, Buffer.from("pw hunter2hunter2"));
+ * ranges.map((r) => [r.start, r.end]); // [[3, 17]]
+ * ```
+ */
 export function redactedRanges(
   source: RedactionOptions | CompiledRedaction,
   input: Uint8Array,
@@ -145,7 +165,14 @@ export function redactedRanges(
 /**
  * Everything {@link checkStage} checks for a redactor, plus provenance after every write:
  * each raw byte emitted so far comes from an input offset outside every span the one-shot
- * output redacts or omits.
+ * output redacts or omits. Throws an `Error` naming the first violation.
+ *
+ * @example
+ * ```ts
+ * import { byteAtATime, checkRedactor } from "@spool/transforms/testing";
+ * const input = Buffer.from("token: hunter2hunter2\n");
+ * checkRedactor({ knownValues: ["hunter2hunter2"] }, input, byteAtATime(input));
+ * ```
  */
 export function checkRedactor(
   source: RedactionOptions | CompiledRedaction,
@@ -177,7 +204,17 @@ export function checkRedactor(
   verify("end");
 }
 
-/** Throw if the redaction of `text` still contains any `piece`-byte substring of `secret`. */
+/**
+ * Throw if `output` still contains any `piece`-byte substring of `secret` (8 bytes by
+ * default): a partial leak counts as a leak.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * import { checkNoSecretPiece } from "@spool/transforms/testing";
+ * checkNoSecretPiece(redactText("pw=hunter2hunter2", { knownValues: ["hunter2hunter2"] }), "hunter2hunter2");
+ * ```
+ */
 export function checkNoSecretPiece(output: string, secret: string, piece = 8): void {
   const bytes = Buffer.from(secret, "utf8");
   const out = Buffer.from(output, "utf8");
@@ -190,7 +227,17 @@ export function checkNoSecretPiece(output: string, secret: string, piece = 8): v
   }
 }
 
-/** Options of {@link checkRedaction}: what to embed and how many runs. */
+/**
+ * Options of {@link checkRedaction}: what to embed (see {@link EmbeddingOptions}) and how
+ * many runs (see {@link PropertyRunOptions}).
+ *
+ * @example
+ * ```ts
+ * import { checkRedaction, type CheckRedactionOptions } from "@spool/transforms/testing";
+ * const options: CheckRedactionOptions = { secrets: ["hunter2hunter2"], contexts: ["json", "flag-equals"], numRuns: 30 };
+ * checkRedaction({ knownValues: ["hunter2hunter2"] }, options);
+ * ```
+ */
 export interface CheckRedactionOptions extends EmbeddingOptions, PropertyRunOptions {}
 
 /**

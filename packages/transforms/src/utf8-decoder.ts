@@ -16,8 +16,30 @@
 import { isUtf8 } from "node:buffer";
 import type { Stage } from "@spool/core/runtime";
 
+/**
+ * The UTF-8 decoder stage's name, e.g. to find it in a plan.
+ *
+ * @example
+ * ```ts
+ * import { createUtf8Decoder, UTF8_DECODER } from "@spool/transforms";
+ * createUtf8Decoder().name === UTF8_DECODER; // true
+ * ```
+ */
 export const UTF8_DECODER = "utf8-decoder";
 
+/**
+ * The UTF-8 decoder as a stage: `counters.replacements` counts the invalid sequences it
+ * replaced with U+FFFD.
+ *
+ * @example
+ * ```ts
+ * import { runStage } from "@spool/core";
+ * import { createUtf8Decoder } from "@spool/transforms";
+ * const decoder = createUtf8Decoder();
+ * runStage(decoder, [Buffer.from([0x61, 0xff, 0x62])]).toString(); // "a\ufffdb"
+ * decoder.counters.replacements; // 1
+ * ```
+ */
 export interface Utf8Decoder extends Stage {
   readonly counters: { readonly replacements: number };
 }

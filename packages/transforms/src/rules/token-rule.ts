@@ -16,6 +16,16 @@ import { SpoolError } from "@spool/core/errors";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { ALNUM, byteSet, classBodyProblem } from "./byte-classes.js";
 
+/**
+ * What {@link tokenRule} takes: the shape of a prefix + alphabet credential.
+ *
+ * @example
+ * ```ts
+ * import { tokenRule, type TokenRuleOptions } from "@spool/transforms";
+ * const options: TokenRuleOptions = { name: "acme-key", prefixes: ["acme_live_", "acme_test_"], body: "A-Za-z0-9", minBody: 24, mixed: true };
+ * const rule = tokenRule(options);
+ * ```
+ */
 export interface TokenRuleOptions {
   /** Rule name for the marker. */
   readonly name: string;
@@ -47,9 +57,17 @@ export interface TokenRuleOptions {
 }
 
 /**
- * A {@link MatcherRule} for prefix + alphabet tokens. Throws `SPOOL_E_OPTIONS` at once for
- * options that would silently match nothing: an empty, reversed (`"z-a"`) or escaped
- * (`"\\w"`) `body`, no prefixes, or a `minBody` below 1.
+ * A {@link MatcherRule} for prefix + alphabet tokens, redacting the whole run once the
+ * body reaches `minBody` bytes. Throws `SPOOL_E_OPTIONS` at once for options that would
+ * silently match nothing: an empty, reversed (`"z-a"`) or escaped (`"\\w"`) `body`, no
+ * prefixes, or a `minBody` below 1.
+ *
+ * @example
+ * ```ts
+ * import { redactText, tokenRule } from "@spool/transforms";
+ * const acme = tokenRule({ name: "acme-key", prefixes: ["acme_"], body: "A-Za-z0-9", minBody: 24 });
+ * redactText("key=acme_0123456789abcdefghijKLMN", { rules: [acme] }); // "key=[REDACTED:acme-key]"
+ * ```
  */
 export function tokenRule(options: TokenRuleOptions): MatcherRule {
   validateTokenRule(options);

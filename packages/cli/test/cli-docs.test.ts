@@ -4,11 +4,11 @@
  * parser enforces.
  */
 import { readFileSync } from "node:fs";
-import { COMMANDS } from "@spool/cli/commands";
-import { cliMarkdown } from "@spool/cli/help";
 import { describe, expect, it } from "vitest";
+import { COMMANDS } from "../src/commands.js";
+import { cliMarkdown } from "../src/help.js";
 
-const page = readFileSync(new URL("../docs/cli.md", import.meta.url), "utf8");
+const page = readFileSync(new URL("../../../docs/cli.md", import.meta.url), "utf8");
 
 describe("docs/cli.md", () => {
   it("is what scripts/cli-docs.mjs writes (run it after changing a command)", () => {

@@ -1,0 +1,73 @@
+/**
+ * What every `spool mcp` tool is made of: a name, a description, an input shape and an
+ * output schema, and a handler that runs the CLI's own command in-process
+ * (`ToolContext.call`) and turns what it printed into a result within its byte budget.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { CommandOutput } from "../collected-io.js";
+
+/** What `spool mcp` was started with. */
+export interface McpServerOptions {
+  /** The spool root (else the CLI's default). */
+  readonly root: string | undefined;
+  /** Most bytes of any tool result. */
+  readonly maxResultBytes: number;
+  /** run/start only these argv[0] (empty: any). */
+  readonly allowCmd: readonly string[];
+  /** never these argv[0] (or base names). */
+  readonly denyCmd: readonly string[];
+  /** Commands run only here or below (null: anywhere). */
+  readonly confineCwd: string | null;
+  /** Only these tools (default all), and no resources: what `mcp-proxy` adds to a server. */
+  readonly only?: readonly string[];
+  /** Put before each tool's name (`mcp-proxy` uses `spool_`). @default "" */
+  readonly prefix?: string;
+}
+
+/** What a tool's handler may use: the server's options and the CLI's commands. */
+export interface ToolContext {
+  readonly options: McpServerOptions;
+  /** The server's working directory. */
+  readonly cwd: string;
+  /** Run `spool NAME ARGV…` in-process with the server's root and environment. */
+  call(name: string, argv: readonly string[], cwd?: string): Promise<CommandOutput>;
+  /** A call's byte budget: its `max_bytes` (default 16 KiB) within `--max-result-bytes`. */
+  budget(maxBytes: number | undefined): number;
+}
+
+/** One tool of `spool mcp`. */
+export interface McpTool<I extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: I;
+  readonly output: z.ZodType;
+  handle(context: ToolContext, args: z.infer<z.ZodObject<I>>): Promise<CallToolResult>;
+}
+
+/** A tool with its argument type checked here, kept in a list of tools of any shape. */
+export function defineTool<I extends z.ZodRawShape>(tool: McpTool<I>): McpTool {
+  return tool as unknown as McpTool;
+}
+
+/** The argument naming a capture, shared by every tool that reads one. */
+export const refArg = z
+  .string()
+  .min(1)
+  .describe("a capture id, a --call-id, or a ref (path) printed by spool");
+export const streamArg = z
+  .enum(["stdout", "stderr"])
+  .optional()
+  .describe("the stream (default: stdout)");
+export const maxBytesArg = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe("most bytes of this result (default 16384, at most the server's --max-result-bytes)");
+
+/** The result of a tool that returns a command's text. */
+export const TextResultSchema = z.object({
+  bytes: z.number().int().describe("bytes of the command's output"),
+  clipped: z.boolean().describe("true if the text shown is only part of it"),
+});

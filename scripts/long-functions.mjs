@@ -1,0 +1,57 @@
+// Functions longer than a limit in packages/*/src (TypeScript syntax tree, not a line count
+// of the file): `node scripts/long-functions.mjs [LIMIT]` prints LINES  FILE:LINE  NAME.
+// test/architecture.test.ts fails on any not in its allow-list (each with its reason).
+import { readdirSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url));
+
+/** Source files of every package's src/ (no .d.ts), repository-relative. */
+export function packageSources(root = REPO) {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const f = path.join(dir, e.name);
+      if (e.isDirectory()) walk(f);
+      else if (/\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts")) files.push(f);
+    }
+  };
+  for (const p of readdirSync(path.join(root, "packages"), { withFileTypes: true }))
+    if (p.isDirectory()) walk(path.join(root, "packages", p.name, "src"));
+  return files.map((f) => path.relative(root, f).split(path.sep).join("/")).sort();
+}
+
+/** Every function (declaration, method, arrow, accessor) over `limit` lines, longest first. */
+export function longFunctions(limit = 80, root = REPO) {
+  const found = [];
+  for (const file of packageSources(root)) {
+    const text = readFileSync(path.join(root, file), "utf8");
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node) => {
+      if (ts.isFunctionLike(node) && node.body) {
+        const first = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+        const last = sf.getLineAndCharacterOfPosition(node.end).line;
+        if (last - first + 1 > limit)
+          found.push({ file, line: first + 1, name: functionName(node), lines: last - first + 1 });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return found.sort((a, b) => b.lines - a.lines);
+}
+
+function functionName(node) {
+  if (node.name) return node.name.getText();
+  const parent = node.parent;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)))
+    return parent.name.getText();
+  return "(anonymous)";
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const limit = Number(process.argv[2] ?? 80);
+  for (const f of longFunctions(limit)) console.log(`${f.lines}\t${f.file}:${f.line}\t${f.name}`);
+}

@@ -1,0 +1,116 @@
+/**
+ * Every symbol a user can import from a published entry point (each key of the `exports`
+ * maps of core, transforms and sinks) has TSDoc that says what it is for and an `@example`,
+ * every property of an exported `…Options` type is documented, and every ```ts block of
+ * those examples type-checks, against the package sources, as a module of its own.
+ */
+import * as path from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import {
+  codeBlocks,
+  entryPoints,
+  type PublicSymbol,
+  publicSymbols,
+  REPO,
+  surfaceProgram,
+} from "./tsdoc-surface.js";
+
+const rows = publicSymbols(surfaceProgram());
+
+/** One row per declaration (core's "." re-exports "./runtime", for instance). */
+function unique(list: readonly PublicSymbol[]): PublicSymbol[] {
+  const seen = new Map<string, PublicSymbol>();
+  for (const row of list) {
+    const key = `${row.declaredAt} ${row.name}`;
+    if (!seen.has(key)) seen.set(key, row);
+  }
+  return [...seen.values()];
+}
+
+const label = (row: PublicSymbol) => `${row.entry} ${row.name} (${row.declaredAt})`;
+
+describe("TSDoc on the public API", () => {
+  it("finds every entry point and its exports", () => {
+    expect(entryPoints().map((e) => e.specifier)).toEqual(
+      expect.arrayContaining([
+        "@spool/core",
+        "@spool/core/errors",
+        "@spool/core/process-group",
+        "@spool/core/runtime",
+        "@spool/core/testing",
+        "@spool/transforms",
+        "@spool/transforms/testing",
+        "@spool/sinks",
+        "@spool/sinks/testing",
+        "@spool/sinks/runtime",
+      ]),
+    );
+    for (const entry of entryPoints()) {
+      expect(
+        rows.some((row) => row.entry === entry.specifier),
+        entry.specifier,
+      ).toBe(true);
+    }
+  });
+
+  it("documents every exported symbol", () => {
+    expect(
+      unique(rows)
+        .filter((row) => !row.hasDoc)
+        .map(label),
+    ).toEqual([]);
+  });
+
+  it("gives every exported symbol an @example", () => {
+    expect(
+      unique(rows)
+        .filter((row) => row.examples.length === 0)
+        .map(label),
+    ).toEqual([]);
+  });
+
+  it("gives every @example a ```ts block (the code the next test type-checks)", () => {
+    const prose = unique(rows).filter(
+      (row) => row.examples.length > 0 && row.examples.flatMap(codeBlocks).length === 0,
+    );
+    expect(prose.map(label)).toEqual([]);
+  });
+
+  it("documents every property of every exported options type", () => {
+    const gaps = unique(rows)
+      .filter((row) => row.undocumentedOptions.length > 0)
+      .map((row) => `${label(row)}: ${row.undocumentedOptions.join(", ")}`);
+    expect(gaps).toEqual([]);
+  });
+
+  it("has examples that type-check against the sources", { timeout: 180_000 }, () => {
+    const files = new Map<string, string>();
+    const origin = new Map<string, string>();
+    for (const row of unique(rows)) {
+      row.examples.flatMap(codeBlocks).forEach((code, i) => {
+        // .mts: each example is an ES module of its own (top-level await allowed), placed
+        // (in memory) in the declaring package, so it resolves that package's dependencies.
+        const pkg = row.declaredAt.split("/").slice(0, 2).join("/");
+        const name = path.join(REPO, pkg, ".tsdoc-examples", `${files.size}-${row.name}-${i}.mts`);
+        files.set(name, `${code}\nexport {};\n`);
+        origin.set(name, label(row));
+      });
+    }
+    expect(files.size).toBeGreaterThanOrEqual(unique(rows).length);
+    const program = surfaceProgram(files);
+    const failures = [...files.keys()].flatMap((name) => {
+      const source = program.getSourceFile(name);
+      const diagnostics =
+        source === undefined
+          ? []
+          : [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+      return diagnostics.map((d) => {
+        const { line } = d.file?.getLineAndCharacterOfPosition(d.start ?? 0) ?? { line: 0 };
+        const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+        return `${origin.get(name)} example line ${line + 1}: ${text}`;
+      });
+    });
+    expect(failures).toEqual([]);
+  });
+});
