@@ -1,10 +1,10 @@
 /**
  * An `Io` that keeps what a command prints, so the MCP servers can call the CLI's own
- * command functions (`invokeCommand`) and turn their output into tool results.
+ * command functions (through `Io.invoke`, which `main` supplies) and turn their output into
+ * tool results.
  */
 import { isSpoolError } from "@spool/core/runtime";
 import type { Io } from "./io.js";
-import { invokeCommand } from "./main.js";
 
 /** What one command call printed, and how it ended. */
 export interface CommandOutput {
@@ -18,14 +18,16 @@ export interface CommandOutput {
  * thrown (the caller turns them into tool errors with their code).
  *
  * @example
- * const out = await collectCommand("status", ["my-call", "--root", root], { cwd, env });
+ * const out = await collectCommand("status", ["my-call", "--root", root], { cwd, env, invoke: invokeCommand });
  * JSON.parse(out.stdout.toString()).captureId;
  */
 export async function collectCommand(
   name: string,
   argv: readonly string[],
-  where: Pick<Io, "cwd" | "env" | "stdin">,
+  where: Pick<Io, "cwd" | "env" | "stdin" | "invoke">,
 ): Promise<CommandOutput> {
+  const invoke = where.invoke;
+  if (invoke === undefined) throw new Error(`spool ${name}: no command runner in this Io`);
   const out: Buffer[] = [];
   let err = "";
   const io: Io = {
@@ -35,9 +37,10 @@ export async function collectCommand(
     },
     cwd: where.cwd,
     env: where.env,
+    invoke,
     ...(where.stdin ? { stdin: where.stdin } : {}),
   };
-  const status = await invokeCommand(name, argv, io);
+  const status = await invoke(name, argv, io);
   return { status, stdout: Buffer.concat(out), stderr: err };
 }
 

@@ -6,7 +6,16 @@ export interface Io {
   readonly cwd: string;
   /** What `spool capture` reads (default: this process's stdin). */
   readonly stdin?: NodeJS.ReadableStream;
+  /**
+   * Runs another command in this process (the MCP servers' tools do, through
+   * `collectCommand`). `main` supplies it to every command it runs, so a command needs
+   * no import of `main` (which loads every command) to call another.
+   */
+  readonly invoke?: InvokeCommand;
 }
+
+/** Run command `name` on `argv` with `io`; resolves to its exit status, throws its typed errors. */
+export type InvokeCommand = (name: string, argv: readonly string[], io: Io) => Promise<number>;
 
 export const processIo: Io = {
   stdout: (text) => process.stdout.write(text),

@@ -107,7 +107,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     io.stderr(`spool: unknown command "${shown(name)}" (try: spool help)\n`);
     return 64;
   }
-  const { definition, load } = found;
+  const { definition } = found;
   const options = rest.indexOf("--") === -1 ? rest : rest.slice(0, rest.indexOf("--"));
   if (options.includes("--help")) {
     io.stdout((await import("./help.js")).commandText(definition));
@@ -157,7 +157,7 @@ export async function invokeCommand(
 async function invoke(found: Entry<OptionTable>, argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseCommand(found.definition, argv);
   const command = await found.load();
-  return command(parsed, io);
+  return command(parsed, io.invoke === undefined ? { ...io, invoke: invokeCommand } : io);
 }
 
 /** `spool help [CMD]`; the renderer is loaded only here, off the path of every other command. */

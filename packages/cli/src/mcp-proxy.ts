@@ -44,7 +44,7 @@ export async function mcpProxyCommand(
   const capture: ResultCaptureOptions = {
     root: o.root,
     previewBytes: Math.max(256, Math.floor(budget / 3)),
-    io: { cwd: io.cwd, env },
+    io: { cwd: io.cwd, env, ...(io.invoke === undefined ? {} : { invoke: io.invoke }) },
   };
   const local = await localTools(o.root, o["max-result-bytes"], io);
   const upstream = spawn(command, args, {

@@ -92,12 +92,12 @@ function answerUnreadable(transport: StdioServerTransport): void {
  * The `spool mcp` server (not yet connected): its tools and resources.
  *
  * @example
- * const server = createSpoolMcpServer({ root, maxResultBytes: 1 << 20, allowCmd: [], denyCmd: [], confineCwd: null }, processIo);
+ * const server = createSpoolMcpServer({ root, maxResultBytes: 1 << 20, allowCmd: [], denyCmd: [], confineCwd: null }, { ...processIo, invoke: invokeCommand });
  * await serveStdio(server);
  */
 export function createSpoolMcpServer(
   options: McpServerOptions,
-  io: Pick<Io, "cwd" | "env">,
+  io: Pick<Io, "cwd" | "env" | "invoke">,
 ): McpServer {
   const server = new McpServer(
     { name: "spool", version: "0.1.0" },
@@ -109,7 +109,8 @@ export function createSpoolMcpServer(
   const context: ToolContext = {
     options,
     cwd: io.cwd,
-    call: (name, argv, cwd = io.cwd) => collectCommand(name, [...rootArgs, ...argv], { cwd, env }),
+    call: (name, argv, cwd = io.cwd) =>
+      collectCommand(name, [...rootArgs, ...argv], { cwd, env, ...invokeOf(io) }),
     budget: (maxBytes) => resultBudget(maxBytes, options.maxResultBytes),
   };
   for (const tool of TOOLS)
@@ -132,3 +133,6 @@ function registerTool(server: McpServer, context: ToolContext, tool: McpTool): v
     }) as never,
   );
 }
+
+/** `io`'s command runner, if it has one, as a field to spread. */
+const invokeOf = (io: Pick<Io, "invoke">) => (io.invoke === undefined ? {} : { invoke: io.invoke });

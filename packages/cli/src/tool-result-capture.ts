@@ -26,7 +26,7 @@ interface ContentItem {
 export interface ResultCaptureOptions {
   readonly root: string | undefined;
   readonly previewBytes: number;
-  readonly io: Pick<Io, "cwd" | "env">;
+  readonly io: Pick<Io, "cwd" | "env" | "invoke">;
 }
 
 /** The capture of one result: the text capture's receipt and the binary items' ids. */

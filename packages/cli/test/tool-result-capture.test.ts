@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { invokeCommand } from "../src/main.js";
 import { captureToolResult, keepsNothing } from "../src/tool-result-capture.js";
 
 const OPTIONS = { previewBytes: 5461 };
@@ -46,7 +47,7 @@ const result = fc.record(
 describe("keepsNothing", () => {
   it("is true only of results whose capture stays on the small-result path", async () => {
     const root = mkdtempSync(path.join(tmpdir(), "spool-keeps-nothing-"));
-    const io = { cwd: root, env: {} };
+    const io = { cwd: root, env: {}, invoke: invokeCommand };
     let checked = 0;
     await fc.assert(
       fc.asyncProperty(result, async (r) => {
