@@ -220,9 +220,11 @@ function runCapture(
   });
   const pipelines = createPipelines(spool, plans, {
     onProduced: () => spillIfOutgrown(run),
-    onStop: (stream, reason) => {
+    onStop: (stream, reason, error) => {
       run.reasons.add(reason);
-      journal.stopped(stream, reason);
+      // The first storage failure is the one the receipt names.
+      if (error?.storage) run.storageError ??= error.storage;
+      journal.stopped(stream, reason, error);
     },
     onStageError: journal.stageFailed,
   });
@@ -368,6 +370,7 @@ async function publishFinal(
     await run.spool.publishReceipt(receipt);
     return true;
   } catch (error) {
+    if (error instanceof SpoolError && error.storage) run.storageError ??= error.storage;
     journal.publishFailed(error);
     return false;
   }

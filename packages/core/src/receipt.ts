@@ -86,8 +86,10 @@ export const CaptureReceiptSchema = z.object({
   state: z.enum(CAPTURE_STATES),
   reasons: z.array(z.enum(CAPTURE_REASONS)),
   /**
-   * Present only when storage could not be opened (`storage-unavailable`): the errno, the
-   * operation and the path (secret-looking segments redacted).
+   * Present only when storage failed: it could not be opened (`storage-unavailable`), a
+   * write, sync or rename failed (`no-space`, `write-error`) or the receipt could not be
+   * published. The first failure's errno, operation and path (secret-looking segments
+   * redacted).
    */
   storageError: z
     .object({ errno: z.string(), operation: z.string(), path: z.string().nullable() })
