@@ -21,9 +21,33 @@ import {
   SOURCE_KINDS,
   STREAM_NAMES,
 } from "./receipt-vocabulary.js";
+import {
+  COUNTER_NAME,
+  MAX_COUNTED_STAGES,
+  MAX_STAGE_COUNTERS,
+  MAX_STAGE_NAME,
+} from "./stage-counters.js";
 
 const count = z.number().int().nonnegative();
 const isoTime = z.iso.datetime({ offset: true });
+
+/**
+ * One stage's own counters in a stream receipt (`stageCounters`), bounded: at most 32
+ * counters named like rules, non-negative integers. A stage that broke a bound has no
+ * counters and says which bound in `invalid`.
+ */
+export const StageCountersReceiptSchema = z.object({
+  stage: z.string().max(MAX_STAGE_NAME),
+  counters: z
+    .record(
+      z.string().regex(COUNTER_NAME),
+      z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    )
+    .refine((c) => Object.keys(c).length <= MAX_STAGE_COUNTERS, {
+      message: `at most ${MAX_STAGE_COUNTERS} counters`,
+    }),
+  invalid: z.string().max(200).optional(),
+});
 
 export const StreamReceiptSchema = z.object({
   representation: z.enum(REPRESENTATIONS),
@@ -35,6 +59,8 @@ export const StreamReceiptSchema = z.object({
   replacements: count,
   redactions: count,
   omissions: count,
+  /** Present only when a stage reports its own counters (`Stage.namedCounters`). */
+  stageCounters: z.array(StageCountersReceiptSchema).max(MAX_COUNTED_STAGES).optional(),
   lines: count.nullable(),
   endsWithNewline: z.boolean().nullable(),
   ref: z.string().nullable(),

@@ -20,7 +20,7 @@
  * });
  * ```
  */
-import { runStage, type Stage } from "@spool/core/runtime";
+import { namedCountersProblem, runStage, type Stage } from "@spool/core/runtime";
 import type { Arbitrary, IProperty } from "fast-check";
 import { fc } from "./fast-check-peer.js";
 
@@ -166,11 +166,28 @@ export function checkStageRun(
   got.push(...stage.end());
   verify("end()", chunks.length);
   if (stage.held !== 0) fail(`held is ${stage.held} after end(), expected 0`);
+  const counted = countersProblem(stage);
+  if (counted !== null) fail(counted);
   const all = Buffer.concat(got);
   if (!all.equals(want))
     fail(
       `end() left the output at ${showBytes(all)}, expected ${showBytes(want)} (bytes were lost at end())`,
     );
+}
+
+/**
+ * Why a stage's own counters (`namedCounters`) would not fit in a receipt, or null: they
+ * break a bound (see `stage-counters.ts` in `@spool/core`) or reading them throws.
+ */
+export function countersProblem(stage: Stage): string | null {
+  let problem: string | null;
+  try {
+    if (stage.namedCounters === undefined) return null;
+    problem = namedCountersProblem(stage.namedCounters);
+  } catch (error) {
+    problem = `reading them threw ${String((error as Error)?.message ?? error)}`;
+  }
+  return problem === null ? null : `namedCounters: ${problem}`;
 }
 
 /** Default inputs: short UTF-8 text with newlines, a few invalid bytes and ANSI escapes. */
