@@ -261,6 +261,25 @@ describe("failures in the middle of a capture", () => {
     });
   });
 
+  it("a line index that cannot be written: every byte kept, complete, and still reported", async () => {
+    const { receipt, events, dir } = await capture(
+      [{ op: "write", afterBytes: 0, code: "EIO", match: "stdout.idx" }],
+      GEN,
+      ["1048576", "10"],
+    );
+    const failure = {
+      errno: "EIO",
+      operation: "write",
+      path: redactPath(path.join(dir, "stdout.idx")),
+    };
+    expect(receipt.capture).toEqual({ state: "complete", reasons: [], storageError: failure });
+    expect(receipt.streams.stdout.committed).toBe(1048576);
+    expect(receipt.streams.stdout.ref).toMatch(/stdout\.txt$/);
+    const event = events.find((e) => e.type === "storage-error");
+    expect(event).toMatchObject({ stream: "stdout", code: "SPOOL_E_STORAGE", storage: failure });
+    expect((event as { message: string }).message).toContain("cannot index the lines of stdout");
+  });
+
   it("the spool's writer hands the stream's listener the error itself", async () => {
     const root = path.join(base, "r");
     mkdirSync(root, { mode: 0o700 });

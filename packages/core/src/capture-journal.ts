@@ -27,6 +27,8 @@ export interface CaptureJournal {
   /** Persistence of `stream` stopped; `error` when storage failed (also a `storage-error`). */
   stopped(stream: StreamName, reason: CaptureReason, error?: SpoolError): void;
   stageFailed(stream: StreamName, error: unknown): void;
+  /** A stream's line index could not be written (its bytes are all kept). */
+  indexLost(stream: StreamName, error: SpoolError): void;
   exited(): void;
   publishFailed(error: unknown): void;
   finalized(receipt: Receipt): void;
@@ -68,6 +70,9 @@ export function createCaptureJournal(
       log?.warn({ event: "persistence-stopped", captureId, stream, reason }, "persistence stopped");
       bus.emit(() => ({ type: "persistence-stopped", stream, reason }));
       if (error) storageFailed("write-failed", error, "storage failed", stream);
+    },
+    indexLost(stream, error) {
+      storageFailed("index-failed", error, "line index not written", stream);
     },
     stageFailed(stream, error) {
       const err = String((error as Error)?.message ?? error);

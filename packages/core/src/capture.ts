@@ -339,6 +339,7 @@ async function finishCapture(
   await run.storage.settled();
   ctx.live.stop();
   if (run.storage.status === "open") run.finals = await run.spool.finish();
+  reportIndexLoss(run, ctx.journal);
   run.outcome = settleOutcome(run);
   // On the small-result path the preview holds every byte: that is where they are kept.
   if (isInline(run))
@@ -358,6 +359,16 @@ async function finishCapture(
   enterPhase(run, "closed");
   ctx.journal.finalized(receipt);
   return receipt;
+}
+
+/** A stream whose line index was lost keeps every byte: it is reported, not a stop. */
+function reportIndexLoss(run: CaptureRun, journal: CaptureJournal): void {
+  for (const name of STREAM_NAMES) {
+    const lost = run.finals?.[name].indexError;
+    if (!lost) continue;
+    if (lost.storage) run.storageError ??= lost.storage;
+    journal.indexLost(name, lost);
+  }
 }
 
 /** Hand the final receipt to storage; false if it was not stored. */

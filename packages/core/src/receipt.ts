@@ -113,9 +113,9 @@ export const CaptureReceiptSchema = z.object({
   reasons: z.array(z.enum(CAPTURE_REASONS)),
   /**
    * Present only when storage failed: it could not be opened (`storage-unavailable`), a
-   * write, sync or rename failed (`no-space`, `write-error`) or the receipt could not be
-   * published. The first failure's errno, operation and path (secret-looking segments
-   * redacted).
+   * write, sync or rename failed (`no-space`, `write-error`), the receipt could not be
+   * published, or a line index could not be written (no byte lost: may be `complete`).
+   * The first failure's errno, operation and path (secret-looking segments redacted).
    */
   storageError: z
     .object({ errno: z.string(), operation: z.string(), path: z.string().nullable() })

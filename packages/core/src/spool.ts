@@ -75,6 +75,11 @@ export interface StreamFinal {
   path: string | null;
   /** Why persistence stopped, if it did (also told through {@link WriterListener.stopped}). */
   stopped: CaptureReason | null;
+  /**
+   * A storage failure that cost the stream only its line index: every byte is kept,
+   * readers scan instead. The capture reports it (event, `capture.storageError`).
+   */
+  indexError?: SpoolError;
 }
 
 export interface SpillInfo {

@@ -353,9 +353,9 @@ function failedError(answer: FailedReply, message: string, where: string): Spool
   });
 }
 
-/** Why a stream stopped keeping bytes: errno, system call and (redacted) path. */
-function streamError(name: StreamName, failure: SystemFailure): SpoolError {
-  return new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot store ${name}`, {
+/** Why a stream stopped keeping bytes (or its index): errno, system call and (redacted) path. */
+function streamError(name: StreamName, failure: SystemFailure, what = "cannot store"): SpoolError {
+  return new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `${what} ${name}`, {
     storage: storageFailureOf(failure, failure.syscall, failure.path ?? undefined),
   });
 }
@@ -380,6 +380,9 @@ function finalsOf(
       ref: refOf(captureId, file),
       path: path.join(dir, file),
       stopped: s.error ?? queues[name].state.stopped,
+      ...(s.indexFailure && !s.failure
+        ? { indexError: streamError(name, s.indexFailure, "cannot index the lines of") }
+        : {}),
     };
   });
   return result;

@@ -73,6 +73,8 @@ interface OpenStream {
   failure: SystemFailure | null;
   /** Whether the stop was told to the main thread (a stop by the sync timer is told later). */
   told: boolean;
+  /** The write that cost the stream its line index (the data goes on; readers scan). */
+  indexFailure: SystemFailure | null;
   /** The sparse line index beside the data file; null once it cannot be written. */
   index: { fd: number; indexer: LineIndexer; bytes: number } | null;
 }
@@ -202,6 +204,7 @@ function openStream(w: Writer, name: string): OpenStream {
     error: null,
     failure: null,
     told: false,
+    indexFailure: null,
     index: {
       fd: createExclusive(path.join(w.at, `${stem}.idx`), w.fsl),
       indexer: createLineIndexer(),
@@ -246,7 +249,7 @@ function write(w: Writer, message: WriteRequest): void {
   s.hash.update(written);
   s.committed += outcome.written;
   s.sync.wrote(outcome.written);
-  indexLines(s, written);
+  indexLines(w, s, written);
   const syncError = outcome.error === null && s.sync.due() ? syncStream(s, w.fsl) : null;
   if (outcome.error === null && syncError === null) {
     // The buffer goes back to the queue for reuse (see WriterQueue.recycle).
@@ -368,7 +371,8 @@ function finish(w: Writer, message: FinishRequest): void {
       file = null;
     }
     const sha256 = s.committed === written ? s.hash.digest("hex") : null;
-    return { committed: s.committed, sha256, file, error: s.error, failure: s.failure };
+    const { failure, indexFailure } = s;
+    return { committed: s.committed, sha256, file, error: s.error, failure, indexFailure };
   }) as [FinishedStream, FinishedStream];
   try {
     syncDir(w.at, w.fsl);
@@ -449,15 +453,19 @@ function reasonOf(code: string): CaptureReason {
   return code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
 }
 
-/** Append index entries after the data they point into; an index failure only drops the index. */
-function indexLines(s: OpenStream, data: Uint8Array) {
+/**
+ * Append index entries after the data they point into; an index failure only drops the
+ * index (and is reported at finish).
+ */
+function indexLines(w: Writer, s: OpenStream, data: Uint8Array) {
   if (!s.index) return;
   const entries = s.index.indexer.scan(data);
   if (!entries) return;
   try {
-    writeFully(s.index.fd, entries);
+    writeFully(s.index.fd, entries, w.fsl);
     s.index.bytes += entries.byteLength;
-  } catch {
+  } catch (error) {
+    s.indexFailure ??= failureOf(w, error, "write", s.file.replace(/\.live$/, ".idx"));
     // Never leave a torn entry; readers scan on from the last whole one.
     try {
       fs.ftruncateSync(s.index.fd, s.index.bytes);

@@ -171,6 +171,8 @@ export interface FinishedStream {
   error: CaptureReason | null;
   /** The first system call that failed on this stream, when one did. */
   failure: SystemFailure | null;
+  /** A write of its line index that failed (the index was dropped, the data kept). */
+  indexFailure: SystemFailure | null;
 }
 
 /** Both streams are closed and renamed (or kept as `.live`, with `error`). */
