@@ -35,6 +35,13 @@ const isoTime = z.iso.datetime({ offset: true });
  * One stage's own counters in a stream receipt (`stageCounters`), bounded: at most 32
  * counters named like rules, non-negative integers. A stage that broke a bound has no
  * counters and says which bound in `invalid`.
+ *
+ * @example
+ * ```ts
+ * import { StageCountersReceiptSchema } from "@spool/core";
+ * StageCountersReceiptSchema.safeParse({ stage: "rows", counters: { rows: 3 } }).success; // true
+ * StageCountersReceiptSchema.safeParse({ stage: "rows", counters: { rows: -1 } }).success; // false
+ * ```
  */
 export const StageCountersReceiptSchema = z.object({
   stage: z.string().max(MAX_STAGE_NAME),

@@ -20,16 +20,60 @@
  */
 import type { NamedCounters, Stage } from "./stage.js";
 
-/** Counters one stage may report. */
+/**
+ * Counters one stage may report.
+ *
+ * @example
+ * ```ts
+ * import { COUNTER_NAME, MAX_COUNTED_STAGES, MAX_STAGE_COUNTERS, MAX_STAGE_NAME } from "@spool/core";
+ * COUNTER_NAME.test("lines.empty"); // true
+ * [MAX_STAGE_COUNTERS, MAX_COUNTED_STAGES, MAX_STAGE_NAME]; // [32, 16, 64]
+ * ```
+ */
 export const MAX_STAGE_COUNTERS = 32;
-/** Stages with counters one stream receipt lists (later ones are left out). */
+/**
+ * Stages with counters one stream receipt lists (later ones are left out).
+ *
+ * @example
+ * ```ts
+ * import { COUNTER_NAME, MAX_COUNTED_STAGES, MAX_STAGE_COUNTERS, MAX_STAGE_NAME } from "@spool/core";
+ * COUNTER_NAME.test("lines.empty"); // true
+ * [MAX_STAGE_COUNTERS, MAX_COUNTED_STAGES, MAX_STAGE_NAME]; // [32, 16, 64]
+ * ```
+ */
 export const MAX_COUNTED_STAGES = 16;
-/** Longest stage name in an entry (a longer one is cut). */
+/**
+ * Longest stage name in an entry (a longer one is cut).
+ *
+ * @example
+ * ```ts
+ * import { COUNTER_NAME, MAX_COUNTED_STAGES, MAX_STAGE_COUNTERS, MAX_STAGE_NAME } from "@spool/core";
+ * COUNTER_NAME.test("lines.empty"); // true
+ * [MAX_STAGE_COUNTERS, MAX_COUNTED_STAGES, MAX_STAGE_NAME]; // [32, 16, 64]
+ * ```
+ */
 export const MAX_STAGE_NAME = 64;
-/** What a counter's name may be. */
+/**
+ * What a counter's name may be: 1–64 letters, digits, `.`, `_`, `:` or `-`.
+ *
+ * @example
+ * ```ts
+ * import { COUNTER_NAME, MAX_COUNTED_STAGES, MAX_STAGE_COUNTERS, MAX_STAGE_NAME } from "@spool/core";
+ * COUNTER_NAME.test("lines.empty"); // true
+ * [MAX_STAGE_COUNTERS, MAX_COUNTED_STAGES, MAX_STAGE_NAME]; // [32, 16, 64]
+ * ```
+ */
 export const COUNTER_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 
-/** One stage's entry in a stream receipt's `stageCounters`. */
+/**
+ * One stage's entry in a stream receipt's `stageCounters`.
+ *
+ * @example
+ * ```ts
+ * import type { StageCountersEntry } from "@spool/core";
+ * const entry: StageCountersEntry = { stage: "redactor", counters: { "github-token": 2 } };
+ * ```
+ */
 export interface StageCountersEntry {
   /** The stage's name (cut to {@link MAX_STAGE_NAME} characters). */
   readonly stage: string;

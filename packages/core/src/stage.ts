@@ -36,6 +36,21 @@ export interface StageCounters {
 /**
  * A stage's own counters, by name: at most 32, names of 1–64 letters, digits, `.`, `_`,
  * `:` or `-`, values non-negative safe integers (see `stage-counters.ts`).
+ *
+ * @example
+ * ```ts
+ * import type { NamedCounters, Stage } from "@spool/core";
+ * let rows = 0;
+ * const counted: Stage = {
+ *   name: "rows",
+ *   held: 0,
+ *   push: (batch) => (rows += batch.length, [...batch]),
+ *   end: () => [],
+ *   get namedCounters(): NamedCounters {
+ *     return { rows };
+ *   },
+ * };
+ * ```
  */
 export type NamedCounters = Readonly<Record<string, number>>;
 

@@ -178,6 +178,14 @@ export function checkStageRun(
 /**
  * Why a stage's own counters (`namedCounters`) would not fit in a receipt, or null: they
  * break a bound (see `stage-counters.ts` in `@spool/core`) or reading them throws.
+ *
+ * @example
+ * ```ts
+ * import type { Stage } from "@spool/core";
+ * import { countersProblem } from "@spool/transforms/testing";
+ * const stage: Stage = { name: "s", held: 0, push: (b) => [...b], end: () => [], namedCounters: { ratio: 0.5 } };
+ * countersProblem(stage); // "namedCounters: counter values must be non-negative safe integers"
+ * ```
  */
 export function countersProblem(stage: Stage): string | null {
   let problem: string | null;
