@@ -70,6 +70,11 @@ async function capture(
   }
 }
 
+/** The real path of a stream's `.live` file (what a storage error names). */
+function liveOf(receipt: Receipt, name: StreamName): string {
+  return path.join(root, "tool-outputs", receipt.captureId, `${name}.live`);
+}
+
 function onDisk(receipt: Receipt, name: StreamName): Buffer {
   return fs.readFileSync(receipt.streams[name].path!);
 }
@@ -81,7 +86,11 @@ describe("storage faults in the writer", () => {
     ]);
     expect(exitStatus).toBe(0);
     expect(receipt.process).toMatchObject({ state: "exited", exitCode: 0 });
-    expect(receipt.capture).toEqual({ state: "partial", reasons: ["no-space"] });
+    expect(receipt.capture).toEqual({
+      state: "partial",
+      reasons: ["no-space"],
+      storageError: { errno: "ENOSPC", operation: "write", path: liveOf(receipt, "stdout") },
+    });
     const out = receipt.streams.stdout;
     expect(out.raw.observed).toBe(OUT); // the reader drained everything
     expect(out.produced).toBe(OUT);
@@ -100,7 +109,11 @@ describe("storage faults in the writer", () => {
       { op: "write", afterBytes: 50_000, code: "EIO", match: "stderr.live" },
     ]);
     expect(exitStatus).toBe(0);
-    expect(receipt.capture).toEqual({ state: "partial", reasons: ["write-error"] });
+    expect(receipt.capture).toEqual({
+      state: "partial",
+      reasons: ["write-error"],
+      storageError: { errno: "EIO", operation: "write", path: liveOf(receipt, "stderr") },
+    });
     expect(receipt.streams.stderr.committed).toBe(50_000);
     expect(receipt.streams.stderr.produced).toBe(ERR);
     expect(onDisk(receipt, "stderr").equals(pattern(ERR).subarray(0, 50_000))).toBe(true);
@@ -131,6 +144,11 @@ describe("storage faults in the writer", () => {
     expect(exitStatus).toBe(0);
     expect(receipt.capture.state).toBe("partial");
     expect(receipt.capture.reasons).toContain("write-error");
+    expect(receipt.capture.storageError).toEqual({
+      errno: "EIO",
+      operation: "fsync",
+      path: liveOf(receipt, "stdout"),
+    });
     expect(receipt.streams.stdout.ref).toMatch(/stdout\.live$/);
     // No fsync of stdout ever succeeded: nothing of it is durable, so nothing is claimed
     // (and the file is cut back to that boundary).
@@ -142,7 +160,15 @@ describe("storage faults in the writer", () => {
 
   it("a failure naming the final file (link EIO): partial/write-error, readable as .live", async () => {
     const { receipt } = await capture([{ op: "link", code: "EIO", match: "stdout.txt" }]);
-    expect(receipt.capture).toEqual({ state: "partial", reasons: ["write-error"] });
+    expect(receipt.capture).toEqual({
+      state: "partial",
+      reasons: ["write-error"],
+      storageError: {
+        errno: "EIO",
+        operation: "link",
+        path: path.join(path.dirname(receipt.streams.stdout.path!), "stdout.txt"),
+      },
+    });
     expect(receipt.streams.stdout.path).toMatch(/stdout\.live$/);
     expect(receipt.streams.stderr.path).toMatch(/stderr\.txt$/);
     const published = JSON.parse(

@@ -126,11 +126,17 @@ suite("item 1: the final state is always recorded", () => {
     expect(said.capture.state).toBe("partial");
     expect(said.capture.reasons).toContain("storage-unavailable");
     expect(fs.existsSync(path.join(captureDir(root, said), "receipt.json"))).toBe(false);
-    // The inline form says the same.
+    // What failed, in the receipt `run` printed: a system error on a file of the capture.
+    expect(said.capture.storageError?.errno).toMatch(/^E[A-Z]+$/);
+    expect(said.capture.storageError?.path).toContain(captureDir(root, said));
+    // The inline form says the same (the disk keeps the errno only, in the exit record).
     const status = cli(["status", said.captureId, "--root", root]);
     expect(status.status).toBe(0);
     const seen = json(status.stdout);
-    expect(seen.capture).toEqual(said.capture);
+    expect({ state: seen.capture.state, reasons: seen.capture.reasons }).toEqual({
+      state: said.capture.state,
+      reasons: said.capture.reasons,
+    });
     expect(seen.process?.exitCode).toBe(5);
     const waited = cli(["wait", said.captureId, "--root", root]);
     expect(waited.status).toBe(5);

@@ -24,8 +24,11 @@ export interface CaptureJournal {
   started(pid: number | null): void;
   spilled(): void;
   spillFailed(error: unknown): void;
-  stopped(stream: StreamName, reason: CaptureReason): void;
+  /** Persistence of `stream` stopped; `error` when storage failed (also a `storage-error`). */
+  stopped(stream: StreamName, reason: CaptureReason, error?: SpoolError): void;
   stageFailed(stream: StreamName, error: unknown): void;
+  /** A stream's line index could not be written (its bytes are all kept). */
+  indexLost(stream: StreamName, error: SpoolError): void;
   exited(): void;
   publishFailed(error: unknown): void;
   finalized(receipt: Receipt): void;
@@ -38,6 +41,19 @@ export function createCaptureJournal(
   bus: EventBus,
   log: Logger | undefined,
 ): CaptureJournal {
+  /** One log line and one `storage-error` event, with errno, operation and redacted path. */
+  const storageFailed = (event: string, error: unknown, what: string, stream?: StreamName) => {
+    const storage = error instanceof SpoolError ? error.storage : null;
+    const code = codeOf(error);
+    log?.error({ event, captureId, ...(stream ? { stream } : {}), code, ...storage }, what);
+    bus.emit(() => ({
+      type: "storage-error",
+      ...(stream ? { stream } : {}),
+      code: code ?? "SPOOL_E_STORAGE",
+      message: error instanceof SpoolError ? error.message : what,
+      storage,
+    }));
+  };
   return {
     started(pid) {
       log?.info({ event: "start", captureId, pid }, "capture started");
@@ -48,21 +64,15 @@ export function createCaptureJournal(
       bus.emit(() => ({ type: "spill", receipt: receipt() }));
     },
     spillFailed(error) {
-      const storage = error instanceof SpoolError ? error.storage : null;
-      log?.error(
-        { event: "spill-failed", captureId, code: codeOf(error), ...storage },
-        "storage unavailable",
-      );
-      bus.emit(() => ({
-        type: "storage-error",
-        code: codeOf(error) ?? "SPOOL_E_STORAGE",
-        message: error instanceof SpoolError ? error.message : "storage unavailable",
-        storage,
-      }));
+      storageFailed("spill-failed", error, "storage unavailable");
     },
-    stopped(stream, reason) {
+    stopped(stream, reason, error) {
       log?.warn({ event: "persistence-stopped", captureId, stream, reason }, "persistence stopped");
       bus.emit(() => ({ type: "persistence-stopped", stream, reason }));
+      if (error) storageFailed("write-failed", error, "storage failed", stream);
+    },
+    indexLost(stream, error) {
+      storageFailed("index-failed", error, "line index not written", stream);
     },
     stageFailed(stream, error) {
       const err = String((error as Error)?.message ?? error);
@@ -72,10 +82,7 @@ export function createCaptureJournal(
       bus.emit(() => ({ type: "exit", receipt: receipt() }));
     },
     publishFailed(error) {
-      log?.error(
-        { event: "publish-failed", captureId, code: codeOf(error) },
-        "receipt not published",
-      );
+      storageFailed("publish-failed", error, "receipt not published");
     },
     finalized(final) {
       const { capture } = final;

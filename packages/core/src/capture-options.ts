@@ -194,8 +194,18 @@ export type CaptureEvent =
   | { type: "start"; receipt: Receipt }
   | { type: "spill"; receipt: Receipt }
   | { type: "persistence-stopped"; stream: StreamName; reason: CaptureReason }
-  /** Storage could not be opened: the capture goes on with its preview only. */
-  | { type: "storage-error"; code: string; message: string; storage: StorageFailure | null }
+  /**
+   * Storage failed: it could not be opened (the capture goes on with its preview only), a
+   * stream's write or sync failed (`stream` names it; it keeps what was durable), or the
+   * receipt could not be published. `storage` names errno, operation and redacted path.
+   */
+  | {
+      type: "storage-error";
+      stream?: StreamName;
+      code: string;
+      message: string;
+      storage: StorageFailure | null;
+    }
   | { type: "exit"; receipt: Receipt }
   | { type: "final"; receipt: Receipt };
 

@@ -16,6 +16,7 @@ import { type PreviewSnapshot, renderPreview } from "./preview.js";
 import type { Receipt, StreamReceipt } from "./receipt.js";
 import type { Representation, StreamName } from "./receipt-vocabulary.js";
 import { sumCounters } from "./stage.js";
+import { stageCountersOf } from "./stage-counters.js";
 
 export function buildReceipt(run: CaptureRun): Receipt {
   const streams = { stdout: streamReceipt(run, "stdout"), stderr: streamReceipt(run, "stderr") };
@@ -59,6 +60,7 @@ function streamReceipt(run: CaptureRun, name: StreamName): StreamReceipt {
   const final = run.finals?.[name];
   const snap = pipeline.ledger.snapshot();
   const counters = sumCounters(pipeline.stages);
+  const stageCounters = stageCountersOf(pipeline.stages);
   const inline = isInline(run);
   const stored = run.storage.status === "open";
   // The writer's final count is what is durable: after a failed sync it is below what
@@ -73,6 +75,7 @@ function streamReceipt(run: CaptureRun, name: StreamName): StreamReceipt {
     committed,
     retained: inline || stored ? { start: 0, end: committed } : null,
     ...counters,
+    ...(stageCounters.length > 0 ? { stageCounters } : {}),
     lines: short ? null : snap.lines,
     endsWithNewline: short ? null : snap.endsWithNewline,
     ref: stored ? (final?.ref ?? run.storage.info?.refs[name] ?? null) : null,

@@ -220,9 +220,11 @@ function runCapture(
   });
   const pipelines = createPipelines(spool, plans, {
     onProduced: () => spillIfOutgrown(run),
-    onStop: (stream, reason) => {
+    onStop: (stream, reason, error) => {
       run.reasons.add(reason);
-      journal.stopped(stream, reason);
+      // The first storage failure is the one the receipt names.
+      if (error?.storage) run.storageError ??= error.storage;
+      journal.stopped(stream, reason, error);
     },
     onStageError: journal.stageFailed,
   });
@@ -337,6 +339,7 @@ async function finishCapture(
   await run.storage.settled();
   ctx.live.stop();
   if (run.storage.status === "open") run.finals = await run.spool.finish();
+  reportIndexLoss(run, ctx.journal);
   run.outcome = settleOutcome(run);
   // On the small-result path the preview holds every byte: that is where they are kept.
   if (isInline(run))
@@ -358,6 +361,16 @@ async function finishCapture(
   return receipt;
 }
 
+/** A stream whose line index was lost keeps every byte: it is reported, not a stop. */
+function reportIndexLoss(run: CaptureRun, journal: CaptureJournal): void {
+  for (const name of STREAM_NAMES) {
+    const lost = run.finals?.[name].indexError;
+    if (!lost) continue;
+    if (lost.storage) run.storageError ??= lost.storage;
+    journal.indexLost(name, lost);
+  }
+}
+
 /** Hand the final receipt to storage; false if it was not stored. */
 async function publishFinal(
   run: CaptureRun,
@@ -368,6 +381,7 @@ async function publishFinal(
     await run.spool.publishReceipt(receipt);
     return true;
   } catch (error) {
+    if (error instanceof SpoolError && error.storage) run.storageError ??= error.storage;
     journal.publishFailed(error);
     return false;
   }

@@ -21,9 +21,40 @@ import {
   SOURCE_KINDS,
   STREAM_NAMES,
 } from "./receipt-vocabulary.js";
+import {
+  COUNTER_NAME,
+  MAX_COUNTED_STAGES,
+  MAX_STAGE_COUNTERS,
+  MAX_STAGE_NAME,
+} from "./stage-counters.js";
 
 const count = z.number().int().nonnegative();
 const isoTime = z.iso.datetime({ offset: true });
+
+/**
+ * One stage's own counters in a stream receipt (`stageCounters`), bounded: at most 32
+ * counters named like rules, non-negative integers. A stage that broke a bound has no
+ * counters and says which bound in `invalid`.
+ *
+ * @example
+ * ```ts
+ * import { StageCountersReceiptSchema } from "@spool/core";
+ * StageCountersReceiptSchema.safeParse({ stage: "rows", counters: { rows: 3 } }).success; // true
+ * StageCountersReceiptSchema.safeParse({ stage: "rows", counters: { rows: -1 } }).success; // false
+ * ```
+ */
+export const StageCountersReceiptSchema = z.object({
+  stage: z.string().max(MAX_STAGE_NAME),
+  counters: z
+    .record(
+      z.string().regex(COUNTER_NAME),
+      z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    )
+    .refine((c) => Object.keys(c).length <= MAX_STAGE_COUNTERS, {
+      message: `at most ${MAX_STAGE_COUNTERS} counters`,
+    }),
+  invalid: z.string().max(200).optional(),
+});
 
 /**
  * The zod schema of one stream's block of the receipt: its representation, the
@@ -48,6 +79,8 @@ export const StreamReceiptSchema = z.object({
   replacements: count,
   redactions: count,
   omissions: count,
+  /** Present only when a stage reports its own counters (`Stage.namedCounters`). */
+  stageCounters: z.array(StageCountersReceiptSchema).max(MAX_COUNTED_STAGES).optional(),
   lines: count.nullable(),
   endsWithNewline: z.boolean().nullable(),
   ref: z.string().nullable(),
@@ -129,8 +162,10 @@ export const CaptureReceiptSchema = z.object({
   state: z.enum(CAPTURE_STATES),
   reasons: z.array(z.enum(CAPTURE_REASONS)),
   /**
-   * Present only when storage could not be opened (`storage-unavailable`): the errno, the
-   * operation and the path (secret-looking segments redacted).
+   * Present only when storage failed: it could not be opened (`storage-unavailable`), a
+   * write, sync or rename failed (`no-space`, `write-error`), the receipt could not be
+   * published, or a line index could not be written (no byte lost: may be `complete`).
+   * The first failure's errno, operation and path (secret-looking segments redacted).
    */
   storageError: z
     .object({ errno: z.string(), operation: z.string(), path: z.string().nullable() })

@@ -165,11 +165,21 @@ export {
   type Batch,
   batchBytes,
   composeStages,
+  type NamedCounters,
   runStage,
   type Stage,
   type StageCounters,
   sumCounters,
 } from "./stage.js";
+export {
+  COUNTER_NAME,
+  MAX_COUNTED_STAGES,
+  MAX_STAGE_COUNTERS,
+  MAX_STAGE_NAME,
+  namedCountersProblem,
+  type StageCountersEntry,
+  stageCountersOf,
+} from "./stage-counters.js";
 export {
   type ByteSpan,
   type CaptureCondition,

@@ -15,6 +15,7 @@
  * spool.streams.stdout.offer([Buffer.from("hi\n")]);
  * ```
  */
+import type { SpoolError } from "./errors.js";
 import type { Receipt } from "./receipt.js";
 import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 import type { Batch } from "./stage.js";
@@ -78,8 +79,11 @@ export interface StreamWriter {
   ready(): Promise<void>;
   /** Resolves once everything accepted is committed, or persistence stopped (bounded by the stall budget). */
   flushed(): Promise<void>;
-  /** Stop persistence for `reason`; what was queued is dropped, `committed` stays. */
-  stop(reason: CaptureReason): void;
+  /**
+   * Stop persistence for `reason`; what was queued is dropped, `committed` stays. `error`
+   * is the storage failure behind it, if one was (its `storage` names errno, call and path).
+   */
+  stop(reason: CaptureReason, error?: SpoolError): void;
   /**
    * Register the writer's one listener (the capture's). What already happened is told at
    * once, so registering late loses nothing.
@@ -104,8 +108,8 @@ export interface StreamWriter {
 export interface WriterListener {
   /** The writer acknowledged `total` representation bytes durable in all (monotonic). */
   committed(total: number): void;
-  /** Persistence stopped for `reason`; told once. */
-  stopped(reason: CaptureReason): void;
+  /** Persistence stopped for `reason` (and `error`, when storage failed); told once. */
+  stopped(reason: CaptureReason, error?: SpoolError): void;
 }
 
 /**
@@ -130,6 +134,11 @@ export interface StreamFinal {
   path: string | null;
   /** Why persistence stopped, if it did (also told through {@link WriterListener.stopped}). */
   stopped: CaptureReason | null;
+  /**
+   * A storage failure that cost the stream only its line index: every byte is kept,
+   * readers scan instead. The capture reports it (event, `capture.storageError`).
+   */
+  indexError?: SpoolError;
 }
 
 /**

@@ -44,6 +44,27 @@ export interface StageCounters {
 }
 
 /**
+ * A stage's own counters, by name: at most 32, names of 1–64 letters, digits, `.`, `_`,
+ * `:` or `-`, values non-negative safe integers (see `stage-counters.ts`).
+ *
+ * @example
+ * ```ts
+ * import type { NamedCounters, Stage } from "@spool/core";
+ * let rows = 0;
+ * const counted: Stage = {
+ *   name: "rows",
+ *   held: 0,
+ *   push: (batch) => (rows += batch.length, [...batch]),
+ *   end: () => [],
+ *   get namedCounters(): NamedCounters {
+ *     return { rows };
+ *   },
+ * };
+ * ```
+ */
+export type NamedCounters = Readonly<Record<string, number>>;
+
+/**
  * A synchronous byte transformer over batches (see the module comment for the rules).
  *
  * @example
@@ -67,6 +88,11 @@ export interface Stage {
   readonly window?: number;
   /** Counters merged into the stream receipt. */
   readonly counters?: Readonly<StageCounters>;
+  /**
+   * The stage's own counters, listed under its name in the stream receipt's
+   * `stageCounters` (read whenever a receipt is built; bounded, see `stage-counters.ts`).
+   */
+  readonly namedCounters?: NamedCounters;
 }
 
 /**

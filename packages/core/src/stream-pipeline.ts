@@ -15,6 +15,7 @@
  * ```
  */
 import type { Readable } from "node:stream";
+import type { SpoolError } from "./errors.js";
 import { createLedger, type Ledger } from "./ledger.js";
 import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 import type { OfferResult, StreamWriter } from "./spool.js";
@@ -46,8 +47,8 @@ export interface StreamPipelineOptions {
   readonly onProduced?: (name: StreamName) => void;
   /** Called once if a stage throws; later bytes are discarded and counted. */
   readonly onStageError?: (name: StreamName, error: unknown) => void;
-  /** Called once if the writer stops persistence (its one report of why). */
-  readonly onStop?: (name: StreamName, reason: CaptureReason) => void;
+  /** Called once if the writer stops persistence (its one report of why, and the storage error). */
+  readonly onStop?: (name: StreamName, reason: CaptureReason, error?: SpoolError) => void;
 }
 
 /**
@@ -107,7 +108,7 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
   // The writer's acknowledgements are the ledger's `committed`: one source of truth.
   writer.watch({
     committed: (total) => ledger.commit(total),
-    stopped: (reason) => options.onStop?.(name, reason),
+    stopped: (reason, error) => options.onStop?.(name, reason, error),
   });
 
   const emit = (out: Uint8Array[]): OfferResult => {

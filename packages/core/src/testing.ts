@@ -83,6 +83,7 @@ export function createMemoryWriter(options: MemoryWriterOptions = {}): MemoryWri
   const chunks: Buffer[] = [];
   const state: WriterState = { committed: 0, queued: 0, stopped: null };
   let listener: WriterListener | null = null;
+  let stopError: SpoolError | undefined;
   const writer: MemoryWriter = {
     offer(batch: Batch): OfferResult {
       if (state.stopped !== null) return "stopped";
@@ -99,15 +100,16 @@ export function createMemoryWriter(options: MemoryWriterOptions = {}): MemoryWri
     },
     ready: () => Promise.resolve(),
     flushed: () => Promise.resolve(),
-    stop(reason) {
+    stop(reason, error) {
       if (state.stopped !== null) return;
       state.stopped = reason;
-      listener?.stopped(reason);
+      stopError = error;
+      listener?.stopped(reason, error);
     },
     watch(l) {
       listener = l;
       if (state.committed > 0) l.committed(state.committed);
-      if (state.stopped !== null) l.stopped(state.stopped);
+      if (state.stopped !== null) l.stopped(state.stopped, stopError);
     },
     get state() {
       return state;

@@ -33,7 +33,13 @@ import {
 } from "@spool/core/runtime";
 import type { Piscina } from "piscina";
 import type { FaultSpec } from "./fs-layer.js";
-import type { AckReply, FinishedReply, StreamErrorReply } from "./protocol.js";
+import type {
+  AckReply,
+  FailedReply,
+  FinishedReply,
+  StreamErrorReply,
+  SystemFailure,
+} from "./protocol.js";
 import { TOOL_OUTPUTS } from "./storage.js";
 import { createWriterLink, type WriterLink, waitBounded } from "./writer-link.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
@@ -232,6 +238,13 @@ function createCaptureFileSpool(
       recordExitOnce(s, receipt, true);
       const json = `${JSON.stringify(receipt, null, 2)}\n`;
       const answer = await s.link.request({ op: "receipt", json });
+      if (answer?.op === "failed") {
+        throw failedError(
+          answer,
+          "receipt.json was not published",
+          path.join(s.dir, "receipt.json"),
+        );
+      }
       if (answer?.op !== "published") {
         throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "receipt.json was not published");
       }
@@ -335,13 +348,7 @@ async function openCapture(
   if (answer?.op === "opened") return answer.dir;
   if (answer?.op === "failed") {
     const where = path.join(context.root, TOOL_OUTPUTS, context.captureId);
-    throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "cannot open the spool", {
-      storage: storageFailureOf(
-        { code: answer.code, syscall: answer.syscall, path: answer.path },
-        answer.stage,
-        where,
-      ),
-    });
+    throw failedError(answer, "cannot open the spool", where);
   }
   const why = answer === null ? "the writer did not answer" : `unexpected reply ${answer.op}`;
   throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `cannot open the spool (${why})`);
@@ -368,10 +375,29 @@ function onStreamReply(
   queues: Record<StreamName, WriterQueue>,
   reply: AckReply | StreamErrorReply,
 ) {
-  const q = queues[STREAM_NAMES[reply.stream]];
+  const name = STREAM_NAMES[reply.stream];
+  const q = queues[name];
   if (reply.op === "ack") q.recycle(reply.buffer);
   q.ack(reply.committed);
-  if (reply.op === "stream-error") q.stop(reply.reason);
+  if (reply.op === "stream-error") q.stop(reply.reason, streamError(name, reply.failure));
+}
+
+/** A writer request that failed, as the error the caller meets (its path redacted). */
+function failedError(answer: FailedReply, message: string, where: string): SpoolError {
+  return new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, message, {
+    storage: storageFailureOf(
+      { code: answer.code, syscall: answer.syscall, path: answer.path },
+      answer.stage,
+      where,
+    ),
+  });
+}
+
+/** Why a stream stopped keeping bytes (or its index): errno, system call and (redacted) path. */
+function streamError(name: StreamName, failure: SystemFailure, what = "cannot store"): SpoolError {
+  return new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, `${what} ${name}`, {
+    storage: storageFailureOf(failure, failure.syscall, failure.path ?? undefined),
+  });
 }
 
 /** What the writer reports once each stream is closed and renamed. */
@@ -387,13 +413,16 @@ function finalsOf(
     const file = s.file ? path.basename(s.file) : `${name}.live`;
     // The writers carry commits and stop reasons to the capture (their one path).
     queues[name].ack(s.committed);
-    if (s.error) queues[name].stop(s.error);
+    if (s.error) queues[name].stop(s.error, s.failure ? streamError(name, s.failure) : undefined);
     result[name] = {
       committed: s.committed,
       sha256: s.sha256,
       ref: refOf(captureId, file),
       path: path.join(dir, file),
       stopped: s.error ?? queues[name].state.stopped,
+      ...(s.indexFailure && !s.failure
+        ? { indexError: streamError(name, s.indexFailure, "cannot index the lines of") }
+        : {}),
     };
   });
   return result;

@@ -38,6 +38,7 @@ import type {
   LiveRequest,
   OpenRequest,
   ReceiptRequest,
+  SystemFailure,
   ToWriter,
   WriteRequest,
   WriterTask,
@@ -59,6 +60,8 @@ import { createSyncClock, DEFAULT_SYNC_CADENCE, type SyncClock } from "./sync-ca
 interface OpenStream {
   fd: number | null;
   live: string;
+  /** The `.live` file's real path (what errors name; `live` may go through `/proc/self/fd`). */
+  file: string;
   /** Bytes written, acknowledged (readable). */
   committed: number;
   /** Bytes an fsync has made durable (≤ committed); all a stream stopped by an I/O error claims. */
@@ -66,6 +69,12 @@ interface OpenStream {
   sync: SyncClock;
   hash: Hash;
   error: CaptureReason | null;
+  /** The first system call that failed on the stream (errno, call, real path). */
+  failure: SystemFailure | null;
+  /** Whether the stop was told to the main thread (a stop by the sync timer is told later). */
+  told: boolean;
+  /** The write that cost the stream its line index (the data goes on; readers scan). */
+  indexFailure: SystemFailure | null;
   /** The sparse line index beside the data file; null once it cannot be written. */
   index: { fd: number; indexer: LineIndexer; bytes: number } | null;
 }
@@ -187,11 +196,15 @@ function openStream(w: Writer, name: string): OpenStream {
   return {
     fd: createExclusive(live, w.fsl),
     live,
+    file: path.join(w.dir, name),
     committed: 0,
     synced: 0,
     sync: createSyncClock(DEFAULT_SYNC_CADENCE, Date.now),
     hash: createHash("sha256"),
     error: null,
+    failure: null,
+    told: false,
+    indexFailure: null,
     index: {
       fd: createExclusive(path.join(w.at, `${stem}.idx`), w.fsl),
       indexer: createLineIndexer(),
@@ -220,17 +233,25 @@ function abandon(w: Writer, files: readonly string[]): void {
   }
 }
 
-/** Append a whole message, or stop the stream at the last durable byte. */
+/**
+ * Append a whole message, or stop the stream at the last durable byte. A stream stopped
+ * by the sync timer is told with the next write; later writes are answered by nothing.
+ */
 function write(w: Writer, message: WriteRequest): void {
   const s = w.streams[message.stream];
-  if (!s || s.fd === null || s.error) return;
+  if (!s || s.fd === null) return;
+  if (s.error) {
+    if (!s.told) tellStopped(w, s, message);
+    return;
+  }
   const outcome = writeSome(s.fd, message.data, w.fsl);
   const written = message.data.subarray(0, outcome.written);
   s.hash.update(written);
   s.committed += outcome.written;
   s.sync.wrote(outcome.written);
-  indexLines(s, written);
-  if (outcome.error === null && (!s.sync.due() || syncStream(s, w.fsl))) {
+  indexLines(w, s, written);
+  const syncError = outcome.error === null && s.sync.due() ? syncStream(s, w.fsl) : null;
+  if (outcome.error === null && syncError === null) {
     // The buffer goes back to the queue for reuse (see WriterQueue.recycle).
     const buffer = message.data.buffer as ArrayBuffer;
     const { id: re, stream } = message;
@@ -238,39 +259,51 @@ function write(w: Writer, message: WriteRequest): void {
     armSyncTimer(w);
     return;
   }
-  const code = outcome.error ? errnoOf(outcome.error) : "EIO";
-  stopStream(s, code, w.fsl);
+  stopStream(
+    s,
+    failureOf(w, outcome.error ?? syncError, outcome.error ? "write" : "fsync", s.file),
+    w.fsl,
+  );
+  tellStopped(w, s, message);
+}
+
+function tellStopped(w: Writer, s: OpenStream, message: WriteRequest): void {
+  const failure = s.failure ?? { code: "EIO", syscall: "write", path: s.file };
+  s.told = true;
   w.send({
     op: "stream-error",
     re: message.id,
     stream: message.stream,
-    reason: s.error!,
+    reason: s.error ?? "write-error",
     committed: s.committed,
-    code,
+    code: failure.code,
+    failure,
   });
 }
 
-/** fsync one stream; false (nothing more is synced) if the fsync fails. */
-function syncStream(s: OpenStream, fsl: FsLayer): boolean {
-  if (s.fd === null) return false;
+/** fsync one stream; the error (nothing more is synced) if the fsync fails, else null. */
+function syncStream(s: OpenStream, fsl: FsLayer): unknown {
+  if (s.fd === null) return Object.assign(new Error("the stream is closed"), { code: "EBADF" });
   try {
     fsl.fsyncSync(s.fd);
-  } catch {
-    return false;
+  } catch (error) {
+    return error ?? new Error("fsync failed");
   }
   s.synced = s.committed;
   s.sync.synced();
-  return true;
+  return null;
 }
 
 /**
- * A stream hit a storage error: it keeps what is durable. One more fsync is tried (a full
- * disk still syncs what was written); if that fails too, `committed` falls back to the
- * last synced byte and the file is cut there when it can be.
+ * A stream hit a storage error (`failure`, the first one is kept): it keeps what is
+ * durable. One more fsync is tried (a full disk still syncs what was written); if that
+ * fails too, `committed` falls back to the last synced byte and the file is cut there when
+ * it can be.
  */
-function stopStream(s: OpenStream, code: string, fsl: FsLayer): void {
-  s.error = code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
-  if (!syncStream(s, fsl)) s.committed = s.synced;
+function stopStream(s: OpenStream, failure: SystemFailure, fsl: FsLayer): void {
+  s.failure ??= failure;
+  s.error ??= reasonOf(failure.code);
+  if (syncStream(s, fsl) !== null) s.committed = s.synced;
   try {
     if (s.fd !== null) fsl.ftruncateSync(s.fd, s.committed);
   } catch {
@@ -287,10 +320,10 @@ function armSyncTimer(w: Writer): void {
   w.syncTimer = setTimeout(() => {
     w.syncTimer = null;
     for (const s of w.streams) {
-      if (s.fd !== null && !s.error && s.sync.due() && !syncStream(s, w.fsl)) {
-        // Reported with the next write or at finish; claims only what was synced.
-        stopStream(s, "EIO", w.fsl);
-      }
+      if (s.fd === null || s.error || !s.sync.due()) continue;
+      const error = syncStream(s, w.fsl);
+      // Told with the next write or at finish; claims only what was synced.
+      if (error !== null) stopStream(s, failureOf(w, error, "fsync", s.file), w.fsl);
     }
     armSyncTimer(w);
   }, next);
@@ -320,24 +353,26 @@ function finish(w: Writer, message: FinishRequest): void {
     try {
       if (s.fd !== null) {
         const fd = s.fd;
-        const durable = syncStream(s, w.fsl);
-        if (!durable) stopStream(s, "EIO", w.fsl);
+        const syncError = syncStream(s, w.fsl);
+        if (syncError !== null) stopStream(s, failureOf(w, syncError, "fsync", s.file), w.fsl);
         s.fd = null;
         w.fsl.closeSync(fd);
         // Not durable: it keeps its `.live` name (a final name promises a whole file).
-        if (!durable) throw Object.assign(new Error("fsync failed"), { code: "EIO" });
+        if (syncError !== null) throw syncError;
       }
       closeIndex(s);
       const finalPath = path.join(w.at, message.finalNames[i]!);
       renameExclusive(s.live, finalPath, w.fsl);
       file = path.join(w.dir, message.finalNames[i]!); // the real path, not the descriptor's
     } catch (error) {
-      const code = errnoOf((error as { cause?: unknown }).cause ?? error);
-      s.error ??= code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
+      const finalPath = path.join(w.dir, message.finalNames[i]!);
+      s.failure ??= failureOf(w, error, "rename", finalPath);
+      s.error ??= reasonOf(s.failure.code);
       file = null;
     }
     const sha256 = s.committed === written ? s.hash.digest("hex") : null;
-    return { committed: s.committed, sha256, file, error: s.error };
+    const { failure, indexFailure } = s;
+    return { committed: s.committed, sha256, file, error: s.error, failure, indexFailure };
   }) as [FinishedStream, FinishedStream];
   try {
     syncDir(w.at, w.fsl);
@@ -377,11 +412,7 @@ function publishReceipt(w: Writer, message: ReceiptRequest): void {
 }
 
 function fail(w: Writer, re: number, stage: string, error: unknown): void {
-  // A SpoolError from the storage layer keeps the system error (errno, syscall, path) as its cause.
-  const cause = (error as { cause?: unknown })?.cause;
-  const system =
-    (cause as NodeJS.ErrnoException | undefined)?.syscall !== undefined ? cause : error;
-  const e = system as NodeJS.ErrnoException & { code?: string };
+  const e = systemErrorOf(error);
   w.send({
     op: "failed",
     re,
@@ -389,19 +420,52 @@ function fail(w: Writer, re: number, stage: string, error: unknown): void {
     code: e.code ?? "EIO",
     message: e.message ?? String(error),
     ...(typeof e.syscall === "string" ? { syscall: e.syscall } : {}),
-    ...(typeof e.path === "string" ? { path: e.path } : {}),
+    ...(typeof e.path === "string" ? { path: realPathOf(w, e.path) } : {}),
   });
 }
 
-/** Append index entries after the data they point into; an index failure only drops the index. */
-function indexLines(s: OpenStream, data: Uint8Array) {
+/** A SpoolError from the storage layer keeps the system error (errno, syscall, path) as its cause. */
+function systemErrorOf(error: unknown): Partial<NodeJS.ErrnoException> {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const system =
+    (cause as NodeJS.ErrnoException | undefined)?.syscall !== undefined ? cause : error;
+  return (system ?? {}) as Partial<NodeJS.ErrnoException>;
+}
+
+/** What failed, for the main thread: errno, the call (else `syscall`), the real path (else `file`). */
+function failureOf(w: Writer, error: unknown, syscall: string, file: string): SystemFailure {
+  const e = systemErrorOf(error);
+  return {
+    code: typeof e.code === "string" ? e.code : errnoOf(error),
+    syscall: typeof e.syscall === "string" ? e.syscall : syscall,
+    path: typeof e.path === "string" ? realPathOf(w, e.path) : file,
+  };
+}
+
+/** A path under the directory's descriptor name (`/proc/self/fd/<fd>/.`), as its real path. */
+function realPathOf(w: Writer, p: string): string {
+  const at = w.at.replace(/\/\.$/, "");
+  if (!at || w.at === w.dir || (p !== at && !p.startsWith(`${at}/`))) return p;
+  return path.join(w.dir, p.slice(at.length));
+}
+
+function reasonOf(code: string): CaptureReason {
+  return code === "ENOSPC" || code === "EDQUOT" ? "no-space" : "write-error";
+}
+
+/**
+ * Append index entries after the data they point into; an index failure only drops the
+ * index (and is reported at finish).
+ */
+function indexLines(w: Writer, s: OpenStream, data: Uint8Array) {
   if (!s.index) return;
   const entries = s.index.indexer.scan(data);
   if (!entries) return;
   try {
-    writeFully(s.index.fd, entries);
+    writeFully(s.index.fd, entries, w.fsl);
     s.index.bytes += entries.byteLength;
-  } catch {
+  } catch (error) {
+    s.indexFailure ??= failureOf(w, error, "write", s.file.replace(/\.live$/, ".idx"));
     // Never leave a torn entry; readers scan on from the last whole one.
     try {
       fs.ftruncateSync(s.index.fd, s.index.bytes);

@@ -130,8 +130,19 @@ export interface AckReply {
 }
 
 /**
- * A write failed part-way: the file was truncated back to `committed` (a known boundary)
- * and the stream takes no more bytes. `code` is the errno (`ENOSPC`, `EIO`, …).
+ * A system call of the writer that failed: the errno (`ENOSPC`, `EIO`, …), the call
+ * (`write`, `fsync`, `link`…) and the real path it was about (never the descriptor's
+ * `/proc/self/fd` name); the receiver redacts the path.
+ */
+export interface SystemFailure {
+  code: string;
+  syscall: string;
+  path: string | null;
+}
+
+/**
+ * A write (or the sync after it) failed part-way: the file was truncated back to
+ * `committed` (a known boundary) and the stream takes no more bytes. `code` is the errno.
  */
 export interface StreamErrorReply {
   op: "stream-error";
@@ -140,6 +151,7 @@ export interface StreamErrorReply {
   reason: CaptureReason;
   committed: number;
   code: string;
+  failure: SystemFailure;
 }
 
 /** `live.json` was replaced (`ok`), or the replacement failed and was skipped. */
@@ -157,6 +169,10 @@ export interface FinishedStream {
   sha256: string | null;
   file: string | null;
   error: CaptureReason | null;
+  /** The first system call that failed on this stream, when one did. */
+  failure: SystemFailure | null;
+  /** A write of its line index that failed (the index was dropped, the data kept). */
+  indexFailure: SystemFailure | null;
 }
 
 /** Both streams are closed and renamed (or kept as `.live`, with `error`). */

@@ -184,10 +184,12 @@ function limitedWriter(books: Books, name: StreamName): StreamWriter {
   // A stop reason reaches the capture once, whether the inner writer stopped or we cut.
   let listener: WriterListener | null = null;
   let told: CaptureReason | null = null;
-  const tell = (reason: CaptureReason) => {
+  let toldError: SpoolError | undefined;
+  const tell = (reason: CaptureReason, error?: SpoolError) => {
     if (told !== null) return;
     told = reason;
-    listener?.stopped(reason);
+    toldError = error;
+    listener?.stopped(reason, error);
   };
   return {
     offer(batch) {
@@ -209,10 +211,10 @@ function limitedWriter(books: Books, name: StreamName): StreamWriter {
     },
     ready: () => (books.cut[name] !== null ? Promise.resolve() : writer.ready()),
     flushed: () => writer.flushed(),
-    stop: (reason) => writer.stop(reason),
+    stop: (reason, error) => writer.stop(reason, error),
     watch(l) {
       listener = l;
-      if (told !== null) l.stopped(told);
+      if (told !== null) l.stopped(told, toldError);
       writer.watch({ committed: (total) => l.committed(total), stopped: tell });
     },
     get state() {

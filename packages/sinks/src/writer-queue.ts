@@ -21,6 +21,7 @@ import {
   type CaptureReason,
   type Clock,
   type OfferResult,
+  type SpoolError,
   type StreamWriter,
   systemClock,
   type WriterListener,
@@ -148,6 +149,7 @@ export function createWriterQueue(
     acceptedTotal: 0,
     dropped: 0,
     stopped: null,
+    stopError: undefined,
     transport: null,
     listener: null,
   };
@@ -157,11 +159,11 @@ export function createWriterQueue(
   return {
     offer: (batch) => offerBatch(s, batch),
     ready: () => s.waiters.waitFor(underBudget),
-    stop: (reason) => stopQueue(s, reason),
+    stop: (reason, error) => stopQueue(s, reason, error),
     watch(l) {
       s.listener = l;
       if (s.committed > 0) l.committed(s.committed);
-      if (s.stopped) l.stopped(s.stopped);
+      if (s.stopped) l.stopped(s.stopped, s.stopError);
     },
     connect(t) {
       s.transport = t;
@@ -201,6 +203,8 @@ interface QueueState {
   acceptedTotal: number;
   dropped: number;
   stopped: CaptureReason | null;
+  /** The storage failure behind the stop, if there was one. */
+  stopError: SpoolError | undefined;
   transport: WriterTransport | null;
   listener: WriterListener | null;
 }
@@ -245,13 +249,14 @@ function pump(s: QueueState): void {
   }
 }
 
-function stopQueue(s: QueueState, reason: CaptureReason): void {
+function stopQueue(s: QueueState, reason: CaptureReason, error?: SpoolError): void {
   if (s.stopped) return;
   s.stopped = reason;
+  s.stopError = error;
   // What was queued is dropped; what was in flight may still be acknowledged.
   s.dropped += s.fifo.clear();
   s.waiters.settle();
-  s.listener?.stopped(reason);
+  s.listener?.stopped(reason, error);
 }
 
 function ackCommitted(s: QueueState, total: number): void {

@@ -4,6 +4,7 @@
  * and which keeps swallowing input from the cursor while it grows. Nothing before the
  * cursor is ever revisited, so nothing emitted is retracted (invariant 2).
  */
+import { MAX_STAGE_COUNTERS } from "@spool/core/runtime";
 import type { InputRing } from "./input-ring.js";
 import { markerPiece } from "./redaction-markers.js";
 import type { TraceSegment } from "./redactor.js";
@@ -16,6 +17,8 @@ export class OutputCursor {
   /** What this push hands on: one piece per chunk (fewer pieces, less work downstream). */
   pieces: Uint8Array[] = [];
   readonly counters = { redactions: 0, omissions: 0 };
+  /** Redactions by rule index (sparse: only rules that redacted have an entry). */
+  private readonly byRule: number[] = [];
   private openStart = 0;
   private openRule = 0;
   // What the current chunk hands on, in order, before it is copied into one piece: raw
@@ -34,6 +37,24 @@ export class OutputCursor {
     private readonly ruleNames: readonly string[],
     private readonly trace: ((segment: TraceSegment) => void) | undefined,
   ) {}
+
+  /**
+   * Redactions per rule name, the rules that redacted only: the most frequent first, at
+   * most {@link MAX_STAGE_COUNTERS}, the rest summed under `other-rules`.
+   */
+  redactionsByRule(): Record<string, number> {
+    const hits: Array<[string, number]> = [];
+    this.byRule.forEach((n, rule) => {
+      if (n > 0) hits.push([this.ruleNames[rule]!, n]);
+    });
+    hits.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    const counts: Record<string, number> = {};
+    const kept = hits.length > MAX_STAGE_COUNTERS ? MAX_STAGE_COUNTERS - 1 : hits.length;
+    for (const [name, n] of hits.slice(0, kept)) counts[name] = (counts[name] ?? 0) + n;
+    const rest = hits.slice(kept).reduce((sum, [, n]) => sum + n, 0);
+    if (rest > 0) counts["other-rules"] = rest;
+    return counts;
+  }
 
   beginPush(): void {
     this.pieces = [];
@@ -96,6 +117,7 @@ export class OutputCursor {
     this.endSegments();
     this.pieces.push(this.markers[rule]!);
     this.counters.redactions++;
+    this.byRule[rule] = (this.byRule[rule] ?? 0) + 1;
     this.open = true;
     this.openStart = start;
     this.openRule = rule;

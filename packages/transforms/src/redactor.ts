@@ -134,6 +134,8 @@ export interface RedactorStageOptions {
 export interface RedactorStage extends Stage {
   readonly window: number;
   readonly counters: { readonly redactions: number; readonly omissions: number };
+  /** Redactions per rule name (rules that redacted only; see `OutputCursor.redactionsByRule`). */
+  readonly namedCounters: Readonly<Record<string, number>>;
 }
 
 /** Input bytes after which the redactor scans with {@link Automaton.densified}. */
@@ -198,6 +200,10 @@ class DeferredRedactor implements RedactorStage {
 
   get counters(): { readonly redactions: number; readonly omissions: number } {
     return this.stage?.counters ?? NO_COUNTERS;
+  }
+
+  get namedCounters(): Readonly<Record<string, number>> {
+    return this.stage?.namedCounters ?? {};
   }
 
   push(batch: Batch): Uint8Array[] {
@@ -287,6 +293,10 @@ class Redactor implements RedactorStage {
 
   get counters(): { readonly redactions: number; readonly omissions: number } {
     return this.output.counters;
+  }
+
+  get namedCounters(): Readonly<Record<string, number>> {
+    return this.output.redactionsByRule();
   }
 
   push(batch: Batch): Uint8Array[] {

@@ -20,7 +20,7 @@
  * });
  * ```
  */
-import { runStage, type Stage } from "@spool/core/runtime";
+import { namedCountersProblem, runStage, type Stage } from "@spool/core/runtime";
 import type { Arbitrary, IProperty } from "fast-check";
 import { fc } from "./fast-check-peer.js";
 
@@ -188,11 +188,36 @@ export function checkStageRun(
   got.push(...stage.end());
   verify("end()", chunks.length);
   if (stage.held !== 0) fail(`held is ${stage.held} after end(), expected 0`);
+  const counted = countersProblem(stage);
+  if (counted !== null) fail(counted);
   const all = Buffer.concat(got);
   if (!all.equals(want))
     fail(
       `end() left the output at ${showBytes(all)}, expected ${showBytes(want)} (bytes were lost at end())`,
     );
+}
+
+/**
+ * Why a stage's own counters (`namedCounters`) would not fit in a receipt, or null: they
+ * break a bound (see `stage-counters.ts` in `@spool/core`) or reading them throws.
+ *
+ * @example
+ * ```ts
+ * import type { Stage } from "@spool/core";
+ * import { countersProblem } from "@spool/transforms/testing";
+ * const stage: Stage = { name: "s", held: 0, push: (b) => [...b], end: () => [], namedCounters: { ratio: 0.5 } };
+ * countersProblem(stage); // "namedCounters: counter values must be non-negative safe integers"
+ * ```
+ */
+export function countersProblem(stage: Stage): string | null {
+  let problem: string | null;
+  try {
+    if (stage.namedCounters === undefined) return null;
+    problem = namedCountersProblem(stage.namedCounters);
+  } catch (error) {
+    problem = `reading them threw ${String((error as Error)?.message ?? error)}`;
+  }
+  return problem === null ? null : `namedCounters: ${problem}`;
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   arbSplitOffsets,
   assertProperty,
   byteAtATime,
+  countersProblem,
   type PropertyRunOptions,
   showBytes,
   splitAt,
@@ -56,6 +57,7 @@ export {
   byteAtATime,
   checkStageProperty,
   checkStageRun,
+  countersProblem,
   type PropertyRunOptions,
   type StagePropertyOptions,
   showBytes,
@@ -105,6 +107,8 @@ export function checkStage(
   });
   got.push(...stage.end());
   verify("end");
+  const counted = countersProblem(stage);
+  if (counted !== null) throw new Error(`${stage.name}: ${counted}`);
   const all = Buffer.concat(got);
   if (!all.equals(expected)) {
     throw new Error(

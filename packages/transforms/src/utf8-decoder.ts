@@ -121,6 +121,10 @@ export function createUtf8Decoder(): Utf8Decoder {
     get counters() {
       return { replacements };
     },
+    // Listed under the decoder in the receipt's `stageCounters` once it replaced anything.
+    get namedCounters() {
+      return replacements > 0 ? { replacements } : {};
+    },
   };
 }
 

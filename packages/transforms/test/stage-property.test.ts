@@ -1,8 +1,15 @@
 import type { Stage } from "@spool/core";
-import { createAnsiStrip, createUtf8Decoder } from "@spool/transforms";
+import {
+  compileRedaction,
+  createAnsiStrip,
+  createRedactor,
+  createUtf8Decoder,
+  redactText,
+} from "@spool/transforms";
 import { describe, expect, it } from "vitest";
 import {
   checkLedger,
+  checkStage,
   checkStageProperty,
   createMemoryWriter,
   runThroughPipeline,
@@ -101,6 +108,59 @@ describe("checkStageProperty", () => {
   it("shows bytes as text", () => {
     expect(showBytes(Buffer.from("héllo\n"))).toBe('"héllo\\n"');
     expect(showBytes(Buffer.from([0x61, 0xff, 0x22]))).toBe('"a\\xff\\x22"');
+  });
+});
+
+describe("a stage's own counters (namedCounters)", () => {
+  const counted = (counters: () => Record<string, number>) => (): Stage => ({
+    name: "counted",
+    held: 0,
+    push: (batch) => [...batch],
+    end: () => [],
+    get namedCounters() {
+      return counters();
+    },
+  });
+
+  it("the kit passes bounded counters and refuses ones that would not fit a receipt", () => {
+    checkStageProperty({ stage: counted(() => ({ rows: 1, "bytes.seen": 2 })), numRuns: 20 });
+    const many = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`c${i}`, i]));
+    expect(() => checkStageProperty({ stage: counted(() => many), numRuns: 5 })).toThrow(
+      /namedCounters: 40 counters, at most 32/,
+    );
+    expect(() =>
+      checkStageProperty({ stage: counted(() => ({ "has space": 1 })), numRuns: 5 }),
+    ).toThrow(/namedCounters: counter names must be/);
+    const input = Buffer.from("a\nb\n");
+    expect(() =>
+      checkStage(
+        counted(() => ({ ratio: 0.5 })),
+        input,
+        [input],
+      ),
+    ).toThrow(/counted: namedCounters: counter values must be non-negative safe integers/);
+  });
+
+  it("the redactor counts per rule, at most 32 names (the rest as other-rules)", () => {
+    const rules = compileRedaction({
+      rules: Array.from({ length: 40 }, (_, i) => ({
+        kind: "literal" as const,
+        name: `lit-${String(i).padStart(2, "0")}`,
+        values: [`secret-value-${String(i).padStart(2, "0")}-xyzw`],
+      })),
+    });
+    const text = Array.from({ length: 40 }, (_, i) =>
+      `secret-value-${String(i).padStart(2, "0")}-xyzw `.repeat(i < 5 ? 2 : 1),
+    ).join("\n");
+    const redactor = createRedactor(rules);
+    redactor.push([Buffer.from(text)]);
+    redactor.end();
+    const counts = redactor.namedCounters;
+    expect(Object.keys(counts)).toHaveLength(32);
+    expect(counts["lit-00"]).toBe(2); // the most frequent come first
+    expect(counts["other-rules"]).toBe(9);
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(redactor.counters.redactions);
+    expect(redactText(text, rules)).not.toContain("secret-value");
   });
 });
 

@@ -31,6 +31,29 @@ describe("stream plan", () => {
     expect(run(plan, split)).not.toContain(SECRET);
   });
 
+  it("derives each stream's tap from the one preview budget (nothing to keep in step)", () => {
+    const budget = { stdoutChars: 40, stderrChars: 12, maxBytes: 4096 };
+    const input = [Buffer.from("x".repeat(5000))];
+    for (const stream of ["stdout", "stderr"] as const) {
+      const derived = createStreamPlan({ preview: { budget, stream }, redactor: null }).tap;
+      const chars = stream === "stdout" ? budget.stdoutChars : budget.stderrChars;
+      const byHand = createPreviewTap(previewTapBudget(chars));
+      derived.push(input);
+      byHand.push(input);
+      const [a, b] = [derived.snapshot(), byHand.snapshot()];
+      expect([a.head.byteLength, a.tail.byteLength]).toEqual([
+        b.head.byteLength,
+        b.tail.byteLength,
+      ]);
+      expect(a.head.byteLength + a.tail.byteLength).toBeLessThan(5000);
+    }
+    const out = createStreamPlan({ preview: { budget, stream: "stdout" }, redactor: null }).tap;
+    const err = createStreamPlan({ preview: { budget, stream: "stderr" }, redactor: null }).tap;
+    out.push(input);
+    err.push(input);
+    expect(out.snapshot().head.byteLength).toBeGreaterThan(err.snapshot().head.byteLength);
+  });
+
   it("refuses a plan that strips ANSI after redacting, or has no redactor with redaction on", () => {
     const tap = createPreviewTap(previewTapBudget(100));
     const late = { stages: [createUtf8Decoder(), createRedactor(), createAnsiStrip()], tap };
