@@ -28,6 +28,7 @@ import {
   downloadTable,
   startBareNode,
 } from "./serve-download.js";
+import { sseParser } from "./sse-blocks.js";
 
 const READERS = 200;
 const FOLLOWERS = 20;
@@ -357,7 +358,9 @@ async function rangeReaders(
   };
   const reader = async () => {
     for (let i = 0; i < REQUESTS_PER_READER && Date.now() < deadline; i++) {
-      const committed = await committedOf(base, target, auth, agent);
+      const committed = await committedOf(base, target, auth, agent, (kind) =>
+        why(`committed probe: ${kind}`),
+      );
       const at = Math.floor(Math.random() * Math.max(1, committed - RANGE));
       const t0 = performance.now();
       const r = await get(
@@ -366,7 +369,7 @@ async function rangeReaders(
         { ...auth, range: `bytes=${at}-${at + RANGE - 1}` },
         agent,
       ).catch((e: NodeJS.ErrnoException) => {
-        why(`network ${e.code ?? e.message}`);
+        why(failureKind(e));
         return null;
       });
       if (++requests === (READERS * REQUESTS_PER_READER) / 4) atQuarter();
@@ -400,26 +403,18 @@ function follow(
     let exact = true;
     let ended = false;
     let problem: string | null = null;
-    let buffered = "";
+    const push = sseParser((e) => {
+      if (e.event === "bytes") {
+        const data = JSON.parse(e.data) as { offset: number; text: string };
+        if (data.offset !== bytes) exact = false;
+        bytes += Buffer.byteLength(data.text);
+      } else if (e.event === "receipt") ended = true;
+      else if (e.event === "error" || e.event === "cut")
+        problem = `${e.event}: ${e.data.slice(0, 300)}`;
+    });
     const req = http.get({ host: base.hostname, port: base.port, path: target, headers }, (res) => {
       res.setEncoding("utf8");
-      res.on("data", (text: string) => {
-        buffered += text;
-        for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
-          const block = buffered.slice(0, end);
-          buffered = buffered.slice(end + 2);
-          if (block.startsWith("event: bytes")) {
-            const data = JSON.parse(block.slice(block.indexOf("data: ") + 6)) as {
-              offset: number;
-              text: string;
-            };
-            if (data.offset !== bytes) exact = false;
-            bytes += Buffer.byteLength(data.text);
-          } else if (block.startsWith("event: receipt")) ended = true;
-          else if (block.startsWith("event: error") || block.startsWith("event: cut"))
-            problem = block.slice(0, 300);
-        }
-      });
+      res.on("data", push);
       res.on("end", () => resolve({ bytes, exact, ended, problem }));
       res.on("error", (e) =>
         resolve({ bytes, exact: false, ended, problem: `response: ${e.message}` }),
@@ -455,9 +450,21 @@ async function committedOf(
   target: string,
   auth: Record<string, string>,
   agent: http.Agent,
+  onError: (kind: string) => void = () => {},
 ): Promise<number> {
-  const r = await get(base, target, { ...auth, range: "bytes=0-0" }, agent).catch(() => null);
+  const r = await get(base, target, { ...auth, range: "bytes=0-0" }, agent).catch(
+    (e: NodeJS.ErrnoException) => {
+      onError(failureKind(e));
+      return null;
+    },
+  );
+  if (r !== null && r.status !== 206) onError(`status ${r.status}`);
   return Number(r?.headers["spool-committed"] ?? 0);
+}
+
+/** A failed request's kind: its code, and whether it went out on a kept-alive socket. */
+function failureKind(e: NodeJS.ErrnoException & { reusedSocket?: boolean }): string {
+  return `network ${e.code ?? e.message}${e.reusedSocket ? " (on a reused keep-alive socket)" : ""}`;
 }
 
 function get(base: URL, target: string, headers: Record<string, string>, agent: http.Agent) {
@@ -473,10 +480,13 @@ function get(base: URL, target: string, headers: Record<string, string>, agent: 
           res.on("end", () =>
             resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }),
           );
-          res.on("error", reject);
+          res.on("error", fail);
         },
       );
-      req.on("error", reject);
+      // Which kind of socket it was tells a keep-alive race (the server closing an idle
+      // socket as the request goes out on it) from a refused or reset connection.
+      const fail = (e: Error) => reject(Object.assign(e, { reusedSocket: req.reusedSocket }));
+      req.on("error", fail);
     },
   );
 }
