@@ -21,6 +21,8 @@ import { type InProcessServer, serveInProcess } from "./serve-helpers.js";
 const CHROMIUM = process.env.SPOOL_CHROMIUM ?? "/usr/bin/chromium";
 const SHOTS =
   process.env.SPOOL_SCREENSHOTS ?? fileURLToPath(new URL("../.screens/serve/", import.meta.url));
+/** Polls of the page wait generously: a loaded machine can take seconds (the default is 1 s). */
+const POLL = { timeout: 20_000 };
 const leftovers: number[] = [];
 
 // 2000 lines with markup in them; every 250th has a needle.
@@ -75,7 +77,7 @@ describe("spool serve: the web view in headless chromium", () => {
     await page.keyboard.type(server.rootToken);
     await page.keyboard.press("Enter");
     await page.locator("#captures tr").first().waitFor();
-    await expect.poll(() => page.locator("#captures tr").count()).toBe(1);
+    await expect.poll(() => page.locator("#captures tr").count(), POLL).toBe(1);
     const row = await page.locator("#captures tr").first().textContent();
     expect(row).toContain(finalId);
     expect(row).toContain("exited");
@@ -108,17 +110,19 @@ describe("spool serve: the web view in headless chromium", () => {
   it("pages by range (buttons and the n/p keys) and by lines", async (ctx) => {
     if (skipReason) return ctx.skip();
     await page.locator("#next").click();
-    await expect.poll(() => page.locator("#position").textContent()).toMatch(/^bytes 65536–/);
+    await expect.poll(() => page.locator("#position").textContent(), POLL).toMatch(/^bytes 65536–/);
     await page.locator("#viewer").click();
     await page.keyboard.press("n");
-    await expect.poll(() => page.locator("#position").textContent()).toMatch(/^bytes 131072–/);
+    await expect
+      .poll(() => page.locator("#position").textContent(), POLL)
+      .toMatch(/^bytes 131072–/);
     await page.keyboard.press("p");
-    await expect.poll(() => page.locator("#position").textContent()).toMatch(/^bytes 65536–/);
+    await expect.poll(() => page.locator("#position").textContent(), POLL).toMatch(/^bytes 65536–/);
     await shot("3-page");
     await page.locator("#lines").fill("1500:1502");
     await page.locator("#lines").press("Enter");
     await expect
-      .poll(async () => (await page.locator("#viewer").textContent())?.split("\n")[0])
+      .poll(async () => (await page.locator("#viewer").textContent())?.split("\n")[0], POLL)
       .toMatch(/^line 1500 /);
     expect((await page.locator("#viewer").textContent())?.trimEnd().split("\n")).toHaveLength(3);
   });
@@ -127,14 +131,14 @@ describe("spool serve: the web view in headless chromium", () => {
     if (skipReason) return ctx.skip();
     await page.locator("#pattern").fill("needle");
     await page.locator("#pattern").press("Enter");
-    await expect.poll(() => page.locator("#matches li").count()).toBe(8);
+    await expect.poll(() => page.locator("#matches li").count(), POLL).toBe(8);
     expect(await page.locator("#matches li").first().textContent()).toMatch(
       /^250:\d+: line 250 <script>/,
     );
     await shot("4-grep");
     await page.locator("#matches li button").nth(1).click();
     await expect
-      .poll(async () => (await page.locator("#viewer").textContent())?.split("\n")[0])
+      .poll(async () => (await page.locator("#viewer").textContent())?.split("\n")[0], POLL)
       .toMatch(/^line 500 /);
   });
 

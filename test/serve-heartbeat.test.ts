@@ -15,6 +15,7 @@ import {
   followEvents,
   type InProcessServer,
   type SseEvent,
+  serveBinary,
   serveInProcess,
 } from "./serve-helpers.js";
 
@@ -102,5 +103,41 @@ const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) clearInt
     req.destroy();
     await vi.waitFor(() => expect(clock.pending).toBe(0), WAIT);
     fs.writeFileSync(go, "");
+  }, 120_000);
+});
+
+describe("spool serve --heartbeat S (the binary)", () => {
+  it("sets the quiet time: a quiet follow gets heartbeats, then its bytes and receipt", async () => {
+    const root = tempRoot();
+    const go = path.join(root, "go");
+    const script = `const fs = require("fs"); process.stdout.write("hello\\n");
+const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write("bye\\n"); } }, 10);`;
+    const r = spool(["start", "--root", root, "--", ...nodeCmd(script)]);
+    expect(r.status, r.stderr).toBe(0);
+    const launched = JSON.parse(r.stdout.toString()) as Receipt;
+    if (launched.process.pid) leftovers.push(launched.process.pid);
+    // The real clock: at the default (15 s) no heartbeat would come before the wait ends.
+    const served = await serveBinary(["--root", root, "--heartbeat", "1"]);
+    try {
+      const token = fs.readFileSync(path.join(root, "serve.token"), "utf8").trim();
+      const seen: SseEvent[] = [];
+      const done = followEvents(
+        served.start.url as string,
+        `/api/v1/captures/${launched.captureId}/events?stream=stdout`,
+        bearer(token),
+        (e) => seen.push(e),
+      );
+      await vi.waitFor(() => expect(seen.filter((e) => e.event === ":").length).toBe(2), {
+        timeout: 14_000,
+        interval: 20,
+      });
+      fs.writeFileSync(go, "");
+      const { events } = await done;
+      const text = events.filter((e) => e.event === "bytes").map((e) => JSON.parse(e.data).text);
+      expect(text.join("")).toBe("hello\nbye\n");
+      expect(events.at(-1)?.event).toBe("receipt");
+    } finally {
+      await served.stop();
+    }
   }, 120_000);
 });

@@ -6,6 +6,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import * as http from "node:http";
+import { type SseEvent, sseParser } from "@spool/bench";
 import type { CaptureStore, Clock } from "@spool/core";
 import { createFileStore } from "@spool/sinks";
 import { createGrepRunner } from "../packages/cli/src/serve/grep-runner.js";
@@ -174,12 +175,7 @@ export async function serveBinary(args: string[]): Promise<{
   return { child, start, stop };
 }
 
-/** One Server-Sent Event. */
-export interface SseEvent {
-  readonly event: string;
-  readonly id: string | null;
-  readonly data: string;
-}
+export type { SseEvent };
 
 /**
  * Follow `target` to its end (the server closes it), collecting every event. A block of
@@ -203,30 +199,12 @@ export function followEvents(
       },
       (res) => {
         const events: SseEvent[] = [];
-        let buffered = "";
-        res.setEncoding("utf8");
-        res.on("data", (text: string) => {
-          buffered += text;
-          for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
-            const block = buffered.slice(0, end);
-            buffered = buffered.slice(end + 2);
-            let event = "message";
-            let id: string | null = null;
-            let data = "";
-            const lines = block.split("\n");
-            if (lines.every((line) => line.startsWith(":"))) {
-              event = ":";
-              data = lines.map((line) => line.slice(1).trim()).join("\n");
-            }
-            for (const line of lines) {
-              if (line.startsWith("event: ")) event = line.slice(7);
-              else if (line.startsWith("id: ")) id = line.slice(4);
-              else if (line.startsWith("data: ")) data += line.slice(6);
-            }
-            events.push({ event, id, data });
-            onEvent({ event, id, data });
-          }
+        const push = sseParser((event) => {
+          events.push(event);
+          onEvent(event);
         });
+        res.setEncoding("utf8");
+        res.on("data", push);
         res.on("end", () => resolve({ status: res.statusCode ?? 0, events }));
         res.on("error", reject);
       },

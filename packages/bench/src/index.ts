@@ -16,6 +16,7 @@
 import type { BenchIo, BenchOptions } from "./context.js";
 
 export type { BenchIo, BenchOptions } from "./context.js";
+export { type SseEvent, sseParser } from "./sse-blocks.js";
 
 export type Bench = (options: BenchOptions, io: BenchIo) => Promise<number>;
 

@@ -599,6 +599,15 @@ export const SERVE = defineCommand({
       placeholder: "N",
       help: "most time one grep request may scan",
     },
+    heartbeat: {
+      kind: "duration",
+      unit: "s",
+      min: 1000,
+      max: 3_600_000,
+      default: 15_000,
+      placeholder: "S",
+      help: "seconds of quiet before a live follow (SSE) sends a `: heartbeat` comment, and again every S seconds of quiet",
+    },
   },
 });
 

@@ -15,6 +15,9 @@ import type { Hono } from "hono";
 import { allowedHosts, type ListenAddress } from "./listen-address.js";
 import { gateRequest } from "./request-gate.js";
 
+/** How long an idle kept-alive connection stays open (Node's default is 5 s). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export interface ServerOptions {
   // biome-ignore lint/suspicious/noExplicitAny: any Hono app's env
   readonly app: Hono<any>;
@@ -53,6 +56,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ? https.createServer({ ...common, cert: options.tls.cert, key: options.tls.key }, handle)
     : http.createServer(common, handle);
   server.headersTimeout = 10_000;
+  // An idle kept-alive connection is closed after this long. A client reusing one just as
+  // the server closes it gets ECONNRESET (Node's agent stops reusing 1 s before the
+  // `Keep-Alive: timeout` the server announces, which a client whose event loop lags by
+  // more than that second misses: a loaded load test did). Far longer than any pause
+  // between one reader's requests, so only a connection really left idle meets it.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   const { address } = options;
   if (address.kind === "socket") {
     const dir = fs.lstatSync(address.path.replace(/\/[^/]*$/, "") || "/");

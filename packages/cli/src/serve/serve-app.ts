@@ -58,20 +58,42 @@ export const HEARTBEAT_MS = 15_000;
 
 /** `outgoing` is there when the app runs under `@hono/node-server` (`startServer`). */
 type Env = { Bindings: Partial<HttpBindings>; Variables: { grant: Grant } };
+type Ctx = Context<Env>;
 
+/** What the API's handlers share. */
+interface Api {
+  readonly options: ServeAppOptions;
+  readonly store: CaptureStore;
+  readonly maxTransfer: number;
+}
+
+/** The application: the web view's files, then the API behind authentication and scope. */
 export function createServeApp(options: ServeAppOptions): Hono<Env> {
-  const { store, authority } = options;
-  const maxTransfer = options.maxTransfer ?? DEFAULT_MAX_TRANSFER;
+  const api: Api = {
+    options,
+    store: options.store,
+    maxTransfer: options.maxTransfer ?? DEFAULT_MAX_TRANSFER,
+  };
   const app = new Hono<Env>();
-
   app.onError((error) => responseOfError(error));
   app.notFound(() => errorResponse(404, "SPOOL_E_REF_NOT_FOUND", "no such route"));
-
   for (const asset of options.web.files) {
     app.get(asset.route, () => new Response(asset.body, { headers: asset.headers }));
   }
+  app.use("/api/*", authenticated(options.authority));
+  app.use("/api/v1/captures/:id", withinGrant);
+  app.use("/api/v1/captures/:id/*", withinGrant);
+  app.get("/api/v1/captures", (c) => listCaptures(api, c));
+  app.get("/api/v1/captures/:id", (c) => captureReceipt(api, c));
+  app.get("/api/v1/captures/:id/streams/:stream", (c) => streamBytes(api, c));
+  app.get("/api/v1/captures/:id/streams/:stream/grep", (c) => grepStream(api, c));
+  app.get("/api/v1/captures/:id/events", (c) => followEvents(api, c));
+  return app;
+}
 
-  app.use("/api/*", async (c, next) => {
+/** GET only, with a valid bearer token: its grant is kept for the handlers. */
+function authenticated(authority: TokenAuthority) {
+  return async (c: Ctx, next: () => Promise<void>) => {
     // GET only: Hono answers HEAD by running GET and dropping its body, which would leave
     // a stream's reader open until collected.
     if (c.req.method !== "GET") {
@@ -85,124 +107,137 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
       });
     }
     await next();
-  });
-  // Scope before the store: a capture outside the grant is refused without a look.
-  const scoped = async (c: Context<Env>, next: () => Promise<void>) => {
-    const id = c.req.param("id") ?? "";
-    if (!isCaptureId(id)) return errorResponse(400, "SPOOL_E_REF_INVALID", "not a captureId");
-    const grant = c.get("grant");
-    if (grant.captureId !== null && grant.captureId !== id) {
-      return errorResponse(403, "SPOOL_E_AUTH", "token is not for this capture");
-    }
-    await next();
     return undefined;
   };
-  app.use("/api/v1/captures/:id", scoped);
-  app.use("/api/v1/captures/:id/*", scoped);
+}
 
-  const lookUp = async (id: string) => {
-    const { captureId } = await store.resolve(id);
-    return store.state(captureId);
-  };
-  const streamName = (raw: string): StreamName => {
-    if (raw !== "stdout" && raw !== "stderr") {
-      throw new SpoolError("SPOOL_E_REF_NOT_FOUND", "serve", "stream is stdout or stderr");
-    }
-    return raw;
-  };
+/** Scope before the store: a capture outside the grant is refused without a look. */
+async function withinGrant(c: Ctx, next: () => Promise<void>) {
+  const id = c.req.param("id") ?? "";
+  if (!isCaptureId(id)) return errorResponse(400, "SPOOL_E_REF_INVALID", "not a captureId");
+  const grant = c.get("grant");
+  if (grant.captureId !== null && grant.captureId !== id) {
+    return errorResponse(403, "SPOOL_E_AUTH", "token is not for this capture");
+  }
+  await next();
+  return undefined;
+}
 
-  app.get("/api/v1/captures", async (c) => {
-    const grant = c.get("grant");
-    const states = grant.captureId === null ? await store.list() : [await lookUp(grant.captureId)];
-    const captures = states.map((s) => ({
-      ...summary(s),
-      callId: s.receipt.callId,
-      label: s.receipt.label,
-      exitCode: producerOf(s.receipt).exitCode,
-      signal: producerOf(s.receipt).signal,
-      startedAt: producerOf(s.receipt).startedAt,
-      endedAt: producerOf(s.receipt).endedAt,
-      reasons: s.receipt.capture.reasons,
-      job: s.job !== null,
-    }));
-    const kept = withinTransfer(captures, maxTransfer);
-    return json({ captures: kept, cut: kept.length < captures.length ? "max-transfer" : null });
+/** `GET /api/v1/captures`: every capture the grant sees, summarised. */
+async function listCaptures(api: Api, c: Ctx): Promise<Response> {
+  const grant = c.get("grant");
+  const states =
+    grant.captureId === null ? await api.store.list() : [await lookUp(api, grant.captureId)];
+  const captures = states.map((s) => ({
+    ...summary(s),
+    callId: s.receipt.callId,
+    label: s.receipt.label,
+    exitCode: producerOf(s.receipt).exitCode,
+    signal: producerOf(s.receipt).signal,
+    startedAt: producerOf(s.receipt).startedAt,
+    endedAt: producerOf(s.receipt).endedAt,
+    reasons: s.receipt.capture.reasons,
+    job: s.job !== null,
+  }));
+  const kept = withinTransfer(captures, api.maxTransfer);
+  return json({ captures: kept, cut: kept.length < captures.length ? "max-transfer" : null });
+}
+
+/** `GET /api/v1/captures/:id`: its condition and receipt, for remote readers. */
+async function captureReceipt(api: Api, c: Ctx): Promise<Response> {
+  const state = await lookUp(api, idOf(c));
+  return json({ condition: state.condition, receipt: receiptForRemote(state.receipt, null) });
+}
+
+/** `GET …/streams/:stream`: bytes (`stream-read.ts`). */
+async function streamBytes(api: Api, c: Ctx): Promise<Response> {
+  const stream = streamName(c.req.param("stream"));
+  const state = await lookUp(api, idOf(c));
+  return streamRead({
+    store: api.store,
+    state,
+    stream,
+    query: new URL(c.req.url).searchParams,
+    headers: c.req.raw.headers,
+    maxTransfer: api.maxTransfer,
+    mayWrite: !c.get("grant").readOnly,
+    outgoing: c.env?.outgoing ?? null,
   });
-  app.get("/api/v1/captures/:id", async (c) => {
-    const state = await lookUp(c.req.param("id"));
-    return json({ condition: state.condition, receipt: receiptForRemote(state.receipt, null) });
-  });
-  app.get("/api/v1/captures/:id/streams/:stream", async (c) => {
-    const stream = streamName(c.req.param("stream"));
-    const state = await lookUp(c.req.param("id"));
-    return streamRead({
-      store,
-      state,
-      stream,
-      query: new URL(c.req.url).searchParams,
-      headers: c.req.raw.headers,
-      maxTransfer,
-      mayWrite: !c.get("grant").readOnly,
-      outgoing: c.env?.outgoing ?? null,
+}
+
+/** `GET …/streams/:stream/grep?pattern=…`: matches in a worker, cut by count, time and size. */
+async function grepStream(api: Api, c: Ctx): Promise<Response> {
+  const stream = streamName(c.req.param("stream"));
+  const q = new URL(c.req.url).searchParams;
+  const pattern = q.get("pattern");
+  if (pattern === null || pattern.length === 0 || pattern.length > 1024) {
+    return errorResponse(400, "SPOOL_E_USAGE", "pattern: 1 to 1024 characters");
+  }
+  const max = Math.min(bounded(q.get("max"), 100, "max"), GREP_MAX_RESULTS);
+  const columns = Math.min(bounded(q.get("columns"), GREP_MAX_COLUMNS, "columns"), 16384);
+  const state = await lookUp(api, idOf(c));
+  if (state.receipt.streams[stream].ref === null) {
+    return json({ matches: [], cut: null, scanned: 0, stored: false });
+  }
+  const reader = await api.store.openStream(state, stream);
+  try {
+    const result = await api.options.grep.run(reader, {
+      pattern,
+      ignoreCase: flag(q.get("i")),
+      onlyMatching: flag(q.get("o")),
+      max,
+      columns,
     });
-  });
-  app.get("/api/v1/captures/:id/streams/:stream/grep", async (c) => {
-    const stream = streamName(c.req.param("stream"));
-    const q = new URL(c.req.url).searchParams;
-    const pattern = q.get("pattern");
-    if (pattern === null || pattern.length === 0 || pattern.length > 1024) {
-      return errorResponse(400, "SPOOL_E_USAGE", "pattern: 1 to 1024 characters");
-    }
-    const max = Math.min(bounded(q.get("max"), 100, "max"), GREP_MAX_RESULTS);
-    const columns = Math.min(bounded(q.get("columns"), GREP_MAX_COLUMNS, "columns"), 16384);
-    const state = await lookUp(c.req.param("id"));
-    if (state.receipt.streams[stream].ref === null) {
-      return json({ matches: [], cut: null, scanned: 0, stored: false });
-    }
-    const reader = await store.openStream(state, stream);
-    try {
-      const result = await options.grep.run(reader, {
-        pattern,
-        ignoreCase: flag(q.get("i")),
-        onlyMatching: flag(q.get("o")),
-        max,
-        columns,
-      });
-      const matches = withinTransfer(result.matches, maxTransfer);
-      const cut = matches.length < result.matches.length ? "max-transfer" : result.cut;
-      return json({
-        ...result,
-        matches,
-        cut,
-        committed: reader.committed,
-        condition: state.condition,
-      });
-    } catch (error) {
-      if (error instanceof SpoolError && error.code === "SPOOL_E_STATE") {
-        return errorResponse(503, "SPOOL_E_STATE", "busy: too many greps at once", {
-          "retry-after": "1",
-        });
-      }
-      throw error;
-    } finally {
-      await reader.close();
-    }
-  });
-  app.get("/api/v1/captures/:id/events", async (c) => {
-    const state = await lookUp(c.req.param("id"));
-    return liveEvents({
-      store,
-      captureId: state.captureId,
-      query: new URL(c.req.url).searchParams,
-      lastEventId: c.req.header("last-event-id") ?? null,
-      maxTransfer,
-      heartbeat: {
-        everyMs: options.heartbeatMs ?? HEARTBEAT_MS,
-        clock: options.clock ?? systemClock,
-      },
+    const matches = withinTransfer(result.matches, api.maxTransfer);
+    const cut = matches.length < result.matches.length ? "max-transfer" : result.cut;
+    return json({
+      ...result,
+      matches,
+      cut,
+      committed: reader.committed,
+      condition: state.condition,
     });
+  } catch (error) {
+    if (error instanceof SpoolError && error.code === "SPOOL_E_STATE") {
+      return errorResponse(503, "SPOOL_E_STATE", "busy: too many greps at once", {
+        "retry-after": "1",
+      });
+    }
+    throw error;
+  } finally {
+    await reader.close();
+  }
+}
+
+/** `GET …/events`: Server-Sent Events (`live-events.ts`). */
+async function followEvents(api: Api, c: Ctx): Promise<Response> {
+  const state = await lookUp(api, idOf(c));
+  return liveEvents({
+    store: api.store,
+    captureId: state.captureId,
+    query: new URL(c.req.url).searchParams,
+    lastEventId: c.req.header("last-event-id") ?? null,
+    maxTransfer: api.maxTransfer,
+    heartbeat: {
+      everyMs: api.options.heartbeatMs ?? HEARTBEAT_MS,
+      clock: api.options.clock ?? systemClock,
+    },
   });
-  return app;
+}
+
+async function lookUp(api: Api, id: string) {
+  const { captureId } = await api.store.resolve(id);
+  return api.store.state(captureId);
+}
+
+/** The route's `:id` (checked to be a captureId by {@link withinGrant}). */
+const idOf = (c: Ctx) => c.req.param("id") ?? "";
+
+function streamName(raw: string | undefined): StreamName {
+  if (raw !== "stdout" && raw !== "stderr") {
+    throw new SpoolError("SPOOL_E_REF_NOT_FOUND", "serve", "stream is stdout or stderr");
+  }
+  return raw;
 }
 
 function json(value: unknown): Response {

@@ -54,6 +54,7 @@ export async function serveCommand(parsed: CommandInput<typeof SERVE>, io: Io): 
     grep: createGrepRunner({ timeMs: o["grep-ms"] }),
     web: loadWebAssets(),
     maxTransfer,
+    heartbeatMs: o.heartbeat,
   });
   const server = await startServer({
     app,

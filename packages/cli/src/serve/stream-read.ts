@@ -47,31 +47,30 @@ export interface StreamReadRequest {
   readonly outgoing: ServerResponse | null;
 }
 
-export async function streamRead(r: StreamReadRequest): Promise<Response> {
-  const q = r.query;
-  const selectors = ["offset", "lines", "cursor"].filter((k) => q.has(k));
-  if (selectors.length > 1) {
-    return errorResponse(400, "SPOOL_E_USAGE", "offset, lines and cursor exclude each other");
-  }
-  if (q.has("lines") && q.has("length")) {
-    return errorResponse(400, "SPOOL_E_USAGE", "lines and length exclude each other");
-  }
-  const cursor = q.get("cursor");
-  if (cursor !== null) {
-    if (!r.mayWrite)
-      return errorResponse(403, "SPOOL_E_AUTH", "a read-only token cannot advance a cursor");
-    checkCursorName(cursor);
-  }
-  const offset = q.has("offset") ? count(q.get("offset"), "offset") : null;
-  const length = q.has("length") ? count(q.get("length"), "length") : null;
-  const lines = q.has("lines") ? parseLines(q.get("lines") ?? "") : null;
+/** What the query selects (at most one of lines, cursor and offset). */
+interface Selection {
+  /** A selector was given: `Range` is ignored. */
+  readonly any: boolean;
+  readonly lines: { first: number; last: number } | null;
+  readonly cursor: string | null;
+  readonly offset: number | null;
+  readonly length: number | null;
+}
 
-  const final = r.state.condition === "final";
+/** A span to send: `status` 206 for a `Range`, 200 otherwise. */
+interface Chosen {
+  readonly status: 200 | 206;
+  readonly start: number;
+  readonly end: number;
+}
+
+export async function streamRead(r: StreamReadRequest): Promise<Response> {
+  const selection = selectionOf(r.query, r.mayWrite);
+  if (selection instanceof Response) return selection;
   const { etag, headers } = cacheHeaders(r);
   if (etag && ifNoneMatch(r.headers.get("if-none-match"), etag)) {
     return new Response(null, { status: 304, headers });
   }
-
   const reader = await r.store.openStream(r.state, r.stream);
   let handedOff = false;
   try {
@@ -79,46 +78,17 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
     headers["content-type"] = reader.binary
       ? "application/octet-stream"
       : "text/plain; charset=utf-8";
-    const rangeHeader = selectors.length === 0 ? r.headers.get("range") : null;
-    const ifRange = r.headers.get("if-range");
-    const range =
-      rangeHeader !== null && (ifRange === null || ifRange === etag)
-        ? parseRange(rangeHeader, reader.committed)
-        : { kind: "ignored" as const };
-    let start: number;
-    let end: number;
-    let status = 200;
-    if (range.kind === "multiple" || range.kind === "unsatisfiable") {
-      const message =
-        range.kind === "multiple" ? "one range at a time" : "range starts past the committed end";
-      return errorResponse(416, "SPOOL_E_USAGE", message, {
+    const chosen = await chooseSpan(r, reader, selection, etag);
+    if ("refused" in chosen) {
+      return errorResponse(416, "SPOOL_E_USAGE", chosen.refused, {
         ...headers,
         "content-type": "application/json",
         "content-range": `bytes */${reader.committed}`,
       });
     }
-    if (range.kind === "range") {
-      // Raw bytes as asked (a resumed download must join exactly), cut at maxTransfer.
-      ({ start, end } = range);
-      status = 206;
-    } else {
-      ({ start, end } = await selectedSpan(r, reader, { lines, cursor, offset, length }));
-    }
-    const wanted = end;
-    if (end - start > r.maxTransfer) {
-      end = status === 206 ? start + r.maxTransfer : (await reader.span(start, r.maxTransfer)).end;
-      headers["spool-cut"] = "max-transfer";
-    }
-    if (status === 206) {
-      const total = final ? String(reader.committed) : "*";
-      headers["content-range"] = `bytes ${start}-${end - 1}/${total}`;
-    }
-    headers["spool-offset"] = String(start);
-    headers["spool-next-offset"] = String(end);
-    headers["spool-eof"] = String(
-      r.state.condition !== "live" && end >= reader.committed && end === wanted,
-    );
-    headers["content-length"] = String(end - start);
+    const { status, start } = chosen;
+    const end = await spanHeaders(r, reader, chosen, headers);
+    const cursor = selection.cursor;
     const advance =
       cursor === null
         ? null
@@ -128,6 +98,81 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
   } finally {
     if (!handedOff) await reader.close();
   }
+}
+
+/** The query's selectors, checked (a usage error is thrown, a refusal returned). */
+function selectionOf(q: URLSearchParams, mayWrite: boolean): Selection | Response {
+  const selectors = ["offset", "lines", "cursor"].filter((k) => q.has(k));
+  if (selectors.length > 1) {
+    return errorResponse(400, "SPOOL_E_USAGE", "offset, lines and cursor exclude each other");
+  }
+  if (q.has("lines") && q.has("length")) {
+    return errorResponse(400, "SPOOL_E_USAGE", "lines and length exclude each other");
+  }
+  const cursor = q.get("cursor");
+  if (cursor !== null) {
+    if (!mayWrite)
+      return errorResponse(403, "SPOOL_E_AUTH", "a read-only token cannot advance a cursor");
+    checkCursorName(cursor);
+  }
+  return {
+    any: selectors.length > 0,
+    cursor,
+    offset: q.has("offset") ? count(q.get("offset"), "offset") : null,
+    length: q.has("length") ? count(q.get("length"), "length") : null,
+    lines: q.has("lines") ? parseLines(q.get("lines") ?? "") : null,
+  };
+}
+
+/**
+ * The span asked: a `Range` (unless a selector was given, or `If-Range` is not the ETag)
+ * as raw bytes, else what the selectors pick; or why a range is refused (answered 416).
+ */
+async function chooseSpan(
+  r: StreamReadRequest,
+  reader: StoredStream,
+  selection: Selection,
+  etag: string | null,
+): Promise<Chosen | { refused: string }> {
+  const rangeHeader = selection.any ? null : r.headers.get("range");
+  const ifRange = r.headers.get("if-range");
+  const range =
+    rangeHeader !== null && (ifRange === null || ifRange === etag)
+      ? parseRange(rangeHeader, reader.committed)
+      : { kind: "ignored" as const };
+  if (range.kind === "multiple") return { refused: "one range at a time" };
+  if (range.kind === "unsatisfiable") return { refused: "range starts past the committed end" };
+  // Raw bytes as asked (a resumed download must join exactly), cut at maxTransfer.
+  if (range.kind === "range") return { status: 206, start: range.start, end: range.end };
+  const { start, end } = await selectedSpan(r, reader, selection);
+  return { status: 200, start, end };
+}
+
+/** Cut the span at `maxTransfer` and say so, where it is and how long: the end to send to. */
+async function spanHeaders(
+  r: StreamReadRequest,
+  reader: StoredStream,
+  chosen: Chosen,
+  headers: Record<string, string>,
+): Promise<number> {
+  const { status, start } = chosen;
+  let end = chosen.end;
+  if (end - start > r.maxTransfer) {
+    // A range is cut anywhere (raw bytes); a selection at a character's end.
+    end = status === 206 ? start + r.maxTransfer : (await reader.span(start, r.maxTransfer)).end;
+    headers["spool-cut"] = "max-transfer";
+  }
+  if (status === 206) {
+    const total = r.state.condition === "final" ? String(reader.committed) : "*";
+    headers["content-range"] = `bytes ${start}-${end - 1}/${total}`;
+  }
+  headers["spool-offset"] = String(start);
+  headers["spool-next-offset"] = String(end);
+  headers["spool-eof"] = String(
+    r.state.condition !== "live" && end >= reader.committed && end === chosen.end,
+  );
+  headers["content-length"] = String(end - start);
+  return end;
 }
 
 /** Headers every answer of a stream carries: a final stream with a sha256 is cacheable by its ETag, anything else is `no-store`. */
