@@ -14,7 +14,44 @@
  * bus.events.subscribe((event) => console.log(event.type));
  * ```
  */
-import type { CaptureEvent } from "./capture-options.js";
+import type { StorageFailure } from "./errors.js";
+import type { Receipt } from "./receipt.js";
+import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
+
+/**
+ * One lifecycle event of a capture, in order: `start`, maybe `spill` (storage opened),
+ * `persistence-stopped` or `storage-error`, `exit` (the producer ended), then `final`
+ * (the receipt is published; the stream completes). Each event that carries a receipt
+ * carries it as of that moment.
+ *
+ * @example
+ * ```ts
+ * import type { Capture, CaptureEvent } from "@spool/core";
+ * declare const capture: Capture;
+ * capture.events.subscribe((event: CaptureEvent) => {
+ *   if (event.type === "storage-error") console.error(event.code, event.storage?.errno);
+ *   if (event.type === "final") console.log(event.receipt.capture.state);
+ * });
+ * ```
+ */
+export type CaptureEvent =
+  | { type: "start"; receipt: Receipt }
+  | { type: "spill"; receipt: Receipt }
+  | { type: "persistence-stopped"; stream: StreamName; reason: CaptureReason }
+  /**
+   * Storage failed: it could not be opened (the capture goes on with its preview only), a
+   * stream's write or sync failed (`stream` names it; it keeps what was durable), or the
+   * receipt could not be published. `storage` names errno, operation and redacted path.
+   */
+  | {
+      type: "storage-error";
+      stream?: StreamName;
+      code: string;
+      message: string;
+      storage: StorageFailure | null;
+    }
+  | { type: "exit"; receipt: Receipt }
+  | { type: "final"; receipt: Receipt };
 
 /**
  * Callbacks of one subscriber to an {@link EventStream}; each optional.

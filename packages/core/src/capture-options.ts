@@ -10,14 +10,13 @@
  * ```
  */
 
-import type { EventStream } from "./capture-events.js";
+import type { CaptureEvent, EventStream } from "./capture-events.js";
 import type { SpawnChild } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
-import type { StorageFailure } from "./errors.js";
 import type { Logger } from "./logger.js";
 import type { PreviewBudget, PreviewSnapshot } from "./preview.js";
 import type { ProcessReceipt, Receipt, SourceReceipt } from "./receipt.js";
-import type { CaptureReason, SourceDeclaration, StreamName } from "./receipt-vocabulary.js";
+import type { SourceDeclaration, StreamName } from "./receipt-vocabulary.js";
 import type { ByteSource } from "./source-runner.js";
 import type { SpoolFactory } from "./spool.js";
 import type { Stage } from "./stage.js";
@@ -173,41 +172,6 @@ export interface CaptureSourceOptions extends CaptureCommonOptions {
    */
   readonly declared: SourceDeclaration | (() => SourceDeclaration);
 }
-
-/**
- * One lifecycle event of a capture, in order: `start`, maybe `spill` (storage opened),
- * `persistence-stopped` or `storage-error`, `exit` (the producer ended), then `final`
- * (the receipt is published; the stream completes). Each event that carries a receipt
- * carries it as of that moment.
- *
- * @example
- * ```ts
- * import type { Capture, CaptureEvent } from "@spool/core";
- * declare const capture: Capture;
- * capture.events.subscribe((event: CaptureEvent) => {
- *   if (event.type === "storage-error") console.error(event.code, event.storage?.errno);
- *   if (event.type === "final") console.log(event.receipt.capture.state);
- * });
- * ```
- */
-export type CaptureEvent =
-  | { type: "start"; receipt: Receipt }
-  | { type: "spill"; receipt: Receipt }
-  | { type: "persistence-stopped"; stream: StreamName; reason: CaptureReason }
-  /**
-   * Storage failed: it could not be opened (the capture goes on with its preview only), a
-   * stream's write or sync failed (`stream` names it; it keeps what was durable), or the
-   * receipt could not be published. `storage` names errno, operation and redacted path.
-   */
-  | {
-      type: "storage-error";
-      stream?: StreamName;
-      code: string;
-      message: string;
-      storage: StorageFailure | null;
-    }
-  | { type: "exit"; receipt: Receipt }
-  | { type: "final"; receipt: Receipt };
 
 /**
  * A receipt of a process capture: `process` is always there.

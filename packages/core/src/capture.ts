@@ -61,10 +61,10 @@ import {
   type StreamPump,
 } from "./stream-pipeline.js";
 
+export type { CaptureEvent } from "./capture-events.js";
 export type {
   Capture,
   CaptureCommonOptions,
-  CaptureEvent,
   CaptureHandle,
   CaptureOptions,
   CaptureResult,

@@ -23,10 +23,10 @@
 import * as path from "node:path";
 import { SpoolError } from "@spool/core/runtime";
 import { z } from "zod";
+import type { Allowance } from "./allowance.js";
 import { withFileLock } from "./file-lock.js";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
 import { currentOwner, isOwnerAlive, OwnerSchema, readOwnerFile } from "./owner.js";
-import type { Allowance } from "./quota.js";
 import { ensurePrivateDir, errnoOf, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
 
 /**

@@ -273,7 +273,8 @@ function addAnchors(
     rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
   const lookbehind = rule.kind === "matcher" ? rule.lookbehind : undefined;
   if (lookbehind !== undefined) {
-    const lead = (into.leadBytes ??= new Uint8Array(256));
+    into.leadBytes ??= new Uint8Array(256);
+    const lead = into.leadBytes;
     const set = byteSet(lookbehind.body);
     for (let b = 0; b < 256; b++) if (set[b] === 1) lead[b] = 1;
     into.leadLength = Math.max(into.leadLength, lookbehind.length);

@@ -7,7 +7,28 @@
 import { MAX_STAGE_COUNTERS } from "@spool/core/runtime";
 import type { InputRing } from "./input-ring.js";
 import { markerPiece } from "./redaction-markers.js";
-import type { TraceSegment } from "./redactor.js";
+
+/**
+ * One piece of the redactor's output and the input range it stands for (for tests and
+ * tracing); see the redactor's `trace` option.
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type TraceSegment } from "@spool/transforms";
+ * const segments: TraceSegment[] = [];
+ * const redactor = createRedactor({}, { trace: (segment) => segments.push(segment) });
+ * ```
+ */
+export interface TraceSegment {
+  /** Input passed through (`raw`), replaced by a `[REDACTED:…]` marker, or dropped with an `[OMITTED:…]` marker. */
+  readonly kind: "raw" | "redacted" | "omitted";
+  /** Input offsets `[start, end)`. */
+  readonly start: number;
+  /** One past the segment's last input offset. */
+  readonly end: number;
+  /** Rule name of a redaction. */
+  readonly rule?: string;
+}
 
 export class OutputCursor {
   /** Input offset before which everything is emitted or swallowed. */

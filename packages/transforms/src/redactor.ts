@@ -54,7 +54,7 @@ import {
 } from "./compile-redaction.js";
 import { FailClosedDrop } from "./fail-closed.js";
 import { InputRing } from "./input-ring.js";
-import { OutputCursor } from "./output-cursor.js";
+import { OutputCursor, type TraceSegment } from "./output-cursor.js";
 import { markerPiece } from "./redaction-markers.js";
 import { SpanQueue } from "./span-queue.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
@@ -70,27 +70,7 @@ import { WhitespaceRuns } from "./whitespace-runs.js";
  */
 export const REDACTOR = "redactor";
 
-/**
- * One piece of the redactor's output and the input range it stands for (for tests and
- * tracing); see {@link RedactorStageOptions.trace}.
- *
- * @example
- * ```ts
- * import { createRedactor, type TraceSegment } from "@spool/transforms";
- * const segments: TraceSegment[] = [];
- * const redactor = createRedactor({}, { trace: (segment) => segments.push(segment) });
- * ```
- */
-export interface TraceSegment {
-  /** Input passed through (`raw`), replaced by a `[REDACTED:…]` marker, or dropped with an `[OMITTED:…]` marker. */
-  readonly kind: "raw" | "redacted" | "omitted";
-  /** Input offsets `[start, end)`. */
-  readonly start: number;
-  /** One past the segment's last input offset. */
-  readonly end: number;
-  /** Rule name of a redaction. */
-  readonly rule?: string;
-}
+export type { TraceSegment } from "./output-cursor.js";
 
 /**
  * How a redactor stage runs (what it redacts is {@link RedactionOptions}).
