@@ -45,7 +45,9 @@ describe("file spool", () => {
     const size = 20 * MiB - ((20 * MiB) % Buffer.byteLength(LINE));
     const { args, sha } = job(size);
     // No retention limits (no withQuotas): 50 × 20 MiB is past the CLI's root allowance.
-    const files = createFileSpool({ threads: 2 });
+    // A stall budget for a loaded 2-core machine running the rest of the suite: this test
+    // is about every byte of 50 captures, not about giving up on a slow writer.
+    const files = createFileSpool({ threads: 2, queue: { stallMs: 60_000 } });
     try {
       const captures = Array.from({ length: 50 }, () =>
         startCapture({
