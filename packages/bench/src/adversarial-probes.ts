@@ -24,7 +24,7 @@ export const LINEAR = 2.1;
 
 /** Screening, then the re-measurements of a ratio still above {@link LINEAR}. */
 export const STAGES: readonly LinearRatioOptions[] = [
-  { minSeconds: 0.005, rounds: 3 },
+  { minSeconds: 0.005, rounds: 3, minBytes: 32768 },
   { minSeconds: 0.05, rounds: 5 },
   { minSeconds: 0.25, rounds: 5 },
 ];

@@ -15,9 +15,12 @@
  *   a minor GC: a full `gc()` threw the redactor's optimised code away (the next run at
  *   16 KiB took 72 ms instead of 2 ms).
  * - **Warm**: the sizing runs come first, on the same input shape, and are not counted.
- * - **Paired rounds**: each round times n and 2n back to back (in alternating order) and
- *   the ratio is the median of the rounds' ratios, so a burst of load that covers one
- *   round moves one ratio, not the estimate.
+ * - **Interleaved rounds, totals compared**: each round times n and 2n back to back (in
+ *   alternating order), and the ratio is the CPU time of all runs at 2n over that of all
+ *   runs at n. A full GC lands in whichever run crosses the old generation's limit: on
+ *   `pw="` repeated at 1 MiB, every run at 2n had one and half the runs at n none, so a
+ *   ratio per round (or the least time of each size) read 2.2 where the totals share the
+ *   collections out as the allocation does.
  *
  * @example
  * ```ts
@@ -26,11 +29,12 @@
  * r.ratio; // ≈ 2 for linear work
  * ```
  */
+import { median } from "./measure.js";
 
 export interface LinearRatioOptions {
   /** Least CPU seconds of one run at n. */
   readonly minSeconds: number;
-  /** Paired rounds (n, 2n); the ratio is their median. */
+  /** Rounds of (n, 2n); the ratio is of their totals. */
   readonly rounds: number;
   /** Smallest n (bytes). @default 65536 */
   readonly minBytes?: number;
@@ -39,7 +43,7 @@ export interface LinearRatioOptions {
 }
 
 export interface LinearRatio {
-  /** Median over the rounds of (CPU seconds at 2n) / (CPU seconds at n). */
+  /** Total CPU seconds at 2n over total CPU seconds at n, over the rounds. */
   readonly ratio: number;
   /** The n timed (bytes). */
   readonly bytes: number;
@@ -70,6 +74,8 @@ export function linearRatio(
   const double = repeated(unit, 2 * n);
   const ratios: number[] = [];
   const atN: number[] = [];
+  let totalN = 0;
+  let total2N = 0;
   for (let r = 0; r < rounds; r++) {
     let a: number;
     let b: number;
@@ -82,8 +88,15 @@ export function linearRatio(
     }
     atN.push(a);
     ratios.push(b / Math.max(a, 1e-6));
+    totalN += a;
+    total2N += b;
   }
-  return { ratio: median(ratios), bytes: n, seconds: median(atN), rounds: ratios };
+  return {
+    ratio: total2N / Math.max(totalN, 1e-6),
+    bytes: n,
+    seconds: median(atN),
+    rounds: ratios,
+  };
 }
 
 /** `unit` repeated to exactly `bytes` bytes (latin1). */
@@ -101,9 +114,3 @@ function timed(work: (input: Buffer) => void, input: Buffer): number {
 }
 
 const minorGc = (globalThis as { gc?: (options: { type: "minor" }) => void }).gc;
-
-function median(xs: readonly number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}

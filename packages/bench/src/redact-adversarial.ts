@@ -6,19 +6,14 @@
  * The timing runs in a child process (`redact-ratio-child.ts`) started with
  * `--expose-gc --single-threaded`, which `linear-ratio.ts` needs for an honest figure: CPU
  * seconds with V8's helper threads' work inside the run that causes it, a minor GC before
- * every run, n sized so a run lasts long enough, paired rounds and their median ratio.
+ * every run, n sized so a run lasts long enough, interleaved rounds and the ratio of
+ * their totals.
  * Every (anchor, shape) is screened with runs of ≥ 5 ms; a ratio above 2.1 is measured
  * again with runs of ≥ 50 ms and then ≥ 250 ms before it counts.
  */
 import { spawn } from "node:child_process";
 import { BUILTIN_RULES } from "@spool/transforms";
-import {
-  distinctAnchors,
-  LINEAR,
-  NAMED_STAGE,
-  SHAPES,
-  STAGES,
-} from "./adversarial-probes.js";
+import { distinctAnchors, LINEAR, NAMED_STAGE, SHAPES, STAGES } from "./adversarial-probes.js";
 import { REDACT_RATIO_CHILD } from "./programs.js";
 import type { ChildLine, StageFigure } from "./redact-ratio-child.js";
 import { type BenchReport, machine } from "./report.js";
@@ -93,7 +88,7 @@ export async function adversarialReport(options: AdversarialOptions = {}): Promi
     })),
     notes: [
       `${probes.length} probes (every built-in anchor × ${SHAPES.length} shapes, user rules, a known value); ${remeasured.length} screened above ${LINEAR} and measured again with longer runs, ${remeasured.filter((p) => p.stages.length > 2).length} of them twice (each in the report's runs).`,
-      "CPU seconds of a child process run with --expose-gc --single-threaded: n sized so a run lasts the stage's time, a minor GC before each run, paired rounds (n, 2n), the median of their ratios; 64 KiB chunks; built-in rules plus a pattern, a literal and a matcher rule and a known value.",
+      "CPU seconds of a child process run with --expose-gc --single-threaded: n sized so a run lasts the stage's time, a minor GC before each run, interleaved rounds (n, 2n), total CPU at 2n over total at n; 64 KiB chunks; built-in rules plus a pattern, a literal and a matcher rule and a known value.",
     ],
   };
 }

@@ -55,13 +55,21 @@ function main(): void {
       figure: figure(work, unit, options.quick ? QUICK : NAMED_STAGE),
     });
   }
-  for (const probe of allProbes().slice(0, limit)) {
+  const probes = allProbes().slice(0, limit);
+  let remeasured = 0;
+  for (const [k, probe] of probes.entries()) {
+    // Progress for a person waiting (stderr): the whole run takes minutes.
+    if (k % 250 === 0 && k > 0)
+      process.stderr.write(
+        `adversarial: ${k}/${probes.length} probes, ${remeasured} re-measured\n`,
+      );
     const stages: StageFigure[] = [];
     for (const stage of options.quick ? [QUICK] : STAGES) {
       const f = figure(work, probe.unit, stage);
       stages.push(f);
       if (f.ratio <= LINEAR) break;
     }
+    if (stages.length > 1) remeasured++;
     write({ kind: "probe", rule: probe.rule, anchor: probe.anchor, shape: probe.shape, stages });
   }
 }
