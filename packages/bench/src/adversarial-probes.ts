@@ -24,9 +24,9 @@ export const LINEAR = 2.1;
 
 /** Screening, then the re-measurements of a ratio still above {@link LINEAR}. */
 export const STAGES: readonly LinearRatioOptions[] = [
-  { minSeconds: 0.005, rounds: 3, minBytes: 32768 },
-  { minSeconds: 0.05, rounds: 5 },
-  { minSeconds: 0.25, rounds: 5 },
+  { minSeconds: 0.004, rounds: 3, minBytes: 32768 },
+  { minSeconds: 0.03, rounds: 5 },
+  { minSeconds: 0.2, rounds: 5 },
 ];
 /** The named inputs: timed once, long enough for their MB/s to mean something. */
 export const NAMED_STAGE: LinearRatioOptions = { minSeconds: 0.1, rounds: 3 };

@@ -66,7 +66,7 @@ export function linearRatio(
   let t = Math.min(timed(work, input), timed(work, input));
   while (t < minSeconds && n < maxBytes) {
     // Aim past the target (the next run is warmer), at most 16× in one step.
-    const factor = Math.min(16, 2 ** Math.ceil(Math.log2((minSeconds * 1.25) / Math.max(t, 1e-5))));
+    const factor = Math.min(16, 2 ** Math.ceil(Math.log2((minSeconds * 1.1) / Math.max(t, 1e-5))));
     n = Math.min(maxBytes, n * Math.max(2, factor));
     input = repeated(unit, n);
     t = timed(work, input);

@@ -8,8 +8,8 @@
  * seconds with V8's helper threads' work inside the run that causes it, a minor GC before
  * every run, n sized so a run lasts long enough, interleaved rounds and the ratio of
  * their totals.
- * Every (anchor, shape) is screened with runs of ≥ 5 ms; a ratio above 2.1 is measured
- * again with runs of ≥ 50 ms and then ≥ 250 ms before it counts.
+ * Every (anchor, shape) is screened with runs of ≥ 4 ms; a ratio above 2.1 is measured
+ * again with runs of ≥ 30 ms and then ≥ 200 ms before it counts.
  */
 import { spawn } from "node:child_process";
 import { BUILTIN_RULES } from "@spool/transforms";
