@@ -1,35 +1,29 @@
-// CPU time of the built-in redactor at n and 2n bytes of one input unit repeated, median
-// of 5 interleaved rounds, at n = 256 KiB and 1 MiB: `node scripts/redact-ratio.mjs 'SG.'`
-// (after a build). The check behind docs/benchmarks.md's re-measured adversarial cases.
-import { compileRedaction, createRedactor } from "../packages/transforms/dist/index.js";
+// CPU time of the built-in redactor at 2n over n bytes of one input unit repeated, measured
+// as `spool bench redact --adversarial` re-measures a probe (packages/bench/src/linear-ratio.ts:
+// n sized so a run at n takes ≥ 0.25 s and then ≥ 1 s, a minor GC before each run, total CPU at
+// 2n over total at n in 5 interleaved rounds), in this process re-run with `--expose-gc --single-threaded`:
+// `node scripts/redact-ratio.mjs 'SG.' 'pw="'` (after a build). The check behind
+// docs/benchmarks.md's re-measured adversarial cases.
+import { spawnSync } from "node:child_process";
 
-const compiled = compileRedaction({});
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
-const time = (buf) => {
-  const t0 = cpu();
-  const r = createRedactor(compiled);
-  for (let i = 0; i < buf.length; i += 65536) r.push([buf.subarray(i, i + 65536)]);
-  r.end();
-  return cpu() - t0;
-};
-const unit = process.argv[2] ?? "password=";
-const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const make = (n) => Buffer.from(unit.repeat(Math.ceil(n / unit.length)).slice(0, n), "latin1");
-for (const n of [262144, 1048576]) {
-  const a = make(n);
-  const b = make(2 * n);
-  time(a);
-  const xs = [];
-  const ys = [];
-  for (let i = 0; i < 5; i++) {
-    xs.push(time(a));
-    ys.push(time(b));
+if (typeof globalThis.gc !== "function") {
+  const flags = ["--expose-gc", "--single-threaded"];
+  const args = [...flags, new URL(import.meta.url).pathname, ...process.argv.slice(2)];
+  process.exit(spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1);
+}
+
+const { probeRedaction, redactWork } = await import("../packages/bench/dist/adversarial-probes.js");
+const { linearRatio } = await import("../packages/bench/dist/linear-ratio.js");
+
+const work = redactWork(probeRedaction());
+const units = process.argv.length > 2 ? process.argv.slice(2) : ["password="];
+for (const unit of units) {
+  for (const minSeconds of [0.25, 1]) {
+    const r = linearRatio(work, unit, { minSeconds, rounds: 5 });
+    const rounds = r.rounds.map((x) => x.toFixed(2)).join(" ");
+    console.log(
+      `${JSON.stringify(unit)} n=${r.bytes}: ratio ${r.ratio.toFixed(2)} (rounds ${rounds}), ` +
+        `${(r.bytes / 1e6 / r.seconds).toFixed(1)} MB/s of CPU at n`,
+    );
   }
-  const ratio = (median(ys) / median(xs)).toFixed(2);
-  console.log(
-    `${JSON.stringify(unit)} n=${n}: ratio ${ratio}, ${(n / 1e6 / median(xs)).toFixed(1)} MB/s`,
-  );
 }

@@ -20,3 +20,5 @@ export const FIXTURE_CHILD = built("fixture-child.js");
 export function spoolArgv(args: readonly string[]): string[] {
   return [process.execPath, SPOOL_BIN, ...args];
 }
+/** `node --expose-gc --single-threaded redact-ratio-child.js [JSON]`: the adversarial timings. */
+export const REDACT_RATIO_CHILD = built("redact-ratio-child.js");

@@ -54,7 +54,7 @@ interface Tally {
 
 /** `spool bench redact --corpus | --adversarial`. */
 export async function benchRedactCorpus(options: BenchOptions, io: BenchIo): Promise<number> {
-  const report = options.adversarial ? adversarialReport() : corpusReport();
+  const report = options.adversarial ? await adversarialReport() : corpusReport();
   return emitReport(io, options.report ?? null, report);
 }
 

@@ -1,0 +1,82 @@
+/**
+ * `node --expose-gc --single-threaded redact-ratio-child.js [JSON]`: the measuring process
+ * of `spool bench redact --adversarial`, spawned with the V8 flags `linear-ratio.ts` needs.
+ * Writes one JSON line per named input and per probe (see {@link ChildLine}).
+ *
+ * Every probe is screened; a ratio above the limit is measured again with longer runs and
+ * more rounds, and once more with longer still, before it counts. The last stage's ratio is
+ * the probe's: a noisy short sample cannot fail alone, and a real quadratic (4×) cannot
+ * pass because a longer run only makes it plainer.
+ *
+ * JSON (optional): `{"limit": K}` measures only the first K probes and named inputs, and
+ * `{"quick": true}` uses runs of a few milliseconds (a smoke test, not a measurement).
+ */
+import {
+  allProbes,
+  LINEAR,
+  NAMED,
+  NAMED_STAGE,
+  probeRedaction,
+  redactWork,
+  STAGES,
+} from "./adversarial-probes.js";
+import { type LinearRatioOptions, linearRatio } from "./linear-ratio.js";
+
+const QUICK: LinearRatioOptions = { minSeconds: 0.001, rounds: 1, minBytes: 16384 };
+
+/** One stage's figure. */
+export interface StageFigure {
+  readonly ratio: number;
+  readonly bytes: number;
+  readonly seconds: number;
+}
+
+/** A line of the child's output. */
+export type ChildLine =
+  | { readonly kind: "named"; readonly input: string; readonly figure: StageFigure }
+  | {
+      readonly kind: "probe";
+      readonly rule: string;
+      readonly anchor: string;
+      readonly shape: string;
+      /** One figure per stage run; the last is the probe's. */
+      readonly stages: readonly StageFigure[];
+    };
+
+function main(): void {
+  const options = JSON.parse(process.argv[2] ?? "{}") as { limit?: number; quick?: boolean };
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  const work = redactWork(probeRedaction());
+  const write = (line: ChildLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
+  for (const [input, unit] of NAMED.slice(0, limit)) {
+    write({
+      kind: "named",
+      input,
+      figure: figure(work, unit, options.quick ? QUICK : NAMED_STAGE),
+    });
+  }
+  const probes = allProbes().slice(0, limit);
+  let remeasured = 0;
+  for (const [k, probe] of probes.entries()) {
+    // Progress for a person waiting (stderr): the whole run takes minutes.
+    if (k % 250 === 0 && k > 0)
+      process.stderr.write(
+        `adversarial: ${k}/${probes.length} probes, ${remeasured} re-measured\n`,
+      );
+    const stages: StageFigure[] = [];
+    for (const stage of options.quick ? [QUICK] : STAGES) {
+      const f = figure(work, probe.unit, stage);
+      stages.push(f);
+      if (f.ratio <= LINEAR) break;
+    }
+    if (stages.length > 1) remeasured++;
+    write({ kind: "probe", rule: probe.rule, anchor: probe.anchor, shape: probe.shape, stages });
+  }
+}
+
+function figure(work: (input: Buffer) => void, unit: string, stage: LinearRatioOptions) {
+  const r = linearRatio(work, unit, stage);
+  return { ratio: Math.round(r.ratio * 100) / 100, bytes: r.bytes, seconds: r.seconds };
+}
+
+main();
