@@ -32,14 +32,20 @@ function waitingWriter(waits: readonly boolean[]) {
   return { writer, batches, bytes: () => inner.bytes() };
 }
 
-/** A source that pushes `chunks` as fast as it is read, like a pipe ahead of its reader. */
-function source(chunks: readonly Buffer[]): Readable {
+/**
+ * A source that pushes `chunks` as fast as it is read, like a pipe ahead of its reader, in
+ * byte mode or object mode (an async generator's `Readable.from`), failing at the end
+ * with `error` when given.
+ */
+function source(chunks: readonly Buffer[], objectMode = false, error?: Error): Readable {
   let next = 0;
   return new Readable({
-    highWaterMark: 64 * 1024,
+    objectMode,
+    highWaterMark: objectMode ? 16 : 64 * 1024,
     read() {
       while (next < chunks.length) if (!this.push(chunks[next++])) return;
-      this.push(null);
+      if (error) this.destroy(error);
+      else this.push(null);
     },
   });
 }
@@ -54,14 +60,15 @@ describe("pumpStream", () => {
       fc.asyncProperty(
         fc.array(arbChunk, { minLength: 1, maxLength: 400 }),
         fc.array(fc.boolean(), { minLength: 1, maxLength: 16 }),
-        async (sizes, waits) => {
+        fc.boolean(),
+        async (sizes, waits, objectMode) => {
           let byte = 0;
           const chunks = sizes.map((n) =>
             Buffer.from(Array.from({ length: n }, () => byte++ % 251)),
           );
           const { writer, batches, bytes } = waitingWriter(waits);
           const pipeline = createStreamPipeline({ name: "stdout", stages: [], writer });
-          const end = await pumpStream(source(chunks), pipeline).done;
+          const end = await pumpStream(source(chunks, objectMode), pipeline).done;
           pipeline.end();
           expect(end).toBe("eof");
           expect(bytes().equals(Buffer.concat(chunks))).toBe(true);
@@ -78,6 +85,21 @@ describe("pumpStream", () => {
       ),
       { numRuns: 60 },
     );
+  });
+
+  it("a source that fails: every byte it gave before the error is handed on or counted", async () => {
+    for (const objectMode of [false, true]) {
+      const chunks = Array.from({ length: 300 }, (_, i) => Buffer.alloc(100, 0x41 + (i % 26)));
+      const { writer, bytes } = waitingWriter([false, true]);
+      const pipeline = createStreamPipeline({ name: "stdout", stages: [], writer });
+      const pump = pumpStream(source(chunks, objectMode, new Error("reset")), pipeline);
+      expect(await pump.done).toBe("error");
+      const { raw, produced } = pipeline.ledger.snapshot();
+      expect(raw.observed).toBe(30_000);
+      expect(raw.observed).toBe(raw.accepted + raw.pending + raw.discarded);
+      expect(produced).toBe(raw.accepted);
+      expect(bytes().equals(Buffer.concat(chunks).subarray(0, raw.accepted))).toBe(true);
+    }
   });
 
   it("counts what it held and never handed on as discarded when stopped", async () => {
