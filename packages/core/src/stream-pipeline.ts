@@ -259,8 +259,10 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
       return waiting;
     },
     stop() {
-      finish("stopped");
+      // Destroyed first: reading what it buffered then asks the source for nothing more
+      // (a source that refills as fast as it is read would never run dry).
       source.destroy();
+      finish("stopped");
     },
   };
 }

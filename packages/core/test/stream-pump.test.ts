@@ -102,6 +102,26 @@ describe("pumpStream", () => {
     }
   });
 
+  it("stops a source that refills as fast as it is read, counting what it had buffered", async () => {
+    const source = new Readable({
+      highWaterMark: 4096,
+      read() {
+        while (this.push(Buffer.alloc(100, 0x61)));
+      },
+    });
+    // A writer that always asks to wait: the pump reads a batch per release, never runs dry.
+    const { writer } = waitingWriter([true]);
+    const pipeline = createStreamPipeline({ name: "stdout", stages: [], writer });
+    const pump = pumpStream(source, pipeline);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    pump.stop();
+    expect(await pump.done).toBe("stopped");
+    const { raw, produced } = pipeline.ledger.snapshot();
+    expect(raw.observed).toBeGreaterThan(0);
+    expect(raw.observed).toBe(raw.accepted + raw.pending + raw.discarded);
+    expect(produced).toBe(raw.accepted);
+  });
+
   it("counts what it held and never handed on as discarded when stopped", async () => {
     const chunks = Array.from({ length: 2000 }, () => Buffer.alloc(64, 0x61));
     const { writer } = waitingWriter([true]);
