@@ -36,13 +36,20 @@ const item = fc.oneof(
   text.map((t) => ({ type: "text", text: t })),
   fc.constant({ type: "resource_link", uri: "file:///x", name: "x" }),
 );
-const result = fc.record(
+const anyResult = fc.record(
   {
     content: fc.array(item, { minLength: 0, maxLength: 6 }),
     structuredContent: fc.dictionary(fc.string({ maxLength: 8 }), text, { maxKeys: 3 }),
   },
   { requiredKeys: ["content"] },
 );
+/** One section of text, the only shape `keepsNothing` can accept; sizes straddle its bound. */
+const oneText = fc
+  .array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 40 }), secretish, fc.constant("\n")), {
+    maxLength: 30,
+  })
+  .map((parts) => ({ content: [{ type: "text", text: parts.join(" ") }] }));
+const result = fc.oneof(anyResult, oneText);
 
 describe("keepsNothing", () => {
   it("is true only of results whose capture stays on the small-result path", async () => {
