@@ -6,7 +6,7 @@
  */
 import { MAX_STAGE_COUNTERS } from "@spool/core/runtime";
 import type { InputRing } from "./input-ring.js";
-import { markerPiece } from "./redaction-markers.js";
+import { markedPiece, markerPiece } from "./redaction-markers.js";
 
 /**
  * One piece of the redactor's output and the input range it stands for (for tests and
@@ -30,12 +30,20 @@ export interface TraceSegment {
   readonly rule?: string;
 }
 
+/** `segFrom` of a piece of the cursor's own: bytes held from earlier chunks, or a marker. */
+const OWN_BYTES = -1;
+const OWN_MARKER = -2;
+
 export class OutputCursor {
   /** Input offset before which everything is emitted or swallowed. */
   at = 0;
   /** A span's marker is out: input from `at` on that the span covers is swallowed. */
   open = false;
-  /** What this push hands on: one piece per chunk (fewer pieces, less work downstream). */
+  /**
+   * What this push hands on: one piece per chunk, markers included (registered as ranges of
+   * it): per-piece work downstream (tap, ledger, writer queue) once per chunk, not twice
+   * per redaction.
+   */
   pieces: Uint8Array[] = [];
   readonly counters = { redactions: 0, omissions: 0 };
   /** Redactions by rule index (sparse: only rules that redacted have an entry). */
@@ -43,9 +51,10 @@ export class OutputCursor {
   private openStart = 0;
   private openRule = 0;
   // What the current chunk hands on, in order, before it is copied into one piece: raw
-  // ranges of the chunk as indices (`segFrom[k] .. segTo[k]`), or a piece of its own
-  // (a marker, or bytes held from earlier chunks) where `segFrom[k]` is -1. Numbers, not
-  // views: a view per range cost more than the bytes it stood for.
+  // ranges of the chunk as indices (`segFrom[k] .. segTo[k]`), or a piece of its own where
+  // `segFrom[k]` is OWN_BYTES (bytes held from earlier chunks) or OWN_MARKER (a marker),
+  // `segTo[k]` then indexing `own`. Numbers, not views: a view per range cost more than the
+  // bytes it stood for.
   private readonly segFrom: number[] = [];
   private readonly segTo: number[] = [];
   private readonly own: Uint8Array[] = [];
@@ -88,18 +97,14 @@ export class OutputCursor {
    * emits one shared U+FFFD for every invalid byte), so nothing is merged across chunks.
    */
   endChunk(): void {
-    this.endSegments();
-  }
-
-  /** What was gathered so far goes out as one piece (a marker follows, or the chunk ended). */
-  private endSegments(): void {
     const n = this.segFrom.length;
     if (n === 0) return;
     const { chunk } = this.input;
-    // A lone range of the chunk goes out as a view; anything else as one fresh copy
-    // (a consumer may keep, merge or transfer what it gets).
+    // A lone range of the chunk goes out as a view, a lone marker as itself; anything else
+    // as one fresh copy (a consumer may keep, merge or transfer what it gets).
     if (n === 1 && this.segFrom[0]! >= 0)
       this.pieces.push(chunk.subarray(this.segFrom[0]!, this.segTo[0]!));
+    else if (n === 1 && this.segFrom[0] === OWN_MARKER) this.pieces.push(this.own[0]!);
     else this.pieces.push(this.gather(chunk));
     this.segFrom.length = 0;
     this.segTo.length = 0;
@@ -132,11 +137,10 @@ export class OutputCursor {
 
   /** Emit the marker of `[start, end)` (the cursor is at `start`) and swallow from there. */
   openSpan(start: number, end: number, rule: number): void {
-    // The marker is a piece of its own between the gathered ranges around it: the preview
-    // tap tells the redactor's markers from the child's bytes by the piece (registered once
-    // per rule, shared by every redaction: read-only, see redaction-markers.ts).
-    this.endSegments();
-    this.pieces.push(this.markers[rule]!);
+    // The marker is gathered with the ranges around it and registered as a marker range of
+    // the chunk's piece: the preview tap tells the redactor's markers from the child's bytes
+    // by those ranges (see redaction-markers.ts).
+    this.addOwn(this.markers[rule]!, OWN_MARKER);
     this.counters.redactions++;
     this.byRule[rule] = (this.byRule[rule] ?? 0) + 1;
     this.open = true;
@@ -157,16 +161,18 @@ export class OutputCursor {
 
   /** Emit `[OMITTED:<count> bytes undecidable]` for input `[start, end)`; the cursor moves to `end`. */
   omission(count: number, start: number, end: number): void {
-    this.endSegments();
-    this.pieces.push(markerPiece(Buffer.from(`[OMITTED:${count} bytes undecidable]`, "latin1")));
+    this.addOwn(
+      markerPiece(Buffer.from(`[OMITTED:${count} bytes undecidable]`, "latin1")),
+      OWN_MARKER,
+    );
     this.trace?.({ kind: "omitted", start, end });
     this.counters.omissions++;
     this.at = end;
   }
 
   /** A piece handed on whole (copied into the chunk's piece). */
-  private addOwn(piece: Uint8Array): void {
-    this.segFrom.push(-1);
+  private addOwn(piece: Uint8Array, kind: typeof OWN_BYTES | typeof OWN_MARKER = OWN_BYTES): void {
+    this.segFrom.push(kind);
     this.segTo.push(this.own.length);
     this.own.push(piece);
     this.bytes += piece.byteLength;
@@ -174,16 +180,19 @@ export class OutputCursor {
 
   /**
    * Copy the chunk's ranges and pieces, in order, into one fresh buffer (its own memory,
-   * not the shared pool: a consumer may transfer it), every byte of which is written.
+   * not the shared pool: a consumer may transfer it), every byte of which is written, and
+   * register where the markers in it are.
    */
   private gather(chunk: Uint8Array): Uint8Array {
     const out = Buffer.allocUnsafeSlow(this.bytes);
+    const markers: number[] = [];
     let at = 0;
     for (let k = 0; k < this.segFrom.length; k++) {
       const from = this.segFrom[k]!;
       const to = this.segTo[k]!;
       if (from < 0) {
         const piece = this.own[to]!;
+        if (from === OWN_MARKER) markers.push(at, at + piece.byteLength);
         out.set(piece, at);
         at += piece.byteLength;
       } else if (to - from > SHORT_COPY) {
@@ -194,7 +203,7 @@ export class OutputCursor {
         for (let i = from; i < to; i++) out[at++] = chunk[i]!;
       }
     }
-    return out;
+    return markers.length === 0 ? out : markedPiece(out, markers);
   }
 }
 

@@ -11,7 +11,7 @@
  * ```
  */
 import type { PreviewSnapshot, PreviewTap } from "@spool/core/runtime";
-import { isMarkerPiece } from "./redaction-markers.js";
+import { markerRanges } from "./redaction-markers.js";
 
 /**
  * The preview tap's stage name, e.g. to check that a plan ends with one.
@@ -81,7 +81,10 @@ export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
   const markers = createMarkerLog(options.headBytes, options.tailBytes);
 
   const take = (chunk: Uint8Array) => {
-    if (isMarkerPiece(chunk)) markers.add(total, total + chunk.byteLength);
+    const ranges = markerRanges(chunk);
+    if (ranges !== undefined)
+      for (let k = 0; k < ranges.length; k += 2)
+        markers.add(total + ranges[k]!, total + ranges[k + 1]!);
     total += chunk.byteLength;
     let rest = chunk;
     if (headLength < head.byteLength) {
