@@ -22,14 +22,22 @@ import type { LinearRatioOptions } from "./linear-ratio.js";
 /** The limit: time at 2n over time at n. */
 export const LINEAR = 2.1;
 
-/** Screening, then the re-measurements of a ratio still above {@link LINEAR}. */
+/** The re-measurements of a ratio still above {@link LINEAR}, each longer than the last. */
+const LONGER: readonly LinearRatioOptions[] = [
+  { minSeconds: 0.2, rounds: 5 },
+  { minSeconds: 1, rounds: 5 },
+];
+/** Probes: screening, then {@link LONGER}. */
 export const STAGES: readonly LinearRatioOptions[] = [
   { minSeconds: 0.004, rounds: 3, minBytes: 32768 },
   { minSeconds: 0.03, rounds: 5 },
-  { minSeconds: 0.2, rounds: 5 },
+  ...LONGER,
 ];
-/** The named inputs: timed once, long enough for their MB/s to mean something. */
-export const NAMED_STAGE: LinearRatioOptions = { minSeconds: 0.1, rounds: 3 };
+/** The named inputs: first long enough for their MB/s to mean something, then {@link LONGER}. */
+export const NAMED_STAGES: readonly LinearRatioOptions[] = [
+  { minSeconds: 0.1, rounds: 3 },
+  ...LONGER,
+];
 /** One input: `unit` repeated, timed at n and 2n bytes. */
 export interface Probe {
   /** The rule the anchor belongs to (`user` for the user rules and the known value). */

@@ -3,10 +3,10 @@
  * of `spool bench redact --adversarial`, spawned with the V8 flags `linear-ratio.ts` needs.
  * Writes one JSON line per named input and per probe (see {@link ChildLine}).
  *
- * Every probe is screened; a ratio above the limit is measured again with longer runs and
- * more rounds, and once more with longer still, before it counts. The last stage's ratio is
- * the probe's: a noisy short sample cannot fail alone, and a real quadratic (4×) cannot
- * pass because a longer run only makes it plainer.
+ * Every probe and named input is measured; a ratio above the limit is measured again with
+ * longer runs, up to runs of a second, before it counts. The last stage's ratio is the
+ * input's: a noisy short sample cannot fail alone, and a real quadratic (4×) cannot pass
+ * because a longer run only makes it plainer.
  *
  * JSON (optional): `{"limit": K}` measures only the first K probes and named inputs, and
  * `{"quick": true}` uses runs of a few milliseconds (a smoke test, not a measurement).
@@ -15,7 +15,7 @@ import {
   allProbes,
   LINEAR,
   NAMED,
-  NAMED_STAGE,
+  NAMED_STAGES,
   probeRedaction,
   redactWork,
   STAGES,
@@ -33,7 +33,12 @@ export interface StageFigure {
 
 /** A line of the child's output. */
 export type ChildLine =
-  | { readonly kind: "named"; readonly input: string; readonly figure: StageFigure }
+  | {
+      readonly kind: "named";
+      readonly input: string;
+      /** One figure per stage run; the last is the input's. */
+      readonly stages: readonly StageFigure[];
+    }
   | {
       readonly kind: "probe";
       readonly rule: string;
@@ -48,13 +53,12 @@ function main(): void {
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const work = redactWork(probeRedaction());
   const write = (line: ChildLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
-  for (const [input, unit] of NAMED.slice(0, limit)) {
+  for (const [input, unit] of NAMED.slice(0, limit))
     write({
       kind: "named",
       input,
-      figure: figure(work, unit, options.quick ? QUICK : NAMED_STAGE),
+      stages: measure(work, unit, options.quick ? [QUICK] : NAMED_STAGES),
     });
-  }
   const probes = allProbes().slice(0, limit);
   let remeasured = 0;
   for (const [k, probe] of probes.entries()) {
@@ -63,15 +67,25 @@ function main(): void {
       process.stderr.write(
         `adversarial: ${k}/${probes.length} probes, ${remeasured} re-measured\n`,
       );
-    const stages: StageFigure[] = [];
-    for (const stage of options.quick ? [QUICK] : STAGES) {
-      const f = figure(work, probe.unit, stage);
-      stages.push(f);
-      if (f.ratio <= LINEAR) break;
-    }
+    const stages = measure(work, probe.unit, options.quick ? [QUICK] : STAGES);
     if (stages.length > 1) remeasured++;
     write({ kind: "probe", rule: probe.rule, anchor: probe.anchor, shape: probe.shape, stages });
   }
+}
+
+/** `unit` at each stage in turn until its ratio is within the limit (or the stages run out). */
+function measure(
+  work: (input: Buffer) => void,
+  unit: string,
+  stages: readonly LinearRatioOptions[],
+): StageFigure[] {
+  const figures: StageFigure[] = [];
+  for (const stage of stages) {
+    const f = figure(work, unit, stage);
+    figures.push(f);
+    if (f.ratio <= LINEAR) break;
+  }
+  return figures;
 }
 
 function figure(work: (input: Buffer) => void, unit: string, stage: LinearRatioOptions) {
