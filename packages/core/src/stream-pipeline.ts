@@ -174,10 +174,12 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
 }
 
 /**
- * Feed `pipeline` from a Node `Readable`: reads are gathered into batches, and the source
- * is paused only while the writer says "wait" (the writer bounds that stall); resolves
- * at end of stream, on a read error, or when `stop()` is called (the drain window ran
- * out). The pipeline is ended at end of stream.
+ * Feed `pipeline` from a Node `Readable`: what the source has buffered is taken in batches
+ * of up to 64 KiB (one `read()` each, however small the source's chunks), and nothing is
+ * read while the writer says "wait" (the writer bounds that stall; the source's own buffer
+ * fills and it stops reading its pipe); resolves at end of stream, on a read error, or
+ * when `stop()` is called (the drain window ran out). The pipeline is ended at end of
+ * stream.
  *
  * @example
  * ```ts
@@ -198,62 +200,57 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
   let waiting = false;
   let ended = false;
   let finished = false;
-  // Chunks that arrive while the writer has asked us to wait. Node resumes a child's
-  // stdio by itself when the child exits (flushStdio), so a paused pipe can still
-  // deliver; we pause it again and hold what came (pending in the ledger) until ready.
-  const lag: Buffer[] = [];
-  const hold = (chunk: Buffer) => {
-    pipeline.hold(chunk.byteLength);
-    lag.push(chunk);
-  };
+  let scheduled = false;
+  const take = createBatchReader(source);
 
-  const offer = (chunk: Buffer, held: boolean): boolean => {
-    if (pipeline.write(chunk, held) !== "wait") return false;
-    waiting = true;
-    source.pause();
-    void pipeline.ready().then(release);
-    return true;
+  // Reads that arrive within one turn of the event loop wait in the source's buffer and
+  // go on as one batch: the drain runs once per turn, after the turn's I/O.
+  const schedule = () => {
+    if (scheduled || waiting || finished) return;
+    scheduled = true;
+    setImmediate(drain);
+  };
+  /** Hand on what is buffered until the writer says "wait" (or nothing is left). */
+  const handOn = () => {
+    while (!waiting) {
+      const batch = take();
+      if (batch === null) return;
+      if (pipeline.write(batch) === "wait") {
+        waiting = true;
+        void pipeline.ready().then(release);
+      }
+    }
+  };
+  const drain = () => {
+    scheduled = false;
+    if (finished) return;
+    handOn();
+    if (ended && !waiting) finish("eof");
   };
   const release = () => {
     waiting = false;
-    while (lag.length > 0) if (offer(lag.shift()!, true)) return;
-    if (ended) finish("eof");
-    else if (!finished) source.resume();
-  };
-  const gather = createGather((batch) => {
-    if (!waiting) offer(batch, false);
-    else hold(batch);
-  });
-  const onData = (chunk: Buffer) => {
-    // A batch never outgrows one pipe read (the writer queue's reserve is sized for one).
-    if (!waiting && gather.bytes + chunk.byteLength > GATHER_BYTES) gather.flush();
-    if (waiting) {
-      hold(chunk);
-      source.pause();
-      return;
-    }
-    if (chunk.byteLength >= GATHER_BYTES) offer(chunk, false);
-    else gather.push(chunk);
+    if (!finished) drain();
   };
   const finish = (how: PumpEnd) => {
     if (finished) return;
-    // What was read is the pipeline's, however the stream ends.
-    gather.flush();
-    gather.close();
+    // What the source read from the producer is the pipeline's however the pump ends:
+    // handed on while the writer takes it, counted as dropped past that.
+    handOn();
+    for (let batch = take(); batch !== null; batch = take()) pipeline.discard(batch.byteLength);
     finished = true;
-    source.off("data", onData);
+    source.off("readable", schedule);
     source.off("end", onEnd);
     source.off("error", onError);
-    for (const chunk of lag.splice(0)) pipeline.discard(chunk.byteLength, true);
     settle(how);
   };
   const onEnd = () => {
     ended = true;
-    gather.flush();
-    if (!waiting) finish("eof");
+    if (!waiting && !scheduled) finish("eof");
   };
   const onError = () => finish("error");
-  source.on("data", onData);
+  // A `readable` listener also keeps Node from resuming a child's stdio by itself when the
+  // child exits (flushStdio), so nothing arrives unasked while the writer waits.
+  source.on("readable", schedule);
   source.once("end", onEnd);
   source.once("error", onError);
   return {
@@ -262,58 +259,45 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
       return waiting;
     },
     stop() {
-      finish("stopped");
+      // Destroyed first: reading what it buffered then asks the source for nothing more
+      // (a source that refills as fast as it is read would never run dry).
       source.destroy();
+      finish("stopped");
     },
   };
-}
-
-/** Small reads held back to go through the stages as one batch. */
-interface Gather {
-  /** Bytes held. */
-  readonly bytes: number;
-  /** Hold `chunk`; the batch goes at once when full, else at the end of this turn. */
-  push(chunk: Buffer): void;
-  /** Deliver what is held now (nothing once closed). */
-  flush(): void;
-  close(): void;
 }
 
 /**
- * Small reads that arrive within one turn of the event loop are gathered and go
- * through the stages and the writer as one batch, so the cost per byte does not
- * depend on the source's chunk size. A full batch, or the end, goes at once.
+ * One batch of what `source` has buffered, at most {@link GATHER_BYTES} (a single larger
+ * object-mode chunk goes whole), or null when nothing is buffered. A byte stream gives it
+ * in one `read()`; object-mode chunks are joined here.
  */
-function createGather(deliver: (batch: Buffer) => void): Gather {
-  let gathered: Buffer[] = [];
-  let gatheredBytes = 0;
-  let scheduled = false;
-  let closed = false;
-  const flush = () => {
-    scheduled = false;
-    if (gathered.length === 0 || closed) return;
-    const batch = gathered.length === 1 ? gathered[0]! : Buffer.concat(gathered, gatheredBytes);
-    gathered = [];
-    gatheredBytes = 0;
-    deliver(batch);
-  };
-  return {
-    get bytes() {
-      return gatheredBytes;
-    },
-    push(chunk) {
-      gathered.push(chunk);
-      gatheredBytes += chunk.byteLength;
-      if (gatheredBytes >= GATHER_BYTES) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
+function createBatchReader(source: Readable): () => Buffer | null {
+  if (!source.readableObjectMode) {
+    return () => {
+      const n = Math.min(source.readableLength, GATHER_BYTES);
+      // read(0) when nothing is buffered: null, and asks the source for more.
+      return (source.read(n) as Buffer | null) ?? null;
+    };
+  }
+  let carry: Buffer | null = null;
+  return () => {
+    const pieces: Buffer[] = [];
+    let bytes = 0;
+    for (;;) {
+      const chunk: Buffer | null = carry ?? (source.read() as Buffer | null);
+      carry = null;
+      if (chunk === null) break;
+      if (bytes > 0 && bytes + chunk.byteLength > GATHER_BYTES) {
+        carry = chunk;
+        break;
       }
-    },
-    flush,
-    close() {
-      closed = true;
-    },
+      pieces.push(chunk);
+      bytes += chunk.byteLength;
+      if (bytes >= GATHER_BYTES) break;
+    }
+    if (pieces.length === 0) return null;
+    return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, bytes);
   };
 }
 
