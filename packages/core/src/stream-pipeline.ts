@@ -258,6 +258,9 @@ export function pumpStream(source: Readable, pipeline: StreamPipeline): StreamPu
     get waiting() {
       return waiting;
     },
+    get pending() {
+      return !finished && (scheduled || source.readableLength > 0);
+    },
     stop() {
       // Destroyed first: reading what it buffered then asks the source for nothing more
       // (a source that refills as fast as it is read would never run dry).
@@ -334,6 +337,8 @@ export interface StreamPump {
   readonly done: Promise<PumpEnd>;
   /** Paused because the writer asked to wait (backpressure, itself bounded by the stall budget). */
   readonly waiting: boolean;
+  /** The source has bytes buffered that are not handed on yet (or their hand-on is scheduled). */
+  readonly pending: boolean;
   /** Stop reading now (the drain window ran out); the source is destroyed. */
   stop(): void;
 }
