@@ -8,8 +8,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { connectMcpClient } from "@spool/bench";
 import { afterEach, describe, expect, it } from "vitest";
 import { SPOOL_BIN, spool, tempRoot } from "./helpers.js";
 
@@ -38,16 +38,8 @@ async function connect(command: string[], proxied: { root: string; extra?: strin
         ...command,
       ]
     : command;
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args,
-    stderr: "pipe",
-    // A 5 MB file is an 11.7 MB message (text and structuredContent both hold it), over the
-    // SDK's default 10 MiB: a direct client would lose the connection.
-    maxBufferSize: 64 * 1024 * 1024,
-  });
-  const client = new Client({ name: "spool-test", version: "0" });
-  await client.connect(transport);
+  // The client reads messages of up to 64 MiB: a 5 MB file read directly is one of 11.7 MB.
+  const { client } = await connectMcpClient(args, { name: "spool-test", stderr: "pipe" });
   open.push(client);
   return client;
 }

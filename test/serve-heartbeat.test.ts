@@ -22,6 +22,22 @@ import {
 const leftovers: number[] = [];
 afterAll(() => killGroups(leftovers));
 const WAIT = { timeout: 60_000, interval: 20 };
+let quietJobs = 0;
+
+/**
+ * A job under `root` that prints `hello`, is quiet until `release()` (a file it polls for
+ * appears), then prints `bye` and exits.
+ */
+function startQuietJob(root: string): { launched: Receipt; release: () => void } {
+  const go = path.join(root, `go-${++quietJobs}`);
+  const script = `const fs = require("fs"); process.stdout.write("hello\\n");
+const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write("bye\\n"); } }, 10);`;
+  const r = spool(["start", "--root", root, "--", ...nodeCmd(script)]);
+  expect(r.status, r.stderr).toBe(0);
+  const launched = JSON.parse(r.stdout.toString()) as Receipt;
+  if (launched.process.pid) leftovers.push(launched.process.pid);
+  return { launched, release: () => fs.writeFileSync(go, "") };
+}
 
 describe("spool serve: SSE heartbeat", () => {
   const root = tempRoot();
@@ -35,15 +51,7 @@ describe("spool serve: SSE heartbeat", () => {
   });
 
   it("a quiet follow gets `: heartbeat` every interval, then every byte and the receipt", async () => {
-    const go = path.join(root, "go");
-    // One line, then quiet until the test says go; then one more line and exit.
-    const script = `const fs = require("fs"); process.stdout.write("hello\\n");
-const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write("bye\\n"); } }, 10);`;
-    const r = spool(["start", "--root", root, "--", ...nodeCmd(script)]);
-    expect(r.status, r.stderr).toBe(0);
-    const launched = JSON.parse(r.stdout.toString()) as Receipt;
-    if (launched.process.pid) leftovers.push(launched.process.pid);
-
+    const { launched, release } = startQuietJob(root);
     const seen: SseEvent[] = [];
     const text = () =>
       seen
@@ -69,7 +77,7 @@ const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearI
     clock.advance(1);
     await vi.waitFor(() => expect(beats()).toBe(2), WAIT);
 
-    fs.writeFileSync(go, "");
+    release();
     const { status, events } = await done;
     expect(status).toBe(200);
     const heartbeats = events.filter((e) => e.event === ":");
@@ -81,13 +89,7 @@ const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearI
   }, 120_000);
 
   it("a reader that leaves a quiet follow leaves no heartbeat timer behind", async () => {
-    const go = path.join(root, "go-2");
-    const script = `const fs = require("fs"); process.stdout.write("hi\\n");
-const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) clearInterval(t); }, 10);`;
-    const r = spool(["start", "--root", root, "--", ...nodeCmd(script)]);
-    expect(r.status, r.stderr).toBe(0);
-    const launched = JSON.parse(r.stdout.toString()) as Receipt;
-    if (launched.process.pid) leftovers.push(launched.process.pid);
+    const { launched, release } = startQuietJob(root);
     const u = new URL(server.url);
     const req = http.get({
       host: u.hostname,
@@ -98,24 +100,18 @@ const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) clearInt
     req.on("error", () => {});
     let text = "";
     req.on("response", (res) => res.on("data", (c: Buffer) => (text += c.toString())));
-    await vi.waitFor(() => expect(text).toContain("hi\\n"), WAIT);
+    await vi.waitFor(() => expect(text).toContain("hello\\n"), WAIT);
     await vi.waitFor(() => expect(clock.pending).toBe(1), WAIT);
     req.destroy();
     await vi.waitFor(() => expect(clock.pending).toBe(0), WAIT);
-    fs.writeFileSync(go, "");
+    release();
   }, 120_000);
 });
 
 describe("spool serve --heartbeat S (the binary)", () => {
   it("sets the quiet time: a quiet follow gets heartbeats, then its bytes and receipt", async () => {
     const root = tempRoot();
-    const go = path.join(root, "go");
-    const script = `const fs = require("fs"); process.stdout.write("hello\\n");
-const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearInterval(t); process.stdout.write("bye\\n"); } }, 10);`;
-    const r = spool(["start", "--root", root, "--", ...nodeCmd(script)]);
-    expect(r.status, r.stderr).toBe(0);
-    const launched = JSON.parse(r.stdout.toString()) as Receipt;
-    if (launched.process.pid) leftovers.push(launched.process.pid);
+    const { launched, release } = startQuietJob(root);
     // The real clock: at the default (15 s) no heartbeat would come before the wait ends.
     const served = await serveBinary(["--root", root, "--heartbeat", "1"]);
     try {
@@ -131,7 +127,7 @@ const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(go)})) { clearI
         timeout: 14_000,
         interval: 20,
       });
-      fs.writeFileSync(go, "");
+      release();
       const { events } = await done;
       const text = events.filter((e) => e.event === "bytes").map((e) => JSON.parse(e.data).text);
       expect(text.join("")).toBe("hello\nbye\n");

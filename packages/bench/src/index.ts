@@ -16,6 +16,11 @@
 import type { BenchIo, BenchOptions } from "./context.js";
 
 export type { BenchIo, BenchOptions } from "./context.js";
+export {
+  connectMcpClient,
+  type McpClientOptions,
+  type McpConnection,
+} from "./mcp-client.js";
 export { type SseEvent, sseParser } from "./sse-blocks.js";
 
 export type Bench = (options: BenchOptions, io: BenchIo) => Promise<number>;

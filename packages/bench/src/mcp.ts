@@ -10,10 +10,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { BenchIo, BenchOptions } from "./context.js";
 import { FIXTURES } from "./fixture-data.js";
+import { connectMcpClient } from "./mcp-client.js";
 import { FIXTURE_CHILD, SPOOL_BIN } from "./programs.js";
 import { type Invoke, RETRIEVAL_LIMITS, type RetrievalInput, runRetrieval } from "./retrieval.js";
 
@@ -52,17 +52,9 @@ function createClients(): Clients {
   const pids = new Map<Client, number | null>();
   return {
     async connect(args) {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args,
-        stderr: "ignore",
-        // Large enough for the direct reads of the bigger fixtures (the SDK's default is 10 MiB).
-        maxBufferSize: 64 * 1024 * 1024,
-      });
-      const client = new Client({ name: "spool-bench", version: "0" });
-      await client.connect(transport);
+      const { client, pid } = await connectMcpClient(args, { name: "spool-bench" });
       clients.push(client);
-      pids.set(client, transport.pid);
+      pids.set(client, pid);
       return client;
     },
     pid: (client) => pids.get(client),

@@ -1,11 +1,9 @@
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileRedaction } from "../src/compile-redaction.js";
 import { redactText } from "../src/redact-text.js";
-import { createRedactor } from "../src/redactor.js";
 import { type MatcherRule, Verdict } from "../src/rule.js";
 import { checkNoSecretPiece, checkRedaction, checkRedactor, splitAt } from "../src/testing.js";
-import { checkEverySplit } from "./every-split.js";
+import { checkEverySplit, checkPrefixExposure, checkRandomMixes } from "./every-split.js";
 
 const compiled = compileRedaction();
 const redact = (text: string) => redactText(text, compiled);
@@ -40,14 +38,7 @@ describe("a token whose fixed part is in the middle (Terraform's .atlasv1.)", ()
   });
 
   it("never emits a byte of the lead before the infix decides (prefix exposure)", () => {
-    const input = Buffer.from(`before ${TF} after`);
-    for (let cut = 1; cut < input.length; cut++) {
-      const redactor = createRedactor(compiled);
-      const first = Buffer.concat(redactor.push([input.subarray(0, cut)])).toString();
-      checkNoSecretPiece(first, TF);
-      const rest = Buffer.concat([...redactor.push([input.subarray(cut)]), ...redactor.end()]);
-      expect(first + rest.toString()).toBe(`before ${MARKER} after`);
-    }
+    checkPrefixExposure(compiled, `before ${TF} after`, TF, `before ${MARKER} after`);
   });
 
   it("holds embedded in random text and contexts, randomly split", () => {
@@ -55,28 +46,8 @@ describe("a token whose fixed part is in the middle (Terraform's .atlasv1.)", ()
   });
 
   it("holds on random mixes of tokens, their pieces and alphanumeric runs", () => {
-    const piece = fc.constantFrom(
-      TF,
-      TF.slice(0, 20),
-      TF.slice(10),
-      ".atlasv1.",
-      "abc",
-      "x",
-      " ",
-      "\n",
-    );
-    const text = fc.array(piece, { minLength: 1, maxLength: 10 }).map((ps) => ps.join(""));
-    fc.assert(
-      fc.property(
-        text,
-        fc.array(fc.integer({ min: 1, max: 500 }), { maxLength: 16 }),
-        (t, cuts) => {
-          const input = Buffer.from(t);
-          checkRedactor(compiled, input, splitAt(input, cuts));
-        },
-      ),
-      { numRuns: 200 },
-    );
+    const pieces = [TF, TF.slice(0, 20), TF.slice(10), ".atlasv1.", "abc", "x", " ", "\n"];
+    checkRandomMixes(compiled, pieces, { maxPieces: 10, maxCut: 500, maxCuts: 16, numRuns: 200 });
   });
 });
 
