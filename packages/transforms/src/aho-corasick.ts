@@ -104,6 +104,8 @@ export interface Automaton {
    * streams long enough to repay its cost (`this` when every row is dense already).
    */
   densified(): Automaton;
+  /** {@link densified}'s automaton if some stream has built it already, else `this`. */
+  densest(): Automaton;
 }
 
 const WS_BYTES = [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d];
@@ -156,6 +158,7 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
       full ??= densify(automaton, rows, wsClass);
       return full;
     },
+    densest: () => full ?? automaton,
   };
   return automaton;
 }
@@ -185,6 +188,7 @@ function densify(a: Automaton, rows: StateRows, wsClass: number): Automaton {
   full.code = code;
   full.step = step;
   full.densified = () => full;
+  full.densest = () => full;
   return full;
 }
 

@@ -237,7 +237,9 @@ class Redactor implements RedactorStage {
     const { window, exact, folded, ruleNames } = compiled;
     this.window = window;
     this.deadline = window;
-    this.exact = exact;
+    // Rules shared by many streams: once one stream has paid for the dense rows, the
+    // others use them from the start (the same state numbers either way).
+    this.exact = exact.densest();
     this.folded = folded;
     this.exactAnchors = compiled.exactAnchors;
     this.foldedAnchors = compiled.foldedAnchors;
