@@ -15,7 +15,7 @@
 import { randomBytes } from "node:crypto";
 import { SpoolError } from "@spool/core/runtime";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
-import { currentOwner, isOwnerAlive, OwnerSchema } from "./owner.js";
+import { currentOwner, isOwnerAlive, ownerOf } from "./owner.js";
 import { createExclusive, errnoOf, writeFully } from "./storage.js";
 
 /**
@@ -147,8 +147,8 @@ function isStale(
   } catch {
     return true; // not a lock we write
   }
-  const parsed = OwnerSchema.safeParse(owner);
-  return !parsed.success || !isOwnerAlive(parsed.data);
+  const parsed = ownerOf(owner);
+  return parsed === null || !isOwnerAlive(parsed);
 }
 
 /**

@@ -110,11 +110,12 @@ export {
   OWNER_FILE,
   type Owner,
   type OwnerFile,
-  OwnerFileSchema,
-  OwnerSchema,
+  ownerFileOf,
+  ownerOf,
   processStart,
   readOwnerFile,
 } from "./owner.js";
+export { OwnerFileSchema, OwnerSchema, ReservationSchema } from "./record-schemas.js";
 export {
   listCaptures,
   type RecoveryReport,
@@ -125,11 +126,11 @@ export {
   createRootAllowance,
   keptOnDisk,
   type Reservation,
-  ReservationSchema,
   ROOT_QUOTA_DIR,
   type RootAllowance,
   type RootAllowanceOptions,
   reconcileRootQuota,
+  reservationOf,
   rootQuotaUsage,
 } from "./root-quota.js";
 // Everything a capture needs (its own explicit list).

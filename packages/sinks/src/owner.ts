@@ -12,11 +12,12 @@
  * ```
  */
 import * as path from "node:path";
-import { z } from "zod";
 import { readJsonNoFollow } from "./json-file.js";
-import { OWNER_FILE } from "./owner-identity.js";
+import { OWNER_FILE, type Owner } from "./owner-identity.js";
 
-// Who a process is needs no zod (the writer worker records it); reading one back does.
+// Who a process is, and reading one back, need no zod: `spool run` takes a lock and reads
+// owners on its way to the first byte on disk. The zod schemas of these records, for
+// users, are in `record-schemas.ts`, and a property test holds both to the same answers.
 export {
   currentOwner,
   isOwnerAlive,
@@ -26,33 +27,7 @@ export {
 } from "./owner-identity.js";
 
 /**
- * The zod schema of a process identity (pid and start time).
- *
- * @example
- * ```ts
- * import { OwnerSchema } from "@spool/sinks";
- * OwnerSchema.parse({ pid: 4242, start: null }).pid; // 4242
- * ```
- */
-export const OwnerSchema = z.object({
-  pid: z.number().int().positive(),
-  /** Process start time as the OS reports it, or null where unknown. */
-  start: z.string().nullable(),
-});
-
-/**
- * The zod schema of `owner.json` as the writer publishes it: the owner, and when its
- * capture started.
- *
- * @example
- * ```ts
- * import { OwnerFileSchema } from "@spool/sinks";
- * OwnerFileSchema.safeParse({ pid: 4242, start: "123", startedAt: "2026-12-01T10:00:00.000Z" }).success; // true
- * ```
- */
-export const OwnerFileSchema = OwnerSchema.extend({ startedAt: z.string().optional() });
-/**
- * `owner.json` of a capture ({@link OwnerFileSchema}).
+ * `owner.json` of a capture: the owner, and when its capture started.
  *
  * @example
  * ```ts
@@ -61,7 +36,50 @@ export const OwnerFileSchema = OwnerSchema.extend({ startedAt: z.string().option
  * owner?.startedAt;
  * ```
  */
-export type OwnerFile = z.infer<typeof OwnerFileSchema>;
+export interface OwnerFile extends Owner {
+  readonly startedAt?: string | undefined;
+}
+
+/**
+ * `value` as a process identity (a positive whole pid, a start time string or null), or
+ * null when it is not one; what {@link OwnerSchema} accepts, without zod.
+ *
+ * @example
+ * ```ts
+ * import { ownerOf } from "@spool/sinks";
+ * ownerOf({ pid: 4242, start: null }); // { pid: 4242, start: null }
+ * ownerOf({ pid: -1, start: null }); // null
+ * ```
+ */
+export function ownerOf(value: unknown): Owner | null {
+  if (!isRecord(value)) return null;
+  const { pid, start } = value;
+  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return null;
+  if (start !== null && typeof start !== "string") return null;
+  return { pid, start };
+}
+
+/**
+ * `value` as an `owner.json` record, or null; what {@link OwnerFileSchema} accepts.
+ *
+ * @example
+ * ```ts
+ * import { ownerFileOf } from "@spool/sinks";
+ * ownerFileOf({ pid: 4242, start: "123", startedAt: "2026-12-01T10:00:00.000Z" })?.startedAt;
+ * ```
+ */
+export function ownerFileOf(value: unknown): OwnerFile | null {
+  const owner = ownerOf(value);
+  if (owner === null) return null;
+  const { startedAt } = value as { startedAt?: unknown };
+  if (startedAt === undefined) return owner;
+  return typeof startedAt === "string" ? { ...owner, startedAt } : null;
+}
+
+/** A plain JSON object (not an array, not null). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /**
  * The owner recorded in `dir/owner.json`, or null when there is none (yet) or it is unreadable.
@@ -73,6 +91,5 @@ export type OwnerFile = z.infer<typeof OwnerFileSchema>;
  * ```
  */
 export function readOwnerFile(dir: string): OwnerFile | null {
-  const parsed = OwnerFileSchema.safeParse(readJsonNoFollow(path.join(dir, OWNER_FILE)));
-  return parsed.success ? parsed.data : null;
+  return ownerFileOf(readJsonNoFollow(path.join(dir, OWNER_FILE)));
 }

@@ -22,11 +22,17 @@
  */
 import * as path from "node:path";
 import { SpoolError } from "@spool/core/runtime";
-import { z } from "zod";
 import type { Allowance } from "./allowance.js";
 import { withFileLock } from "./file-lock.js";
 import { type FsLayer, nodeFs } from "./fs-layer.js";
-import { currentOwner, isOwnerAlive, OwnerSchema, readOwnerFile } from "./owner.js";
+import {
+  currentOwner,
+  isOwnerAlive,
+  isRecord,
+  type Owner,
+  ownerOf,
+  readOwnerFile,
+} from "./owner.js";
 import { ensurePrivateDir, errnoOf, publishAtomic, TOOL_OUTPUTS } from "./storage.js";
 
 /**
@@ -45,25 +51,8 @@ const LOCK = "lock";
 const COMPONENT = "root-quota";
 
 /**
- * The zod schema of one capture's reservation in a root's books.
- *
- * @example
- * ```ts
- * import { ReservationSchema } from "@spool/sinks";
- * declare const json: unknown;
- * const reservation = ReservationSchema.safeParse(json);
- * ```
- */
-export const ReservationSchema = z.object({
-  version: z.literal(1),
-  captureId: z.string(),
-  owner: OwnerSchema,
-  bytes: z.number().int().nonnegative(),
-  /** The capture ended (or was reconciled): `bytes` is what it kept. */
-  settled: z.boolean(),
-});
-/**
- * One capture's reservation in a root's books ({@link ReservationSchema}).
+ * One capture's reservation in a root's books (its zod schema, for users:
+ * `ReservationSchema`; this module reads the books without zod, see {@link reservationOf}).
  *
  * @example
  * ```ts
@@ -72,7 +61,34 @@ export const ReservationSchema = z.object({
  * if (reservation.settled) console.log(`${reservation.captureId} keeps ${reservation.bytes} bytes`);
  * ```
  */
-export type Reservation = z.infer<typeof ReservationSchema>;
+export interface Reservation {
+  version: 1;
+  captureId: string;
+  owner: Owner;
+  bytes: number;
+  /** The capture ended (or was reconciled): `bytes` is what it kept. */
+  settled: boolean;
+}
+
+/**
+ * `value` as a {@link Reservation}, or null when it is not one; what `ReservationSchema`
+ * accepts, without zod (every capture that spills reads the books).
+ *
+ * @example
+ * ```ts
+ * import { reservationOf } from "@spool/sinks";
+ * reservationOf({ version: 1, captureId: "A", owner: { pid: 1, start: null }, bytes: 0, settled: true })?.bytes; // 0
+ * ```
+ */
+export function reservationOf(value: unknown): Reservation | null {
+  if (!isRecord(value)) return null;
+  const { version, captureId, bytes, settled } = value;
+  const owner = ownerOf(value.owner);
+  if (version !== 1 || typeof captureId !== "string" || owner === null) return null;
+  if (typeof bytes !== "number" || !Number.isSafeInteger(bytes) || bytes < 0) return null;
+  if (typeof settled !== "boolean") return null;
+  return { version, captureId, owner, bytes, settled };
+}
 
 /**
  * Options of {@link createRootAllowance}.
@@ -314,10 +330,10 @@ function readReservations(dir: string, fsl: FsLayer): Array<[string, Reservation
     try {
       const st = fsl.lstatSync(path.join(dir, name));
       if (!st.isFile()) continue;
-      const parsed = ReservationSchema.safeParse(
+      const reservation = reservationOf(
         JSON.parse(fsl.readFileSync(path.join(dir, name)).toString("utf8")),
       );
-      if (parsed.success) out.push([name, parsed.data]);
+      if (reservation !== null) out.push([name, reservation]);
     } catch {
       // a reservation being replaced is read on the next pass
     }
