@@ -271,8 +271,10 @@ suite("item 7: committed never exceeds what is durable", () => {
     const disk = mountExt4(64);
     try {
       const root = path.join(disk.dir, "root");
-      const total = 24 * 1024 * 1024;
-      // 24 MiB over ~3 s: the writer syncs on its cadence (16 MiB or 1 s) meanwhile.
+      const total = 32 * 1024 * 1024;
+      // 32 MiB over ~3 s. The disk fails once 17 MiB are in the file: past the writer's
+      // 16 MiB sync cadence, so some bytes are durable however the 1 s timer fell (at
+      // 10 MiB, a run where the timer had not fired yet claimed 0 bytes, truly).
       const child = spawn(
         process.execPath,
         [SPOOL_BIN, "run", "--root", root, "--json", "--", process.execPath, "-e", slowGen(total)],
@@ -282,7 +284,7 @@ suite("item 7: committed never exceeds what is durable", () => {
       child.stdout.on("data", (c: Buffer) => out.push(c));
       const live = () => liveSize(root);
       const t0 = Date.now();
-      while (live() < 10 * 1024 * 1024 && Date.now() - t0 < 60_000) await sleep(20);
+      while (live() < 17 * 1024 * 1024 && Date.now() - t0 < 60_000) await sleep(20);
       disk.fail();
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       expect(code).toBe(0);
