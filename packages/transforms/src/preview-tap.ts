@@ -108,8 +108,8 @@ export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
     name: PREVIEW_TAP,
     push(batch) {
       // Once the head is full, a piece followed in this batch by a whole ring's worth of
-      // bytes would only be overwritten: count it, copy nothing (redacted text arrives as
-      // thousands of small pieces per MiB).
+      // bytes would only be overwritten: count it, copy nothing (redacted text can arrive as
+      // hundreds of small pieces per MiB).
       let after = 0;
       for (const chunk of batch) after += chunk.byteLength;
       for (const chunk of batch) {
