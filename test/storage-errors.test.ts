@@ -170,36 +170,29 @@ describe("failures in the middle of a capture", () => {
     expect(JSON.stringify({ failure: receipt.capture.storageError, event })).not.toContain(TOKEN);
   }
 
-  it("ENOSPC part-way through a write", async () => {
-    const got = await capture(
-      [{ op: "write", afterBytes: 300_000, code: "ENOSPC", match: "stdout.live" }],
-      GEN,
-      ["1048576", "1000"],
-    );
-    expectLoud(got, {
+  // A write that fails part-way: the stream keeps exactly the bytes written before it.
+  it.each([
+    {
+      name: "ENOSPC part-way through a write",
       stream: "stdout",
+      code: "ENOSPC",
       reason: "no-space",
-      errno: "ENOSPC",
-      operation: "write",
-      file: "stdout.live",
-    });
-    expect(got.receipt.streams.stdout.committed).toBe(300_000);
-  });
-
-  it("EIO part-way through a write of stderr", async () => {
-    const got = await capture(
-      [{ op: "write", afterBytes: 50_000, code: "EIO", match: "stderr.live" }],
-      GEN,
-      ["100000", "200000"],
-    );
-    expectLoud(got, {
+      afterBytes: 300_000,
+      gen: ["1048576", "1000"],
+    },
+    {
+      name: "EIO part-way through a write of stderr",
       stream: "stderr",
+      code: "EIO",
       reason: "write-error",
-      errno: "EIO",
-      operation: "write",
-      file: "stderr.live",
-    });
-    expect(got.receipt.streams.stderr.committed).toBe(50_000);
+      afterBytes: 50_000,
+      gen: ["100000", "200000"],
+    },
+  ] as const)("$name", async ({ stream, code, reason, afterBytes, gen }) => {
+    const file = `${stream}.live`;
+    const got = await capture([{ op: "write", afterBytes, code, match: file }], GEN, [...gen]);
+    expectLoud(got, { stream, reason, errno: code, operation: "write", file });
+    expect(got.receipt.streams[stream].committed).toBe(afterBytes);
   });
 
   it("fsync failing when 16 MiB are unsynced (during the writes)", async () => {
