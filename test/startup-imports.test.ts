@@ -3,6 +3,7 @@
  * zod (~50 ms: schemas only validate files read back), piscina (first spill), pino (only
  * with a log destination), the rest of rxjs (only `Subject`). A preload records every
  * module the process loads, ESM through loader hooks and CommonJS through `require.cache`.
+ * The binary loads its own code from the entry `scripts/build-cli-entry.mjs` builds.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -46,7 +47,14 @@ const pkg = (name: string) => (m: string) => m.includes(`/node_modules/.pnpm/${n
 describe("spool run start-up", () => {
   it("loads neither zod, piscina, pino nor rxjs for a small result", () => {
     const loaded = loadedModules(["run", "--root", tempRoot(), "--", "echo", "hi"]);
-    expect(loaded.some((m) => m.includes("/packages/core/"))).toBe(true);
+    // The binary runs from its built entry (scripts/build-cli-entry.mjs): a few files, not the ~100
+    // modules of the workspace's dist/ trees.
+    const workspace = loaded.filter((m) => m.includes("/packages/"));
+    expect(workspace.some((m) => m.includes("/packages/cli/dist/entry/"))).toBe(true);
+    expect(workspace.filter((m) => !m.includes("/packages/cli/dist/entry/"))).toEqual([
+      expect.stringMatching(/\/packages\/cli\/bin\/spool\.js$/),
+    ]);
+    expect(workspace.length).toBeLessThan(12);
     expect(loaded.filter(pkg("zod"))).toEqual([]);
     expect(loaded.filter(pkg("piscina"))).toEqual([]);
     expect(loaded.filter(pkg("pino"))).toEqual([]);
