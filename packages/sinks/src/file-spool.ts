@@ -16,7 +16,6 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { MessageChannel } from "node:worker_threads";
 import {
   type CaptureSpool,
   type Clock,
@@ -293,6 +292,8 @@ async function spillToWriter(
   getPool: () => Promise<Piscina>,
 ): Promise<SpillInfo> {
   const { captureId } = context;
+  // The global MessageChannel (worker_threads' own class): importing node:worker_threads
+  // would load the Worker machinery at start-up, which piscina loads on the first spill.
   const channel = new MessageChannel();
   const writer = createWriterLink(channel.port1, {
     timeoutMs: options.finishTimeoutMs ?? 10_000,
