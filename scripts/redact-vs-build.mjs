@@ -6,14 +6,18 @@
 // per CPU-second (median of the rounds), the ratio to the other build, and this build's
 // time at 2× input. `--no-base64` runs this build without base64 decoding (a separate run:
 // two configurations of one build in one process share the engine's type feedback, which
-// slows both).
+// slows both). `--other-rules` runs this build with the other build's built-in rules instead
+// of its own, and without base64 decoding: the same work in both, so the ratio is the cost
+// of this build's code alone.
 //
-//   node scripts/redact-vs-build.mjs /path/to/other/checkout [MiB] [rounds] [--no-base64]
+//   node scripts/redact-vs-build.mjs /path/to/other/checkout [MiB] [rounds] [--no-base64|--other-rules]
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const args = process.argv.slice(2).filter((a) => a !== "--no-base64");
-const thisOptions = process.argv.includes("--no-base64") ? { decodeBase64: false } : {};
+const args = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const otherRules = process.argv.includes("--other-rules");
+const thisOptions =
+  process.argv.includes("--no-base64") || otherRules ? { decodeBase64: false } : {};
 const [otherRoot, mibArg = "16", roundsArg = "7"] = args;
 if (otherRoot === undefined) {
   console.error("usage: node scripts/redact-vs-build.mjs OTHER_CHECKOUT [MiB] [rounds]");
@@ -95,7 +99,15 @@ for (const [name, make] of [
   const double = Buffer.concat([input, input]);
   const contenders = {
     other: [other, other.compileRedaction({ knownValues: secrets }), {}],
-    this: [mine, mine.compileRedaction({ knownValues: secrets }), thisOptions],
+    this: [
+      mine,
+      mine.compileRedaction(
+        otherRules
+          ? { knownValues: secrets, builtins: false, rules: other.BUILTIN_RULES }
+          : { knownValues: secrets },
+      ),
+      thisOptions,
+    ],
   };
   const times = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
   const doubles = [];
@@ -111,7 +123,7 @@ for (const [name, make] of [
   const mbps = (s) => size / 1e6 / s;
   const base = median(times.other);
   console.log(
-    `${name}, ${mibArg} MiB, median of ${rounds} interleaved rounds (CPU seconds)${thisOptions.decodeBase64 === false ? ", this without base64 decoding" : ""}:`,
+    `${name}, ${mibArg} MiB, median of ${rounds} interleaved rounds (CPU seconds)${otherRules ? ", this with the other's rules" : ""}${thisOptions.decodeBase64 === false ? ", this without base64 decoding" : ""}:`,
   );
   for (const [k, ts] of Object.entries(times)) {
     const m = median(ts);
