@@ -130,15 +130,69 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
   linkFailures(rows, dense, fail, step, denseStates, classes, wsClass);
   const outputs = inheritOutputs(rows, fail, states);
   const code = buildScanCodes(rows, dense, fail, denseStates, classes, wsClass);
+  return assemble({
+    classOf,
+    classes,
+    wsClass,
+    denseStates,
+    dense,
+    code,
+    fail,
+    rows,
+    anchorStart: outputs.anchorStart,
+    anchorIds: outputs.anchorIds,
+    anchorLength: trie.anchorLength,
+    anchorWs: trie.anchorWs,
+    maxWsCount: outputs.maxWsCount,
+    maxDepth: outputs.maxDepth,
+  });
+}
+
+/**
+ * Everything an automaton is made of: what {@link automatonTables} gives and
+ * {@link assemble} takes, so a built automaton can be stored and loaded again without
+ * being rebuilt (`automaton-image.ts`).
+ */
+export interface AutomatonTables {
+  readonly classOf: Uint8Array;
+  readonly classes: number;
+  readonly wsClass: number;
+  readonly denseStates: number;
+  readonly dense: Int32Array;
+  readonly code: Int32Array;
+  readonly fail: Int32Array;
+  readonly rows: Omit<StateRows, "anchorLists">;
+  readonly anchorStart: Int32Array;
+  readonly anchorIds: Int32Array;
+  readonly anchorLength: Int32Array;
+  readonly anchorWs: Int32Array;
+  readonly maxWsCount: number;
+  readonly maxDepth: number;
+}
+
+const TABLES = new WeakMap<Automaton, AutomatonTables>();
+
+/** The tables `a` was assembled from (its dense rows as built, not densified). */
+export function automatonTables(a: Automaton): AutomatonTables {
+  const tables = TABLES.get(a);
+  if (tables === undefined) throw new TypeError("not an automaton built by buildAutomaton");
+  return tables;
+}
+
+/** The automaton of `tables`: the transition function and the scan's view of them. */
+export function assemble(tables: AutomatonTables): Automaton {
+  const { classes, wsClass, denseStates, dense, fail, rows } = tables;
+  const states = fail.length;
+  const step = createStep(rows, dense, fail, denseStates, classes, wsClass);
   let full: Automaton | null = null;
   const automaton: Automaton = {
-    classOf,
+    classOf: tables.classOf,
     classes,
     wsClass,
     states,
     denseStates,
     dense,
-    code,
+    code: tables.code,
     depth: rows.depth,
     wsCount: rows.wsCount,
     flags: rows.flags,
@@ -146,12 +200,12 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     outWs: rows.outWs,
     outLiteral: rows.outLiteral,
     fail,
-    anchorStart: outputs.anchorStart,
-    anchorIds: outputs.anchorIds,
-    anchorLength: trie.anchorLength,
-    anchorWs: trie.anchorWs,
-    maxWsCount: outputs.maxWsCount,
-    maxDepth: outputs.maxDepth,
+    anchorStart: tables.anchorStart,
+    anchorIds: tables.anchorIds,
+    anchorLength: tables.anchorLength,
+    anchorWs: tables.anchorWs,
+    maxWsCount: tables.maxWsCount,
+    maxDepth: tables.maxDepth,
     step,
     densified() {
       if (denseStates === states) return automaton;
@@ -160,13 +214,14 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     },
     densest: () => full ?? automaton,
   };
+  TABLES.set(automaton, tables);
   return automaton;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** {@link Automaton.densified}: the missing dense rows and their scan codes, in breadth order. */
-function densify(a: Automaton, rows: StateRows, wsClass: number): Automaton {
+function densify(a: Automaton, rows: AutomatonTables["rows"], wsClass: number): Automaton {
   const { classes, states, fail } = a;
   const dense = new Int32Array(states * classes);
   dense.set(a.dense);
@@ -397,7 +452,7 @@ function denseStateCount(
 
 /** The transition function: dense row, whitespace loop, sparse children, else failure link. */
 function createStep(
-  rows: StateRows,
+  rows: AutomatonTables["rows"],
   dense: Int32Array,
   fail: Int32Array,
   denseStates: number,
@@ -421,7 +476,7 @@ function createStep(
  * it (its failure link included) has its row and link final, so `step` may be used on them.
  */
 function linkFailures(
-  rows: StateRows,
+  rows: AutomatonTables["rows"],
   dense: Int32Array,
   fail: Int32Array,
   step: (state: number, cls: number) => number,
@@ -484,7 +539,7 @@ function inheritOutputs(
  * there, so the row is copied and only those cells are coded.
  */
 function buildScanCodes(
-  rows: StateRows,
+  rows: AutomatonTables["rows"],
   dense: Int32Array,
   fail: Int32Array,
   denseStates: number,

@@ -14,8 +14,17 @@
  * redactText("label correct-horse-battery", compiled); // "label [REDACTED:known-value]"
  * ```
  */
+
+import { readFileSync } from "node:fs";
 import { SpoolError } from "@spool/core/runtime";
-import { type Automaton, buildAutomaton, isWhitespaceByte, type Needle } from "./aho-corasick.js";
+import {
+  type Automaton,
+  type AutomatonOptions,
+  buildAutomaton,
+  isWhitespaceByte,
+  type Needle,
+} from "./aho-corasick.js";
+import { automatonKey, readAutomatonImage, writeAutomatonImage } from "./automaton-image.js";
 import { BUILTIN_RULES } from "./builtin-rules.js";
 import { checkKnownValue, type KnownValue, knownValueForms } from "./known-values.js";
 import {
@@ -164,6 +173,73 @@ export function isCompiledRedaction(value: unknown): value is CompiledRedaction 
  * ```
  */
 export function compileRedaction(options: RedactionOptions = {}): CompiledRedaction {
+  const { window, ruleNames, exactNeedles, foldedNeedles, anchors, base64Rule, secretKeyRule } =
+    collectNeedles(options);
+  const folded = buildAutomaton(foldedNeedles, { foldCase: true });
+  if (folded.denseStates < folded.states) {
+    throw new SpoolError("SPOOL_E_OPTIONS", "redactor", "too many case-insensitive anchors");
+  }
+  // The exact automaton is built when first read (by the first redactor that sees bytes):
+  // a capture with no output never pays for it. Everything that can refuse the options
+  // has run by now. With the built-in rules alone it is loaded from the build's image.
+  const builtinsOnly =
+    (options.builtins ?? true) &&
+    (options.knownValues ?? []).length === 0 &&
+    (options.rules ?? []).length === 0;
+  let exact: Automaton | null = null;
+  return {
+    window,
+    ruleNames,
+    get exact() {
+      exact ??=
+        (builtinsOnly ? loadBuiltinImage(exactNeedles) : null) ??
+        buildAutomaton(exactNeedles, EXACT_OPTIONS);
+      return exact;
+    },
+    folded,
+    exactAnchors: anchors.exactAnchors,
+    foldedAnchors: anchors.foldedAnchors,
+    base64Rule,
+    secretKeyRule,
+    lead:
+      anchors.leadBytes === null ? null : { bytes: anchors.leadBytes, length: anchors.leadLength },
+  } as unknown as CompiledRedaction;
+}
+
+/**
+ * Options of the exact automaton: whitespace runs collapse. Dense rows to depth 3 only
+ * (≈650 of ≈2,650 built-in states): building a row per state was most of the start-up cost
+ * every `spool run` paid; text rarely goes deeper than a few bytes into an anchor, and
+ * deeper states step through their sparse rows.
+ */
+const EXACT_OPTIONS: AutomatonOptions = { collapseWhitespace: true, denseDepth: DENSE_DEPTH };
+
+/**
+ * Where the build writes the built-in rules' exact automaton (`scripts/build-automata.mjs`):
+ * the same file from `src/` (tests) and `dist/`.
+ */
+const BUILTIN_IMAGE = new URL("../dist/automata/builtin-exact.bin", import.meta.url);
+
+/** The built-in rules' exact automaton from the build's image, `null` when there is none for these needles. */
+function loadBuiltinImage(needles: readonly Needle[]): Automaton | null {
+  let image: Uint8Array;
+  try {
+    image = readFileSync(BUILTIN_IMAGE);
+  } catch {
+    return null;
+  }
+  return readAutomatonImage(image, automatonKey(needles, EXACT_OPTIONS));
+}
+
+/** The built-in rules' exact automaton as an image, for the build to write (see {@link BUILTIN_IMAGE}). */
+export function builtinAutomatonImage(): Uint8Array {
+  const { exactNeedles } = collectNeedles({});
+  const automaton = buildAutomaton(exactNeedles, EXACT_OPTIONS);
+  return writeAutomatonImage(automaton, automatonKey(exactNeedles, EXACT_OPTIONS));
+}
+
+/** Validate `options` and gather the needles of both automata, rule by rule. */
+function collectNeedles(options: RedactionOptions) {
   const window = checkWindow(options.window ?? DEFAULT_REDACTION_WINDOW);
   const ruleNames: string[] = [];
   const exactNeedles: Needle[] = [];
@@ -186,7 +262,6 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     }
     return index;
   };
-
   // Known values first: on a tie their name wins the marker, being the most specific.
   for (const entry of options.knownValues ?? []) {
     const known: KnownValue = typeof entry === "string" ? { value: entry } : entry;
@@ -212,32 +287,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
   const base64Rule = indexOf("base64");
   // The name the built-in assignment rule for these keys already has.
   const secretKeyRule = (options.builtins ?? true) ? indexOf("aws-secret-access-key") : -1;
-  // Dense rows to depth 3 only (≈650 of ≈2,650 built-in states): building a row per state
-  // was most of the start-up cost every `spool run` pays; text rarely goes deeper than a
-  // few bytes into an anchor, and deeper states step through their sparse rows.
-  const folded = buildAutomaton(foldedNeedles, { foldCase: true });
-  if (folded.denseStates < folded.states) {
-    throw new SpoolError("SPOOL_E_OPTIONS", "redactor", "too many case-insensitive anchors");
-  }
-  // The exact automaton is built when first read (by the first redactor that sees bytes):
-  // a capture with no output never pays for it. Everything that can refuse the options
-  // has run by now.
-  let exact: Automaton | null = null;
-  return {
-    window,
-    ruleNames,
-    get exact() {
-      exact ??= buildAutomaton(exactNeedles, { collapseWhitespace: true, denseDepth: DENSE_DEPTH });
-      return exact;
-    },
-    folded,
-    exactAnchors: anchors.exactAnchors,
-    foldedAnchors: anchors.foldedAnchors,
-    base64Rule,
-    secretKeyRule,
-    lead:
-      anchors.leadBytes === null ? null : { bytes: anchors.leadBytes, length: anchors.leadLength },
-  } as unknown as CompiledRedaction;
+  return { window, ruleNames, exactNeedles, foldedNeedles, anchors, base64Rule, secretKeyRule };
 }
 
 function checkWindow(window: number): number {
