@@ -153,21 +153,25 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
  * {@link assemble} takes, so a built automaton can be stored and loaded again without
  * being rebuilt (`automaton-image.ts`).
  */
-export interface AutomatonTables {
-  readonly classOf: Uint8Array;
-  readonly classes: number;
-  readonly wsClass: number;
-  readonly denseStates: number;
-  readonly dense: Int32Array;
-  readonly code: Int32Array;
-  readonly fail: Int32Array;
+export interface AutomatonTables
+  extends Pick<
+    Automaton,
+    | "classOf"
+    | "classes"
+    | "wsClass"
+    | "denseStates"
+    | "dense"
+    | "code"
+    | "fail"
+    | "anchorStart"
+    | "anchorIds"
+    | "anchorLength"
+    | "anchorWs"
+    | "maxWsCount"
+    | "maxDepth"
+  > {
+  /** Per-state rows, the sparse children included (what `step` falls back to). */
   readonly rows: Omit<StateRows, "anchorLists">;
-  readonly anchorStart: Int32Array;
-  readonly anchorIds: Int32Array;
-  readonly anchorLength: Int32Array;
-  readonly anchorWs: Int32Array;
-  readonly maxWsCount: number;
-  readonly maxDepth: number;
 }
 
 const TABLES = new WeakMap<Automaton, AutomatonTables>();
