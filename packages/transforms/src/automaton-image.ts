@@ -7,9 +7,9 @@
  *
  * An image is a little-endian `u32` header length, a JSON header (format, version, the key
  * of the needles and options it was built from, the scalar fields, each table's offset and
- * length) and, from the next 4-byte boundary, the tables, each 4-byte aligned. Loading makes views on the bytes, no copies.
- * The key is checked, and every table's place and length; anything else about an image is
- * trusted as the code beside it is.
+ * length) and, from the next 4-byte boundary, the tables, each 4-byte aligned. Loading
+ * makes views on the bytes, no copies. The key is checked, and every table's place and
+ * length; anything else about an image is trusted as the code beside it is.
  *
  * @example
  * ```ts
@@ -71,7 +71,7 @@ interface Header {
   readonly denseStates: number;
   readonly maxWsCount: number;
   readonly maxDepth: number;
-  /** Each table's byte offset (from the first table, 4-byte aligned after the header) and element count. */
+  /** Each table's byte offset (from the first table, after the header) and element count. */
   readonly tables: Record<string, [number, number]>;
 }
 
