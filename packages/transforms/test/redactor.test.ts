@@ -493,3 +493,32 @@ describe("redactor on long streams", () => {
     expect(whole.counters.redactions).toBeGreaterThan(20_000);
   });
 });
+
+describe("gathered pieces", () => {
+  it("stay as they were handed on, across chunks and slabs (many markers per chunk)", () => {
+    const line = (i: number) =>
+      `${i} token=ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q${String(i % 10)}r8 ok\n`;
+    // ~40 redactions per 4 KiB chunk (past the few-markers path), 600 chunks: over 2 MiB of
+    // gathered pieces, so several slabs.
+    const chunks = Array.from({ length: 600 }, (_, c) =>
+      Buffer.from(Array.from({ length: 64 }, (_, i) => line(c * 64 + i)).join("")),
+    );
+    const redactor = createRedactor(compileRedaction({}));
+    const pieces: Uint8Array[] = [];
+    const copies: Buffer[] = [];
+    const keep = (out: Uint8Array[]) => {
+      for (const piece of out) {
+        pieces.push(piece);
+        copies.push(Buffer.from(piece));
+      }
+    };
+    for (const chunk of chunks) keep(redactor.push([chunk]));
+    keep(redactor.end());
+    expect(redactor.counters.redactions).toBe(600 * 64);
+    // No later piece was written over an earlier one.
+    pieces.forEach((piece, k) => expect(Buffer.compare(Buffer.from(piece), copies[k]!)).toBe(0));
+    const whole = createRedactor(compileRedaction({}));
+    const expected = Buffer.concat([...whole.push([Buffer.concat(chunks)]), ...whole.end()]);
+    expect(Buffer.concat(pieces).equals(expected)).toBe(true);
+  });
+});
