@@ -61,9 +61,6 @@ export class OutputCursor {
   private readonly segTo: number[] = [];
   private readonly own: Uint8Array[] = [];
   private markerCount = 0;
-  /** The slab gathered pieces are cut from, and where its free part starts (see `fresh`). */
-  private slab: Buffer | null = null;
-  private slabAt = 0;
 
   constructor(
     private readonly input: InputRing,
@@ -189,8 +186,9 @@ export class OutputCursor {
 
   /**
    * Segments `[k0, k1)` as one piece: a lone range of the chunk as a view of it, anything
-   * else copied, in order, into fresh memory (see `fresh`), every byte of which is written,
-   * with the markers in it registered as its ranges.
+   * else copied, in order, into one fresh buffer (its own memory, not the shared pool: a
+   * consumer may keep or merge it), every byte of which is written, with the markers in it
+   * registered as its ranges.
    */
   private gather(chunk: Uint8Array, k0: number, k1: number): Uint8Array {
     if (k1 === k0 + 1 && this.segFrom[k0]! >= 0)
@@ -201,7 +199,7 @@ export class OutputCursor {
       const to = this.segTo[k]!;
       bytes += from < 0 ? this.own[to]!.byteLength : to - from;
     }
-    const out = this.fresh(bytes);
+    const out = Buffer.allocUnsafeSlow(bytes);
     const markers: number[] = [];
     let at = 0;
     for (let k = k0; k < k1; k++) {
@@ -224,28 +222,7 @@ export class OutputCursor {
     }
     return markers.length === 0 ? out : markedPiece(out, markers);
   }
-
-  /**
-   * `bytes` of memory for one gathered piece, cut from a zero-filled slab: a fresh
-   * ArrayBuffer per 64 KiB chunk cost about a quarter of the redactor's CPU on
-   * credential-dense text (allocation and the collector). Pieces are only read or copied
-   * downstream (see redaction-markers.ts); the rest of a slab is zeros or this stream's own
-   * earlier output, never uninitialised memory. A piece a consumer keeps holds its slab.
-   */
-  private fresh(bytes: number): Buffer {
-    if (bytes > SLAB_BYTES >> 2) return Buffer.alloc(bytes);
-    if (this.slab === null || this.slab.byteLength - this.slabAt < bytes) {
-      this.slab = Buffer.alloc(SLAB_BYTES);
-      this.slabAt = 0;
-    }
-    const out = this.slab.subarray(this.slabAt, this.slabAt + bytes);
-    this.slabAt += bytes;
-    return out;
-  }
 }
-
-/** Bytes of one slab that gathered pieces are cut from. */
-const SLAB_BYTES = 1 << 20;
 
 /** Ranges up to this many bytes are copied byte by byte (measured on the bench log text). */
 const SHORT_COPY = 256;
