@@ -45,6 +45,7 @@ import {
 } from "@spool/transforms";
 import { type ParsedCommand, shown, usageError } from "./args.js";
 import type { CaptureFlags } from "./commands.js";
+import { holdHeapBounds } from "./heap-bounds.js";
 import { readRedactFile } from "./redact-file.js";
 
 /** What the options of `run`/`start` say, checked; nothing read or created yet. */
@@ -166,12 +167,16 @@ export function openCapture({ config, redaction }: PreparedCapture): CaptureSetu
       : redactText(redactCommandFlags(config.label), redaction);
   const { binary, preview } = config;
   const spool = createFileSpool({ binary, queue: config.queue });
+  const releaseHeap = holdHeapBounds();
   const files: FileSpool = {
     factory: withQuotas(spool.factory, {
       maxBytes: config.maxBytes,
       allowance: rootQuotaAllowance(config.rootQuota),
     }),
-    destroy: () => spool.destroy(),
+    destroy: () => {
+      releaseHeap();
+      return spool.destroy();
+    },
   };
   const plan = (stream: StreamName): StreamPlan => {
     const chars = stream === "stdout" ? preview.stdoutChars : preview.stderrChars;
