@@ -7,7 +7,8 @@
  *   bytes that survived scavenges since the last doubling pass its size. A capture keeps a
  *   few chunks in flight at every scavenge, so the total only grows: 8 MiB after 64 MiB
  *   of output, 32 MiB after 1 GiB. Once it reaches {@link YOUNG_CAP} the growth factor is
- *   pinned to 1. Node resets that flag whenever a worker thread's heap is set up (the
+ *   pinned to 1 (a burst that doubles it twice between two looks leaves it pinned at
+ *   twice the cap). Node resets that flag whenever a worker thread's heap is set up (the
  *   writer runs in one), so it is pinned again when a worker comes online.
  * - **The old generation.** Promoted garbage waits for a major collection, which V8 times
  *   by heuristics that let the old space run some megabytes above what is live. When the
@@ -19,8 +20,9 @@
  *   megabytes of dead buffers wait for V8's external-memory trigger (64 MiB). When external
  *   memory has grown {@link EXTERNAL_SLACK} above its low point, a scavenge is run.
  *
- * The heap is looked at every {@link POLL_FAST_MS} while it changes, backing off to
- * {@link POLL_SLOW_MS} while it does not (an idle job wakes once a second).
+ * The heap is first looked at {@link FIRST_LOOK_MS} after the start, then every
+ * {@link POLL_FAST_MS} while it changes, backing off to {@link POLL_SLOW_MS} while it does not
+ * (an idle job wakes once a second).
  *
  * Measured (`docs/benchmarks.md`, memory), peak RSS of a redacting `spool run` at 64 MiB,
  * 1 GiB and 4 GiB of log text: 84–86, 113–117 and 117–118 MiB before; 85–87, 88–91 and
@@ -28,8 +30,13 @@
  * young generation is scavenged more often). Flags are process-wide, so the bounds are held
  * while any capture in the process is open and undone when the last one closes.
  */
-import * as v8 from "node:v8";
-import { runInNewContext } from "node:vm";
+import { createRequire } from "node:module";
+
+// `node:v8` and `node:vm` cost ~8 ms to load on this kind of machine: they are loaded at
+// the first look, which a short command never reaches.
+const load = createRequire(import.meta.url);
+let v8Module: typeof import("node:v8") | undefined;
+const v8 = () => (v8Module ??= load("node:v8") as typeof import("node:v8"));
 
 /** The young generation's size (both semi-spaces) at which its growth is pinned. */
 export const YOUNG_CAP = 8 * 1024 * 1024;
@@ -39,6 +46,8 @@ export const OLD_SLACK = 2 * 1024 * 1024;
 export const EXTERNAL_SLACK = 8 * 1024 * 1024;
 /** How often the heap is looked at while it changes. */
 export const POLL_FAST_MS = 20;
+/** The first look, after the start: a short command ends before it. */
+export const FIRST_LOOK_MS = 250;
 /** How often the heap is looked at at most while it does not change. */
 export const POLL_SLOW_MS = 1000;
 
@@ -132,9 +141,10 @@ function gc(): Gc {
   if (!exposedGc) {
     // The flag gives `gc` to contexts made after it is set; it is cleared again so that no
     // later context (a `vm` sandbox) gets it.
-    v8.setFlagsFromString("--expose-gc");
+    v8().setFlagsFromString("--expose-gc");
+    const { runInNewContext } = load("node:vm") as typeof import("node:vm");
     exposedGc = runInNewContext("gc") as Gc;
-    v8.setFlagsFromString("--no-expose-gc");
+    v8().setFlagsFromString("--no-expose-gc");
   }
   return exposedGc;
 }
@@ -144,14 +154,14 @@ export const v8Heap: HeapControl = {
   sample() {
     let young = 0;
     let oldUsed = 0;
-    for (const space of v8.getHeapSpaceStatistics()) {
+    for (const space of v8().getHeapSpaceStatistics()) {
       if (space.space_name === "new_space") young = space.space_size;
       else if (space.space_name === "old_space") oldUsed = space.space_used_size;
     }
-    return { young, oldUsed, external: v8.getHeapStatistics().external_memory };
+    return { young, oldUsed, external: v8().getHeapStatistics().external_memory };
   },
   youngGrowth(factor) {
-    v8.setFlagsFromString(`--semi-space-growth-factor=${factor}`);
+    v8().setFlagsFromString(`--semi-space-growth-factor=${factor}`);
   },
   collect() {
     gc()({ type: "major", execution: "async" });
@@ -206,7 +216,7 @@ export function holdHeapBounds(heap: HeapControl = v8Heap): () => void {
       });
     process.on("worker", onWorker);
     hold = { heap, state, timer: null, onWorker, holders: 1 };
-    poll(hold, POLL_FAST_MS);
+    poll(hold, FIRST_LOOK_MS);
   }
   let released = false;
   return () => {

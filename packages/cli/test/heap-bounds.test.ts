@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   EXTERNAL_SLACK,
+  FIRST_LOOK_MS,
   type HeapControl,
   type HeapSample,
   heapStep,
@@ -87,7 +88,7 @@ describe("holdHeapBounds", () => {
     ]);
     const first = holdHeapBounds(heap);
     const second = holdHeapBounds(heap); // shares the first poller
-    vi.advanceTimersByTime(3 * POLL_FAST_MS);
+    vi.advanceTimersByTime(FIRST_LOOK_MS + 2 * POLL_FAST_MS);
     expect(calls).toEqual(["growth 1", "collect", "scavenge"]);
 
     const worker = new EventEmitter();
@@ -135,17 +136,20 @@ const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === "ne
 const keep = [];
 async function churn(rounds) {
   for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < 50_000; i++) {
+    for (let i = 0; i < 2_000; i++) {
       keep.push({ i, list: [i, i + 1], text: "x" + i });
       if (keep.length > 4_000) keep.splice(0, 2_000);
     }
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
 }
-await churn(60);
+// A capture's pace: the first look comes before its heap has grown (250 ms in, it is
+// 4 MiB), and each doubling takes many looks (8 -> 16 MiB took ~1 s at 256 MiB of output).
+await new Promise((resolve) => setTimeout(resolve, 400));
+await churn(300);
 const worker = new Worker("setTimeout(() => {}, 50)", { eval: true });
 await new Promise((resolve) => worker.once("online", resolve));
-await churn(120);
+await churn(600);
 console.log(young());
 `;
 
