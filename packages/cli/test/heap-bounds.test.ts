@@ -120,7 +120,9 @@ describe("holdHeapBounds", () => {
     // Four samples that differ from the one before (the fourth is the still heap): fast;
     // then doubling up to the slow period.
     expect(gaps.slice(0, 4)).toEqual(Array(4).fill(POLL_FAST_MS));
-    expect(gaps.slice(4, 7)).toEqual([2, 4, 8].map((k) => k * POLL_FAST_MS));
+    expect(gaps.slice(4, 7)).toEqual(
+      [2, 4, 8].map((k) => Math.min(k * POLL_FAST_MS, POLL_SLOW_MS)),
+    );
     expect(Math.max(...gaps)).toBe(POLL_SLOW_MS);
   });
 });
@@ -166,7 +168,9 @@ function youngAfterChurn(hold: boolean): number {
 
 describe("holdHeapBounds on V8", () => {
   it("keeps the young generation at the cap through a worker's start, where V8 alone grows it", () => {
-    expect(youngAfterChurn(false)).toBeGreaterThan(YOUNG_CAP);
-    expect(youngAfterChurn(true)).toBeLessThanOrEqual(YOUNG_CAP);
+    // V8 alone: 32 MiB. Held: 8 MiB, or 16 where a loaded machine delays a look past a
+    // doubling (the documented overshoot); without the pin after the worker's start, 32.
+    expect(youngAfterChurn(false)).toBeGreaterThan(2 * YOUNG_CAP);
+    expect(youngAfterChurn(true)).toBeLessThanOrEqual(2 * YOUNG_CAP);
   });
 });
