@@ -16,6 +16,7 @@
 import { createHash, type Hash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import type { MessagePort } from "node:worker_threads";
 import type { CaptureReason } from "@spool/core/runtime";
 import {
   closeFinalRecords,
@@ -27,7 +28,13 @@ import {
   recordExit,
   reserveFinalRecords,
 } from "./final-records.js";
-import { createFaultyFs, type FsLayer, nodeFs } from "./fs-layer.js";
+import {
+  createFaultyFs,
+  type FaultSpec,
+  type FsLayer,
+  fsyncInBackground,
+  nodeFs,
+} from "./fs-layer.js";
 import { createLineIndexer, type LineIndexer } from "./line-index.js";
 import { currentOwner, OWNER_FILE } from "./owner-identity.js";
 import type {
@@ -67,7 +74,11 @@ interface OpenStream {
   /** Bytes an fsync has made durable (≤ committed); all a stream stopped by an I/O error claims. */
   synced: number;
   sync: SyncClock;
+  /** An fsync of the stream runs on the thread pool ({@link startSync}). */
+  syncing: boolean;
   hash: Hash;
+  /** Bytes the hash covers: the sha256 is claimed only while it equals `committed`. */
+  hashed: number;
   error: CaptureReason | null;
   /** The first system call that failed on the stream (errno, call, real path). */
   failure: SystemFailure | null;
@@ -100,10 +111,24 @@ interface Writer {
   exit: { process: unknown; reasons: string[] | null; receiptError: string | null } | null;
   /** The pending age-based sync (sync-cadence.ts). */
   syncTimer: ReturnType<typeof setTimeout> | null;
+  /** A finish that waits for the streams' background fsyncs to end (their errors count). */
+  pendingFinish: FinishRequest | null;
   send(message: FromWriter, transfer?: ArrayBuffer[]): void;
 }
 
 export default function fileWriterTask({ port }: WriterTask): Promise<void> {
+  return runWriter(port, (faults) => (faults.length > 0 ? createFaultyFs(nodeFs, faults) : nodeFs));
+}
+
+/**
+ * The writer's loop over `port`, on the file-system layer `layerFor` makes of the open
+ * request's faults. Tests run it in-process with a layer of their own (one that holds an
+ * fsync until told, say); the task above uses the real one.
+ */
+export function runWriter(
+  port: MessagePort,
+  layerFor: (faults: readonly FaultSpec[]) => FsLayer,
+): Promise<void> {
   return new Promise<void>((resolve) => {
     const writer: Writer = {
       dir: "",
@@ -116,11 +141,13 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
       records: null,
       exit: null,
       syncTimer: null,
+      pendingFinish: null,
       send: (message, transfer = []) => port.postMessage(message, transfer),
     };
     const done = () => {
       if (writer.syncTimer) clearTimeout(writer.syncTimer);
       writer.syncTimer = null;
+      writer.pendingFinish = null;
       for (const s of writer.streams) closeQuietly(s, writer.fsl);
       if (writer.records) closeFinalRecords(writer.records, writer.fsl);
       if (writer.dirFd !== null) fs.closeSync(writer.dirFd);
@@ -131,7 +158,7 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
     port.on("message", (message: ToWriter) => {
       switch (message.op) {
         case "open":
-          if (!open(writer, message)) done();
+          if (!open(writer, message, layerFor)) done();
           return;
         case "write":
           write(writer, message);
@@ -162,10 +189,14 @@ export default function fileWriterTask({ port }: WriterTask): Promise<void> {
  * (final-records.ts), then the `.live` files. If any of it fails, what was made is
  * removed again, so no ownerless directory is left to look "being set up".
  */
-function open(w: Writer, message: OpenRequest): boolean {
+function open(
+  w: Writer,
+  message: OpenRequest,
+  layerFor: (faults: readonly FaultSpec[]) => FsLayer,
+): boolean {
   let outputs = "";
   try {
-    w.fsl = message.faults.length > 0 ? createFaultyFs(nodeFs, message.faults) : nodeFs;
+    w.fsl = layerFor(message.faults);
     w.root = message.root;
     w.captureId = message.captureId;
     outputs = ensurePrivateDir(path.join(message.root, TOOL_OUTPUTS), { fs: w.fsl });
@@ -200,7 +231,9 @@ function openStream(w: Writer, name: string): OpenStream {
     committed: 0,
     synced: 0,
     sync: createSyncClock(DEFAULT_SYNC_CADENCE, Date.now),
+    syncing: false,
     hash: createHash("sha256"),
+    hashed: 0,
     error: null,
     failure: null,
     told: false,
@@ -247,10 +280,11 @@ function write(w: Writer, message: WriteRequest): void {
   const outcome = writeSome(s.fd, message.data, w.fsl);
   const written = message.data.subarray(0, outcome.written);
   s.hash.update(written);
+  s.hashed += outcome.written;
   s.committed += outcome.written;
   s.sync.wrote(outcome.written);
   indexLines(w, s, written);
-  const syncError = outcome.error === null && s.sync.due() ? syncStream(s, w.fsl) : null;
+  const syncError = outcome.error === null ? keepSyncing(w, s) : null;
   if (outcome.error === null && syncError === null) {
     // The buffer goes back to the queue for reuse (see WriterQueue.recycle).
     const buffer = message.data.buffer as ArrayBuffer;
@@ -278,6 +312,47 @@ function tellStopped(w: Writer, s: OpenStream, message: WriteRequest): void {
     committed: s.committed,
     code: failure.code,
     failure,
+  });
+}
+
+/**
+ * Sync by the cadence without stalling the writes: a due fsync starts on the thread pool
+ * and the writes go on while the disk catches up (an fsync in line stalled the whole
+ * pipeline, and left all of the last stretch to the final sync). Only when another cadence
+ * of bytes is due while one runs does the writer wait for a synchronous fsync, so the bytes
+ * a crash of the machine can take stay bounded (at most twice the cadence past the last
+ * completed sync). The error of that synchronous fsync, else null.
+ */
+function keepSyncing(w: Writer, s: OpenStream): unknown {
+  if (!s.sync.due()) return null;
+  if (!s.syncing) {
+    startSync(w, s);
+    return null;
+  }
+  return s.sync.unsynced >= DEFAULT_SYNC_CADENCE.bytes ? syncStream(s, w.fsl) : null;
+}
+
+/**
+ * fsync a stream on the thread pool: what was committed when it started is durable when it
+ * succeeds; a failure stops the stream as a failing synchronous fsync would (told with the
+ * next write or at finish). A finish waiting for it runs when the last one ends.
+ */
+function startSync(w: Writer, s: OpenStream): void {
+  if (s.fd === null) return;
+  const target = s.committed;
+  s.syncing = true;
+  s.sync.synced();
+  fsyncInBackground(w.fsl, s.fd, (error) => {
+    s.syncing = false;
+    if (s.fd !== null && !s.error) {
+      if (error === null) s.synced = Math.max(s.synced, target);
+      else stopStream(s, failureOf(w, error, "fsync", s.file), w.fsl);
+    }
+    const waiting = w.pendingFinish;
+    if (waiting && !w.streams.some((t) => t.syncing)) {
+      w.pendingFinish = null;
+      finish(w, waiting);
+    } else armSyncTimer(w);
   });
 }
 
@@ -314,16 +389,16 @@ function stopStream(s: OpenStream, failure: SystemFailure, fsl: FsLayer): void {
 /** Sync streams whose oldest unsynced byte is due by age; re-arm while any is unsynced. */
 function armSyncTimer(w: Writer): void {
   if (w.syncTimer) return;
-  const waits = w.streams.map((s) => (s.error ? null : s.sync.msUntilDue()));
+  const waits = w.streams.map((s) =>
+    s.fd === null || s.error || s.syncing ? null : s.sync.msUntilDue(),
+  );
   const next = Math.min(...waits.filter((ms): ms is number => ms !== null));
   if (!Number.isFinite(next)) return;
   w.syncTimer = setTimeout(() => {
     w.syncTimer = null;
     for (const s of w.streams) {
-      if (s.fd === null || s.error || !s.sync.due()) continue;
-      const error = syncStream(s, w.fsl);
-      // Told with the next write or at finish; claims only what was synced.
-      if (error !== null) stopStream(s, failureOf(w, error, "fsync", s.file), w.fsl);
+      if (s.fd === null || s.error || s.syncing || !s.sync.due()) continue;
+      startSync(w, s);
     }
     armSyncTimer(w);
   }, next);
@@ -345,11 +420,14 @@ function replaceLive(w: Writer, message: LiveRequest): void {
  * no sha256: the hash covers bytes that may be lost).
  */
 function finish(w: Writer, message: FinishRequest): void {
+  if (w.streams.some((s) => s.syncing)) {
+    w.pendingFinish = message;
+    return;
+  }
   if (w.syncTimer) clearTimeout(w.syncTimer);
   w.syncTimer = null;
   const results = w.streams.map((s, i): FinishedStream => {
     let file: string | null = null;
-    const written = s.committed;
     try {
       if (s.fd !== null) {
         const fd = s.fd;
@@ -370,7 +448,7 @@ function finish(w: Writer, message: FinishRequest): void {
       s.error ??= reasonOf(s.failure.code);
       file = null;
     }
-    const sha256 = s.committed === written ? s.hash.digest("hex") : null;
+    const sha256 = s.committed === s.hashed ? s.hash.digest("hex") : null;
     const { failure, indexFailure } = s;
     return { committed: s.committed, sha256, file, error: s.error, failure, indexFailure };
   }) as [FinishedStream, FinishedStream];

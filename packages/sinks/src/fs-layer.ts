@@ -31,6 +31,12 @@ export interface FsLayer {
   closeSync(fd: number): void;
   writeSync(fd: number, data: Uint8Array, offset: number, length: number): number;
   fsyncSync(fd: number): void;
+  /**
+   * fsync on libuv's thread pool, so the caller goes on writing while the disk catches up;
+   * `done` runs later, never before this returns. A layer without it syncs in the call
+   * (see {@link fsyncInBackground}).
+   */
+  fsync?(fd: number, done: (error: Error | null) => void): void;
   ftruncateSync(fd: number, len: number): void;
   fstatSync(fd: number): fs.Stats;
   lstatSync(path: string): fs.Stats;
@@ -57,6 +63,7 @@ export const nodeFs: FsLayer = {
   closeSync: (fd) => fs.closeSync(fd),
   writeSync: (fd, data, offset, length) => fs.writeSync(fd, data, offset, length),
   fsyncSync: (fd) => fs.fsyncSync(fd),
+  fsync: (fd, done) => fs.fsync(fd, done),
   ftruncateSync: (fd, len) => fs.ftruncateSync(fd, len),
   fstatSync: (fd) => fs.fstatSync(fd),
   lstatSync: (p) => fs.lstatSync(p),
@@ -176,6 +183,11 @@ export function createFaultyFs(base: FsLayer, faults: readonly FaultSpec[]): FsL
       if (f) throw errno(f.code, "fsync");
       base.fsyncSync(fd);
     },
+    fsync(fd, done) {
+      const f = failing("fsync", paths.get(fd));
+      if (f) setImmediate(done, errno(f.code, "fsync"));
+      else fsyncInBackground(base, fd, done);
+    },
     linkSync(a, b) {
       const f = failing("link", b);
       if (f) throw errno(f.code, "link", b);
@@ -187,6 +199,34 @@ export function createFaultyFs(base: FsLayer, faults: readonly FaultSpec[]): FsL
       base.renameSync(a, b);
     },
   };
+}
+
+/**
+ * fsync `fd` through `fsl` without waiting: on the thread pool where the layer can, else
+ * in the call; `done` runs on a later turn of the event loop either way.
+ *
+ * @example
+ * ```ts
+ * import { fsyncInBackground, nodeFs } from "./fs-layer.js"; // internal to @spool/sinks
+ * fsyncInBackground(nodeFs, fd, (error) => console.log(error ? "not durable" : "durable"));
+ * ```
+ */
+export function fsyncInBackground(
+  fsl: FsLayer,
+  fd: number,
+  done: (error: Error | null) => void,
+): void {
+  if (fsl.fsync) {
+    fsl.fsync(fd, done);
+    return;
+  }
+  let error: Error | null = null;
+  try {
+    fsl.fsyncSync(fd);
+  } catch (e) {
+    error = e instanceof Error ? e : new Error(String(e));
+  }
+  setImmediate(done, error);
 }
 
 function errno(code: FaultCode, syscall: string, p?: string): NodeJS.ErrnoException {

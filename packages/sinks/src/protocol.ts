@@ -66,10 +66,6 @@ export interface LiveRequest {
 }
 
 /**
- * Fsync and close each `.live` file, rename it to its final name (never overwriting),
- * fsync the directory. Answered by {@link FinishedReply}.
- */
-/**
  * The child's fate is known (the receipt's process block): recorded in the preallocated
  * `exit.json` (final-records.ts). No reply.
  */
@@ -81,6 +77,11 @@ export interface ExitRequest {
   reasons: string[] | null;
 }
 
+/**
+ * Fsync and close each `.live` file, rename it to its final name (never overwriting),
+ * fsync the directory. Answered by {@link FinishedReply}, once every background fsync the
+ * writer started has ended (a failure of one counts).
+ */
 export interface FinishRequest {
   op: "finish";
   id: number;

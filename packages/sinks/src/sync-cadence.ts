@@ -2,12 +2,14 @@
  * When the file writer fsyncs a stream: at the latest after {@link SyncCadence.bytes}
  * unsynced bytes, and at the latest {@link SyncCadence.ms} after the first unsynced byte
  * (a timer in the worker), so the bytes a crash of the machine or a failing disk can take
- * away are bounded in size and in age. `finish` syncs what is left, and a stream that
+ * away are bounded in size and in age. (The writer runs that fsync in the background and
+ * waits for one only when another cadence of bytes is due meanwhile: at most about twice
+ * the bytes are ever unsynced.) `finish` syncs what is left, and a stream that
  * hits an I/O error keeps (and claims) only what a sync has made durable.
  *
  * The cadence is one decision kept here, apart from the writer's loop: the writer asks
- * {@link SyncClock.due} after each write and calls {@link SyncClock.synced} after each
- * successful fsync. Pure apart from the clock it is given.
+ * {@link SyncClock.due} after each write and calls {@link SyncClock.synced} when it starts
+ * an fsync (what follows counts towards the next). Pure apart from the clock it is given.
  *
  * @example
  * ```ts
@@ -33,11 +35,11 @@ export interface SyncClock {
   wrote(n: number): void;
   /** A sync is due now (by bytes or by age). */
   due(): boolean;
-  /** Bytes written since the last sync. */
+  /** Bytes written since the last sync started. */
   readonly unsynced: number;
   /** Milliseconds until a sync falls due by age, or null when nothing is unsynced. */
   msUntilDue(): number | null;
-  /** A sync succeeded: nothing is unsynced. */
+  /** A sync of everything written so far started (or succeeded): count afresh. */
   synced(): void;
 }
 

@@ -192,6 +192,27 @@ describe("atomic publication", () => {
     expect(fs.readdirSync(base)).toEqual([]);
   });
 
+  it("an injected fsync fault fails the background fsync too, on a later turn, naming only its files", async () => {
+    const fsl = createFaultyFs(nodeFs, [{ op: "fsync", code: "EIO", match: "stdout" }]);
+    const open = (name: string) =>
+      fsl.openSync(path.join(base, name), fs.constants.O_CREAT | fs.constants.O_WRONLY, 0o600);
+    const [bad, good] = [open("stdout.live"), open("stderr.live")];
+    const sync = (fd: number) =>
+      new Promise<string>((resolve) => {
+        let returned = false;
+        fsl.fsync!(fd, (error) =>
+          resolve(
+            `${returned ? "later" : "in the call"}: ${error ? (error as NodeJS.ErrnoException).code : "ok"}`,
+          ),
+        );
+        returned = true;
+      });
+    expect(await sync(bad)).toBe("later: EIO");
+    expect(await sync(good)).toBe("later: ok");
+    fsl.closeSync(bad);
+    fsl.closeSync(good);
+  });
+
   it("a failure at the rename step leaves no temp and no target", () => {
     const fsl = createFaultyFs(nodeFs, [{ op: "link", code: "EIO" }]);
     expect(codeOf(() => publishAtomic(base, "receipt.json", Buffer.from("{}"), { fs: fsl }))).toBe(
