@@ -110,7 +110,7 @@ export interface RootAllowanceOptions {
   /**
    * Bytes reserved beyond what is asked, to take the lock less often. By default the step
    * grows with the reservation, up to a quarter of it, never past `limit / 32`: each step
-   * costs a lock and two fsyncs in the writer thread, and a fixed 4 MiB step meant 256 of
+   * costs a lock cycle on the reader's thread, and a fixed 4 MiB step meant 256 of
    * them per GiB captured.
    * @default max(64 KiB, min(4 MiB, limit / 32)), growing to min(reserved / 4, limit / 32)
    */
@@ -158,7 +158,13 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
   let settled = false;
   const mine = `${captureId}.json`;
 
-  const write = (bytes: number, isSettled: boolean) => {
+  /**
+   * Only the first reservation and the settled one are made durable. A growth need not
+   * be: other processes see it at once, and after a crash of the machine every unsettled
+   * reservation is settled from the bytes on disk, whatever it said. Its fsyncs also
+   * waited on the capture's own dirty data (~5 ms each, on the reader's thread).
+   */
+  const write = (bytes: number, isSettled: boolean, durable = true) => {
     const record: Reservation = {
       version: 1,
       captureId,
@@ -168,6 +174,7 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
     };
     publishAtomic(quotaDir(root, fsl), mine, Buffer.from(`${JSON.stringify(record)}\n`), {
       replace: true,
+      durable,
       fs: fsl,
     });
   };
@@ -185,7 +192,7 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
           const available = Math.max(0, limit - others);
           const want = Math.min(available, Math.floor(total + stepAt(reserved)));
           if (want > reserved) {
-            write(want, false);
+            write(want, false, reserved === 0);
             reserved = want;
           }
           return reserved;

@@ -273,6 +273,13 @@ export interface PublishOptions {
    * hard link that fails if anything is at the name. @default false
    */
   readonly replace?: boolean;
+  /**
+   * fsync the file before it is named, and the directory after. Without it readers still
+   * see the old file or the whole new one, but a crash of the machine may bring back the
+   * old one (or, on some file systems, an empty file): only for records rebuilt after a
+   * crash anyway, such as a live capture's root quota reservation. @default true
+   */
+  readonly durable?: boolean;
   /** Name of the temp file. @default `.<name>.<72 random bits>.tmp` */
   readonly tempName?: string;
   /** The file-system calls used (tests inject faults). @default the real file system */
@@ -281,7 +288,7 @@ export interface PublishOptions {
 
 /**
  * Publish `name` in `dir` atomically: exclusive random temp, write, fsync, then rename
- * (or link) into place, then fsync the directory. Readers see the old file or the whole
+ * (or link) into place, then fsync the directory (both fsyncs unless `durable: false`). Readers see the old file or the whole
  * new one, never a torn one. The temp is removed on failure.
  *
  * @example
@@ -307,7 +314,7 @@ export function publishAtomic(
   try {
     try {
       writeFully(fd, data, fsl);
-      fsl.fsyncSync(fd);
+      if (options.durable !== false) fsl.fsyncSync(fd);
     } finally {
       fsl.closeSync(fd);
     }
@@ -332,7 +339,7 @@ export function publishAtomic(
       linked = true;
       fsl.unlinkSync(temp);
     }
-    syncDir(dir, fsl);
+    if (options.durable !== false) syncDir(dir, fsl);
   } catch (error) {
     if (!linked || !options.replace) tryUnlink(temp, fsl);
     if (error instanceof SpoolError) throw error;

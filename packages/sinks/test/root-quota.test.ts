@@ -56,6 +56,33 @@ describe("per-root allowance", () => {
     expect(rootQuotaUsage(root)).toBe(allowance.reserved);
   });
 
+  it("fsyncs the first reservation and the settled one, not each growth (crash recovery settles from disk)", () => {
+    let syncs = 0;
+    const counting = {
+      ...nodeFs,
+      fsyncSync(fd: number) {
+        syncs++;
+        nodeFs.fsyncSync(fd);
+      },
+    };
+    const allowance = createRootAllowance({
+      root,
+      limit: 1024 * MiB,
+      captureId: id(6),
+      fs: counting,
+    });
+    allowance.reserve(MiB);
+    const first = syncs;
+    expect(first).toBeGreaterThanOrEqual(2); // the file, then the directory
+    for (let total = 2 * MiB; total <= 512 * MiB; total *= 2) allowance.reserve(total);
+    expect(allowance.reserved).toBeGreaterThanOrEqual(512 * MiB);
+    expect(syncs).toBe(first);
+    expect(rootQuotaUsage(root)).toBe(allowance.reserved); // seen by others at once
+    allowance.release(300 * MiB);
+    expect(syncs).toBe(first + 2);
+    expect(rootQuotaUsage(root)).toBe(300 * MiB);
+  });
+
   it("with the default allowance, still steps 4 MiB at most", () => {
     const allowance = createRootAllowance({ root, limit: 128 * MiB, captureId: id(5) });
     for (let total = MiB; total <= 64 * MiB; total += MiB) {
