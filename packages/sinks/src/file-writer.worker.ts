@@ -349,10 +349,11 @@ function startSync(w: Writer, s: OpenStream): void {
       else stopStream(s, failureOf(w, error, "fsync", s.file), w.fsl);
     }
     const waiting = w.pendingFinish;
-    if (waiting && !w.streams.some((t) => t.syncing)) {
+    if (waiting === null) armSyncTimer(w);
+    else if (!w.streams.some((t) => t.syncing)) {
       w.pendingFinish = null;
       finish(w, waiting);
-    } else armSyncTimer(w);
+    }
   });
 }
 
@@ -417,15 +418,16 @@ function replaceLive(w: Writer, message: LiveRequest): void {
 /**
  * Sync, close and rename each stream to its final name; a stream that cannot keeps `.live`.
  * A stream whose last sync fails claims only what an earlier sync made durable (and then
- * no sha256: the hash covers bytes that may be lost).
+ * no sha256: the hash covers bytes that may be lost). Waits first for the background
+ * fsyncs still running: a failure of one is reported once, by it, not by the final sync.
  */
 function finish(w: Writer, message: FinishRequest): void {
+  if (w.syncTimer) clearTimeout(w.syncTimer);
+  w.syncTimer = null;
   if (w.streams.some((s) => s.syncing)) {
     w.pendingFinish = message;
     return;
   }
-  if (w.syncTimer) clearTimeout(w.syncTimer);
-  w.syncTimer = null;
   const results = w.streams.map((s, i): FinishedStream => {
     let file: string | null = null;
     try {

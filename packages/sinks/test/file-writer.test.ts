@@ -140,6 +140,23 @@ describe("file writer: the fsync cadence in the background", () => {
     await w.ended;
   });
 
+  it("the age timer starts a background fsync too, and its failure is told with the next write", async () => {
+    const fsl = heldLayer();
+    const w = await opened(fsl.layer);
+    await w.write(100); // unsynced, far under the byte cadence: due by age only
+    await expect.poll(() => fsl.held.length, { timeout: 5000 }).toBe(1);
+    const before = fsl.inLine;
+    fsl.held.shift()!(fsl.eio());
+    // The stop happened in the callback: the next write is answered with it, claiming only
+    // what a sync made durable (nothing).
+    expect(await w.write(10)).toMatchObject({ op: "stream-error" });
+    const stopped = w.seen.find((m) => m.op === "stream-error");
+    expect(stopped).toMatchObject({ reason: "write-error", committed: 0, code: "EIO" });
+    expect(fsl.inLine).toBe(before + 1); // the one retry stopStream makes, which fails too
+    w.port1.postMessage({ op: "close", id: w.lastId() + 1 });
+    await w.ended;
+  });
+
   it("a finish after the fsync succeeded claims every byte", async () => {
     const fsl = heldLayer();
     const w = await opened(fsl.layer);
