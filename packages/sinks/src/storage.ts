@@ -288,8 +288,9 @@ export interface PublishOptions {
 
 /**
  * Publish `name` in `dir` atomically: exclusive random temp, write, fsync, then rename
- * (or link) into place, then fsync the directory (both fsyncs unless `durable: false`). Readers see the old file or the whole
- * new one, never a torn one. The temp is removed on failure.
+ * (or link) into place, then fsync the directory (no fsyncs with `durable: false`).
+ * Readers see the old file or the whole new one, never a torn one. The temp is removed
+ * on failure.
  *
  * @example
  * ```ts
