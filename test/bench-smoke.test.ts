@@ -48,6 +48,8 @@ describe("spool bench (smoke)", () => {
       "direct",
       "tee",
       "node-plain",
+      "node-read",
+      "node-sha256",
       "node-replacestream",
       "spool-redact",
       "spool-run",
@@ -61,6 +63,10 @@ describe("spool bench (smoke)", () => {
       true,
     ]);
     expect(r.md).toContain("| spool run --no-redact |");
+    // Every Node baseline and spool report their own CPU, and the floor note quotes them.
+    for (const row of r.json.rows.filter((row) => String(row.id).match(/^(node|spool)-/)))
+      expect(row.ownCpuSPerGiB as number).toBeGreaterThan(0);
+    expect(r.md).toMatch(/Floor in this run.*dropping the bytes \d+\.\d+ s.*writing \d+\.\d+ s\./);
     // The per-stage CPU table names every part of the byte path, each with a figure.
     const stages = r.json.tables?.[0]?.rows ?? [];
     expect(stages.map((row) => row.stage)).toEqual([

@@ -81,6 +81,18 @@ export const THROUGHPUT_VARIANTS: readonly ThroughputVariant[] = [
     rssOf: "command",
   },
   {
+    id: "node-read",
+    label: "Node spawn → read and drop (no file)",
+    argv: (c, s) => [c.node, c.nodeCapture, "--discard", "--", ...s.gen],
+    rssOf: "command",
+  },
+  {
+    id: "node-sha256",
+    label: "Node spawn → pipeline → sha256 → file",
+    argv: (c, s) => [c.node, c.nodeCapture, s.out, "--sha256", "--", ...s.gen],
+    rssOf: "command",
+  },
+  {
     id: "node-replacestream",
     label: "Node + replacestream (10 literals)",
     argv: (c, s) => [
@@ -169,7 +181,7 @@ export async function runThroughput(
       { key: "ratioToDirect", label: "× direct" },
       { key: "wallS", label: "wall s" },
       { key: "cpuS", label: "CPU s (tree)" },
-      { key: "ownCpuSPerGiB", label: "spool's own CPU s/GiB" },
+      { key: "ownCpuSPerGiB", label: "own CPU s/GiB (capturer)" },
       { key: "peakRssMiB", label: "peak RSS MiB (capturer)" },
       { key: "complete", label: "receipt complete" },
     ],
@@ -187,11 +199,25 @@ export async function runThroughput(
     },
     runs,
     notes: [
-      "CPU seconds are user+system of the whole process tree (GNU time), the generator included; spool's own CPU is what the spool process reports of itself at exit (user+system of all its threads, start-up included, no child), per GiB captured; peak RSS is VmHWM of the capturing process (none for direct; tee for tee; the node process otherwise).",
+      floorNote((id) => rows.find((r) => r.id === id)?.ownCpuSPerGiB ?? null),
+      "CPU seconds are user+system of the whole process tree (GNU time), the generator included; own CPU is what the capturing process (spool, or the Node baseline) reports of itself at exit (user+system of all its threads, start-up and the kernel's copies included, no child), per GiB captured; peak RSS is VmHWM of the capturing process (none for direct; tee for tee; the node process otherwise).",
       "spool-redact passes the 10 known secrets with --redact-env on top of the default rules; spool-run uses the default rules only.",
       "Per-stage CPU: each part of the byte path run alone in the bench process over the recorded output of the part before it (the writer's parts over 256 KiB messages, as the queue sends them); minimum over the rounds, in CPU seconds per GiB of log text. The stages of one capture share one thread; the writer's parts run in its worker thread.",
     ],
   };
+}
+
+/**
+ * What the work every capture must do costs a plain Node process in this run: reading the
+ * pipe, and reading, hashing (the receipt's `sha256`) and writing the file. Spool's own CPU
+ * cannot go below the second; a CPU bar below it is out of reach of any Node capture here.
+ */
+function floorNote(ownCpu: (id: string) => number | null): string {
+  const s = (id: string) => {
+    const v = ownCpu(id);
+    return v === null ? "–" : `${v.toFixed(2)} s`;
+  };
+  return `Floor in this run, own CPU per GiB of a plain Node process: reading the pipe and dropping the bytes ${s("node-read")}; reading and writing them to a file ${s("node-plain")}; reading, hashing (SHA-256, as every receipt does) and writing ${s("node-sha256")}.`;
 }
 
 /** The per-stage figures are taken over at most this much text (held in memory, with every stage's output). */
