@@ -96,6 +96,15 @@ describe("spool bench (smoke)", () => {
     expect(s.json.rows.map((row) => row.id)).toEqual(["node", "spool"]);
   });
 
+  it("redact sets 1,000 known secrets against 10 in its targets", () => {
+    const r = bench("redact", "--size", "1MiB");
+    expect(r.status).toBe(0);
+    expect(r.json.rows.map((row) => row.secrets)).toEqual([10, 1000]);
+    const names = r.json.targets.map((t) => t.name);
+    expect(names).toContain("1000 secrets: spool MB/s vs 10 secrets");
+    expect(r.json.targets.map((t) => t.met)).not.toContain(null);
+  });
+
   it("an unknown bench is a usage error (64)", () => {
     const r = spawnSync(process.execPath, [SPOOL, "bench", "frobnicate"], { encoding: "utf8" });
     expect(r.status).toBe(64);

@@ -109,7 +109,7 @@ export class CandidateSet {
       const l = live[k]!;
       if (this.feed(l, chunk, base, end) && !this.duplicate(l, kept)) live[kept++] = l;
     }
-    if (kept !== live.length) live.length = kept;
+    truncate(live, kept);
   }
 
   /** How many lead bytes (at most `most`) stand just before `at` and were not handed on. */
@@ -163,7 +163,7 @@ export class CandidateSet {
       }
       live[kept++] = l;
     }
-    live.length = kept;
+    truncate(live, kept);
   }
 
   /** True when `l` has the state of a live candidate among `live[0 .. kept)` of its rule. */
@@ -278,4 +278,9 @@ function stateKeyOf(l: LiveCandidate): number | undefined {
 function clampFront(value: number, low: number, high: number): number {
   if (!(value >= low)) return low;
   return Math.min(value, high);
+}
+
+/** `list.length = length` without the runtime call a length store costs (pops are inlined). */
+function truncate(list: unknown[], length: number): void {
+  while (list.length > length) list.pop();
 }
