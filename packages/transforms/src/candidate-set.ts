@@ -7,7 +7,7 @@
  */
 import { isWhitespaceByte } from "./aho-corasick.js";
 import type { CompiledAnchor } from "./compile-redaction.js";
-import type { InputRing } from "./input-ring.js";
+import { ESCAPE_LOOKBEHIND, type InputRing } from "./input-ring.js";
 import { type Candidate, Verdict } from "./rule.js";
 
 /** A live candidate and where it stands in the input (absolute offsets). */
@@ -75,7 +75,7 @@ export class CandidateSet {
       this.settle(anchor.rule, pos);
       const length = lengthOf(id);
       const at = pos - length;
-      const before = at > 0 ? this.input.byteAt(at - 1) : -1;
+      const before = at > 0 ? byteBefore(this.input, at) : -1;
       const lead = anchor.lookbehind > 0 ? this.leadBefore(at, anchor.lookbehind) : 0;
       const match =
         lead > 0
@@ -284,3 +284,48 @@ function clampFront(value: number, low: number, high: number): number {
 function truncate(list: unknown[], length: number): void {
   while (list.length > length) list.pop();
 }
+
+/**
+ * The byte before `at` as a word-boundary check should see it: through a string escape
+ * (JSON, C, JavaScript), `\n`, `\t`, `\r`, `\b`, `\f` stand for their control byte and
+ * `\u0041` for the character it names (a space for one outside ASCII), so a token right
+ * after an escape inside a string starts a word as it does in the decoded text. The
+ * redactor keeps {@link ESCAPE_LOOKBEHIND} bytes before anything held for this.
+ */
+function byteBefore(input: InputRing, at: number): number {
+  const b = input.byteAt(at - 1);
+  if (at >= 2 && input.byteAt(at - 2) === BACKSLASH) {
+    const control = CONTROL_ESCAPES[b]!;
+    return control === 0 ? b : control;
+  }
+  if (at >= ESCAPE_LOOKBEHIND && HEX_VALUE[b]! >= 0 && input.byteAt(at - 5) === 0x75) {
+    if (input.byteAt(at - 6) !== BACKSLASH) return b;
+    let code = 0;
+    for (let p = at - 4; p < at; p++) {
+      const digit = HEX_VALUE[input.byteAt(p)]!;
+      if (digit < 0) return b;
+      code = code * 16 + digit;
+    }
+    return code < 0x80 ? code : 0x20;
+  }
+  return b;
+}
+
+const BACKSLASH = 0x5c;
+const CONTROL_ESCAPES = (() => {
+  const table = new Uint8Array(256);
+  table[0x6e] = 0x0a; // n
+  table[0x74] = 0x09; // t
+  table[0x72] = 0x0d; // r
+  table[0x62] = 0x08; // b
+  table[0x66] = 0x0c; // f
+  return table;
+})();
+const HEX_VALUE = (() => {
+  const table = new Int8Array(256).fill(-1);
+  for (let d = 0; d < 16; d++) {
+    table["0123456789abcdef".charCodeAt(d)] = d;
+    table["0123456789ABCDEF".charCodeAt(d)] = d;
+  }
+  return table;
+})();

@@ -1,12 +1,16 @@
 /**
  * The input the redactor has seen and may still need, by absolute input offset: the chunk
- * being processed, and a ring holding what earlier chunks left undecided plus one byte
- * before it (anchors check the byte before a match for a word boundary). Pattern rules read
+ * being processed, and a ring holding what earlier chunks left undecided plus the
+ * {@link ESCAPE_LOOKBEHIND} bytes before it (anchors check the byte before a match for a
+ * word boundary, seen through a string escape such as `\n` or `\u0022`). Pattern rules read
  * the bytes they hold through it ({@link HeldText}).
  */
 import type { HeldText } from "./compile-redaction.js";
 
 const EMPTY = new Uint8Array(0);
+
+/** Bytes before an anchor that its word-boundary check may read (`\u0022` before it). */
+export const ESCAPE_LOOKBEHIND = 6;
 
 export class InputRing implements HeldText {
   /** The chunk being processed (empty between chunks). */
@@ -16,10 +20,10 @@ export class InputRing implements HeldText {
   private readonly bytes: Uint8Array;
   private readonly mask: number;
 
-  /** A ring for `window` held bytes and the one before them. */
+  /** A ring for `window` held bytes and the ones before them that anchors look at. */
   constructor(window: number) {
-    // The smallest power of two ≥ window + 2 (window ≤ 2^24).
-    this.bytes = new Uint8Array(1 << (32 - Math.clz32(window + 1)));
+    // The smallest power of two ≥ window + 1 + ESCAPE_LOOKBEHIND (window ≤ 2^24).
+    this.bytes = new Uint8Array(1 << (32 - Math.clz32(window + ESCAPE_LOOKBEHIND)));
     this.mask = this.bytes.length - 1;
   }
 

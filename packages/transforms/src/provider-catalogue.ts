@@ -47,7 +47,12 @@ export interface ProviderFormat {
    */
   readonly shape?: string;
   /** Require a digit or capital in the body (the prefix also starts ordinary words). @default false */
-  readonly mixed?: boolean;
+  readonly mixed?: boolean | "digit";
+  /**
+   * Most body bytes a token of this format has: a longer run is not this token and is kept
+   * (a line of 100,000 letters that starts like one is text). @default 1024
+   */
+  readonly maxBody?: number;
   /** Keep the prefix readable: it names a place, not a secret (`AccountKey=`). @default false */
   readonly keepPrefix?: boolean;
   /** The last 6 body characters are a checksum of the rest. @default undefined */
@@ -112,7 +117,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "slack", rule: "slack-token", prefixes: ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xoxc-", "xoxd-"], body: "A-Za-z0-9-", minBody: 10, shape: "%{12:0-9}-{12:0-9}-{24:A-Za-z0-9}" },
   { family: "slack", rule: "slack-token", prefixes: ["xapp-"], body: "A-Za-z0-9-", minBody: 10, shape: "xapp-1-A{10:A-Z0-9}-{13:0-9}-{64:a-f0-9}" },
   { family: "slack", rule: "slack-token", prefixes: ["xoxe.xoxp-", "xoxe.xoxb-"], body: "A-Za-z0-9-", minBody: 10, shape: "%1-{150:A-Za-z0-9}" },
-  { family: "slack", rule: "slack-webhook", prefixes: [ "hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/", ], body: "A-Za-z0-9/", minBody: 16, keepPrefix: true, shape: "https://%T{10:A-Z0-9}/B{10:A-Z0-9}/{24:A-Za-z0-9}" },
+  { family: "slack", rule: "slack-webhook", boundary: false, prefixes: [ "hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/", ], body: "A-Za-z0-9/", minBody: 16, maxBody: 256, shape: "https://%T{10:A-Z0-9}/B{10:A-Z0-9}/{24:A-Za-z0-9}" },
+  // The whole webhook URL is the credential: from the `://` on, so no piece of it stays.
+  { family: "slack", rule: "slack-webhook", boundary: false, prefixes: [ "://hooks.slack.com/services/", "://hooks.slack.com/workflows/", "://hooks.slack.com/triggers/", ], body: "A-Za-z0-9/", minBody: 16, maxBody: 256, shape: "https%T{10:A-Z0-9}/B{10:A-Z0-9}/{24:A-Za-z0-9}" },
   { family: "stripe", rule: "stripe-key", prefixes: ["sk_live_", "rk_live_", "sk_test_", "rk_test_", "sk_prod_", "rk_prod_", "whsec_"], body: B62, minBody: 16, shape: "%51{22:A-Za-z0-9}{72:A-Za-z0-9}" },
   { family: "npm", rule: "npm-token", prefixes: ["npm_"], body: B62, minBody: 36, shape: "%{36:A-Za-z0-9}", checksum: "crc32-base62" },
   { family: "openrouter", rule: "openrouter-key", prefixes: ["sk-or-v1-"], body: HEX, minBody: 48, shape: "sk-or-v1-{64:a-f0-9}" },
@@ -130,13 +137,13 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "azure", rule: "azure-storage-key", prefixes: ["AccountKey=", "SharedAccessKey=", "AccessKey="], body: B64, minBody: 32, keepPrefix: true, shape: "DefaultEndpointsProtocol=https;AccountName=acct;%" + "{86:A-Za-z0-9+/}==;EndpointSuffix=core.windows.net" },
   { family: "hashicorp", rule: "vault-token", prefixes: ["hvs.", "hvb.", "hvr."], body: URLSAFE, minBody: 24, shape: "%{90:A-Za-z0-9_-}" },
   { family: "hashicorp", rule: "terraform-token", prefixes: [".atlasv1."], lead: 14, body: "A-Za-z0-9_=-", minBody: 60, shape: "{14:A-Za-z0-9}%{67:A-Za-z0-9_=-}" },
-  { family: "shopify", rule: "shopify-token", prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"], body: "a-fA-F0-9", minBody: 32, shape: "%{32:a-f0-9}" },
+  { family: "shopify", rule: "shopify-token", prefixes: ["shpat_", "shpca_", "shppa_", "shpss_"], body: B62, minBody: 32, maxBody: 64, shape: "%{32:a-f0-9}" },
   { family: "grafana", rule: "grafana-token", prefixes: ["glsa_"], body: "A-Za-z0-9_", minBody: 32, shape: "glsa_{32:A-Za-z0-9}_{8:a-f0-9}" },
   { family: "grafana", rule: "grafana-token", prefixes: ["glc_"], body: B64, minBody: 32, shape: "glc_{80:A-Za-z0-9}==" },
   { family: "grafana", rule: "grafana-token", prefixes: ["eyJrIjoi"], body: B64, minBody: 40, shape: "eyJrIjoi{70:A-Za-z0-9}" },
   { family: "sendgrid", rule: "sendgrid-key", prefixes: ["SG."], body: "A-Za-z0-9_.=-", minBody: 40, shape: "SG.{22:A-Za-z0-9_-}.{43:A-Za-z0-9_-}" },
   { family: "brevo", rule: "brevo-key", prefixes: ["xkeysib-", "xsmtpsib-"], body: "A-Za-z0-9-", minBody: 40, shape: "%{64:a-f0-9}-{16:A-Za-z0-9}" },
-  { family: "databricks", rule: "databricks-token", prefixes: ["dapi", "dose"], body: "a-f0-9-", minBody: 32, shape: "%{32:a-f0-9}" },
+  { family: "databricks", rule: "databricks-token", prefixes: ["dapi", "dose"], body: "a-fA-F0-9-", minBody: 32, maxBody: 40, shape: "%{32:a-f0-9}" },
   { family: "digitalocean", rule: "digitalocean-token", prefixes: ["dop_v1_", "doo_v1_", "dor_v1_"], body: HEX, minBody: 40, shape: "%{64:a-f0-9}" },
   { family: "twilio", rule: "twilio-key", prefixes: ["SK"], body: "a-fA-F0-9", minBody: 32, mixed: true, shape: "SK{32:a-f0-9}" },
   { family: "pypi", rule: "pypi-token", prefixes: ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], body: URLSAFE, minBody: 32, shape: "%{120:A-Za-z0-9_-}" },
@@ -153,10 +160,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "docker", rule: "docker-token", prefixes: ["dckr_pat_", "dckr_oat_"], body: URLSAFE, minBody: 24, shape: "%{27:A-Za-z0-9_-}" },
   { family: "doppler", rule: "doppler-token", prefixes: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], body: B62, minBody: 40, shape: "%{43:A-Za-z0-9}" },
   { family: "duffel", rule: "duffel-token", prefixes: ["duffel_test_", "duffel_live_"], body: "A-Za-z0-9_=-", minBody: 40, shape: "%{43:A-Za-z0-9_-}" },
-  { family: "dynatrace", rule: "dynatrace-token", prefixes: ["dt0c01.", "dt0s01.", "dt0s16."], body: "A-Z0-9.", minBody: 60, shape: "%{24:A-Z0-9}.{64:A-Z0-9}" },
+  { family: "dynatrace", rule: "dynatrace-token", prefixes: ["dt0c01.", "dt0s01.", "dt0s16."], body: "A-Za-z0-9.", minBody: 60, shape: "%{24:A-Z0-9}.{64:A-Z0-9}" },
   { family: "easypost", rule: "easypost-key", prefixes: ["EZAK", "EZTK"], body: "a-zA-Z0-9", minBody: 48, shape: "%{54:a-z0-9}" },
   { family: "figma", rule: "figma-token", prefixes: ["figd_", "figu_"], body: URLSAFE, minBody: 36, shape: "%{40:A-Za-z0-9_-}" },
-  { family: "flutterwave", rule: "flutterwave-key", prefixes: ["FLWSECK_TEST-", "FLWSECK-", "FLWPUBK_TEST-"], body: "a-hA-H0-9X-", minBody: 32, shape: "%{32:a-h0-9}-X" },
+  { family: "flutterwave", rule: "flutterwave-key", prefixes: ["FLWSECK_TEST-", "FLWSECK-", "FLWPUBK_TEST-", "FLWPUBK-"], body: "a-hA-H0-9X-", minBody: 12, shape: "%{32:a-h0-9}-X" },
   { family: "frameio", rule: "frameio-token", prefixes: ["fio-u-"], body: "A-Za-z0-9_=-", minBody: 56, shape: "fio-u-{64:A-Za-z0-9_-}" },
   { family: "flyio", rule: "flyio-token", prefixes: ["fo1_", "fm1r_", "fm1a_", "fm2_"], body: `${B64}_-`, minBody: 40, shape: "%{43:A-Za-z0-9_-}" },
   { family: "gocardless", rule: "gocardless-token", prefixes: ["live_"], body: "A-Za-z0-9_=-", minBody: 40, mixed: true, shape: "live_{40:A-Za-z0-9}" },
@@ -189,14 +196,15 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "sentry", rule: "sentry-token", prefixes: ["sntrys_eyJ", "sntryu_"], body: `${B64}_`, minBody: 60, shape: "%{64:a-f0-9}" },
   { family: "settlemint", rule: "settlemint-token", prefixes: ["sm_pat_", "sm_aat_", "sm_sat_"], body: B62, minBody: 16, shape: "%{16:a-zA-Z0-9}" },
   { family: "shippo", rule: "shippo-token", prefixes: ["shippo_live_", "shippo_test_"], body: HEX, minBody: 36, shape: "%{40:a-f0-9}" },
-  { family: "sourcegraph", rule: "sourcegraph-token", prefixes: ["sgp_"], body: "a-fA-F0-9_", minBody: 36, shape: "sgp_{16:a-f0-9}_{40:a-f0-9}" },
+  { family: "sourcegraph", rule: "sourcegraph-token", prefixes: ["sgp_", "sgp_local_"], body: "a-fA-F0-9_", minBody: 36, shape: "sgp_{16:a-f0-9}_{40:a-f0-9}" },
   { family: "square", rule: "square-token", prefixes: ["sq0atp-", "sq0csp-", "EAAA"], body: URLSAFE, minBody: 22, mixed: true, shape: "%{43:A-Za-z0-9_-}" },
   { family: "supabase", rule: "supabase-key", prefixes: ["sbp_", "sb_secret_"], body: URLSAFE, minBody: 32, shape: "%{40:a-f0-9}" },
-  { family: "tailscale", rule: "tailscale-key", prefixes: ["tskey-api-", "tskey-auth-", "tskey-client-", "tskey-webhook-"], body: "A-Za-z0-9-", minBody: 30, shape: "%{16:A-Za-z0-9}-{33:A-Za-z0-9}" },
+  { family: "tailscale", rule: "tailscale-key", prefixes: ["tskey-"], body: "A-Za-z0-9-", minBody: 30, maxBody: 128, shape: "%{16:A-Za-z0-9}-{33:A-Za-z0-9}" },
   { family: "typeform", rule: "typeform-token", prefixes: ["tfp_"], body: "A-Za-z0-9_.=-", minBody: 48, shape: "tfp_{59:A-Za-z0-9_-}" },
   { family: "vercel", rule: "vercel-token", prefixes: ["vcp_", "vci_", "vca_", "vcr_", "vck_"], body: B62, minBody: 24, mixed: true, shape: "%{56:A-Za-z0-9}" },
   { family: "xai", rule: "xai-key", prefixes: ["xai-"], body: B62, minBody: 64, shape: "xai-{80:A-Za-z0-9}" },
   { family: "yandex", rule: "yandex-key", prefixes: ["AQVN", "y0_AgAAAA", "t1.9euelZ"], body: `.${URLSAFE}`, minBody: 30, shape: "%{40:A-Za-z0-9_-}" },
+  { family: "vault", rule: "vault-token", prefixes: ["b.AAAAAQ"], body: URLSAFE, minBody: 60, shape: "%{120:A-Za-z0-9_-}" },
   { family: "notion", rule: "notion-token", prefixes: ["ntn_"], body: B62, minBody: 40, shape: "ntn_{46:A-Za-z0-9}" },
   { family: "clickhouse", rule: "clickhouse-key", prefixes: ["4b1d"], body: B62, minBody: 34, mixed: true, shape: "4b1d{38:A-Za-z0-9}" },
   { family: "cloudflare", rule: "cloudflare-origin-ca-key", prefixes: ["v1.0-"], body: "a-f0-9-", minBody: 100, shape: "v1.0-{24:a-f0-9}-{146:a-f0-9}" },
@@ -205,14 +213,26 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "resend", rule: "resend-key", prefixes: ["re_"], body: "A-Za-z0-9_", minBody: 30, mixed: true, shape: "re_{8:A-Za-z0-9}_{24:A-Za-z0-9}" },
   { family: "authress", rule: "authress-key", prefixes: ["authress_", "scauth_"], body: "A-Za-z0-9_.-", minBody: 40, mixed: true, shape: "%{12:a-z0-9}.{4:a-z0-9}.acc_{16:a-z0-9}.{40:A-Za-z0-9}" },
   { family: "fastly", rule: "fastly-token", prefixes: ["fa-"], body: URLSAFE, minBody: 32, mixed: true, shape: "fa-{32:A-Za-z0-9_-}" },
+  { family: "aws", rule: "aws-bedrock-key", prefixes: ["bedrock-api-key-"], body: B64, minBody: 24, maxBody: 4096, shape: "bedrock-api-key-{120:A-Za-z0-9+/}=" },
+  { family: "adobe", rule: "adobe-client-secret", prefixes: ["p8e-"], body: B62, minBody: 32, maxBody: 40, mixed: true, shape: "p8e-{32:a-f0-9}" },
+  { family: "facebook", rule: "facebook-token", prefixes: ["EAA"], body: B62, minBody: 80, mixed: true, shape: "EAA{4:A-Z}{150:A-Za-z0-9}" },
+  { family: "gitlab", rule: "gitlab-session", boundary: false, prefixes: ["_gitlab_session="], body: B62, minBody: 32, maxBody: 64, shape: "_gitlab_session={32:a-f0-9}" },
+  { family: "intra42", rule: "intra42-secret", prefixes: ["s-s4t2ud-", "s-s4t2af-"], body: HEX, minBody: 64, maxBody: 64, shape: "%{64:a-f0-9}" },
+  { family: "lob", rule: "lob-key", prefixes: ["test_pub_", "live_pub_"], body: HEX, minBody: 31, maxBody: 40, shape: "%{31:a-f0-9}" },
+  { family: "mapbox", rule: "mapbox-token", prefixes: ["pk."], body: `.${URLSAFE}`, minBody: 60, maxBody: 256, mixed: true, shape: "pk.{60:a-z0-9}.{22:a-z0-9}" },
+  { family: "plaid", rule: "plaid-token", prefixes: ["access-development-", "access-sandbox-", "access-production-"], body: "a-f0-9-", minBody: 36, maxBody: 36, shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "sonarqube", rule: "sonar-token", prefixes: ["squ_", "sqp_", "sqa_"], body: B62, minBody: 40, maxBody: 44, shape: "%{40:a-f0-9}" },
+  { family: "cloudflare", rule: "cloudflare-token", prefixes: ["cfat_", "cfut_"], body: B62, minBody: 40, maxBody: 64, shape: "%{40:A-Za-z0-9}{8:a-f0-9}" },
   // Formats first listed as context-only whose own prefix is distinctive enough alone.
-  { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, mixed: true, shape: "%{80:A-Za-z0-9}" },
+  { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, maxBody: 200, mixed: true, shape: "%{80:A-Za-z0-9}" },
   { family: "dropbox", rule: "dropbox-token", prefixes: ["sl."], body: URLSAFE, minBody: 100, mixed: true, shape: "%{135:A-Za-z0-9_-}" },
   { family: "airtable", rule: "airtable-token", prefixes: ["pat"], body: "A-Za-z0-9.", minBody: 70, mixed: true, shape: "%{14:A-Za-z0-9}.{64:a-f0-9}" },
   { family: "intercom", rule: "intercom-token", prefixes: ["dG9rOj"], body: B64, minBody: 40, shape: "%{54:A-Za-z0-9}=" },
   { family: "netlify", rule: "netlify-token", prefixes: ["nfp_"], body: B62, minBody: 32, shape: "%{36:A-Za-z0-9}" },
   { family: "lob", rule: "lob-key", prefixes: ["live_", "test_"], notAfter: "_", body: HEX, minBody: 32, shape: "%{35:a-f0-9}" },
-  { family: "vault", rule: "vault-token", prefixes: ["s."], body: B62, minBody: 24, mixed: true, shape: "%{24:A-Za-z0-9}" },
+  // Legacy Vault tokens: exactly 24 characters after `s.` (so `s.getElementsByTagName…` in
+  // minified JavaScript, a longer run, is kept); batch tokens `b.AAAAAQ…`.
+  { family: "vault", rule: "vault-token", prefixes: ["s."], body: B62, minBody: 24, maxBody: 24, mixed: "digit", shape: "%{24:A-Za-z0-9}" },
   // A Docker registry config in base64 ({"auths": / {"auth":"), as in k8s `.dockerconfigjson`.
   { family: "docker", rule: "docker-config", prefixes: ["eyJhdXRocyI6", "eyJhdXRoIjoi"], body: B64, minBody: 16, shape: "%{120:A-Za-z0-9+/}==" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },

@@ -53,7 +53,7 @@ import {
   type RedactionOptions,
 } from "./compile-redaction.js";
 import { FailClosedDrop } from "./fail-closed.js";
-import { InputRing } from "./input-ring.js";
+import { ESCAPE_LOOKBEHIND, InputRing } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
 import { markerPiece } from "./redaction-markers.js";
 import { SpanQueue } from "./span-queue.js";
@@ -336,8 +336,8 @@ class Redactor implements RedactorStage {
       this.flush(f, false);
       const heldFrom = Math.min(this.output.at, f);
       this.deadline = heldFrom + this.window;
-      // Keep what is held, and one byte before it (anchors' word boundary), for the next chunk.
-      this.input.retain(Math.max(base, heldFrom - 1), this.pos);
+      // Keep what is held, and the bytes before it that anchors' word boundary reads.
+      this.input.retain(Math.max(base, heldFrom - ESCAPE_LOOKBEHIND), this.pos);
     }
     this.output.endChunk();
     this.input.finish(this.pos);

@@ -46,6 +46,11 @@ const QUOTES = byteSet("\"'`");
 const SPACE = byteSet(" \t\r\n\v\f");
 const TYPE_WORD = byteSet("A-Za-z0-9_.[]*");
 const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
+/**
+ * Bytes after a backslash that make an escape ending an unquoted value inside a string
+ * (`"log":"TOKEN=x\nnext"`: the value is `x`, not `x\nnext`).
+ */
+const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
@@ -135,6 +140,12 @@ class AssignmentCandidate implements Candidate {
   block = false;
   /** Offset of a `;` run that ends an unquoted value if whitespace or the end follows, or -1. */
   semi = -1;
+  /** Offset of a backslash in an unquoted value that ends it if an escape letter follows, or -1. */
+  backslash = -1;
+  /** The value's quote came escaped (`\"` inside a string): a backslash ends the value. */
+  escapedQuote = false;
+  /** The previous byte was a backslash before a key's or value's quote. */
+  quoteEscape = false;
 
   constructor(match: AnchorMatch, mode: Mode) {
     this.anchorLength = match.length;
@@ -196,8 +207,19 @@ class AssignmentCandidate implements Candidate {
             }
             return Verdict.Reject;
           }
+          if (this.quoteEscape) {
+            // `\"x_token\": …` inside a string: the key's closing quote, escaped.
+            this.quoteEscape = false;
+            if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
+            this.keyQuoted = true;
+            return Verdict.Hold;
+          }
           if ((byte === 0x22 || byte === 0x27) && !this.keyQuoted) {
             this.keyQuoted = true;
+            return Verdict.Hold;
+          }
+          if (byte === 0x5c && !this.keyQuoted) {
+            this.quoteEscape = true;
             return Verdict.Hold;
           }
           if (BLANK[byte] === 1) {
@@ -325,9 +347,22 @@ class AssignmentCandidate implements Candidate {
           return Verdict.Hold;
         case Phase.ValueStart:
           this.claim = here + 1;
-          if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+          if (this.quoteEscape) {
+            this.quoteEscape = false;
+            if (byte !== 0x22 && byte !== 0x27) return Verdict.Reject;
+            this.quote = byte;
+            this.escapedQuote = true;
+            return Verdict.Hold;
+          }
+          // XML: the element's text may start on the next line (`<xToken>\n  value`).
+          if (BLANK[byte] === 1 || (this.quote === 0x3c && SPACE[byte] === 1))
+            return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           if (QUOTES[byte] === 1 && this.quote === 0) {
             this.quote = byte;
+            return Verdict.Hold;
+          }
+          if (byte === 0x5c && this.quote === 0) {
+            this.quoteEscape = true;
             return Verdict.Hold;
           }
           if (SPACE[byte] === 1 || byte === this.quote) return Verdict.Reject;
@@ -336,8 +371,13 @@ class AssignmentCandidate implements Candidate {
           continue;
         case Phase.Held: {
           if (this.value.length === 0 || this.claim > here) this.claim = here - this.value.length;
+          if (this.endsAtBackslash(byte)) {
+            this.value.pop();
+            return this.credible(true) ? Verdict.Close : Verdict.Reject;
+          }
           const ends = this.endsValue(byte);
           if (!ends) {
+            if (this.quote === 0 && byte === 0x5c) this.backslash = here;
             this.noteSemicolon(byte, here);
             if (this.quote !== 0 && this.quote !== 0x3c && this.escaped) {
               this.escaped = false;
@@ -361,7 +401,12 @@ class AssignmentCandidate implements Candidate {
           this.escaped = byte === 0x5c;
           return Verdict.Redact;
         case Phase.Unquoted:
+          if (this.endsAtBackslash(byte)) return Verdict.Close;
           if (this.endsValue(byte)) return this.semi >= 0 ? Verdict.Close : Verdict.Reject;
+          if (this.quote === 0 && byte === 0x5c) {
+            this.backslash = here; // the next byte says whether it starts an escape
+            return Verdict.Hold;
+          }
           this.noteSemicolon(byte, here);
           return this.semi >= 0 ? Verdict.Hold : Verdict.Redact;
       }
@@ -375,10 +420,24 @@ class AssignmentCandidate implements Candidate {
     else if (this.semi < 0) this.semi = here;
   }
 
+  /**
+   * After a backslash in an unquoted value: true when `byte` makes it an escape (`\n`),
+   * which ends the value at the backslash (`to`).
+   */
+  endsAtBackslash(byte: number): boolean {
+    const at = this.backslash;
+    if (at < 0) return false;
+    this.backslash = -1;
+    if (ESCAPE_LETTER[byte] !== 1) return false;
+    this.semi = at;
+    return true;
+  }
+
   /** True when `byte` ends the value (not part of it). */
   endsValue(byte: number): boolean {
     if (this.quote === 0) return SPACE[byte] === 1;
     if (this.quote === 0x3c) return byte === 0x3c || SPACE[byte] === 1;
+    if (this.escapedQuote) return byte === 0x5c || byte === 0x0a || byte === 0x0d;
     if (this.escaped) return false;
     return byte === this.quote || byte === 0x0a || byte === 0x0d;
   }
@@ -432,8 +491,11 @@ class AssignmentCandidate implements Candidate {
   skip(input: Uint8Array, start: number, end: number): number {
     let i = start;
     if (this.phase === Phase.Unquoted && this.quote === 0) {
-      if (this.semi >= 0) return start; // the next byte decides what the held `;` is
-      while (i < end && SPACE[input[i]!] !== 1 && input[i] !== 0x3b) i++;
+      // The next byte decides what a held `;` or backslash is.
+      if (this.semi >= 0 || this.backslash >= 0) return start;
+      while (i < end && SPACE[input[i]!] !== 1 && input[i] !== 0x3b && input[i] !== 0x5c) i++;
+    } else if (this.phase === Phase.Quoted && this.escapedQuote) {
+      while (i < end && input[i] !== 0x5c && input[i] !== 0x0a && input[i] !== 0x0d) i++;
     } else if (this.phase === Phase.Quoted) {
       for (; i < end; i++) {
         if (this.escaped) {
@@ -455,8 +517,10 @@ class AssignmentCandidate implements Candidate {
   }
 
   stateKey(): number | undefined {
-    if (this.phase === Phase.Unquoted) return this.semi >= 0 ? undefined : 1 + this.quote;
-    if (this.phase === Phase.Quoted) return 256 + this.quote * 2 + (this.escaped ? 1 : 0);
+    if (this.phase === Phase.Unquoted)
+      return this.semi >= 0 || this.backslash >= 0 ? undefined : 1 + this.quote;
+    if (this.phase === Phase.Quoted)
+      return 256 + this.quote * 4 + (this.escaped ? 1 : 0) + (this.escapedQuote ? 2 : 0);
     return undefined;
   }
 

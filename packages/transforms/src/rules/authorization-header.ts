@@ -1,10 +1,13 @@
 /**
  * `Authorization:` (and `Proxy-Authorization:`; spelled authorization, AUTHORIZATION or
  * Authorization) values, in HTTP dumps, curl `-v` output,
- * JSON and assignments. With a known scheme (`Bearer`, `Basic`, `Token`, …) the scheme
- * stays and the credential is redacted; otherwise the whole value is. The value runs to its
- * closing quote when quoted, else to the end of the line. Only the scheme word is ever
- * held (at most 32 bytes).
+ * JSON (also inside a JSON string, `\"Authorization\": \"Bearer …\"`) and assignments.
+ * With a known scheme (`Bearer`, `Basic`, `Token`, …) the scheme stays and the credential
+ * is redacted; otherwise the whole value is. A token scheme's credential is one token68
+ * run (`A-Za-z0-9-._~+/=`, as RFC 7235 defines it): it ends at the first other byte, so a
+ * header inside one-line JSON keeps everything after its token. Any other value runs to
+ * its closing quote when quoted, else to the end of the line or an escape (`\n`), and never
+ * past {@link MAX_CREDENTIAL} bytes. Only the scheme word is ever held (at most 32 bytes).
  *
  * @example
  * ```ts
@@ -16,6 +19,12 @@
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { BLANK, byteSet } from "./byte-classes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
+
+/** Schemes whose credential is a single token68 run. */
+const TOKEN68_SCHEMES = new Set(["bearer", "basic", "token", "bot", "apikey", "key", "dpop", "negotiate", "ntlm"]);
+const TOKEN68 = byteSet("A-Za-z0-9._~+/=-");
+/** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
+export const MAX_CREDENTIAL = 4096;
 
 const SCHEMES = new Set([
   "bearer",
@@ -70,6 +79,14 @@ class AuthorizationCandidate implements Candidate {
   quote = 0;
   escaped = false;
   word = "";
+  /** The quote came escaped (`\"` inside a string): a backslash ends the value. */
+  escapedQuote = false;
+  /** The previous byte was a backslash before a quote. */
+  quoteEscape = false;
+  /** The credential is one token68 run (a token scheme's). */
+  token68 = false;
+  /** Credential bytes seen. */
+  length = 0;
 
   constructor(length: number) {
     this.here = length - 1;
@@ -81,7 +98,16 @@ class AuthorizationCandidate implements Candidate {
   }
 
   endsValue(byte: number): boolean {
+    if (this.escapedQuote) return byte === 0x5c || byte === 0x0a || byte === 0x0d;
     return byte === this.quote || byte === 0x0a || byte === 0x0d;
+  }
+
+  /** True when `byte` ends the credential (it is not part of it). */
+  endsCredential(byte: number): boolean {
+    if (this.token68) return TOKEN68[byte] !== 1;
+    if (this.endsValue(byte)) return true;
+    // Unquoted inside a string, an escape (`\n`) ends the line.
+    return byte === 0x5c && this.quote === 0;
   }
 
   next(byte: number): Verdict {
@@ -95,6 +121,16 @@ class AuthorizationCandidate implements Candidate {
           continue;
         case Phase.AfterName:
           this.claim = here + 1;
+          if (this.quoteEscape) {
+            this.quoteEscape = false;
+            if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
+            this.keyQuoted = true;
+            return Verdict.Hold;
+          }
+          if (byte === 0x5c && !this.keyQuoted) {
+            this.quoteEscape = true;
+            return Verdict.Hold;
+          }
           if ((byte === 0x22 || byte === 0x27) && !this.keyQuoted) {
             this.keyQuoted = true;
             return Verdict.Hold;
@@ -105,6 +141,18 @@ class AuthorizationCandidate implements Candidate {
           return Verdict.Hold;
         case Phase.ValueStart:
           this.claim = here + 1;
+          if (this.quoteEscape) {
+            this.quoteEscape = false;
+            if (byte !== 0x22 && byte !== 0x27) return Verdict.Reject;
+            this.quote = byte;
+            this.escapedQuote = true;
+            this.phase = Phase.QuotedFirst;
+            return Verdict.Hold;
+          }
+          if (byte === 0x5c) {
+            this.quoteEscape = true;
+            return Verdict.Hold;
+          }
           if (BLANK[byte] === 1) return Verdict.Hold;
           if (byte === 0x22 || byte === 0x27) {
             this.quote = byte;
@@ -142,6 +190,7 @@ class AuthorizationCandidate implements Candidate {
     }
     if (this.endsValue(byte) && word !== "") return Verdict.Close;
     if (BLANK[byte] === 1 && SCHEMES.has(word)) {
+      this.token68 = TOKEN68_SCHEMES.has(word);
       this.phase = Phase.CredentialStart;
       this.claim = here + 1;
       return Verdict.Hold;
@@ -152,29 +201,32 @@ class AuthorizationCandidate implements Candidate {
     return this.credentialByte(byte);
   }
 
-  /** A byte of the credential: redacted up to the end of the value. */
+  /** A byte of the credential: redacted up to its end, at most {@link MAX_CREDENTIAL} bytes. */
   credentialByte(byte: number): Verdict {
+    if (++this.length > MAX_CREDENTIAL) return Verdict.Close;
     if (this.escaped) {
       this.escaped = false;
       return Verdict.Redact;
     }
-    if (this.endsValue(byte)) return Verdict.Close;
-    this.escaped = this.quote === 0x22 && byte === 0x5c;
+    if (this.endsCredential(byte)) return Verdict.Close;
+    this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.token68 && byte === 0x5c;
     return Verdict.Redact;
   }
 
   skip(input: Uint8Array, start: number, end: number): number {
     let i = start;
     if (this.phase === Phase.Credential) {
-      for (; i < end; i++) {
+      const stop = Math.min(end, start + (MAX_CREDENTIAL - this.length));
+      for (; i < stop; i++) {
         if (this.escaped) {
           this.escaped = false;
           continue;
         }
         const byte = input[i]!;
-        if (this.endsValue(byte)) break;
-        this.escaped = this.quote === 0x22 && byte === 0x5c;
+        if (this.endsCredential(byte)) break;
+        this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.token68 && byte === 0x5c;
       }
+      this.length += i - start;
     } else if (this.phase === Phase.Name) {
       const stop = Math.min(end, start + (MAX_NAME - this.count));
       while (i < stop && NAME[input[i]!] === 1) i++;
@@ -186,7 +238,8 @@ class AuthorizationCandidate implements Candidate {
   }
 
   stateKey(): number | undefined {
-    return this.phase === Phase.Credential ? this.quote * 2 + (this.escaped ? 1 : 0) : undefined;
+    // The length cap makes every credential's future its own.
+    return undefined;
   }
 
   end(): Verdict {

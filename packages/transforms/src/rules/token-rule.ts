@@ -1,9 +1,11 @@
 /**
  * The shape most vendor credentials share: a fixed prefix (the anchor) followed by a run of
- * bytes from one alphabet. A candidate holds the prefix and the body until the body reaches
- * `minBody` bytes (then it is a credential: redacted, and the rest of the run with it, in
- * O(1) memory however long it is) or a byte outside the alphabet ends it sooner (then it is
- * not: released). At most prefix + `minBody` bytes are ever held.
+ * bytes from one alphabet. A candidate holds the prefix and the run until the run ends: a
+ * run of `minBody` to `maxBody` bytes is a credential (redacted: the prefix and the run,
+ * and nothing after them), a shorter or longer one is not (released: a line of 100,000
+ * letters that starts like a token is text, not a secret). At most prefix + `maxBody` + 1
+ * bytes are ever held. `minBody` is below the real length so a token cut short in output is
+ * still caught; `maxBody` well above it, so a longer token of a newer generation still is.
  *
  * @example
  * ```ts
@@ -35,6 +37,11 @@ export interface TokenRuleOptions {
   readonly body: string;
   /** Body bytes needed before the token counts as a credential. */
   readonly minBody: number;
+  /**
+   * Most body bytes a credential has: a longer run is not this token (it is kept). Keep it
+   * well above the documented length. @default 1024 (at least `minBody`)
+   */
+  readonly maxBody?: number;
   /** Match prefixes ignoring ASCII case. @default false */
   readonly ignoreCase?: boolean;
   /** Require a non-alphanumeric byte (or the start) before the prefix. @default true */
@@ -43,9 +50,10 @@ export interface TokenRuleOptions {
   readonly notAfter?: string;
   /**
    * Require an ASCII digit or capital letter in the body before it counts (random keys have
-   * one; kebab-case words do not). Waits at most twice `minBody` body bytes. @default false
+   * one; kebab-case words do not); `"digit"`: require a digit (a capital is not enough where
+   * the prefix also starts camelCase code, as `s.` does). @default false
    */
-  readonly mixed?: boolean;
+  readonly mixed?: boolean | "digit";
   /** Keep the prefix readable and redact only the body (`AccountKey=[REDACTED:…]`). @default false */
   readonly keepPrefix?: boolean;
   /**
@@ -75,7 +83,8 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   const notAfter = byteSet(options.notAfter ?? "");
   const boundary = options.boundary ?? true;
   const minBody = options.minBody;
-  const mixed = options.mixed ?? false;
+  const maxBody = Math.max(minBody, options.maxBody ?? DEFAULT_MAX_BODY);
+  const signal = options.mixed === "digit" ? DIGIT : options.mixed ? DIGIT_OR_CAPITAL : null;
   const keepPrefix = options.keepPrefix ?? false;
   const longestPrefix = Math.max(...options.prefixes.map((p) => Buffer.byteLength(p)));
   const lead = options.lead ?? 0;
@@ -86,7 +95,8 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
     // One more lead byte than the token has, to see the boundary before it.
     ...(lead > 0 ? { lookbehind: { length: lead + 1, body: "A-Za-z0-9" } } : {}),
-    maxLength: lead + longestPrefix + (mixed ? 2 * minBody : minBody) + 1,
+    // The byte after the longest run is the one that decides.
+    maxLength: lead + longestPrefix + maxBody + 1,
     start(match): Candidate | undefined {
       const before = lead > 0 ? leadBoundary(match.lead ?? "", lead) : match.before;
       if (
@@ -95,44 +105,65 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
       ) {
         return undefined;
       }
-      let count = 0;
-      let sawMixed = !mixed;
-      return {
-        from: keepPrefix ? match.length : -lead,
-        next(byte) {
-          if (body[byte] !== 1) return Verdict.Reject;
-          count++;
-          if (!sawMixed) {
-            sawMixed = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a);
-            if (!sawMixed && count >= 2 * minBody) return Verdict.Reject;
-          }
-          return count >= minBody && sawMixed ? Verdict.Redact : Verdict.Hold;
-        },
-        skip(input, start, end) {
-          let i = start;
-          if (count >= minBody && sawMixed) {
-            // Redacting: the rest of the run.
-            while (i < end && body[input[i]!] === 1) i++;
-            count += i - start;
-            return i;
-          }
-          // Holding: body bytes until one that would redact or reject.
-          for (; i < end; i++) {
-            const byte = input[i]!;
-            if (body[byte] !== 1) break;
-            const mixedNow =
-              sawMixed || (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a);
-            if (mixedNow ? count + 1 >= minBody : count + 1 >= 2 * minBody) break;
-            count++;
-            sawMixed = mixedNow;
-          }
-          return i;
-        },
-        stateKey: () => (count >= minBody && sawMixed ? 0 : undefined),
-        end: () => Verdict.Reject,
-      };
+      return new TokenCandidate(keepPrefix ? match.length : -lead, body, minBody, maxBody, signal);
     },
   };
+}
+
+/** Most body bytes of a token unless its rule says otherwise. */
+export const DEFAULT_MAX_BODY = 1024;
+
+const DIGIT = byteSet("0-9");
+const DIGIT_OR_CAPITAL = byteSet("0-9A-Z");
+
+/** One token candidate: counts its run, decides when the run ends. */
+class TokenCandidate implements Candidate {
+  count = 0;
+  sawMixed: boolean;
+
+  constructor(
+    readonly from: number,
+    private readonly body: Uint8Array,
+    private readonly minBody: number,
+    private readonly maxBody: number,
+    /** Bytes one of which the body must hold (`mixed`), or null. */
+    private readonly signal: Uint8Array | null,
+  ) {
+    this.sawMixed = signal === null;
+  }
+
+  private get credential(): boolean {
+    return this.count >= this.minBody && this.count <= this.maxBody && this.sawMixed;
+  }
+
+  next(byte: number): Verdict {
+    if (this.body[byte] !== 1) return this.credential ? Verdict.Close : Verdict.Reject;
+    if (++this.count > this.maxBody) return Verdict.Reject;
+    if (!this.sawMixed) this.sawMixed = this.signal![byte] === 1;
+    return Verdict.Hold;
+  }
+
+  skip(input: Uint8Array, start: number, end: number): number {
+    // Body bytes up to the longest run; the byte that ends it (or passes it) goes to `next`.
+    const body = this.body;
+    const stop = Math.min(end, start + (this.maxBody - this.count));
+    let i = start;
+    if (this.sawMixed) {
+      while (i < stop && body[input[i]!] === 1) i++;
+    } else {
+      for (; i < stop; i++) {
+        const byte = input[i]!;
+        if (body[byte] !== 1) break;
+        if (this.signal![byte] === 1) this.sawMixed = true;
+      }
+    }
+    this.count += i - start;
+    return i;
+  }
+
+  end(): Verdict {
+    return this.credential ? Verdict.Close : Verdict.Reject;
+  }
 }
 
 /**
@@ -162,4 +193,9 @@ function validateTokenRule(options: TokenRuleOptions): void {
     fail(`lead must be a whole number ≥ 1 (got ${options.lead})`);
   if (!Number.isInteger(options.minBody) || options.minBody < 1)
     fail(`minBody must be a whole number ≥ 1 (got ${options.minBody})`);
+  if (
+    options.maxBody !== undefined &&
+    (!Number.isInteger(options.maxBody) || options.maxBody < options.minBody)
+  )
+    fail(`maxBody must be a whole number ≥ minBody (got ${options.maxBody})`);
 }

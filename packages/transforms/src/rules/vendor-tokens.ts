@@ -23,6 +23,7 @@ export function providerRule(format: ProviderFormat): MatcherRule {
     body: format.body,
     minBody: format.minBody,
     ...(format.mixed === undefined ? {} : { mixed: format.mixed }),
+    ...(format.maxBody === undefined ? {} : { maxBody: format.maxBody }),
     ...(format.keepPrefix === undefined ? {} : { keepPrefix: format.keepPrefix }),
     ...(format.boundary === undefined ? {} : { boundary: format.boundary }),
     ...(format.notAfter === undefined ? {} : { notAfter: format.notAfter }),
