@@ -148,7 +148,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "twilio", rule: "twilio-key", prefixes: ["SK"], body: "a-fA-F0-9", minBody: 32, mixed: true, shape: "SK{32:a-f0-9}" },
   { family: "pypi", rule: "pypi-token", prefixes: ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], body: URLSAFE, minBody: 32, shape: "%{120:A-Za-z0-9_-}" },
   { family: "age", rule: "age-secret-key", prefixes: ["AGE-SECRET-KEY-1"], body: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", minBody: 40, shape: "%{58:QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L}" },
-  { family: "aws", rule: "aws-bedrock-key", prefixes: ["ABSK"], body: B64, minBody: 60, shape: "ABSK{132:A-Za-z0-9+/}" },
+  { family: "aws", rule: "aws-bedrock", prefixes: ["ABSK"], body: B64, minBody: 60, shape: "ABSK{132:A-Za-z0-9+/}" },
   { family: "alibaba", rule: "alibaba-access-key", prefixes: ["LTAI"], body: B62, minBody: 16, shape: "LTAI{20:A-Za-z0-9}" },
   { family: "adafruit", rule: "adafruit-key", prefixes: ["aio_"], body: B62, minBody: 24, mixed: true, shape: "aio_{28:A-Za-z0-9}" },
   { family: "atlassian", rule: "atlassian-token", prefixes: ["ATATT3", "ATCTT3", "ATOAT"], body: "A-Za-z0-9_=-", minBody: 60, shape: "%{180:A-Za-z0-9_-}=" },
@@ -191,7 +191,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "readme", rule: "readme-key", prefixes: ["rdme_"], body: "a-z0-9", minBody: 60, shape: "rdme_{70:a-z0-9}" },
   { family: "render", rule: "render-key", prefixes: ["rnd_"], body: B62, minBody: 28, mixed: true, shape: "rnd_{32:A-Za-z0-9}" },
   { family: "replicate", rule: "replicate-token", prefixes: ["r8_"], body: B62, minBody: 32, mixed: true, shape: "r8_{37:A-Za-z0-9}" },
-  { family: "rubygems", rule: "rubygems-key", prefixes: ["rubygems_"], body: HEX, minBody: 40, shape: "rubygems_{48:a-f0-9}" },
+  { family: "rubygems", rule: "gem-api-key", prefixes: ["rubygems_"], body: HEX, minBody: 40, shape: "rubygems_{48:a-f0-9}" },
   { family: "scalingo", rule: "scalingo-token", prefixes: ["tk-us-"], body: URLSAFE, minBody: 40, shape: "tk-us-{48:A-Za-z0-9_-}" },
   { family: "sentry", rule: "sentry-token", prefixes: ["sntrys_eyJ", "sntryu_"], body: `${B64}_`, minBody: 60, shape: "%{64:a-f0-9}" },
   { family: "settlemint", rule: "settlemint-token", prefixes: ["sm_pat_", "sm_aat_", "sm_sat_"], body: B62, minBody: 16, shape: "%{16:a-zA-Z0-9}" },
@@ -213,7 +213,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "resend", rule: "resend-key", prefixes: ["re_"], body: "A-Za-z0-9_", minBody: 30, mixed: true, shape: "re_{8:A-Za-z0-9}_{24:A-Za-z0-9}" },
   { family: "authress", rule: "authress-key", prefixes: ["authress_", "scauth_"], body: "A-Za-z0-9_.-", minBody: 40, mixed: true, shape: "%{12:a-z0-9}.{4:a-z0-9}.acc_{16:a-z0-9}.{40:A-Za-z0-9}" },
   { family: "fastly", rule: "fastly-token", prefixes: ["fa-"], body: URLSAFE, minBody: 32, mixed: true, shape: "fa-{32:A-Za-z0-9_-}" },
-  { family: "aws", rule: "aws-bedrock-key", prefixes: ["bedrock-api-key-"], body: B64, minBody: 24, maxBody: 4096, shape: "bedrock-api-key-{120:A-Za-z0-9+/}=" },
+  { family: "aws", rule: "aws-bedrock", prefixes: ["bedrock-api-key-"], body: B64, minBody: 24, maxBody: 4096, shape: "bedrock-api-key-{120:A-Za-z0-9+/}=" },
   { family: "adobe", rule: "adobe-client-secret", prefixes: ["p8e-"], body: B62, minBody: 32, maxBody: 40, mixed: true, shape: "p8e-{32:a-f0-9}" },
   { family: "facebook", rule: "facebook-token", prefixes: ["EAA"], body: B62, minBody: 80, mixed: true, shape: "EAA{4:A-Z}{150:A-Za-z0-9}" },
   { family: "gitlab", rule: "gitlab-session", boundary: false, prefixes: ["_gitlab_session="], body: B62, minBody: 32, maxBody: 64, shape: "_gitlab_session={32:a-f0-9}" },
@@ -223,6 +223,14 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "plaid", rule: "plaid-token", prefixes: ["access-development-", "access-sandbox-", "access-production-"], body: "a-f0-9-", minBody: 36, maxBody: 36, shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
   { family: "sonarqube", rule: "sonar-token", prefixes: ["squ_", "sqp_", "sqa_"], body: B62, minBody: 40, maxBody: 44, shape: "%{40:a-f0-9}" },
   { family: "cloudflare", rule: "cloudflare-token", prefixes: ["cfat_", "cfut_"], body: B62, minBody: 40, maxBody: 64, shape: "%{40:A-Za-z0-9}{8:a-f0-9}" },
+  { family: "telegram", rule: "telegram-bot-token", boundary: false, prefixes: ["api.telegram.org/bot"], body: "A-Za-z0-9:_-", minBody: 40, maxBody: 64, keepPrefix: true, shape: "https://%{10:0-9}:AA{33:A-Za-z0-9_-}" },
+  // Password hashes (crypt(3) and PHC strings): a hash of a password is as good as one to
+  // an offline attack. Prefixes are the schemes' identifiers.
+  { family: "crypt", rule: "password-hash", prefixes: ["$2a$", "$2b$", "$2y$"], body: "./A-Za-z0-9$", minBody: 50, maxBody: 60, shape: "%12${53:./A-Za-z0-9}" },
+  { family: "crypt", rule: "password-hash", prefixes: ["$1$", "$5$", "$6$", "$y$", "$7$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%{8:./A-Za-z0-9}${86:./A-Za-z0-9}" },
+  { family: "crypt", rule: "password-hash", prefixes: ["$argon2id$", "$argon2i$", "$argon2d$", "$scrypt$", "$pbkdf2-sha256$", "$pbkdf2-sha512$"], body: "A-Za-z0-9+/=,.$-", minBody: 30, maxBody: 512, shape: "%v=19$m=65536,t=3,p=4${22:A-Za-z0-9+/}${43:A-Za-z0-9+/}" },
+  // OpenSSL's `-passin pass:X` / `-passout pass:X`: the password itself on the command line.
+  { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!-&(-~", minBody: 1, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },
   // Formats first listed as context-only whose own prefix is distinctive enough alone.
   { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, maxBody: 200, mixed: true, shape: "%{80:A-Za-z0-9}" },
   { family: "dropbox", rule: "dropbox-token", prefixes: ["sl."], body: URLSAFE, minBody: 100, mixed: true, shape: "%{135:A-Za-z0-9_-}" },

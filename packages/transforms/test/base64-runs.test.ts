@@ -11,7 +11,13 @@ import { checkEverySplit, checkPrefixExposure } from "./every-split.js";
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const b64url = (s: string) => Buffer.from(s).toString("base64url");
 const GHP = `ghp_${"a1B2c3D4e5".repeat(3)}x9Y8z7`;
-const ACME = tokenRule({ name: "acme", prefixes: ["acme_"], body: "A-Za-z0-9", minBody: 12, maxBody: 40 });
+const ACME = tokenRule({
+  name: "acme",
+  prefixes: ["acme_"],
+  body: "A-Za-z0-9",
+  minBody: 12,
+  maxBody: 40,
+});
 const BUILTINS = compileRedaction({ rules: [ACME] });
 /** A small window (no built-ins fit it): runs are decided at 32 characters (the cap path). */
 const SMALL = compileRedaction({ window: 64, builtins: false, rules: [ACME] });

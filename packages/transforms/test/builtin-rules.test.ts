@@ -275,13 +275,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "basic-auth",
     "curl -u deploy:p4ssw0rd-x https://x",
     "p4ssw0rd-x",
-    "curl -u deploy:[REDACTED:basic-auth] https://x",
+    "curl -u [REDACTED:basic-auth] https://x",
   ],
   [
     "basic-auth",
     "curl --user 'deploy:p4ssw0rd-x' x",
     "p4ssw0rd-x",
-    "curl --user 'deploy:[REDACTED:basic-auth]' x",
+    "curl --user '[REDACTED:basic-auth]' x",
   ],
   [
     "vendor-credential",

@@ -54,6 +54,10 @@ const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
+const ALPHA = byteSet("A-Za-z");
+/** Bytes of a connection string's key (`Trusted_Connection`). */
+const CONNECTION_KEY = byteSet("A-Za-z0-9_.");
+const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
 const MAX_BLANKS = 16;
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
@@ -140,6 +144,8 @@ class AssignmentCandidate implements Candidate {
   block = false;
   /** Offset of a `;` run that ends an unquoted value if whitespace or the end follows, or -1. */
   semi = -1;
+  /** Bytes of a possible connection-string key after a `;` (see `semicolonKey`), or -1. */
+  key = -1;
   /** Offset of a backslash in an unquoted value that ends it if an escape letter follows, or -1. */
   backslash = -1;
   /** The value's quote came escaped (`\"` inside a string): a backslash ends the value. */
@@ -254,19 +260,34 @@ class AssignmentCandidate implements Candidate {
             !this.keyQuoted &&
             (ALNUM[byte] === 1 || byte === 0x5b || byte === 0x2a)
           ) {
-            this.phase = Phase.TypeWord; // var xToken string = "…"
+            // A Go type (`var xToken string = "…"`), or the value itself after a space
+            // (netrc `password X`, `api_token X`): the word is held until it says which.
+            this.phase = Phase.TypeWord;
             this.count = 1;
+            this.claim = here;
+            this.value = [byte];
             return Verdict.Hold;
           } else return Verdict.Reject;
           this.count = 0;
           return Verdict.Hold;
         case Phase.TypeWord:
-          this.claim = here + 1;
-          if (TYPE_WORD[byte] === 1 && this.count > 0) {
-            return ++this.count > MAX_TYPE ? Verdict.Reject : Verdict.Hold;
+          if (this.count > 0) {
+            if (TYPE_WORD[byte] === 1 && this.count < MAX_TYPE) {
+              this.count++;
+              this.value.push(byte);
+              return Verdict.Hold;
+            }
+            if (BLANK[byte] !== 1 && byte !== 0x3d) {
+              // Not a type: the word after the name is the value, if it looks like a token.
+              this.strict = true;
+              this.phase = Phase.Held;
+              continue;
+            }
           }
+          this.claim = here + 1;
           if (BLANK[byte] === 1) {
             this.count = 0; // now the blanks before `=`
+            this.value = [];
             return Verdict.Hold;
           }
           if (byte === 0x3d && this.count === 0) {
@@ -375,6 +396,15 @@ class AssignmentCandidate implements Candidate {
             this.value.pop();
             return this.credible(true) ? Verdict.Close : Verdict.Reject;
           }
+          const key = this.semicolonKey(byte);
+          if (key === Semicolon.Ends) {
+            this.value.length = this.semi - (here - this.value.length);
+            return this.credible(true) ? Verdict.Close : Verdict.Reject;
+          }
+          if (key === Semicolon.Undecided) {
+            this.value.push(byte);
+            return Verdict.Hold;
+          }
           const ends = this.endsValue(byte);
           if (!ends) {
             if (this.quote === 0 && byte === 0x5c) this.backslash = here;
@@ -402,7 +432,11 @@ class AssignmentCandidate implements Candidate {
           return Verdict.Redact;
         case Phase.Unquoted:
           if (this.endsAtBackslash(byte)) return Verdict.Close;
-          if (this.endsValue(byte)) return this.semi >= 0 ? Verdict.Close : Verdict.Reject;
+          const holding = this.semi >= 0;
+          const key = this.semicolonKey(byte);
+          if (key === Semicolon.Ends) return Verdict.Close;
+          if (key === Semicolon.Undecided) return Verdict.Hold;
+          if (this.endsValue(byte)) return holding ? Verdict.Close : Verdict.Reject;
           if (this.quote === 0 && byte === 0x5c) {
             this.backslash = here; // the next byte says whether it starts an escape
             return Verdict.Hold;
@@ -418,6 +452,27 @@ class AssignmentCandidate implements Candidate {
     if (this.quote !== 0) return;
     if (byte !== 0x3b) this.semi = -1;
     else if (this.semi < 0) this.semi = here;
+    this.key = -1;
+  }
+
+  /**
+   * After a `;` in an unquoted value, a key and `=` end the value at the `;`: the next key
+   * of a connection string (`Password=x;Trusted_Connection=no`), whose values hold no bare
+   * `;`. Returns `Semicolon.Ends`, `Undecided` while the bytes may still be a key (they are
+   * held), or `No`.
+   */
+  semicolonKey(byte: number): number {
+    if (this.semi < 0 || this.quote !== 0) return Semicolon.No;
+    if (this.key < 0) {
+      if (ALPHA[byte] !== 1) return Semicolon.No;
+      this.key = 1;
+      return Semicolon.Undecided;
+    }
+    if (byte === 0x3d) return Semicolon.Ends;
+    if (CONNECTION_KEY[byte] === 1 && ++this.key <= MAX_NAME) return Semicolon.Undecided;
+    this.key = -1;
+    this.semi = -1;
+    return Semicolon.No;
   }
 
   /**
@@ -525,6 +580,10 @@ class AssignmentCandidate implements Candidate {
   }
 
   end(): Verdict {
+    if (this.phase === Phase.TypeWord && this.count > 0) {
+      this.strict = true;
+      this.phase = Phase.Held;
+    }
     if (this.phase === Phase.Held) {
       this.claim = Math.min(this.claim, this.anchorLength + this.offset - this.value.length);
       return this.credible(true) ? Verdict.Close : Verdict.Reject;

@@ -21,7 +21,17 @@ import { BLANK, byteSet } from "./byte-classes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
 /** Schemes whose credential is a single token68 run. */
-const TOKEN68_SCHEMES = new Set(["bearer", "basic", "token", "bot", "apikey", "key", "dpop", "negotiate", "ntlm"]);
+const TOKEN68_SCHEMES = new Set([
+  "bearer",
+  "basic",
+  "token",
+  "bot",
+  "apikey",
+  "key",
+  "dpop",
+  "negotiate",
+  "ntlm",
+]);
 const TOKEN68 = byteSet("A-Za-z0-9._~+/=-");
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
 export const MAX_CREDENTIAL = 4096;

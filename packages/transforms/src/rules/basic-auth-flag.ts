@@ -1,12 +1,13 @@
 /**
- * `curl -u user:password` and `--user user:password` (also `--proxy-user`): the part after
- * the first `:` is redacted, to the next whitespace byte or closing quote. Nothing is held
- * beyond the user name (at most 128 bytes): without a `:` in it the argument is released.
+ * `curl -u user:password` and `--user user:password` (also `--proxy-user`): the whole
+ * `user:password` is redacted, to the next whitespace byte or closing quote (an API token
+ * often stands as the user). Nothing is held beyond the user name (at most 128 bytes):
+ * without a `:` in it the argument is released.
  *
  * @example
  * ```ts
  * import { redactText } from "@spool/transforms";
- * redactText("curl -u deploy:s3cr3t-pass https://x"); // "curl -u deploy:[REDACTED:basic-auth] https://x"
+ * redactText("curl -u deploy:s3cr3t-pass https://x"); // "curl -u [REDACTED:basic-auth] https://x"
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
@@ -47,23 +48,22 @@ export const BASIC_AUTH_FLAG_RULE: MatcherRule = {
             return Verdict.Hold;
           }
         }
+        // The whole `user:password` is redacted: it is the credential as sent (an API token
+        // often stands as the user, with an empty password).
         if (phase === 1) {
           if (SPACE[byte] === 1 || byte === quote) return Verdict.Reject;
           if (byte === 0x3a) {
             phase = 2;
-            claim = here + 1;
-            return Verdict.Hold;
+            return Verdict.Redact;
           }
-          claim = here + 1;
           return ++user > MAX_USER ? Verdict.Reject : Verdict.Hold;
         }
-        if (SPACE[byte] === 1 || byte === quote)
-          return claim === here ? Verdict.Reject : Verdict.Close;
+        if (SPACE[byte] === 1 || byte === quote) return Verdict.Close;
         return Verdict.Redact;
       },
       skip(input, start, end) {
         let i = start;
-        if (phase !== 2 || claim > here) return i;
+        if (phase !== 2) return i;
         while (i < end && SPACE[input[i]!] !== 1 && input[i] !== quote) i++;
         here += i - start;
         return i;
