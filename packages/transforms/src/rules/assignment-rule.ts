@@ -430,7 +430,7 @@ class AssignmentCandidate implements Candidate {
           if (this.endsValue(byte)) return Verdict.Reject;
           this.escaped = byte === 0x5c;
           return Verdict.Redact;
-        case Phase.Unquoted:
+        case Phase.Unquoted: {
           if (this.endsAtBackslash(byte)) return Verdict.Close;
           const holding = this.semi >= 0;
           const key = this.semicolonKey(byte);
@@ -443,6 +443,7 @@ class AssignmentCandidate implements Candidate {
           }
           this.noteSemicolon(byte, here);
           return this.semi >= 0 ? Verdict.Hold : Verdict.Redact;
+        }
       }
     }
   }
