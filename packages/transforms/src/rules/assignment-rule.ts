@@ -51,6 +51,8 @@ const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
  * (`"log":"TOKEN=x\nnext"`: the value is `x`, not `x\nnext`).
  */
 const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
+/** Escapes that stand for whitespace (`\n`, `\t`, `\r`). */
+const ESCAPED_SPACE = byteSet("ntr");
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
@@ -108,6 +110,11 @@ const Phase = {
   Block: 12,
   /** Vendor mode: the child's name in a YAML block (`stripe:\n  key: …`). */
   BlockName: 13,
+  /**
+   * XML: the element's text ended at whitespace; it is the value only if the closing tag
+   * follows (`<xToken>\n  value\n</xToken>`), not text after a closing tag.
+   */
+  XmlTail: 14,
 } as const;
 
 interface Mode {
@@ -375,7 +382,17 @@ class AssignmentCandidate implements Candidate {
             this.escapedQuote = true;
             return Verdict.Hold;
           }
-          // XML: the element's text may start on the next line (`<xToken>\n  value`).
+          // XML: the element's text may start on the next line (`<xToken>\n  value`), also
+          // inside a string (`\n`).
+          if (this.quote === 0x3c && this.backslash >= 0) {
+            this.backslash = -1;
+            if (ESCAPED_SPACE[byte] !== 1) return Verdict.Reject;
+            return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+          }
+          if (this.quote === 0x3c && byte === 0x5c) {
+            this.backslash = here;
+            return Verdict.Hold;
+          }
           if (BLANK[byte] === 1 || (this.quote === 0x3c && SPACE[byte] === 1))
             return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           if (QUOTES[byte] === 1 && this.quote === 0) {
@@ -394,7 +411,8 @@ class AssignmentCandidate implements Candidate {
           if (this.value.length === 0 || this.claim > here) this.claim = here - this.value.length;
           if (this.endsAtBackslash(byte)) {
             this.value.pop();
-            return this.credible(true) ? Verdict.Close : Verdict.Reject;
+            if (!this.credible(true)) return Verdict.Reject;
+            return this.quote === 0x3c ? this.xmlTail(false) : Verdict.Close;
           }
           const key = this.semicolonKey(byte);
           if (key === Semicolon.Ends) {
@@ -407,7 +425,7 @@ class AssignmentCandidate implements Candidate {
           }
           const ends = this.endsValue(byte);
           if (!ends) {
-            if (this.quote === 0 && byte === 0x5c) this.backslash = here;
+            if ((this.quote === 0 || this.quote === 0x3c) && byte === 0x5c) this.backslash = here;
             this.noteSemicolon(byte, here);
             if (this.quote !== 0 && this.quote !== 0x3c && this.escaped) {
               this.escaped = false;
@@ -420,8 +438,26 @@ class AssignmentCandidate implements Candidate {
             this.semi = -1; // redacted with the value: a later `;` decides afresh
             return Verdict.Redact;
           }
-          return this.credible(true) ? Verdict.Close : Verdict.Reject;
+          if (!this.credible(true)) return Verdict.Reject;
+          if (this.quote === 0x3c && byte !== 0x3c) {
+            this.semi = here;
+            return this.xmlTail(true);
+          }
+          return Verdict.Close;
         }
+        case Phase.XmlTail:
+          if (this.backslash >= 0) {
+            this.backslash = -1;
+            if (ESCAPED_SPACE[byte] !== 1) return Verdict.Reject;
+            return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+          }
+          if (byte === 0x3c) return Verdict.Close;
+          if (byte === 0x5c) {
+            this.backslash = here;
+            return Verdict.Hold;
+          }
+          if (SPACE[byte] !== 1) return Verdict.Reject;
+          return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
         case Phase.Quoted:
           if (this.escaped) {
             this.escaped = false;
@@ -437,7 +473,7 @@ class AssignmentCandidate implements Candidate {
           if (key === Semicolon.Ends) return Verdict.Close;
           if (key === Semicolon.Undecided) return Verdict.Hold;
           if (this.endsValue(byte)) return holding ? Verdict.Close : Verdict.Reject;
-          if (this.quote === 0 && byte === 0x5c) {
+          if ((this.quote === 0 || this.quote === 0x3c) && byte === 0x5c) {
             this.backslash = here; // the next byte says whether it starts an escape
             return Verdict.Hold;
           }
@@ -474,6 +510,13 @@ class AssignmentCandidate implements Candidate {
     this.key = -1;
     this.semi = -1;
     return Semicolon.No;
+  }
+
+  /** The XML value ended at whitespace (`space`) or an escape: wait for its closing tag. */
+  xmlTail(space: boolean): Verdict {
+    this.phase = Phase.XmlTail;
+    this.count = space ? 1 : 0;
+    return Verdict.Hold;
   }
 
   /**
@@ -585,7 +628,8 @@ class AssignmentCandidate implements Candidate {
       this.strict = true;
       this.phase = Phase.Held;
     }
-    if (this.phase === Phase.Held) {
+    // An XML element's text is a value only once its closing tag is seen.
+    if (this.phase === Phase.Held && this.quote !== 0x3c) {
       this.claim = Math.min(this.claim, this.anchorLength + this.offset - this.value.length);
       return this.credible(true) ? Verdict.Close : Verdict.Reject;
     }
