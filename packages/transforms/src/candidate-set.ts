@@ -288,8 +288,9 @@ function truncate(list: unknown[], length: number): void {
 /**
  * The byte before `at` as a word-boundary check should see it: through a string escape
  * (JSON, C, JavaScript), `\n`, `\t`, `\r`, `\b`, `\f` stand for their control byte and
- * `\u0041` for the character it names (a space for one outside ASCII), so a token right
- * after an escape inside a string starts a word as it does in the decoded text. The
+ * `\u0041` for the character it names (a space for one outside ASCII), and through
+ * percent-encoding `%3D` for `=`, so a token right after an escape inside a string or a
+ * URL-encoded form starts a word as it does in the decoded text. The
  * redactor keeps {@link ESCAPE_LOOKBEHIND} bytes before anything held for this.
  */
 function byteBefore(input: InputRing, at: number): number {
@@ -297,6 +298,11 @@ function byteBefore(input: InputRing, at: number): number {
   if (at >= 2 && input.byteAt(at - 2) === BACKSLASH) {
     const control = CONTROL_ESCAPES[b]!;
     return control === 0 ? b : control;
+  }
+  if (at >= 3 && HEX_VALUE[b]! >= 0 && input.byteAt(at - 3) === PERCENT) {
+    // Percent-encoding (`token%3Dghp_…`, `%20`): the byte it stands for.
+    const high = HEX_VALUE[input.byteAt(at - 2)]!;
+    if (high >= 0) return high * 16 + HEX_VALUE[b]!;
   }
   if (at >= ESCAPE_LOOKBEHIND && HEX_VALUE[b]! >= 0 && input.byteAt(at - 5) === 0x75) {
     if (input.byteAt(at - 6) !== BACKSLASH) return b;
@@ -312,6 +318,7 @@ function byteBefore(input: InputRing, at: number): number {
 }
 
 const BACKSLASH = 0x5c;
+const PERCENT = 0x25;
 const CONTROL_ESCAPES = (() => {
   const table = new Uint8Array(256);
   table[0x6e] = 0x0a; // n

@@ -161,8 +161,8 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "secret-assignment",
     "curl 'https://x/y?access_token=tok3n-value-xyz&page=2'",
     "tok3n-value-xyz",
-    // An unquoted value runs to whitespace: `&`, quotes and brackets inside it go with it.
-    "curl 'https://x/y?access_token=[REDACTED:secret-assignment]",
+    // An unquoted value ends at the query string's next `&key=`; the rest is kept.
+    "curl 'https://x/y?access_token=[REDACTED:secret-assignment]&page=2'",
   ],
   [
     "secret-assignment",

@@ -53,6 +53,12 @@ const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
 const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
 /** Escapes that stand for whitespace (`\n`, `\t`, `\r`). */
 const ESCAPED_SPACE = byteSet("ntr");
+/** Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&` and `\`. */
+const VALUE_RUN = (() => {
+  const run = new Uint8Array(256).fill(1);
+  for (const byte of [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x3b, 0x26, 0x5c]) run[byte] = 0;
+  return run;
+})();
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
@@ -484,18 +490,21 @@ class AssignmentCandidate implements Candidate {
     }
   }
 
-  /** Track a run of `;` in an unquoted value: it ends the value if whitespace follows. */
+  /**
+   * Track a run of `;` or `&` in an unquoted value: it ends the value if whitespace (a
+   * shell's `;`, `&&`) or the next key (`;Key=`, a query string's `&key=`) follows.
+   */
   noteSemicolon(byte: number, here: number): void {
     if (this.quote !== 0) return;
-    if (byte !== 0x3b) this.semi = -1;
+    if (byte !== 0x3b && byte !== 0x26) this.semi = -1;
     else if (this.semi < 0) this.semi = here;
     this.key = -1;
   }
 
   /**
-   * After a `;` in an unquoted value, a key and `=` end the value at the `;`: the next key
-   * of a connection string (`Password=x;Trusted_Connection=no`), whose values hold no bare
-   * `;`. Returns `Semicolon.Ends`, `Undecided` while the bytes may still be a key (they are
+   * After a `;` or `&` in an unquoted value, a key and `=` end the value there: the next
+   * key of a connection string (`Password=x;Trusted_Connection=no`) or a query string
+   * (`?password=x&user=y`), whose values hold no bare `;` or `&`. Returns `Semicolon.Ends`, `Undecided` while the bytes may still be a key (they are
    * held), or `No`.
    */
   semicolonKey(byte: number): number {
@@ -592,7 +601,7 @@ class AssignmentCandidate implements Candidate {
     if (this.phase === Phase.Unquoted && this.quote === 0) {
       // The next byte decides what a held `;` or backslash is.
       if (this.semi >= 0 || this.backslash >= 0) return start;
-      while (i < end && SPACE[input[i]!] !== 1 && input[i] !== 0x3b && input[i] !== 0x5c) i++;
+      while (i < end && VALUE_RUN[input[i]!] === 1) i++;
     } else if (this.phase === Phase.Quoted && this.escapedQuote) {
       while (i < end && input[i] !== 0x5c && input[i] !== 0x0a && input[i] !== 0x0d) i++;
     } else if (this.phase === Phase.Quoted) {
