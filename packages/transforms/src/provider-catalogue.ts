@@ -206,7 +206,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "yandex", rule: "yandex-key", prefixes: ["AQVN", "y0_AgAAAA", "t1.9euelZ"], body: `.${URLSAFE}`, minBody: 30, shape: "%{40:A-Za-z0-9_-}" },
   { family: "vault", rule: "vault-token", prefixes: ["b.AAAAAQ"], body: URLSAFE, minBody: 60, shape: "%{120:A-Za-z0-9_-}" },
   { family: "notion", rule: "notion-token", prefixes: ["ntn_"], body: B62, minBody: 40, shape: "ntn_{46:A-Za-z0-9}" },
-  { family: "clickhouse", rule: "clickhouse-key", prefixes: ["4b1d"], body: B62, minBody: 34, mixed: true, shape: "4b1d{38:A-Za-z0-9}" },
+  // Exactly 38 after the prefix: a hex digest or commit id that starts with 4b1d is 36 or 60.
+  { family: "clickhouse", rule: "clickhouse-key", prefixes: ["4b1d"], body: B62, minBody: 38, maxBody: 38, mixed: true, shape: "4b1d{38:A-Za-z0-9}" },
   { family: "cloudflare", rule: "cloudflare-origin-ca-key", prefixes: ["v1.0-"], body: "a-f0-9-", minBody: 100, shape: "v1.0-{24:a-f0-9}-{146:a-f0-9}" },
   { family: "circleci", rule: "circleci-token", prefixes: ["CCIPAT_", "CCIPRJ_"], body: "A-Za-z0-9_", minBody: 30, shape: "%{22:A-Za-z0-9}_{40:a-f0-9}" },
   { family: "mailgun", rule: "mailgun-key", prefixes: ["key-", "pubkey-"], body: HEX, minBody: 32, shape: "key-{32:a-f0-9}" },
@@ -230,7 +231,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "crypt", rule: "password-hash", prefixes: ["$1$", "$5$", "$6$", "$y$", "$7$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%{8:./A-Za-z0-9}$" + "{86:./A-Za-z0-9}" },
   { family: "crypt", rule: "password-hash", prefixes: ["$argon2id$", "$argon2i$", "$argon2d$", "$scrypt$", "$pbkdf2-sha256$", "$pbkdf2-sha512$"], body: "A-Za-z0-9+/=,.$-", minBody: 30, maxBody: 512, shape: "%v=19$m=65536,t=3,p=4$" + "{22:A-Za-z0-9+/}$" + "{43:A-Za-z0-9+/}" },
   // OpenSSL's `-passin pass:X` / `-passout pass:X`: the password itself on the command line.
-  { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!-&(-~", minBody: 1, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },
+  { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!-&(-~", minBody: 4, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },
   // Formats first listed as context-only whose own prefix is distinctive enough alone.
   { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, maxBody: 200, mixed: true, shape: "%{80:A-Za-z0-9}" },
   { family: "dropbox", rule: "dropbox-token", prefixes: ["sl."], body: URLSAFE, minBody: 100, mixed: true, shape: "%{135:A-Za-z0-9_-}" },

@@ -53,6 +53,8 @@ const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
 const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
 /** Escapes that stand for whitespace (`\n`, `\t`, `\r`). */
 const ESCAPED_SPACE = byteSet("ntr");
+/** Bytes that close code, not start a value. */
+const CLOSING = byteSet(",);]}");
 /** Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&` and `\`. */
 const VALUE_RUN = (() => {
   const run = new Uint8Array(256).fill(1);
@@ -70,7 +72,7 @@ const MAX_BLANKS = 16;
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
 /** Value bytes held and looked at before deciding. */
-export const DECIDE = 32;
+export const DECIDE = 48;
 
 /** First words after a keyword that say the value is not the secret. */
 const NOT_SECRET_WORDS = new Set(
@@ -81,7 +83,8 @@ const NOT_SECRET_WORDS = new Set(
     "prompt hint label placeholder reset rotation strategy source format kind mode version validator " +
     "validation manager ref refs usage prefix suffix location lifetime duration interval complexity " +
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
-    "env var vars template store rule rules assignment"
+    "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
+    "errors err exception handler"
   ).split(" "),
 );
 /** Words of a vendor-context name that say it is not a credential. */
@@ -133,6 +136,8 @@ interface Mode {
 class AssignmentCandidate implements Candidate {
   readonly anchorLength: number;
   readonly mode: Mode;
+  /** The keyword, lowercase without separators (`api_key` → apikey). */
+  readonly keyword: string;
   readonly flag: boolean;
   phase: number = Phase.First;
   /** Bytes seen after the anchor. */
@@ -161,12 +166,17 @@ class AssignmentCandidate implements Candidate {
   key = -1;
   /** Offset of a backslash in an unquoted value that ends it if an escape letter follows, or -1. */
   backslash = -1;
+  /** Blanks stood before the `=` (`token = x`: code or an INI file, not a shell). */
+  spacedEquals = false;
+  /** A word after the name and a space may be the value (`password X`). */
+  spaced = false;
   /** The value's quote came escaped (`\"` inside a string): a backslash ends the value. */
   escapedQuote = false;
   /** The previous byte was a backslash before a key's or value's quote. */
   quoteEscape = false;
 
   constructor(match: AnchorMatch, mode: Mode) {
+    this.keyword = match.anchor.toLowerCase().replace(/[_-]/g, "");
     this.anchorLength = match.length;
     this.claim = match.length;
     this.mode = mode;
@@ -252,10 +262,13 @@ class AssignmentCandidate implements Candidate {
             }
             return Verdict.Hold;
           }
-          if (byte === 0x3d) this.phase = Phase.AfterEquals;
-          else if (byte === 0x3a) this.phase = Phase.AfterColon;
+          if (byte === 0x3d) {
+            this.phase = Phase.AfterEquals;
+            this.spacedEquals = this.count > 0;
+          } else if (byte === 0x3a) this.phase = Phase.AfterColon;
           else if (byte === 0x3f || byte === 0x2b || byte === 0x2e) {
             this.pending = byte;
+            this.spacedEquals = this.count > 0;
             return Verdict.Hold;
           } else if (byte === 0x3e && this.count === 0 && !this.keyQuoted) {
             this.phase = Phase.ValueStart; // XML: <xToken>value</xToken>
@@ -273,6 +286,9 @@ class AssignmentCandidate implements Candidate {
             !this.keyQuoted &&
             (ALNUM[byte] === 1 || byte === 0x5b || byte === 0x2a)
           ) {
+            // A value after a space only where the keyword ends the name (`password X`):
+            // a vendor's name or a longer name followed by a word is prose or an id.
+            this.spaced = this.tail === "" && !this.mode.vendor;
             // A Go type (`var xToken string = "…"`), or the value itself after a space
             // (netrc `password X`, `api_token X`): the word is held until it says which.
             this.phase = Phase.TypeWord;
@@ -292,6 +308,7 @@ class AssignmentCandidate implements Candidate {
             }
             if (BLANK[byte] !== 1 && byte !== 0x3d) {
               // Not a type: the word after the name is the value, if it looks like a token.
+              if (!this.spaced) return Verdict.Reject;
               this.strict = true;
               this.phase = Phase.Held;
               continue;
@@ -399,6 +416,8 @@ class AssignmentCandidate implements Candidate {
             this.backslash = here;
             return Verdict.Hold;
           }
+          // Prose quoting code (`pw=" read 2.2"`): a quoted secret never starts with a blank.
+          if (BLANK[byte] === 1 && this.quote !== 0 && this.quote !== 0x3c) return Verdict.Reject;
           if (BLANK[byte] === 1 || (this.quote === 0x3c && SPACE[byte] === 1))
             return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           if (QUOTES[byte] === 1 && this.quote === 0) {
@@ -441,7 +460,9 @@ class AssignmentCandidate implements Candidate {
             if (this.value.length < DECIDE) return Verdict.Hold;
             if (!this.credible(false)) return Verdict.Reject;
             this.phase = this.quote === 0 || this.quote === 0x3c ? Phase.Unquoted : Phase.Quoted;
-            this.semi = -1; // redacted with the value: a later `;` decides afresh
+            // A `;` just read is decided by the next byte, as in the rest of the value.
+            if (this.semi === here) return Verdict.Hold;
+            this.semi = -1;
             return Verdict.Redact;
           }
           if (!this.credible(true)) return Verdict.Reject;
@@ -574,6 +595,16 @@ class AssignmentCandidate implements Candidate {
     if (/^\*+$/.test(text)) return false;
     if (/^https?:\/\/[^@]*$/.test(text)) return false;
     const unquoted = this.quote === 0 || this.quote === 0x3c;
+    // A quoted value that opens with code punctuation closes a string the keyword stood in
+    // (`prompt='Password: ', stream=None)`); one that names the keyword is a name
+    // (`IETFToken = "ietf-token"`, `code = 'invalid_token'`), not a secret.
+    if (!unquoted && CLOSING[first] === 1) return false;
+    if (
+      complete &&
+      /^[A-Za-z][A-Za-z_.-]*$/.test(text) &&
+      text.toLowerCase().includes(this.keyword)
+    )
+      return false;
     if (!/[A-Za-z0-9]/.test(text)) return false;
     const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
     if (complete && NOT_SECRET_VALUES.has(bare.toLowerCase())) return false;
@@ -582,8 +613,16 @@ class AssignmentCandidate implements Candidate {
       // Code, not a value: a call, a member path, an object or array literal.
       if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26 || first === 0x21)
         return false;
-      if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return false;
-      if (complete && /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(bare)) return false;
+      if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return false;
+      if (complete && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(bare)) return false;
+      // A property of an object named after the keyword (`token.prev = prev`), or an
+      // identifier ending a statement (`token = next;`: code spaces its `=`, a shell cannot).
+      if (this.tail.startsWith(".")) return false;
+      if (complete && this.spacedEquals && text.endsWith(";") && /^[A-Za-z_$][\w$]*$/.test(bare))
+        return false;
+      // `token = nextchar`, `self.password = password`: a spaced `=` before a word of
+      // letters alone assigns a variable (a password in an INI file has a digit or a sign).
+      if (complete && this.spacedEquals && /^[A-Za-z_]+$/.test(bare)) return false;
       // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
       // after `=` it may be a password (`PASSWORD=hunter`).
       if (complete && this.colon && /^[A-Za-z_]+$/.test(bare)) return false;
@@ -633,7 +672,7 @@ class AssignmentCandidate implements Candidate {
   }
 
   end(): Verdict {
-    if (this.phase === Phase.TypeWord && this.count > 0) {
+    if (this.phase === Phase.TypeWord && this.count > 0 && this.spaced) {
       this.strict = true;
       this.phase = Phase.Held;
     }

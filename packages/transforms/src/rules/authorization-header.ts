@@ -54,6 +54,8 @@ const SCHEMES = new Set([
   "sharedkey",
 ]);
 const NAME = byteSet("A-Za-z0-9_-");
+/** What may follow the keyword in a name that still holds the header's value. */
+const HEADER_TAILS = new Set(["", "header", "value", "token"]);
 const WORD = byteSet("A-Za-z0-9-");
 const MAX_WORD = 32;
 const MAX_NAME = 32;
@@ -97,6 +99,10 @@ class AuthorizationCandidate implements Candidate {
   token68 = false;
   /** Credential bytes seen. */
   length = 0;
+  /** The name after the keyword, lowercase without `_` and `-`. */
+  tail = "";
+  /** The separator was `=` (not a header's `:`). */
+  equals = false;
 
   constructor(length: number) {
     this.here = length - 1;
@@ -126,7 +132,12 @@ class AuthorizationCandidate implements Candidate {
       switch (this.phase) {
         case Phase.Name:
           this.claim = here + 1;
-          if (NAME[byte] === 1) return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
+          if (NAME[byte] === 1) {
+            if (byte !== 0x5f && byte !== 0x2d) this.tail += String.fromCharCode(byte | 0x20);
+            return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
+          }
+          // `authorizationServerUrl`, `AUTHORIZATION_CODE`: a name that goes on names something else.
+          if (!HEADER_TAILS.has(this.tail)) return Verdict.Reject;
           this.phase = Phase.AfterName;
           continue;
         case Phase.AfterName:
@@ -147,6 +158,7 @@ class AuthorizationCandidate implements Candidate {
           }
           if (BLANK[byte] === 1) return Verdict.Hold;
           if (byte !== 0x3a && byte !== 0x3d) return Verdict.Reject;
+          this.equals = byte === 0x3d;
           this.phase = Phase.ValueStart;
           return Verdict.Hold;
         case Phase.ValueStart:
@@ -172,7 +184,8 @@ class AuthorizationCandidate implements Candidate {
           this.phase = Phase.Word;
           continue;
         case Phase.QuotedFirst:
-          if (this.endsValue(byte)) return Verdict.Reject;
+          // A quoted header value starts with its scheme or credential, never a blank.
+          if (this.endsValue(byte) || BLANK[byte] === 1) return Verdict.Reject;
           this.phase = Phase.Word;
           continue;
         case Phase.Word:
@@ -198,8 +211,12 @@ class AuthorizationCandidate implements Candidate {
       this.word += String.fromCharCode(byte | 0x20);
       return Verdict.Hold;
     }
+    const scheme = BLANK[byte] === 1 && SCHEMES.has(word);
+    // `authorization = authorization.split()`: after an unquoted `=`, only a scheme says
+    // a header value follows; code assigns variables there.
+    if (this.equals && this.quote === 0 && !scheme) return Verdict.Reject;
     if (this.endsValue(byte) && word !== "") return Verdict.Close;
-    if (BLANK[byte] === 1 && SCHEMES.has(word)) {
+    if (scheme) {
       this.token68 = TOKEN68_SCHEMES.has(word);
       this.phase = Phase.CredentialStart;
       this.claim = here + 1;
@@ -239,7 +256,9 @@ class AuthorizationCandidate implements Candidate {
       this.length += i - start;
     } else if (this.phase === Phase.Name) {
       const stop = Math.min(end, start + (MAX_NAME - this.count));
-      while (i < stop && NAME[input[i]!] === 1) i++;
+      for (; i < stop && NAME[input[i]!] === 1; i++)
+        if (input[i] !== 0x5f && input[i] !== 0x2d)
+          this.tail += String.fromCharCode(input[i]! | 0x20);
       this.count += i - start;
       this.claim = this.here + (i - start) + 1;
     }
