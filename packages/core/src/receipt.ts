@@ -79,6 +79,14 @@ export const StreamReceiptSchema = z.object({
   replacements: count,
   redactions: count,
   omissions: count,
+  /**
+   * Input bytes that redaction replaced by markers (`[REDACTED:…]`, `[OMITTED:…]`), and
+   * the bytes of those markers: with them every byte read is accounted for, `produced =
+   * accepted - redactedBytes + markerBytes` for a stream no other stage resized. Absent in
+   * receipts written before they were counted.
+   */
+  redactedBytes: count.optional(),
+  markerBytes: count.optional(),
   /** Present only when a stage reports its own counters (`Stage.namedCounters`). */
   stageCounters: z.array(StageCountersReceiptSchema).max(MAX_COUNTED_STAGES).optional(),
   lines: count.nullable(),

@@ -41,6 +41,10 @@ export interface StageCounters {
   redactions?: number;
   /** Spans dropped with an `[OMITTED:…]` marker. */
   omissions?: number;
+  /** Input bytes replaced by a `[REDACTED:…]` or `[OMITTED:…]` marker (what redaction removed). */
+  redactedBytes?: number;
+  /** Bytes of the markers written in their place. */
+  markerBytes?: number;
 }
 
 /**
@@ -141,15 +145,17 @@ export function composeStages(stages: readonly Stage[]): Stage {
  * ```ts
  * import { sumCounters } from "@spool/core";
  * import { createUtf8Decoder } from "@spool/transforms";
- * sumCounters([createUtf8Decoder()]); // { replacements: 0, redactions: 0, omissions: 0 }
+ * sumCounters([createUtf8Decoder()]); // { replacements: 0, redactions: 0, omissions: 0, redactedBytes: 0, markerBytes: 0 }
  * ```
  */
 export function sumCounters(stages: readonly Stage[]): Required<StageCounters> {
-  const total = { replacements: 0, redactions: 0, omissions: 0 };
+  const total = { replacements: 0, redactions: 0, omissions: 0, redactedBytes: 0, markerBytes: 0 };
   for (const s of stages) {
     total.replacements += s.counters?.replacements ?? 0;
     total.redactions += s.counters?.redactions ?? 0;
     total.omissions += s.counters?.omissions ?? 0;
+    total.redactedBytes += s.counters?.redactedBytes ?? 0;
+    total.markerBytes += s.counters?.markerBytes ?? 0;
   }
   return total;
 }

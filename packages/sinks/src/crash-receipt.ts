@@ -205,6 +205,8 @@ export function skeletonReceipt(captureId: string, root: string, startedAt: stri
     replacements: 0,
     redactions: 0,
     omissions: 0,
+    redactedBytes: 0,
+    markerBytes: 0,
     lines: null,
     endsWithNewline: null,
     ref: null,

@@ -47,6 +47,7 @@ export { redactText } from "./redact-text.js";
 export {
   createRedactor,
   REDACTOR,
+  type RedactorCounters,
   type RedactorStage,
   type RedactorStageOptions,
   type TraceSegment,

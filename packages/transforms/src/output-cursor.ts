@@ -47,7 +47,7 @@ export class OutputCursor {
    * of twice per redaction).
    */
   pieces: Uint8Array[] = [];
-  readonly counters = { redactions: 0, omissions: 0 };
+  readonly counters = { redactions: 0, omissions: 0, redactedBytes: 0, markerBytes: 0 };
   /** Redactions by rule index (sparse: only rules that redacted have an entry). */
   private readonly byRule: number[] = [];
   private openStart = 0;
@@ -146,8 +146,10 @@ export class OutputCursor {
     // The marker is gathered with the ranges around it and registered as a marker range of
     // the chunk's piece: the preview tap tells the redactor's markers from the child's bytes
     // by those ranges (see redaction-markers.ts).
-    this.addOwn(this.markers[rule]!, OWN_MARKER);
+    const marker = this.markers[rule]!;
+    this.addOwn(marker, OWN_MARKER);
     this.counters.redactions++;
+    this.counters.markerBytes += marker.byteLength;
     this.byRule[rule] = (this.byRule[rule] ?? 0) + 1;
     this.open = true;
     this.openStart = start;
@@ -157,6 +159,7 @@ export class OutputCursor {
 
   closeOpen(): void {
     this.open = false;
+    this.counters.redactedBytes += this.at - this.openStart;
     this.trace?.({
       kind: "redacted",
       start: this.openStart,
@@ -167,12 +170,12 @@ export class OutputCursor {
 
   /** Emit `[OMITTED:<count> bytes undecidable]` for input `[start, end)`; the cursor moves to `end`. */
   omission(count: number, start: number, end: number): void {
-    this.addOwn(
-      markerPiece(Buffer.from(`[OMITTED:${count} bytes undecidable]`, "latin1")),
-      OWN_MARKER,
-    );
+    const marker = markerPiece(Buffer.from(`[OMITTED:${count} bytes undecidable]`, "latin1"));
+    this.addOwn(marker, OWN_MARKER);
     this.trace?.({ kind: "omitted", start, end });
     this.counters.omissions++;
+    this.counters.redactedBytes += count;
+    this.counters.markerBytes += marker.byteLength;
     this.at = end;
   }
 

@@ -113,9 +113,29 @@ export interface RedactorStageOptions {
  */
 export interface RedactorStage extends Stage {
   readonly window: number;
-  readonly counters: { readonly redactions: number; readonly omissions: number };
+  readonly counters: RedactorCounters;
   /** Redactions per rule name (rules that redacted only; see `OutputCursor.redactionsByRule`). */
   readonly namedCounters: Readonly<Record<string, number>>;
+}
+
+/**
+ * What a redactor counts: redactions and omissions, the input bytes they removed and the
+ * marker bytes written in their place (the receipt's `redactedBytes` and `markerBytes`).
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type RedactorCounters } from "@spool/transforms";
+ * const redactor = createRedactor({ knownValues: ["hunter2hunter2"] });
+ * redactor.push([Buffer.from("pw=hunter2hunter2\n")]);
+ * redactor.end();
+ * const counters: RedactorCounters = redactor.counters; // redactedBytes 14, markerBytes 22
+ * ```
+ */
+export interface RedactorCounters {
+  readonly redactions: number;
+  readonly omissions: number;
+  readonly redactedBytes: number;
+  readonly markerBytes: number;
 }
 
 /** Input bytes after which the redactor scans with {@link Automaton.densified}. */
@@ -154,7 +174,12 @@ export function createRedactor(
   return new DeferredRedactor(compiled, options);
 }
 
-const NO_COUNTERS = { redactions: 0, omissions: 0 } as const;
+const NO_COUNTERS: RedactorCounters = {
+  redactions: 0,
+  omissions: 0,
+  redactedBytes: 0,
+  markerBytes: 0,
+};
 
 /**
  * The redactor, created on the first bytes pushed: until then the rules' automaton need
@@ -178,7 +203,7 @@ class DeferredRedactor implements RedactorStage {
     return this.stage?.held ?? 0;
   }
 
-  get counters(): { readonly redactions: number; readonly omissions: number } {
+  get counters(): RedactorCounters {
     return this.stage?.counters ?? NO_COUNTERS;
   }
 
@@ -273,7 +298,7 @@ class Redactor implements RedactorStage {
     return this.pos - Math.min(this.output.at, this.frontier());
   }
 
-  get counters(): { readonly redactions: number; readonly omissions: number } {
+  get counters(): RedactorCounters {
     return this.output.counters;
   }
 

@@ -169,7 +169,9 @@ export function redactedRanges(
 /**
  * Everything {@link checkStage} checks for a redactor, plus provenance after every write:
  * each raw byte emitted so far comes from an input offset outside every span the one-shot
- * output redacts or omits. Throws an `Error` naming the first violation.
+ * output redacts or omits; and byte accounting: output = input − `redactedBytes` +
+ * `markerBytes`, with `redactedBytes` the one-shot output's redacted and omitted ranges.
+ * Throws an `Error` naming the first violation.
  *
  * @example
  * ```ts
@@ -199,13 +201,23 @@ export function checkRedactor(
     }
     raw.length = 0;
   };
+  let produced = 0;
   chunks.forEach((chunk, i) => {
     if (chunk.length === 0) return;
-    redactor.push([chunk]);
+    for (const piece of redactor.push([chunk])) produced += piece.byteLength;
     verify(`write ${i + 1}/${chunks.length}`);
   });
-  redactor.end();
+  for (const piece of redactor.end()) produced += piece.byteLength;
   verify("end");
+  // Byte accounting: every input byte is handed on or counted as removed, and the markers
+  // are what was added; what was removed is exactly what the one-shot output redacts.
+  const { redactedBytes, markerBytes } = redactor.counters;
+  const removed = ranges.reduce((sum, r) => sum + (r.end - r.start), 0);
+  if (produced !== input.length - redactedBytes + markerBytes || redactedBytes !== removed) {
+    throw new Error(
+      `redactor: ${input.length} bytes in, ${produced} out, but counted ${redactedBytes} removed (ranges: ${removed}) and ${markerBytes} of markers\n${describe(input, chunks)}`,
+    );
+  }
 }
 
 /**

@@ -248,7 +248,13 @@ describe("redactor: adversarial cases", () => {
     const redactor = createRedactor({ knownValues: ["abcdefgh-1"], builtins: false });
     redactor.push([bytes("abcdefgh-1 and abcdefgh-1")]);
     redactor.end();
-    expect(redactor.counters).toEqual({ redactions: 2, omissions: 0 });
+    // Two 10-byte values removed, two 24-byte markers written.
+    expect(redactor.counters).toEqual({
+      redactions: 2,
+      omissions: 0,
+      redactedBytes: 20,
+      markerBytes: 2 * "[REDACTED:known-value]".length,
+    });
     expect(() => redactor.push([bytes("x")])).toThrow(/push after end/);
     expect(redactor.name).toBe("redactor");
     expect(redactor.transform).toBe("redact");
@@ -418,7 +424,12 @@ describe("redactor: decoded input with no secret passes unchanged", () => {
           const { decoded, redacted, redactor } = decodeThenRedact(absent, chunks, batches);
           expect(decoded.equals(Buffer.from(new TextDecoder().decode(input), "utf8"))).toBe(true);
           expect(redacted.equals(decoded)).toBe(true);
-          expect(redactor.counters).toEqual({ redactions: 0, omissions: 0 });
+          expect(redactor.counters).toEqual({
+            redactions: 0,
+            omissions: 0,
+            redactedBytes: 0,
+            markerBytes: 0,
+          });
         },
       ),
       { numRuns: 400 },
@@ -454,7 +465,12 @@ describe("redactor: decoded input with no secret passes unchanged", () => {
           const { decoded, redacted, redactor, decoder } = decodeThenRedact({}, chunks, batches);
           expect(redacted.equals(decoded)).toBe(true);
           expect(countFffd(redacted)).toBe(decoder.counters.replacements);
-          expect(redactor.counters).toEqual({ redactions: 0, omissions: 0 });
+          expect(redactor.counters).toEqual({
+            redactions: 0,
+            omissions: 0,
+            redactedBytes: 0,
+            markerBytes: 0,
+          });
         },
       ),
       { numRuns: 300 },
