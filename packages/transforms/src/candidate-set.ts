@@ -79,7 +79,13 @@ export class CandidateSet {
       const lead = anchor.lookbehind > 0 ? this.leadBefore(at, anchor.lookbehind) : 0;
       const match =
         lead > 0
-          ? { anchor: anchor.anchor, length, before, lead: this.input.latin1(at - lead, at) }
+          ? {
+              anchor: anchor.anchor,
+              length,
+              before,
+              lead: this.input.latin1(at - lead, at),
+              leadFirst: byteBefore(this.input, at - lead + 1),
+            }
           : { anchor: anchor.anchor, length, before };
       const cand = anchor.start(match, this.input, at);
       if (cand === undefined) continue;

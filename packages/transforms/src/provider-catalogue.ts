@@ -214,7 +214,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "resend", rule: "resend-key", prefixes: ["re_"], body: "A-Za-z0-9_", minBody: 30, mixed: true, shape: "re_{8:A-Za-z0-9}_{24:A-Za-z0-9}" },
   { family: "authress", rule: "authress-key", prefixes: ["authress_", "scauth_"], body: "A-Za-z0-9_.-", minBody: 40, mixed: true, shape: "%{12:a-z0-9}.{4:a-z0-9}.acc_{16:a-z0-9}.{40:A-Za-z0-9}" },
   { family: "fastly", rule: "fastly-token", prefixes: ["fa-"], body: URLSAFE, minBody: 32, mixed: true, shape: "fa-{32:A-Za-z0-9_-}" },
-  { family: "aws", rule: "aws-bedrock", prefixes: ["bedrock-api-key-"], body: B64, minBody: 24, maxBody: 4096, shape: "bedrock-api-key-{120:A-Za-z0-9+/}=" },
+  { family: "aws", rule: "aws-bedrock", prefixes: ["bedrock-api-key-"], body: B64, minBody: 24, maxBody: 2400, shape: "bedrock-api-key-{120:A-Za-z0-9+/}=" },
   { family: "adobe", rule: "adobe-client-secret", prefixes: ["p8e-"], body: B62, minBody: 32, maxBody: 40, mixed: true, shape: "p8e-{32:a-f0-9}" },
   { family: "facebook", rule: "facebook-token", prefixes: ["EAA"], body: B62, minBody: 80, mixed: true, shape: "EAA{4:A-Z}{150:A-Za-z0-9}" },
   { family: "gitlab", rule: "gitlab-session", boundary: false, prefixes: ["_gitlab_session="], body: B62, minBody: 32, maxBody: 64, shape: "_gitlab_session={32:a-f0-9}" },

@@ -91,6 +91,12 @@ export interface AnchorMatch {
    * anchor (latin1, at most `lookbehind.length`, nearest last), held back for it. @default ""
    */
   readonly lead?: string;
+  /**
+   * With `lead`: its first byte as a word-boundary check sees it, through a string escape
+   * or percent-encoding as {@link AnchorMatch.before} (the `n` of `\n` reads as a line
+   * feed). @default undefined
+   */
+  readonly leadFirst?: number;
 }
 
 /**

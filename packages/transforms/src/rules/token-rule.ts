@@ -15,7 +15,7 @@
  * ```
  */
 import { SpoolError } from "@spool/core/errors";
-import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { ALNUM, byteSet, classBodyProblem } from "./byte-classes.js";
 
 /**
@@ -88,6 +88,8 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   const keepPrefix = options.keepPrefix ?? false;
   const longestPrefix = Math.max(...options.prefixes.map((p) => Buffer.byteLength(p)));
   const lead = options.lead ?? 0;
+  // A body with bytes a URL encoder escapes (`+/=:`…) is also read percent-encoded.
+  const encoded = [...options.body].some((c) => !UNRESERVED.has(c) && c !== "-");
   return {
     kind: "matcher",
     name: options.name,
@@ -95,20 +97,40 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
     // One more lead byte than the token has, to see the boundary before it.
     ...(lead > 0 ? { lookbehind: { length: lead + 1, body: "A-Za-z0-9" } } : {}),
-    // The byte after the longest run is the one that decides.
-    maxLength: lead + longestPrefix + maxBody + 1,
+    // The byte after the longest run is the one that decides (a percent-encoded body byte
+    // takes three).
+    maxLength: lead + longestPrefix + (encoded ? 3 : 1) * maxBody + 1,
     start(match): Candidate | undefined {
-      const before = lead > 0 ? leadBoundary(match.lead ?? "", lead) : match.before;
+      const before = lead > 0 ? leadBoundary(match, lead) : match.before;
       if (
         before === undefined ||
         (before >= 0 && ((boundary && ALNUM[before] === 1) || notAfter[before] === 1))
       ) {
         return undefined;
       }
-      return new TokenCandidate(keepPrefix ? match.length : -lead, body, minBody, maxBody, signal);
+      return new TokenCandidate(
+        keepPrefix ? match.length : -lead,
+        match.length,
+        body,
+        minBody,
+        maxBody,
+        signal,
+        encoded,
+      );
     },
   };
 }
+
+/** Bytes no URL encoder escapes (RFC 3986 unreserved). */
+const UNRESERVED = new Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~");
+const HEX_DIGIT = (() => {
+  const table = new Int8Array(256).fill(-1);
+  for (let d = 0; d < 16; d++) {
+    table["0123456789abcdef".charCodeAt(d)] = d;
+    table["0123456789ABCDEF".charCodeAt(d)] = d;
+  }
+  return table;
+})();
 
 /** Most body bytes of a token unless its rule says otherwise. */
 export const DEFAULT_MAX_BODY = 1024;
@@ -118,18 +140,32 @@ const DIGIT_OR_CAPITAL = byteSet("0-9A-Z");
 
 /** One token candidate: counts its run, decides when the run ends. */
 class TokenCandidate implements Candidate {
+  /** Body bytes (decoded) seen. */
   count = 0;
   sawMixed: boolean;
+  /** Offset (from the anchor's start) of the byte `next` reads. */
+  here: number;
+  /** Inside a `%XX` escape: the hex digits read so far (0: none yet), or -1 outside one. */
+  escape = -1;
+  /** The first digit's value, and where the escape's `%` was. */
+  high = 0;
+  escapeAt = 0;
+  /** Where the token ended when it ends before the byte that decides (at a `%`). */
+  to: number | undefined = undefined;
 
   constructor(
     readonly from: number,
+    anchorLength: number,
     private readonly body: Uint8Array,
     private readonly minBody: number,
     private readonly maxBody: number,
     /** Bytes one of which the body must hold (`mixed`), or null. */
     private readonly signal: Uint8Array | null,
+    /** Read `%XX` escapes of body bytes as those bytes (strict URL encoding). */
+    private readonly encoded: boolean,
   ) {
     this.sawMixed = signal === null;
+    this.here = anchorLength;
   }
 
   private get credential(): boolean {
@@ -137,14 +173,45 @@ class TokenCandidate implements Candidate {
   }
 
   next(byte: number): Verdict {
-    if (this.body[byte] !== 1) return this.credential ? Verdict.Close : Verdict.Reject;
+    const here = this.here++;
+    if (this.escape >= 0) return this.escapeByte(byte);
+    if (this.body[byte] !== 1) {
+      if (byte === 0x25 && this.encoded) {
+        this.escape = 0;
+        this.escapeAt = here;
+        return Verdict.Hold;
+      }
+      return this.credential ? Verdict.Close : Verdict.Reject;
+    }
+    return this.bodyByte(byte);
+  }
+
+  private bodyByte(byte: number): Verdict {
     if (++this.count > this.maxBody) return Verdict.Reject;
     if (!this.sawMixed) this.sawMixed = this.signal![byte] === 1;
     return Verdict.Hold;
   }
 
+  /** A hex digit of `%XX`: a body byte escaped goes on; anything else ended the token at `%`. */
+  private escapeByte(byte: number): Verdict {
+    const digit = HEX_DIGIT[byte]!;
+    if (digit >= 0 && this.escape === 0) {
+      this.escape = 1;
+      this.high = digit;
+      return Verdict.Hold;
+    }
+    this.escape = -1;
+    const decoded = this.high * 16 + digit;
+    if (digit >= 0 && this.body[decoded] === 1) return this.bodyByte(decoded);
+    if (!this.credential) return Verdict.Reject;
+    this.to = this.escapeAt;
+    return Verdict.Close;
+  }
+
   skip(input: Uint8Array, start: number, end: number): number {
-    // Body bytes up to the longest run; the byte that ends it (or passes it) goes to `next`.
+    // Body bytes up to the longest run; the byte that ends it (or passes it) goes to `next`,
+    // and so do the digits of a `%XX` escape.
+    if (this.escape >= 0) return start;
     const body = this.body;
     const stop = Math.min(end, start + (this.maxBody - this.count));
     let i = start;
@@ -158,10 +225,13 @@ class TokenCandidate implements Candidate {
       }
     }
     this.count += i - start;
+    this.here += i - start;
     return i;
   }
 
   end(): Verdict {
+    // A `%` held at the end is not part of the token: it ends before it.
+    if (this.escape >= 0) this.to = this.escapeAt;
     return this.credential ? Verdict.Close : Verdict.Reject;
   }
 }
@@ -170,9 +240,11 @@ class TokenCandidate implements Candidate {
  * The byte before a token's `lead` bytes: -1 when the lead run is exactly `lead` long (a
  * boundary), an alphanumeric byte when it runs longer, `undefined` when it is too short.
  */
-function leadBoundary(held: string, lead: number): number | undefined {
+function leadBoundary(match: AnchorMatch, lead: number): number | undefined {
+  const held = match.lead ?? "";
   if (held.length < lead) return undefined;
-  return held.length > lead ? held.charCodeAt(0) : -1;
+  // One lead byte more: the byte before the token, seen through an escape (`\n` + token).
+  return held.length > lead ? (match.leadFirst ?? held.charCodeAt(0)) : -1;
 }
 
 function validateTokenRule(options: TokenRuleOptions): void {
