@@ -97,9 +97,9 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
     // One more lead byte than the token has, to see the boundary before it.
     ...(lead > 0 ? { lookbehind: { length: lead + 1, body: "A-Za-z0-9" } } : {}),
-    // The byte after the longest run is the one that decides (a percent-encoded body byte
-    // takes three).
-    maxLength: lead + longestPrefix + (encoded ? 3 : 1) * maxBody + 1,
+    // The byte after the longest run is the one that decides (a `%XX` escape counts as the
+    // three bytes it takes).
+    maxLength: lead + longestPrefix + maxBody + 1,
     start(match): Candidate | undefined {
       const before = lead > 0 ? leadBoundary(match, lead) : match.before;
       if (
@@ -140,7 +140,7 @@ const DIGIT_OR_CAPITAL = byteSet("0-9A-Z");
 
 /** One token candidate: counts its run, decides when the run ends. */
 class TokenCandidate implements Candidate {
-  /** Body bytes (decoded) seen. */
+  /** Body bytes seen, as written (an escape `%XX` counts 3). */
   count = 0;
   sawMixed: boolean;
   /** Offset (from the anchor's start) of the byte `next` reads. */
@@ -202,7 +202,10 @@ class TokenCandidate implements Candidate {
     }
     this.escape = -1;
     const decoded = this.high * 16 + digit;
-    if (digit >= 0 && this.body[decoded] === 1) return this.bodyByte(decoded);
+    if (digit >= 0 && this.body[decoded] === 1) {
+      this.count += 2; // the `%` and the first digit: the body counts bytes as written
+      return this.bodyByte(decoded);
+    }
     if (!this.credential) return Verdict.Reject;
     this.to = this.escapeAt;
     return Verdict.Close;
