@@ -306,4 +306,9 @@ export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
   { family: "beamer", names: ["beamer"], shape: "b_{44:A-Za-z0-9=_-}" },
   { family: "rapidapi", names: ["rapidapi"], shape: "{50:A-Za-z0-9_-}" },
   { family: "zoom", names: ["zoom"], shape: "{32:A-Za-z0-9}" },
+  { family: "sonarqube", names: ["sonar"], shape: "{40:a-f0-9}" },
+  { family: "hubspot", names: ["hubspot"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "jfrog", names: ["jfrog", "artifactory"], shape: "{64:a-z0-9}" },
+  // Sidekiq Enterprise's gem server credentials (`BUNDLE_ENTERPRISE__CONTRIBSYS__COM=…`).
+  { family: "sidekiq", names: ["contribsys"], shape: "{8:a-f0-9}:{8:a-f0-9}" },
 ];

@@ -138,6 +138,8 @@ class AssignmentCandidate implements Candidate {
   readonly mode: Mode;
   /** The keyword, lowercase without separators (`api_key` → apikey). */
   readonly keyword: string;
+  /** The keyword as written ends in a lowercase letter (`Secret`, `apiKey`). */
+  readonly lowerEnd: boolean;
   readonly flag: boolean;
   phase: number = Phase.First;
   /** Bytes seen after the anchor. */
@@ -177,6 +179,8 @@ class AssignmentCandidate implements Candidate {
 
   constructor(match: AnchorMatch, mode: Mode) {
     this.keyword = match.anchor.toLowerCase().replace(/[_-]/g, "");
+    const last = match.anchor.charCodeAt(match.anchor.length - 1);
+    this.lowerEnd = last >= 0x61 && last <= 0x7a;
     this.anchorLength = match.length;
     this.claim = match.length;
     this.mode = mode;
@@ -202,8 +206,12 @@ class AssignmentCandidate implements Candidate {
           if (this.mode.wholeWord && ALNUM[byte] === 1) return Verdict.Reject;
           if (byte >= 0x61 && byte <= 0x7a && (byte !== 0x73 || this.mode.vendor))
             return Verdict.Reject;
+          // `tokens`, `SECRETS`; after a lowercase keyword a capital starts the next camelCase
+          // word (`mySecretString`), not a plural.
           this.phase =
-            (byte === 0x73 || byte === 0x53) && !this.mode.vendor ? Phase.Plural : Phase.Name;
+            (byte === 0x73 || (byte === 0x53 && !this.lowerEnd)) && !this.mode.vendor
+              ? Phase.Plural
+              : Phase.Name;
           if (this.phase === Phase.Plural) {
             this.tail += String.fromCharCode(byte);
             this.claim = here + 1;
@@ -283,12 +291,13 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           } else if (
             this.count > 0 &&
-            !this.keyQuoted &&
-            (ALNUM[byte] === 1 || byte === 0x5b || byte === 0x2a)
+            (this.keyQuoted
+              ? byte === 0x76 // `key="xPassword" value="…"`
+              : ALNUM[byte] === 1 || byte === 0x5b || byte === 0x2a)
           ) {
             // A value after a space only where the keyword ends the name (`password X`):
             // a vendor's name or a longer name followed by a word is prose or an id.
-            this.spaced = this.tail === "" && !this.mode.vendor;
+            this.spaced = this.tail === "" && !this.mode.vendor && !this.keyQuoted;
             // A Go type (`var xToken string = "…"`), or the value itself after a space
             // (netrc `password X`, `api_token X`): the word is held until it says which.
             this.phase = Phase.TypeWord;
@@ -322,6 +331,12 @@ class AssignmentCandidate implements Candidate {
           }
           if (byte === 0x3d && this.count === 0) {
             this.phase = Phase.AfterEquals;
+            return Verdict.Hold;
+          }
+          // An XML attribute pair: `<add key="ClearTextPassword" value="…" />`.
+          if (byte === 0x3d && this.keyQuoted && String.fromCharCode(...this.value) === "value") {
+            this.value = [];
+            this.phase = Phase.ValueStart;
             return Verdict.Hold;
           }
           return Verdict.Reject;

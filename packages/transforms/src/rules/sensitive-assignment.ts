@@ -33,10 +33,10 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   ["access", "key"],
 ]);
 
-/** `_pw=`, `PWD:`: short keywords, so only as whole words. */
+/** `_pw=`, `PWD:`, `creds =`: short keywords, so only as whole words. */
 export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "secret-assignment",
-  [["pw"], ["pwd"]],
+  [["pw"], ["pwd"], ["creds"]],
   { wholeWord: true },
 );
 
