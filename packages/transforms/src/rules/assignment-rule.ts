@@ -84,7 +84,7 @@ const NOT_SECRET_WORDS = new Set(
     "validation manager ref refs usage prefix suffix location lifetime duration interval complexity " +
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
     "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
-    "errors err exception handler"
+    "errors err exception handler start end index idx pos offset"
   ).split(" "),
 );
 /** Words of a vendor-context name that say it is not a credential. */
@@ -630,6 +630,10 @@ class AssignmentCandidate implements Candidate {
         return false;
       if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return false;
       if (complete && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(bare)) return false;
+      // Minified code: a number or a literal word ending a statement (`tokenStart=0;for(`).
+      const head = /^([^;,)]*)[;,)]/.exec(text)?.[1];
+      if (head !== undefined && (/^[0-9._:-]{1,7}$/.test(head) || NOT_SECRET_VALUES.has(head)))
+        return false;
       // A property of an object named after the keyword (`token.prev = prev`), or an
       // identifier ending a statement (`token = next;`: code spaces its `=`, a shell cannot).
       if (this.tail.startsWith(".")) return false;
