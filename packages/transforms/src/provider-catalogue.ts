@@ -223,7 +223,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "mapbox", rule: "mapbox-token", prefixes: ["pk."], body: `.${URLSAFE}`, minBody: 60, maxBody: 256, mixed: true, shape: "pk.{60:a-z0-9}.{22:a-z0-9}" },
   { family: "plaid", rule: "plaid-token", prefixes: ["access-development-", "access-sandbox-", "access-production-"], body: "a-f0-9-", minBody: 36, maxBody: 36, shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
   { family: "sonarqube", rule: "sonar-token", prefixes: ["squ_", "sqp_", "sqa_"], body: B62, minBody: 40, maxBody: 44, shape: "%{40:a-f0-9}" },
-  { family: "cloudflare", rule: "cloudflare-token", prefixes: ["cfat_", "cfut_"], body: B62, minBody: 40, maxBody: 64, shape: "%{40:A-Za-z0-9}{8:a-f0-9}" },
+  { family: "cloudflare", rule: "cloudflare-token", prefixes: ["cfat_", "cfut_", "cfk_"], body: B62, minBody: 40, maxBody: 64, shape: "%{40:A-Za-z0-9}{8:a-f0-9}" },
   { family: "telegram", rule: "telegram-bot-token", boundary: false, prefixes: ["api.telegram.org/bot"], body: "A-Za-z0-9:_-", minBody: 40, maxBody: 64, keepPrefix: true, shape: "https://%{10:0-9}:AA{33:A-Za-z0-9_-}" },
   // Password hashes (crypt(3) and PHC strings): a hash of a password is as good as one to
   // an offline attack. Prefixes are the schemes' identifiers.

@@ -3,9 +3,9 @@
  * Authorization) values, in HTTP dumps, curl `-v` output,
  * JSON (also inside a JSON string, `\"Authorization\": \"Bearer …\"`) and assignments.
  * With a known scheme (`Bearer`, `Basic`, `Token`, …) the scheme stays and the credential
- * is redacted; otherwise the whole value is. A token scheme's credential is one token68
- * run (`A-Za-z0-9-._~+/=`, as RFC 7235 defines it): it ends at the first other byte, so a
- * header inside one-line JSON keeps everything after its token. Any other value runs to
+ * is redacted; otherwise the whole value is. A token scheme's credential is one token: it
+ * ends at whitespace, a quote, a backslash or a delimiter (`, ; ) } ] < >`), so a header
+ * inside one-line JSON keeps everything after its token. Any other value runs to
  * its closing quote when quoted, else to the end of the line or an escape (`\n`), and never
  * past {@link MAX_CREDENTIAL} bytes. Only the scheme word is ever held (at most 32 bytes).
  *
@@ -20,8 +20,8 @@ import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { BLANK, byteSet } from "./byte-classes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
-/** Schemes whose credential is a single token68 run. */
-const TOKEN68_SCHEMES = new Set([
+/** Schemes whose credential is a single token (RFC 7235's token68, or a password). */
+const SINGLE_TOKEN_SCHEMES = new Set([
   "bearer",
   "basic",
   "token",
@@ -32,7 +32,8 @@ const TOKEN68_SCHEMES = new Set([
   "negotiate",
   "ntlm",
 ]);
-const TOKEN68 = byteSet("A-Za-z0-9._~+/=-");
+/** Bytes that end a token scheme's credential: whitespace, quotes, escapes, delimiters. */
+const TOKEN_END = byteSet(" \t\r\n\v\f\"'\\,;)}]<>");
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
 export const MAX_CREDENTIAL = 4096;
 
@@ -95,8 +96,8 @@ class AuthorizationCandidate implements Candidate {
   escapedQuote = false;
   /** The previous byte was a backslash before a quote. */
   quoteEscape = false;
-  /** The credential is one token68 run (a token scheme's). */
-  token68 = false;
+  /** The credential is one token (a token scheme's). */
+  single = false;
   /** Credential bytes seen. */
   length = 0;
   /** The name after the keyword, lowercase without `_` and `-`. */
@@ -120,7 +121,7 @@ class AuthorizationCandidate implements Candidate {
 
   /** True when `byte` ends the credential (it is not part of it). */
   endsCredential(byte: number): boolean {
-    if (this.token68) return TOKEN68[byte] !== 1;
+    if (this.single) return TOKEN_END[byte] === 1;
     if (this.endsValue(byte)) return true;
     // Unquoted inside a string, an escape (`\n`) ends the line.
     return byte === 0x5c && this.quote === 0;
@@ -217,7 +218,7 @@ class AuthorizationCandidate implements Candidate {
     if (this.equals && this.quote === 0 && !scheme) return Verdict.Reject;
     if (this.endsValue(byte) && word !== "") return Verdict.Close;
     if (scheme) {
-      this.token68 = TOKEN68_SCHEMES.has(word);
+      this.single = SINGLE_TOKEN_SCHEMES.has(word);
       this.phase = Phase.CredentialStart;
       this.claim = here + 1;
       return Verdict.Hold;
@@ -236,7 +237,7 @@ class AuthorizationCandidate implements Candidate {
       return Verdict.Redact;
     }
     if (this.endsCredential(byte)) return Verdict.Close;
-    this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.token68 && byte === 0x5c;
+    this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.single && byte === 0x5c;
     return Verdict.Redact;
   }
 
@@ -251,7 +252,7 @@ class AuthorizationCandidate implements Candidate {
         }
         const byte = input[i]!;
         if (this.endsCredential(byte)) break;
-        this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.token68 && byte === 0x5c;
+        this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.single && byte === 0x5c;
       }
       this.length += i - start;
     } else if (this.phase === Phase.Name) {
