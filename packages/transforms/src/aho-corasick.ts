@@ -25,6 +25,8 @@
  * ```
  */
 
+import { NeedlePool } from "./needle-pool.js";
+
 /** One needle: its bytes, and what a match means (a literal rule index and/or an anchor id). */
 export interface Needle {
   readonly bytes: Uint8Array;
@@ -100,8 +102,9 @@ export interface Automaton {
   step(state: number, cls: number): number;
   /**
    * The same automaton (same state numbers, so a scan may switch to it between bytes)
-   * with a dense row for every state: fewer stops in the scan, built once on demand, for
-   * streams long enough to repay its cost (`this` when every row is dense already).
+   * with a dense row for every state, or for as many shallow states as 4 Mi cells allow:
+   * fewer stops in the scan, built once on demand, for streams long enough to repay its
+   * cost (`this` when those rows are dense already).
    */
   densified(): Automaton;
   /** {@link densified}'s automaton if some stream has built it already, else `this`. */
@@ -115,14 +118,21 @@ export function isWhitespaceByte(byte: number): boolean {
   return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 }
 
-/** Build the automaton. Needles are normalised (runs collapsed, case folded) as the input is. */
-export function buildAutomaton(needles: readonly Needle[], options: AutomatonOptions): Automaton {
+/**
+ * Build the automaton. Needles are normalised (runs collapsed, case folded) as the input is.
+ * Given a {@link NeedlePool}, no object is made per needle or per state: the trie is built
+ * one depth at a time straight into breadth-first numbered typed arrays.
+ */
+export function buildAutomaton(
+  needles: readonly Needle[] | NeedlePool,
+  options: AutomatonOptions,
+): Automaton {
+  const pool = needles instanceof NeedlePool ? needles : NeedlePool.of(needles);
   const collapse = options.collapseWhitespace ?? false;
   const fold = options.foldCase ?? false;
-  const { classOf, classes, wsClass } = buildClasses(needles, collapse, fold);
-  const trie = buildTrie(needles, classOf, classes, wsClass);
-  const states = trie.depthList.length;
-  const rows = renumberBreadthFirst(trie, groupChildren(trie, states), states);
+  const { classOf, classes, wsClass } = buildClasses(pool, collapse, fold);
+  const rows = buildRows(pool, classOf, wsClass);
+  const states = rows.depth.length;
   const denseStates = denseStateCount(options, states, classes, rows.depth);
   const dense = new Int32Array(denseStates * classes);
   const fail = new Int32Array(states);
@@ -141,8 +151,8 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     rows,
     anchorStart: outputs.anchorStart,
     anchorIds: outputs.anchorIds,
-    anchorLength: trie.anchorLength,
-    anchorWs: trie.anchorWs,
+    anchorLength: rows.anchorLength,
+    anchorWs: rows.anchorWs,
     maxWsCount: outputs.maxWsCount,
     maxDepth: outputs.maxDepth,
   });
@@ -171,7 +181,7 @@ export interface AutomatonTables
     | "maxDepth"
   > {
   /** Per-state rows, the sparse children included (what `step` falls back to). */
-  readonly rows: Omit<StateRows, "anchorLists">;
+  readonly rows: Omit<StateRows, "ownAnchorStart" | "ownAnchorIds" | "anchorLength" | "anchorWs">;
 }
 
 const TABLES = new WeakMap<Automaton, AutomatonTables>();
@@ -212,7 +222,7 @@ export function assemble(tables: AutomatonTables): Automaton {
     maxDepth: tables.maxDepth,
     step,
     densified() {
-      if (denseStates === states) return automaton;
+      if (denseStates >= densifiedStates(states, classes)) return automaton;
       full ??= densify(automaton, rows, wsClass);
       return full;
     },
@@ -224,9 +234,23 @@ export function assemble(tables: AutomatonTables): Automaton {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * Most cells (4 bytes each, twice: the rows and their scan codes) of a densified automaton.
+ * The built-in rules' automaton (~2,650 states) is far below it; one holding the forms of
+ * 50,000 known values (millions of states) would need gigabytes to be dense everywhere, so
+ * only its shallow states are, where the scan spends its time.
+ */
+const DENSIFIED_CELLS = 1 << 22;
+
+/** States with a dense row once densified: all of them, or the shallow ones within {@link DENSIFIED_CELLS}. */
+function densifiedStates(states: number, classes: number): number {
+  return Math.min(states, Math.floor(DENSIFIED_CELLS / classes));
+}
+
 /** {@link Automaton.densified}: the missing dense rows and their scan codes, in breadth order. */
 function densify(a: Automaton, rows: AutomatonTables["rows"], wsClass: number): Automaton {
-  const { classes, states, fail } = a;
+  const { classes, fail } = a;
+  const states = densifiedStates(a.states, classes);
   const dense = new Int32Array(states * classes);
   dense.set(a.dense);
   const { flags, cStart, cClass, cState } = rows;
@@ -251,29 +275,6 @@ function densify(a: Automaton, rows: AutomatonTables["rows"], wsClass: number): 
   return full;
 }
 
-/** The trie in insertion order, one list entry per state (index 0 is the root). */
-interface Trie {
-  /** Children in one map keyed by state * classes + class. */
-  readonly childMap: Map<number, number>;
-  readonly depthList: number[];
-  readonly wsList: number[];
-  readonly lastWs: boolean[];
-  readonly ownLiteral: number[];
-  readonly ownAnchors: number[][];
-  /** Each state's parent and the class leading to it (the root's are unused). */
-  readonly parentList: number[];
-  readonly classList: number[];
-  readonly anchorLength: Int32Array;
-  readonly anchorWs: Int32Array;
-}
-
-/** Children grouped per state (insertion numbering), sorted by class. */
-interface GroupedChildren {
-  readonly childStart: Int32Array;
-  readonly childClass: Int32Array;
-  readonly childState: Int32Array;
-}
-
 /** Per-state rows in breadth-first numbering, before failure links. */
 interface StateRows {
   readonly depth: Int32Array;
@@ -282,161 +283,215 @@ interface StateRows {
   readonly outLength: Int32Array;
   readonly outWs: Int32Array;
   readonly outLiteral: Int32Array;
+  /**
+   * Children of `s`: `cClass`/`cState[cStart[s] .. cStart[s + 1])`, sorted by class. In
+   * breadth-first numbering the children of every state are consecutive, so `cState[j]` is
+   * always `j + 1`.
+   */
   readonly cStart: Int32Array;
   readonly cClass: Int32Array;
   readonly cState: Int32Array;
-  readonly anchorLists: number[][];
+  /** Anchors ending at `s` itself (not inherited): `ownAnchorIds[ownAnchorStart[s] .. ownAnchorStart[s + 1])`. */
+  readonly ownAnchorStart: Int32Array;
+  readonly ownAnchorIds: Int32Array;
+  /** Anchor length in symbols, and whitespace symbols in it, by anchor id. */
+  readonly anchorLength: Int32Array;
+  readonly anchorWs: Int32Array;
 }
 
-/** Insert every needle's class symbols into a trie, recording its literal and anchor ends. */
-function buildTrie(
-  needles: readonly Needle[],
-  classOf: Uint8Array,
-  classes: number,
-  wsClass: number,
-): Trie {
+/**
+ * The trie of `pool`'s needles, one depth at a time: the needles still long enough are kept
+ * grouped by the state their prefix reached (groups in state order), each group is sorted
+ * by the next symbol, and every new (state, symbol) pair becomes the next state number.
+ * That numbering is breadth-first with children in class order, with no map and no
+ * renumbering; time is linear in the needles' total length (groups are sorted by counting
+ * when large), memory a few typed arrays sized by it.
+ */
+function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): StateRows {
+  const { symbols, symStart, kept } = normaliseAll(pool, classOf, wsClass);
+  const total = symStart[kept.length]!;
+  // States are at most one per symbol, plus the root: tables are sized by that and cut to
+  // the states made (views; the pages never touched cost no memory).
+  const capacity = total + 1;
+  const depth = new Int32Array(capacity);
+  const wsCount = new Int32Array(capacity);
+  const flags = new Uint8Array(capacity);
+  const outLength = new Int32Array(capacity);
+  const outWs = new Int32Array(capacity);
+  const outLiteral = new Int32Array(capacity).fill(-1);
+  const childCount = new Int32Array(capacity + 1);
+  const cClass = new Int32Array(capacity);
   let maxAnchorId = -1;
-  for (const needle of needles) maxAnchorId = Math.max(maxAnchorId, needle.anchor);
-  const trie: Trie = {
-    childMap: new Map<number, number>(),
-    depthList: [0],
-    wsList: [0],
-    lastWs: [false],
-    ownLiteral: [-1],
-    ownAnchors: [[]],
-    parentList: [0],
-    classList: [0],
-    anchorLength: new Int32Array(maxAnchorId + 1),
-    anchorWs: new Int32Array(maxAnchorId + 1),
-  };
-  // Locals, not property loads, in the per-symbol loop: it runs cold (start-up cost).
-  const { childMap, depthList, wsList, lastWs, ownLiteral, ownAnchors, parentList, classList } =
-    trie;
-  for (const needle of needles) {
-    const symbols = normalise(needle.bytes, classOf, wsClass);
-    if (symbols.length === 0) continue;
-    let state = 0;
-    let ws = 0;
-    for (const sym of symbols) {
-      if (sym === wsClass) ws++;
-      const key = state * classes + sym;
-      let next = childMap.get(key);
-      if (next === undefined) {
-        next = depthList.length;
-        childMap.set(key, next);
-        parentList.push(state);
-        classList.push(sym);
-        depthList.push(depthList[state]! + 1);
-        wsList.push(ws);
-        lastWs.push(sym === wsClass);
-        ownLiteral.push(-1);
-        ownAnchors.push([]);
+  for (let n = 0; n < pool.count; n++) maxAnchorId = Math.max(maxAnchorId, pool.anchor[n]!);
+  const anchorLength = new Int32Array(maxAnchorId + 1);
+  const anchorWs = new Int32Array(maxAnchorId + 1);
+  const ownAnchors: number[] = []; // (state, anchor id) pairs: anchors are few
+
+  // `active[0 .. live)`: needles (indices into `kept`) longer than the depth `d`, grouped by
+  // `at[k]`, the state their first `d` symbols reach.
+  let live = kept.length;
+  const active = new Int32Array(live);
+  for (let k = 0; k < live; k++) active[k] = k;
+  const at = new Int32Array(live);
+  const scratch = new Int32Array(live);
+  const bins = new Int32Array(257);
+  let states = 1;
+  for (let d = 0; live > 0; d++) {
+    sortGroups(active, live, at, symbols, symStart, d, scratch, bins);
+    let prevState = -1;
+    let prevSym = -1;
+    for (let k = 0; k < live; k++) {
+      const n = active[k]!;
+      const parent = at[n]!;
+      const sym = symbols[symStart[n]! + d]!;
+      if (parent !== prevState || sym !== prevSym) {
+        const s = states++;
+        depth[s] = d + 1;
+        wsCount[s] = wsCount[parent]! + (sym === wsClass ? 1 : 0);
+        if (sym === wsClass) flags[s]! |= FLAG_WS_END;
+        cClass[s - 1] = sym;
+        childCount[parent + 1]!++;
+        prevState = parent;
+        prevSym = sym;
       }
-      state = next;
+      at[n] = states - 1;
     }
-    recordNeedleEnd(trie, needle, state, symbols.length, ws);
-  }
-  return trie;
-}
-
-/** The needle's literal (lowest wins) and anchor at its end state. */
-function recordNeedleEnd(
-  trie: Trie,
-  needle: Needle,
-  state: number,
-  length: number,
-  ws: number,
-): void {
-  if (needle.literal >= 0) {
-    const prev = trie.ownLiteral[state]!;
-    trie.ownLiteral[state] = prev < 0 ? needle.literal : Math.min(prev, needle.literal);
-  }
-  if (needle.anchor >= 0) {
-    trie.ownAnchors[state]!.push(needle.anchor);
-    trie.anchorLength[needle.anchor] = length;
-    trie.anchorWs[needle.anchor] = ws;
-  }
-}
-
-/**
- * Children grouped per state, sorted by class (compact rows for deep states); read from
- * the parent lists, not by iterating the map (cheaper in cold code: start-up cost).
- */
-function groupChildren(trie: Trie, states: number): GroupedChildren {
-  const { parentList, classList } = trie;
-  const childCount = new Int32Array(states + 1);
-  for (let c = 1; c < states; c++) childCount[parentList[c]! + 1]!++;
-  const childStart = new Int32Array(states + 1);
-  for (let s = 0; s < states; s++) childStart[s + 1] = childStart[s]! + childCount[s + 1]!;
-  const childClass = new Int32Array(trie.childMap.size);
-  const childState = new Int32Array(trie.childMap.size);
-  const fillAt = childStart.slice(0, states);
-  for (let c = 1; c < states; c++) {
-    const at = fillAt[parentList[c]!]!++;
-    childClass[at] = classList[c]!;
-    childState[at] = c;
-  }
-  for (let s = 0; s < states; s++)
-    sortChildren(childClass, childState, childStart[s]!, childStart[s + 1]!);
-  return { childStart, childClass, childState };
-}
-
-/**
- * Breadth-first: states were numbered in insertion order, which is not breadth order, so
- * renumber so that shallow states come first and get the dense rows.
- */
-function renumberBreadthFirst(trie: Trie, grouped: GroupedChildren, states: number): StateRows {
-  const { childStart, childClass, childState } = grouped;
-  const { depthList, wsList, lastWs, ownLiteral, ownAnchors } = trie;
-  const order = breadthOrder(states, childStart, childState);
-  const rank = new Int32Array(states);
-  for (let i = 0; i < states; i++) rank[order[i]!] = i;
-  const depth = new Int32Array(states);
-  const wsCount = new Int32Array(states);
-  const flags = new Uint8Array(states);
-  const cStart = new Int32Array(states + 1);
-  const cClass = new Int32Array(trie.childMap.size);
-  const cState = new Int32Array(trie.childMap.size);
-  let k = 0;
-  for (let i = 0; i < states; i++) {
-    const old = order[i]!;
-    depth[i] = depthList[old]!;
-    wsCount[i] = wsList[old]!;
-    if (lastWs[old]) flags[i]! |= FLAG_WS_END;
-    cStart[i] = k;
-    for (let j = childStart[old]!; j < childStart[old + 1]!; j++) {
-      cClass[k] = childClass[j]!;
-      cState[k] = rank[childState[j]!]!;
-      k++;
+    // Needles that end at this depth are recorded and leave the active list.
+    let w = 0;
+    for (let k = 0; k < live; k++) {
+      const n = active[k]!;
+      if (symStart[n + 1]! - symStart[n]! > d + 1) {
+        active[w++] = n;
+        continue;
+      }
+      const s = at[n]!;
+      const needle = kept[n]!;
+      const literal = pool.literal[needle]!;
+      if (literal >= 0) {
+        const prev = outLiteral[s]!;
+        outLiteral[s] = prev < 0 ? literal : Math.min(prev, literal);
+        outLength[s] = depth[s]!;
+        outWs[s] = wsCount[s]!;
+      }
+      const anchor = pool.anchor[needle]!;
+      if (anchor >= 0) {
+        ownAnchors.push(s, anchor);
+        anchorLength[anchor] = depth[s]!;
+        anchorWs[anchor] = wsCount[s]!;
+      }
     }
+    live = w;
   }
-  cStart[states] = k;
-  const outLength = new Int32Array(states);
-  const outWs = new Int32Array(states);
-  const outLiteral = new Int32Array(states).fill(-1);
-  const anchorLists: number[][] = new Array(states);
-  for (let i = 0; i < states; i++) {
-    const old = order[i]!;
-    anchorLists[i] = ownAnchors[old]!;
-    const lit = ownLiteral[old]!;
-    if (lit >= 0) {
-      outLength[i] = depth[i]!;
-      outWs[i] = wsCount[i]!;
-      outLiteral[i] = lit;
-    }
-  }
+  const cStart = childCount.subarray(0, states + 1);
+  for (let s = 0; s < states; s++) cStart[s + 1] = cStart[s]! + cStart[s + 1]!;
+  const cState = new Int32Array(states - 1);
+  for (let j = 0; j < states - 1; j++) cState[j] = j + 1;
+  const { ownAnchorStart, ownAnchorIds } = groupAnchors(ownAnchors, states);
   return {
-    depth,
-    wsCount,
-    flags,
-    outLength,
-    outWs,
-    outLiteral,
+    depth: depth.subarray(0, states),
+    wsCount: wsCount.subarray(0, states),
+    flags: flags.subarray(0, states),
+    outLength: outLength.subarray(0, states),
+    outWs: outWs.subarray(0, states),
+    outLiteral: outLiteral.subarray(0, states),
     cStart,
-    cClass,
+    cClass: cClass.subarray(0, states - 1),
     cState,
-    anchorLists,
+    ownAnchorStart,
+    ownAnchorIds,
+    anchorLength,
+    anchorWs,
   };
+}
+
+/** Every needle's class symbols (see {@link normalise}) in one array; empty needles left out. */
+function normaliseAll(
+  pool: NeedlePool,
+  classOf: Uint8Array,
+  wsClass: number,
+): { symbols: Uint16Array; symStart: Int32Array; kept: Int32Array } {
+  const symbols = new Uint16Array(pool.size);
+  const starts: number[] = [];
+  const kept: number[] = [];
+  const { bytes, ends } = pool;
+  let w = 0;
+  let from = 0;
+  for (let n = 0; n < pool.count; n++) {
+    const start = w;
+    const to = ends[n]!;
+    for (let i = from; i < to; i++) {
+      const cls = classOf[bytes[i]!]!;
+      if (cls === wsClass && (w === start || symbols[w - 1] === wsClass)) continue;
+      symbols[w++] = cls;
+    }
+    while (w > start && symbols[w - 1] === wsClass) w--;
+    from = to;
+    if (w > start) {
+      starts.push(start);
+      kept.push(n);
+    }
+  }
+  starts.push(w);
+  return { symbols, symStart: Int32Array.from(starts), kept: Int32Array.from(kept) };
+}
+
+/**
+ * Sort each group of `active` (a run of equal `at`) by the needle's symbol at `d`: insertion
+ * sort for small groups, counting sort for large ones (so a level costs its length plus at
+ * most a constant times it).
+ */
+function sortGroups(
+  active: Int32Array,
+  live: number,
+  at: Int32Array,
+  symbols: Uint16Array,
+  symStart: Int32Array,
+  d: number,
+  scratch: Int32Array,
+  bins: Int32Array,
+): void {
+  let from = 0;
+  while (from < live) {
+    const group = at[active[from]!]!;
+    let to = from + 1;
+    while (to < live && at[active[to]!] === group) to++;
+    if (to - from <= 32) {
+      for (let i = from + 1; i < to; i++) {
+        const n = active[i]!;
+        const key = symbols[symStart[n]! + d]!;
+        let j = i - 1;
+        while (j >= from && symbols[symStart[active[j]!]! + d]! > key) {
+          active[j + 1] = active[j]!;
+          j--;
+        }
+        active[j + 1] = n;
+      }
+    } else {
+      bins.fill(0);
+      for (let i = from; i < to; i++) bins[symbols[symStart[active[i]!]! + d]! + 1]!++;
+      for (let c = 1; c < bins.length; c++) bins[c]! += bins[c - 1]!;
+      for (let i = from; i < to; i++) {
+        const n = active[i]!;
+        scratch[from + bins[symbols[symStart[n]! + d]!]!++] = n;
+      }
+      active.set(scratch.subarray(from, to), from);
+    }
+    from = to;
+  }
+}
+
+/** (state, anchor id) pairs as per-state ranges. */
+function groupAnchors(
+  pairs: readonly number[],
+  states: number,
+): { ownAnchorStart: Int32Array; ownAnchorIds: Int32Array } {
+  const ownAnchorStart = new Int32Array(states + 1);
+  for (let p = 0; p < pairs.length; p += 2) ownAnchorStart[pairs[p]! + 1]!++;
+  for (let s = 0; s < states; s++) ownAnchorStart[s + 1]! += ownAnchorStart[s]!;
+  const fill = ownAnchorStart.slice(0, states);
+  const ownAnchorIds = new Int32Array(pairs.length / 2);
+  for (let p = 0; p < pairs.length; p += 2) ownAnchorIds[fill[pairs[p]!]!++] = pairs[p + 1]!;
+  return { ownAnchorStart, ownAnchorIds };
 }
 
 /** How many breadth-first states get a dense row: within the cell budget and `denseDepth`. */
@@ -513,7 +568,8 @@ function inheritOutputs(
   fail: Int32Array,
   states: number,
 ): { anchorStart: Int32Array; anchorIds: Int32Array; maxWsCount: number; maxDepth: number } {
-  const { depth, wsCount, flags, outLength, outWs, outLiteral, anchorLists } = rows;
+  const { depth, wsCount, flags, outLength, outWs, outLiteral, ownAnchorStart, ownAnchorIds } =
+    rows;
   const anchorStart = new Int32Array(states + 1);
   const ids: number[] = [];
   let maxWsCount = 0;
@@ -529,7 +585,7 @@ function inheritOutputs(
     }
     if (outLength[s]! > 0) flags[s]! |= FLAG_OUTPUT;
     anchorStart[s] = ids.length;
-    for (const id of anchorLists[s]!) ids.push(id);
+    for (let j = ownAnchorStart[s]!; j < ownAnchorStart[s + 1]!; j++) ids.push(ownAnchorIds[j]!);
     if (s > 0) for (let j = anchorStart[f]!; j < anchorStart[f + 1]!; j++) ids.push(ids[j]!);
     anchorStart[s + 1] = ids.length;
     if (anchorStart[s + 1]! > anchorStart[s]!) flags[s]! |= FLAG_ANCHOR;
@@ -583,14 +639,14 @@ export function normalise(bytes: Uint8Array, classOf: Uint8Array, wsClass: numbe
 }
 
 function buildClasses(
-  needles: readonly Needle[],
+  pool: NeedlePool,
   collapse: boolean,
   fold: boolean,
 ): { classOf: Uint8Array; classes: number; wsClass: number } {
   const classOf = new Uint8Array(256);
   const used = new Uint8Array(256);
-  for (const needle of needles)
-    for (const byte of needle.bytes) used[fold ? lower(byte) : byte] = 1;
+  const { bytes, size } = pool;
+  for (let i = 0; i < size; i++) used[fold ? lower(bytes[i]!) : bytes[i]!] = 1;
   // Class 0 is every byte no needle uses: such a byte sends the automaton back to the root.
   let classes = 1;
   let wsClass = -1;
@@ -609,32 +665,4 @@ function buildClasses(
 
 function lower(byte: number): number {
   return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
-}
-
-function sortChildren(cls: Int32Array, state: Int32Array, from: number, to: number): void {
-  // Insertion sort: rows are short (bounded by the number of classes).
-  for (let i = from + 1; i < to; i++) {
-    const c = cls[i]!;
-    const s = state[i]!;
-    let j = i - 1;
-    while (j >= from && cls[j]! > c) {
-      cls[j + 1] = cls[j]!;
-      state[j + 1] = state[j]!;
-      j--;
-    }
-    cls[j + 1] = c;
-    state[j + 1] = s;
-  }
-}
-
-function breadthOrder(states: number, childStart: Int32Array, childState: Int32Array): Int32Array {
-  const order = new Int32Array(states);
-  let head = 0;
-  let tail = 1;
-  order[0] = 0;
-  while (head < tail) {
-    const s = order[head++]!;
-    for (let j = childStart[s]!; j < childStart[s + 1]!; j++) order[tail++] = childState[j]!;
-  }
-  return order;
 }

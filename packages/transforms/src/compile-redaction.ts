@@ -27,6 +27,7 @@ import {
 import { automatonKey, readAutomatonImage, writeAutomatonImage } from "./automaton-image.js";
 import { BUILTIN_RULES } from "./builtin-rules.js";
 import { checkKnownValue, type KnownValue, knownValueForms } from "./known-values.js";
+import { NeedlePool } from "./needle-pool.js";
 import {
   type AnchorMatch,
   type Candidate,
@@ -173,8 +174,16 @@ export function isCompiledRedaction(value: unknown): value is CompiledRedaction 
  * ```
  */
 export function compileRedaction(options: RedactionOptions = {}): CompiledRedaction {
-  const { window, ruleNames, exactNeedles, foldedNeedles, anchors, base64Rule, secretKeyRule } =
-    collectNeedles(options);
+  const {
+    window,
+    ruleNames,
+    known,
+    exactNeedles,
+    foldedNeedles,
+    anchors,
+    base64Rule,
+    secretKeyRule,
+  } = collectNeedles(options);
   const folded = buildAutomaton(foldedNeedles, { foldCase: true });
   if (folded.denseStates < folded.states) {
     throw new SpoolError("SPOOL_E_OPTIONS", "redactor", "too many case-insensitive anchors");
@@ -183,9 +192,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
   // a capture with no output never pays for it. Everything that can refuse the options
   // has run by now. With the built-in rules alone it is loaded from the build's image.
   const builtinsOnly =
-    (options.builtins ?? true) &&
-    (options.knownValues ?? []).length === 0 &&
-    (options.rules ?? []).length === 0;
+    (options.builtins ?? true) && known.length === 0 && (options.rules ?? []).length === 0;
   let exact: Automaton | null = null;
   return {
     window,
@@ -193,7 +200,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     get exact() {
       exact ??=
         (builtinsOnly ? loadBuiltinImage(exactNeedles) : null) ??
-        buildAutomaton(exactNeedles, EXACT_OPTIONS);
+        buildAutomaton(exactPool(known, exactNeedles), EXACT_OPTIONS);
       return exact;
     },
     folded,
@@ -262,14 +269,15 @@ function collectNeedles(options: RedactionOptions) {
     }
     return index;
   };
-  // Known values first: on a tie their name wins the marker, being the most specific.
+  // Known values first: on a tie their name wins the marker, being the most specific. Their
+  // forms are made when the automaton is built (`exactPool`): checking them is cheap.
+  const known: KnownNeedle[] = [];
   for (const entry of options.knownValues ?? []) {
-    const known: KnownValue = typeof entry === "string" ? { value: entry } : entry;
-    const value = checkKnownValue(known, window);
-    const rule = indexOf(known.name ?? "known-value");
-    for (const form of knownValueForms(value)) {
-      exactNeedles.push({ bytes: Buffer.from(form, "utf8"), literal: rule, anchor: -1 });
-    }
+    const value: KnownValue = typeof entry === "string" ? { value: entry } : entry;
+    known.push({
+      value: checkKnownValue(value, window),
+      rule: indexOf(value.name ?? "known-value"),
+    });
   }
   const rules = [...(options.rules ?? []), ...((options.builtins ?? true) ? BUILTIN_RULES : [])];
   for (const rule of rules) {
@@ -287,7 +295,32 @@ function collectNeedles(options: RedactionOptions) {
   const base64Rule = indexOf("base64");
   // The name the built-in assignment rule for these keys already has.
   const secretKeyRule = (options.builtins ?? true) ? indexOf("aws-secret-access-key") : -1;
-  return { window, ruleNames, exactNeedles, foldedNeedles, anchors, base64Rule, secretKeyRule };
+  return {
+    window,
+    ruleNames,
+    known,
+    exactNeedles,
+    foldedNeedles,
+    anchors,
+    base64Rule,
+    secretKeyRule,
+  };
+}
+
+/** A checked known value (trimmed) and its rule index. */
+interface KnownNeedle {
+  readonly value: string;
+  readonly rule: number;
+}
+
+/** The exact automaton's needles packed: every form of every known value, then the rules'. */
+function exactPool(known: readonly KnownNeedle[], ruleNeedles: readonly Needle[]): NeedlePool {
+  const pool = new NeedlePool();
+  for (const { value, rule } of known) {
+    for (const form of knownValueForms(value)) pool.addText(form, rule, -1);
+  }
+  for (const needle of ruleNeedles) pool.add(needle.bytes, needle.literal, needle.anchor);
+  return pool;
 }
 
 function checkWindow(window: number): number {
