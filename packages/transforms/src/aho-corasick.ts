@@ -84,7 +84,7 @@ export interface Automaton {
   readonly outLength: Int32Array;
   /** Whitespace symbols inside that needle. */
   readonly outWs: Int32Array;
-  /** Its literal rule index (the lowest among equal needles). */
+  /** Its literal rule index (the lowest among equal needles); meaningless where `outLength` is 0. */
   readonly outLiteral: Int32Array;
   /** Longest proper suffix state of `s` (its failure link). */
   readonly fail: Int32Array;
@@ -102,7 +102,7 @@ export interface Automaton {
   step(state: number, cls: number): number;
   /**
    * The same automaton (same state numbers, so a scan may switch to it between bytes)
-   * with a dense row for every state, or for as many shallow states as 4 Mi cells allow:
+   * with a dense row for every state, or for as many shallow states as 1 Mi cells allow:
    * fewer stops in the scan, built once on demand, for streams long enough to repay its
    * cost (`this` when those rows are dense already).
    */
@@ -240,7 +240,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * 50,000 known values (millions of states) would need gigabytes to be dense everywhere, so
  * only its shallow states are, where the scan spends its time.
  */
-const DENSIFIED_CELLS = 1 << 22;
+const DENSIFIED_CELLS = 1 << 20;
 
 /** States with a dense row once densified: all of them, or the shallow ones within {@link DENSIFIED_CELLS}. */
 function densifiedStates(states: number, classes: number): number {
@@ -253,13 +253,13 @@ function densify(a: Automaton, rows: AutomatonTables["rows"], wsClass: number): 
   const states = densifiedStates(a.states, classes);
   const dense = new Int32Array(states * classes);
   dense.set(a.dense);
-  const { flags, cStart, cClass, cState } = rows;
+  const { flags, cStart, cClass } = rows;
   // Breadth order: each failure link is shallower, so its row is complete before it is copied.
   for (let s = a.denseStates; s < states; s++) {
     const row = s * classes;
     dense.copyWithin(row, fail[s]! * classes, fail[s]! * classes + classes);
     if (wsClass >= 0 && (flags[s]! & FLAG_WS_END) !== 0) dense[row + wsClass] = s;
-    for (let j = cStart[s]!; j < cStart[s + 1]!; j++) dense[row + cClass[j]!] = cState[j]!;
+    for (let j = cStart[s]!; j < cStart[s + 1]!; j++) dense[row + cClass[j]!] = j + 1;
   }
   const step = createStep(rows, dense, fail, states, classes, wsClass);
   const code = buildScanCodes(rows, dense, fail, states, classes, wsClass);
@@ -284,13 +284,12 @@ interface StateRows {
   readonly outWs: Int32Array;
   readonly outLiteral: Int32Array;
   /**
-   * Children of `s`: `cClass`/`cState[cStart[s] .. cStart[s + 1])`, sorted by class. In
-   * breadth-first numbering the children of every state are consecutive, so `cState[j]` is
-   * always `j + 1`.
+   * Children of `s`: `cClass[cStart[s] .. cStart[s + 1])`, sorted by class. In breadth-first
+   * numbering every state's children are consecutive and state 0 is no one's, so the child
+   * at `j` is state `j + 1`: no table of child states (4 bytes per state).
    */
   readonly cStart: Int32Array;
   readonly cClass: Int32Array;
-  readonly cState: Int32Array;
   /** Anchors ending at `s` itself (not inherited): `ownAnchorIds[ownAnchorStart[s] .. ownAnchorStart[s + 1])`. */
   readonly ownAnchorStart: Int32Array;
   readonly ownAnchorIds: Int32Array;
@@ -318,7 +317,10 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
   const flags = new Uint8Array(capacity);
   const outLength = new Int32Array(capacity);
   const outWs = new Int32Array(capacity);
-  const outLiteral = new Int32Array(capacity).fill(-1);
+  // Only states with an output (`outLength > 0`) have a meaningful `outLiteral`, and only
+  // whitespace writes `wsCount`/`outWs`: pages of these tables that stay zero are never
+  // touched, so they cost no memory (most known values have no whitespace).
+  const outLiteral = new Int32Array(capacity);
   const childCount = new Int32Array(capacity + 1);
   const cClass = new Int32Array(capacity);
   let maxAnchorId = -1;
@@ -347,7 +349,8 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
       if (parent !== prevState || sym !== prevSym) {
         const s = states++;
         depth[s] = d + 1;
-        wsCount[s] = wsCount[parent]! + (sym === wsClass ? 1 : 0);
+        const ws = wsCount[parent]! + (sym === wsClass ? 1 : 0);
+        if (ws > 0) wsCount[s] = ws;
         if (sym === wsClass) flags[s]! |= FLAG_WS_END;
         cClass[s - 1] = sym;
         childCount[parent + 1]!++;
@@ -368,10 +371,9 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
       const needle = kept[n]!;
       const literal = pool.literal[needle]!;
       if (literal >= 0) {
-        const prev = outLiteral[s]!;
-        outLiteral[s] = prev < 0 ? literal : Math.min(prev, literal);
+        outLiteral[s] = outLength[s] === 0 ? literal : Math.min(outLiteral[s]!, literal);
         outLength[s] = depth[s]!;
-        outWs[s] = wsCount[s]!;
+        if (wsCount[s]! > 0) outWs[s] = wsCount[s]!;
       }
       const anchor = pool.anchor[needle]!;
       if (anchor >= 0) {
@@ -384,8 +386,6 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
   }
   const cStart = childCount.subarray(0, states + 1);
   for (let s = 0; s < states; s++) cStart[s + 1] = cStart[s]! + cStart[s + 1]!;
-  const cState = new Int32Array(states - 1);
-  for (let j = 0; j < states - 1; j++) cState[j] = j + 1;
   const { ownAnchorStart, ownAnchorIds } = groupAnchors(ownAnchors, states);
   return {
     depth: depth.subarray(0, states),
@@ -396,7 +396,6 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
     outLiteral: outLiteral.subarray(0, states),
     cStart,
     cClass: cClass.subarray(0, states - 1),
-    cState,
     ownAnchorStart,
     ownAnchorIds,
     anchorLength,
@@ -404,13 +403,13 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
   };
 }
 
-/** Every needle's class symbols (see {@link normalise}) in one array; empty needles left out. */
+/** Every needle's class symbols (see {@link normalise}; classes fit a byte, as `classOf` holds them) in one array; empty needles left out. */
 function normaliseAll(
   pool: NeedlePool,
   classOf: Uint8Array,
   wsClass: number,
-): { symbols: Uint16Array; symStart: Int32Array; kept: Int32Array } {
-  const symbols = new Uint16Array(pool.size);
+): { symbols: Uint8Array; symStart: Int32Array; kept: Int32Array } {
+  const symbols = new Uint8Array(pool.size);
   const starts: number[] = [];
   const kept: number[] = [];
   const { bytes, ends } = pool;
@@ -444,7 +443,7 @@ function sortGroups(
   active: Int32Array,
   live: number,
   at: Int32Array,
-  symbols: Uint16Array,
+  symbols: Uint8Array,
   symStart: Int32Array,
   d: number,
   scratch: Int32Array,
@@ -518,13 +517,13 @@ function createStep(
   classes: number,
   wsClass: number,
 ): (state: number, cls: number) => number {
-  const { flags, cStart, cClass, cState } = rows;
+  const { flags, cStart, cClass } = rows;
   return (state: number, cls: number): number => {
     let s = state;
     for (;;) {
       if (s < denseStates) return dense[s * classes + cls]!;
       if (cls === wsClass && (flags[s]! & FLAG_WS_END) !== 0) return s;
-      for (let j = cStart[s]!; j < cStart[s + 1]!; j++) if (cClass[j] === cls) return cState[j]!;
+      for (let j = cStart[s]!; j < cStart[s + 1]!; j++) if (cClass[j] === cls) return j + 1;
       s = fail[s]!;
     }
   };
@@ -543,7 +542,7 @@ function linkFailures(
   classes: number,
   wsClass: number,
 ): void {
-  const { flags, cStart, cClass, cState } = rows;
+  const { flags, cStart, cClass } = rows;
   const states = fail.length;
   for (let s = 0; s < states; s++) {
     if (s < denseStates) {
@@ -554,7 +553,7 @@ function linkFailures(
       if (wsClass >= 0 && (flags[s]! & FLAG_WS_END) !== 0) dense[row + wsClass] = s;
     }
     for (let j = cStart[s]!; j < cStart[s + 1]!; j++) {
-      const child = cState[j]!;
+      const child = j + 1;
       const cls = cClass[j]!;
       fail[child] = s === 0 ? 0 : step(fail[s]!, cls);
       if (s < denseStates) dense[s * classes + cls] = child;
@@ -580,7 +579,7 @@ function inheritOutputs(
     const f = fail[s]!;
     if (s > 0 && outLength[s] === 0 && outLength[f]! > 0) {
       outLength[s] = outLength[f]!;
-      outWs[s] = outWs[f]!;
+      if (outWs[f]! > 0) outWs[s] = outWs[f]!;
       outLiteral[s] = outLiteral[f]!;
     }
     if (outLength[s]! > 0) flags[s]! |= FLAG_OUTPUT;

@@ -34,7 +34,7 @@ import {
 
 const FORMAT = "spool-automaton";
 /** Bump when the tables' meaning changes: older images then no longer load. */
-const VERSION = 1;
+const VERSION = 2;
 
 /** The byte tables; every other table is `Int32Array`. */
 const BYTE_TABLES = new Set(["classOf", "flags"]);
@@ -47,7 +47,6 @@ const ROW_TABLES = [
   "outLiteral",
   "cStart",
   "cClass",
-  "cState",
 ] as const;
 const TOP_TABLES = [
   "classOf",
@@ -198,7 +197,7 @@ function fits(t: AutomatonTables): boolean {
     t.code.length === t.dense.length &&
     perState.every((table) => table.length === states) &&
     rows.cStart.length === states + 1 &&
-    rows.cClass.length === rows.cState.length &&
+    rows.cClass.length === states - 1 &&
     t.anchorStart.length === states + 1 &&
     t.anchorLength.length === t.anchorWs.length
   );
