@@ -194,7 +194,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
   const builtinsOnly =
     (options.builtins ?? true) && known.length === 0 && (options.rules ?? []).length === 0;
   let exact: Automaton | null = null;
-  return {
+  const compiled = {
     window,
     ruleNames,
     get exact() {
@@ -211,6 +211,80 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     lead:
       anchors.leadBytes === null ? null : { bytes: anchors.leadBytes, length: anchors.leadLength },
   } as unknown as CompiledRedaction;
+  if (known.length > 0) SOURCES.set(compiled, { options, known, built: () => exact !== null });
+  return compiled;
+}
+
+/** What a compiled redaction with known values was compiled from, for {@link compiledForText}. */
+const SOURCES = new WeakMap<
+  CompiledRedaction,
+  { options: RedactionOptions; known: readonly KnownNeedle[]; built: () => boolean }
+>();
+
+/** Longest text {@link compiledForText} narrows the known values for. */
+const MAX_NARROWED_TEXT = 4096;
+
+/**
+ * `compiled`, or for a short text (a label) while its automaton is not built yet, the same
+ * rules with only the known values that may occur in `text`: a form of theirs is in the text
+ * or in a base64 decoding of it (whitespace runs compared as the automaton does). The
+ * redaction of `text` is the same either way; a label no longer makes a capture build the
+ * automaton of 100,000 known values before its command starts.
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction, compiledForText } from "./compile-redaction.js";
+ * const compiled = compileRedaction({ knownValues: ["correct-horse-battery"] });
+ * compiledForText(compiled, Buffer.from("npm test")) !== compiled; // true: no known value there
+ * ```
+ */
+export function compiledForText(compiled: CompiledRedaction, text: Uint8Array): CompiledRedaction {
+  const source = SOURCES.get(compiled);
+  if (source === undefined || source.built() || text.length > MAX_NARROWED_TEXT) return compiled;
+  const haystack = haystackOf(text);
+  const grams = new Set<string>();
+  for (let i = 0; i + GRAM <= haystack.length; i++) grams.add(haystack.slice(i, i + GRAM));
+  const occurs = (form: string) => {
+    const needle = normaliseForm(form);
+    if (needle.length >= GRAM && !grams.has(needle.slice(0, GRAM))) return false;
+    return haystack.includes(needle);
+  };
+  const entries = source.options.knownValues ?? [];
+  const kept = source.known.flatMap((known, i) =>
+    knownValueForms(known.value).some(occurs) ? [entries[i]!] : [],
+  );
+  return compileRedaction({ ...source.options, knownValues: kept });
+}
+
+/** Bytes compared at once by {@link compiledForText}'s first test. */
+const GRAM = 8;
+
+/**
+ * `text` and its base64 decodings at each character alignment (every run of the base64
+ * alphabets: a run the redactor decodes is part of one), as one latin1 string with
+ * whitespace runs as one space; the pieces are joined by NUL (which can only widen the test).
+ */
+function haystackOf(text: Uint8Array): string {
+  const latin1 = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("latin1");
+  const pieces = [collapseWhitespace(latin1)];
+  for (const run of latin1.match(/[A-Za-z0-9+/_-]{4,}/g) ?? []) {
+    for (let shift = 0; shift < 4; shift++) {
+      pieces.push(collapseWhitespace(Buffer.from(run.slice(shift), "base64").toString("latin1")));
+    }
+  }
+  return pieces.join("\0");
+}
+
+/** A form as the automaton compares it: its UTF-8 bytes as latin1, trimmed, runs collapsed. */
+function normaliseForm(form: string): string {
+  const ascii = Buffer.byteLength(form) === form.length;
+  const latin1 = ascii ? form : Buffer.from(form, "utf8").toString("latin1");
+  // Not String#trim: that would also take U+00A0, a byte (0xa0) the automaton keeps.
+  return collapseWhitespace(latin1).replace(/^ | $/g, "");
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replace(/[\t\n\v\f\r ]+/g, " ");
 }
 
 /**
