@@ -249,10 +249,17 @@ export function compiledForText(compiled: CompiledRedaction, text: Uint8Array): 
     if (needle.length >= GRAM && !grams.has(needle.slice(0, GRAM))) return false;
     return haystack.includes(needle);
   };
+  // A value without whitespace has forms without whitespace, none shorter than itself: none
+  // fits in the haystack when the value is longer than its longest run of other bytes.
+  let run = 0;
+  for (const piece of haystack.split(/[\0 ]/)) run = Math.max(run, piece.length);
   const entries = source.options.knownValues ?? [];
-  const kept = source.known.flatMap((known, i) =>
-    knownValueForms(known.value).some(occurs) ? [entries[i]!] : [],
-  );
+  const kept = source.known.flatMap((known, i) => {
+    const spaced = /[\t\n\v\f\r \0]/.test(known.value); // NUL: the pieces' separator
+    const longest = spaced ? Number.POSITIVE_INFINITY : run;
+    if (Buffer.byteLength(known.value) > longest) return [];
+    return knownValueForms(known.value, longest).some(occurs) ? [entries[i]!] : [];
+  });
   return compileRedaction({ ...source.options, knownValues: kept });
 }
 

@@ -69,7 +69,8 @@ export interface KnownValue {
  * - shell-quoted: inside `'…'`, inside `"…"`, and backslash-escaped.
  *
  * A value made only of bytes no encoder changes (`A-Za-z0-9-_.`) has only the raw, base64
- * and hex forms: the others are the same bytes.
+ * and hex forms: the others are the same bytes. With `longest`, forms that are surely longer
+ * than that many bytes may be left out (the raw value never is).
  *
  * @example
  * ```ts
@@ -78,19 +79,25 @@ export interface KnownValue {
  * knownValueForms("pa ss/word").includes("pa+ss%2fword"); // true
  * ```
  */
-export function knownValueForms(value: string): string[] {
+export function knownValueForms(value: string, longest = Number.POSITIVE_INFINITY): string[] {
   const raw = value.trim();
   const bytes = Buffer.from(raw, "utf8");
   const forms = new Set<string>([raw]);
-  for (let shift = 0; shift < 3; shift++) {
-    const b64 = shiftedBase64(bytes, shift);
-    forms.add(b64);
-    forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
+  // Every form is at least as long as the raw value, base64 ones at least (4n - 4) / 3 and
+  // hex ones 2n: families that cannot fit `longest` are not made (labels, at start-up).
+  if ((4 * bytes.length - 4) / 3 <= longest) {
+    for (let shift = 0; shift < 3; shift++) {
+      const b64 = shiftedBase64(bytes, shift);
+      forms.add(b64);
+      forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
+    }
   }
-  const hex = bytes.toString("hex");
-  forms.add(hex);
-  forms.add(hex.toUpperCase());
-  if (!UNCHANGED.test(raw)) {
+  if (2 * bytes.length <= longest) {
+    const hex = bytes.toString("hex");
+    forms.add(hex);
+    forms.add(hex.toUpperCase());
+  }
+  if (!UNCHANGED.test(raw) && bytes.length <= longest) {
     for (const keep of PERCENT_KEEP) addPercentForms(forms, bytes, keep);
     addJsonForms(forms, raw);
     forms.add(raw.replaceAll("'", "'\\''"));
