@@ -289,7 +289,8 @@ interface StateRows {
    * at `j` is state `j + 1`: no table of child states (4 bytes per state).
    */
   readonly cStart: Int32Array;
-  readonly cClass: Int32Array;
+  /** One byte per child: classes fit a byte (`classOf` holds them). */
+  readonly cClass: Uint8Array;
   /** Anchors ending at `s` itself (not inherited): `ownAnchorIds[ownAnchorStart[s] .. ownAnchorStart[s + 1])`. */
   readonly ownAnchorStart: Int32Array;
   readonly ownAnchorIds: Int32Array;
@@ -322,7 +323,7 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
   // touched, so they cost no memory (most known values have no whitespace).
   const outLiteral = new Int32Array(capacity);
   const childCount = new Int32Array(capacity + 1);
-  const cClass = new Int32Array(capacity);
+  const cClass = new Uint8Array(capacity);
   let maxAnchorId = -1;
   for (let n = 0; n < pool.count; n++) maxAnchorId = Math.max(maxAnchorId, pool.anchor[n]!);
   const anchorLength = new Int32Array(maxAnchorId + 1);

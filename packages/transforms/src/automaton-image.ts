@@ -37,7 +37,7 @@ const FORMAT = "spool-automaton";
 const VERSION = 2;
 
 /** The byte tables; every other table is `Int32Array`. */
-const BYTE_TABLES = new Set(["classOf", "flags"]);
+const BYTE_TABLES = new Set(["classOf", "flags", "cClass"]);
 const ROW_TABLES = [
   "depth",
   "wsCount",
