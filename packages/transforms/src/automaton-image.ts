@@ -134,6 +134,9 @@ export function readAutomatonImage(image: Uint8Array, key: string): Automaton | 
   const header = readHeader(bytes);
   if (header === null || header.key !== key) return null;
   const start = align4(4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true));
+  // The image ends where its last table's padding does: a cut inside that padding (a byte
+  // table last) is as damaged as any other.
+  let end = start;
   const table = (name: TableName): Table | null => {
     const place = header.tables[name];
     if (!Array.isArray(place)) return null;
@@ -142,6 +145,7 @@ export function readAutomatonImage(image: Uint8Array, key: string): Automaton | 
     const width = BYTE_TABLES.has(name) ? 1 : 4;
     if (!Number.isInteger(offset) || !Number.isInteger(length) || offset % 4 !== 0) return null;
     if (offset < start || length < 0 || offset + length * width > bytes.byteLength) return null;
+    end = Math.max(end, offset + align4(length * width));
     return width === 1
       ? new Uint8Array(bytes.buffer, bytes.byteOffset + offset, length)
       : new Int32Array(bytes.buffer, bytes.byteOffset + offset, length);
@@ -149,7 +153,7 @@ export function readAutomatonImage(image: Uint8Array, key: string): Automaton | 
   const read = Object.fromEntries(
     [...TOP_TABLES, ...ROW_TABLES].map((name) => [name, table(name)]),
   );
-  if (Object.values(read).some((t) => t === null)) return null;
+  if (Object.values(read).some((t) => t === null) || end !== bytes.byteLength) return null;
   const tables = {
     ...header,
     ...read,
