@@ -88,7 +88,10 @@ export interface Automaton {
   readonly outLiteral: Int32Array;
   /** Longest proper suffix state of `s` (its failure link). */
   readonly fail: Int32Array;
-  /** Anchors ending at a state: `anchorIds[anchorStart[s] .. anchorStart[s + 1])`, own and inherited. */
+  /**
+   * Anchors ending at a state: `anchorIds[anchorStart[s] .. anchorStart[s + 1])`, own and
+   * inherited; meaningful only where `flags` has `FLAG_ANCHOR`.
+   */
   readonly anchorStart: Int32Array;
   readonly anchorIds: Int32Array;
   /** Anchor length in symbols, and whitespace symbols in it, by anchor id. */
@@ -411,11 +414,12 @@ function normaliseAll(
   wsClass: number,
 ): { symbols: Uint8Array; symStart: Int32Array; kept: Int32Array } {
   const symbols = new Uint8Array(pool.size);
-  const starts: number[] = [];
-  const kept: number[] = [];
+  const symStart = new Int32Array(pool.count + 1);
+  const kept = new Int32Array(pool.count);
   const { bytes, ends } = pool;
   let w = 0;
   let from = 0;
+  let k = 0;
   for (let n = 0; n < pool.count; n++) {
     const start = w;
     const to = ends[n]!;
@@ -427,12 +431,12 @@ function normaliseAll(
     while (w > start && symbols[w - 1] === wsClass) w--;
     from = to;
     if (w > start) {
-      starts.push(start);
-      kept.push(n);
+      symStart[k] = start;
+      kept[k++] = n;
     }
   }
-  starts.push(w);
-  return { symbols, symStart: Int32Array.from(starts), kept: Int32Array.from(kept) };
+  symStart[k] = w;
+  return { symbols, symStart: symStart.subarray(0, k + 1), kept: kept.subarray(0, k) };
 }
 
 /**
@@ -584,11 +588,16 @@ function inheritOutputs(
       outLiteral[s] = outLiteral[f]!;
     }
     if (outLength[s]! > 0) flags[s]! |= FLAG_OUTPUT;
-    anchorStart[s] = ids.length;
-    for (let j = ownAnchorStart[s]!; j < ownAnchorStart[s + 1]!; j++) ids.push(ownAnchorIds[j]!);
-    if (s > 0) for (let j = anchorStart[f]!; j < anchorStart[f + 1]!; j++) ids.push(ids[j]!);
-    anchorStart[s + 1] = ids.length;
-    if (anchorStart[s + 1]! > anchorStart[s]!) flags[s]! |= FLAG_ANCHOR;
+    // Only states with anchors (own or inherited) write their range: the pages of the
+    // others stay untouched (no memory for the millions of states of known values).
+    const inherits = s > 0 && (flags[f]! & FLAG_ANCHOR) !== 0;
+    if (ownAnchorStart[s + 1]! > ownAnchorStart[s]! || inherits) {
+      anchorStart[s] = ids.length;
+      for (let j = ownAnchorStart[s]!; j < ownAnchorStart[s + 1]!; j++) ids.push(ownAnchorIds[j]!);
+      if (inherits) for (let j = anchorStart[f]!; j < anchorStart[f + 1]!; j++) ids.push(ids[j]!);
+      anchorStart[s + 1] = ids.length;
+      flags[s]! |= FLAG_ANCHOR;
+    }
   }
   return { anchorStart, anchorIds: Int32Array.from(ids), maxWsCount, maxDepth };
 }
