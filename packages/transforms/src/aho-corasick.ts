@@ -311,8 +311,14 @@ interface StateRows {
  * when large), memory a few typed arrays sized by it.
  */
 function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): StateRows {
-  const { symbols, symStart, kept } = normaliseAll(pool, classOf, wsClass);
-  const total = symStart[kept.length]!;
+  const normalised = normaliseAll(pool, classOf, wsClass);
+  let symbols: Uint8Array = normalised.symbols;
+  let kept: Int32Array = normalised.kept;
+  // Needle n's symbols at depth d: `symbols[symStart[n] + d]`, up to `symEnd[n]`.
+  // (Two arrays, not two views of one: a layout's arrays are reused by `relayout`.)
+  let symStart: Int32Array = normalised.symStart.subarray(0, kept.length);
+  let symEnd: Int32Array = normalised.symStart.slice(1);
+  const total = symEnd[kept.length - 1] ?? 0;
   // States are at most one per symbol, plus the root: tables are sized by that and cut to
   // the states made (views; the pages never touched cost no memory).
   const capacity = total + 1;
@@ -334,7 +340,8 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
   const ownAnchors: number[] = []; // (state, anchor id) pairs: anchors are few
 
   // `active[0 .. live)`: needles (indices into `kept`) longer than the depth `d`, grouped by
-  // `at[k]`, the state their first `d` symbols reach.
+  // `at[k]`, the state their first `d` symbols reach. `at` goes by position, not by needle
+  // (sequential reads): sorting within a group, where it is all one value, leaves it as is.
   let live = kept.length;
   const active = new Int32Array(live);
   for (let k = 0; k < live; k++) active[k] = k;
@@ -342,13 +349,23 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
   const scratch = new Int32Array(live);
   const bins = new Int32Array(257);
   let states = 1;
+  let spare: Layout | null = null;
   for (let d = 0; live > 0; d++) {
+    if (d >= 2 && (d & (d - 1)) === 0) {
+      // Every needle still active, its symbols from `d` on, copied in the active order and
+      // renumbered so: the reads of the deeper levels are sequential, not one cache miss per
+      // symbol (the active order stops changing once paths are unique). Each copy is at
+      // most the symbols left, and depths double between copies.
+      const from = { symbols, symStart, symEnd, kept };
+      ({ symbols, symStart, symEnd, kept } = relayout(active, live, d, from, spare));
+      spare = from; // two sets of buffers in turn: no garbage per copy
+    }
     sortGroups(active, live, at, symbols, symStart, d, scratch, bins);
     let prevState = -1;
     let prevSym = -1;
     for (let k = 0; k < live; k++) {
       const n = active[k]!;
-      const parent = at[n]!;
+      const parent = at[k]!;
       const sym = symbols[symStart[n]! + d]!;
       if (parent !== prevState || sym !== prevSym) {
         const s = states++;
@@ -361,17 +378,18 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
         prevState = parent;
         prevSym = sym;
       }
-      at[n] = states - 1;
+      at[k] = states - 1;
     }
     // Needles that end at this depth are recorded and leave the active list.
     let w = 0;
     for (let k = 0; k < live; k++) {
       const n = active[k]!;
-      if (symStart[n + 1]! - symStart[n]! > d + 1) {
+      if (symEnd[n]! - symStart[n]! > d + 1) {
+        at[w] = at[k]!;
         active[w++] = n;
         continue;
       }
-      const s = at[n]!;
+      const s = at[k]!;
       const needle = kept[n]!;
       const literal = pool.literal[needle]!;
       if (literal >= 0) {
@@ -439,6 +457,46 @@ function normaliseAll(
   return { symbols, symStart: symStart.subarray(0, k + 1), kept: kept.subarray(0, k) };
 }
 
+/** Needles' symbols as {@link buildRows} reads them: needle n is `symbols[symStart[n] .. symEnd[n])`, pool needle `kept[n]`. */
+interface Layout {
+  readonly symbols: Uint8Array;
+  readonly symStart: Int32Array;
+  readonly symEnd: Int32Array;
+  readonly kept: Int32Array;
+}
+
+/**
+ * {@link buildRows}' copy of the active needles' remaining symbols, in the active order, into
+ * `into` (a layout no longer read, at least as large: the active needles only shrink) or new
+ * buffers.
+ */
+function relayout(
+  active: Int32Array,
+  live: number,
+  d: number,
+  { symbols, symStart, symEnd, kept }: Layout,
+  into: Layout | null,
+): Layout {
+  let size = 0;
+  for (let k = 0; k < live; k++) size += symEnd[active[k]!]! - symStart[active[k]!]! - d;
+  const copy = into !== null && into.symbols.length >= size ? into.symbols : new Uint8Array(size);
+  const fits = into !== null && into.kept.length >= live;
+  const start = fits ? into.symStart : new Int32Array(live);
+  const end = fits ? into.symEnd : new Int32Array(live);
+  const ids = fits ? into.kept : new Int32Array(live);
+  let w = 0;
+  for (let k = 0; k < live; k++) {
+    const n = active[k]!;
+    const from = symStart[n]! + d;
+    start[k] = w - d; // so that depth d is at `w`
+    for (let i = from; i < symEnd[n]!; i++) copy[w++] = symbols[i]!;
+    end[k] = w;
+    ids[k] = kept[n]!;
+    active[k] = k;
+  }
+  return { symbols: copy, symStart: start, symEnd: end, kept: ids };
+}
+
 /**
  * Sort each group of `active` (a run of equal `at`) by the needle's symbol at `d`: insertion
  * sort for small groups, counting sort for large ones (so a level costs its length plus at
@@ -456,9 +514,9 @@ function sortGroups(
 ): void {
   let from = 0;
   while (from < live) {
-    const group = at[active[from]!]!;
+    const group = at[from]!;
     let to = from + 1;
-    while (to < live && at[active[to]!] === group) to++;
+    while (to < live && at[to] === group) to++;
     if (to - from <= 32) {
       for (let i = from + 1; i < to; i++) {
         const n = active[i]!;
