@@ -15,31 +15,7 @@ export async function benchStartup(options: BenchOptions, io: BenchIo): Promise<
   const c = benchContext(options);
   try {
     const rounds = c.rounds(15);
-    const redactFile = path.join(c.work, "values.txt");
-    writeFileSync(redactFile, knownValuesText(111_000));
-    const cases = [
-      { id: "node", label: "node -e 0", argv: [c.node, "-e", "0"] },
-      {
-        id: "spool",
-        label: "spool run -- true",
-        argv: [c.node, c.spool, "run", "--root", path.join(c.work, "root"), "--", "true"],
-      },
-      {
-        id: "redact-file",
-        label: "spool run --redact-file (1 MiB, 111,000 values) -- true",
-        argv: [
-          c.node,
-          c.spool,
-          "run",
-          "--root",
-          path.join(c.work, "root"),
-          "--redact-file",
-          redactFile,
-          "--",
-          "true",
-        ],
-      },
-    ];
+    const cases = startupCases(c.node, c.spool, c.work);
     const runs: Record<string, Cell>[] = [];
     for (let round = 1; round <= rounds; round++) {
       for (const k of cases) {
@@ -103,6 +79,26 @@ export async function benchStartup(options: BenchOptions, io: BenchIo): Promise<
   } finally {
     c.dispose();
   }
+}
+
+/** The commands timed: bare Node, `spool run -- true`, and the same with a 1 MiB `--redact-file`. */
+function startupCases(node: string, spool: string, work: string) {
+  const root = path.join(work, "root");
+  const redactFile = path.join(work, "values.txt");
+  writeFileSync(redactFile, knownValuesText(111_000));
+  return [
+    { id: "node", label: "node -e 0", argv: [node, "-e", "0"] },
+    {
+      id: "spool",
+      label: "spool run -- true",
+      argv: [node, spool, "run", "--root", root, "--", "true"],
+    },
+    {
+      id: "redact-file",
+      label: "spool run --redact-file (1 MiB, 111,000 values) -- true",
+      argv: [node, spool, "run", "--root", root, "--redact-file", redactFile, "--", "true"],
+    },
+  ];
 }
 
 /** `count` random values of 8 or 9 characters, one per line: 111,000 of them are just under 1 MiB. */

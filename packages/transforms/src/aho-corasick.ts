@@ -312,43 +312,27 @@ interface StateRows {
  */
 function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): StateRows {
   const normalised = normaliseAll(pool, classOf, wsClass);
-  let symbols: Uint8Array = normalised.symbols;
-  let kept: Int32Array = normalised.kept;
-  // Needle n's symbols at depth d: `symbols[symStart[n] + d]`, up to `symEnd[n]`.
+  const count = normalised.kept.length;
   // (Two arrays, not two views of one: a layout's arrays are reused by `relayout`.)
-  let symStart: Int32Array = normalised.symStart.subarray(0, kept.length);
-  let symEnd: Int32Array = normalised.symStart.slice(1);
-  const total = symEnd[kept.length - 1] ?? 0;
-  // States are at most one per symbol, plus the root: tables are sized by that and cut to
-  // the states made (views; the pages never touched cost no memory).
-  const capacity = total + 1;
-  const depth = new Int32Array(capacity);
-  const wsCount = new Int32Array(capacity);
-  const flags = new Uint8Array(capacity);
-  const outLength = new Int32Array(capacity);
-  const outWs = new Int32Array(capacity);
-  // Only states with an output (`outLength > 0`) have a meaningful `outLiteral`, and only
-  // whitespace writes `wsCount`/`outWs`: pages of these tables that stay zero are never
-  // touched, so they cost no memory (most known values have no whitespace).
-  const outLiteral = new Int32Array(capacity);
-  const childCount = new Int32Array(capacity + 1);
-  const cClass = new Uint8Array(capacity);
+  let layout: Layout = {
+    symbols: normalised.symbols,
+    symStart: normalised.symStart.subarray(0, count),
+    symEnd: normalised.symStart.slice(1),
+    kept: normalised.kept,
+  };
   let maxAnchorId = -1;
   for (let n = 0; n < pool.count; n++) maxAnchorId = Math.max(maxAnchorId, pool.anchor[n]!);
-  const anchorLength = new Int32Array(maxAnchorId + 1);
-  const anchorWs = new Int32Array(maxAnchorId + 1);
-  const ownAnchors: number[] = []; // (state, anchor id) pairs: anchors are few
-
-  // `active[0 .. live)`: needles (indices into `kept`) longer than the depth `d`, grouped by
-  // `at[k]`, the state their first `d` symbols reach. `at` goes by position, not by needle
+  // States are at most one per symbol, plus the root.
+  const rows = newRows((layout.symEnd[count - 1] ?? 0) + 1, maxAnchorId);
+  // `active[0 .. live)`: needles (indices into the layout) longer than the depth `d`, grouped
+  // by `at[k]`, the state their first `d` symbols reach. `at` goes by position, not by needle
   // (sequential reads): sorting within a group, where it is all one value, leaves it as is.
-  let live = kept.length;
+  let live = count;
   const active = new Int32Array(live);
   for (let k = 0; k < live; k++) active[k] = k;
   const at = new Int32Array(live);
   const scratch = new Int32Array(live);
   const bins = new Int32Array(257);
-  let states = 1;
   let spare: Layout | null = null;
   for (let d = 0; live > 0; d++) {
     if (d >= 2 && (d & (d - 1)) === 0) {
@@ -356,72 +340,145 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
       // renumbered so: the reads of the deeper levels are sequential, not one cache miss per
       // symbol (the active order stops changing once paths are unique). Each copy is at
       // most the symbols left, and depths double between copies.
-      const from = { symbols, symStart, symEnd, kept };
-      ({ symbols, symStart, symEnd, kept } = relayout(active, live, d, from, spare));
+      const from = layout;
+      layout = relayout(active, live, d, from, spare);
       spare = from; // two sets of buffers in turn: no garbage per copy
     }
-    sortGroups(active, live, at, symbols, symStart, d, scratch, bins);
-    let prevState = -1;
-    let prevSym = -1;
-    for (let k = 0; k < live; k++) {
-      const n = active[k]!;
-      const parent = at[k]!;
-      const sym = symbols[symStart[n]! + d]!;
-      if (parent !== prevState || sym !== prevSym) {
-        const s = states++;
-        depth[s] = d + 1;
-        const ws = wsCount[parent]! + (sym === wsClass ? 1 : 0);
-        if (ws > 0) wsCount[s] = ws;
-        if (sym === wsClass) flags[s]! |= FLAG_WS_END;
-        cClass[s - 1] = sym;
-        childCount[parent + 1]!++;
-        prevState = parent;
-        prevSym = sym;
-      }
-      at[k] = states - 1;
-    }
-    // Needles that end at this depth are recorded and leave the active list.
-    let w = 0;
-    for (let k = 0; k < live; k++) {
-      const n = active[k]!;
-      if (symEnd[n]! - symStart[n]! > d + 1) {
-        at[w] = at[k]!;
-        active[w++] = n;
-        continue;
-      }
-      const s = at[k]!;
-      const needle = kept[n]!;
-      const literal = pool.literal[needle]!;
-      if (literal >= 0) {
-        outLiteral[s] = outLength[s] === 0 ? literal : Math.min(outLiteral[s]!, literal);
-        outLength[s] = depth[s]!;
-        if (wsCount[s]! > 0) outWs[s] = wsCount[s]!;
-      }
-      const anchor = pool.anchor[needle]!;
-      if (anchor >= 0) {
-        ownAnchors.push(s, anchor);
-        anchorLength[anchor] = depth[s]!;
-        anchorWs[anchor] = wsCount[s]!;
-      }
-    }
-    live = w;
+    sortGroups(active, live, at, layout.symbols, layout.symStart, d, scratch, bins);
+    addLevel(rows, active, at, live, layout, d, wsClass);
+    live = retireEnded(rows, pool, active, at, live, layout, d);
   }
-  const cStart = childCount.subarray(0, states + 1);
-  for (let s = 0; s < states; s++) cStart[s + 1] = cStart[s]! + cStart[s + 1]!;
-  const { ownAnchorStart, ownAnchorIds } = groupAnchors(ownAnchors, states);
+  return finishRows(rows);
+}
+
+/** The per-state tables while {@link buildRows} fills them, sized for the most states. */
+interface GrowingRows {
+  states: number;
+  readonly depth: Int32Array;
+  readonly wsCount: Int32Array;
+  readonly flags: Uint8Array;
+  readonly outLength: Int32Array;
+  readonly outWs: Int32Array;
+  readonly outLiteral: Int32Array;
+  /** Children per state, at `s + 1` (prefix-summed into `cStart` at the end). */
+  readonly childCount: Int32Array;
+  readonly cClass: Uint8Array;
+  readonly anchorLength: Int32Array;
+  readonly anchorWs: Int32Array;
+  /** (state, anchor id) pairs: anchors are few. */
+  readonly ownAnchors: number[];
+}
+
+function newRows(capacity: number, maxAnchorId: number): GrowingRows {
+  // Tables are cut to the states made at the end (views): the pages never touched cost no
+  // memory. Only states with an output (`outLength > 0`) have a meaningful `outLiteral`,
+  // and only whitespace writes `wsCount`/`outWs`, so most of those pages stay untouched
+  // too (most known values have no whitespace).
   return {
-    depth: depth.subarray(0, states),
-    wsCount: wsCount.subarray(0, states),
-    flags: flags.subarray(0, states),
-    outLength: outLength.subarray(0, states),
-    outWs: outWs.subarray(0, states),
-    outLiteral: outLiteral.subarray(0, states),
+    states: 1,
+    depth: new Int32Array(capacity),
+    wsCount: new Int32Array(capacity),
+    flags: new Uint8Array(capacity),
+    outLength: new Int32Array(capacity),
+    outWs: new Int32Array(capacity),
+    outLiteral: new Int32Array(capacity),
+    childCount: new Int32Array(capacity + 1),
+    cClass: new Uint8Array(capacity),
+    anchorLength: new Int32Array(maxAnchorId + 1),
+    anchorWs: new Int32Array(maxAnchorId + 1),
+    ownAnchors: [],
+  };
+}
+
+/** The states of depth `d + 1`: one per new (parent, symbol) pair of the sorted active needles. */
+function addLevel(
+  rows: GrowingRows,
+  active: Int32Array,
+  at: Int32Array,
+  live: number,
+  { symbols, symStart }: Layout,
+  d: number,
+  wsClass: number,
+): void {
+  const { depth, wsCount, flags, cClass, childCount } = rows;
+  let states = rows.states;
+  let prevState = -1;
+  let prevSym = -1;
+  for (let k = 0; k < live; k++) {
+    const parent = at[k]!;
+    const sym = symbols[symStart[active[k]!]! + d]!;
+    if (parent !== prevState || sym !== prevSym) {
+      const s = states++;
+      depth[s] = d + 1;
+      const ws = wsCount[parent]! + (sym === wsClass ? 1 : 0);
+      if (ws > 0) wsCount[s] = ws;
+      if (sym === wsClass) flags[s]! |= FLAG_WS_END;
+      cClass[s - 1] = sym;
+      childCount[parent + 1]!++;
+      prevState = parent;
+      prevSym = sym;
+    }
+    at[k] = states - 1;
+  }
+  rows.states = states;
+}
+
+/** Needles ending at depth `d + 1` are recorded at their state and leave the active list; returns how many stay. */
+function retireEnded(
+  rows: GrowingRows,
+  pool: NeedlePool,
+  active: Int32Array,
+  at: Int32Array,
+  live: number,
+  { symStart, symEnd, kept }: Layout,
+  d: number,
+): number {
+  const { depth, wsCount, outLength, outWs, outLiteral, anchorLength, anchorWs } = rows;
+  let w = 0;
+  for (let k = 0; k < live; k++) {
+    const n = active[k]!;
+    if (symEnd[n]! - symStart[n]! > d + 1) {
+      at[w] = at[k]!;
+      active[w++] = n;
+      continue;
+    }
+    const s = at[k]!;
+    const needle = kept[n]!;
+    const literal = pool.literal[needle]!;
+    if (literal >= 0) {
+      outLiteral[s] = outLength[s] === 0 ? literal : Math.min(outLiteral[s]!, literal);
+      outLength[s] = depth[s]!;
+      if (wsCount[s]! > 0) outWs[s] = wsCount[s]!;
+    }
+    const anchor = pool.anchor[needle]!;
+    if (anchor >= 0) {
+      rows.ownAnchors.push(s, anchor);
+      anchorLength[anchor] = depth[s]!;
+      anchorWs[anchor] = wsCount[s]!;
+    }
+  }
+  return w;
+}
+
+/** The tables cut to the states made, children as ranges. */
+function finishRows(rows: GrowingRows): StateRows {
+  const { states } = rows;
+  const cStart = rows.childCount.subarray(0, states + 1);
+  for (let s = 0; s < states; s++) cStart[s + 1] = cStart[s]! + cStart[s + 1]!;
+  const { ownAnchorStart, ownAnchorIds } = groupAnchors(rows.ownAnchors, states);
+  return {
+    depth: rows.depth.subarray(0, states),
+    wsCount: rows.wsCount.subarray(0, states),
+    flags: rows.flags.subarray(0, states),
+    outLength: rows.outLength.subarray(0, states),
+    outWs: rows.outWs.subarray(0, states),
+    outLiteral: rows.outLiteral.subarray(0, states),
     cStart,
-    cClass: cClass.subarray(0, states - 1),
+    cClass: rows.cClass.subarray(0, states - 1),
     ownAnchorStart,
     ownAnchorIds,
-    anchorLength,
-    anchorWs,
+    anchorLength: rows.anchorLength,
+    anchorWs: rows.anchorWs,
   };
 }
 
