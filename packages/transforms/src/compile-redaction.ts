@@ -211,14 +211,22 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     lead:
       anchors.leadBytes === null ? null : { bytes: anchors.leadBytes, length: anchors.leadLength },
   } as unknown as CompiledRedaction;
-  if (known.length > 0) SOURCES.set(compiled, { options, known, built: () => exact !== null });
+  if (known.length > 0) {
+    SOURCES.set(compiled, { options, known, built: () => exact !== null, withoutKnown: null });
+  }
   return compiled;
 }
 
 /** What a compiled redaction with known values was compiled from, for {@link compiledForText}. */
 const SOURCES = new WeakMap<
   CompiledRedaction,
-  { options: RedactionOptions; known: readonly KnownNeedle[]; built: () => boolean }
+  {
+    readonly options: RedactionOptions;
+    readonly known: readonly KnownNeedle[];
+    readonly built: () => boolean;
+    /** The same rules without known values, once a text needed none (most labels). */
+    withoutKnown: CompiledRedaction | null;
+  }
 >();
 
 /** Longest text {@link compiledForText} narrows the known values for. */
@@ -260,7 +268,9 @@ export function compiledForText(compiled: CompiledRedaction, text: Uint8Array): 
     if (Buffer.byteLength(known.value) > longest) return [];
     return knownValueForms(known.value, longest).some(occurs) ? [entries[i]!] : [];
   });
-  return compileRedaction({ ...source.options, knownValues: kept });
+  if (kept.length > 0) return compileRedaction({ ...source.options, knownValues: kept });
+  source.withoutKnown ??= compileRedaction({ ...source.options, knownValues: [] });
+  return source.withoutKnown;
 }
 
 /** Bytes compared at once by {@link compiledForText}'s first test. */
