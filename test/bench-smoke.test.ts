@@ -93,7 +93,8 @@ describe("spool bench (smoke)", () => {
     expect(m.json.targets.map((t) => t.met)).not.toContain(null);
     const s = bench("startup", "--rounds", "1");
     expect(s.status).toBe(0);
-    expect(s.json.rows.map((row) => row.id)).toEqual(["node", "spool"]);
+    expect(s.json.rows.map((row) => row.id)).toEqual(["node", "spool", "redact-file"]);
+    expect(s.json.targets.map((t) => t.met)).not.toContain(null);
   });
 
   it("redact sets 1,000 known secrets against 10 in its targets", () => {

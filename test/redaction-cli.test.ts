@@ -96,6 +96,61 @@ describe("redaction through the CLI", () => {
     expect(receipt.label).toContain("--token [REDACTED:command-flag]");
   });
 
+  it("redacts --redact-file and --redact-env values percent-encoded strictly, as hex and JSON-escaped, in the file and the label", () => {
+    const root = tempRoot();
+    const file = path.join(root, "secrets.txt");
+    const fileValue = "p@ss w0rd/x!y(z)*é";
+    writeFileSync(file, `unrelated-value-1\n${fileValue}\nunrelated-value-2\n`);
+    const env = { API_PASSWORD: "env's (secret)!~value" };
+    // As curl --data-urlencode, Go's url.QueryEscape and Python's quote(safe='') write them.
+    const strict = (v: string) =>
+      encodeURIComponent(v).replace(
+        /[!'()*]/g,
+        (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+      );
+    const lowerHex = (v: string) => v.replace(/%[0-9A-F]{2}/g, (x) => x.toLowerCase());
+    const asciiJson = (v: string) =>
+      JSON.stringify(v)
+        .slice(1, -1)
+        .replaceAll("/", "\\/")
+        .replace(
+          /[\u0080-\uffff]/g,
+          (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+        );
+    const forms = [fileValue, env.API_PASSWORD].flatMap((v) => [
+      strict(v),
+      lowerHex(strict(v)).replaceAll("%20", "+"),
+      Buffer.from(v).toString("hex"),
+      Buffer.from(v).toString("hex").toUpperCase(),
+      asciiJson(v),
+    ]);
+    const script = forms.map((form) => `console.log(${JSON.stringify(`v=${form}`)});`).join("");
+    const r = spool(
+      [
+        "run",
+        "--root",
+        root,
+        "--json",
+        "--redact-file",
+        file,
+        "--redact-env",
+        "API_PASSWORD",
+        "--label",
+        `deploy ${strict(fileValue)}`,
+        "--",
+        ...nodeCmd(script),
+      ],
+      env,
+    );
+    const receipt = JSON.parse(r.stdout.toString()) as Receipt;
+    // Output this short is kept inline: the preview is all of it.
+    const stored = receipt.preview.text;
+    expect(receipt.streams.stdout.lines).toBe(forms.length);
+    for (const form of forms) expect(stored).not.toContain(form);
+    expect(stored.match(/\[REDACTED:(known-value|env:API_PASSWORD)\]/g)?.length).toBe(forms.length);
+    expect(receipt.label).toBe("deploy [REDACTED:known-value]");
+  });
+
   it("--no-redact keeps the bytes as they are and --keep-ansi keeps colour codes", () => {
     const root = tempRoot();
     const plain = runJson(

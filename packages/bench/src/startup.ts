@@ -1,9 +1,12 @@
 /**
  * `spool bench startup [--rounds 15] [--report DIR]`: median wall time of
  * `spool run -- true` next to `node -e 0`, interleaved (the small-result path: no
- * directory, no worker).
+ * directory, no worker), and of `spool run --redact-file F -- true` with a 1 MiB file of
+ * 111,000 values (the largest `--redact-file` takes), with its peak RSS.
  */
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { seededRandom } from "@spool/transforms";
 import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { measure, median } from "./measure.js";
 import { type BenchReport, type Cell, emitReport, machine } from "./report.js";
@@ -12,14 +15,7 @@ export async function benchStartup(options: BenchOptions, io: BenchIo): Promise<
   const c = benchContext(options);
   try {
     const rounds = c.rounds(15);
-    const cases = [
-      { id: "node", label: "node -e 0", argv: [c.node, "-e", "0"] },
-      {
-        id: "spool",
-        label: "spool run -- true",
-        argv: [c.node, c.spool, "run", "--root", path.join(c.work, "root"), "--", "true"],
-      },
-    ];
+    const cases = startupCases(c.node, c.spool, c.work);
     const runs: Record<string, Cell>[] = [];
     for (let round = 1; round <= rounds; round++) {
       for (const k of cases) {
@@ -40,9 +36,11 @@ export async function benchStartup(options: BenchOptions, io: BenchIo): Promise<
         label: k.label,
         medianMs: median(mine.map((r) => r.wallMs as number)),
         minMs: Math.min(...mine.map((r) => r.wallMs as number)),
+        peakRssMiB: Math.max(...mine.map((r) => (r.peakRssMiB as number | null) ?? Number.NaN)),
       };
     });
     const over = rows[1]!.medianMs - rows[0]!.medianMs;
+    const large = rows[2]!;
     const report: BenchReport = {
       bench: "startup",
       title: `spool bench startup: median of ${rounds} interleaved runs`,
@@ -52,6 +50,7 @@ export async function benchStartup(options: BenchOptions, io: BenchIo): Promise<
         { key: "label", label: "command" },
         { key: "medianMs", label: "median ms" },
         { key: "minMs", label: "min ms" },
+        { key: "peakRssMiB", label: "peak RSS MiB (most of any round)" },
       ],
       rows,
       targets: [
@@ -60,6 +59,12 @@ export async function benchStartup(options: BenchOptions, io: BenchIo): Promise<
           target: "≤ 60 ms",
           value: `${over.toFixed(0)} ms`,
           met: over <= 60,
+        },
+        {
+          name: "spool run --redact-file (1 MiB) -- true",
+          target: "≤ 1 s, ≤ 256 MiB",
+          value: `${large.medianMs.toFixed(0)} ms, ${large.peakRssMiB.toFixed(0)} MiB`,
+          met: large.medianMs <= 1000 && large.peakRssMiB <= 256,
         },
       ],
       chart: {
@@ -74,4 +79,38 @@ export async function benchStartup(options: BenchOptions, io: BenchIo): Promise<
   } finally {
     c.dispose();
   }
+}
+
+/** The commands timed: bare Node, `spool run -- true`, and the same with a 1 MiB `--redact-file`. */
+function startupCases(node: string, spool: string, work: string) {
+  const root = path.join(work, "root");
+  const redactFile = path.join(work, "values.txt");
+  writeFileSync(redactFile, knownValuesText(111_000));
+  return [
+    { id: "node", label: "node -e 0", argv: [node, "-e", "0"] },
+    {
+      id: "spool",
+      label: "spool run -- true",
+      argv: [node, spool, "run", "--root", root, "--", "true"],
+    },
+    {
+      id: "redact-file",
+      label: "spool run --redact-file (1 MiB, 111,000 values) -- true",
+      argv: [node, spool, "run", "--root", root, "--redact-file", redactFile, "--", "true"],
+    },
+  ];
+}
+
+/** `count` random values of 8 or 9 characters, one per line: 111,000 of them are just under 1 MiB. */
+function knownValuesText(count: number): string {
+  const random = seededRandom(1);
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const lines: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let value = "";
+    const length = random() < 0.6 ? 8 : 9;
+    for (let j = 0; j < length; j++) value += alphabet[Math.floor(random() * alphabet.length)];
+    lines.push(value);
+  }
+  return `${lines.join("\n")}\n`;
 }

@@ -25,6 +25,8 @@
  * ```
  */
 
+import { NeedlePool } from "./needle-pool.js";
+
 /** One needle: its bytes, and what a match means (a literal rule index and/or an anchor id). */
 export interface Needle {
   readonly bytes: Uint8Array;
@@ -82,11 +84,14 @@ export interface Automaton {
   readonly outLength: Int32Array;
   /** Whitespace symbols inside that needle. */
   readonly outWs: Int32Array;
-  /** Its literal rule index (the lowest among equal needles). */
+  /** Its literal rule index (the lowest among equal needles); meaningless where `outLength` is 0. */
   readonly outLiteral: Int32Array;
   /** Longest proper suffix state of `s` (its failure link). */
   readonly fail: Int32Array;
-  /** Anchors ending at a state: `anchorIds[anchorStart[s] .. anchorStart[s + 1])`, own and inherited. */
+  /**
+   * Anchors ending at a state: `anchorIds[anchorStart[s] .. anchorStart[s + 1])`, own and
+   * inherited; meaningful only where `flags` has `FLAG_ANCHOR`.
+   */
   readonly anchorStart: Int32Array;
   readonly anchorIds: Int32Array;
   /** Anchor length in symbols, and whitespace symbols in it, by anchor id. */
@@ -100,8 +105,9 @@ export interface Automaton {
   step(state: number, cls: number): number;
   /**
    * The same automaton (same state numbers, so a scan may switch to it between bytes)
-   * with a dense row for every state: fewer stops in the scan, built once on demand, for
-   * streams long enough to repay its cost (`this` when every row is dense already).
+   * with a dense row for every state, or for as many shallow states as 1 Mi cells allow:
+   * fewer stops in the scan, built once on demand, for streams long enough to repay its
+   * cost (`this` when those rows are dense already).
    */
   densified(): Automaton;
   /** {@link densified}'s automaton if some stream has built it already, else `this`. */
@@ -115,14 +121,21 @@ export function isWhitespaceByte(byte: number): boolean {
   return byte === 0x20 || (byte >= 0x09 && byte <= 0x0d);
 }
 
-/** Build the automaton. Needles are normalised (runs collapsed, case folded) as the input is. */
-export function buildAutomaton(needles: readonly Needle[], options: AutomatonOptions): Automaton {
+/**
+ * Build the automaton. Needles are normalised (runs collapsed, case folded) as the input is.
+ * Given a {@link NeedlePool}, no object is made per needle or per state: the trie is built
+ * one depth at a time straight into breadth-first numbered typed arrays.
+ */
+export function buildAutomaton(
+  needles: readonly Needle[] | NeedlePool,
+  options: AutomatonOptions,
+): Automaton {
+  const pool = needles instanceof NeedlePool ? needles : NeedlePool.of(needles);
   const collapse = options.collapseWhitespace ?? false;
   const fold = options.foldCase ?? false;
-  const { classOf, classes, wsClass } = buildClasses(needles, collapse, fold);
-  const trie = buildTrie(needles, classOf, classes, wsClass);
-  const states = trie.depthList.length;
-  const rows = renumberBreadthFirst(trie, groupChildren(trie, states), states);
+  const { classOf, classes, wsClass } = buildClasses(pool, collapse, fold);
+  const rows = buildRows(pool, classOf, wsClass);
+  const states = rows.depth.length;
   const denseStates = denseStateCount(options, states, classes, rows.depth);
   const dense = new Int32Array(denseStates * classes);
   const fail = new Int32Array(states);
@@ -141,8 +154,8 @@ export function buildAutomaton(needles: readonly Needle[], options: AutomatonOpt
     rows,
     anchorStart: outputs.anchorStart,
     anchorIds: outputs.anchorIds,
-    anchorLength: trie.anchorLength,
-    anchorWs: trie.anchorWs,
+    anchorLength: rows.anchorLength,
+    anchorWs: rows.anchorWs,
     maxWsCount: outputs.maxWsCount,
     maxDepth: outputs.maxDepth,
   });
@@ -171,7 +184,7 @@ export interface AutomatonTables
     | "maxDepth"
   > {
   /** Per-state rows, the sparse children included (what `step` falls back to). */
-  readonly rows: Omit<StateRows, "anchorLists">;
+  readonly rows: Omit<StateRows, "ownAnchorStart" | "ownAnchorIds" | "anchorLength" | "anchorWs">;
 }
 
 const TABLES = new WeakMap<Automaton, AutomatonTables>();
@@ -212,7 +225,7 @@ export function assemble(tables: AutomatonTables): Automaton {
     maxDepth: tables.maxDepth,
     step,
     densified() {
-      if (denseStates === states) return automaton;
+      if (denseStates >= densifiedStates(states, classes)) return automaton;
       full ??= densify(automaton, rows, wsClass);
       return full;
     },
@@ -224,18 +237,32 @@ export function assemble(tables: AutomatonTables): Automaton {
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/**
+ * Most cells (4 bytes each, twice: the rows and their scan codes) of a densified automaton.
+ * The built-in rules' automaton (~2,650 states) is far below it; one holding the forms of
+ * 50,000 known values (millions of states) would need gigabytes to be dense everywhere, so
+ * only its shallow states are, where the scan spends its time.
+ */
+const DENSIFIED_CELLS = 1 << 20;
+
+/** States with a dense row once densified: all of them, or the shallow ones within {@link DENSIFIED_CELLS}. */
+function densifiedStates(states: number, classes: number): number {
+  return Math.min(states, Math.floor(DENSIFIED_CELLS / classes));
+}
+
 /** {@link Automaton.densified}: the missing dense rows and their scan codes, in breadth order. */
 function densify(a: Automaton, rows: AutomatonTables["rows"], wsClass: number): Automaton {
-  const { classes, states, fail } = a;
+  const { classes, fail } = a;
+  const states = densifiedStates(a.states, classes);
   const dense = new Int32Array(states * classes);
   dense.set(a.dense);
-  const { flags, cStart, cClass, cState } = rows;
+  const { flags, cStart, cClass } = rows;
   // Breadth order: each failure link is shallower, so its row is complete before it is copied.
   for (let s = a.denseStates; s < states; s++) {
     const row = s * classes;
     dense.copyWithin(row, fail[s]! * classes, fail[s]! * classes + classes);
     if (wsClass >= 0 && (flags[s]! & FLAG_WS_END) !== 0) dense[row + wsClass] = s;
-    for (let j = cStart[s]!; j < cStart[s + 1]!; j++) dense[row + cClass[j]!] = cState[j]!;
+    for (let j = cStart[s]!; j < cStart[s + 1]!; j++) dense[row + cClass[j]!] = j + 1;
   }
   const step = createStep(rows, dense, fail, states, classes, wsClass);
   const code = buildScanCodes(rows, dense, fail, states, classes, wsClass);
@@ -251,29 +278,6 @@ function densify(a: Automaton, rows: AutomatonTables["rows"], wsClass: number): 
   return full;
 }
 
-/** The trie in insertion order, one list entry per state (index 0 is the root). */
-interface Trie {
-  /** Children in one map keyed by state * classes + class. */
-  readonly childMap: Map<number, number>;
-  readonly depthList: number[];
-  readonly wsList: number[];
-  readonly lastWs: boolean[];
-  readonly ownLiteral: number[];
-  readonly ownAnchors: number[][];
-  /** Each state's parent and the class leading to it (the root's are unused). */
-  readonly parentList: number[];
-  readonly classList: number[];
-  readonly anchorLength: Int32Array;
-  readonly anchorWs: Int32Array;
-}
-
-/** Children grouped per state (insertion numbering), sorted by class. */
-interface GroupedChildren {
-  readonly childStart: Int32Array;
-  readonly childClass: Int32Array;
-  readonly childState: Int32Array;
-}
-
 /** Per-state rows in breadth-first numbering, before failure links. */
 interface StateRows {
   readonly depth: Int32Array;
@@ -282,161 +286,331 @@ interface StateRows {
   readonly outLength: Int32Array;
   readonly outWs: Int32Array;
   readonly outLiteral: Int32Array;
+  /**
+   * Children of `s`: `cClass[cStart[s] .. cStart[s + 1])`, sorted by class. In breadth-first
+   * numbering every state's children are consecutive and state 0 is no one's, so the child
+   * at `j` is state `j + 1`: no table of child states (4 bytes per state).
+   */
   readonly cStart: Int32Array;
-  readonly cClass: Int32Array;
-  readonly cState: Int32Array;
-  readonly anchorLists: number[][];
+  /** One byte per child: classes fit a byte (`classOf` holds them). */
+  readonly cClass: Uint8Array;
+  /** Anchors ending at `s` itself (not inherited): `ownAnchorIds[ownAnchorStart[s] .. ownAnchorStart[s + 1])`. */
+  readonly ownAnchorStart: Int32Array;
+  readonly ownAnchorIds: Int32Array;
+  /** Anchor length in symbols, and whitespace symbols in it, by anchor id. */
+  readonly anchorLength: Int32Array;
+  readonly anchorWs: Int32Array;
 }
 
-/** Insert every needle's class symbols into a trie, recording its literal and anchor ends. */
-function buildTrie(
-  needles: readonly Needle[],
-  classOf: Uint8Array,
-  classes: number,
-  wsClass: number,
-): Trie {
+/**
+ * The trie of `pool`'s needles, one depth at a time: the needles still long enough are kept
+ * grouped by the state their prefix reached (groups in state order), each group is sorted
+ * by the next symbol, and every new (state, symbol) pair becomes the next state number.
+ * That numbering is breadth-first with children in class order, with no map and no
+ * renumbering; time is linear in the needles' total length (groups are sorted by counting
+ * when large), memory a few typed arrays sized by it.
+ */
+function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): StateRows {
+  const normalised = normaliseAll(pool, classOf, wsClass);
+  const count = normalised.kept.length;
+  // (Two arrays, not two views of one: a layout's arrays are reused by `relayout`.)
+  let layout: Layout = {
+    symbols: normalised.symbols,
+    symStart: normalised.symStart.subarray(0, count),
+    symEnd: normalised.symStart.slice(1),
+    kept: normalised.kept,
+  };
   let maxAnchorId = -1;
-  for (const needle of needles) maxAnchorId = Math.max(maxAnchorId, needle.anchor);
-  const trie: Trie = {
-    childMap: new Map<number, number>(),
-    depthList: [0],
-    wsList: [0],
-    lastWs: [false],
-    ownLiteral: [-1],
-    ownAnchors: [[]],
-    parentList: [0],
-    classList: [0],
+  for (let n = 0; n < pool.count; n++) maxAnchorId = Math.max(maxAnchorId, pool.anchor[n]!);
+  // States are at most one per symbol, plus the root.
+  const rows = newRows((layout.symEnd[count - 1] ?? 0) + 1, maxAnchorId);
+  // `active[0 .. live)`: needles (indices into the layout) longer than the depth `d`, grouped
+  // by `at[k]`, the state their first `d` symbols reach. `at` goes by position, not by needle
+  // (sequential reads): sorting within a group, where it is all one value, leaves it as is.
+  let live = count;
+  const active = new Int32Array(live);
+  for (let k = 0; k < live; k++) active[k] = k;
+  const at = new Int32Array(live);
+  const scratch = new Int32Array(live);
+  const bins = new Int32Array(257);
+  let spare: Layout | null = null;
+  for (let d = 0; live > 0; d++) {
+    if (d >= 2 && (d & (d - 1)) === 0) {
+      // Every needle still active, its symbols from `d` on, copied in the active order and
+      // renumbered so: the reads of the deeper levels are sequential, not one cache miss per
+      // symbol (the active order stops changing once paths are unique). Each copy is at
+      // most the symbols left, and depths double between copies.
+      const from = layout;
+      layout = relayout(active, live, d, from, spare);
+      spare = from; // two sets of buffers in turn: no garbage per copy
+    }
+    sortGroups(active, live, at, layout.symbols, layout.symStart, d, scratch, bins);
+    addLevel(rows, active, at, live, layout, d, wsClass);
+    live = retireEnded(rows, pool, active, at, live, layout, d);
+  }
+  return finishRows(rows);
+}
+
+/** The per-state tables while {@link buildRows} fills them, sized for the most states. */
+interface GrowingRows {
+  states: number;
+  readonly depth: Int32Array;
+  readonly wsCount: Int32Array;
+  readonly flags: Uint8Array;
+  readonly outLength: Int32Array;
+  readonly outWs: Int32Array;
+  readonly outLiteral: Int32Array;
+  /** Children per state, at `s + 1` (prefix-summed into `cStart` at the end). */
+  readonly childCount: Int32Array;
+  readonly cClass: Uint8Array;
+  readonly anchorLength: Int32Array;
+  readonly anchorWs: Int32Array;
+  /** (state, anchor id) pairs: anchors are few. */
+  readonly ownAnchors: number[];
+}
+
+function newRows(capacity: number, maxAnchorId: number): GrowingRows {
+  // Tables are cut to the states made at the end (views): the pages never touched cost no
+  // memory. Only states with an output (`outLength > 0`) have a meaningful `outLiteral`,
+  // and only whitespace writes `wsCount`/`outWs`, so most of those pages stay untouched
+  // too (most known values have no whitespace).
+  return {
+    states: 1,
+    depth: new Int32Array(capacity),
+    wsCount: new Int32Array(capacity),
+    flags: new Uint8Array(capacity),
+    outLength: new Int32Array(capacity),
+    outWs: new Int32Array(capacity),
+    outLiteral: new Int32Array(capacity),
+    childCount: new Int32Array(capacity + 1),
+    cClass: new Uint8Array(capacity),
     anchorLength: new Int32Array(maxAnchorId + 1),
     anchorWs: new Int32Array(maxAnchorId + 1),
+    ownAnchors: [],
   };
-  // Locals, not property loads, in the per-symbol loop: it runs cold (start-up cost).
-  const { childMap, depthList, wsList, lastWs, ownLiteral, ownAnchors, parentList, classList } =
-    trie;
-  for (const needle of needles) {
-    const symbols = normalise(needle.bytes, classOf, wsClass);
-    if (symbols.length === 0) continue;
-    let state = 0;
-    let ws = 0;
-    for (const sym of symbols) {
-      if (sym === wsClass) ws++;
-      const key = state * classes + sym;
-      let next = childMap.get(key);
-      if (next === undefined) {
-        next = depthList.length;
-        childMap.set(key, next);
-        parentList.push(state);
-        classList.push(sym);
-        depthList.push(depthList[state]! + 1);
-        wsList.push(ws);
-        lastWs.push(sym === wsClass);
-        ownLiteral.push(-1);
-        ownAnchors.push([]);
-      }
-      state = next;
-    }
-    recordNeedleEnd(trie, needle, state, symbols.length, ws);
-  }
-  return trie;
 }
 
-/** The needle's literal (lowest wins) and anchor at its end state. */
-function recordNeedleEnd(
-  trie: Trie,
-  needle: Needle,
-  state: number,
-  length: number,
-  ws: number,
+/** The states of depth `d + 1`: one per new (parent, symbol) pair of the sorted active needles. */
+function addLevel(
+  rows: GrowingRows,
+  active: Int32Array,
+  at: Int32Array,
+  live: number,
+  { symbols, symStart }: Layout,
+  d: number,
+  wsClass: number,
 ): void {
-  if (needle.literal >= 0) {
-    const prev = trie.ownLiteral[state]!;
-    trie.ownLiteral[state] = prev < 0 ? needle.literal : Math.min(prev, needle.literal);
+  const { depth, wsCount, flags, cClass, childCount } = rows;
+  let states = rows.states;
+  let prevState = -1;
+  let prevSym = -1;
+  for (let k = 0; k < live; k++) {
+    const parent = at[k]!;
+    const sym = symbols[symStart[active[k]!]! + d]!;
+    if (parent !== prevState || sym !== prevSym) {
+      const s = states++;
+      depth[s] = d + 1;
+      const ws = wsCount[parent]! + (sym === wsClass ? 1 : 0);
+      if (ws > 0) wsCount[s] = ws;
+      if (sym === wsClass) flags[s]! |= FLAG_WS_END;
+      cClass[s - 1] = sym;
+      childCount[parent + 1]!++;
+      prevState = parent;
+      prevSym = sym;
+    }
+    at[k] = states - 1;
   }
-  if (needle.anchor >= 0) {
-    trie.ownAnchors[state]!.push(needle.anchor);
-    trie.anchorLength[needle.anchor] = length;
-    trie.anchorWs[needle.anchor] = ws;
-  }
+  rows.states = states;
 }
 
-/**
- * Children grouped per state, sorted by class (compact rows for deep states); read from
- * the parent lists, not by iterating the map (cheaper in cold code: start-up cost).
- */
-function groupChildren(trie: Trie, states: number): GroupedChildren {
-  const { parentList, classList } = trie;
-  const childCount = new Int32Array(states + 1);
-  for (let c = 1; c < states; c++) childCount[parentList[c]! + 1]!++;
-  const childStart = new Int32Array(states + 1);
-  for (let s = 0; s < states; s++) childStart[s + 1] = childStart[s]! + childCount[s + 1]!;
-  const childClass = new Int32Array(trie.childMap.size);
-  const childState = new Int32Array(trie.childMap.size);
-  const fillAt = childStart.slice(0, states);
-  for (let c = 1; c < states; c++) {
-    const at = fillAt[parentList[c]!]!++;
-    childClass[at] = classList[c]!;
-    childState[at] = c;
+/** Needles ending at depth `d + 1` are recorded at their state and leave the active list; returns how many stay. */
+function retireEnded(
+  rows: GrowingRows,
+  pool: NeedlePool,
+  active: Int32Array,
+  at: Int32Array,
+  live: number,
+  { symStart, symEnd, kept }: Layout,
+  d: number,
+): number {
+  const { depth, wsCount, outLength, outWs, outLiteral, anchorLength, anchorWs } = rows;
+  let w = 0;
+  for (let k = 0; k < live; k++) {
+    const n = active[k]!;
+    if (symEnd[n]! - symStart[n]! > d + 1) {
+      at[w] = at[k]!;
+      active[w++] = n;
+      continue;
+    }
+    const s = at[k]!;
+    const needle = kept[n]!;
+    const literal = pool.literal[needle]!;
+    if (literal >= 0) {
+      outLiteral[s] = outLength[s] === 0 ? literal : Math.min(outLiteral[s]!, literal);
+      outLength[s] = depth[s]!;
+      if (wsCount[s]! > 0) outWs[s] = wsCount[s]!;
+    }
+    const anchor = pool.anchor[needle]!;
+    if (anchor >= 0) {
+      rows.ownAnchors.push(s, anchor);
+      anchorLength[anchor] = depth[s]!;
+      anchorWs[anchor] = wsCount[s]!;
+    }
   }
-  for (let s = 0; s < states; s++)
-    sortChildren(childClass, childState, childStart[s]!, childStart[s + 1]!);
-  return { childStart, childClass, childState };
+  return w;
 }
 
-/**
- * Breadth-first: states were numbered in insertion order, which is not breadth order, so
- * renumber so that shallow states come first and get the dense rows.
- */
-function renumberBreadthFirst(trie: Trie, grouped: GroupedChildren, states: number): StateRows {
-  const { childStart, childClass, childState } = grouped;
-  const { depthList, wsList, lastWs, ownLiteral, ownAnchors } = trie;
-  const order = breadthOrder(states, childStart, childState);
-  const rank = new Int32Array(states);
-  for (let i = 0; i < states; i++) rank[order[i]!] = i;
-  const depth = new Int32Array(states);
-  const wsCount = new Int32Array(states);
-  const flags = new Uint8Array(states);
-  const cStart = new Int32Array(states + 1);
-  const cClass = new Int32Array(trie.childMap.size);
-  const cState = new Int32Array(trie.childMap.size);
-  let k = 0;
-  for (let i = 0; i < states; i++) {
-    const old = order[i]!;
-    depth[i] = depthList[old]!;
-    wsCount[i] = wsList[old]!;
-    if (lastWs[old]) flags[i]! |= FLAG_WS_END;
-    cStart[i] = k;
-    for (let j = childStart[old]!; j < childStart[old + 1]!; j++) {
-      cClass[k] = childClass[j]!;
-      cState[k] = rank[childState[j]!]!;
-      k++;
-    }
-  }
-  cStart[states] = k;
-  const outLength = new Int32Array(states);
-  const outWs = new Int32Array(states);
-  const outLiteral = new Int32Array(states).fill(-1);
-  const anchorLists: number[][] = new Array(states);
-  for (let i = 0; i < states; i++) {
-    const old = order[i]!;
-    anchorLists[i] = ownAnchors[old]!;
-    const lit = ownLiteral[old]!;
-    if (lit >= 0) {
-      outLength[i] = depth[i]!;
-      outWs[i] = wsCount[i]!;
-      outLiteral[i] = lit;
-    }
-  }
+/** The tables cut to the states made, children as ranges. */
+function finishRows(rows: GrowingRows): StateRows {
+  const { states } = rows;
+  const cStart = rows.childCount.subarray(0, states + 1);
+  for (let s = 0; s < states; s++) cStart[s + 1] = cStart[s]! + cStart[s + 1]!;
+  const { ownAnchorStart, ownAnchorIds } = groupAnchors(rows.ownAnchors, states);
   return {
-    depth,
-    wsCount,
-    flags,
-    outLength,
-    outWs,
-    outLiteral,
+    depth: rows.depth.subarray(0, states),
+    wsCount: rows.wsCount.subarray(0, states),
+    flags: rows.flags.subarray(0, states),
+    outLength: rows.outLength.subarray(0, states),
+    outWs: rows.outWs.subarray(0, states),
+    outLiteral: rows.outLiteral.subarray(0, states),
     cStart,
-    cClass,
-    cState,
-    anchorLists,
+    cClass: rows.cClass.subarray(0, states - 1),
+    ownAnchorStart,
+    ownAnchorIds,
+    anchorLength: rows.anchorLength,
+    anchorWs: rows.anchorWs,
   };
+}
+
+/** Every needle's class symbols (see {@link normalise}; classes fit a byte, as `classOf` holds them) in one array; empty needles left out. */
+function normaliseAll(
+  pool: NeedlePool,
+  classOf: Uint8Array,
+  wsClass: number,
+): { symbols: Uint8Array; symStart: Int32Array; kept: Int32Array } {
+  const symbols = new Uint8Array(pool.size);
+  const symStart = new Int32Array(pool.count + 1);
+  const kept = new Int32Array(pool.count);
+  const { bytes, ends } = pool;
+  let w = 0;
+  let from = 0;
+  let k = 0;
+  for (let n = 0; n < pool.count; n++) {
+    const start = w;
+    const to = ends[n]!;
+    for (let i = from; i < to; i++) {
+      const cls = classOf[bytes[i]!]!;
+      if (cls === wsClass && (w === start || symbols[w - 1] === wsClass)) continue;
+      symbols[w++] = cls;
+    }
+    while (w > start && symbols[w - 1] === wsClass) w--;
+    from = to;
+    if (w > start) {
+      symStart[k] = start;
+      kept[k++] = n;
+    }
+  }
+  symStart[k] = w;
+  return { symbols, symStart: symStart.subarray(0, k + 1), kept: kept.subarray(0, k) };
+}
+
+/** Needles' symbols as {@link buildRows} reads them: needle n is `symbols[symStart[n] .. symEnd[n])`, pool needle `kept[n]`. */
+interface Layout {
+  readonly symbols: Uint8Array;
+  readonly symStart: Int32Array;
+  readonly symEnd: Int32Array;
+  readonly kept: Int32Array;
+}
+
+/**
+ * {@link buildRows}' copy of the active needles' remaining symbols, in the active order, into
+ * `into` (a layout no longer read, at least as large: the active needles only shrink) or new
+ * buffers.
+ */
+function relayout(
+  active: Int32Array,
+  live: number,
+  d: number,
+  { symbols, symStart, symEnd, kept }: Layout,
+  into: Layout | null,
+): Layout {
+  let size = 0;
+  for (let k = 0; k < live; k++) size += symEnd[active[k]!]! - symStart[active[k]!]! - d;
+  const copy = into !== null && into.symbols.length >= size ? into.symbols : new Uint8Array(size);
+  const fits = into !== null && into.kept.length >= live;
+  const start = fits ? into.symStart : new Int32Array(live);
+  const end = fits ? into.symEnd : new Int32Array(live);
+  const ids = fits ? into.kept : new Int32Array(live);
+  let w = 0;
+  for (let k = 0; k < live; k++) {
+    const n = active[k]!;
+    const from = symStart[n]! + d;
+    start[k] = w - d; // so that depth d is at `w`
+    for (let i = from; i < symEnd[n]!; i++) copy[w++] = symbols[i]!;
+    end[k] = w;
+    ids[k] = kept[n]!;
+    active[k] = k;
+  }
+  return { symbols: copy, symStart: start, symEnd: end, kept: ids };
+}
+
+/**
+ * Sort each group of `active` (a run of equal `at`) by the needle's symbol at `d`: insertion
+ * sort for small groups, counting sort for large ones (so a level costs its length plus at
+ * most a constant times it).
+ */
+function sortGroups(
+  active: Int32Array,
+  live: number,
+  at: Int32Array,
+  symbols: Uint8Array,
+  symStart: Int32Array,
+  d: number,
+  scratch: Int32Array,
+  bins: Int32Array,
+): void {
+  let from = 0;
+  while (from < live) {
+    const group = at[from]!;
+    let to = from + 1;
+    while (to < live && at[to] === group) to++;
+    if (to - from <= 32) {
+      for (let i = from + 1; i < to; i++) {
+        const n = active[i]!;
+        const key = symbols[symStart[n]! + d]!;
+        let j = i - 1;
+        while (j >= from && symbols[symStart[active[j]!]! + d]! > key) {
+          active[j + 1] = active[j]!;
+          j--;
+        }
+        active[j + 1] = n;
+      }
+    } else {
+      bins.fill(0);
+      for (let i = from; i < to; i++) bins[symbols[symStart[active[i]!]! + d]! + 1]!++;
+      for (let c = 1; c < bins.length; c++) bins[c]! += bins[c - 1]!;
+      for (let i = from; i < to; i++) {
+        const n = active[i]!;
+        scratch[from + bins[symbols[symStart[n]! + d]!]!++] = n;
+      }
+      active.set(scratch.subarray(from, to), from);
+    }
+    from = to;
+  }
+}
+
+/** (state, anchor id) pairs as per-state ranges. */
+function groupAnchors(
+  pairs: readonly number[],
+  states: number,
+): { ownAnchorStart: Int32Array; ownAnchorIds: Int32Array } {
+  const ownAnchorStart = new Int32Array(states + 1);
+  for (let p = 0; p < pairs.length; p += 2) ownAnchorStart[pairs[p]! + 1]!++;
+  for (let s = 0; s < states; s++) ownAnchorStart[s + 1]! += ownAnchorStart[s]!;
+  const fill = ownAnchorStart.slice(0, states);
+  const ownAnchorIds = new Int32Array(pairs.length / 2);
+  for (let p = 0; p < pairs.length; p += 2) ownAnchorIds[fill[pairs[p]!]!++] = pairs[p + 1]!;
+  return { ownAnchorStart, ownAnchorIds };
 }
 
 /** How many breadth-first states get a dense row: within the cell budget and `denseDepth`. */
@@ -463,13 +637,13 @@ function createStep(
   classes: number,
   wsClass: number,
 ): (state: number, cls: number) => number {
-  const { flags, cStart, cClass, cState } = rows;
+  const { flags, cStart, cClass } = rows;
   return (state: number, cls: number): number => {
     let s = state;
     for (;;) {
       if (s < denseStates) return dense[s * classes + cls]!;
       if (cls === wsClass && (flags[s]! & FLAG_WS_END) !== 0) return s;
-      for (let j = cStart[s]!; j < cStart[s + 1]!; j++) if (cClass[j] === cls) return cState[j]!;
+      for (let j = cStart[s]!; j < cStart[s + 1]!; j++) if (cClass[j] === cls) return j + 1;
       s = fail[s]!;
     }
   };
@@ -488,7 +662,7 @@ function linkFailures(
   classes: number,
   wsClass: number,
 ): void {
-  const { flags, cStart, cClass, cState } = rows;
+  const { flags, cStart, cClass } = rows;
   const states = fail.length;
   for (let s = 0; s < states; s++) {
     if (s < denseStates) {
@@ -499,7 +673,7 @@ function linkFailures(
       if (wsClass >= 0 && (flags[s]! & FLAG_WS_END) !== 0) dense[row + wsClass] = s;
     }
     for (let j = cStart[s]!; j < cStart[s + 1]!; j++) {
-      const child = cState[j]!;
+      const child = j + 1;
       const cls = cClass[j]!;
       fail[child] = s === 0 ? 0 : step(fail[s]!, cls);
       if (s < denseStates) dense[s * classes + cls] = child;
@@ -513,7 +687,8 @@ function inheritOutputs(
   fail: Int32Array,
   states: number,
 ): { anchorStart: Int32Array; anchorIds: Int32Array; maxWsCount: number; maxDepth: number } {
-  const { depth, wsCount, flags, outLength, outWs, outLiteral, anchorLists } = rows;
+  const { depth, wsCount, flags, outLength, outWs, outLiteral, ownAnchorStart, ownAnchorIds } =
+    rows;
   const anchorStart = new Int32Array(states + 1);
   const ids: number[] = [];
   let maxWsCount = 0;
@@ -524,15 +699,20 @@ function inheritOutputs(
     const f = fail[s]!;
     if (s > 0 && outLength[s] === 0 && outLength[f]! > 0) {
       outLength[s] = outLength[f]!;
-      outWs[s] = outWs[f]!;
+      if (outWs[f]! > 0) outWs[s] = outWs[f]!;
       outLiteral[s] = outLiteral[f]!;
     }
     if (outLength[s]! > 0) flags[s]! |= FLAG_OUTPUT;
-    anchorStart[s] = ids.length;
-    for (const id of anchorLists[s]!) ids.push(id);
-    if (s > 0) for (let j = anchorStart[f]!; j < anchorStart[f + 1]!; j++) ids.push(ids[j]!);
-    anchorStart[s + 1] = ids.length;
-    if (anchorStart[s + 1]! > anchorStart[s]!) flags[s]! |= FLAG_ANCHOR;
+    // Only states with anchors (own or inherited) write their range: the pages of the
+    // others stay untouched (no memory for the millions of states of known values).
+    const inherits = s > 0 && (flags[f]! & FLAG_ANCHOR) !== 0;
+    if (ownAnchorStart[s + 1]! > ownAnchorStart[s]! || inherits) {
+      anchorStart[s] = ids.length;
+      for (let j = ownAnchorStart[s]!; j < ownAnchorStart[s + 1]!; j++) ids.push(ownAnchorIds[j]!);
+      if (inherits) for (let j = anchorStart[f]!; j < anchorStart[f + 1]!; j++) ids.push(ids[j]!);
+      anchorStart[s + 1] = ids.length;
+      flags[s]! |= FLAG_ANCHOR;
+    }
   }
   return { anchorStart, anchorIds: Int32Array.from(ids), maxWsCount, maxDepth };
 }
@@ -583,14 +763,14 @@ export function normalise(bytes: Uint8Array, classOf: Uint8Array, wsClass: numbe
 }
 
 function buildClasses(
-  needles: readonly Needle[],
+  pool: NeedlePool,
   collapse: boolean,
   fold: boolean,
 ): { classOf: Uint8Array; classes: number; wsClass: number } {
   const classOf = new Uint8Array(256);
   const used = new Uint8Array(256);
-  for (const needle of needles)
-    for (const byte of needle.bytes) used[fold ? lower(byte) : byte] = 1;
+  const { bytes, size } = pool;
+  for (let i = 0; i < size; i++) used[fold ? lower(bytes[i]!) : bytes[i]!] = 1;
   // Class 0 is every byte no needle uses: such a byte sends the automaton back to the root.
   let classes = 1;
   let wsClass = -1;
@@ -609,32 +789,4 @@ function buildClasses(
 
 function lower(byte: number): number {
   return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
-}
-
-function sortChildren(cls: Int32Array, state: Int32Array, from: number, to: number): void {
-  // Insertion sort: rows are short (bounded by the number of classes).
-  for (let i = from + 1; i < to; i++) {
-    const c = cls[i]!;
-    const s = state[i]!;
-    let j = i - 1;
-    while (j >= from && cls[j]! > c) {
-      cls[j + 1] = cls[j]!;
-      state[j + 1] = state[j]!;
-      j--;
-    }
-    cls[j + 1] = c;
-    state[j + 1] = s;
-  }
-}
-
-function breadthOrder(states: number, childStart: Int32Array, childState: Int32Array): Int32Array {
-  const order = new Int32Array(states);
-  let head = 0;
-  let tail = 1;
-  order[0] = 0;
-  while (head < tail) {
-    const s = order[head++]!;
-    for (let j = childStart[s]!; j < childStart[s + 1]!; j++) order[tail++] = childState[j]!;
-  }
-  return order;
 }

@@ -34,10 +34,10 @@ import {
 
 const FORMAT = "spool-automaton";
 /** Bump when the tables' meaning changes: older images then no longer load. */
-const VERSION = 1;
+const VERSION = 2;
 
 /** The byte tables; every other table is `Int32Array`. */
-const BYTE_TABLES = new Set(["classOf", "flags"]);
+const BYTE_TABLES = new Set(["classOf", "flags", "cClass"]);
 const ROW_TABLES = [
   "depth",
   "wsCount",
@@ -47,7 +47,6 @@ const ROW_TABLES = [
   "outLiteral",
   "cStart",
   "cClass",
-  "cState",
 ] as const;
 const TOP_TABLES = [
   "classOf",
@@ -135,6 +134,9 @@ export function readAutomatonImage(image: Uint8Array, key: string): Automaton | 
   const header = readHeader(bytes);
   if (header === null || header.key !== key) return null;
   const start = align4(4 + new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true));
+  // The image ends where its last table's padding does: a cut inside that padding (a byte
+  // table last) is as damaged as any other.
+  let end = start;
   const table = (name: TableName): Table | null => {
     const place = header.tables[name];
     if (!Array.isArray(place)) return null;
@@ -143,6 +145,7 @@ export function readAutomatonImage(image: Uint8Array, key: string): Automaton | 
     const width = BYTE_TABLES.has(name) ? 1 : 4;
     if (!Number.isInteger(offset) || !Number.isInteger(length) || offset % 4 !== 0) return null;
     if (offset < start || length < 0 || offset + length * width > bytes.byteLength) return null;
+    end = Math.max(end, offset + align4(length * width));
     return width === 1
       ? new Uint8Array(bytes.buffer, bytes.byteOffset + offset, length)
       : new Int32Array(bytes.buffer, bytes.byteOffset + offset, length);
@@ -150,7 +153,7 @@ export function readAutomatonImage(image: Uint8Array, key: string): Automaton | 
   const read = Object.fromEntries(
     [...TOP_TABLES, ...ROW_TABLES].map((name) => [name, table(name)]),
   );
-  if (Object.values(read).some((t) => t === null)) return null;
+  if (Object.values(read).some((t) => t === null) || end !== bytes.byteLength) return null;
   const tables = {
     ...header,
     ...read,
@@ -198,7 +201,7 @@ function fits(t: AutomatonTables): boolean {
     t.code.length === t.dense.length &&
     perState.every((table) => table.length === states) &&
     rows.cStart.length === states + 1 &&
-    rows.cClass.length === rows.cState.length &&
+    rows.cClass.length === states - 1 &&
     t.anchorStart.length === states + 1 &&
     t.anchorLength.length === t.anchorWs.length
   );

@@ -27,6 +27,7 @@ import {
 import { automatonKey, readAutomatonImage, writeAutomatonImage } from "./automaton-image.js";
 import { BUILTIN_RULES } from "./builtin-rules.js";
 import { checkKnownValue, type KnownValue, knownValueForms } from "./known-values.js";
+import { NeedlePool } from "./needle-pool.js";
 import {
   type AnchorMatch,
   type Candidate,
@@ -173,8 +174,16 @@ export function isCompiledRedaction(value: unknown): value is CompiledRedaction 
  * ```
  */
 export function compileRedaction(options: RedactionOptions = {}): CompiledRedaction {
-  const { window, ruleNames, exactNeedles, foldedNeedles, anchors, base64Rule, secretKeyRule } =
-    collectNeedles(options);
+  const {
+    window,
+    ruleNames,
+    known,
+    exactNeedles,
+    foldedNeedles,
+    anchors,
+    base64Rule,
+    secretKeyRule,
+  } = collectNeedles(options);
   const folded = buildAutomaton(foldedNeedles, { foldCase: true });
   if (folded.denseStates < folded.states) {
     throw new SpoolError("SPOOL_E_OPTIONS", "redactor", "too many case-insensitive anchors");
@@ -183,17 +192,15 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
   // a capture with no output never pays for it. Everything that can refuse the options
   // has run by now. With the built-in rules alone it is loaded from the build's image.
   const builtinsOnly =
-    (options.builtins ?? true) &&
-    (options.knownValues ?? []).length === 0 &&
-    (options.rules ?? []).length === 0;
+    (options.builtins ?? true) && known.length === 0 && (options.rules ?? []).length === 0;
   let exact: Automaton | null = null;
-  return {
+  const compiled = {
     window,
     ruleNames,
     get exact() {
       exact ??=
         (builtinsOnly ? loadBuiltinImage(exactNeedles) : null) ??
-        buildAutomaton(exactNeedles, EXACT_OPTIONS);
+        buildAutomaton(exactPool(known, exactNeedles), EXACT_OPTIONS);
       return exact;
     },
     folded,
@@ -204,6 +211,97 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     lead:
       anchors.leadBytes === null ? null : { bytes: anchors.leadBytes, length: anchors.leadLength },
   } as unknown as CompiledRedaction;
+  if (known.length > 0) {
+    SOURCES.set(compiled, { options, known, built: () => exact !== null, withoutKnown: null });
+  }
+  return compiled;
+}
+
+/** What a compiled redaction with known values was compiled from, for {@link compiledForText}. */
+const SOURCES = new WeakMap<
+  CompiledRedaction,
+  {
+    readonly options: RedactionOptions;
+    readonly known: readonly KnownNeedle[];
+    readonly built: () => boolean;
+    /** The same rules without known values, once a text needed none (most labels). */
+    withoutKnown: CompiledRedaction | null;
+  }
+>();
+
+/** Longest text {@link compiledForText} narrows the known values for. */
+const MAX_NARROWED_TEXT = 4096;
+
+/**
+ * `compiled`, or for a short text (a label) while its automaton is not built yet, the same
+ * rules with only the known values that may occur in `text`: a form of theirs is in the text
+ * or in a base64 decoding of it (whitespace runs compared as the automaton does). The
+ * redaction of `text` is the same either way; a label no longer makes a capture build the
+ * automaton of 100,000 known values before its command starts.
+ *
+ * @example
+ * ```ts
+ * import { compileRedaction, compiledForText } from "./compile-redaction.js";
+ * const compiled = compileRedaction({ knownValues: ["correct-horse-battery"] });
+ * compiledForText(compiled, Buffer.from("npm test")) !== compiled; // true: no known value there
+ * ```
+ */
+export function compiledForText(compiled: CompiledRedaction, text: Uint8Array): CompiledRedaction {
+  const source = SOURCES.get(compiled);
+  if (source === undefined || source.built() || text.length > MAX_NARROWED_TEXT) return compiled;
+  const haystack = haystackOf(text);
+  const grams = new Set<string>();
+  for (let i = 0; i + GRAM <= haystack.length; i++) grams.add(haystack.slice(i, i + GRAM));
+  const occurs = (form: string) => {
+    const needle = normaliseForm(form);
+    if (needle.length >= GRAM && !grams.has(needle.slice(0, GRAM))) return false;
+    return haystack.includes(needle);
+  };
+  // A value without whitespace has forms without whitespace, none shorter than itself: none
+  // fits in the haystack when the value is longer than its longest run of other bytes.
+  let run = 0;
+  for (const piece of haystack.split(/[\0 ]/)) run = Math.max(run, piece.length);
+  const entries = source.options.knownValues ?? [];
+  const kept = source.known.flatMap((known, i) => {
+    const spaced = /[\t\n\v\f\r \0]/.test(known.value); // NUL: the pieces' separator
+    const longest = spaced ? Number.POSITIVE_INFINITY : run;
+    if (Buffer.byteLength(known.value) > longest) return [];
+    return knownValueForms(known.value, longest).some(occurs) ? [entries[i]!] : [];
+  });
+  if (kept.length > 0) return compileRedaction({ ...source.options, knownValues: kept });
+  source.withoutKnown ??= compileRedaction({ ...source.options, knownValues: [] });
+  return source.withoutKnown;
+}
+
+/** Bytes compared at once by {@link compiledForText}'s first test. */
+const GRAM = 8;
+
+/**
+ * `text` and its base64 decodings at each character alignment (every run of the base64
+ * alphabets: a run the redactor decodes is part of one), as one latin1 string with
+ * whitespace runs as one space; the pieces are joined by NUL (which can only widen the test).
+ */
+function haystackOf(text: Uint8Array): string {
+  const latin1 = Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString("latin1");
+  const pieces = [collapseWhitespace(latin1)];
+  for (const run of latin1.match(/[A-Za-z0-9+/_-]{4,}/g) ?? []) {
+    for (let shift = 0; shift < 4; shift++) {
+      pieces.push(collapseWhitespace(Buffer.from(run.slice(shift), "base64").toString("latin1")));
+    }
+  }
+  return pieces.join("\0");
+}
+
+/** A form as the automaton compares it: its UTF-8 bytes as latin1, trimmed, runs collapsed. */
+function normaliseForm(form: string): string {
+  const ascii = Buffer.byteLength(form) === form.length;
+  const latin1 = ascii ? form : Buffer.from(form, "utf8").toString("latin1");
+  // Not String#trim: that would also take U+00A0, a byte (0xa0) the automaton keeps.
+  return collapseWhitespace(latin1).replace(/^ | $/g, "");
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replace(/[\t\n\v\f\r ]+/g, " ");
 }
 
 /**
@@ -262,14 +360,15 @@ function collectNeedles(options: RedactionOptions) {
     }
     return index;
   };
-  // Known values first: on a tie their name wins the marker, being the most specific.
+  // Known values first: on a tie their name wins the marker, being the most specific. Their
+  // forms are made when the automaton is built (`exactPool`): checking them is cheap.
+  const known: KnownNeedle[] = [];
   for (const entry of options.knownValues ?? []) {
-    const known: KnownValue = typeof entry === "string" ? { value: entry } : entry;
-    const value = checkKnownValue(known, window);
-    const rule = indexOf(known.name ?? "known-value");
-    for (const form of knownValueForms(value)) {
-      exactNeedles.push({ bytes: Buffer.from(form, "utf8"), literal: rule, anchor: -1 });
-    }
+    const value: KnownValue = typeof entry === "string" ? { value: entry } : entry;
+    known.push({
+      value: checkKnownValue(value, window),
+      rule: indexOf(value.name ?? "known-value"),
+    });
   }
   const rules = [...(options.rules ?? []), ...((options.builtins ?? true) ? BUILTIN_RULES : [])];
   for (const rule of rules) {
@@ -287,7 +386,32 @@ function collectNeedles(options: RedactionOptions) {
   const base64Rule = indexOf("base64");
   // The name the built-in assignment rule for these keys already has.
   const secretKeyRule = (options.builtins ?? true) ? indexOf("aws-secret-access-key") : -1;
-  return { window, ruleNames, exactNeedles, foldedNeedles, anchors, base64Rule, secretKeyRule };
+  return {
+    window,
+    ruleNames,
+    known,
+    exactNeedles,
+    foldedNeedles,
+    anchors,
+    base64Rule,
+    secretKeyRule,
+  };
+}
+
+/** A checked known value (trimmed) and its rule index. */
+interface KnownNeedle {
+  readonly value: string;
+  readonly rule: number;
+}
+
+/** The exact automaton's needles packed: every form of every known value, then the rules'. */
+function exactPool(known: readonly KnownNeedle[], ruleNeedles: readonly Needle[]): NeedlePool {
+  const pool = new NeedlePool();
+  for (const { value, rule } of known) {
+    for (const form of knownValueForms(value)) pool.addText(form, rule, -1);
+  }
+  for (const needle of ruleNeedles) pool.add(needle.bytes, needle.literal, needle.anchor);
+  return pool;
 }
 
 function checkWindow(window: number): number {

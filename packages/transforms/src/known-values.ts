@@ -54,39 +54,58 @@ export interface KnownValue {
 }
 
 /**
- * The byte forms to look for when redacting `value` (the raw value first): base64 at each
- * alignment, URL-encoded, JSON-escaped and shell-quoted.
+ * The byte forms to look for when redacting `value`, each once (the raw value first):
+ *
+ * - base64 at each of the three byte alignments, standard and URL alphabets;
+ * - hex of its UTF-8 bytes, lower and upper case;
+ * - percent-encoded as each common encoder does: lax (`encodeURIComponent`: `!'()*~` kept),
+ *   strict (RFC 3986 unreserved only: Go's `url.QueryEscape`/`PathEscape`, `curl
+ *   --data-urlencode`, Python's `quote(safe="")`/`quote_plus`, PHP's `rawurlencode`),
+ *   Python's default `quote` (`/` kept) and PHP's `urlencode` (`~` escaped too); each with
+ *   upper- and lower-case hex digits, and with `+` for space where the value has one;
+ * - JSON-escaped: as `JSON.stringify`, with `/` as `\/` (PHP's `json_encode`), and with
+ *   every non-ASCII character as `\uXXXX` (Python's `ensure_ascii`, surrogate pairs above
+ *   U+FFFF), lower- and upper-case hex, with and without `\/`;
+ * - shell-quoted: inside `'…'`, inside `"…"`, and backslash-escaped.
+ *
+ * A value made only of bytes no encoder changes (`A-Za-z0-9-_.`) has only the raw, base64
+ * and hex forms: the others are the same bytes. With `longest`, forms that are surely longer
+ * than that many bytes may be left out (the raw value never is).
  *
  * @example
  * ```ts
  * import { knownValueForms } from "@spool/transforms";
  * knownValueForms("pa ss/word").includes("pa%20ss%2Fword"); // true
+ * knownValueForms("pa ss/word").includes("pa+ss%2fword"); // true
  * ```
  */
-export function knownValueForms(value: string): string[] {
+export function knownValueForms(value: string, longest = Number.POSITIVE_INFINITY): string[] {
   const raw = value.trim();
   const bytes = Buffer.from(raw, "utf8");
   const forms = new Set<string>([raw]);
-  for (let shift = 0; shift < 3; shift++) {
-    const b64 = shiftedBase64(bytes, shift);
-    forms.add(b64);
-    forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
+  // Every form is at least as long as the raw value, base64 ones at least (4n - 4) / 3 and
+  // hex ones 2n: families that cannot fit `longest` are not made (labels, at start-up).
+  if ((4 * bytes.length - 4) / 3 <= longest) {
+    for (let shift = 0; shift < 3; shift++) {
+      const b64 = shiftedBase64(bytes, shift);
+      forms.add(b64);
+      forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
+    }
   }
-  forms.add(encodeURIComponent(raw));
-  if (raw.includes(" ")) forms.add(encodeURIComponent(raw).replaceAll("%20", "+"));
-  const json = JSON.stringify(raw).slice(1, -1);
-  forms.add(json);
-  // ensure_ascii-style JSON (Python's default) escapes every non-ASCII character.
-  forms.add(
-    json.replace(
-      /[\u0080-\uffff]/g,
-      (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
-    ),
-  );
-  forms.add(raw.replaceAll("'", "'\\''"));
-  forms.add(raw.replace(/[\\"$`]/g, "\\$&"));
-  forms.add(raw.replace(/[^A-Za-z0-9_./:=@%+,\s-]/g, "\\$&"));
-  return [...forms].filter((form) => form.length > 0);
+  if (2 * bytes.length <= longest) {
+    const hex = bytes.toString("hex");
+    forms.add(hex);
+    forms.add(hex.toUpperCase());
+  }
+  if (!UNCHANGED.test(raw) && bytes.length <= longest) {
+    for (const keep of PERCENT_KEEP) addPercentForms(forms, bytes, keep);
+    addJsonForms(forms, raw);
+    forms.add(raw.replaceAll("'", "'\\''"));
+    forms.add(raw.replace(/[\\"$`]/g, "\\$&"));
+    forms.add(raw.replace(/[^A-Za-z0-9_./:=@%+,\s-]/gu, "\\$&"));
+  }
+  forms.delete("");
+  return [...forms];
 }
 
 /**
@@ -111,6 +130,10 @@ export function checkKnownValue(known: KnownValue, window: number): string {
       `${source} is ${length === 0 ? "empty" : `only ${length} bytes`}; values shorter than ${MIN_KNOWN_VALUE_BYTES} bytes cannot be redacted safely (they would blank ordinary text), so it was refused`,
     );
   }
+  // No form is longer than 6 bytes per byte of the value (a control byte as `\u001b`) plus
+  // base64's rounding: below that bound the forms need not be made (start-up with a large
+  // --redact-file).
+  if (length * MAX_FORM_BYTES_PER_BYTE + 4 < window) return trimmed;
   let longest = 0;
   for (const form of knownValueForms(trimmed)) longest = Math.max(longest, Buffer.byteLength(form));
   if (longest >= window) {
@@ -213,4 +236,58 @@ function shiftedBase64(bytes: Buffer, shift: number): string {
   const skip = shift === 0 ? 0 : shift + 1;
   const drop = (shift + bytes.length) % 3 === 0 ? 0 : 1;
   return encoded.slice(skip, encoded.length - drop);
+}
+
+/** Most bytes of any form per byte of the value (JSON's `\u001b` for one control byte). */
+const MAX_FORM_BYTES_PER_BYTE = 6;
+
+/** Values every encoder below leaves as they are. */
+const UNCHANGED = /^[A-Za-z0-9_.-]*$/;
+
+/**
+ * Bytes each common percent-encoder leaves unescaped (beside `A-Za-z0-9`): JavaScript's
+ * `encodeURIComponent` (lax); RFC 3986's unreserved set (strict: Go, curl, Python's
+ * `quote(safe="")` and `quote_plus`, PHP's `rawurlencode`); Python's default `quote`;
+ * PHP's `urlencode` and Java's `URLEncoder` (`~` escaped; Java keeps `*` too).
+ */
+const PERCENT_KEEP: readonly string[] = ["-_.!~*'()", "-_.~", "-_.~/", "-_.", "-_.*"];
+
+/** `bytes` percent-encoded keeping `keep`: upper- and lower-case hex, space as `%20` and as `+`. */
+function addPercentForms(forms: Set<string>, bytes: Uint8Array, keep: string): void {
+  let upper = "";
+  let hasSpace = false;
+  for (const byte of bytes) {
+    const ch = String.fromCharCode(byte);
+    if (byte < 0x80 && (ALNUM.test(ch) || keep.includes(ch))) upper += ch;
+    else {
+      upper += `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+      hasSpace ||= byte === 0x20;
+    }
+  }
+  const lower = upper.replace(/%[0-9A-F]{2}/g, (sequence) => sequence.toLowerCase());
+  for (const form of [upper, lower]) {
+    forms.add(form);
+    if (hasSpace) forms.add(form.replaceAll("%20", "+"));
+  }
+}
+
+const ALNUM = /^[A-Za-z0-9]$/;
+
+/** JSON string bodies: as `JSON.stringify` writes them, with `\/`, and ASCII-only (`\uXXXX`, both cases). */
+function addJsonForms(forms: Set<string>, raw: string): void {
+  const json = JSON.stringify(raw).slice(1, -1);
+  // Without the `u` flag each UTF-16 unit matches alone: astral characters become the
+  // surrogate pairs `ensure_ascii` writes.
+  const lower = json.replace(
+    /[\u0080-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  const upper = lower.replace(
+    /\\u[0-9a-f]{4}/g,
+    (sequence) => `\\u${sequence.slice(2).toUpperCase()}`,
+  );
+  for (const form of [json, lower, upper]) {
+    forms.add(form);
+    forms.add(form.replaceAll("/", "\\/"));
+  }
 }

@@ -11,7 +11,12 @@
  * redactText("deploy with s3cr3t-value", rules); // "deploy with [REDACTED:known-value]"
  * ```
  */
-import type { CompiledRedaction, RedactionOptions } from "./compile-redaction.js";
+import {
+  type CompiledRedaction,
+  compiledForText,
+  isCompiledRedaction,
+  type RedactionOptions,
+} from "./compile-redaction.js";
 import { createRedactor } from "./redactor.js";
 
 /**
@@ -27,7 +32,11 @@ export function redactText(
   text: string,
   source: RedactionOptions | CompiledRedaction = {},
 ): string {
-  const redactor = createRedactor(source);
-  const out = [...redactor.push([Buffer.from(text, "utf8")]), ...redactor.end()];
+  const bytes = Buffer.from(text, "utf8");
+  // Known values that cannot be in a short text need not be in its automaton (start-up).
+  const redactor = createRedactor(
+    isCompiledRedaction(source) ? compiledForText(source, bytes) : source,
+  );
+  const out = [...redactor.push([bytes]), ...redactor.end()];
   return Buffer.concat(out).toString("utf8");
 }
