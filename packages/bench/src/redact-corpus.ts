@@ -8,11 +8,16 @@
  * this bench (below). A secret counts as fully removed when no 8-byte piece of it survives;
  * a partial leak is one that lost some pieces but not all. Benign sets (this repository's
  * git log, its lockfile, go.sum lines, ids/digests/ARNs, this repository's own source, a
- * list of settings) count the lines each tool changes.
+ * list of settings, and the third-party minified JavaScript and sources installed under
+ * `node_modules`) count the lines each tool changes. When `SPOOL_REDACTION_CORPUS` names a
+ * directory holding a labelled corpus written by other people (`dev-secrets.jsonl`:
+ * `{id, source, rule, text, secrets[]}` a line, and optionally `dev-negatives.jsonl`:
+ * `{id, rule, text}`), it is scored too, in three contexts: as written, each secret alone
+ * on a line, and the line inside a JSON string as a tool result carries it.
  *
  * **--adversarial**: `redact-adversarial.ts`.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -70,6 +75,8 @@ function corpusReport(): BenchReport {
   const fpRows = falsePositiveRows(spool);
   const contextRows = contextRowsOf(recall.byContext);
   const familyRows = familyRowsOf(recall.byFamily);
+  const labelledDir = process.env.SPOOL_REDACTION_CORPUS;
+  const external = labelledDir ? externalCorpus(labelledDir, spool) : null;
   return {
     bench: "redact-corpus",
     title:
@@ -105,8 +112,12 @@ function corpusReport(): BenchReport {
         ],
         rows: fpRows,
       },
+      ...(external ? external.tables : []),
     ],
-    targets: corpusTargets(contextRows, fpRows, recall.alone, recall.byFamily),
+    targets: [
+      ...corpusTargets(contextRows, fpRows, recall.alone, recall.byFamily),
+      ...(external ? external.targets : []),
+    ],
     chart: {
       title: "Fully removed (%), by context",
       unit: "%",
@@ -233,9 +244,8 @@ function corpusTargets(
   const keywordish = context("keyword");
   const partial = contextRows.reduce((n, r) => n + r.spoolPartial, 0);
   const sourceRow = fpRows.find((r) => r.set === "repository source: code")!;
-  const ordinary = fpRows.filter(
-    (r) => !r.set.startsWith("repository source") && r.set !== "settings",
-  );
+  const thirdPartySource = fpRows.find((r) => r.set === "third-party source: code");
+  const ordinary = fpRows.filter((r) => !r.set.includes("source") && r.set !== "settings");
   const settings = fpRows.find((r) => r.set === "settings")!;
   return [
     target("keyword contexts", "≥ 99%", keywordish.spool, keywordish.spool >= 99),
@@ -258,6 +268,16 @@ function corpusTargets(
       value: `${sourceRow.spool} of ${sourceRow.lines}`,
       met: sourceRow.spool <= sourceRow.lines / 1000,
     },
+    ...(thirdPartySource
+      ? [
+          {
+            name: "third-party source lines flagged",
+            target: "≤ 0.1%",
+            value: `${thirdPartySource.spool} of ${thirdPartySource.lines}`,
+            met: thirdPartySource.spool <= thirdPartySource.lines / 1000,
+          },
+        ]
+      : []),
     {
       name: "settings flagged",
       target: "0",
@@ -327,6 +347,142 @@ function tally(): Tally {
 
 function round(x: number): number {
   return Math.round(x * 10) / 10;
+}
+
+// ---------------------------------------------------------------------------------------
+// A labelled corpus written by other people (SPOOL_REDACTION_CORPUS)
+
+interface ExternalCase {
+  readonly id: string;
+  readonly source: string;
+  readonly rule: string;
+  readonly text: string;
+  readonly secrets: readonly string[];
+}
+
+const EXTERNAL_CONTEXTS = {
+  "as written": (c: ExternalCase) => c.text,
+  alone: (c: ExternalCase) => c.secrets.join("\n"),
+  "inside a JSON string": (c: ExternalCase) => JSON.stringify({ log: `start\n${c.text}\nend` }),
+} as const;
+
+/**
+ * The labelled corpus in `dir`, scored as its own scorer does (a secret is removed when no
+ * 8-byte piece of it survives in its case's output; inside JSON the pieces are of its
+ * escaped form), with the prefixed formats alone on a line apart: secrets that start with a
+ * prefix of the catalogue (formats without one are a documented limit alone on a line).
+ */
+function externalCorpus(dir: string, spool: (text: string) => string) {
+  const read = (file: string): ExternalCase[] =>
+    existsSync(path.join(dir, file))
+      ? readFileSync(path.join(dir, file), "utf8")
+          .split("\n")
+          .filter((l) => l.length > 0)
+          .map((l) => JSON.parse(l) as ExternalCase)
+      : [];
+  const cases = read("dev-secrets.jsonl");
+  const negatives = read("dev-negatives.jsonl");
+  const prefixes = PROVIDER_FORMATS.flatMap((f) => f.prefixes);
+  const rows: Record<string, string | number>[] = [];
+  const targets: TargetResult[] = [];
+  const prefixedAlone = tally();
+  for (const [context, make] of Object.entries(EXTERNAL_CONTEXTS)) {
+    const t = tally();
+    const bySource = new Map<string, Tally>();
+    for (const c of cases) {
+      const output = spool(make(c));
+      let verdict: "removed" | "partial" | "missed" = "removed";
+      for (const secret of c.secrets) {
+        const s = context === "inside a JSON string" ? JSON.stringify(secret).slice(1, -1) : secret;
+        const v = measureRaw(output, s);
+        if (v === "missed" || (v === "partial" && verdict === "removed")) verdict = v;
+        if (context === "alone" && prefixes.some((p) => secret.startsWith(p))) {
+          prefixedAlone.total++;
+          if (v === "removed") prefixedAlone.removed++;
+        }
+      }
+      const src = bySource.get(c.source) ?? tally();
+      bySource.set(c.source, src);
+      for (const x of [t, src]) {
+        x.total++;
+        if (verdict === "removed") x.removed++;
+        if (verdict === "partial") x.partial++;
+      }
+    }
+    rows.push({
+      context,
+      cases: t.total,
+      removed: round(pct(t)),
+      partial: t.partial,
+      missed: t.total - t.removed - t.partial,
+      bySource: [...bySource].map(([s, x]) => `${s} ${round(pct(x))}`).join(", "),
+    });
+  }
+  const changed = negatives.filter((n) => spool(n.text) !== n.text);
+  const row = (context: string) => rows.find((r) => r.context === context)!;
+  targets.push(
+    target(
+      "labelled corpus, as written",
+      "≥ 98%",
+      row("as written").removed as number,
+      (row("as written").removed as number) >= 98,
+    ),
+    target(
+      "labelled corpus, inside a JSON string",
+      "≥ 98%",
+      row("inside a JSON string").removed as number,
+      (row("inside a JSON string").removed as number) >= 98,
+    ),
+    target(
+      "labelled corpus, prefixed formats alone on a line",
+      "≥ 97%",
+      round(pct(prefixedAlone)),
+      pct(prefixedAlone) >= 97,
+    ),
+  );
+  rows.push({
+    context: "alone, prefixed formats",
+    cases: prefixedAlone.total,
+    removed: round(pct(prefixedAlone)),
+    partial: "",
+    missed: prefixedAlone.total - prefixedAlone.removed,
+    bySource: "secrets that start with a catalogue prefix",
+  });
+  rows.push({
+    context: "near misses changed",
+    cases: negatives.length,
+    removed: changed.length,
+    partial: "",
+    missed: "",
+    bySource: "another rule may rightly catch a near miss of one rule: a review list",
+  });
+  return {
+    tables: [
+      {
+        title: `Labelled corpus (${cases.length} cases from SPOOL_REDACTION_CORPUS): fully removed %, partial and missed`,
+        columns: [
+          { key: "context", label: "context" },
+          { key: "cases", label: "cases" },
+          { key: "removed", label: "fully removed %" },
+          { key: "partial", label: "partial" },
+          { key: "missed", label: "missed" },
+          { key: "bySource", label: "by source" },
+        ],
+        rows,
+      },
+    ],
+    targets,
+  };
+}
+
+/** {@link measure} without taking markers out first (a marker spelling a prefix counts). */
+function measureRaw(output: string, secret: string): "removed" | "partial" | "missed" {
+  if (secret.length <= 8) return output.includes(secret) ? "missed" : "removed";
+  let survived = 0;
+  for (let i = 0; i + 8 <= secret.length; i++)
+    if (output.includes(secret.slice(i, i + 8))) survived++;
+  if (survived === 0) return "removed";
+  return survived === secret.length - 7 ? "missed" : "partial";
 }
 
 /** "removed" when no 8-byte piece of `secret` survives, "partial" when some but not all do. */
@@ -449,7 +605,51 @@ function benignSets(): Record<string, string[]> {
     "repository source: code": repositorySource().filter((l) => !isComment(l)),
     "repository source: comments": repositorySource().filter(isComment),
     settings: lines("settings.txt").filter((l) => l.length > 0),
+    ...thirdParty(),
   };
+}
+
+/**
+ * Lines of the third-party code installed under `node_modules` (what a capture of a build
+ * or a `cat` shows): minified bundles, and a sample of package sources (not their tests or
+ * docs, which hold example credentials on purpose). Files are taken in sorted order, so the
+ * same lockfile gives the same lines.
+ */
+function thirdParty(): Record<string, string[]> {
+  const store = path.join(REPO_ROOT, "node_modules", ".pnpm");
+  const minified: string[] = [];
+  const sources: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === "test" || name === "tests" || name === "__tests__" || name === "docs") continue;
+      const file = path.join(dir, name);
+      const stat = statSync(file, { throwIfNoEntry: false });
+      if (stat?.isDirectory() && depth < 8) walk(file, depth + 1);
+      else if (stat?.isFile() && stat.size < 2_000_000) {
+        if (name.endsWith(".min.js") && minified.length < 20_000)
+          minified.push(...readFileSync(file, "utf8").split("\n"));
+        else if (
+          /\.(?:js|mjs|cjs|ts)$/.test(name) &&
+          !name.endsWith(".d.ts") &&
+          sources.length < 100_000
+        )
+          sources.push(...readFileSync(file, "utf8").split("\n"));
+      }
+    }
+  };
+  walk(store, 0);
+  return minified.length + sources.length === 0
+    ? {}
+    : {
+        "third-party minified JavaScript": minified,
+        "third-party source: code": sources.filter((l) => !isComment(l)),
+      };
 }
 
 /** A comment line (TSDoc examples show credentials on purpose). */

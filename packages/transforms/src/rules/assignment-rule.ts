@@ -614,6 +614,8 @@ class AssignmentCandidate implements Candidate {
     // (`prompt='Password: ', stream=None)`); one that names the keyword is a name
     // (`IETFToken = "ietf-token"`, `code = 'invalid_token'`), not a secret.
     if (!unquoted && CLOSING[first] === 1) return false;
+    // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
+    if (/^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
     if (
       complete &&
       /^[A-Za-z][A-Za-z_.-]*$/.test(text) &&

@@ -34,6 +34,8 @@ const SINGLE_TOKEN_SCHEMES = new Set([
 ]);
 /** Bytes that end a token scheme's credential: whitespace, quotes, escapes, delimiters. */
 const TOKEN_END = byteSet(" \t\r\n\v\f\"'\\,;)}]<>");
+/** Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`). */
+const PLACEHOLDER = byteSet("${<");
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
 export const MAX_CREDENTIAL = 4096;
 
@@ -194,7 +196,9 @@ class AuthorizationCandidate implements Candidate {
         case Phase.CredentialStart:
           this.claim = here + 1;
           if (BLANK[byte] === 1) return Verdict.Hold;
-          if (this.endsValue(byte)) return Verdict.Reject;
+          // A placeholder (`Bearer ${token}`, `Bearer <token>`, `Bearer {{token}}`) is code or
+          // documentation, not a credential.
+          if (this.endsValue(byte) || PLACEHOLDER[byte] === 1) return Verdict.Reject;
           this.claim = here;
           this.phase = Phase.Credential;
           continue;
@@ -207,7 +211,10 @@ class AuthorizationCandidate implements Candidate {
   /** A byte of the first word of the value: a scheme, or the credential itself. */
   wordByte(byte: number, here: number): Verdict {
     const word = this.word;
-    if (word === "") this.claim = here;
+    if (word === "") {
+      if (PLACEHOLDER[byte] === 1) return Verdict.Reject;
+      this.claim = here;
+    }
     if (WORD[byte] === 1 && word.length < MAX_WORD) {
       this.word += String.fromCharCode(byte | 0x20);
       return Verdict.Hold;
