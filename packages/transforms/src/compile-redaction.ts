@@ -36,6 +36,7 @@ import {
   validateRule,
 } from "./rule.js";
 import { byteSet } from "./rules/byte-classes.js";
+import { buildStartFilter, type StartFilter } from "./start-filter.js";
 
 /** Deepest state of the exact automaton with a dense transition row. */
 const DENSE_DEPTH = 3;
@@ -145,6 +146,8 @@ export interface CompiledRedaction {
    * undecided are held back. `null` when no rule looks behind.
    */
   readonly lead: { readonly bytes: Uint8Array; readonly length: number } | null;
+  /** Where a needle of either automaton may start (`start-filter.ts`), built when first read. */
+  readonly startFilter: StartFilter;
 }
 
 /**
@@ -187,6 +190,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     (options.knownValues ?? []).length === 0 &&
     (options.rules ?? []).length === 0;
   let exact: Automaton | null = null;
+  let startFilter: StartFilter | null = null;
   return {
     window,
     ruleNames,
@@ -197,6 +201,10 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
       return exact;
     },
     folded,
+    get startFilter() {
+      startFilter ??= buildStartFilter(exactNeedles, foldedNeedles);
+      return startFilter;
+    },
     exactAnchors: anchors.exactAnchors,
     foldedAnchors: anchors.foldedAnchors,
     base64Rule,

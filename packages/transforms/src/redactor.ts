@@ -57,6 +57,7 @@ import { InputRing } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
 import { markerPiece } from "./redaction-markers.js";
 import { SpanQueue } from "./span-queue.js";
+import { END2, QUAD, quadHash, type StartFilter, TRIPLE } from "./start-filter.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
 
 /**
@@ -120,6 +121,12 @@ export interface RedactorStage extends Stage {
 
 /** Input bytes after which the redactor scans with {@link Automaton.densified}. */
 const DENSIFY_AFTER = 1024 * 1024;
+
+/**
+ * Deepest partial match (in bytes) the scan hands back to the start filter: the filter
+ * looks three bytes back (its keys are a needle's first four bytes).
+ */
+const FILTER_DEPTH = 3;
 
 /** What the redactor does with the next input byte. */
 const Phase = {
@@ -224,6 +231,24 @@ class Redactor implements RedactorStage {
   private readonly lead: CompiledRedaction["lead"];
   private readonly scan: typeof scanBoth;
   private readonly scanResult = new Int32Array(4);
+  private readonly filter: StartFilter;
+  /** States below these have partial matches of at most {@link FILTER_DEPTH} symbols (breadth order). */
+  private readonly exactShallow: number;
+  private readonly foldedShallow: number;
+  /**
+   * True while the start filter scans instead of the automata (see `start-filter.ts`): both
+   * automata are then at the root, and only the last three bytes (`key`) may still start a
+   * needle.
+   */
+  private filtering = false;
+  /** The last three bytes before `pos` (the latest lowest), while filtering. */
+  private key = 0;
+  /** The last three bytes before the chunk being processed. */
+  private tail = 0;
+  /** Where the automata last started afresh (the start, the end of a fail-closed drop). */
+  private resetAt = 0;
+  /** Times the filter stopped and handed the bytes to the automata. */
+  stops = 0;
   private phase: Phase = Phase.Matching;
   /** Input bytes consumed. */
   private pos = 0;
@@ -255,6 +280,9 @@ class Redactor implements RedactorStage {
     this.lead = compiled.lead;
     this.wsRuns = new WhitespaceRuns(exact.maxWsCount);
     this.scan = folded.states > 1 ? scanBoth : scanExact;
+    this.filter = compiled.startFilter;
+    this.exactShallow = shallowStates(exact.depth);
+    this.foldedShallow = shallowStates(folded.depth);
     this.base64 =
       options.decodeBase64 === false
         ? null
@@ -341,13 +369,63 @@ class Redactor implements RedactorStage {
     }
     this.output.endChunk();
     this.input.finish(this.pos);
+    this.tail = keyBefore(chunk, n, this.tail);
   }
 
   /**
-   * The hot loop: both automata over `chunk[from .. end)`, stopping only at states with
-   * events. Returns `end`; `pos` and the states are current on return and at every event.
+   * The hot loop over `chunk[from .. end)`: the start filter where nothing may start, the
+   * automata from where something may until they are shallow again. Returns `end`; `pos`
+   * and the states are current on return and at every event.
    */
   private runAutomata(chunk: Uint8Array, from: number, end: number, base: number): number {
+    const filter = this.filter;
+    const scanResult = this.scanResult;
+    let i = from;
+    while (i < end) {
+      if (this.filtering) {
+        i = scanStarts(chunk, i, end, this.key, filter, scanResult);
+        this.key = scanResult[0]!;
+        if (i >= end) break;
+        this.enterAutomata();
+      }
+      i = this.walk(chunk, i, end, base);
+    }
+    this.pos = base + i;
+    return i;
+  }
+
+  /**
+   * The filter stopped at the next byte: a needle may start within the last three bytes
+   * (`key`), or end at the next byte. Before them nothing is live (invariant 1: the
+   * states are the automata's on the bytes since the last start a needle may have), so the
+   * automata restart from the root on those three bytes; no needle ends within them (one
+   * would have stopped the filter there), so they raise no event.
+   */
+  private enterAutomata(): void {
+    const { exact, folded, key } = this;
+    const exactClassOf = exact.classOf;
+    const foldedClassOf = folded.classOf;
+    this.wsRuns.clear();
+    let e = 0;
+    let f = 0;
+    for (let shift = 16; shift >= 0; shift -= 8) {
+      const byte = (key >>> shift) & 0xff;
+      const previous = e;
+      e = exact.step(e, exactClassOf[byte]!);
+      if ((exact.flags[e]! & FLAG_WS_END) !== 0) this.wsRuns.note(e === previous);
+      f = folded.step(f, foldedClassOf[byte]!);
+    }
+    this.exactState = e;
+    this.foldedState = f;
+    this.filtering = false;
+    this.stops++;
+  }
+
+  /**
+   * Both automata over `chunk[from .. end)`, stopping only at states with events, until
+   * both are shallow again (then the filter takes over). Returns where it stopped.
+   */
+  private walk(chunk: Uint8Array, from: number, end: number, base: number): number {
     const { exact, folded, scan, scanResult } = this;
     const denseStates = exact.denseStates;
     const exactClassOf = exact.classOf;
@@ -357,13 +435,28 @@ class Redactor implements RedactorStage {
     const foldedClasses = folded.classes;
     const foldedDense = folded.dense;
     const foldedFlags = folded.flags;
+    const exactShallow = this.exactShallow;
+    const foldedShallow = this.foldedShallow;
+    const exactShallowRow = exactShallow * exact.classes;
+    const foldedShallowRow = foldedShallow * foldedClasses;
     let exactState = this.exactState;
     let foldedState = this.foldedState;
     let i = from;
     while (i < end) {
       if (exactState < denseStates) {
         // Invariant 4: two table lookups per byte until something happens.
-        i = scan(chunk, i, end, exactState, foldedState, exact, folded, scanResult);
+        i = scan(
+          chunk,
+          i,
+          end,
+          exactState,
+          foldedState,
+          exact,
+          folded,
+          scanResult,
+          exactShallowRow,
+          foldedShallowRow,
+        );
         exactState = scanResult[0]!;
         foldedState = scanResult[1]!;
         if (scanResult[3] === 1) {
@@ -372,19 +465,34 @@ class Redactor implements RedactorStage {
           this.pos = base + i;
           this.events(scanResult[2]!);
         }
-        continue;
+      } else {
+        // A state without a dense row: one step through its sparse transitions.
+        const byte = chunk[i]!;
+        const previous = exactState;
+        exactState = exactStep(exactState, exactClassOf[byte]!);
+        foldedState = foldedDense[foldedState * foldedClasses + foldedClassOf[byte]!]!;
+        i++;
+        if ((exactFlags[exactState]! | foldedFlags[foldedState]!) !== 0) {
+          this.exactState = exactState;
+          this.foldedState = foldedState;
+          this.pos = base + i;
+          this.events(previous);
+        }
       }
-      // A state without a dense row: one step through its sparse transitions.
-      const byte = chunk[i]!;
-      const previous = exactState;
-      exactState = exactStep(exactState, exactClassOf[byte]!);
-      foldedState = foldedDense[foldedState * foldedClasses + foldedClassOf[byte]!]!;
-      i++;
-      if ((exactFlags[exactState]! | foldedFlags[foldedState]!) !== 0) {
-        this.exactState = exactState;
-        this.foldedState = foldedState;
+      if (
+        exactState < exactShallow &&
+        foldedState < foldedShallow &&
+        exact.wsCount[exactState] === 0 &&
+        base + i >= this.resetAt + FILTER_DEPTH
+      ) {
+        // Shallow again: the filter decides from the last three bytes (the partial matches'
+        // bytes, at most three, are among them).
+        this.exactState = 0;
+        this.foldedState = 0;
+        this.filtering = true;
+        this.key = keyBefore(chunk, i, this.tail);
         this.pos = base + i;
-        this.events(previous);
+        return i;
       }
     }
     this.exactState = exactState;
@@ -502,6 +610,7 @@ class Redactor implements RedactorStage {
     output.at = this.pos;
     this.exactState = 0;
     this.foldedState = 0;
+    this.filtering = false;
     this.candidates.clear();
     this.base64?.clear();
     this.spans.clear();
@@ -513,6 +622,7 @@ class Redactor implements RedactorStage {
     this.output.omission(this.drop.count, this.drop.start, this.pos);
     if (this.phase === Phase.FailingClosed) this.phase = Phase.Matching;
     this.deadline = this.pos + this.window;
+    this.resetAt = this.pos;
   }
 
   /**
@@ -528,6 +638,18 @@ class Redactor implements RedactorStage {
     return s;
   }
 
+  /**
+   * While filtering: how many of the last three bytes (`key`) start a prefix of a needle
+   * running to `pos`, which the next bytes may complete (invariant 2).
+   */
+  private heldByFilter(): number {
+    const key = this.key;
+    for (let length = FILTER_DEPTH; length > 0; length--) {
+      if (isPrefix(this.exact, key, length) || isPrefix(this.folded, key, length)) return length;
+    }
+    return 0;
+  }
+
   /** Earliest start of the exact automaton's partial match. */
   private exactFrontier(): number {
     const state = this.exactState;
@@ -539,9 +661,13 @@ class Redactor implements RedactorStage {
    * every live candidate's claim); only bytes before it may be emitted.
    */
   private frontier(): number {
-    let f = this.exactFrontier();
-    const f2 = this.pos - this.folded.depth[this.foldedState]!;
-    if (f2 < f) f = f2;
+    let f: number;
+    if (this.filtering) f = this.pos - this.heldByFilter();
+    else {
+      f = this.exactFrontier();
+      const f2 = this.pos - this.folded.depth[this.foldedState]!;
+      if (f2 < f) f = f2;
+    }
     if (this.lead !== null) f = this.leadStart(f);
     if (this.base64 !== null) f = this.base64.frontier(f);
     return this.candidates.frontier(f);
@@ -575,11 +701,12 @@ function findsSecret(compiled: CompiledRedaction, decoded: Uint8Array): boolean 
 
 /**
  * Run both automata over `input[from .. limit)` until a state with a flag (or without a
- * dense row) is entered. States travel as row offsets with flags in the sign bit, so each
+ * dense row) is entered, or both are shallow (rows below `exactShallowRow` and
+ * `foldedShallowRow`). States travel as row offsets with flags in the sign bit, so each
  * byte costs one load and one sign test per automaton; kept a small top-level function so
  * the engine optimises it on its own. Writes to `result` the two states, the exact
- * automaton's previous state and whether a flag stopped it (1) or the limit (0); returns
- * the index after the last byte read.
+ * automaton's previous state and why it stopped (1: a flag, 2: shallow, 0: the limit);
+ * returns the index after the last byte read.
  */
 function scanBoth(
   input: Uint8Array,
@@ -590,6 +717,8 @@ function scanBoth(
   exact: Automaton,
   folded: Automaton,
   result: Int32Array,
+  exactShallowRow: number,
+  foldedShallowRow: number,
 ): number {
   const exactClassOf = exact.classOf;
   const exactClasses = exact.classes;
@@ -612,6 +741,13 @@ function scanBoth(
       result[3] = 1;
       return i;
     }
+    if (exactNext < exactShallowRow && foldedNext < foldedShallowRow) {
+      result[0] = exactNext / exactClasses;
+      result[1] = foldedNext / foldedClasses;
+      result[2] = exactRow / exactClasses;
+      result[3] = 2;
+      return i;
+    }
     exactRow = exactNext;
     foldedRow = foldedNext;
   }
@@ -632,6 +768,8 @@ function scanExact(
   exact: Automaton,
   _folded: Automaton,
   result: Int32Array,
+  exactShallowRow: number,
+  _foldedShallowRow: number,
 ): number {
   const exactClassOf = exact.classOf;
   const exactClasses = exact.classes;
@@ -641,11 +779,11 @@ function scanExact(
   while (i < limit) {
     const exactNext = exactCode[exactRow + exactClassOf[input[i]!]!]!;
     i++;
-    if (exactNext < 0) {
-      result[0] = ~exactNext / exactClasses;
+    if (exactNext < exactShallowRow) {
+      result[0] = (exactNext < 0 ? ~exactNext : exactNext) / exactClasses;
       result[1] = 0;
       result[2] = exactRow / exactClasses;
-      result[3] = 1;
+      result[3] = exactNext < 0 ? 1 : 2;
       return i;
     }
     exactRow = exactNext;
@@ -655,4 +793,70 @@ function scanExact(
   result[2] = exactRow / exactClasses;
   result[3] = 0;
   return i;
+}
+
+/**
+ * The start filter over `input[from .. limit)` (see `start-filter.ts`), `key` holding the
+ * three bytes before `from`. Returns the index of the first byte it stops at (`limit` if
+ * none) and writes to `result[0]` the three bytes before that index.
+ */
+function scanStarts(
+  input: Uint8Array,
+  from: number,
+  limit: number,
+  key: number,
+  filter: StartFilter,
+  result: Int32Array,
+): number {
+  const { trigrams, pairs, quads, triples } = filter;
+  let k = key;
+  let i = from;
+  while (i < limit) {
+    k = (k << 8) | input[i]!;
+    // A shift count is taken modulo 32: `>> k` picks bit `k & 31` of the word.
+    if (((trigrams[(k & 0xffffff) >> 5]! >> k) & 1) !== 0) {
+      const p = pairs[k & 0xffff]!;
+      if ((p & END2) !== 0) break;
+      if ((p & QUAD) !== 0) {
+        const h = quadHash(k);
+        if (((quads[h >> 5]! >> h) & 1) !== 0) break;
+      }
+      if ((p & TRIPLE) !== 0) {
+        const h = quadHash(k & 0xffffff);
+        if (((triples[h >> 5]! >> h) & 1) !== 0) break;
+      }
+    }
+    i++;
+  }
+  result[0] = (i < limit ? k >> 8 : k) & 0xffffff;
+  return i;
+}
+
+/** The three bytes before `chunk[i]` (the latest lowest), `tail` holding those before the chunk. */
+function keyBefore(chunk: Uint8Array, i: number, tail: number): number {
+  if (i >= 3) return (chunk[i - 3]! << 16) | (chunk[i - 2]! << 8) | chunk[i - 1]!;
+  let k = tail;
+  for (let j = 0; j < i; j++) k = ((k << 8) | chunk[j]!) & 0xffffff;
+  return k;
+}
+
+/** True when the last `length` bytes of `key` spell the start of one of `a`'s needles. */
+function isPrefix(a: Automaton, key: number, length: number): boolean {
+  let s = 0;
+  for (let shift = 8 * (length - 1); shift >= 0; shift -= 8) {
+    const cls = a.classOf[(key >>> shift) & 0xff]!;
+    const next = a.step(s, cls);
+    // A child is one symbol deeper; a whitespace run stays in its state.
+    const loops = next === s && s !== 0 && cls === a.wsClass;
+    if (a.depth[next] !== a.depth[s]! + 1 && !loops) return false;
+    s = next;
+  }
+  return true;
+}
+
+/** States of at most {@link FILTER_DEPTH} symbols: a prefix of the breadth-first numbering. */
+function shallowStates(depth: Int32Array): number {
+  let n = 0;
+  while (n < depth.length && depth[n]! <= FILTER_DEPTH) n++;
+  return n;
 }
