@@ -7,19 +7,28 @@
  * costs a table lookup a byte instead of a dependent walk through both automata, and
  * stops only where something may start.
  *
- * The test at byte `i`, on `key`, the last four bytes read (`b[i-3] .. b[i]`, one a byte):
+ * The exact test at byte `i` ({@link filterHit}), on `key`, the last four bytes read
+ * (`b[i-3] .. b[i]`, one a byte, the latest lowest):
  *
- * - `trigrams`, one bit per value of the last three bytes: set where they may end a
- *   needle's first four bytes or a shorter needle (3.5% of log text's positions start a
+ * - `samples`, one bit per value of the last three bytes (7 bits each: a byte ≥ 0x80 shares
+ *   the bit of the byte 0x80 below it, 1 MiB in all): clear where they can end no needle's
+ *   first four bytes and no shorter needle (3.5% of log text's positions start a
  *   three-byte prefix of the built-in anchors, 11% a two-byte one). Clear: go on.
- * - `pairs[key & 0xffff]`, for the last two bytes: bit
- *   {@link QUAD} when they are bytes 2–3 of some needle's first four (then the four bytes
- *   are looked up in `quads`), {@link END2} when a needle of two bytes is that pair (stop),
- *   {@link TRIPLE} when they end a needle of three bytes (then `triples` has the three).
+ * - `pairs[key & 0xffff]`, for the last two bytes: bit {@link QUAD} when they are bytes 2–3
+ *   of some needle's first four (then the four bytes are looked up in `quads`), {@link END2}
+ *   when a needle of two bytes is that pair (stop), {@link TRIPLE} when they end a needle of
+ *   three bytes (then `triples` has the three).
  * - `quads` and `triples` are hashed bitsets of every needle's first four (three) bytes in
  *   every form the automata accept: ASCII case variants for case-folded needles, every
  *   whitespace byte where the exact automaton has a whitespace run. A false positive only
  *   costs a stop; there are no false negatives.
+ *
+ * Two bytes a step: the scan looks only at the three bytes ending at every other byte while
+ * `samples` stays clear there, so `samples` also holds what a stop at the byte between two
+ * such looks would have in the looks around it: a four-byte key's first three bytes (the
+ * look one byte before its end), and a short needle followed by any byte (the look one byte
+ * after its end). A byte between two clear looks stops nothing (see the scan in
+ * `redactor.ts`).
  *
  * A needle's key ends at its first whitespace symbol (a run of any length in the input): a
  * key of four bytes may end with one whitespace byte, and a needle with a whitespace run
@@ -29,10 +38,11 @@
  *
  * @example
  * ```ts
- * import { buildStartFilter, filterHit } from "./start-filter.js";
+ * import { buildStartFilter, filterHit, sampleHit } from "./start-filter.js";
  * const filter = buildStartFilter([{ bytes: Buffer.from("token"), literal: -1, anchor: 0 }], []);
  * filterHit(filter, 0x746f6b65); // true: "toke" starts "token"
  * filterHit(filter, 0x746f6b79); // false
+ * sampleHit(filter, 0x746f6b); // true: "tok" ends a byte before "toke" does
  * ```
  */
 import { isWhitespaceByte, type Needle } from "./aho-corasick.js";
@@ -49,10 +59,16 @@ const HASH_BITS = 18;
 const HASH_SHIFT = 32 - HASH_BITS;
 const HASH_MULTIPLIER = 0x9e3779b1;
 
+/** The bits of three bytes that index `samples`: 7 of each (1 MiB of bits, not 2). */
+export const SAMPLE_MASK = 0x7f7f7f;
+
 /** The filter's tables (see the file comment). */
 export interface StartFilter {
-  /** One bit per three-byte value (the earliest highest): the last three bytes may end a key. */
-  readonly trigrams: Int32Array;
+  /**
+   * One bit per three-byte value masked with {@link SAMPLE_MASK} (the earliest byte
+   * highest): what a stop at these bytes' end or at a byte next to it needs (see above).
+   */
+  readonly samples: Int32Array;
   /** Per pair of bytes (the earlier one in the high byte): {@link QUAD}, {@link END2}, {@link TRIPLE} bits. */
   readonly pairs: Uint8Array;
   /** Hashed bitset of four-byte keys (`quadHash`). */
@@ -75,7 +91,7 @@ export function buildStartFilter(
   foldedNeedles: readonly Needle[],
 ): StartFilter {
   const filter: StartFilter = {
-    trigrams: new Int32Array(1 << 19),
+    samples: new Int32Array((SAMPLE_MASK + 1) >> 5),
     pairs: new Uint8Array(1 << 16),
     quads: new Int32Array(1 << (HASH_BITS - 5)),
     triples: new Int32Array(1 << (HASH_BITS - 5)),
@@ -90,7 +106,7 @@ export function buildStartFilter(
  * bytes read, the latest lowest); the scan loop inlines the same test.
  */
 export function filterHit(filter: StartFilter, key: number): boolean {
-  if (((filter.trigrams[(key & 0xffffff) >>> 5]! >>> key) & 1) === 0) return false;
+  if (!sampleHit(filter, key)) return false;
   const p = filter.pairs[key & 0xffff]!;
   if (p === 0) return false;
   if ((p & END2) !== 0) return true;
@@ -103,6 +119,12 @@ export function filterHit(filter: StartFilter, key: number): boolean {
     if (((filter.triples[h >>> 5]! >>> (h & 31)) & 1) !== 0) return true;
   }
   return false;
+}
+
+/** The `samples` bit of the three bytes in `key`'s low 24 bits (the scan inlines it). */
+export function sampleHit(filter: StartFilter, key: number): boolean {
+  const v = key & SAMPLE_MASK;
+  return ((filter.samples[v >> 5]! >> v) & 1) !== 0;
 }
 
 /** Each position of a key: the bytes that may stand there in the input. */
@@ -148,23 +170,34 @@ function addKey(filter: StartFilter, key: Key): void {
   for (const value of expand(key)) {
     const n = key.length;
     if (n === 1) {
-      // A one-byte needle ends at its byte, whatever came before.
-      for (let before = 0; before < 1 << 16; before++)
-        setBit(filter.trigrams, (before << 8) | value);
+      // A one-byte needle ends at its byte, whatever came before or comes after.
+      for (let other = 0; other < 1 << 16; other++) {
+        sample(filter, (other << 8) | value);
+        sample(filter, ((other & 0xff00) << 8) | (value << 8) | (other & 0xff));
+      }
       for (let before = 0; before < 256; before++) filter.pairs[(before << 8) | value]! |= END2;
     } else if (n === 2) {
-      for (let before = 0; before < 256; before++) setBit(filter.trigrams, (before << 16) | value);
+      for (let other = 0; other < 256; other++) {
+        sample(filter, (other << 16) | value);
+        sample(filter, (value << 8) | other);
+      }
       filter.pairs[value]! |= END2;
     } else if (n === 3) {
-      setBit(filter.trigrams, value);
+      sample(filter, value);
+      for (let after = 0; after < 256; after++) sample(filter, ((value << 8) | after) & 0xffffff);
       filter.pairs[value & 0xffff]! |= TRIPLE;
       setBit(filter.triples, quadHash(value));
     } else {
-      setBit(filter.trigrams, value & 0xffffff);
+      sample(filter, value & 0xffffff);
+      sample(filter, (value >>> 8) & 0xffffff);
       filter.pairs[value & 0xffff]! |= QUAD;
       setBit(filter.quads, quadHash(value));
     }
   }
+}
+
+function sample(filter: StartFilter, bytes: number): void {
+  setBit(filter.samples, bytes & SAMPLE_MASK);
 }
 
 /** The byte strings of `key`, packed one byte each, the first highest. */
