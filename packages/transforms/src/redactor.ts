@@ -93,6 +93,12 @@ export interface RedactorStageOptions {
    */
   readonly skip?: boolean;
   /**
+   * Skip the automata where the start filter shows no needle can start (`start-filter.ts`).
+   * `false` walks both automata over every byte; the output is the same either way (tests
+   * compare the two). @default true
+   */
+  readonly startFilter?: boolean;
+  /**
    * Decode base64 and base64url runs and scan the decoded bytes with the same rules (see
    * `base64-runs.ts`); a hit redacts the whole run. @default true
    */
@@ -232,6 +238,8 @@ class Redactor implements RedactorStage {
   private readonly scan: typeof scanBoth;
   private readonly scanResult = new Int32Array(4);
   private readonly filter: StartFilter;
+  /** False: never hand over to the filter (`RedactorStageOptions.startFilter`). */
+  private readonly useFilter: boolean;
   /** States below these have partial matches of at most {@link FILTER_DEPTH} symbols (breadth order). */
   private readonly exactShallow: number;
   private readonly foldedShallow: number;
@@ -281,6 +289,7 @@ class Redactor implements RedactorStage {
     this.wsRuns = new WhitespaceRuns(exact.maxWsCount);
     this.scan = folded.states > 1 ? scanBoth : scanExact;
     this.filter = compiled.startFilter;
+    this.useFilter = options.startFilter ?? true;
     this.exactShallow = shallowStates(exact.depth);
     this.foldedShallow = shallowStates(folded.depth);
     this.base64 =
@@ -484,6 +493,7 @@ class Redactor implements RedactorStage {
         }
       }
       if (
+        this.useFilter &&
         exactState < exactShallow &&
         foldedState < foldedShallow &&
         exact.wsCount[exactState] === 0 &&
