@@ -28,6 +28,8 @@ interface LiveCandidate {
 }
 
 export class CandidateSet {
+  /** Anchor occurrences that started (or tried to start) a candidate, for benchmarks. */
+  starts = 0;
   private live: LiveCandidate[] = [];
   // A redaction of the candidate being fed, not yet added: its consecutive spans are added
   // as one (spans merge anyway, and nothing is flushed while candidates are fed).
@@ -81,6 +83,7 @@ export class CandidateSet {
         lead > 0
           ? { anchor: anchor.anchor, length, before, lead: this.input.latin1(at - lead, at) }
           : { anchor: anchor.anchor, length, before };
+      this.starts++;
       const cand = anchor.start(match, this.input, at);
       if (cand === undefined) continue;
       this.live.push({

@@ -49,6 +49,7 @@ export {
   REDACTOR,
   type RedactorStage,
   type RedactorStageOptions,
+  type ScanCounters,
   type TraceSegment,
 } from "./redactor.js";
 export {

@@ -123,6 +123,28 @@ export interface RedactorStage extends Stage {
   readonly counters: { readonly redactions: number; readonly omissions: number };
   /** Redactions per rule name (rules that redacted only; see `OutputCursor.redactionsByRule`). */
   readonly namedCounters: Readonly<Record<string, number>>;
+  /**
+   * Where the scan stopped, for benchmarks: `filterStops`, times the start filter handed
+   * bytes to the automata; `anchorStarts`, anchor occurrences that started (or tried to
+   * start) a candidate.
+   */
+  readonly scanCounters: ScanCounters;
+}
+
+/**
+ * How often a redactor's scan stopped (see {@link RedactorStage.scanCounters}).
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type ScanCounters } from "@spool/transforms";
+ * const redactor = createRedactor();
+ * redactor.push([Buffer.from("token=abc\n")]);
+ * const stops: ScanCounters = redactor.scanCounters; // { filterStops: 1, anchorStarts: 1 }
+ * ```
+ */
+export interface ScanCounters {
+  readonly filterStops: number;
+  readonly anchorStarts: number;
 }
 
 /** Input bytes after which the redactor scans with {@link Automaton.densified}. */
@@ -168,6 +190,7 @@ export function createRedactor(
 }
 
 const NO_COUNTERS = { redactions: 0, omissions: 0 } as const;
+const NO_SCAN_COUNTERS: ScanCounters = { filterStops: 0, anchorStarts: 0 };
 
 /**
  * The redactor, created on the first bytes pushed: until then the rules' automaton need
@@ -197,6 +220,10 @@ class DeferredRedactor implements RedactorStage {
 
   get namedCounters(): Readonly<Record<string, number>> {
     return this.stage?.namedCounters ?? {};
+  }
+
+  get scanCounters(): ScanCounters {
+    return this.stage?.scanCounters ?? NO_SCAN_COUNTERS;
   }
 
   push(batch: Batch): Uint8Array[] {
@@ -256,7 +283,7 @@ class Redactor implements RedactorStage {
   /** Where the automata last started afresh (the start, the end of a fail-closed drop). */
   private resetAt = 0;
   /** Times the filter stopped and handed the bytes to the automata. */
-  stops = 0;
+  private stops = 0;
   private phase: Phase = Phase.Matching;
   /** Input bytes consumed. */
   private pos = 0;
@@ -316,6 +343,10 @@ class Redactor implements RedactorStage {
 
   get namedCounters(): Readonly<Record<string, number>> {
     return this.output.redactionsByRule();
+  }
+
+  get scanCounters(): ScanCounters {
+    return { filterStops: this.stops, anchorStarts: this.candidates.starts };
   }
 
   push(batch: Batch): Uint8Array[] {
