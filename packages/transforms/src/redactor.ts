@@ -15,16 +15,18 @@
  *    after the cursor reach it, they are replaced by `[OMITTED:<n> bytes undecidable]`, and
  *    the input is dropped up to the next whitespace byte while only a count is kept (O(1)
  *    memory); the marker carries the exact count. Time alone never releases held bytes.
- * 4. **Linear time.** One automaton step per byte for all literals and anchors (see
- *    `aho-corasick.ts`); only live candidates see bytes, each O(1) per byte for the
- *    built-in rules.
+ * 4. **Linear time.** A start filter (`start-filter.ts`) looks at the input where no
+ *    literal or anchor can start, O(1) a byte; from where one may, the automata (see
+ *    `aho-corasick.ts`) take one step a byte for all of them until they are shallow again,
+ *    after replaying at most three bytes; only live candidates see bytes, each O(1) per
+ *    byte for the built-in rules.
  *
  * Overlapping and adjacent spans merge into one marker named after the span that starts
  * first (ties: the rule listed first: known values, then user rules, then built-ins). The
  * marker is emitted as soon as its start is decided; later bytes of the span are swallowed.
  *
- * The parts, one a file: this one runs the automata over each chunk (the hot loop) and
- * decides what to flush; `input-ring.ts` keeps the bytes still held; `span-queue.ts` the
+ * The parts, one a file: this one runs the start filter and the automata over each chunk
+ * (the hot loop) and decides what to flush; `start-filter.ts` builds the filter's tables; `input-ring.ts` keeps the bytes still held; `span-queue.ts` the
  * spans decided but not yet emitted; `candidate-set.ts` the live candidates of matcher and
  * pattern rules; `output-cursor.ts` what was handed on and the open span that swallows;
  * `fail-closed.ts` the drop to whitespace behind an omission; `whitespace-runs.ts` the
