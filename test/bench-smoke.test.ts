@@ -73,6 +73,7 @@ describe("spool bench (smoke)", () => {
       "decoder",
       "ansi-strip",
       "redactor",
+      "redactor, dense credentials",
       "preview-tap",
       "ledger",
       "writer-queue",
@@ -81,6 +82,10 @@ describe("spool bench (smoke)", () => {
       "writer line index",
     ]);
     for (const row of stages) expect(row.cpuSPerGiB as number).toBeGreaterThanOrEqual(0);
+    // The redactor rows say where its scan stopped: text full of credentials stops it more.
+    const [log, dense] = stages.filter((row) => String(row.stage).startsWith("redactor"));
+    expect(log?.filterStops as number).toBeGreaterThan(0);
+    expect(dense?.anchorStarts as number).toBeGreaterThan(log?.anchorStarts as number);
     expect(r.stdout).toBe(r.md);
     expect(r.svg.startsWith("<svg")).toBe(true);
     expect(r.svg).toContain("child → file (no Node)");

@@ -45,6 +45,23 @@ export function logBlock(secrets: readonly string[], bytes: number): Buffer {
   return Buffer.from(lines.join(""));
 }
 
+/**
+ * About `bytes` of whole lines that each carry a credential (an AWS key id, a GitHub
+ * token, a bearer JWT, a URL with a password and a `password=`, a known secret, a secret
+ * access key assignment): the redactor's worst everyday case, where most lines stop it.
+ */
+export function denseCredentialBlock(secrets: readonly string[], bytes: number): Buffer {
+  const next = prng(7);
+  const lines: string[] = [];
+  let size = 0;
+  for (let n = 0; size < bytes; n++) {
+    const line = `${credentialLine(next, n, secrets)}\n`;
+    lines.push(line);
+    size += Buffer.byteLength(line);
+  }
+  return Buffer.from(lines.join(""));
+}
+
 /** Write `size` bytes of log text to `fd`, a block at a time. */
 export function generate(size: number, fd = 1): void {
   const block = logBlock(benchSecrets(), 1024 * 1024);
@@ -85,6 +102,24 @@ function logLine(next: () => number, n: number, secrets: readonly string[]): str
     return `${ts} DEBUG connecting to postgres://app:${word(next, 12, ALNUM)}@db.internal:5432/app password=${word(next, 14, ALNUM)}`;
   if (r < 97) return `${ts} INFO  using token=${secrets[next() % secrets.length]} for upload`;
   return `${ts} INFO  ${"-".repeat(next() % 120)}`;
+}
+
+function credentialLine(next: () => number, n: number, secrets: readonly string[]): string {
+  const ts = `2024-05-01T12:${pad(Math.floor(n / 60) % 60)}:${pad(n % 60)}.${String(n % 1000).padStart(3, "0")}Z`;
+  switch (next() % 6) {
+    case 0:
+      return `${ts} DEBUG aws key AKIA${word(next, 16, UPPER)} region=eu-west-1`;
+    case 1:
+      return `${ts} DEBUG cloning with ghp_${word(next, 36, ALNUM)}`;
+    case 2:
+      return `${ts} DEBUG Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.${word(next, 40, ALNUM)}.${word(next, 43, ALNUM)}`;
+    case 3:
+      return `${ts} DEBUG connecting to postgres://app:${word(next, 12, ALNUM)}@db.internal:5432/app password=${word(next, 14, ALNUM)}`;
+    case 4:
+      return `${ts} INFO  using token=${secrets[next() % secrets.length]} for upload`;
+    default:
+      return `${ts} DEBUG env AWS_SECRET_ACCESS_KEY=${word(next, 40, ALNUM)}`;
+  }
 }
 
 function writeAll(fd: number, chunk: Uint8Array): void {

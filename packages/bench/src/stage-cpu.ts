@@ -27,8 +27,15 @@ import {
   createUtf8Decoder,
   knownValuesFromEnv,
   previewTapBudget,
+  type ScanCounters,
 } from "@spool/transforms";
-import { BENCH_SECRET_ENV, benchSecretEnv, benchSecrets, logBlock } from "./log-generator.js";
+import {
+  BENCH_SECRET_ENV,
+  benchSecretEnv,
+  benchSecrets,
+  denseCredentialBlock,
+  logBlock,
+} from "./log-generator.js";
 
 export interface StageCpuOptions {
   /** Bytes of log text run through the path. */
@@ -43,6 +50,10 @@ export interface StageCpuRow {
   /** Pieces the part received, in all (per-piece work shows here). */
   readonly pieces: number;
   readonly cpuSPerGiB: number;
+  /** Redactor rows: times its start filter handed bytes to the automata, per MiB of input. */
+  readonly filterStopsPerMiB?: number;
+  /** Redactor rows: anchor occurrences that started (or tried) a candidate, per MiB of input. */
+  readonly anchorStartsPerMiB?: number;
 }
 
 /** The pipe's read size: what the reader hands the stages at a time. */
@@ -55,6 +66,8 @@ interface Part {
   readonly stage: string;
   readonly input: readonly Batch[];
   run(input: readonly Batch[]): void;
+  /** Redactor parts: where the scan stopped on this input. */
+  stops?: ScanCounters;
 }
 
 export function stageCpuBreakdown(options: StageCpuOptions): StageCpuRow[] {
@@ -77,6 +90,20 @@ export function stageCpuBreakdown(options: StageCpuOptions): StageCpuRow[] {
     parts.push({ stage, input, run: (batches) => runStage(make(), batches) });
     input = runStage(make(), input);
   }
+  // The same redactor on lines that each carry a credential (its worst everyday case).
+  const dense = decodedReads(denseText(options.bytes));
+  const denseRedactor: Part = {
+    stage: "redactor, dense credentials",
+    input: dense,
+    run: (batches) => {
+      denseRedactor.stops = runRedactor(createRedactor(redaction), batches);
+    },
+  };
+  const redactorPart = parts.find((p) => p.stage === "redactor")!;
+  redactorPart.run = (batches) => {
+    redactorPart.stops = runRedactor(createRedactor(redaction), batches);
+  };
+  parts.splice(parts.indexOf(redactorPart) + 1, 0, denseRedactor);
   const messages = messagesOf(input);
   const file = path.join(options.dir, "stage-cpu.out");
   parts.push(
@@ -98,11 +125,40 @@ export function stageCpuBreakdown(options: StageCpuOptions): StageCpuRow[] {
   }
   fs.rmSync(file, { force: true });
   const gib = text.byteLength / 2 ** 30;
+  const mib = text.byteLength / 2 ** 20;
   return parts.map((p) => ({
     stage: p.stage,
     pieces: p.input.reduce((n, batch) => n + batch.length, 0),
     cpuSPerGiB: best.get(p.stage)! / gib,
+    ...(p.stops === undefined
+      ? {}
+      : {
+          filterStopsPerMiB: p.stops.filterStops / mib,
+          anchorStartsPerMiB: p.stops.anchorStarts / mib,
+        }),
   }));
+}
+
+/** Run `redactor` over `batches`; returns where its scan stopped. */
+function runRedactor(redactor: ReturnType<typeof createRedactor>, batches: readonly Batch[]) {
+  runStage(redactor, batches);
+  return redactor.scanCounters;
+}
+
+/** `bytes` of lines that each carry a credential ({@link denseCredentialBlock}, repeated). */
+function denseText(bytes: number): Buffer {
+  const block = denseCredentialBlock(benchSecrets(), 1024 * 1024);
+  const text = Buffer.allocUnsafe(bytes);
+  for (let at = 0; at < bytes; at += block.byteLength) block.copy(text, at, 0, bytes - at);
+  return text;
+}
+
+/** `text` in pipe reads, through the decoder and the ANSI strip (what the redactor gets). */
+function decodedReads(text: Buffer): Batch[] {
+  const reads: Batch[] = [];
+  for (let at = 0; at < text.byteLength; at += READ_BYTES)
+    reads.push([text.subarray(at, at + READ_BYTES)]);
+  return runStage(createAnsiStrip(), runStage(createUtf8Decoder(), reads));
 }
 
 /** `bytes` of the generator's log text (its 1 MiB block, repeated). */

@@ -235,8 +235,16 @@ function stageTable(c: BenchContext, size: number, rounds: number): ReportTable 
       { key: "stage", label: "stage" },
       { key: "pieces", label: "pieces in" },
       { key: "cpuSPerGiB", label: "CPU s/GiB" },
+      { key: "filterStops", label: "filter stops/MiB" },
+      { key: "anchorStarts", label: "candidate starts/MiB" },
     ],
-    rows: rows.map((r) => ({ ...r })),
+    rows: rows.map((r) => ({
+      stage: r.stage,
+      pieces: r.pieces,
+      cpuSPerGiB: r.cpuSPerGiB,
+      filterStops: r.filterStopsPerMiB === undefined ? "" : Math.round(r.filterStopsPerMiB),
+      anchorStarts: r.anchorStartsPerMiB === undefined ? "" : Math.round(r.anchorStartsPerMiB),
+    })),
   };
 }
 

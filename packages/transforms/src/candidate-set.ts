@@ -25,9 +25,22 @@ interface LiveCandidate {
   next: number;
   /** The last verdict `next` returned (`Hold` or `Redact`), or -1 before the first. */
   last: number;
+  /** Input offset before which `skip` is not tried again (it consumed nothing last time). */
+  skipFrom: number;
+  /** Bytes to wait after the next `skip` that consumes nothing (doubles up to {@link MAX_SKIP_GAP}). */
+  skipGap: number;
 }
 
+/**
+ * Most bytes fed through `next` before `skip` is tried again after it consumed nothing: a
+ * rule whose `skip` applies only in some phases (an assignment's value, held while it is
+ * judged) otherwise costs two calls a byte. Either call gives the same verdicts.
+ */
+const MAX_SKIP_GAP = 16;
+
 export class CandidateSet {
+  /** Anchor occurrences that started (or tried to start) a candidate, for benchmarks. */
+  starts = 0;
   private live: LiveCandidate[] = [];
   // A redaction of the candidate being fed, not yet added: its consecutive spans are added
   // as one (spans merge anyway, and nothing is flushed while candidates are fed).
@@ -87,6 +100,7 @@ export class CandidateSet {
               leadFirst: byteBefore(this.input, at - lead + 1),
             }
           : { anchor: anchor.anchor, length, before };
+      this.starts++;
       const cand = anchor.start(match, this.input, at);
       if (cand === undefined) continue;
       this.live.push({
@@ -98,6 +112,8 @@ export class CandidateSet {
         maxLength: anchor.maxLength,
         next: pos,
         last: -1,
+        skipFrom: 0,
+        skipGap: 1,
       });
     }
   }
@@ -209,7 +225,7 @@ export class CandidateSet {
         break;
       }
       const last = l.last;
-      if (last >= 0 && this.useSkip && cand.skip !== undefined) {
+      if (last >= 0 && this.useSkip && cand.skip !== undefined && base + i >= l.skipFrom) {
         // A held run may not pass the hold limit: the byte that would goes through `next`.
         const limit = last === Verdict.Hold ? Math.min(end, l.front + l.maxLength - base) : end;
         const j = cand.skip(chunk, i, limit);
@@ -221,8 +237,11 @@ export class CandidateSet {
             l.front = base + j;
           }
           i = j;
+          l.skipGap = 1;
           continue;
         }
+        l.skipFrom = base + i + l.skipGap;
+        l.skipGap = Math.min(2 * l.skipGap, MAX_SKIP_GAP);
       }
       const p = base + i;
       const verdict = cand.next(chunk[i]!);

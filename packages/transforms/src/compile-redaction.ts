@@ -37,6 +37,7 @@ import {
   validateRule,
 } from "./rule.js";
 import { byteSet } from "./rules/byte-classes.js";
+import { buildStartFilter, type StartFilter } from "./start-filter.js";
 
 /** Deepest state of the exact automaton with a dense transition row. */
 const DENSE_DEPTH = 3;
@@ -146,6 +147,8 @@ export interface CompiledRedaction {
    * undecided are held back. `null` when no rule looks behind.
    */
   readonly lead: { readonly bytes: Uint8Array; readonly length: number } | null;
+  /** Where a needle of either automaton may start (`start-filter.ts`), built when first read. */
+  readonly startFilter: StartFilter;
 }
 
 /**
@@ -194,16 +197,28 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
   const builtinsOnly =
     (options.builtins ?? true) && known.length === 0 && (options.rules ?? []).length === 0;
   let exact: Automaton | null = null;
+  let startFilter: StartFilter | null = null;
+  // Known values' forms are made once, for the automaton and the start filter together.
+  const buildExact = (): Automaton => {
+    const image = builtinsOnly ? loadBuiltinImage(exactNeedles) : null;
+    if (image !== null) return image;
+    const pool = exactPool(known, exactNeedles);
+    if (known.length > 0) startFilter ??= buildStartFilter(exactNeedles, foldedNeedles, pool);
+    return buildAutomaton(pool, EXACT_OPTIONS);
+  };
   const compiled = {
     window,
     ruleNames,
     get exact() {
-      exact ??=
-        (builtinsOnly ? loadBuiltinImage(exactNeedles) : null) ??
-        buildAutomaton(exactPool(known, exactNeedles), EXACT_OPTIONS);
+      exact ??= buildExact();
       return exact;
     },
     folded,
+    get startFilter() {
+      if (startFilter === null && known.length > 0) exact ??= buildExact();
+      startFilter ??= buildStartFilter(exactNeedles, foldedNeedles);
+      return startFilter;
+    },
     exactAnchors: anchors.exactAnchors,
     foldedAnchors: anchors.foldedAnchors,
     base64Rule,

@@ -50,6 +50,7 @@ export {
   type RedactorCounters,
   type RedactorStage,
   type RedactorStageOptions,
+  type ScanCounters,
   type TraceSegment,
 } from "./redactor.js";
 export {

@@ -15,16 +15,18 @@
  *    after the cursor reach it, they are replaced by `[OMITTED:<n> bytes undecidable]`, and
  *    the input is dropped up to the next whitespace byte while only a count is kept (O(1)
  *    memory); the marker carries the exact count. Time alone never releases held bytes.
- * 4. **Linear time.** One automaton step per byte for all literals and anchors (see
- *    `aho-corasick.ts`); only live candidates see bytes, each O(1) per byte for the
- *    built-in rules.
+ * 4. **Linear time.** A start filter (`start-filter.ts`) looks at the input where no
+ *    literal or anchor can start, O(1) a byte; from where one may, the automata (see
+ *    `aho-corasick.ts`) take one step a byte for all of them until they are shallow again,
+ *    after replaying at most three bytes; only live candidates see bytes, each O(1) per
+ *    byte for the built-in rules.
  *
  * Overlapping and adjacent spans merge into one marker named after the span that starts
  * first (ties: the rule listed first: known values, then user rules, then built-ins). The
  * marker is emitted as soon as its start is decided; later bytes of the span are swallowed.
  *
- * The parts, one a file: this one runs the automata over each chunk (the hot loop) and
- * decides what to flush; `input-ring.ts` keeps the bytes still held; `span-queue.ts` the
+ * The parts, one a file: this one runs the start filter and the automata over each chunk
+ * (the hot loop) and decides what to flush; `start-filter.ts` builds the filter's tables; `input-ring.ts` keeps the bytes still held; `span-queue.ts` the
  * spans decided but not yet emitted; `candidate-set.ts` the live candidates of matcher and
  * pattern rules; `output-cursor.ts` what was handed on and the open span that swallows;
  * `fail-closed.ts` the drop to whitespace behind an omission; `whitespace-runs.ts` the
@@ -57,6 +59,7 @@ import { ESCAPE_LOOKBEHIND, InputRing } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
 import { markerPiece } from "./redaction-markers.js";
 import { SpanQueue } from "./span-queue.js";
+import { END2, QUAD, quadHash, SAMPLE_MASK, type StartFilter, TRIPLE } from "./start-filter.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
 
 /**
@@ -92,6 +95,12 @@ export interface RedactorStageOptions {
    */
   readonly skip?: boolean;
   /**
+   * Skip the automata where the start filter shows no needle can start (`start-filter.ts`).
+   * `false` walks both automata over every byte; the output is the same either way (tests
+   * compare the two). @default true
+   */
+  readonly startFilter?: boolean;
+  /**
    * Decode base64 and base64url runs and scan the decoded bytes with the same rules (see
    * `base64-runs.ts`); a hit redacts the whole run. @default true
    */
@@ -116,6 +125,28 @@ export interface RedactorStage extends Stage {
   readonly counters: RedactorCounters;
   /** Redactions per rule name (rules that redacted only; see `OutputCursor.redactionsByRule`). */
   readonly namedCounters: Readonly<Record<string, number>>;
+  /**
+   * Where the scan stopped, for benchmarks: `filterStops`, times the start filter handed
+   * bytes to the automata; `anchorStarts`, anchor occurrences that started (or tried to
+   * start) a candidate.
+   */
+  readonly scanCounters: ScanCounters;
+}
+
+/**
+ * How often a redactor's scan stopped (see {@link RedactorStage.scanCounters}).
+ *
+ * @example
+ * ```ts
+ * import { createRedactor, type ScanCounters } from "@spool/transforms";
+ * const redactor = createRedactor();
+ * redactor.push([Buffer.from("token=abc\n")]);
+ * const stops: ScanCounters = redactor.scanCounters; // { filterStops: 1, anchorStarts: 1 }
+ * ```
+ */
+export interface ScanCounters {
+  readonly filterStops: number;
+  readonly anchorStarts: number;
 }
 
 /**
@@ -140,6 +171,12 @@ export interface RedactorCounters {
 
 /** Input bytes after which the redactor scans with {@link Automaton.densified}. */
 const DENSIFY_AFTER = 1024 * 1024;
+
+/**
+ * Deepest partial match (in bytes) the scan hands back to the start filter: the filter
+ * looks three bytes back (its keys are a needle's first four bytes).
+ */
+const FILTER_DEPTH = 3;
 
 /** What the redactor does with the next input byte. */
 const Phase = {
@@ -180,6 +217,7 @@ const NO_COUNTERS: RedactorCounters = {
   redactedBytes: 0,
   markerBytes: 0,
 };
+const NO_SCAN_COUNTERS: ScanCounters = { filterStops: 0, anchorStarts: 0 };
 
 /**
  * The redactor, created on the first bytes pushed: until then the rules' automaton need
@@ -209,6 +247,10 @@ class DeferredRedactor implements RedactorStage {
 
   get namedCounters(): Readonly<Record<string, number>> {
     return this.stage?.namedCounters ?? {};
+  }
+
+  get scanCounters(): ScanCounters {
+    return this.stage?.scanCounters ?? NO_SCAN_COUNTERS;
   }
 
   push(batch: Batch): Uint8Array[] {
@@ -249,6 +291,26 @@ class Redactor implements RedactorStage {
   private readonly lead: CompiledRedaction["lead"];
   private readonly scan: typeof scanBoth;
   private readonly scanResult = new Int32Array(4);
+  private readonly filter: StartFilter;
+  /** False: never hand over to the filter (`RedactorStageOptions.startFilter`). */
+  private readonly useFilter: boolean;
+  /** States below these have partial matches of at most {@link FILTER_DEPTH} symbols (breadth order). */
+  private readonly exactShallow: number;
+  private readonly foldedShallow: number;
+  /**
+   * True while the start filter scans instead of the automata (see `start-filter.ts`): both
+   * automata are then at the root, and only the last three bytes (`key`) may still start a
+   * needle.
+   */
+  private filtering = false;
+  /** The last three bytes before `pos` (the latest lowest), while filtering. */
+  private key = 0;
+  /** The last three bytes before the chunk being processed. */
+  private tail = 0;
+  /** Where the automata last started afresh (the start, the end of a fail-closed drop). */
+  private resetAt = 0;
+  /** Times the filter stopped and handed the bytes to the automata. */
+  private stops = 0;
   private phase: Phase = Phase.Matching;
   /** Input bytes consumed. */
   private pos = 0;
@@ -280,6 +342,10 @@ class Redactor implements RedactorStage {
     this.lead = compiled.lead;
     this.wsRuns = new WhitespaceRuns(exact.maxWsCount);
     this.scan = folded.states > 1 ? scanBoth : scanExact;
+    this.filter = compiled.startFilter;
+    this.useFilter = options.startFilter ?? true;
+    this.exactShallow = shallowStates(exact.depth);
+    this.foldedShallow = shallowStates(folded.depth);
     this.base64 =
       options.decodeBase64 === false
         ? null
@@ -304,6 +370,10 @@ class Redactor implements RedactorStage {
 
   get namedCounters(): Readonly<Record<string, number>> {
     return this.output.redactionsByRule();
+  }
+
+  get scanCounters(): ScanCounters {
+    return { filterStops: this.stops, anchorStarts: this.candidates.starts };
   }
 
   push(batch: Batch): Uint8Array[] {
@@ -366,13 +436,67 @@ class Redactor implements RedactorStage {
     }
     this.output.endChunk();
     this.input.finish(this.pos);
+    this.tail = keyBefore(chunk, n, this.tail);
   }
 
   /**
-   * The hot loop: both automata over `chunk[from .. end)`, stopping only at states with
-   * events. Returns `end`; `pos` and the states are current on return and at every event.
+   * The hot loop over `chunk[from .. end)`: the start filter where nothing may start, the
+   * automata from where something may until they are shallow again. Returns `end`; `pos`
+   * and the states are current on return and at every event.
    */
   private runAutomata(chunk: Uint8Array, from: number, end: number, base: number): number {
+    const filter = this.filter;
+    const scanResult = this.scanResult;
+    let i = from;
+    while (i < end) {
+      if (this.filtering) {
+        i = scanStarts(chunk, i, end, this.key, filter, scanResult);
+        const k = scanResult[0]!;
+        if (i >= end) {
+          this.key = k & 0xffffff;
+          break;
+        }
+        this.key = (k >> 8) & 0xffffff;
+        this.enterAutomata();
+      }
+      i = this.walk(chunk, i, end, base);
+    }
+    this.pos = base + i;
+    return i;
+  }
+
+  /**
+   * The filter stopped at the next byte: a needle may start within the last three bytes
+   * (`key`), or end at the next byte. Before them nothing is live (invariant 1: the
+   * states are the automata's on the bytes since the last start a needle may have), so the
+   * automata restart from the root on those three bytes; no needle ends within them (one
+   * would have stopped the filter there), so they raise no event.
+   */
+  private enterAutomata(): void {
+    const { exact, folded, key } = this;
+    const exactClassOf = exact.classOf;
+    const foldedClassOf = folded.classOf;
+    this.wsRuns.clear();
+    let e = 0;
+    let f = 0;
+    for (let shift = 16; shift >= 0; shift -= 8) {
+      const byte = (key >>> shift) & 0xff;
+      const previous = e;
+      e = exact.step(e, exactClassOf[byte]!);
+      if ((exact.flags[e]! & FLAG_WS_END) !== 0) this.wsRuns.note(e === previous);
+      f = folded.step(f, foldedClassOf[byte]!);
+    }
+    this.exactState = e;
+    this.foldedState = f;
+    this.filtering = false;
+    this.stops++;
+  }
+
+  /**
+   * Both automata over `chunk[from .. end)`, stopping only at states with events, until
+   * both are shallow again (then the filter takes over). Returns where it stopped.
+   */
+  private walk(chunk: Uint8Array, from: number, end: number, base: number): number {
     const { exact, folded, scan, scanResult } = this;
     const denseStates = exact.denseStates;
     const exactClassOf = exact.classOf;
@@ -382,13 +506,28 @@ class Redactor implements RedactorStage {
     const foldedClasses = folded.classes;
     const foldedDense = folded.dense;
     const foldedFlags = folded.flags;
+    const exactShallow = this.exactShallow;
+    const foldedShallow = this.foldedShallow;
+    const exactShallowRow = exactShallow * exact.classes;
+    const foldedShallowRow = foldedShallow * foldedClasses;
     let exactState = this.exactState;
     let foldedState = this.foldedState;
     let i = from;
     while (i < end) {
       if (exactState < denseStates) {
         // Invariant 4: two table lookups per byte until something happens.
-        i = scan(chunk, i, end, exactState, foldedState, exact, folded, scanResult);
+        i = scan(
+          chunk,
+          i,
+          end,
+          exactState,
+          foldedState,
+          exact,
+          folded,
+          scanResult,
+          exactShallowRow,
+          foldedShallowRow,
+        );
         exactState = scanResult[0]!;
         foldedState = scanResult[1]!;
         if (scanResult[3] === 1) {
@@ -397,19 +536,35 @@ class Redactor implements RedactorStage {
           this.pos = base + i;
           this.events(scanResult[2]!);
         }
-        continue;
+      } else {
+        // A state without a dense row: one step through its sparse transitions.
+        const byte = chunk[i]!;
+        const previous = exactState;
+        exactState = exactStep(exactState, exactClassOf[byte]!);
+        foldedState = foldedDense[foldedState * foldedClasses + foldedClassOf[byte]!]!;
+        i++;
+        if ((exactFlags[exactState]! | foldedFlags[foldedState]!) !== 0) {
+          this.exactState = exactState;
+          this.foldedState = foldedState;
+          this.pos = base + i;
+          this.events(previous);
+        }
       }
-      // A state without a dense row: one step through its sparse transitions.
-      const byte = chunk[i]!;
-      const previous = exactState;
-      exactState = exactStep(exactState, exactClassOf[byte]!);
-      foldedState = foldedDense[foldedState * foldedClasses + foldedClassOf[byte]!]!;
-      i++;
-      if ((exactFlags[exactState]! | foldedFlags[foldedState]!) !== 0) {
-        this.exactState = exactState;
-        this.foldedState = foldedState;
+      if (
+        this.useFilter &&
+        exactState < exactShallow &&
+        foldedState < foldedShallow &&
+        exact.wsCount[exactState] === 0 &&
+        base + i >= this.resetAt + FILTER_DEPTH
+      ) {
+        // Shallow again: the filter decides from the last three bytes (the partial matches'
+        // bytes, at most three, are among them).
+        this.exactState = 0;
+        this.foldedState = 0;
+        this.filtering = true;
+        this.key = keyBefore(chunk, i, this.tail);
         this.pos = base + i;
-        this.events(previous);
+        return i;
       }
     }
     this.exactState = exactState;
@@ -527,6 +682,7 @@ class Redactor implements RedactorStage {
     output.at = this.pos;
     this.exactState = 0;
     this.foldedState = 0;
+    this.filtering = false;
     this.candidates.clear();
     this.base64?.clear();
     this.spans.clear();
@@ -538,6 +694,7 @@ class Redactor implements RedactorStage {
     this.output.omission(this.drop.count, this.drop.start, this.pos);
     if (this.phase === Phase.FailingClosed) this.phase = Phase.Matching;
     this.deadline = this.pos + this.window;
+    this.resetAt = this.pos;
   }
 
   /**
@@ -553,6 +710,18 @@ class Redactor implements RedactorStage {
     return s;
   }
 
+  /**
+   * While filtering: how many of the last three bytes (`key`) start a prefix of a needle
+   * running to `pos`, which the next bytes may complete (invariant 2).
+   */
+  private heldByFilter(): number {
+    const key = this.key;
+    for (let length = FILTER_DEPTH; length > 0; length--) {
+      if (isPrefix(this.exact, key, length) || isPrefix(this.folded, key, length)) return length;
+    }
+    return 0;
+  }
+
   /** Earliest start of the exact automaton's partial match. */
   private exactFrontier(): number {
     const state = this.exactState;
@@ -564,9 +733,13 @@ class Redactor implements RedactorStage {
    * every live candidate's claim); only bytes before it may be emitted.
    */
   private frontier(): number {
-    let f = this.exactFrontier();
-    const f2 = this.pos - this.folded.depth[this.foldedState]!;
-    if (f2 < f) f = f2;
+    let f: number;
+    if (this.filtering) f = this.pos - this.heldByFilter();
+    else {
+      f = this.exactFrontier();
+      const f2 = this.pos - this.folded.depth[this.foldedState]!;
+      if (f2 < f) f = f2;
+    }
     if (this.lead !== null) f = this.leadStart(f);
     if (this.base64 !== null) f = this.base64.frontier(f);
     return this.candidates.frontier(f);
@@ -600,11 +773,12 @@ function findsSecret(compiled: CompiledRedaction, decoded: Uint8Array): boolean 
 
 /**
  * Run both automata over `input[from .. limit)` until a state with a flag (or without a
- * dense row) is entered. States travel as row offsets with flags in the sign bit, so each
+ * dense row) is entered, or both are shallow (rows below `exactShallowRow` and
+ * `foldedShallowRow`). States travel as row offsets with flags in the sign bit, so each
  * byte costs one load and one sign test per automaton; kept a small top-level function so
  * the engine optimises it on its own. Writes to `result` the two states, the exact
- * automaton's previous state and whether a flag stopped it (1) or the limit (0); returns
- * the index after the last byte read.
+ * automaton's previous state and why it stopped (1: a flag, 2: shallow, 0: the limit);
+ * returns the index after the last byte read.
  */
 function scanBoth(
   input: Uint8Array,
@@ -615,6 +789,8 @@ function scanBoth(
   exact: Automaton,
   folded: Automaton,
   result: Int32Array,
+  exactShallowRow: number,
+  foldedShallowRow: number,
 ): number {
   const exactClassOf = exact.classOf;
   const exactClasses = exact.classes;
@@ -637,6 +813,13 @@ function scanBoth(
       result[3] = 1;
       return i;
     }
+    if (exactNext < exactShallowRow && foldedNext < foldedShallowRow) {
+      result[0] = exactNext / exactClasses;
+      result[1] = foldedNext / foldedClasses;
+      result[2] = exactRow / exactClasses;
+      result[3] = 2;
+      return i;
+    }
     exactRow = exactNext;
     foldedRow = foldedNext;
   }
@@ -657,6 +840,8 @@ function scanExact(
   exact: Automaton,
   _folded: Automaton,
   result: Int32Array,
+  exactShallowRow: number,
+  _foldedShallowRow: number,
 ): number {
   const exactClassOf = exact.classOf;
   const exactClasses = exact.classes;
@@ -666,11 +851,11 @@ function scanExact(
   while (i < limit) {
     const exactNext = exactCode[exactRow + exactClassOf[input[i]!]!]!;
     i++;
-    if (exactNext < 0) {
-      result[0] = ~exactNext / exactClasses;
+    if (exactNext < exactShallowRow) {
+      result[0] = (exactNext < 0 ? ~exactNext : exactNext) / exactClasses;
       result[1] = 0;
       result[2] = exactRow / exactClasses;
-      result[3] = 1;
+      result[3] = exactNext < 0 ? 1 : 2;
       return i;
     }
     exactRow = exactNext;
@@ -680,4 +865,91 @@ function scanExact(
   result[2] = exactRow / exactClasses;
   result[3] = 0;
   return i;
+}
+
+/**
+ * The start filter over `input[from .. limit)` (see `start-filter.ts`), `key` holding the
+ * three bytes before `from`. Returns the index of the first byte it stops at (`limit` if
+ * none) and writes to `result[0]` the last four bytes read (the byte at that index lowest,
+ * when it stopped there).
+ *
+ * Two bytes a step while the looks at every other byte are clear: a byte is passed only
+ * when the looks on both sides of it are, and the byte a look ends at only when that look
+ * is; a look that is not clear sends the scan a byte at a time through the exact test
+ * until the look before the next byte is clear again.
+ */
+function scanStarts(
+  input: Uint8Array,
+  from: number,
+  limit: number,
+  key: number,
+  filter: StartFilter,
+  result: Int32Array,
+): number {
+  const { samples, pairs, quads, triples } = filter;
+  let k = key;
+  let i = from;
+  while (i < limit) {
+    // A shift count is taken modulo 32: `>> v` picks bit `v & 31` of the word.
+    let v = k & SAMPLE_MASK;
+    if (((samples[v >> 5]! >> v) & 1) === 0) {
+      // The look ending before `i` is clear: look at the bytes ending at `i + 1`.
+      while (i + 1 < limit) {
+        const t = (k << 16) | (input[i]! << 8) | input[i + 1]!;
+        v = t & SAMPLE_MASK;
+        if (((samples[v >> 5]! >> v) & 1) !== 0) break;
+        k = t;
+        i += 2;
+      }
+      if (i >= limit) break;
+    }
+    k = (k << 8) | input[i]!;
+    v = k & SAMPLE_MASK;
+    if (((samples[v >> 5]! >> v) & 1) !== 0) {
+      const p = pairs[k & 0xffff]!;
+      if ((p & END2) !== 0) break;
+      if ((p & QUAD) !== 0) {
+        const h = quadHash(k);
+        if (((quads[h >> 5]! >> h) & 1) !== 0) break;
+      }
+      if ((p & TRIPLE) !== 0) {
+        const h = quadHash(k & 0xffffff);
+        if (((triples[h >> 5]! >> h) & 1) !== 0) break;
+      }
+    }
+    i++;
+  }
+  // The caller keeps the bytes before `i` (a conditional here, rarely taken in text where
+  // the filter seldom stops, made V8 drop the loop's optimised code again and again).
+  result[0] = k;
+  return i;
+}
+
+/** The three bytes before `chunk[i]` (the latest lowest), `tail` holding those before the chunk. */
+function keyBefore(chunk: Uint8Array, i: number, tail: number): number {
+  if (i >= 3) return (chunk[i - 3]! << 16) | (chunk[i - 2]! << 8) | chunk[i - 1]!;
+  let k = tail;
+  for (let j = 0; j < i; j++) k = ((k << 8) | chunk[j]!) & 0xffffff;
+  return k;
+}
+
+/** True when the last `length` bytes of `key` spell the start of one of `a`'s needles. */
+function isPrefix(a: Automaton, key: number, length: number): boolean {
+  let s = 0;
+  for (let shift = 8 * (length - 1); shift >= 0; shift -= 8) {
+    const cls = a.classOf[(key >>> shift) & 0xff]!;
+    const next = a.step(s, cls);
+    // A child is one symbol deeper; a whitespace run stays in its state.
+    const loops = next === s && s !== 0 && cls === a.wsClass;
+    if (a.depth[next] !== a.depth[s]! + 1 && !loops) return false;
+    s = next;
+  }
+  return true;
+}
+
+/** States of at most {@link FILTER_DEPTH} symbols: a prefix of the breadth-first numbering. */
+function shallowStates(depth: Int32Array): number {
+  let n = 0;
+  while (n < depth.length && depth[n]! <= FILTER_DEPTH) n++;
+  return n;
 }

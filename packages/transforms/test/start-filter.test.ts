@@ -1,0 +1,166 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileRedaction } from "../src/compile-redaction.js";
+import { createRedactor, type TraceSegment } from "../src/redactor.js";
+import type { MatcherRule, RedactionRule } from "../src/rule.js";
+import { Verdict } from "../src/rule.js";
+import { buildStartFilter, filterHit, sampleHit } from "../src/start-filter.js";
+import { byteAtATime, splitAt } from "../src/testing.js";
+
+const key = (text: string) => {
+  const b = Buffer.from(text, "latin1");
+  return (b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]! | 0;
+};
+
+describe("start filter tables", () => {
+  const needle = (text: string, anchor = 0) => ({ bytes: Buffer.from(text), literal: -1, anchor });
+
+  it("stops at a key's fourth byte and at a short needle's last", () => {
+    const filter = buildStartFilter([needle("token"), needle("pw", 1), needle("a b c", 2)], []);
+    expect(filterHit(filter, key("toke"))).toBe(true);
+    expect(filterHit(filter, key("tokx"))).toBe(false);
+    expect(filterHit(filter, key("\0\0pw"))).toBe(true);
+    // A whitespace run in the first symbols ends the key: any whitespace byte there.
+    expect(filterHit(filter, key("\0a\t\t"))).toBe(false);
+    expect(filterHit(filter, key("\0\0a\n"))).toBe(true);
+    // The looks next to a stop: a key's first three bytes, a short needle and a byte.
+    expect(sampleHit(filter, key("\0tok"))).toBe(true);
+    expect(sampleHit(filter, key("\0pwz"))).toBe(true);
+    expect(sampleHit(filter, key("\0zzz"))).toBe(false);
+  });
+
+  it("folds ASCII case for case-insensitive needles only", () => {
+    const filter = buildStartFilter([needle("Secret")], [needle("apikey")]);
+    expect(filterHit(filter, key("APIK"))).toBe(true);
+    expect(filterHit(filter, key("apIk"))).toBe(true);
+    expect(filterHit(filter, key("Secr"))).toBe(true);
+    expect(filterHit(filter, key("secr"))).toBe(false);
+  });
+});
+
+// Needles and text over a few bytes, so needles overlap, repeat, nest and sit at every
+// distance from each other and from chunk ends: short anchors (one to three bytes),
+// case-insensitive ones, whitespace runs inside literals and known values.
+const ALPHABET = ["a", "b", "A", "B", "c", " ", "\n", "\t", "-", "é"];
+const word = (min: number, max: number) =>
+  fc
+    .array(fc.constantFrom(...ALPHABET), { minLength: min, maxLength: max })
+    .map((cs) => cs.join(""));
+const bare = (min: number, max: number) =>
+  word(min, max).filter((w) => w.trim() === w && w.trim().length > 0);
+
+/** A matcher that redacts its anchor and the `b`/`B` bytes after it, up to a space. */
+function matcher(name: string, anchors: string[], ignoreCase: boolean): MatcherRule {
+  return {
+    kind: "matcher",
+    name,
+    anchors,
+    ignoreCase,
+    maxLength: 24,
+    start: (match) => {
+      let n = 0;
+      return {
+        from: 0,
+        next: (byte) => {
+          if (byte === 0x62 || byte === 0x42) return ++n >= 2 ? Verdict.Redact : Verdict.Hold;
+          return n >= 2 ? Verdict.Close : match.length > 2 ? Verdict.Close : Verdict.Reject;
+        },
+        end: () => (n >= 2 || match.length > 2 ? Verdict.Close : Verdict.Reject),
+      };
+    },
+  };
+}
+
+const arbRules = fc
+  .record({
+    exact: fc.array(bare(1, 5), { minLength: 1, maxLength: 4 }),
+    folded: fc.array(bare(1, 5), { maxLength: 3 }),
+    literals: fc.array(bare(1, 9), { maxLength: 3 }),
+    known: fc.array(bare(8, 14), { maxLength: 2 }),
+  })
+  .map(({ exact, folded, literals, known }) => {
+    const rules: RedactionRule[] = [matcher("ex", exact, false)];
+    if (folded.length > 0) rules.push(matcher("fo", folded, true));
+    if (literals.length > 0) rules.push({ kind: "literal", name: "lit", values: literals });
+    return { builtins: false, window: 64, rules, knownValues: known, decodeBase64: false };
+  });
+
+function run(
+  compiled: ReturnType<typeof compileRedaction>,
+  chunks: readonly Uint8Array[],
+  startFilter: boolean,
+) {
+  const segments: TraceSegment[] = [];
+  const add = (s: TraceSegment) => {
+    // Raw segments split where chunks were flushed: merge neighbours.
+    const prev = segments[segments.length - 1];
+    if (prev?.kind === "raw" && s.kind === "raw" && prev.end === s.start)
+      segments[segments.length - 1] = { kind: "raw", start: prev.start, end: s.end };
+    else segments.push(s);
+  };
+  const redactor = createRedactor(compiled, { startFilter, trace: add, decodeBase64: false });
+  const out: Uint8Array[] = [];
+  for (const chunk of chunks) out.push(...redactor.push([chunk]));
+  out.push(...redactor.end());
+  return { text: Buffer.concat(out).toString("latin1"), segments, ...redactor.counters };
+}
+
+describe("start filter: redactor", () => {
+  it("gives the output, spans and counters of walking the automata over every byte, for every chunking", () => {
+    fc.assert(
+      fc.property(
+        arbRules,
+        word(0, 160),
+        fc.array(fc.nat({ max: 200 }), { maxLength: 12 }),
+        (options, text, cuts) => {
+          const { decodeBase64: _, ...redaction } = options;
+          const compiled = compileRedaction(redaction);
+          const input = Buffer.from(text, "utf8");
+          const slow = run(compiled, [input], false);
+          expect(run(compiled, [input], true)).toEqual(slow);
+          expect(run(compiled, splitAt(input, cuts), true)).toEqual(slow);
+          expect(run(compiled, byteAtATime(input), true)).toEqual(slow);
+        },
+      ),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("gives the same output with the built-in rules on credential-shaped text", () => {
+    const compiled = compileRedaction({ knownValues: ["hunter2 hunter2", "Xk9Xk9Q2-secret"] });
+    const pieces = [
+      "pw=",
+      "PW:",
+      "s.",
+      "aws",
+      "AKIA",
+      "://u:p@h",
+      "eyJ",
+      "ghp_",
+      "token=",
+      " ",
+      "\n",
+    ];
+    const filler = fc.array(fc.constantFrom(..."aAbz09=:/._-".split("")), { maxLength: 40 });
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom(...pieces),
+            filler.map((c) => c.join("")),
+          ),
+          {
+            maxLength: 24,
+          },
+        ),
+        fc.array(fc.nat({ max: 400 }), { maxLength: 8 }),
+        (parts, cuts) => {
+          const input = Buffer.from(parts.join(""), "utf8");
+          const slow = run(compiled, [input], false);
+          expect(run(compiled, splitAt(input, cuts), true)).toEqual(slow);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
