@@ -84,7 +84,7 @@ const NOT_SECRET_WORDS = new Set(
     "validation manager ref refs usage prefix suffix location lifetime duration interval complexity " +
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
     "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
-    "errors err exception handler start end index idx pos offset"
+    "errors err exception handler start end index idx pos offset id ids variable"
   ).split(" "),
 );
 /** Words of a vendor-context name that say it is not a credential. */
@@ -616,11 +616,8 @@ class AssignmentCandidate implements Candidate {
     if (!unquoted && CLOSING[first] === 1) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
     if (/^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
-    if (
-      complete &&
-      /^[A-Za-z][A-Za-z_.-]*$/.test(text) &&
-      text.toLowerCase().includes(this.keyword)
-    )
+    const named = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : "";
+    if (/^[A-Za-z][A-Za-z_.-]*$/.test(named) && named.toLowerCase().includes(this.keyword))
       return false;
     if (!/[A-Za-z0-9]/.test(text)) return false;
     const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;

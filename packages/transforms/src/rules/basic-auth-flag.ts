@@ -15,61 +15,87 @@ import { byteSet } from "./byte-classes.js";
 
 const SPACE = byteSet(" \t\r\n\v\f");
 const MAX_USER = 128;
+const MAX_PASSWORD = 256;
+/** A part of `user:password` that is a placeholder (`$USER`, `${pass}`, `<password>`, `[PASSWORD]`). */
+const PLACEHOLDER = /^[$<[{]|\$\{/;
 
 export const BASIC_AUTH_FLAG_RULE: MatcherRule = {
   kind: "matcher",
   name: "basic-auth",
   anchors: ["-u", "--user", "--proxy-user", "-U"],
-  maxLength: MAX_USER + 16,
+  maxLength: MAX_USER + MAX_PASSWORD + 16,
   start(match): Candidate | undefined {
     if (match.before !== 0x20 && match.before !== 0x09) return undefined;
-    let user = 0;
-    let quote = 0;
-    let phase = -1; // -1: after the flag, 0: value start, 1: user, 2: password
-    let claim = match.length;
-    let here = match.length - 1;
-    return {
-      get from() {
-        return claim;
-      },
-      next(byte) {
-        here++;
-        if (phase === -1) {
-          if (byte !== 0x20 && byte !== 0x3d) return Verdict.Reject;
-          phase = 0;
-          claim = here + 1;
-          return Verdict.Hold;
-        }
-        if (phase === 0) {
-          phase = 1;
-          if (byte === 0x22 || byte === 0x27) {
-            quote = byte;
-            claim = here + 1;
-            return Verdict.Hold;
-          }
-        }
-        // The whole `user:password` is redacted: it is the credential as sent (an API token
-        // often stands as the user, with an empty password).
-        if (phase === 1) {
-          if (SPACE[byte] === 1 || byte === quote) return Verdict.Reject;
-          if (byte === 0x3a) {
-            phase = 2;
-            return Verdict.Redact;
-          }
-          return ++user > MAX_USER ? Verdict.Reject : Verdict.Hold;
-        }
-        if (SPACE[byte] === 1 || byte === quote) return Verdict.Close;
-        return Verdict.Redact;
-      },
-      skip(input, start, end) {
-        let i = start;
-        if (phase !== 2) return i;
-        while (i < end && SPACE[input[i]!] !== 1 && input[i] !== quote) i++;
-        here += i - start;
-        return i;
-      },
-      stateKey: () => (phase === 2 && claim <= here ? quote : undefined),
-      end: () => (phase === 2 && claim <= here ? Verdict.Close : Verdict.Reject),
-    };
+    return new BasicAuthCandidate(match.length);
   },
 };
+
+/**
+ * One `-u user:password`: the whole argument is held (at most {@link MAX_USER} +
+ * {@link MAX_PASSWORD} bytes) and redacted when it ends, unless it is a placeholder.
+ */
+class BasicAuthCandidate implements Candidate {
+  /** -1: after the flag, 0: value start, 1: user, 2: password. */
+  phase = -1;
+  quote = 0;
+  claim: number;
+  here: number;
+  /** The argument so far (latin1), for the placeholder test. */
+  value = "";
+  colon = -1;
+
+  constructor(anchorLength: number) {
+    this.claim = anchorLength;
+    this.here = anchorLength - 1;
+  }
+
+  get from(): number {
+    return this.claim;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (this.phase === -1) {
+      if (byte !== 0x20 && byte !== 0x3d) return Verdict.Reject;
+      this.phase = 0;
+      this.claim = here + 1;
+      return Verdict.Hold;
+    }
+    if (this.phase === 0) {
+      this.phase = 1;
+      if (byte === 0x22 || byte === 0x27) {
+        this.quote = byte;
+        this.claim = here + 1;
+        return Verdict.Hold;
+      }
+    }
+    if (SPACE[byte] === 1 || byte === this.quote) {
+      // The whole `user:password` is the credential as sent (an API token often stands as
+      // the user, with an empty password).
+      return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;
+    }
+    if (this.phase === 1 && byte === 0x3a) {
+      this.phase = 2;
+      this.colon = this.value.length;
+    }
+    this.value += String.fromCharCode(byte);
+    const limit = this.phase === 1 ? MAX_USER : MAX_USER + MAX_PASSWORD;
+    return this.value.length > limit ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /**
+   * Not a placeholder: a password, or a user long enough to be a token; and not dictionary
+   * words of documentation (`test:test`, `user:pass`, `username:password`, `xxx:yyy`).
+   */
+  credible(): boolean {
+    const user = this.value.slice(0, this.colon);
+    const password = this.value.slice(this.colon + 1);
+    if (PLACEHOLDER.test(user) || PLACEHOLDER.test(password)) return false;
+    if (password === "") return user.length >= 16;
+    return !(/^[A-Za-z]{1,8}$/.test(password) && /^[A-Za-z_]*$/.test(user));
+  }
+
+  end(): Verdict {
+    return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;
+  }
+}

@@ -132,6 +132,9 @@ const HEX_DIGIT = (() => {
   return table;
 })();
 
+/** Separators inside a body, left out of the placeholder test. */
+const SEPARATOR = byteSet("-_.");
+
 /** Most body bytes of a token unless its rule says otherwise. */
 export const DEFAULT_MAX_BODY = 1024;
 
@@ -169,7 +172,20 @@ class TokenCandidate implements Candidate {
   }
 
   private get credential(): boolean {
-    return this.count >= this.minBody && this.count <= this.maxBody && this.sawMixed;
+    return (
+      this.count >= this.minBody && this.count <= this.maxBody && this.sawMixed && !this.uniform
+    );
+  }
+
+  /** The body so far is one character repeated, separators aside (`xxxx`, `XXXX-XXXX`). */
+  uniform = true;
+  /** The body's first character other than a separator, or -1. */
+  first = -1;
+
+  private note(byte: number): void {
+    if (SEPARATOR[byte] === 1) return;
+    if (this.first < 0) this.first = byte;
+    else if (byte !== this.first) this.uniform = false;
   }
 
   next(byte: number): Verdict {
@@ -188,6 +204,7 @@ class TokenCandidate implements Candidate {
 
   private bodyByte(byte: number): Verdict {
     if (++this.count > this.maxBody) return Verdict.Reject;
+    if (this.uniform) this.note(byte);
     if (!this.sawMixed) this.sawMixed = this.signal![byte] === 1;
     return Verdict.Hold;
   }
@@ -218,13 +235,14 @@ class TokenCandidate implements Candidate {
     const body = this.body;
     const stop = Math.min(end, start + (this.maxBody - this.count));
     let i = start;
-    if (this.sawMixed) {
+    if (this.sawMixed && !this.uniform) {
       while (i < stop && body[input[i]!] === 1) i++;
     } else {
       for (; i < stop; i++) {
         const byte = input[i]!;
         if (body[byte] !== 1) break;
-        if (this.signal![byte] === 1) this.sawMixed = true;
+        if (!this.sawMixed && this.signal![byte] === 1) this.sawMixed = true;
+        if (this.uniform) this.note(byte);
       }
     }
     this.count += i - start;
