@@ -81,7 +81,8 @@ describe("the job reaches its supervisor over IPC, never on a command line (#11 
     for (const secret of ["sleep", "hunter2", token, "Authorization", "--label"]) {
       expect(whole).not.toContain(secret);
     }
-    expect(receipt.label).toBe("curl -H 'Authorization: Bearer [REDACTED:authorization-header]");
+    // The credential ends at its closing quote: the quote stays.
+    expect(receipt.label).toBe("curl -H 'Authorization: Bearer [REDACTED:authorization-header]'");
     expect(spoolBounded(["kill", "--root", root, receipt.captureId]).status).toBe(0);
   });
 
@@ -113,7 +114,7 @@ describe("the job reaches its supervisor over IPC, never on a command line (#11 
       expect(label).not.toContain(secret);
     }
     expect(label).toBe(
-      "echo mysql -p[REDACTED:command-flag] --password [REDACTED:command-flag] --token [REDACTED:command-flag] -u bob:[REDACTED:basic-auth] && sshpass -p [REDACTED:command-flag]",
+      "echo mysql -p[REDACTED:command-flag] --password [REDACTED:command-flag] --token [REDACTED:command-flag] -u bob:[REDACTED:command-flag] && sshpass -p [REDACTED:command-flag]",
     );
   });
 });
