@@ -600,6 +600,23 @@ class AssignmentCandidate implements Candidate {
     const v = this.value;
     const n = v.length;
     if (n === 0) return false;
+    const unquoted = this.quote === 0 || this.quote === 0x3c;
+    // The common case first, without building a string: a run of letters, digits, `_` and
+    // `-` holding a letter and a digit passes every test below that looks at the value
+    // (each of them needs a sign, a missing letter or a missing digit to say no).
+    let digit = false;
+    let letter = false;
+    let sign = false;
+    for (let i = 0; i < n; i++) {
+      const b = v[i]!;
+      if (b >= 0x30 && b <= 0x39) digit = true;
+      else if ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a) letter = true;
+      else if (b !== 0x5f && b !== 0x2d) sign = true;
+    }
+    if (!sign && digit && letter) {
+      if (unquoted && this.tail.startsWith(".")) return false;
+      return !complete || n >= (this.mode.vendor ? 16 : this.strict ? 6 : 1);
+    }
     const text = String.fromCharCode(...v);
     const first = v[0]!;
     // Placeholders and templates.
@@ -609,7 +626,6 @@ class AssignmentCandidate implements Candidate {
     if (complete && n >= 2 && v.every((b) => b === first)) return false;
     if (/^\*+$/.test(text)) return false;
     if (/^https?:\/\/[^@]*$/.test(text)) return false;
-    const unquoted = this.quote === 0 || this.quote === 0x3c;
     // A quoted value that opens with code punctuation closes a string the keyword stood in
     // (`prompt='Password: ', stream=None)`); one that names the keyword is a name
     // (`IETFToken = "ietf-token"`, `code = 'invalid_token'`), not a secret.
