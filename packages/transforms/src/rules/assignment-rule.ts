@@ -588,6 +588,7 @@ class AssignmentCandidate implements Candidate {
 
   /** The name after the keyword says the value is something else (`_MIN_LENGTH`, `Url`). */
   namesNoSecret(): boolean {
+    if (this.tail === "") return false;
     const words = splitWords(this.tail);
     if (this.mode.vendor) return words.some((w) => NOT_VENDOR_SECRET_WORDS.has(w));
     let first = words[0];
@@ -723,10 +724,21 @@ class AssignmentCandidate implements Candidate {
 /** Lowercase words of a name's tail: `_MIN_LENGTH` → min, length; `sProvider` → s, provider. */
 function splitWords(tail: string): string[] {
   const words: string[] = [];
-  for (const run of tail.split(/[^A-Za-z]+/)) {
-    for (const word of run.split(/(?<=[a-z])(?=[A-Z])/))
-      if (word !== "") words.push(word.toLowerCase());
+  let word = "";
+  let lowerBefore = false;
+  for (let i = 0; i < tail.length; i++) {
+    const c = tail.charCodeAt(i);
+    const upper = c >= 0x41 && c <= 0x5a;
+    const lower = c >= 0x61 && c <= 0x7a;
+    // A word ends at a byte that is not a letter, and before a capital after a small letter.
+    if (!(upper || lower) || (upper && lowerBefore)) {
+      if (word !== "") words.push(word);
+      word = "";
+    }
+    if (upper || lower) word += String.fromCharCode(c | 0x20);
+    lowerBefore = lower;
   }
+  if (word !== "") words.push(word);
   return words;
 }
 
