@@ -382,42 +382,11 @@ function externalCorpus(dir: string, spool: (text: string) => string) {
       : [];
   const cases = read("dev-secrets.jsonl");
   const negatives = read("dev-negatives.jsonl");
-  const prefixes = PROVIDER_FORMATS.flatMap((f) => f.prefixes);
-  const rows: Record<string, string | number>[] = [];
-  const targets: TargetResult[] = [];
   const prefixedAlone = tally();
-  for (const [context, make] of Object.entries(EXTERNAL_CONTEXTS)) {
-    const t = tally();
-    const bySource = new Map<string, Tally>();
-    for (const c of cases) {
-      const output = spool(make(c));
-      let verdict: "removed" | "partial" | "missed" = "removed";
-      for (const secret of c.secrets) {
-        const s = context === "inside a JSON string" ? JSON.stringify(secret).slice(1, -1) : secret;
-        const v = measureRaw(output, s);
-        if (v === "missed" || (v === "partial" && verdict === "removed")) verdict = v;
-        if (context === "alone" && prefixes.some((p) => secret.startsWith(p))) {
-          prefixedAlone.total++;
-          if (v === "removed") prefixedAlone.removed++;
-        }
-      }
-      const src = bySource.get(c.source) ?? tally();
-      bySource.set(c.source, src);
-      for (const x of [t, src]) {
-        x.total++;
-        if (verdict === "removed") x.removed++;
-        if (verdict === "partial") x.partial++;
-      }
-    }
-    rows.push({
-      context,
-      cases: t.total,
-      removed: round(pct(t)),
-      partial: t.partial,
-      missed: t.total - t.removed - t.partial,
-      bySource: [...bySource].map(([s, x]) => `${s} ${round(pct(x))}`).join(", "),
-    });
-  }
+  const rows = Object.entries(EXTERNAL_CONTEXTS).map(([context, make]) =>
+    scoreContext(cases, context, make, spool, prefixedAlone),
+  );
+  const targets: TargetResult[] = [];
   const changed = negatives.filter((n) => spool(n.text) !== n.text);
   const row = (context: string) => rows.find((r) => r.context === context)!;
   targets.push(
@@ -472,6 +441,50 @@ function externalCorpus(dir: string, spool: (text: string) => string) {
       },
     ],
     targets,
+  };
+}
+
+/**
+ * One context of the labelled corpus: its row (fully removed %, partial, missed, by source);
+ * alone on a line, the secrets with a catalogue prefix are also counted in `prefixedAlone`.
+ */
+function scoreContext(
+  cases: readonly ExternalCase[],
+  context: string,
+  make: (c: ExternalCase) => string,
+  spool: (text: string) => string,
+  prefixedAlone: Tally,
+): Record<string, string | number> {
+  const prefixes = PROVIDER_FORMATS.flatMap((f) => f.prefixes);
+  const t = tally();
+  const bySource = new Map<string, Tally>();
+  for (const c of cases) {
+    const output = spool(make(c));
+    let verdict: "removed" | "partial" | "missed" = "removed";
+    for (const secret of c.secrets) {
+      const s = context === "inside a JSON string" ? JSON.stringify(secret).slice(1, -1) : secret;
+      const v = measureRaw(output, s);
+      if (v === "missed" || (v === "partial" && verdict === "removed")) verdict = v;
+      if (context === "alone" && prefixes.some((p) => secret.startsWith(p))) {
+        prefixedAlone.total++;
+        if (v === "removed") prefixedAlone.removed++;
+      }
+    }
+    const src = bySource.get(c.source) ?? tally();
+    bySource.set(c.source, src);
+    for (const x of [t, src]) {
+      x.total++;
+      if (verdict === "removed") x.removed++;
+      if (verdict === "partial") x.partial++;
+    }
+  }
+  return {
+    context,
+    cases: t.total,
+    removed: round(pct(t)),
+    partial: t.partial,
+    missed: t.total - t.removed - t.partial,
+    bySource: [...bySource].map(([s, x]) => `${s} ${round(pct(x))}`).join(", "),
   };
 }
 
