@@ -145,7 +145,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "brevo", rule: "brevo-key", prefixes: ["xkeysib-", "xsmtpsib-"], body: "A-Za-z0-9-", minBody: 40, shape: "%{64:a-f0-9}-{16:A-Za-z0-9}" },
   { family: "databricks", rule: "databricks-token", prefixes: ["dapi", "dose"], body: "a-fA-F0-9-", minBody: 32, maxBody: 40, shape: "%{32:a-f0-9}" },
   { family: "digitalocean", rule: "digitalocean-token", prefixes: ["dop_v1_", "doo_v1_", "dor_v1_"], body: HEX, minBody: 40, shape: "%{64:a-f0-9}" },
-  { family: "twilio", rule: "twilio-key", prefixes: ["SK"], body: "a-fA-F0-9", minBody: 32, mixed: true, shape: "SK{32:a-f0-9}" },
+  // "SK" and its first hex digit: a two-byte anchor would stop the scan at every "SK" of text.
+  { family: "twilio", rule: "twilio-key", prefixes: ["SK0", "SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8", "SK9", "SKa", "SKb", "SKc", "SKd", "SKe", "SKf", "SKA", "SKB", "SKC", "SKD", "SKE", "SKF"], body: "a-fA-F0-9", minBody: 31, maxBody: 31, mixed: true, shape: "%{31:a-f0-9}" },
   { family: "pypi", rule: "pypi-token", prefixes: ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], body: URLSAFE, minBody: 32, shape: "%{120:A-Za-z0-9_-}" },
   { family: "age", rule: "age-secret-key", prefixes: ["AGE-SECRET-KEY-1"], body: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", minBody: 40, shape: "%{58:QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L}" },
   { family: "aws", rule: "aws-bedrock", prefixes: ["ABSK"], body: B64, minBody: 60, shape: "ABSK{132:A-Za-z0-9+/}" },
