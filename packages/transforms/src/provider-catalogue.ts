@@ -114,7 +114,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "gitlab", rule: "gitlab-token", prefixes: ["glpat-"], body: "A-Za-z0-9_.-", minBody: 20, shape: "glpat-{27:A-Za-z0-9_-}.01.{9:a-z0-9}" },
   { family: "gitlab", rule: "gitlab-token", prefixes: ["glptt-"], body: "A-Za-z0-9_.-", minBody: 20, shape: "glptt-{40:a-f0-9}" },
   { family: "gitlab", rule: "gitlab-token", prefixes: ["glagent-", "gloas-"], body: "A-Za-z0-9_.-", minBody: 20, shape: "%{50:A-Za-z0-9_-}" },
-  { family: "slack", rule: "slack-token", prefixes: ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xoxc-", "xoxd-"], body: "A-Za-z0-9-", minBody: 20, mixed: "digit", shape: "%{12:0-9}-{12:0-9}-{24:A-Za-z0-9}" },
+  { family: "slack", rule: "slack-token", prefixes: ["xoxa-", "xoxb-", "xoxe-", "xoxo-", "xoxp-", "xoxr-", "xoxs-", "xoxc-", "xoxd-"], body: "A-Za-z0-9-", minBody: 10, mixed: "digit", shape: "%{12:0-9}-{12:0-9}-{24:A-Za-z0-9}" },
   { family: "slack", rule: "slack-token", prefixes: ["xapp-"], body: "A-Za-z0-9-", minBody: 10, shape: "xapp-1-A{10:A-Z0-9}-{13:0-9}-{64:a-f0-9}" },
   { family: "slack", rule: "slack-token", prefixes: ["xoxe.xoxp-", "xoxe.xoxb-"], body: "A-Za-z0-9-", minBody: 10, shape: "%1-{150:A-Za-z0-9}" },
   { family: "slack", rule: "slack-webhook", boundary: false, prefixes: [ "hooks.slack.com/services/", "hooks.slack.com/workflows/", "hooks.slack.com/triggers/", ], body: "A-Za-z0-9/", minBody: 16, maxBody: 256, shape: "https://%T{10:A-Z0-9}/B{10:A-Z0-9}/{24:A-Za-z0-9}" },

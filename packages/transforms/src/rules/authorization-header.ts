@@ -3,10 +3,11 @@
  * Authorization) values, in HTTP dumps, curl `-v` output,
  * JSON (also inside a JSON string, `\"Authorization\": \"Bearer …\"`) and assignments.
  * With a known scheme (`Bearer`, `Basic`, `Token`, …) the scheme stays and the credential
- * is redacted; otherwise the whole value is. A token scheme's credential is one token: it
- * ends at whitespace, a quote, a backslash or a delimiter (`, ; ) } ] < >`), so a header
- * inside one-line JSON keeps everything after its token. Any other value runs to
- * its closing quote when quoted, else to the end of the line or an escape (`\n`), and never
+ * is redacted; otherwise the whole value is. A token scheme's credential, and a value
+ * without a scheme, is one token: it ends at whitespace, a quote, a backslash or a
+ * delimiter (`, ; ) } ] < >`), so a header inside one-line JSON keeps everything after its
+ * token. A multi-word scheme's credential (`Digest …`, `AWS4-HMAC-SHA256 …`) runs to its
+ * closing quote when quoted, else to the end of the line or an escape (`\n`), and never
  * past {@link MAX_CREDENTIAL} bytes. Only the scheme word is ever held (at most 32 bytes).
  *
  * @example
@@ -231,14 +232,15 @@ class AuthorizationCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (this.endsValue(byte)) return Verdict.Reject;
-    // Not a scheme: the value itself is the credential.
+    // Not a scheme: the value itself is the credential, one token.
+    this.single = true;
     this.phase = Phase.Credential;
     return this.credentialByte(byte);
   }
 
   /** A byte of the credential: redacted up to its end, at most {@link MAX_CREDENTIAL} bytes. */
   credentialByte(byte: number): Verdict {
-    if (++this.length > MAX_CREDENTIAL) return Verdict.Close;
+    if (!this.single && ++this.length > MAX_CREDENTIAL) return Verdict.Close;
     if (this.escaped) {
       this.escaped = false;
       return Verdict.Redact;
@@ -251,7 +253,7 @@ class AuthorizationCandidate implements Candidate {
   skip(input: Uint8Array, start: number, end: number): number {
     let i = start;
     if (this.phase === Phase.Credential) {
-      const stop = Math.min(end, start + (MAX_CREDENTIAL - this.length));
+      const stop = this.single ? end : Math.min(end, start + (MAX_CREDENTIAL - this.length));
       for (; i < stop; i++) {
         if (this.escaped) {
           this.escaped = false;
@@ -275,8 +277,9 @@ class AuthorizationCandidate implements Candidate {
   }
 
   stateKey(): number | undefined {
-    // The length cap makes every credential's future its own.
-    return undefined;
+    // One token ends at the same byte whatever came before it; a multi-word credential's
+    // length cap makes its future its own.
+    return this.phase === Phase.Credential && this.single ? 0 : undefined;
   }
 
   end(): Verdict {

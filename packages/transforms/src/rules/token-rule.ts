@@ -108,6 +108,12 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
       ) {
         return undefined;
       }
+      // A token is a whole run: a prefix inside a run of its alphabet (`xoxb-xoxb-…`) starts
+      // none, so one candidate holds a run however often the prefix repeats in it (linear
+      // time). After `=` or `/` it may (`KEY=<token>`, a URL path, where the alphabet is
+      // base64's): there a repeated prefix holds at most maxBody / prefix candidates.
+      if (boundary && lead === 0 && before >= 0 && body[before] === 1 && !AFTER_SEPARATOR[before])
+        return undefined;
       return new TokenCandidate(
         keepPrefix ? match.length : -lead,
         match.length,
@@ -131,6 +137,9 @@ const HEX_DIGIT = (() => {
   }
   return table;
 })();
+
+/** Bytes a token may follow even where its alphabet has them (`=` of an assignment, `/` of a path). */
+const AFTER_SEPARATOR = byteSet("=/");
 
 /** Separators inside a body, left out of the placeholder test. */
 const SEPARATOR = byteSet("-_.");
