@@ -48,6 +48,8 @@ export interface ProviderFormat {
   readonly shape?: string;
   /** Require a digit or capital in the body (the prefix also starts ordinary words). @default false */
   readonly mixed?: boolean | "digit";
+  /** `=` stands inside the token, not only as base64 padding at its end. @default false */
+  readonly innerEquals?: boolean;
   /**
    * Most body bytes a token of this format has: a longer run is not this token and is kept
    * (a line of 100,000 letters that starts like one is text). @default 1024
@@ -229,8 +231,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Password hashes (crypt(3) and PHC strings): a hash of a password is as good as one to
   // an offline attack. Prefixes are the schemes' identifiers.
   { family: "crypt", rule: "password-hash", prefixes: ["$2a$", "$2b$", "$2y$"], body: "./A-Za-z0-9$", minBody: 50, maxBody: 60, shape: "%12$" + "{53:./A-Za-z0-9}" },
-  { family: "crypt", rule: "password-hash", prefixes: ["$1$", "$5$", "$6$", "$y$", "$7$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%{8:./A-Za-z0-9}$" + "{86:./A-Za-z0-9}" },
-  { family: "crypt", rule: "password-hash", prefixes: ["$argon2id$", "$argon2i$", "$argon2d$", "$scrypt$", "$pbkdf2-sha256$", "$pbkdf2-sha512$"], body: "A-Za-z0-9+/=,.$-", minBody: 30, maxBody: 512, shape: "%v=19$m=65536,t=3,p=4$" + "{22:A-Za-z0-9+/}$" + "{43:A-Za-z0-9+/}" },
+  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$1$", "$5$", "$6$", "$y$", "$7$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%{8:./A-Za-z0-9}$" + "{86:./A-Za-z0-9}" },
+  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$argon2id$", "$argon2i$", "$argon2d$", "$scrypt$", "$pbkdf2-sha256$", "$pbkdf2-sha512$"], body: "A-Za-z0-9+/=,.$-", minBody: 30, maxBody: 512, shape: "%v=19$m=65536,t=3,p=4$" + "{22:A-Za-z0-9+/}$" + "{43:A-Za-z0-9+/}" },
   // OpenSSL's `-passin pass:X` / `-passout pass:X`: the password itself on the command line.
   { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!-&(-~", minBody: 4, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },
   // Formats first listed as context-only whose own prefix is distinctive enough alone.

@@ -119,7 +119,9 @@ describe("catalogue entries in every context, split at every boundary", () => {
     ),
   )("%s: a body one short of minBody or one past maxBody is not this token", (_rule, format) => {
     const prefix = format.prefixes[0]!;
-    const body = (n: number) => fillShape(`%{${n}:${format.body}}`, random, prefix);
+    // Base64's `=` ends a token (padding): a near miss is a run without it.
+    const alphabet = format.innerEquals ? format.body : format.body.replace("=", "");
+    const body = (n: number) => fillShape(`%{${n}:${alphabet}}`, random, prefix);
     const near = [body(format.minBody - 1), body((format.maxBody ?? DEFAULT_MAX_BODY) + 1)];
     for (const miss of near) {
       if (miss.length === prefix.length) continue;

@@ -44,6 +44,11 @@ export interface TokenRuleOptions {
   readonly maxBody?: number;
   /** Match prefixes ignoring ASCII case. @default false */
   readonly ignoreCase?: boolean;
+  /**
+   * In an alphabet with `=` and `+` or `/` (base64), `=` is padding: the token ends after
+   * its `=` run. `false` where `=` stands inside the token (PHC's `$v=19$m=…`). @default true
+   */
+  readonly padding?: boolean;
   /** Require a non-alphanumeric byte (or the start) before the prefix. @default true */
   readonly boundary?: boolean;
   /** Extra bytes that may not precede the prefix, as a character-class body. @default "" */
@@ -90,6 +95,9 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   const lead = options.lead ?? 0;
   // A body with bytes a URL encoder escapes (`+/=:`…) is also read percent-encoded.
   const encoded = [...options.body].some((c) => !UNRESERVED.has(c) && c !== "-");
+  // Base64's `=` is padding: in an alphabet with `+` or `/`, the token ends after its `=` run.
+  const padded =
+    (options.padding ?? true) && body[0x3d] === 1 && (body[0x2b] === 1 || body[0x2f] === 1);
   return {
     kind: "matcher",
     name: options.name,
@@ -122,6 +130,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
         maxBody,
         signal,
         encoded,
+        padded,
       );
     },
   };
@@ -137,6 +146,18 @@ const HEX_DIGIT = (() => {
   }
   return table;
 })();
+
+const UNPADDED = new WeakMap<Uint8Array, Uint8Array>();
+/** `body` without `=` (made once per alphabet). */
+function withoutPadding(body: Uint8Array): Uint8Array {
+  let table = UNPADDED.get(body);
+  if (table === undefined) {
+    table = body.slice();
+    table[0x3d] = 0;
+    UNPADDED.set(body, table);
+  }
+  return table;
+}
 
 /** Bytes a token may follow even where its alphabet has them (`=` of an assignment, `/` of a path). */
 const AFTER_SEPARATOR = byteSet("=/");
@@ -162,6 +183,8 @@ class TokenCandidate implements Candidate {
   /** The first digit's value, and where the escape's `%` was. */
   high = 0;
   escapeAt = 0;
+  /** A `=` was read (padded alphabets). */
+  padding = false;
   /** Where the token ended when it ends before the byte that decides (at a `%`). */
   to: number | undefined = undefined;
 
@@ -175,9 +198,16 @@ class TokenCandidate implements Candidate {
     private readonly signal: Uint8Array | null,
     /** Read `%XX` escapes of body bytes as those bytes (strict URL encoding). */
     private readonly encoded: boolean,
+    /** `=` is padding: a body byte other than `=` after it ends the token. */
+    private readonly padded: boolean,
   ) {
     this.sawMixed = signal === null;
     this.here = anchorLength;
+  }
+
+  /** The body without `=`, for the fast path of a padded alphabet (`=` goes through `next`). */
+  private get bodyBeforePadding(): Uint8Array {
+    return withoutPadding(this.body);
   }
 
   private get credential(): boolean {
@@ -212,6 +242,10 @@ class TokenCandidate implements Candidate {
   }
 
   private bodyByte(byte: number): Verdict {
+    if (this.padded) {
+      if (byte === 0x3d) this.padding = true;
+      else if (this.padding) return this.credential ? Verdict.Close : Verdict.Reject;
+    }
     if (++this.count > this.maxBody) return Verdict.Reject;
     if (this.uniform) this.note(byte);
     if (!this.sawMixed) this.sawMixed = this.signal![byte] === 1;
@@ -240,8 +274,8 @@ class TokenCandidate implements Candidate {
   skip(input: Uint8Array, start: number, end: number): number {
     // Body bytes up to the longest run; the byte that ends it (or passes it) goes to `next`,
     // and so do the digits of a `%XX` escape.
-    if (this.escape >= 0) return start;
-    const body = this.body;
+    if (this.escape >= 0 || this.padding) return start;
+    const body = this.padded ? this.bodyBeforePadding : this.body;
     const stop = Math.min(end, start + (this.maxBody - this.count));
     let i = start;
     if (this.sawMixed && !this.uniform) {

@@ -24,6 +24,7 @@ export function providerRule(format: ProviderFormat): MatcherRule {
     minBody: format.minBody,
     ...(format.mixed === undefined ? {} : { mixed: format.mixed }),
     ...(format.maxBody === undefined ? {} : { maxBody: format.maxBody }),
+    ...(format.innerEquals === true ? { padding: false } : {}),
     ...(format.keepPrefix === undefined ? {} : { keepPrefix: format.keepPrefix }),
     ...(format.boundary === undefined ? {} : { boundary: format.boundary }),
     ...(format.notAfter === undefined ? {} : { notAfter: format.notAfter }),
