@@ -196,7 +196,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "replicate", rule: "replicate-token", prefixes: ["r8_"], body: B62, minBody: 32, mixed: true, shape: "r8_{37:A-Za-z0-9}" },
   { family: "rubygems", rule: "gem-api-key", prefixes: ["rubygems_"], body: HEX, minBody: 40, shape: "rubygems_{48:a-f0-9}" },
   { family: "scalingo", rule: "scalingo-token", prefixes: ["tk-us-"], body: URLSAFE, minBody: 40, shape: "tk-us-{48:A-Za-z0-9_-}" },
-  { family: "sentry", rule: "sentry-token", prefixes: ["sntrys_eyJ", "sntryu_"], body: `${B64}_`, minBody: 60, shape: "%{64:a-f0-9}" },
+  { family: "sentry", rule: "sentry-token", innerEquals: true, prefixes: ["sntrys_eyJ", "sntryu_"], body: `${B64}_`, minBody: 60, shape: "%{64:a-f0-9}" },
   { family: "settlemint", rule: "settlemint-token", prefixes: ["sm_pat_", "sm_aat_", "sm_sat_"], body: B62, minBody: 16, shape: "%{16:a-zA-Z0-9}" },
   { family: "shippo", rule: "shippo-token", prefixes: ["shippo_live_", "shippo_test_"], body: HEX, minBody: 36, shape: "%{40:a-f0-9}" },
   { family: "sourcegraph", rule: "sourcegraph-token", prefixes: ["sgp_", "sgp_local_"], body: "a-fA-F0-9_", minBody: 36, shape: "sgp_{16:a-f0-9}_{40:a-f0-9}" },
