@@ -1,6 +1,6 @@
 /**
  * The redaction engine through the built `spool` binary, on the cases that used to fail:
- * tokens right after a string escape, matches that ate the rest of a line, text that only
+ * tokens right after a string esc, matches that ate the rest of a line, text that only
  * looks like a token, and the receipt's byte accounting.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -37,15 +37,14 @@ const TOKENS = {
 const ESCAPES = ["\\n", "\\t", "\\r", '\\"', "\\\\", "\\/", "\\u0022", "\\u000a"];
 
 describe("redaction engine, end to end", () => {
-  it("catches a token right after any escape inside a JSON string, and keeps the escape", () => {
+  it("catches a token right after any esc inside a JSON string, and keeps the esc", () => {
     const lines: string[] = [];
     for (const [name, token] of Object.entries(TOKENS))
-      for (const escape of ESCAPES)
-        lines.push(`{"log":"start ${name}${escape}${token}${escape}end"}`);
+      for (const esc of ESCAPES) lines.push(`{"log":"start ${name}${esc}${token}${esc}end"}`);
     const { receipt, stored } = capture(`${lines.join("\n")}\n`);
     for (const token of Object.values(TOKENS)) expect(stored).not.toContain(token.slice(4, 16));
     for (const [name] of Object.entries(TOKENS))
-      for (const escape of ESCAPES) expect(stored).toContain(`start ${name}${escape}[REDACTED:`);
+      for (const esc of ESCAPES) expect(stored).toContain(`start ${name}${esc}[REDACTED:`);
     expect(receipt.streams.stdout.redactions).toBe(lines.length);
   });
 

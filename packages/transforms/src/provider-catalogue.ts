@@ -46,8 +46,11 @@ export interface ProviderFormat {
    * each prefix in turn). @default the prefix, then minBody + 8 body bytes
    */
   readonly shape?: string;
-  /** Require a digit or capital in the body (the prefix also starts ordinary words). @default false */
-  readonly mixed?: boolean | "digit";
+  /**
+   * Require a digit or capital in the body (the prefix also starts ordinary words);
+   * `"digit"` or `"capital"` to require that one. @default false
+   */
+  readonly mixed?: boolean | "digit" | "capital";
   /** `=` stands inside the token, not only as base64 padding at its end. @default false */
   readonly innerEquals?: boolean;
   /**
@@ -134,7 +137,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "google", rule: "google-oauth", prefixes: ["ya29."], body: URLSAFE, minBody: 20, shape: "ya29.{120:A-Za-z0-9_-}" },
   { family: "google", rule: "google-oauth", prefixes: ["1//0"], body: URLSAFE, minBody: 30, shape: "1//0{60:A-Za-z0-9_-}" },
   { family: "google", rule: "google-oauth", prefixes: ["GOCSPX-"], body: URLSAFE, minBody: 24, shape: "GOCSPX-{28:A-Za-z0-9_-}" },
-  { family: "huggingface", rule: "huggingface-token", prefixes: ["hf_", "api_org_"], body: "A-Za-z", minBody: 30, maxBody: 40, shape: "%{34:A-Za-z}" },
+  { family: "huggingface", rule: "huggingface-token", prefixes: ["hf_", "api_org_"], body: "A-Za-z", minBody: 30, maxBody: 40, mixed: true, shape: "%{34:A-Za-z}" },
   { family: "azure", rule: "azure-client-secret", boundary: false, prefixes: ["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"], body: "A-Za-z0-9_~.-", minBody: 28, maxBody: 40, shape: "{3:A-Za-z0-9}%" + "{34:A-Za-z0-9_~.-}" },
   { family: "azure", rule: "azure-storage-key", prefixes: ["AccountKey=", "SharedAccessKey=", "AccessKey="], body: B64, minBody: 32, keepPrefix: true, shape: "DefaultEndpointsProtocol=https;AccountName=acct;%" + "{86:A-Za-z0-9+/}==;EndpointSuffix=core.windows.net" },
   { family: "hashicorp", rule: "vault-token", prefixes: ["hvs.", "hvb.", "hvr."], body: URLSAFE, minBody: 24, shape: "%{90:A-Za-z0-9_-}" },
@@ -173,7 +176,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "groq", rule: "groq-key", prefixes: ["gsk_"], body: B62, minBody: 48, shape: "gsk_{52:A-Za-z0-9}" },
   { family: "harness", rule: "harness-token", prefixes: ["pat.", "sat."], body: `.${URLSAFE}`, minBody: 60, mixed: true, shape: "%{22:A-Za-z0-9_-}.{24:a-f0-9}.{20:A-Za-z0-9}" },
   { family: "heroku", rule: "heroku-key", prefixes: ["HRKU-"], body: URLSAFE, minBody: 48, shape: "HRKU-AA{58:A-Za-z0-9_-}" },
-  { family: "infracost", rule: "infracost-key", prefixes: ["ico-"], body: B62, minBody: 32, mixed: true, shape: "ico-{32:A-Za-z0-9}" },
+  { family: "infracost", rule: "infracost-key", prefixes: ["ico-"], body: B62, minBody: 32, mixed: "capital", shape: "ico-{32:A-Za-z0-9}" },
   { family: "jfrog", rule: "jfrog-token", prefixes: ["AKCp", "cmVmdGtu"], body: B62, minBody: 56, shape: "%{69:A-Za-z0-9}" },
   { family: "langchain", rule: "langsmith-key", prefixes: ["lsv2_pt_", "lsv2_sk_"], body: "a-f0-9_", minBody: 32, shape: "%{32:a-f0-9}_{10:a-f0-9}" },
   { family: "linear", rule: "linear-key", prefixes: ["lin_api_", "lin_oauth_"], body: B62, minBody: 36, shape: "%{40:A-Za-z0-9}" },

@@ -43,9 +43,9 @@ const CONTEXTS: readonly Context[] = [
   { name: "after key:", wrap: (t) => `token: ${t}\n`, encode: same },
   { name: "after a keyword and a space", wrap: (t) => `password ${t}\n`, encode: same },
   ...ESCAPES.map(
-    (escape): Context => ({
-      name: `in a JSON string after ${escape}`,
-      wrap: (t) => `{"log":"start${escape}${jsonEscaped(t)}${escape}end","n":1}\n`,
+    (esc): Context => ({
+      name: `in a JSON string after ${esc}`,
+      wrap: (t) => `{"log":"start${esc}${jsonEscaped(t)}${esc}end","n":1}\n`,
       encode: jsonEscaped,
     }),
   ),

@@ -56,9 +56,10 @@ export interface TokenRuleOptions {
   /**
    * Require an ASCII digit or capital letter in the body before it counts (random keys have
    * one; kebab-case words do not); `"digit"`: require a digit (a capital is not enough where
-   * the prefix also starts camelCase code, as `s.` does). @default false
+   * the prefix also starts camelCase code, as `s.` does); `"capital"`: require a capital
+   * (lowercase hex, as in a fingerprinted file name, is not the token). @default false
    */
-  readonly mixed?: boolean | "digit";
+  readonly mixed?: boolean | "digit" | "capital";
   /** Keep the prefix readable and redact only the body (`AccountKey=[REDACTED:…]`). @default false */
   readonly keepPrefix?: boolean;
   /**
@@ -89,7 +90,14 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   const boundary = options.boundary ?? true;
   const minBody = options.minBody;
   const maxBody = Math.max(minBody, options.maxBody ?? DEFAULT_MAX_BODY);
-  const signal = options.mixed === "digit" ? DIGIT : options.mixed ? DIGIT_OR_CAPITAL : null;
+  const signal =
+    options.mixed === "digit"
+      ? DIGIT
+      : options.mixed === "capital"
+        ? CAPITAL
+        : options.mixed
+          ? DIGIT_OR_CAPITAL
+          : null;
   const keepPrefix = options.keepPrefix ?? false;
   const longestPrefix = Math.max(...options.prefixes.map((p) => Buffer.byteLength(p)));
   const lead = options.lead ?? 0;
@@ -170,6 +178,7 @@ export const DEFAULT_MAX_BODY = 1024;
 
 const DIGIT = byteSet("0-9");
 const DIGIT_OR_CAPITAL = byteSet("0-9A-Z");
+const CAPITAL = byteSet("A-Z");
 
 /** One token candidate: counts its run, decides when the run ends. */
 class TokenCandidate implements Candidate {
