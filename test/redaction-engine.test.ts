@@ -1,6 +1,6 @@
 /**
  * The redaction engine through the built `spool` binary, on the cases that used to fail:
- * tokens right after a string esc, matches that ate the rest of a line, text that only
+ * tokens right after a string escape, matches that ate the rest of a line, text that only
  * looks like a token, and the receipt's byte accounting.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -37,7 +37,7 @@ const TOKENS = {
 const ESCAPES = ["\\n", "\\t", "\\r", '\\"', "\\\\", "\\/", "\\u0022", "\\u000a"];
 
 describe("redaction engine, end to end", () => {
-  it("catches a token right after any esc inside a JSON string, and keeps the esc", () => {
+  it("catches a token right after any escape inside a JSON string, and keeps the escape", () => {
     const lines: string[] = [];
     for (const [name, token] of Object.entries(TOKENS))
       for (const esc of ESCAPES) lines.push(`{"log":"start ${name}${esc}${token}${esc}end"}`);
