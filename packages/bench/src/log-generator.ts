@@ -34,15 +34,7 @@ export function benchSecretEnv(): Record<string, string> {
 
 /** About `bytes` of whole log lines (the generator repeats this block). */
 export function logBlock(secrets: readonly string[], bytes: number): Buffer {
-  const next = prng(42);
-  const lines: string[] = [];
-  let size = 0;
-  for (let n = 0; size < bytes; n++) {
-    const line = `${logLine(next, n, secrets)}\n`;
-    lines.push(line);
-    size += Buffer.byteLength(line);
-  }
-  return Buffer.from(lines.join(""));
+  return lineBlock(prng(42), bytes, (next, n) => logLine(next, n, secrets));
 }
 
 /**
@@ -51,13 +43,21 @@ export function logBlock(secrets: readonly string[], bytes: number): Buffer {
  * access key assignment): the redactor's worst everyday case, where most lines stop it.
  */
 export function denseCredentialBlock(secrets: readonly string[], bytes: number): Buffer {
-  const next = prng(7);
+  return lineBlock(prng(7), bytes, (next, n) => credentialLine(next, n, secrets));
+}
+
+/** Whole lines from `line` until about `bytes`. */
+function lineBlock(
+  next: () => number,
+  bytes: number,
+  line: (next: () => number, n: number) => string,
+): Buffer {
   const lines: string[] = [];
   let size = 0;
   for (let n = 0; size < bytes; n++) {
-    const line = `${credentialLine(next, n, secrets)}\n`;
-    lines.push(line);
-    size += Buffer.byteLength(line);
+    const text = `${line(next, n)}\n`;
+    lines.push(text);
+    size += Buffer.byteLength(text);
   }
   return Buffer.from(lines.join(""));
 }

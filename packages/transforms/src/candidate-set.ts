@@ -9,6 +9,7 @@ import { isWhitespaceByte } from "./aho-corasick.js";
 import type { CompiledAnchor } from "./compile-redaction.js";
 import { ESCAPE_LOOKBEHIND, type InputRing } from "./input-ring.js";
 import { type Candidate, Verdict } from "./rule.js";
+import { HEX_VALUE } from "./rules/byte-classes.js";
 
 /** A live candidate and where it stands in the input (absolute offsets). */
 interface LiveCandidate {
@@ -351,13 +352,5 @@ const CONTROL_ESCAPES = (() => {
   table[0x72] = 0x0d; // r
   table[0x62] = 0x08; // b
   table[0x66] = 0x0c; // f
-  return table;
-})();
-const HEX_VALUE = (() => {
-  const table = new Int8Array(256).fill(-1);
-  for (let d = 0; d < 16; d++) {
-    table["0123456789abcdef".charCodeAt(d)] = d;
-    table["0123456789ABCDEF".charCodeAt(d)] = d;
-  }
   return table;
 })();

@@ -30,6 +30,15 @@ export function byteSet(spec: string): Uint8Array {
 export const ALNUM = byteSet("A-Za-z0-9");
 /** Base64url alphabet. */
 export const BASE64URL = byteSet("A-Za-z0-9_-");
+/** The value of each hex digit byte (either case), -1 for any other byte. */
+export const HEX_VALUE: Int8Array = (() => {
+  const table = new Int8Array(256).fill(-1);
+  for (let d = 0; d < 16; d++) {
+    table["0123456789abcdef".charCodeAt(d)] = d;
+    table["0123456789ABCDEF".charCodeAt(d)] = d;
+  }
+  return table;
+})();
 /** Space and tab: the blanks allowed around `=` and `:`. */
 export const BLANK = byteSet(" \t");
 

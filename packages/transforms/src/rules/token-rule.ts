@@ -16,7 +16,7 @@
  */
 import { SpoolError } from "@spool/core/errors";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, byteSet, classBodyProblem } from "./byte-classes.js";
+import { ALNUM, byteSet, classBodyProblem, HEX_VALUE } from "./byte-classes.js";
 
 /**
  * What {@link tokenRule} takes: the shape of a prefix + alphabet credential.
@@ -146,14 +146,6 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
 
 /** Bytes no URL encoder escapes (RFC 3986 unreserved). */
 const UNRESERVED = new Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~");
-const HEX_DIGIT = (() => {
-  const table = new Int8Array(256).fill(-1);
-  for (let d = 0; d < 16; d++) {
-    table["0123456789abcdef".charCodeAt(d)] = d;
-    table["0123456789ABCDEF".charCodeAt(d)] = d;
-  }
-  return table;
-})();
 
 const UNPADDED = new WeakMap<Uint8Array, Uint8Array>();
 /** `body` without `=` (made once per alphabet). */
@@ -263,7 +255,7 @@ class TokenCandidate implements Candidate {
 
   /** A hex digit of `%XX`: a body byte escaped goes on; anything else ended the token at `%`. */
   private escapeByte(byte: number): Verdict {
-    const digit = HEX_DIGIT[byte]!;
+    const digit = HEX_VALUE[byte]!;
     if (digit >= 0 && this.escape === 0) {
       this.escape = 1;
       this.high = digit;
