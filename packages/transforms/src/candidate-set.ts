@@ -352,5 +352,8 @@ const CONTROL_ESCAPES = (() => {
   table[0x72] = 0x0d; // r
   table[0x62] = 0x08; // b
   table[0x66] = 0x0c; // f
+  // `\/` (PHP's JSON) reads as the escape itself: a boundary, where a bare `/` inside a
+  // base64 run is not one.
+  table[0x2f] = BACKSLASH;
   return table;
 })();

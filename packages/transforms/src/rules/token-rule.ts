@@ -126,9 +126,17 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
       }
       // A token is a whole run: a prefix inside a run of its alphabet (`xoxb-xoxb-…`) starts
       // none, so one candidate holds a run however often the prefix repeats in it (linear
-      // time). After `=` or `/` it may (`KEY=<token>`, a URL path, where the alphabet is
-      // base64's): there a repeated prefix holds at most maxBody / prefix candidates.
-      if (boundary && lead === 0 && before >= 0 && body[before] === 1 && !AFTER_SEPARATOR[before])
+      // time). After `=` it may (`KEY=<token>` where the alphabet has `=`): in base64 `=`
+      // ends a run (padding), elsewhere a repeated `X=` holds at most maxBody / 2 candidates.
+      // (A prefix that names a place, `keepPrefix`, is a URL's or a key's, not the run's.)
+      if (
+        boundary &&
+        !keepPrefix &&
+        lead === 0 &&
+        before >= 0 &&
+        body[before] === 1 &&
+        !AFTER_SEPARATOR[before]
+      )
         return undefined;
       return new TokenCandidate(
         keepPrefix ? match.length : -lead,
@@ -159,8 +167,8 @@ function withoutPadding(body: Uint8Array): Uint8Array {
   return table;
 }
 
-/** Bytes a token may follow even where its alphabet has them (`=` of an assignment, `/` of a path). */
-const AFTER_SEPARATOR = byteSet("=/");
+/** Bytes a token may follow even where its alphabet has them (`=` of an assignment). */
+const AFTER_SEPARATOR = byteSet("=");
 
 /** Separators inside a body, left out of the placeholder test. */
 const SEPARATOR = byteSet("-_.");
