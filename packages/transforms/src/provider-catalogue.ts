@@ -218,6 +218,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "clickhouse", rule: "clickhouse-key", prefixes: ["4b1d"], body: B62, minBody: 38, maxBody: 38, mixed: true, shape: "4b1d{38:A-Za-z0-9}" },
   { family: "cloudflare", rule: "cloudflare-origin-ca-key", prefixes: ["v1.0-"], body: "a-f0-9-", minBody: 100, shape: "v1.0-{24:a-f0-9}-{146:a-f0-9}" },
   { family: "circleci", rule: "circleci-token", prefixes: ["CCIPAT_", "CCIPRJ_"], body: "A-Za-z0-9_", minBody: 30, shape: "%{22:A-Za-z0-9}_{40:a-f0-9}" },
+  // Mailchimp: 32 hex digits, then the data centre `-us<N>`; anchored on `-us`, the 32
+  // characters before it claimed with it.
+  { family: "mailchimp", rule: "mailchimp-key", prefixes: ["-us"], lead: 32, body: "0-9", minBody: 1, maxBody: 2, shape: "{32:a-f0-9}%{2:1-9}" },
   { family: "mailgun", rule: "mailgun-key", prefixes: ["key-", "pubkey-"], body: HEX, minBody: 32, shape: "key-{32:a-f0-9}" },
   { family: "resend", rule: "resend-key", prefixes: ["re_"], body: "A-Za-z0-9_", minBody: 30, mixed: true, shape: "re_{8:A-Za-z0-9}_{24:A-Za-z0-9}" },
   { family: "authress", rule: "authress-key", prefixes: ["authress_", "scauth_"], body: "A-Za-z0-9_.-", minBody: 40, mixed: true, shape: "%{12:a-z0-9}.{4:a-z0-9}.acc_{16:a-z0-9}.{40:A-Za-z0-9}" },
