@@ -136,8 +136,8 @@ interface Mode {
 class AssignmentCandidate implements Candidate {
   readonly anchorLength: number;
   readonly mode: Mode;
-  /** The keyword, lowercase without separators (`api_key` → apikey). */
-  readonly keyword: string;
+  /** The keyword as the anchor matched it. */
+  readonly anchor: string;
   /** The keyword as written ends in a lowercase letter (`Secret`, `apiKey`). */
   readonly lowerEnd: boolean;
   readonly flag: boolean;
@@ -178,7 +178,7 @@ class AssignmentCandidate implements Candidate {
   quoteEscape = false;
 
   constructor(match: AnchorMatch, mode: Mode) {
-    this.keyword = match.anchor.toLowerCase().replace(/[_-]/g, "");
+    this.anchor = match.anchor;
     const last = match.anchor.charCodeAt(match.anchor.length - 1);
     this.lowerEnd = last >= 0x61 && last <= 0x7a;
     this.anchorLength = match.length;
@@ -596,6 +596,11 @@ class AssignmentCandidate implements Candidate {
     return first !== undefined && NOT_SECRET_WORDS.has(first);
   }
 
+  /** The keyword, lowercase without separators (`api_key` → apikey); only a value test needs it. */
+  keyword(): string {
+    return this.anchor.toLowerCase().replace(/[_-]/g, "");
+  }
+
   /** The value test, on the held bytes (`complete`: the value ended there). */
   credible(complete: boolean): boolean {
     const v = this.value;
@@ -633,11 +638,14 @@ class AssignmentCandidate implements Candidate {
     if (!unquoted && CLOSING[first] === 1) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
     if (/^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
-    const named = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : "";
-    if (/^[A-Za-z][A-Za-z_.-]*$/.test(named) && named.toLowerCase().includes(this.keyword))
+    const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
+    if (
+      complete &&
+      /^[A-Za-z][A-Za-z_.-]*$/.test(bare) &&
+      bare.toLowerCase().includes(this.keyword())
+    )
       return false;
     if (!/[A-Za-z0-9]/.test(text)) return false;
-    const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
     if (complete && NOT_SECRET_VALUES.has(bare.toLowerCase())) return false;
     if (complete && /^[0-9._:-]{1,7}$/.test(bare)) return false;
     if (unquoted) {
