@@ -8,12 +8,13 @@
  */
 import * as path from "node:path";
 import { type CaptureStore, producerOf } from "@spool/core";
-import { type BundleManifest, createFileStore, exportBundle, resolveRoot } from "@spool/sinks";
+import { type BundleManifest, exportBundle, resolveRoot } from "@spool/sinks";
 import { parseSince } from "./age.js";
 import { type CommandInput, usageError } from "./args.js";
 import type { EXPORT } from "./commands.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
+import { openStore } from "./store-choice.js";
 
 export async function exportCommand(parsed: CommandInput<typeof EXPORT>, io: Io): Promise<number> {
   const o = parsed.options;
@@ -26,7 +27,7 @@ export async function exportCommand(parsed: CommandInput<typeof EXPORT>, io: Io)
   if (o.since !== undefined && !all) throw usageError("--since goes with --all");
   const since = o.since === undefined ? null : parseSince(o.since, Date.now(), "--since");
   const root = resolveRoot({ flag: o.root, env: io.env, create: false });
-  const store = createFileStore({ root });
+  const store = openStore(io, root);
   const chosen = all
     ? await everyCapture(store, since)
     : await resolveAll(store, parsed.positionals);

@@ -1,3 +1,5 @@
+import type { CaptureStore } from "@spool/core";
+
 /** What a command may touch of the outside world, injectable for tests. */
 export interface Io {
   readonly stdout: (text: string | Uint8Array) => void;
@@ -12,7 +14,18 @@ export interface Io {
    * no import of `main` (which loads every command) to call another.
    */
   readonly invoke?: InvokeCommand;
+  /**
+   * Opens the store the reader commands and MCP tools read captures through, for a
+   * `--root` (undefined: none given). @default the file store of the root (`openFileStore`)
+   */
+  readonly openStore?: OpenStore;
 }
+
+/**
+ * Open the `CaptureStore` of root `root` (a `--root` value; undefined: `$SPOOL_ROOT` or
+ * the default) without creating anything.
+ */
+export type OpenStore = (root: string | undefined, env: NodeJS.ProcessEnv) => CaptureStore;
 
 /** Run command `name` on `argv` with `io`; resolves to its exit status, throws its typed errors. */
 export type InvokeCommand = (name: string, argv: readonly string[], io: Io) => Promise<number>;

@@ -8,10 +8,11 @@
  */
 import * as fs from "node:fs";
 import { systemClock } from "@spool/core";
-import { createFileStore, resolveRoot } from "@spool/sinks";
+import { resolveRoot } from "@spool/sinks";
 import { type CommandInput, shown, usageError } from "../args.js";
 import type { SERVE } from "../commands.js";
 import type { Io } from "../io.js";
+import { openStore } from "../store-choice.js";
 import { createGrepRunner } from "./grep-runner.js";
 import { startServer } from "./http-server.js";
 import { chooseListen } from "./listen-address.js";
@@ -47,7 +48,7 @@ export async function serveCommand(parsed: CommandInput<typeof SERVE>, io: Io): 
     tokenFile: o["token-file"],
     create: true,
   });
-  const store = createFileStore({ root });
+  const store = openStore(io, root);
   const app = createServeApp({
     store,
     authority: createTokenAuthority({ rootToken: token, now: systemClock.now }),
