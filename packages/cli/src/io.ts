@@ -1,3 +1,6 @@
+import { fstatSync } from "node:fs";
+import { isatty } from "node:tty";
+
 /** What a command may touch of the outside world, injectable for tests. */
 export interface Io {
   readonly stdout: (text: string | Uint8Array) => void;
@@ -12,6 +15,33 @@ export interface Io {
    * no import of `main` (which loads every command) to call another.
    */
   readonly invoke?: InvokeCommand;
+  /**
+   * What this process's own descriptors are (`spool run` shows output live on a terminal
+   * and passes a file on stdin to its command). Absent, as in the MCP servers' calls: no
+   * terminal, and stdin is never passed.
+   */
+  readonly descriptors?: () => Descriptors;
+}
+
+/** What stdin is: `device` is a character device that is not a terminal (`/dev/null`). */
+export type StdinKind = "file" | "device" | "pipe" | "terminal" | "closed";
+
+/** Whether stdout and stderr are terminals, and what stdin is. */
+export interface Descriptors {
+  readonly stdout: boolean;
+  readonly stderr: boolean;
+  readonly stdin: StdinKind;
+}
+
+function stdinKind(): StdinKind {
+  try {
+    const stat = fstatSync(0);
+    if (stat.isFile()) return "file";
+    if (stat.isCharacterDevice()) return isatty(0) ? "terminal" : "device";
+    return "pipe";
+  } catch {
+    return "closed";
+  }
 }
 
 /** Run command `name` on `argv` with `io`; resolves to its exit status, throws its typed errors. */
@@ -22,4 +52,5 @@ export const processIo: Io = {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
+  descriptors: () => ({ stdout: isatty(1), stderr: isatty(2), stdin: stdinKind() }),
 };
