@@ -1,4 +1,4 @@
-import { fstatSync } from "node:fs";
+import { fstatSync, statSync } from "node:fs";
 import { isatty } from "node:tty";
 
 /** What a command may touch of the outside world, injectable for tests. */
@@ -23,8 +23,8 @@ export interface Io {
   readonly descriptors?: () => Descriptors;
 }
 
-/** What stdin is: `device` is a character device that is not a terminal (`/dev/null`). */
-export type StdinKind = "file" | "device" | "pipe" | "terminal" | "closed";
+/** What stdin is: `device` is a character device other than a terminal or `/dev/null`. */
+export type StdinKind = "file" | "null" | "device" | "pipe" | "terminal" | "closed";
 
 /** Whether stdout and stderr are terminals, and what stdin is. */
 export interface Descriptors {
@@ -37,7 +37,10 @@ function stdinKind(): StdinKind {
   try {
     const stat = fstatSync(0);
     if (stat.isFile()) return "file";
-    if (stat.isCharacterDevice()) return isatty(0) ? "terminal" : "device";
+    if (stat.isCharacterDevice()) {
+      if (isatty(0)) return "terminal";
+      return stat.rdev === statSync("/dev/null").rdev ? "null" : "device";
+    }
     return "pipe";
   } catch {
     return "closed";

@@ -77,8 +77,12 @@ export async function runCommand(parsed: CommandInput<typeof RUN>, io: Io): Prom
  * an explicit request; a pipe or a terminal only with `--stdin` (an agent's shell may
  * hold a pipe open forever), else it is withheld and the receipt says so.
  */
-function stdinOf(kind: Descriptors["stdin"], passPipes: boolean): "ignore" | "inherit" | "withheld" {
-  if (kind === "closed") return "ignore";
+function stdinOf(
+  kind: Descriptors["stdin"],
+  passPipes: boolean,
+): "ignore" | "inherit" | "withheld" {
+  // /dev/null is what the child gets by default: nothing to pass, nothing to say.
+  if (kind === "closed" || kind === "null") return "ignore";
   if (kind === "file" || kind === "device" || passPipes) return "inherit";
   return "withheld";
 }
