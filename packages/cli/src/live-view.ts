@@ -70,8 +70,8 @@ export function createLiveView(options: LiveViewOptions): LiveView {
   const sinks = new Map<number, TerminalSink>();
   const sinkOf = (stream: StreamName) => {
     const fd = options.fds[stream];
-    let sink = sinks.get(fd);
-    if (sink === undefined) sinks.set(fd, (sink = new TerminalSink(fd, budget)));
+    const sink = sinks.get(fd) ?? new TerminalSink(fd, budget);
+    sinks.set(fd, sink);
     return sink;
   };
   return {
@@ -169,7 +169,10 @@ export class TerminalSink {
     if (this.writing) return;
     const head = this.queue[0];
     if (head === undefined) {
-      if (this.skipped > 0 && !this.closed) return this.sayWhatWasSkipped();
+      if (this.skipped > 0 && !this.closed) {
+        this.sayWhatWasSkipped();
+        return;
+      }
       const waiters = this.waiters;
       this.waiters = [];
       for (const resolve of waiters) resolve();
@@ -186,7 +189,8 @@ export class TerminalSink {
         this.closed = true;
         this.queue.length = 0;
         this.queued = 0;
-        return this.pump();
+        this.pump();
+        return;
       }
       this.queued -= n;
       if (n < head.length) this.queue[0] = head.subarray(n);

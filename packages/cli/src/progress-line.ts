@@ -55,7 +55,7 @@ export function startProgressLine(options: ProgressLineOptions): ProgressLine {
   let drawn = false;
   let stopped = false;
   let render: LogUpdate | null = null;
-  let loading: Promise<void> | null = null;
+  let loading = false;
   const erase = () => {
     if (drawn) render?.clear();
     drawn = false;
@@ -69,10 +69,18 @@ export function startProgressLine(options: ProgressLineOptions): ProgressLine {
     if (stopped || now() - lastActivity < quietMs) return;
     if (!(options.mayDraw?.() ?? true)) return erase();
     if (render !== null) return draw();
-    loading ??= import("log-update").then(({ createLogUpdate }) => {
-      render = createLogUpdate(options.stream as NodeJS.WriteStream, { showCursor: true });
-      draw();
-    });
+    if (loading) return;
+    loading = true;
+    import("log-update").then(
+      ({ createLogUpdate }) => {
+        render = createLogUpdate(options.stream as NodeJS.WriteStream, { showCursor: true });
+        draw();
+      },
+      // The line is a courtesy: without its renderer there is none.
+      () => {
+        stopped = true;
+      },
+    );
   };
   const timer = setInterval(tick, TICK_MS);
   timer.unref();
