@@ -16,7 +16,9 @@
  * line.stop();
  * ```
  */
+import { statSync } from "node:fs";
 import type { Writable } from "node:stream";
+import type { Io } from "./io.js";
 import type { StreamTally } from "./live-view.js";
 
 /** Quiet time before the line appears. */
@@ -130,4 +132,42 @@ export function humanBytes(n: number): string {
     u++;
   }
   return `${v.toFixed(1)} ${units[u]}`;
+}
+
+/**
+ * Run `work` with a progress line on stderr when it is a terminal (`what` and the elapsed
+ * time, then `detail()` if it says anything): export, import and share of large bundles.
+ */
+export async function withProgress<T>(
+  io: Pick<Io, "descriptors">,
+  what: string,
+  detail: () => string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const line = io.descriptors?.().stderr
+    ? startProgressLine({
+        stream: process.stderr,
+        text: (ms) => {
+          const more = detail();
+          return `[spool] ${what} ${duration(ms)}${more ? ` · ${more}` : ""}`;
+        },
+      })
+    : null;
+  try {
+    return await work();
+  } finally {
+    line?.stop();
+  }
+}
+
+/** The size of the file at `file` in words (`340.0 MiB`), or "" while it has none. */
+export function fileSize(file: string): () => string {
+  return () => {
+    try {
+      const stat = statSync(file);
+      return stat.isFile() ? humanBytes(stat.size) : "";
+    } catch {
+      return "";
+    }
+  };
 }
