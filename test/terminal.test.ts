@@ -27,13 +27,17 @@ interface PtyRun {
   readonly exited: Promise<number | null>;
 }
 
-function inPty(commandLine: string, cwd: string): PtyRun {
+function inPty(
+  commandLine: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv = { NO_COLOR: "1" },
+): PtyRun {
   // stdin stays an open pipe: `script` would pass an EOF on to the pty. A pty that
   // `script` opens without a terminal of its own has no size: give it one, as a terminal has.
   const sized = `stty rows 24 cols 120; ${commandLine}`;
   const child = spawn("script", ["-qfec", sized, "/dev/null"], {
     cwd,
-    env: { ...process.env, NO_COLOR: "1", TERM: "xterm" },
+    env: { ...process.env, NO_COLOR: undefined, TERM: "xterm", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let shown = "";
@@ -132,6 +136,37 @@ describe.skipIf(!HAS_SCRIPT)("spool run at a terminal", () => {
     expect(await pty.exited).toBe(0);
     expect(pty.text()).not.toContain("running");
     expect(readFileSync(out, "utf8")).toMatch(/^\[spool\] exit 0 · status 0/);
+  });
+
+  it("lists captures as an aligned table with relative times, failures in red, plain with NO_COLOR", async () => {
+    for (const code of [0, 3]) {
+      const r = spool(["run", "--root", root, "--", "sh", "-c", `seq 1 20000; exit ${code}`]);
+      expect(r.status).toBe(code);
+    }
+    const coloured = inPty(spoolLine(`ls --root ${q(root)}`), dir, {});
+    running.push(coloured.child);
+    expect(await coloured.exited).toBe(0);
+    const rows = coloured.text().split(/\r?\n/).filter(Boolean);
+    expect(rows[0]).toMatch(/^ID +STARTED +PROCESS +CAPTURE +SIZE$/);
+    expect(rows[1]).toMatch(
+      / just now +\u001b\[32mexited 0\u001b\[0m +complete +106\.3 KiB +sh -c/,
+    );
+    expect(rows[2]).toMatch(
+      / just now +\u001b\[31mexited 3\u001b\[0m +complete +106\.3 KiB +sh -c/,
+    );
+    // Columns line up: every row has its PROCESS cell where the header has it.
+    const at = rows[0]!.indexOf("PROCESS");
+    for (const row of rows.slice(1)) expect(row.indexOf("\u001b[")).toBe(at);
+
+    const plain = inPty(spoolLine(`ls --root ${q(root)}`), dir);
+    running.push(plain.child);
+    expect(await plain.exited).toBe(0);
+    expect(plain.text()).not.toContain("\u001b[");
+    expect(plain.text()).toMatch(/exited 3 +complete/);
+    // Not a terminal: the plain lines, as before.
+    const piped = spool(["ls", "--root", root]).stdout.toString();
+    expect(piped).not.toContain("STARTED");
+    expect(piped).toMatch(/ exited 3 {2}complete {2}108894 B/);
   });
 });
 

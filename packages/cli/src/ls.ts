@@ -12,17 +12,20 @@
  * A capture that ended or crashed while something of its process group still runs (a
  * supervisor killed with its job, a descendant that kept the pipe) says so: `group N
  * running` in the line, `groupRunning: N` in `--json` (null otherwise); `spool kill`
- * stops it. Lines are printed with control characters escaped.
+ * stops it. Lines are printed with control characters escaped. On a terminal the same
+ * facts are an aligned table with relative times and colours (`ls-table.ts`).
  */
 
 import { type CaptureStore, printable, producerOf, type StoredCapture } from "@spool/core";
 import { liveGroupIds } from "@spool/core/process-group";
 import { type CommandInput, escapeControls } from "./args.js";
 import type { LS } from "./commands.js";
+import { wantsColour } from "./inline.js";
 import type { Io } from "./io.js";
 import { groupLeft } from "./job-group.js";
 import { jsonText } from "./json-text.js";
 import { locateStore } from "./locate-capture.js";
+import { lsTable } from "./ls-table.js";
 
 export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promise<number> {
   const store = locateStore(parsed, io);
@@ -34,6 +37,10 @@ export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promis
   if (parsed.options.json) {
     const summaries = await Promise.all(captures.map((c) => summary(store, c, running)));
     io.stdout(`${jsonText(summaries, 2)}\n`);
+    return 0;
+  }
+  if (io.descriptors?.().stdout && captures.length > 0) {
+    io.stdout(lsTable(captures, running, Date.now(), wantsColour(true, io.env)));
     return 0;
   }
   for (const c of captures) io.stdout(`${escapeControls(line(c, running.get(c.captureId)))}\n`);
