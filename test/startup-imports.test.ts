@@ -62,6 +62,8 @@ describe("spool run start-up", () => {
     expect(loaded.filter(pkg("rxjs"))).toEqual([]);
     // The MCP SDK loads only for `spool mcp` and `spool mcp-proxy`.
     expect(loaded.filter(pkg("@modelcontextprotocol+sdk"))).toEqual([]);
+    // The progress line's renderer loads only when a line is first drawn (on a terminal).
+    expect(loaded.filter(pkg("log-update"))).toEqual([]);
   });
 
   it("the probe sees zod where it is loaded (ls validates receipts)", () => {
