@@ -157,7 +157,11 @@ export function resolveCaptureRoot(config: CaptureConfig): string {
 }
 
 /** Resolve (create) the root, open the logger, create the file spool. */
-export function openCapture({ config, redaction }: PreparedCapture): CaptureSetup {
+export function openCapture(
+  { config, redaction }: PreparedCapture,
+  /** A stage of the caller's after the redactor (`spool run`'s live view), per stream. */
+  after?: (stream: StreamName) => Stage,
+): CaptureSetup {
   const root = resolveCaptureRoot(config);
   const logger = createLogger({ destination: config.logDestination });
   // Labels go through the same rules as output: they are written to disk and logs.
@@ -183,16 +187,15 @@ export function openCapture({ config, redaction }: PreparedCapture): CaptureSetu
     const tap = createPreviewTap({ ...previewTapBudget(chars), binary });
     if (binary) {
       // Raw bytes are kept as they came; the redactor works on bytes, so it still applies.
-      return {
-        stages: redaction ? [createRedactor(redaction)] : [],
-        tap,
-        representation: "binary",
-      };
+      const stages: Stage[] = redaction ? [createRedactor(redaction)] : [];
+      if (after) stages.push(after(stream));
+      return { stages, tap, representation: "binary" };
     }
     const stages: Stage[] = [createUtf8Decoder()];
     // ANSI first: colour codes inside a secret must not hide it from the redactor.
     if (!config.keepAnsi) stages.push(createAnsiStrip());
     if (redaction) stages.push(createRedactor(redaction));
+    if (after) stages.push(after(stream));
     return { stages, tap };
   };
   return {

@@ -174,12 +174,26 @@ export const RUN = defineCommand({
   usage: "[options] -- CMD [ARGS...]",
   description: [
     "Runs CMD with its stdout and stderr captured to private files under the root, then prints a bounded preview, the refs to the full output, and a status line; exits with CMD's exit status (126/127 when CMD cannot be run).",
+    "On a terminal (stdout a tty, no --json), CMD's output is shown as it is captured instead of the preview: the same redacted text that goes to disk, control characters escaped, then the status line. A terminal that falls behind never slows CMD: what it could not show is skipped and said (the capture keeps it all). While CMD is quiet for a few seconds a progress line on stderr shows the time and the bytes and lines so far; it is erased when output comes and never drawn when stdout or stderr is not a terminal.",
+    "Stdin: a regular file or a character device such as /dev/null on spool's stdin is passed to CMD (`spool run -- jq . < data.json`); a pipe or a terminal is passed only with --stdin. Otherwise CMD gets an empty stdin and the receipt's process.stdin says `withheld`. Live output and --stdin do not combine with --background-after.",
   ],
   options: {
     ...CAPTURE_OPTIONS,
     "background-after": backgroundAfter(
       "if CMD still runs after S seconds, print its live receipt and leave it running as a job",
     ),
+    live: {
+      kind: "flag",
+      help: "show CMD's output as it is captured (redacted, controls escaped), then the status line; the default when stdout is a terminal and not --json",
+    },
+    "no-live": {
+      kind: "flag",
+      help: "print the bounded preview and status line at the end, even on a terminal",
+    },
+    stdin: {
+      kind: "flag",
+      help: "pass spool's stdin to CMD when it is a pipe or a terminal (a regular file or /dev/null is always passed; otherwise CMD gets an empty stdin and the receipt says `withheld`)",
+    },
   },
 });
 

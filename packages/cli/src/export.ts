@@ -14,7 +14,11 @@ import { type CommandInput, usageError } from "./args.js";
 import type { EXPORT } from "./commands.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
+
+import { fileSize, withProgress } from "./progress-line.js";
 import { openStore } from "./store-choice.js";
+
+const written = (size: string) => (size ? `${size} written` : "");
 
 export async function exportCommand(parsed: CommandInput<typeof EXPORT>, io: Io): Promise<number> {
   const o = parsed.options;
@@ -32,13 +36,19 @@ export async function exportCommand(parsed: CommandInput<typeof EXPORT>, io: Io)
     ? await everyCapture(store, since)
     : await resolveAll(store, parsed.positionals);
   const out = path.resolve(io.cwd, o.out);
-  const manifest = await exportBundle({
-    store,
-    captureIds: chosen.ids,
-    omitted: chosen.omitted,
-    out,
-    skipUnreadable: all,
-  });
+  const manifest = await withProgress(
+    io,
+    "export",
+    () => written(fileSize(out)()),
+    () =>
+      exportBundle({
+        store,
+        captureIds: chosen.ids,
+        omitted: chosen.omitted,
+        out,
+        skipUnreadable: all,
+      }),
+  );
   if (o.json) io.stdout(`${jsonText(manifest, 2)}\n`);
   else io.stdout(summary(manifest, out));
   return 0;

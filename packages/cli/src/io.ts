@@ -1,3 +1,5 @@
+import { fstatSync, statSync } from "node:fs";
+import { isatty } from "node:tty";
 import type { CaptureStore } from "@spool/core";
 
 /** What a command may touch of the outside world, injectable for tests. */
@@ -19,6 +21,36 @@ export interface Io {
    * `--root` (undefined: none given). @default the file store of the root (`openFileStore`)
    */
   readonly openStore?: OpenStore;
+  /**
+   * What this process's own descriptors are (`spool run` shows output live on a terminal
+   * and passes a file on stdin to its command). Absent, as in the MCP servers' calls: no
+   * terminal, and stdin is never passed.
+   */
+  readonly descriptors?: () => Descriptors;
+}
+
+/** What stdin is: `device` is a character device other than a terminal or `/dev/null`. */
+export type StdinKind = "file" | "null" | "device" | "pipe" | "terminal" | "closed";
+
+/** Whether stdout and stderr are terminals, and what stdin is. */
+export interface Descriptors {
+  readonly stdout: boolean;
+  readonly stderr: boolean;
+  readonly stdin: StdinKind;
+}
+
+function stdinKind(): StdinKind {
+  try {
+    const stat = fstatSync(0);
+    if (stat.isFile()) return "file";
+    if (stat.isCharacterDevice()) {
+      if (isatty(0)) return "terminal";
+      return stat.rdev === statSync("/dev/null").rdev ? "null" : "device";
+    }
+    return "pipe";
+  } catch {
+    return "closed";
+  }
 }
 
 /**
@@ -35,4 +67,5 @@ export const processIo: Io = {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
+  descriptors: () => ({ stdout: isatty(1), stderr: isatty(2), stdin: stdinKind() }),
 };

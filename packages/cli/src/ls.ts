@@ -11,16 +11,19 @@
  *
  * A capture that ended or crashed while something of its process group still runs says
  * so: `group N running` in the line, `groupRunning: N` in `--json` (null otherwise);
- * `spool kill` stops it. Lines are printed with control characters escaped.
+ * `spool kill` stops it. Lines are printed with control characters escaped. On a terminal
+ * the same facts are an aligned table with relative times and colours (`ls-table.ts`).
  *
  * The listing is `ops/list-captures.ts` (shared with the MCP `ls` tool); this is its CLI face.
  */
 import { printable } from "@spool/core";
 import { type CommandInput, escapeControls } from "./args.js";
 import type { LS } from "./commands.js";
+import { wantsColour } from "./inline.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
 import { locateStore } from "./locate-capture.js";
+import { lsTable } from "./ls-table.js";
 import { type CaptureSummary, listCaptureSummaries } from "./ops/list-captures.js";
 
 export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promise<number> {
@@ -31,6 +34,10 @@ export async function lsCommand(parsed: CommandInput<typeof LS>, io: Io): Promis
   for (const e of errors) io.stderr(`spool ls: ${e.captureId}: ${e.message}\n`);
   if (parsed.options.json) {
     io.stdout(`${jsonText(captures, 2)}\n`);
+    return 0;
+  }
+  if (io.descriptors?.().stdout && captures.length > 0) {
+    io.stdout(lsTable(captures, Date.now(), wantsColour(true, io.env)));
     return 0;
   }
   for (const c of captures) io.stdout(`${escapeControls(line(c))}\n`);

@@ -135,8 +135,13 @@ export interface CaptureOptions extends CaptureCommonOptions {
   readonly timeoutMs?: number | null;
   /** Milliseconds between SIGTERM and SIGKILL when cancelling. @default 2000 */
   readonly killGraceMs?: number;
-  /** The child's stdin: "ignore" gives it /dev/null, "inherit" passes this process's stdin. @default "ignore" */
-  readonly stdin?: "ignore" | "inherit";
+  /**
+   * The child's stdin: "ignore" gives it /dev/null, "inherit" passes this process's stdin,
+   * "withheld" gives it /dev/null where this process's stdin was a pipe or a terminal not
+   * passed on purpose. The receipt's `process.stdin` says "inherited" or "withheld".
+   * @default "ignore"
+   */
+  readonly stdin?: "ignore" | "inherit" | "withheld";
   /** How the child is started; tests pass a fake child. @default spawnChild */
   readonly spawn?: SpawnChild;
 }

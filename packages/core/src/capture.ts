@@ -112,6 +112,7 @@ export function startCapture(options: CaptureOptions): Capture {
     clock,
     spawn: options.spawn ?? spawnChild,
     onSpawned: (pid) => onSpawned(pid),
+    ...stdinReport(options.stdin),
   });
   const capture = runCapture(options, child, startedAt, (started) => {
     onSpawned = started;
@@ -300,13 +301,19 @@ function storageHooks(
   };
 }
 
+/** The receipt's `process.stdin` for the `stdin` option (nothing for the default /dev/null). */
+function stdinReport(stdin: CaptureOptions["stdin"]): { stdinReport?: "inherited" | "withheld" } {
+  if (stdin === "inherit") return { stdinReport: "inherited" };
+  return stdin === "withheld" ? { stdinReport: "withheld" } : {};
+}
+
 function spawnRequest(options: CaptureOptions): SpawnRequest {
   return {
     command: options.command,
     args: options.args,
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env: options.env ?? process.env,
-    stdin: options.stdin ?? "ignore",
+    stdin: options.stdin === "inherit" ? "inherit" : "ignore",
   };
 }
 
