@@ -89,7 +89,7 @@ export {
   type RenderedPreview,
   renderPreview,
 } from "./preview.js";
-export { printable } from "./printable.js";
+export { printable, UNSAFE_CHARACTERS, writtenOut } from "./printable.js";
 export {
   emptiedWithin,
   type GroupTermination,
