@@ -622,6 +622,11 @@ export const SERVE = defineCommand({
       placeholder: "S",
       help: "seconds of quiet before a live follow (SSE) sends a `: heartbeat` comment, and again every S seconds of quiet",
     },
+    "access-log": {
+      kind: "string",
+      placeholder: "FILE|-",
+      help: "one JSON line per request (time, method, path, query names, status, bytes, ms; never a token, cookie or query value) to FILE (created 0600, or appended to a private file of ours) or - for stdout",
+    },
   },
 });
 
