@@ -35,6 +35,13 @@ export {
 } from "./capture.js";
 export type { EventObserver, EventStream, EventSubscription } from "./capture-events.js";
 export {
+  assembleReceipt,
+  type ReceiptParts,
+  receiptParts,
+  type StreamParts,
+  skeletonReceipt,
+} from "./capture-receipt.js";
+export {
   type ChildEvents,
   type ChildHandle,
   type SpawnChild,
@@ -114,6 +121,7 @@ export type {
   CaptureReceipt,
   PreviewReceipt,
   ProcessReceipt,
+  Provenance,
   Receipt,
   SourceReceipt,
   StreamReceipt,
@@ -123,6 +131,11 @@ export {
   producerOf,
   receiptExitStatus,
 } from "./receipt-producer.js";
+export {
+  type ReceiptPlace,
+  rewriteReceipt,
+  type StreamPlace,
+} from "./receipt-rewrite.js";
 export {
   CAPTURE_REASONS,
   CAPTURE_STATES,
