@@ -1,14 +1,12 @@
 /**
- * The one receipt builder and the one receipt rewriter: a receipt rebuilt from its parts
- * is the same text; the rules every receipt follows hold whoever supplies the parts; a
- * rewrite changes the root and where streams are, nothing else, in place.
+ * The one receipt builder: a receipt rebuilt from its parts is the same text, key order
+ * included; the rules every receipt follows hold whoever supplies the parts.
  */
 import {
   assembleReceipt,
   type Receipt,
   ReceiptSchema,
   receiptParts,
-  rewriteReceipt,
   type StreamParts,
   startCapture,
 } from "@spool/core";
@@ -84,33 +82,5 @@ describe("assembleReceipt (the one builder)", () => {
     const clean = assembleReceipt({ ...base, storageError: null, provenance: undefined });
     expect("storageError" in clean.capture).toBe(false);
     expect("provenance" in clean).toBe(false);
-  });
-});
-
-describe("rewriteReceipt (the one rewriter)", () => {
-  it("changes the root and each stream's ref and path in place, and nothing else", async () => {
-    const receipt = await realReceipt();
-    const moved = rewriteReceipt(receipt, {
-      root: "/elsewhere",
-      locate: (name, s) =>
-        name === "stdout" && s.ref !== null ? { ref: s.ref, path: `/elsewhere/${s.ref}` } : null,
-    });
-    expect(moved.root).toBe("/elsewhere");
-    expect(moved.streams.stdout.path).toBe(`/elsewhere/${receipt.streams.stdout.ref}`);
-    expect(moved.streams.stderr).toMatchObject({ ref: null, path: null });
-    const { root: _a, streams: _b, ...rest } = moved;
-    const { root: _c, streams: _d, ...before } = receipt;
-    expect(rest).toEqual(before);
-    const unplaced = (r: Receipt) => ({
-      ...r,
-      root: "",
-      streams: {
-        stdout: { ...r.streams.stdout, ref: null, path: null },
-        stderr: { ...r.streams.stderr, ref: null, path: null },
-      },
-    });
-    // Same keys in the same order: only the values of root, ref and path differ.
-    expect(JSON.stringify(unplaced(moved))).toBe(JSON.stringify(unplaced(receipt)));
-    expect(receipt.root).toBe("/r"); // the original is not touched
   });
 });
