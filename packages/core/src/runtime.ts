@@ -2,8 +2,10 @@
  * `@spool/core/runtime`: everything `@spool/core` exports except the zod schemas of
  * `receipt.ts`, so a capture can start without loading zod (~50 ms of every `spool run`).
  * Receipt types are still inferred from the schema (type-only imports cost nothing).
- * The capture's internal modules (its state record, receipt builder, journal, live
- * publisher, storage opener, drain) are not exported. Use `@spool/core` unless start-up
+ * The capture's internal modules (its state record, journal, live publisher, storage
+ * opener, drain) are not exported; of the receipt builder, only what assembles a receipt
+ * from parts (`assembleReceipt`, `receiptParts`, `skeletonReceipt`), for stores that
+ * recover a crashed capture. Use `@spool/core` unless start-up
  * time matters (a CLI, a worker); the two narrow entries are plumbing of the same kind:
  * `@spool/core/errors` (errors alone, for the file writer's worker thread) and
  * `@spool/core/process-group` (process identities, for job control). Everything they
