@@ -18,8 +18,8 @@ import type { StreamName } from "./receipt-vocabulary.js";
 
 /**
  * How much of a capture the preview shows: characters of stdout and of stderr, and a
- * ceiling on the whole text in UTF-8 bytes. Pass one object as a capture's `preview` and
- * to the taps (`createStreamPlan` derives both taps from it).
+ * ceiling on the whole text in UTF-8 bytes. Given once, as a capture's `preview`: the
+ * capture hands it to its `plan` (`createStreamPlan` derives both taps from it).
  *
  * @example
  * ```ts
@@ -38,7 +38,7 @@ export interface PreviewBudget {
 
 /**
  * The CLI's preview budget: 8,192 characters of stdout, 2,048 of stderr, 16 KiB in all.
- * Pass the same object as a capture's `preview` and to `createStreamPlan`.
+ * Give it as a capture's `preview`; the capture hands it to its `plan` (`createStreamPlan`).
  *
  * @example
  * ```ts
