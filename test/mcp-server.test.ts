@@ -3,7 +3,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -195,6 +195,47 @@ describe("spool mcp", () => {
     expect(text(missing)).toMatch(/SPOOL_E_REF/);
     // Still serving.
     expect((await client.listTools()).tools.length).toBe(9);
+  });
+});
+
+describe("spool mcp, a cancelled run", () => {
+  /** Resolves once no process of group `pgid` is left. */
+  async function groupGone(pgid: number): Promise<void> {
+    for (;;) {
+      try {
+        process.kill(-pgid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it("stops the command's whole process group when the client cancels the call", async () => {
+    const root = tempRoot();
+    const dir = tempRoot();
+    const client = await connect(["--root", root]);
+    const pidFile = path.join(dir, "pid");
+    // The command and a grandchild it leaves behind both wait far past the test.
+    const script = `echo $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}; (sleep 300 &); exec sleep 300`;
+    const abort = new AbortController();
+    const call = client.callTool(
+      { name: "run", arguments: { argv: ["sh", "-c", script] } },
+      undefined,
+      { signal: abort.signal },
+    );
+    for (;;) {
+      if (existsSync(pidFile)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const pgid = Number(readFileSync(pidFile, "utf8"));
+    process.kill(-pgid, 0); // running
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    await groupGone(pgid);
+    // The server goes on serving.
+    const { tools } = await client.listTools();
+    expect(tools.some((t) => t.name === "run")).toBe(true);
   });
 });
 

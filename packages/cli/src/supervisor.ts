@@ -24,7 +24,7 @@ import {
   startCapture,
 } from "@spool/core";
 import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
-import { type CommandInput, parseCommand, usageError } from "./args.js";
+import { type CommandInput, commandInput, usageError } from "./args.js";
 import { startStdinCapture, stdinCaptureConfig } from "./capture.js";
 import {
   type CaptureSetup,
@@ -70,7 +70,8 @@ export async function superviseCommand(
     throw usageError("__supervise is internal (start|run|capture ID; the job comes over IPC)");
   }
   const inbox = launcherInbox(SPEC_TIMEOUT_MS);
-  const spec = parseCommand(SUPERVISE, await inbox.spec);
+  const given = await inbox.spec;
+  const spec = commandInput(SUPERVISE, given.options, given.rest);
   const config =
     mode === "capture" ? stdinCaptureConfig(spec, io) : captureConfig(spec, io.env, io.cwd);
   const setup = openCapture(prepareCapture(config));

@@ -3,14 +3,17 @@
  * text is what `spool run` prints (preview and status line); `structuredContent` is the
  * receipt and the exit status the command would have. `status` and `wait` call
  * `captureStatus` and `waitForCapture` (`ops/`), the functions `spool status` and
- * `spool wait` call; `run` and `start` launch their capture through the CLI command.
+ * `spool wait` call; `run` and `start` call `runFromInput` and `startJob`, the functions
+ * `spool run` and `spool start` call (a cancelled `run` stops its whole process group).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { producerOf, type Receipt, ReceiptSchema, receiptExitStatus } from "@spool/core";
 import { z } from "zod";
-import { MAX_TIMER_MS } from "../args.js";
+import { commandInput, MAX_TIMER_MS } from "../args.js";
+import { RUN, START } from "../commands.js";
 import { formatInline } from "../inline.js";
 import { captureStatus } from "../ops/capture-status.js";
+import { runFromInput, startJob } from "../ops/run-capture.js";
 import { waitForCapture } from "../ops/wait-capture.js";
 import { resultBytes } from "../result-budget.js";
 import { allowedCwd, checkCommand } from "./command-policy.js";
@@ -62,16 +65,20 @@ export const runTool = defineTool({
       .describe("seconds before a still-running command becomes a background job"),
   },
   output: RunResultSchema,
-  async handle(context, args) {
+  async handle(context, args, signal) {
     const budget = context.budget(args.max_bytes);
     const cwd = checkedCwd(context, args);
-    const argv = captureArgv(args, budget);
-    if (args.background_after !== undefined)
-      argv.push("--background-after", String(args.background_after));
-    const out = await context.call("run", [...argv, "--", ...args.argv], cwd);
-    const receipt = parseReceipt(out.stdout);
-    const live = producerOf(receipt).running;
-    return receiptResult(receipt, live ? null : out.status, budget);
+    const input = commandInput(
+      RUN,
+      {
+        ...captureOptions(context, args, budget),
+        "background-after": seconds(args.background_after),
+      },
+      args.argv,
+    );
+    const outcome = await runFromInput(input, { cwd, env: context.env }, signal ? { signal } : {});
+    const live = producerOf(outcome.receipt).running;
+    return receiptResult(outcome.receipt, live ? null : outcome.exitStatus, budget);
   },
 });
 
@@ -84,12 +91,8 @@ export const startTool = defineTool({
   async handle(context, args) {
     const budget = context.budget(args.max_bytes);
     const cwd = checkedCwd(context, args);
-    const out = await context.call(
-      "start",
-      [...captureArgv(args, budget), "--", ...args.argv],
-      cwd,
-    );
-    const receipt = parseReceipt(out.stdout);
+    const input = commandInput(START, captureOptions(context, args, budget), args.argv);
+    const { receipt } = await startJob(input, { cwd, env: context.env });
     return receiptResult(
       receipt,
       producerOf(receipt).running ? null : receiptExitStatus(receipt),
@@ -139,23 +142,31 @@ function checkedCwd(context: ToolContext, args: CaptureArgs): string {
   return cwd;
 }
 
-/** The capture options of `run`/`start` as `spool run` flags, the preview sized to the budget. */
-function captureArgv(args: CaptureArgs, budget: number): string[] {
-  const argv = ["--json"];
-  const add = (flag: string, value: string | number | undefined) => {
-    if (value !== undefined) argv.push(flag, String(value));
+/** The capture options of `run`/`start` as typed option values, the preview sized to the budget. */
+function captureOptions(
+  context: ToolContext,
+  args: CaptureArgs,
+  budget: number,
+): Record<string, unknown> {
+  return {
+    json: true,
+    root: context.options.root,
+    timeout: seconds(args.timeout),
+    label: args.label,
+    "call-id": args.call_id,
+    "preview-stdout": args.preview_stdout,
+    "preview-stderr": args.preview_stderr,
+    // The preview is shown twice (text, receipt): each gets under half of the budget.
+    "preview-bytes": Math.max(
+      256,
+      Math.min(args.preview_bytes ?? 16384, Math.floor((budget - 3072) / 2)),
+    ),
   };
-  add("--timeout", args.timeout);
-  add("--label", args.label);
-  add("--call-id", args.call_id);
-  add("--preview-stdout", args.preview_stdout);
-  add("--preview-stderr", args.preview_stderr);
-  // The preview is shown twice (text, receipt): each gets under half of the budget.
-  add(
-    "--preview-bytes",
-    Math.max(256, Math.min(args.preview_bytes ?? 16384, Math.floor((budget - 3072) / 2))),
-  );
-  return argv;
+}
+
+/** Seconds as the milliseconds a duration option holds (undefined stays undefined). */
+function seconds(s: number | undefined): number | undefined {
+  return s === undefined ? undefined : Math.max(1, Math.round(s * 1000));
 }
 
 /** The receipt as a result: `spool run`'s text, or over the budget its status line alone. */
@@ -183,8 +194,4 @@ function receiptResult(
     ],
     structuredContent,
   };
-}
-
-function parseReceipt(stdout: Buffer): Receipt {
-  return ReceiptSchema.parse(JSON.parse(stdout.toString()));
 }

@@ -8,7 +8,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CaptureStore, StoreRef } from "@spool/core";
 import { z } from "zod";
-import type { CommandOutput } from "../collected-io.js";
 
 /** What `spool mcp` was started with. */
 export interface McpServerOptions {
@@ -35,8 +34,8 @@ export interface ToolContext {
   readonly cwd: string;
   /** The store of the server's root, opened for this call (`store-choice.ts`). */
   store(): CaptureStore;
-  /** Run `spool NAME ARGV…` in-process with the server's root and environment (run, start). */
-  call(name: string, argv: readonly string[], cwd?: string): Promise<CommandOutput>;
+  /** The environment commands run with (`run`, `start`). */
+  readonly env: NodeJS.ProcessEnv;
   /** A call's byte budget: its `max_bytes` (default 16 KiB) within `--max-result-bytes`. */
   budget(maxBytes: number | undefined): number;
 }
@@ -47,7 +46,12 @@ export interface McpTool<I extends z.ZodRawShape = z.ZodRawShape> {
   readonly description: string;
   readonly input: I;
   readonly output: z.ZodType;
-  handle(context: ToolContext, args: z.infer<z.ZodObject<I>>): Promise<CallToolResult>;
+  /** `signal` aborts when the client cancels the call (or gives up on it). */
+  handle(
+    context: ToolContext,
+    args: z.infer<z.ZodObject<I>>,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult>;
 }
 
 /** A REF resolved in the server's store: the capture, the stream it names, and the store. */
