@@ -107,7 +107,7 @@ export function createSpoolMcpServer(
 ): McpServer {
   const server = new McpServer(
     { name: "spool", version: "0.1.0" },
-    { capabilities: { tools: {}, resources: {} } },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
   // Commands this server runs must not write the benchmarks' usage file of the server.
   const env = { ...io.env, SPOOL_RUSAGE_FILE: undefined };
@@ -125,11 +125,25 @@ export function createSpoolMcpServer(
   return server;
 }
 
+/** What the server tells a client's model once, at `initialize`. */
+export const INSTRUCTIONS = [
+  "spool runs commands with their output captured to private files; every result is bounded (max_bytes, default 16 KiB).",
+  "run answers with the preview (head, tail, the final error) and a status line as text, and the receipt (refs, byte counts, states) as structured content.",
+  "The rest of any output is one call away: read (by offset, lines A:B or a named cursor that continues where it stopped), tail, grep (LINE:OFFSET:TEXT; pass an OFFSET to read). Follow the next offset a page names; never re-run a command to see more.",
+  "A command that may outlast your client's tool timeout: give run a background_after (seconds) or use start, then status, wait, read, tail and kill on the job. A cancelled run stops its whole process group.",
+].join("\n");
+
 /** `tool` on `server` under the server's prefix; a thrown error is the tool's error result. */
 function registerTool(server: McpServer, context: ToolContext, tool: McpTool): void {
   server.registerTool(
     `${context.options.prefix ?? ""}${tool.name}`,
-    { description: tool.description, inputSchema: tool.input, outputSchema: tool.output },
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      outputSchema: tool.output,
+      annotations: tool.annotations,
+    },
     (async (args: Parameters<McpTool["handle"]>[1], extra: { signal?: AbortSignal }) => {
       try {
         return await tool.handle(context, args, extra?.signal);

@@ -8,6 +8,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CaptureStore, StoreRef } from "@spool/core";
 import { z } from "zod";
+import { MIN_RESULT_BYTES } from "../result-budget.js";
 
 /** What `spool mcp` was started with. */
 export interface McpServerOptions {
@@ -41,8 +42,21 @@ export interface ToolContext {
 }
 
 /** One tool of `spool mcp`. */
+/** What a client may assume of a tool (MCP tool annotations). */
+export interface ToolHints {
+  /** It changes nothing (reads only). */
+  readonly readOnlyHint: boolean;
+  /** It may destroy or stop something (a command it runs, a job it kills). */
+  readonly destructiveHint: boolean;
+  /** It reaches outside spool's own captures (runs a command). */
+  readonly openWorldHint: boolean;
+}
+
 export interface McpTool<I extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;
+  /** A short human name. */
+  readonly title: string;
+  readonly annotations: ToolHints;
   readonly description: string;
   readonly input: I;
   readonly output: z.ZodType;
@@ -80,7 +94,7 @@ export const streamArg = z
 export const maxBytesArg = z
   .number()
   .int()
-  .min(1)
+  .min(MIN_RESULT_BYTES)
   .optional()
   .describe("most bytes of this result (default 16384, at most the server's --max-result-bytes)");
 
@@ -89,3 +103,10 @@ export const TextResultSchema = z.object({
   bytes: z.number().int().describe("bytes of the command's output"),
   clipped: z.boolean().describe("true if the text shown is only part of it"),
 });
+
+/** Hints of the tools that only read captures. */
+export const READS: ToolHints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  openWorldHint: false,
+};
