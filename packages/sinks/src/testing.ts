@@ -144,8 +144,8 @@ export {
   type FaultCode,
   type FaultSpec,
   nodeFs,
-} from "./fs-layer.js";
+} from "./file/fs-layer.js";
 export {
   checkStoreContract,
   type StoreContractOptions,
-} from "./store-contract.js";
+} from "./store/store-contract.js";
