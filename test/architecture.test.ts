@@ -1,8 +1,9 @@
 /**
  * How the code is laid out, checked on its syntax tree: no function in packages/*\/src over
  * 80 lines unless listed here with its reason; no import cycle between source files or
- * packages; no import into another package's internals (`scripts/long-functions.mjs`,
- * `scripts/import-graph.mjs`, which also run on their own).
+ * packages; no import into another package's internals; no file or function name used by
+ * two packages (`scripts/long-functions.mjs`, `scripts/import-graph.mjs`,
+ * `scripts/name-clashes.mjs`, which also run on their own).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +11,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkImports } from "../scripts/import-graph.mjs";
 import { longFunctions } from "../scripts/long-functions.mjs";
+import { nameClashes } from "../scripts/name-clashes.mjs";
 
 /** Functions allowed over 80 lines, as `FILE NAME`, each with its one-line reason. */
 const LONG_FUNCTIONS: Record<string, string> = {
@@ -40,6 +42,38 @@ describe("code layout", () => {
     expect(fileCycles).toEqual([]);
     expect(packageCycles).toEqual([]);
     expect(deepImports.filter((d: { file: string }) => !(d.file in DEEP_IMPORTS))).toEqual([]);
+  });
+
+  it("has no file or top-level function name in the src/ of two packages", () => {
+    expect(nameClashes()).toEqual([]);
+  });
+
+  it("the name check finds a file and a function two packages share (a workspace made for it)", () => {
+    const root = mkdtempSync(path.join(tmpdir(), "spool-names-"));
+    try {
+      const write = (file: string, text: string) => {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), text);
+      };
+      write("packages/a/src/index.ts", "export function open() {}\n");
+      write("packages/a/src/state.ts", "const clip = (s: string) => s;\nexport { clip };\n");
+      write("packages/b/src/index.ts", "export const x = 1;\n");
+      write("packages/b/src/deep/state.ts", "function clip() {}\nexport const open = 1;\n");
+      expect(nameClashes(root)).toEqual([
+        {
+          kind: "function",
+          name: "clip",
+          where: ["packages/a/src/state.ts", "packages/b/src/deep/state.ts"],
+        },
+        {
+          kind: "file",
+          name: "state.ts",
+          where: ["packages/a/src/state.ts", "packages/b/src/deep/state.ts"],
+        },
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it("the import check finds a cycle, a package cycle and deep imports (a workspace made for it)", () => {

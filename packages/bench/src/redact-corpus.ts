@@ -821,7 +821,7 @@ function shapeRegex(shape: string): string {
     );
 }
 
-function entropy(text: string): number {
+function textEntropy(text: string): number {
   const counts = new Map<string, number>();
   for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let h = 0;
@@ -836,7 +836,7 @@ function gitleaksPort(text: string): string {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const secret = m[1] ?? m[0];
-      if (entropy(secret) < minEntropy) continue;
+      if (textEntropy(secret) < minEntropy) continue;
       const start = m.index + m[0].indexOf(secret);
       spans.push([start, start + secret.length]);
     }

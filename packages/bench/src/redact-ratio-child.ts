@@ -48,7 +48,7 @@ export type ChildLine =
       readonly stages: readonly StageFigure[];
     };
 
-function main(): void {
+function runRatioChild(): void {
   const options = JSON.parse(process.argv[2] ?? "{}") as { limit?: number; quick?: boolean };
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const work = redactWork(probeRedaction());
@@ -93,4 +93,4 @@ function figure(work: (input: Buffer) => void, unit: string, stage: LinearRatioO
   return { ratio: Math.round(r.ratio * 100) / 100, bytes: r.bytes, seconds: r.seconds };
 }
 
-main();
+runRatioChild();

@@ -315,7 +315,7 @@ async function loadPhase(
   const rssKiB: number[] = [];
   const sampler = setInterval(() => rssKiB.push(statusKiB(serverPid, "VmRSS")), 100);
   const followers = Array.from({ length: FOLLOWERS }, () =>
-    follow(base, `/api/v1/captures/${id}/events?stream=stdout`, auth),
+    followSse(base, `/api/v1/captures/${id}/events?stream=stdout`, auth),
   );
   await committedReaches(base, target, auth, Math.floor(loadSize / 2));
   const { requests, errors, whileLive, latencies, errorKinds } = await rangeReaders(
@@ -410,7 +410,7 @@ async function rangeReaders(
 }
 
 /** Follow an SSE response to its end: the bytes it delivered, whether offsets were contiguous, whether it ended with the receipt. */
-function follow(
+function followSse(
   base: URL,
   target: string,
   headers: Record<string, string>,

@@ -726,9 +726,7 @@ export const SUPERVISE = defineCommand({
   hidden: true,
 });
 
-export type RunOptions = OptionsOf<typeof RUN.options>;
 export type CaptureFlags = OptionsOf<typeof CAPTURE_OPTIONS>;
-export type BenchOptions = OptionsOf<typeof BENCH.options>;
 
 /** Every command, in the order `spool help` lists them. */
 export const COMMANDS: readonly CommandDefinition[] = [

@@ -12,7 +12,7 @@ import {
   openCapture,
   prepareCapture,
   resolveCaptureRoot,
-} from "./capture-options.js";
+} from "./capture-setup.js";
 import type { RUN } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";

@@ -25,15 +25,10 @@ import {
 } from "@spool/core";
 import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
 import { type CommandInput, parseCommand, usageError } from "./args.js";
-import { startStdinCapture, stdinCaptureConfig } from "./capture.js";
-import {
-  type CaptureSetup,
-  captureConfig,
-  openCapture,
-  prepareCapture,
-} from "./capture-options.js";
+import { type CaptureSetup, captureConfig, openCapture, prepareCapture } from "./capture-setup.js";
 import { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
+import { startStdinCapture, stdinCaptureConfig } from "./stdin-capture.js";
 import {
   type LauncherInbox,
   type LauncherMessage,

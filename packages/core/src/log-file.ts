@@ -4,7 +4,7 @@
  * exclusively (`O_CREAT | O_EXCL | O_NOFOLLOW`), `0600` whatever the umask. An existing
  * one is appended to only if it is a regular file of this user, with one link and no
  * group or other permission bits; a link, FIFO, device, a file of another user, one
- * readable by others (`0644`) or one with a second link is refused, with the reason, and
+ * readable by others (`0644`) or one with a second link is logFileRefused, with the reason, and
  * left as it is.
  *
  * @example
@@ -44,7 +44,7 @@ export function logFileProblem(st: fs.Stats): string | null {
 }
 
 /**
- * Open `file` for appending log lines: created exclusively and `0600` when new, refused
+ * Open `file` for appending log lines: created exclusively and `0600` when new, logFileRefused
  * (`SPOOL_E_UNSAFE_PATH` with the reason) when {@link logFileProblem} finds a problem.
  * Returns the file descriptor.
  *
@@ -64,12 +64,12 @@ export function openLogFile(file: string): number {
     fs.fchmodSync(fd, 0o600);
     return fd;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw refused(file, error);
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw logFileRefused(file, error);
   }
   try {
     fd = fs.openSync(file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
-    throw refused(file, error);
+    throw logFileRefused(file, error);
   }
   const problem = logFileProblem(fs.fstatSync(fd));
   if (problem !== null) {
@@ -79,7 +79,7 @@ export function openLogFile(file: string): number {
   return fd;
 }
 
-function refused(file: string, error: unknown): SpoolError {
+function logFileRefused(file: string, error: unknown): SpoolError {
   const code = (error as NodeJS.ErrnoException).code ?? "EIO";
   const why = code === "ELOOP" ? "it is a symbolic link" : code;
   return new SpoolError("SPOOL_E_UNSAFE_PATH", "log", `cannot open the log ${file} (${why})`, {

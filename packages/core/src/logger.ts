@@ -44,7 +44,7 @@ export interface Logger {
 
 // pino is loaded only when logs go somewhere: most runs log nothing, and loading it
 // cost ~16 ms of every `spool run`'s startup.
-const load = (): typeof Pino => {
+const loadPino = (): typeof Pino => {
   try {
     return (createRequire(import.meta.url)("pino") as { pino: typeof Pino }).pino;
   } catch (error) {
@@ -88,7 +88,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): Logger {
   const level = options.level ?? "info";
   if (options.destination === null) return SILENT;
-  const pino = load();
+  const pino = loadPino();
   const dest =
     options.destination === "stderr"
       ? pino.destination({ fd: 2, sync: true })

@@ -95,19 +95,17 @@ export {
   skeletonReceipt,
 } from "./recovery/crash-receipt.js";
 export {
-  listCaptures,
-  type RecoveryReport,
+  listCaptureStatuses,
   reconcileCapture,
   recoverRoot,
 } from "./recovery/recovery.js";
 // Everything a capture needs (its own explicit list).
 export * from "./runtime.js";
 export {
-  type CaptureCondition,
   type CaptureStateOptions,
   type CaptureStatus,
   readCaptureState,
-} from "./store/capture-state.js";
+} from "./store/capture-status.js";
 export {
   COMPLETION_MARKER,
   completionSeen,

@@ -93,7 +93,7 @@ export function checkStage(
     const so = Buffer.concat(got);
     if (so.length < length || !so.equals(expected.subarray(0, so.length))) {
       throw new Error(
-        `${stage.name}: after ${what} the output is not a prefix of the one-shot output\n${describe(input, chunks)}`,
+        `${stage.name}: after ${what} the output is not a prefix of the one-shot output\n${describeChunking(input, chunks)}`,
       );
     }
     length = so.length;
@@ -112,7 +112,7 @@ export function checkStage(
   const all = Buffer.concat(got);
   if (!all.equals(expected)) {
     throw new Error(
-      `${stage.name}: chunked output differs from one-shot output\n${describe(input, chunks)}\n got ${showBytes(all)}\nwant ${showBytes(expected)}`,
+      `${stage.name}: chunked output differs from one-shot output\n${describeChunking(input, chunks)}\n got ${showBytes(all)}\nwant ${showBytes(expected)}`,
     );
   }
   // The chunks as one batch, equal ones as one shared object: a stage must not tell pieces
@@ -122,7 +122,7 @@ export function checkStage(
   const all2 = Buffer.concat(pieces);
   if (!all2.equals(expected)) {
     throw new Error(
-      `${stage.name}: one batch with shared equal pieces differs from one-shot output\n${describe(input, chunks)}\n got ${showBytes(all2)}\nwant ${showBytes(expected)}`,
+      `${stage.name}: one batch with shared equal pieces differs from one-shot output\n${describeChunking(input, chunks)}\n got ${showBytes(all2)}\nwant ${showBytes(expected)}`,
     );
   }
 }
@@ -194,7 +194,7 @@ export function checkRedactor(
       for (const r of ranges) {
         if (seg.start < r.end && r.start < seg.end) {
           throw new Error(
-            `redactor: after ${what}, input bytes [${seg.start}, ${seg.end}) were emitted but the one-shot output ${r.kind} [${r.start}, ${r.end})\n${describe(input, chunks)}`,
+            `redactor: after ${what}, input bytes [${seg.start}, ${seg.end}) were emitted but the one-shot output ${r.kind} [${r.start}, ${r.end})\n${describeChunking(input, chunks)}`,
           );
         }
       }
@@ -215,7 +215,7 @@ export function checkRedactor(
   const removed = ranges.reduce((sum, r) => sum + (r.end - r.start), 0);
   if (produced !== input.length - redactedBytes + markerBytes || redactedBytes !== removed) {
     throw new Error(
-      `redactor: ${input.length} bytes in, ${produced} out, but counted ${redactedBytes} removed (ranges: ${removed}) and ${markerBytes} of markers\n${describe(input, chunks)}`,
+      `redactor: ${input.length} bytes in, ${produced} out, but counted ${redactedBytes} removed (ranges: ${removed}) and ${markerBytes} of markers\n${describeChunking(input, chunks)}`,
     );
   }
 }
@@ -294,7 +294,7 @@ export function checkRedaction(
   );
 }
 
-function describe(input: Uint8Array, chunks: readonly Uint8Array[]): string {
+function describeChunking(input: Uint8Array, chunks: readonly Uint8Array[]): string {
   if (chunks.length > 40) return `input ${showBytes(input)} in ${chunks.length} chunks`;
   return `input ${showBytes(input)} in chunks [${chunks.map((c) => showBytes(c, 60)).join(", ")}]`;
 }

@@ -235,7 +235,7 @@ async function exportCapture(
   const out = bundleReceipt(receipt, condition, copied);
   const bytes = Buffer.from(`${JSON.stringify(out, null, 2)}\n`);
   await writer.add(bundlePath(captureId, RECEIPT_FILE), bytes.byteLength, [bytes]);
-  files.push({ name: RECEIPT_FILE, bytes: bytes.byteLength, sha256: sha256Of(bytes) });
+  files.push({ name: RECEIPT_FILE, bytes: bytes.byteLength, sha256: sha256Hex(bytes) });
   return {
     captureId,
     condition,
@@ -397,6 +397,6 @@ function fileSha256(file: string): string {
   return hash.digest("hex");
 }
 
-function sha256Of(bytes: Uint8Array): string {
+function sha256Hex(bytes: Uint8Array): string {
   return createHash("sha256").update(bytes).digest("hex");
 }

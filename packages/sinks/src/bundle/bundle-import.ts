@@ -240,7 +240,7 @@ export function createStager(root: string, budgetBytes: number): Stager {
   };
   const captureDir = (captureId: string) => ensurePrivateDir(path.join(stagingDir(), captureId));
   const claim = (name: string) => {
-    if (names.has(name)) throw refused(`${clip(name)} appears twice`);
+    if (names.has(name)) throw refused(`${printableName(name)} appears twice`);
     names.add(name);
   };
   return {
@@ -265,7 +265,7 @@ export function createStager(root: string, budgetBytes: number): Stager {
       claim(name);
       if (name === MANIFEST_FILE) return documentSink(name, size, MAX_MANIFEST_BYTES, documents);
       const file = bundleFileOf(name);
-      if (file === null) throw refused(`${clip(name)} is not a file a bundle may hold`);
+      if (file === null) throw refused(`${printableName(name)} is not a file a bundle may hold`);
       if (file.name === RECEIPT_FILE) {
         return documentSink(name, size, MAX_BUNDLE_RECEIPT_BYTES, documents);
       }
@@ -330,7 +330,7 @@ function stagedFileSink(
   return {
     write(chunk) {
       bytes += chunk.byteLength;
-      if (bytes > size) throw refused(`${clip(name)} holds more than its header says`);
+      if (bytes > size) throw refused(`${printableName(name)} holds more than its header says`);
       hash.update(chunk);
       writeFully(fd, chunk);
     },
@@ -338,7 +338,7 @@ function stagedFileSink(
       if (!open) return;
       open = false;
       try {
-        if (bytes !== size) throw refused(`${clip(name)} is truncated`);
+        if (bytes !== size) throw refused(`${printableName(name)} is truncated`);
         fs.fsyncSync(fd);
       } finally {
         fs.closeSync(fd);
@@ -374,7 +374,7 @@ async function stageTar(bundle: string, stager: Stager): Promise<void> {
     }
     try {
       if (entry.type !== "File" && entry.type !== "OldFile") {
-        throw refused(`${clip(entry.path)} is a ${entry.type}, not a regular file`);
+        throw refused(`${printableName(entry.path)} is a ${entry.type}, not a regular file`);
       }
       const sink = stager.open(entry.path, entry.size);
       entry.on("data", (chunk: Buffer) => {
@@ -399,7 +399,7 @@ async function stageTar(bundle: string, stager: Stager): Promise<void> {
     }
   });
   parser.on("ignoredEntry", (entry: ReadEntry) => {
-    fail(refused(`${clip(entry.path)} (${entry.type}) is an entry a bundle may not hold`));
+    fail(refused(`${printableName(entry.path)} (${entry.type}) is an entry a bundle may not hold`));
   });
   parser.on("error", (error: unknown) =>
     fail(refused(`not a valid tar (${message(error)})`, error)),
@@ -438,12 +438,12 @@ async function stageDirectory(bundle: string, stager: Stager): Promise<void> {
       const st = fs.lstatSync(full);
       if (st.isDirectory()) {
         if (entryPath !== TOOL_OUTPUTS && !entryPath.startsWith(`${TOOL_OUTPUTS}/`)) {
-          throw refused(`${clip(entryPath)}/ is a directory a bundle may not hold`);
+          throw refused(`${printableName(entryPath)}/ is a directory a bundle may not hold`);
         }
         await walk(full, entryPath);
         continue;
       }
-      if (!st.isFile()) throw refused(`${clip(entryPath)} is not a regular file`);
+      if (!st.isFile()) throw refused(`${printableName(entryPath)} is not a regular file`);
       const sink = stager.open(entryPath, st.size);
       const fd = fs.openSync(
         full,
@@ -452,7 +452,7 @@ async function stageDirectory(bundle: string, stager: Stager): Promise<void> {
       try {
         const opened = fs.fstatSync(fd);
         if (!opened.isFile() || opened.ino !== st.ino)
-          throw refused(`${clip(entryPath)} changed while read`);
+          throw refused(`${printableName(entryPath)} changed while read`);
         const buffer = Buffer.allocUnsafe(READ_CHUNK);
         for (;;) {
           const n = fs.readSync(fd, buffer, 0, buffer.byteLength, null);
@@ -524,7 +524,7 @@ export async function publishStaged(
   let total = 0;
   try {
     for (const c of manifest.captures) {
-      const bytes = streamBytes(c);
+      const bytes = keptStreamBytes(c);
       const allowance = createRootAllowance({
         root,
         limit: options.quotaBytes,
@@ -694,7 +694,7 @@ function publishDir(staged: string, target: string): void {
   }
 }
 
-function streamBytes(c: BundleManifest["captures"][number]): number {
+function keptStreamBytes(c: BundleManifest["captures"][number]): number {
   return c.files.filter((f) => /\.(txt|bin)$/.test(f.name)).reduce((sum, f) => sum + f.bytes, 0);
 }
 
@@ -704,17 +704,17 @@ function documentSink(
   max: number,
   into: Map<string, Buffer>,
 ): EntrySink {
-  if (size > max) throw refused(`${clip(name)} is ${size} bytes, more than ${max}`);
+  if (size > max) throw refused(`${printableName(name)} is ${size} bytes, more than ${max}`);
   const parts: Buffer[] = [];
   let bytes = 0;
   return {
     write(chunk) {
       bytes += chunk.byteLength;
-      if (bytes > size) throw refused(`${clip(name)} holds more than its header says`);
+      if (bytes > size) throw refused(`${printableName(name)} holds more than its header says`);
       parts.push(Buffer.from(chunk));
     },
     end() {
-      if (bytes !== size) throw refused(`${clip(name)} is truncated`);
+      if (bytes !== size) throw refused(`${printableName(name)} is truncated`);
       into.set(name, Buffer.concat(parts));
     },
   };
@@ -751,7 +751,7 @@ function message(error: unknown): string {
   return text.replace(/[^\x20-\x7e]/g, "?").slice(0, 160);
 }
 
-function clip(s: string): string {
+function printableName(s: string): string {
   const safe = s.replace(/[^\x20-\x7e]/g, "?");
   return safe.length > 80 ? `${safe.slice(0, 77)}...` : safe;
 }

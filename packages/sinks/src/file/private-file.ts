@@ -24,6 +24,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { SpoolError } from "@spool/core/errors";
+import { describeEntry } from "./storage.js";
 
 const COMPONENT = "storage";
 const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
@@ -63,7 +64,7 @@ export function openPrivateFile(file: string): number | null {
 /** Throws unless `st` (of `file`) is a regular file of ours with one link of its own. */
 export function checkPrivate(file: string, st: fs.Stats): void {
   if (!st.isFile())
-    throw unsafe(`${shownName(file)} is ${kindOf(st)}, not a regular file; refusing it`);
+    throw unsafe(`${shownName(file)} is ${describeEntry(st)}, not a regular file; refusing it`);
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) {
     throw unsafe(`${shownName(file)} is owned by another user (uid ${st.uid}); refusing it`);
@@ -104,14 +105,6 @@ function ownSecondName(file: string, st: fs.Stats): boolean {
 /** A file's name as errors show it: the capture directory and the name. */
 function shownName(file: string): string {
   return path.join(path.basename(path.dirname(file)), path.basename(file));
-}
-
-function kindOf(st: fs.Stats): string {
-  if (st.isFIFO()) return "a FIFO";
-  if (st.isSocket()) return "a socket";
-  if (st.isDirectory()) return "a directory";
-  if (st.isSymbolicLink()) return "a symbolic link";
-  return "a device or special file";
 }
 
 function unsafe(message: string): SpoolError {

@@ -91,7 +91,7 @@ export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): 
   // lstat first: never open (and so never block on) a FIFO or follow a link.
   const before = lstatOrThrow(dir, fsl);
   if (before.isSymbolicLink() || !before.isDirectory()) {
-    throw unsafe(`${dir} is ${describe(before)}, not a directory; refusing it`);
+    throw unsafe(`${dir} is ${describeEntry(before)}, not a directory; refusing it`);
   }
   let fd: number;
   try {
@@ -322,7 +322,7 @@ export function publishAtomic(
     if (options.replace) {
       const existing = lstatIfAny(target, fsl);
       if (existing && (!existing.isFile() || !ownedByUs(existing))) {
-        throw unsafe(`${name} exists and is ${describe(existing)}; refusing to replace it`);
+        throw unsafe(`${name} exists and is ${describeEntry(existing)}; refusing to replace it`);
       }
       fsl.renameSync(temp, target);
       linked = true;
@@ -369,7 +369,7 @@ export function publishAtomic(
 export function renameExclusive(from: string, to: string, fsl: FsLayer = nodeFs): void {
   const st = fsl.lstatSync(from);
   if (!st.isFile())
-    throw unsafe(`${path.basename(from)} is ${describe(st)}; refusing to rename it`);
+    throw unsafe(`${path.basename(from)} is ${describeEntry(st)}; refusing to rename it`);
   try {
     fsl.linkSync(from, to);
   } catch (error) {
@@ -438,7 +438,17 @@ export function tryUnlink(p: string, fsl: FsLayer = nodeFs): void {
   }
 }
 
-function describe(st: fs.Stats): string {
+/**
+ * What a directory entry is, as refusals name it ("a FIFO", "a file of another user", …).
+ *
+ * @example
+ * ```ts
+ * import * as fs from "node:fs";
+ * import { describeEntry } from "./storage.js"; // internal to @spool/sinks
+ * describeEntry(fs.lstatSync("/tmp")); // "a directory"
+ * ```
+ */
+export function describeEntry(st: fs.Stats): string {
   if (st.isSymbolicLink()) return "a symbolic link";
   if (st.isFIFO()) return "a FIFO";
   if (st.isSocket()) return "a socket";

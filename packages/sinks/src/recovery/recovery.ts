@@ -6,10 +6,10 @@
  *
  * @example
  * ```ts
- * import { listCaptures, recoverRoot } from "@spool/sinks";
+ * import { listCaptureStatuses, recoverRoot } from "@spool/sinks";
  * declare const root: string;
  * const report = recoverRoot(root); // what `spool recover` does
- * listCaptures(root);               // what `spool ls` lists
+ * listCaptureStatuses(root);               // what `spool ls` lists
  * ```
  */
 import * as fs from "node:fs";
@@ -18,6 +18,7 @@ import {
   CAPTURE_ID_PATTERN,
   producerOf,
   type Receipt,
+  type RecoveryReport,
   SpoolError,
   STREAM_NAMES,
 } from "@spool/core";
@@ -28,7 +29,7 @@ import {
   type CaptureStateOptions,
   type CaptureStatus,
   readCaptureState,
-} from "../store/capture-state.js";
+} from "../store/capture-status.js";
 import { RECEIPT_RESERVE } from "../writer/final-records.js";
 
 const COMPONENT = "recovery";
@@ -88,28 +89,6 @@ function syncStreamFiles(receipt: Receipt): void {
 }
 
 /**
- * What {@link recoverRoot} did, by captureId: recovered, left live, already final, and
- * the captures it could not look at (with why; nothing secret).
- *
- * @example
- * ```ts
- * import { recoverRoot, type RecoveryReport } from "@spool/sinks";
- * const report: RecoveryReport = recoverRoot("/home/me/.spool");
- * for (const { captureId, message } of report.errors) console.error(captureId, message);
- * ```
- */
-export interface RecoveryReport {
-  /** Crashed captures whose crash receipt this call published. */
-  readonly recovered: string[];
-  /** Captures whose owner runs: untouched. */
-  readonly live: string[];
-  /** Captures that were final already. */
-  readonly final: string[];
-  /** Captures that could not be looked at, with why (nothing secret). */
-  readonly errors: Array<{ captureId: string; message: string }>;
-}
-
-/**
  * Reconcile every capture of the root, the root's quota books and stale import staging
  * (`spool recover`). A capture that cannot be looked at is reported, not thrown.
  *
@@ -156,11 +135,14 @@ export function recoverRoot(root: string, options: CaptureStateOptions = {}): Re
  *
  * @example
  * ```ts
- * import { listCaptures } from "@spool/sinks";
- * for (const capture of listCaptures("/home/me/.spool")) console.log(capture.captureId, capture.condition);
+ * import { listCaptureStatuses } from "@spool/sinks";
+ * for (const capture of listCaptureStatuses("/home/me/.spool")) console.log(capture.captureId, capture.condition);
  * ```
  */
-export function listCaptures(root: string, options: CaptureStateOptions = {}): CaptureStatus[] {
+export function listCaptureStatuses(
+  root: string,
+  options: CaptureStateOptions = {},
+): CaptureStatus[] {
   const out: CaptureStatus[] = [];
   for (const dir of captureDirs(root)) {
     try {

@@ -261,14 +261,14 @@ function tailStart(readAt: ReadAt, committed: number, n: number): number {
   return 0;
 }
 
-const isContinuation = (b: number | undefined) => b !== undefined && (b & 0xc0) === 0x80;
+const isUtf8Continuation = (b: number | undefined) => b !== undefined && (b & 0xc0) === 0x80;
 
 /** Move `offset` back to the start of the character it falls in (at most 3 bytes). */
 function charStart(readAt: ReadAt, offset: number): number {
   const back = Math.min(3, offset);
   const bytes = readAt(offset - back, back + 1);
   let at = back;
-  while (at > 0 && isContinuation(bytes[at])) at--;
+  while (at > 0 && isUtf8Continuation(bytes[at])) at--;
   return offset - back + at;
 }
 
@@ -276,7 +276,7 @@ function charStart(readAt: ReadAt, offset: number): number {
 function charCut(tail: Buffer): number {
   for (let i = tail.length - 1; i >= 0; i--) {
     const b = tail[i]!;
-    if (isContinuation(b)) continue;
+    if (isUtf8Continuation(b)) continue;
     const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
     const have = tail.length - i;
     return have < need ? have : 0;

@@ -32,9 +32,13 @@ import {
 import { openPrivateFile } from "../file/private-file.js";
 import { lstatIfAny } from "../file/storage.js";
 import { reconcileRootQuota } from "../quota/root-quota.js";
-import { listCaptures, reconcileCapture, recoverRoot } from "../recovery/recovery.js";
+import { listCaptureStatuses, reconcileCapture, recoverRoot } from "../recovery/recovery.js";
 import { createBoundedStream, readableLength } from "./bounded-stream.js";
-import { type CaptureStateOptions, type CaptureStatus, readCaptureState } from "./capture-state.js";
+import {
+  type CaptureStateOptions,
+  type CaptureStatus,
+  readCaptureState,
+} from "./capture-status.js";
 import { completionSeen, takeCompletion } from "./completion-marker.js";
 import { loadCursor, saveCursor } from "./cursor-file.js";
 import { readJobRecord } from "./job-record.js";
@@ -105,7 +109,7 @@ export function createFileStore(options: FileStoreOptions): CaptureStore {
     },
     state,
     async list() {
-      return listCaptures(root, stateOptions).map(stored);
+      return listCaptureStatuses(root, stateOptions).map(stored);
     },
     async openStream(capture, stream) {
       return openFileStream(dirOf(capture.captureId), capture, stream);

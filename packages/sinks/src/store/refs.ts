@@ -87,14 +87,14 @@ export function resolveRef(root: string, ref: string): ResolvedRef {
   const parsed = parseRef(ref);
   if (parsed.kind === "path") return locate(outputs, parsed.captureId, parsed.file);
   const name = parsed.name;
-  if (CAPTURE_ID_PATTERN.test(name) && entry(path.join(outputs, name)) !== null) {
+  if (CAPTURE_ID_PATTERN.test(name) && lstatOrNull(path.join(outputs, name)) !== null) {
     return locate(outputs, name, null);
   }
   if (!CALL_ID_PATTERN.test(name)) {
-    throw invalid(`"${clip(name)}" is neither a capture id, a call id nor a ref`);
+    throw invalid(`"${printableRef(name)}" is neither a capture id, a call id nor a ref`);
   }
   const byCall = findByCallId(outputs, name);
-  if (byCall === null) throw notFound(`no capture with id or call id "${clip(name)}"`);
+  if (byCall === null) throw notFound(`no capture with id or call id "${printableRef(name)}"`);
   return locate(outputs, byCall, null);
 }
 
@@ -132,23 +132,23 @@ export function parseRef(ref: string): ParsedRef {
   if (ref.includes("\0")) throw invalid("a REF with a NUL byte");
   if (ref.length > MAX_REF_LENGTH) throw invalid(`a REF longer than ${MAX_REF_LENGTH} characters`);
   if (path.isAbsolute(ref) || /^[A-Za-z]:/.test(ref) || ref.startsWith("\\")) {
-    throw outside(`absolute path ${clip(ref)}`);
+    throw outside(`absolute path ${printableRef(ref)}`);
   }
   if (ref === "." || ref === "..") throw outside(`"${ref}"`);
   if (!ref.includes("/") && !ref.includes("\\")) return { kind: "name", name: ref };
   const parts = ref.split(/[/\\]/);
   if (parts.some((p) => p === ".." || p === "." || p === "")) {
-    throw outside(`${clip(ref)} (a REF has no "..", "." or empty segments)`);
+    throw outside(`${printableRef(ref)} (a REF has no "..", "." or empty segments)`);
   }
   if (parts[0] !== TOOL_OUTPUTS || parts.length > 3) {
-    throw outside(`${clip(ref)} (refs look like ${TOOL_OUTPUTS}/<captureId>/<file>)`);
+    throw outside(`${printableRef(ref)} (refs look like ${TOOL_OUTPUTS}/<captureId>/<file>)`);
   }
   const captureId = parts[1]!;
   if (!CAPTURE_ID_PATTERN.test(captureId))
-    throw invalid(`"${clip(captureId)}" is not a capture id`);
+    throw invalid(`"${printableRef(captureId)}" is not a capture id`);
   const file = parts[2];
   if (file !== undefined && !FILE_NAME.test(file)) {
-    throw invalid(`"${clip(file)}" is not a spool file name`);
+    throw invalid(`"${printableRef(file)}" is not a spool file name`);
   }
   return { kind: "path", captureId, file: file ?? null };
 }
@@ -179,7 +179,7 @@ export function streamOfFile(file: string): StreamName | null {
  */
 export function captureDir(root: string, captureId: string): string {
   if (!CAPTURE_ID_PATTERN.test(captureId))
-    throw invalid(`"${clip(captureId)}" is not a capture id`);
+    throw invalid(`"${printableRef(captureId)}" is not a capture id`);
   return locate(path.join(root, TOOL_OUTPUTS), captureId, null).dir;
 }
 
@@ -195,7 +195,7 @@ function locate(outputs: string, captureId: string, file: string | null): Resolv
     ? [file, ...STREAM_EXTENSIONS.map((ext) => `${stream}.${ext}`).filter((n) => n !== file)]
     : [file];
   for (const name of candidates) {
-    const st = entry(path.join(dir, name));
+    const st = lstatOrNull(path.join(dir, name));
     if (st === null) continue;
     if (st.isSymbolicLink()) throw outside(`${shownDir}/${name} is a symlink; refusing it`);
     if (!st.isFile()) throw invalid(`${shownDir}/${name} is not a regular file`);
@@ -205,7 +205,7 @@ function locate(outputs: string, captureId: string, file: string | null): Resolv
 }
 
 function requireDir(p: string, shown: string): void {
-  const st = entry(p);
+  const st = lstatOrNull(p);
   if (st === null) throw notFound(`no ${shown}`);
   if (st.isSymbolicLink()) throw outside(`${shown} is a symlink; refusing it`);
   if (!st.isDirectory()) throw invalid(`${shown} is not a directory`);
@@ -224,7 +224,7 @@ function requireDir(p: string, shown: string): void {
  * or null. Links are not followed: a linked capture directory or receipt is passed over.
  */
 function findByCallId(outputs: string, callId: string): string | null {
-  const top = entry(outputs);
+  const top = lstatOrNull(outputs);
   if (top === null) return null;
   if (top.isSymbolicLink() || !top.isDirectory()) {
     throw outside(`${TOOL_OUTPUTS} is a symlink or not a directory; refusing it`);
@@ -255,7 +255,7 @@ interface ReceiptLike {
   process?: { startedAt?: unknown };
 }
 
-function entry(p: string): fs.Stats | null {
+function lstatOrNull(p: string): fs.Stats | null {
   try {
     return fs.lstatSync(p);
   } catch (error) {
@@ -267,7 +267,7 @@ function entry(p: string): fs.Stats | null {
   }
 }
 
-function clip(s: string): string {
+function printableRef(s: string): string {
   const safe = printable(s);
   return safe.length > 60 ? `${safe.slice(0, 57)}...` : safe;
 }

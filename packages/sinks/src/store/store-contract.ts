@@ -93,7 +93,7 @@ export async function checkStoreContract(options: StoreContractOptions): Promise
   await checkUsageAndRemove(options.store, final.captureId);
 }
 
-function fail(what: string): never {
+function violated(what: string): never {
   throw new Error(`store contract: ${what}`);
 }
 
@@ -102,9 +102,9 @@ async function expectCode(what: string, code: SpoolErrorCode, run: () => Promise
     await run();
   } catch (error) {
     if (isSpoolError(error, code)) return;
-    fail(`${what}: expected ${code}, got ${(error as Error)?.message ?? error}`);
+    violated(`${what}: expected ${code}, got ${(error as Error)?.message ?? error}`);
   }
-  fail(`${what}: expected ${code}, but it succeeded`);
+  violated(`${what}: expected ${code}, but it succeeded`);
 }
 
 async function checkRefusals(store: CaptureStore) {
@@ -150,8 +150,8 @@ async function captureText(options: StoreContractOptions): Promise<Written> {
     drainMs: 5000,
   });
   const { receipt } = await capture.done;
-  if (receipt.capture.state !== "complete") fail(`the capture is ${receipt.capture.state}`);
-  if (receipt.streams.stdout.ref === null) fail("the capture did not spill");
+  if (receipt.capture.state !== "complete") violated(`the capture is ${receipt.capture.state}`);
+  if (receipt.streams.stdout.ref === null) violated("the capture did not spill");
   return { captureId: capture.captureId, callId };
 }
 
@@ -159,7 +159,7 @@ async function checkResolve(store: CaptureStore, w: Written) {
   const same = async (ref: string, stream: StreamName | null) => {
     const got = await store.resolve(ref);
     if (got.captureId !== w.captureId || got.stream !== stream)
-      fail(`resolve(${ref}) gave ${JSON.stringify(got)}`);
+      violated(`resolve(${ref}) gave ${JSON.stringify(got)}`);
   };
   await same(w.captureId, null);
   await same(w.callId, null);
@@ -171,16 +171,16 @@ async function checkResolve(store: CaptureStore, w: Written) {
 
 async function checkFinalState(store: CaptureStore, w: Written, hang: number) {
   const state = await store.state(w.captureId);
-  if (state.condition !== "final") fail(`a finished capture is ${state.condition}`);
+  if (state.condition !== "final") violated(`a finished capture is ${state.condition}`);
   if (state.captureId !== w.captureId || state.receipt.captureId !== w.captureId)
-    fail("the state names another capture");
+    violated("the state names another capture");
   if (state.receipt.streams.stdout.committed !== TEXT.length)
-    fail(`committed ${state.receipt.streams.stdout.committed} of ${TEXT.length}`);
+    violated(`committed ${state.receipt.streams.stdout.committed} of ${TEXT.length}`);
   const listed = (await store.list()).find((c) => c.captureId === w.captureId);
-  if (listed?.condition !== "final") fail("list() does not report the finished capture");
+  if (listed?.condition !== "final") violated("list() does not report the finished capture");
   const watched = await watchAll(store, w.captureId, hang);
   if (watched.length !== 1 || watched[0]?.condition !== "final")
-    fail(`watch of a final capture yielded ${watched.length} states, not the final one once`);
+    violated(`watch of a final capture yielded ${watched.length} states, not the final one once`);
 }
 
 /** A deterministic sequence of read lengths, 1..13 bytes and a few large ones. */
@@ -197,34 +197,35 @@ async function checkReads(store: CaptureStore, w: Written) {
   const stream = await store.openStream(state, "stdout");
   try {
     if (stream.committed !== TEXT.length || stream.binary)
-      fail("stdout opened with the wrong bound");
+      violated("stdout opened with the wrong bound");
     const parts: Buffer[] = [];
     const sizes = lengths();
     for (let offset = 0; offset < stream.committed; ) {
       const slice = await stream.read(offset, sizes.next().value as number);
-      if (slice.offset !== offset) fail(`a read at ${offset} started at ${slice.offset}`);
-      if (!isUtf8(slice.bytes)) fail(`a read at ${offset} split a character`);
-      if (slice.bytes.length === 0) fail(`a read at ${offset} made no progress`);
+      if (slice.offset !== offset) violated(`a read at ${offset} started at ${slice.offset}`);
+      if (!isUtf8(slice.bytes)) violated(`a read at ${offset} split a character`);
+      if (slice.bytes.length === 0) violated(`a read at ${offset} made no progress`);
       if (slice.nextOffset !== offset + slice.bytes.length)
-        fail("nextOffset is not offset + bytes");
+        violated("nextOffset is not offset + bytes");
       parts.push(slice.bytes);
       offset = slice.nextOffset;
     }
-    if (!Buffer.concat(parts).equals(TEXT)) fail("reads do not reassemble the stream");
+    if (!Buffer.concat(parts).equals(TEXT)) violated("reads do not reassemble the stream");
     if (!(await collect(stream.chunks(0, TEXT.length * 2))).equals(TEXT))
-      fail("chunks() do not give the stream");
+      violated("chunks() do not give the stream");
     if (!(await collectInto(stream, 0, 7)).equals(TEXT))
-      fail("readInto() does not give the stream");
+      violated("readInto() does not give the stream");
     const inside = TEXT.indexOf("é") + 1;
     if ((await stream.read(inside, 8)).offset !== inside - 1)
-      fail("an offset inside a character did not move back to its start");
+      violated("an offset inside a character did not move back to its start");
     await checkLines(stream);
   } finally {
     await stream.close();
   }
   const stderr = await store.openStream(state, "stderr");
   try {
-    if (!(await stderr.read(0, 1024)).bytes.equals(Buffer.from("err é\n"))) fail("stderr differs");
+    if (!(await stderr.read(0, 1024)).bytes.equals(Buffer.from("err é\n")))
+      violated("stderr differs");
   } finally {
     await stderr.close();
   }
@@ -242,9 +243,11 @@ async function checkLines(stream: Awaited<ReturnType<CaptureStore["openStream"]>
     const start = first === 1 ? 0 : startOf(first);
     const end = last >= LINES ? TEXT.length : startOf(last + 1);
     if (got.start !== start || got.end !== end)
-      fail(`lineRange(${first}, ${last}) is [${got.start}, ${got.end}), not [${start}, ${end})`);
+      violated(
+        `lineRange(${first}, ${last}) is [${got.start}, ${got.end}), not [${start}, ${end})`,
+      );
   }
-  if ((await stream.tailStart(3)) !== startOf(LINES - 2)) fail("tailStart(3) is wrong");
+  if ((await stream.tailStart(3)) !== startOf(LINES - 2)) violated("tailStart(3) is wrong");
 }
 
 /**
@@ -268,21 +271,22 @@ async function checkBounds(store: CaptureStore, w: Written) {
     };
     const stream = await store.openStream(fewer, "stdout");
     try {
-      if (stream.committed !== bound) fail(`opened with bound ${stream.committed}, not ${bound}`);
+      if (stream.committed !== bound)
+        violated(`opened with bound ${stream.committed}, not ${bound}`);
       const all = await stream.read(0, TEXT.length);
       if (all.nextOffset > bound)
-        fail(`read past the advertised committed (${all.nextOffset} > ${bound})`);
+        violated(`read past the advertised committed (${all.nextOffset} > ${bound})`);
       if (!isUtf8(all.bytes) || !TEXT.subarray(0, all.bytes.length).equals(all.bytes))
-        fail(`a read bounded at ${bound} split a character or differs`);
-      if (bound - all.bytes.length >= 4) fail(`a read bounded at ${bound} stopped early`);
+        violated(`a read bounded at ${bound} split a character or differs`);
+      if (bound - all.bytes.length >= 4) violated(`a read bounded at ${bound} stopped early`);
       const span = await stream.span(bound - 1, 2);
-      if (span.end > bound) fail("span() passed the advertised committed");
+      if (span.end > bound) violated("span() passed the advertised committed");
       const chunked = await collect(stream.chunks(0, TEXT.length));
-      if (chunked.length > bound) fail("chunks() passed the advertised committed");
+      if (chunked.length > bound) violated("chunks() passed the advertised committed");
       if ((await collectInto(stream, 0, 4096)).length > bound)
-        fail("readInto() passed the advertised committed");
+        violated("readInto() passed the advertised committed");
       const tail = await stream.lineRange(1, LINES);
-      if (tail.end > bound) fail("lineRange() passed the advertised committed");
+      if (tail.end > bound) violated("lineRange() passed the advertised committed");
     } finally {
       await stream.close();
     }
@@ -291,7 +295,7 @@ async function checkBounds(store: CaptureStore, w: Written) {
 
 async function checkCursors(store: CaptureStore, captureId: string) {
   const { cursors } = store;
-  if ((await cursors.get(captureId, "stdout", "a")) !== 0) fail("a new cursor is not at 0");
+  if ((await cursors.get(captureId, "stdout", "a")) !== 0) violated("a new cursor is not at 0");
   await cursors.advance(captureId, "stdout", "a", 10);
   await cursors.advance(captureId, "stdout", "b", 3);
   await cursors.advance(captureId, "stderr", "a", 1);
@@ -300,21 +304,21 @@ async function checkCursors(store: CaptureStore, captureId: string) {
     await cursors.get(captureId, "stdout", "b"),
     await cursors.get(captureId, "stderr", "a"),
   ];
-  if (got.join() !== "10,3,1") fail(`cursors moved each other: ${got.join()}`);
+  if (got.join() !== "10,3,1") violated(`cursors moved each other: ${got.join()}`);
   await expectCode("a cursor named ../x", "SPOOL_E_REF_INVALID", () =>
     cursors.advance(captureId, "stdout", "../x", 1),
   );
 }
 
 async function checkCompletion(store: CaptureStore, captureId: string) {
-  if (await store.completion.seen(captureId)) fail("completion seen before it was taken");
+  if (await store.completion.seen(captureId)) violated("completion seen before it was taken");
   const takes = await Promise.all(
     Array.from({ length: 8 }, () => store.completion.take(captureId)),
   );
   if (takes.filter(Boolean).length !== 1)
-    fail(`${takes.filter(Boolean).length} of 8 concurrent takes delivered the completion`);
-  if (!(await store.completion.seen(captureId))) fail("completion not seen after it was taken");
-  if (await store.completion.take(captureId)) fail("the completion was delivered twice");
+    violated(`${takes.filter(Boolean).length} of 8 concurrent takes delivered the completion`);
+  if (!(await store.completion.seen(captureId))) violated("completion not seen after it was taken");
+  if (await store.completion.take(captureId)) violated("the completion was delivered twice");
 }
 
 /** The stream from `position` on, through one reused buffer of `size` bytes. */
@@ -351,7 +355,7 @@ async function checkLive(options: StoreContractOptions) {
   });
   let cancelled = false;
   try {
-    if (!(await capture.spill())) fail("the live capture did not spill");
+    if (!(await capture.spill())) violated("the live capture did not spill");
     const hang = options.hangMs ?? 30_000;
     const seen = await followLive(options.store, capture.captureId, hang, async () => {
       cancelled = true;
@@ -360,12 +364,12 @@ async function checkLive(options: StoreContractOptions) {
     await withDeadline(capture.done, hang, "the live capture");
     for (const states of seen) {
       const last = states.at(-1);
-      if (last?.condition !== "final") fail(`a watch ended on ${last?.condition}, not final`);
+      if (last?.condition !== "final") violated(`a watch ended on ${last?.condition}, not final`);
       if (states.slice(0, -1).some((s) => s.condition !== "live"))
-        fail("watch went on past the end");
+        violated("watch went on past the end");
       const committed = states.map((s) => s.receipt.streams.stdout.committed);
       if (committed.some((c, i) => i > 0 && c < committed[i - 1]!))
-        fail(`committed went backwards in a watch: ${committed.join(",")}`);
+        violated(`committed went backwards in a watch: ${committed.join(",")}`);
     }
   } finally {
     // Whatever failed, the child (which never exits by itself) must not outlive the suite.
@@ -398,7 +402,7 @@ async function followLive(
   };
   const seen = await Promise.all([watchAll(store, id, hang, act), watchAll(store, id, hang)]);
   await withDeadline(early, hang, "an aborted watch");
-  if (!ended) fail("watch never showed the live capture's committed bytes");
+  if (!ended) violated("watch never showed the live capture's committed bytes");
   return seen;
 }
 
@@ -407,42 +411,45 @@ async function checkCrash(options: StoreContractOptions) {
   const bytes = Buffer.from("kept é\n".repeat(300));
   const id = await options.crash(bytes);
   const state = await store.state(id);
-  if (state.condition !== "crashed") fail(`an abandoned capture is ${state.condition}`);
+  if (state.condition !== "crashed") violated(`an abandoned capture is ${state.condition}`);
   const r = state.receipt;
   if (r.capture.state !== "partial" || !r.capture.reasons.includes("crash"))
-    fail(`a crashed capture reads ${r.capture.state} (${r.capture.reasons.join()})`);
-  if (producerOf(r).running) fail("a crashed capture's process is still running");
+    violated(`a crashed capture reads ${r.capture.state} (${r.capture.reasons.join()})`);
+  if (producerOf(r).running) violated("a crashed capture's process is still running");
   if (r.streams.stdout.committed !== bytes.length)
-    fail(
+    violated(
       `a crashed capture advertises ${r.streams.stdout.committed} of ${bytes.length} stored bytes`,
     );
   const stream = await store.openStream(state, "stdout");
   try {
     if (!(await collect(stream.chunks(0, bytes.length))).equals(bytes))
-      fail("a crashed capture's bytes do not read back");
+      violated("a crashed capture's bytes do not read back");
   } finally {
     await stream.close();
   }
   const watched = await watchAll(store, id, options.hangMs ?? 30_000);
   if (watched.length !== 1 || watched[0]?.condition !== "crashed")
-    fail("watch of a crash did not end");
+    violated("watch of a crash did not end");
   const first = await store.reconcile(id);
-  if (!first.recovered || first.condition !== "final") fail("reconcile did not recover a crash");
+  if (!first.recovered || first.condition !== "final")
+    violated("reconcile did not recover a crash");
   const again = await store.reconcile(id);
-  if (again.recovered || again.condition !== "final") fail("a second reconcile changed something");
+  if (again.recovered || again.condition !== "final")
+    violated("a second reconcile changed something");
   const after = await store.state(id);
   if (after.condition !== "final" || after.receipt.capture.state !== "partial")
-    fail("a recovered capture is not final and partial");
+    violated("a recovered capture is not final and partial");
   const report = await store.recover();
   if (report.recovered.includes(id) || !report.final.includes(id))
-    fail("recover() recovered a capture twice");
+    violated("recover() recovered a capture twice");
 }
 
 async function checkUsageAndRemove(store: CaptureStore, captureId: string) {
   const usage = await store.usage(captureId);
   if (usage.streams.stdout !== TEXT.length)
-    fail(`usage counts ${usage.streams.stdout} stdout bytes`);
-  if (usage.bytes < usage.streams.stdout + usage.streams.stderr) fail("usage bytes < its streams");
+    violated(`usage counts ${usage.streams.stdout} stdout bytes`);
+  if (usage.bytes < usage.streams.stdout + usage.streams.stderr)
+    violated("usage bytes < its streams");
   await store.remove(captureId);
   await expectCode("state of a removed capture", "SPOOL_E_REF_NOT_FOUND", () =>
     store.state(captureId),
@@ -451,7 +458,7 @@ async function checkUsageAndRemove(store: CaptureStore, captureId: string) {
     store.resolve(captureId),
   );
   if ((await store.list()).some((c) => c.captureId === captureId))
-    fail("list() shows a removed capture");
+    violated("list() shows a removed capture");
 }
 
 /** Every state a watch yields, to its end; it must end within `ms` (a hang guard). */
@@ -473,7 +480,7 @@ async function watchAll(
   } finally {
     clearTimeout(timer);
   }
-  if (stop.signal.aborted) fail(`a watch of ${captureId} did not end within ${ms} ms`);
+  if (stop.signal.aborted) violated(`a watch of ${captureId} did not end within ${ms} ms`);
   return seen;
 }
 

@@ -304,7 +304,7 @@ async function spillToWriter(
   const pool = await getPool();
   s.task = pool.run({ port: channel.port2 }, { transferList: [channel.port2] });
   s.task.catch(() => writer.gone("EWORKER", "writer task failed"));
-  const dir = await openCapture(writer, context, options);
+  const dir = await openOnWriter(writer, context, options);
   s.dir = dir;
   connectQueues(queues, writer, () => s.closed);
   return {
@@ -333,7 +333,7 @@ async function finishFiles(
 }
 
 /** Ask the writer to open the capture; its directory, or a storage error. */
-async function openCapture(
+async function openOnWriter(
   writer: WriterLink,
   context: SpoolContext,
   options: FileSpoolOptions,

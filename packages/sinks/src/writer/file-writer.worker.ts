@@ -216,7 +216,7 @@ function open(
     return true;
   } catch (error) {
     abandon(w, message.files);
-    fail(w, message.id, "open", error);
+    replyFailed(w, message.id, "open", error);
     return false;
   }
 }
@@ -487,11 +487,11 @@ function publishReceipt(w: Writer, message: ReceiptRequest): void {
       w.exit.receiptError = errnoOf((error as { cause?: unknown }).cause ?? error);
       writeExitRecord(w);
     }
-    fail(w, message.id, "receipt", error);
+    replyFailed(w, message.id, "receipt", error);
   }
 }
 
-function fail(w: Writer, re: number, stage: string, error: unknown): void {
+function replyFailed(w: Writer, re: number, stage: string, error: unknown): void {
   const e = systemErrorOf(error);
   w.send({
     op: "failed",

@@ -25,7 +25,7 @@ import {
   openCapture,
   prepareCapture,
   resolveCaptureRoot,
-} from "./capture-options.js";
+} from "./capture-setup.js";
 import type { CAPTURE, CaptureFlags } from "./commands.js";
 import { formatInline } from "./inline.js";
 import type { Io } from "./io.js";

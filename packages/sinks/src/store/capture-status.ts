@@ -27,6 +27,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
+  type CaptureCondition,
   type Receipt,
   ReceiptSchema,
   SpoolError,
@@ -47,18 +48,6 @@ import { type ExitRecord, readExitRecord } from "./exit-record.js";
 
 const COMPONENT = "capture-state";
 const INIT_GRACE_MS = 5000;
-
-/**
- * How a capture directory stands: `final`, `live` or `crashed` (the same rule as the
- * `CaptureCondition` of `@spool/core`'s store).
- *
- * @example
- * ```ts
- * import { readCaptureState } from "@spool/sinks";
- * const { condition } = readCaptureState("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA");
- * ```
- */
-export type CaptureCondition = "final" | "live" | "crashed";
 
 /**
  * Where a capture directory stands ({@link readCaptureState}): its condition, the receipt
