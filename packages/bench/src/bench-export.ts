@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import * as path from "node:path";
+import { z } from "zod";
 import {
   type BenchContext,
   type BenchIo,
@@ -113,8 +114,11 @@ function captureOf(c: BenchContext, root: string, size: number, limits: readonly
     [c.spool, "run", "--root", root, "--json", ...limits, "--", c.node, c.generator, String(size)],
     { stdio: ["ignore", "pipe", "inherit"], maxBuffer: 64 * MiB },
   );
-  return (JSON.parse(made.stdout.toString()) as { captureId: string }).captureId;
+  return LaunchedSchema.parse(JSON.parse(made.stdout.toString())).captureId;
 }
+
+/** The part of `spool run --json`'s receipt this bench reads. */
+const LaunchedSchema = z.object({ captureId: z.string() });
 
 interface CasePaths {
   readonly size: number;

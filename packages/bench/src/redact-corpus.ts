@@ -30,6 +30,7 @@ import {
   redactText,
   seededRandom,
 } from "@spool/transforms";
+import { z } from "zod";
 import type { BenchIo, BenchOptions } from "./context.js";
 import { adversarialReport } from "./redact-adversarial.js";
 import { type BenchReport, emitReport, machine, type TargetResult } from "./report.js";
@@ -352,13 +353,15 @@ function round(x: number): number {
 // ---------------------------------------------------------------------------------------
 // A labelled corpus written by other people (SPOOL_REDACTION_CORPUS)
 
-interface ExternalCase {
-  readonly id: string;
-  readonly source: string;
-  readonly rule: string;
-  readonly text: string;
-  readonly secrets: readonly string[];
-}
+/** One line of an external corpus file (`dev-secrets.jsonl`, `dev-negatives.jsonl`). */
+const ExternalCaseSchema = z.object({
+  id: z.string(),
+  source: z.string(),
+  rule: z.string(),
+  text: z.string(),
+  secrets: z.array(z.string()).readonly(),
+});
+type ExternalCase = z.infer<typeof ExternalCaseSchema>;
 
 const EXTERNAL_CONTEXTS = {
   "as written": (c: ExternalCase) => c.text,
@@ -378,7 +381,7 @@ function externalCorpus(dir: string, spool: (text: string) => string) {
       ? readFileSync(path.join(dir, file), "utf8")
           .split("\n")
           .filter((l) => l.length > 0)
-          .map((l) => JSON.parse(l) as ExternalCase)
+          .map((l) => ExternalCaseSchema.parse(JSON.parse(l)))
       : [];
   const cases = read("dev-secrets.jsonl");
   const negatives = read("dev-negatives.jsonl");

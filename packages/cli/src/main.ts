@@ -179,6 +179,9 @@ async function help(topics: readonly string[], io: Io): Promise<number> {
 
 /** The version in the CLI's package.json (read on demand: only `--version` needs it). */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  return `spool ${(pkg as { version: string }).version}`;
+  const pkg: unknown = JSON.parse(
+    readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+  );
+  const known = typeof pkg === "object" && pkg !== null && "version" in pkg;
+  return `spool ${known && typeof pkg.version === "string" ? pkg.version : "(unknown version)"}`;
 }

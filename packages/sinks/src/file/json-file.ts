@@ -43,7 +43,7 @@ export function readJsonNoFollow(file: string): unknown {
   if (fd === null) return undefined;
   try {
     if (fs.fstatSync(fd).size > MAX_JSON_BYTES) return undefined;
-    return JSON.parse(fs.readFileSync(fd, "utf8")) as unknown;
+    return JSON.parse(fs.readFileSync(fd, "utf8"));
   } catch {
     return undefined;
   } finally {
