@@ -23,6 +23,7 @@ const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_APPEND, O_NONBLOCK } = fs.const
  * link, anything but a regular file, another user's file, group/other permission bits,
  * or a second hard link.
  *
+ * @category logging
  * @example
  * ```ts
  * import { lstatSync } from "node:fs";
@@ -48,6 +49,7 @@ export function logFileProblem(st: fs.Stats): string | null {
  * (`SPOOL_E_UNSAFE_PATH` with the reason) when {@link logFileProblem} finds a problem.
  * Returns the file descriptor.
  *
+ * @category logging
  * @example
  * ```ts
  * import { closeSync, writeSync } from "node:fs";

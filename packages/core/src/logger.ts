@@ -18,6 +18,7 @@ import { openLogFile } from "./log-file.js";
  * What the framework logs through: a pino logger fits, and so does any object with these
  * methods (pino is an optional peer dependency, loaded only by {@link createLogger}).
  *
+ * @category logging
  * @example
  * ```ts
  * import type { Logger } from "@spool/core";
@@ -60,6 +61,7 @@ const loadPino = (): typeof Pino => {
 /**
  * Options of {@link createLogger}.
  *
+ * @category logging
  * @example
  * ```ts
  * import { createLogger, type LoggerOptions } from "@spool/core";
@@ -78,6 +80,7 @@ export interface LoggerOptions {
  * A pino logger writing JSON lines to `destination` (0600, appended), or a silent logger
  * that loads nothing when `destination` is null.
  *
+ * @category logging
  * @example
  * ```ts
  * import { createLogger } from "@spool/core";

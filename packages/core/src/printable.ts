@@ -4,6 +4,7 @@
  * becomes "?", and so do the line separators U+2028/U+2029, so a name cannot drive the
  * terminal or break the line.
  *
+ * @category errors
  * @example
  * ```ts
  * import { printable } from "@spool/core";

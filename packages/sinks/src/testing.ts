@@ -29,6 +29,7 @@ import {
  * What {@link checkSpoolContract} takes: the spool factory under test and how to read a
  * finished stream back.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createMemorySpool } from "@spool/sinks";
@@ -53,6 +54,7 @@ export interface SpoolContractOptions {
 /**
  * Run the spool contract on `options.factory`; rejects with the first violation.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createMemorySpool } from "@spool/sinks";

@@ -12,6 +12,7 @@
  * are split on whitespace, so a value in quotes that holds spaces is redacted only up to
  * its first space; a secret in a flag of another name is left to the ordinary rules.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { redactCommandFlags } from "@spool/transforms";
@@ -30,6 +31,7 @@ const USER_FLAG = /^(-u|--user)(=.*)?$/;
  * `sshpass -p`, a `-u user:pass`) replaced by {@link COMMAND_FLAG_MARKER}: for making a
  * command line fit for a receipt's label or a log.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { redactCommandFlags } from "@spool/transforms";

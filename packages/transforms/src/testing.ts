@@ -71,6 +71,7 @@ export {
  * `Error` describing the first violation. {@link checkStageProperty} runs it on random
  * inputs and chunkings.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createUtf8Decoder } from "@spool/transforms";
@@ -148,6 +149,7 @@ function sharedEqualChunks(chunks: readonly Uint8Array[]): Uint8Array[] {
  * The redacted and omitted input ranges of the one-shot redaction of `input`: where a
  * rule fired, in input offsets.
  *
+ * @category testing
  * @example
  * ```ts
  * import { redactedRanges } from "@spool/transforms/testing";
@@ -173,6 +175,7 @@ export function redactedRanges(
  * `markerBytes`, with `redactedBytes` the one-shot output's redacted and omitted ranges.
  * Throws an `Error` naming the first violation.
  *
+ * @category testing
  * @example
  * ```ts
  * import { byteAtATime, checkRedactor } from "@spool/transforms/testing";
@@ -224,6 +227,7 @@ export function checkRedactor(
  * Throw if `output` still contains any `piece`-byte substring of `secret` (8 bytes by
  * default): a partial leak counts as a leak.
  *
+ * @category testing
  * @example
  * ```ts
  * import { redactText } from "@spool/transforms";
@@ -247,6 +251,7 @@ export function checkNoSecretPiece(output: string, secret: string, piece = 8): v
  * Options of {@link checkRedaction}: what to embed (see {@link EmbeddingOptions}) and how
  * many runs (see {@link PropertyRunOptions}).
  *
+ * @category testing
  * @example
  * ```ts
  * import { checkRedaction, type CheckRedactionOptions } from "@spool/transforms/testing";
@@ -263,6 +268,7 @@ export interface CheckRedactionOptions extends EmbeddingOptions, PropertyRunOpti
  * secret survives. Run it on your own rule in one line; a failure names the piece that
  * survived and the text it survived in.
  *
+ * @category testing
  * @example
  * ```ts
  * import { tokenRule } from "@spool/transforms";

@@ -57,6 +57,7 @@ const COMPONENT = "export";
 /**
  * What {@link exportBundle} takes (`spool export`).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createFileStore, type ExportBundleOptions } from "@spool/sinks";
@@ -92,6 +93,7 @@ export interface ExportBundleOptions {
  * captures go in as snapshots at their committed boundary; what cannot go in is recorded
  * in the manifest's `omitted`. Nothing is left under `out` on failure.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createFileStore, exportBundle } from "@spool/sinks";
@@ -127,6 +129,7 @@ export async function exportBundle(options: ExportBundleOptions): Promise<Bundle
 /**
  * What {@link writeBundle} takes beyond the store, ids and writer.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { WriteBundleOptions } from "@spool/sinks";
@@ -152,6 +155,7 @@ export interface WriteBundleOptions {
  * aborts: {@link exportBundle} with a writer of your choice (how `spool share` links
  * files instead of copying them).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createDirBundleWriter, createFileStore, writeBundle } from "@spool/sinks";

@@ -76,6 +76,7 @@ const READ_CHUNK = 1024 * 1024;
 /**
  * What {@link importBundle} takes (`spool import`).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { DEFAULT_ROOT_QUOTA, type ImportBundleOptions } from "@spool/sinks";
@@ -98,6 +99,7 @@ export interface ImportBundleOptions {
 /**
  * What an import did: the captures now in the root and the stream bytes they brought.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { importBundle } from "@spool/sinks";
@@ -119,6 +121,7 @@ export interface ImportReport {
  * reserved in the root's allowance. Throws `SPOOL_E_BUNDLE`, `SPOOL_E_INTEGRITY`,
  * `SPOOL_E_EXISTS` or `SPOOL_E_QUOTA` with nothing written.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { importBundle } from "@spool/sinks";
@@ -157,6 +160,7 @@ interface StagedFile {
  * Where a bundle's entries are written and accounted before anything is published
  * ({@link createStager}); {@link publishStaged} publishes it.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { Stager } from "@spool/sinks";
@@ -189,6 +193,7 @@ export interface Stager {
 /**
  * One staged entry being written: exactly the size given to {@link Stager.open}, then `end`.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { EntrySink } from "@spool/sinks";
@@ -206,6 +211,7 @@ export interface EntrySink {
  * A private staging directory under `root` that accepts at most `budgetBytes` of entries
  * and refuses anything a bundle may not hold (`SPOOL_E_BUNDLE`). Call `discard()` when done.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createStager, publishStaged } from "@spool/sinks";
@@ -471,6 +477,7 @@ async function stageDirectory(bundle: string, stager: Stager): Promise<void> {
 /**
  * What {@link publishStaged} takes.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { PublishStagedOptions } from "@spool/sinks";
@@ -493,6 +500,7 @@ export interface PublishStagedOptions {
  * bytes in the root's allowance, and publish each capture. Throws `SPOOL_E_BUNDLE`,
  * `SPOOL_E_INTEGRITY`, `SPOOL_E_EXISTS` or `SPOOL_E_QUOTA`.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { publishStaged, type Stager } from "@spool/sinks";

@@ -37,6 +37,7 @@ const COMPONENT = "export";
  * Where {@link writeBundle} puts a bundle's files: a tar file
  * ({@link createTarBundleWriter}) or a directory ({@link createDirBundleWriter}).
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { BundleWriter } from "@spool/sinks";
@@ -66,6 +67,7 @@ export interface BundleWriter {
 /**
  * Options of {@link createTarBundleWriter}.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createTarBundleWriter, type TarBundleWriterOptions } from "@spool/sinks";
@@ -84,6 +86,7 @@ export interface TarBundleWriterOptions {
  * A tar bundle written to a private temporary file and renamed to `out` by `finish()`;
  * `abort()` removes it. Refuses (`SPOOL_E_EXISTS`) an `out` that exists.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createTarBundleWriter } from "@spool/sinks";
@@ -192,6 +195,7 @@ function pipeWatched(pack: Pack, file: fs.WriteStream, out: string) {
 /**
  * Options of {@link createDirBundleWriter}.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createDirBundleWriter, type DirBundleWriterOptions } from "@spool/sinks";
@@ -208,6 +212,7 @@ export interface DirBundleWriterOptions {
  * A directory bundle: the same files as the tar, `0600` in `0700` directories, written
  * under a temporary name and renamed to `out` by `finish()`.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createDirBundleWriter } from "@spool/sinks";

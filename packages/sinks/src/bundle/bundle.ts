@@ -39,6 +39,7 @@ import { lineIndexName } from "../store/line-index.js";
 /**
  * The bundle path of the manifest (the last entry of a tar bundle).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { join } from "node:path";
@@ -50,6 +51,7 @@ export const MANIFEST_FILE = "manifest.json";
 /**
  * The manifest's `format`: what marks a file as a spool bundle.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { BUNDLE_FORMAT, type BundleManifest } from "@spool/sinks";
@@ -61,6 +63,7 @@ export const BUNDLE_FORMAT = "spool-bundle";
 /**
  * The file name of a capture's receipt, in a root and in a bundle.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { bundlePath, RECEIPT_FILE } from "@spool/sinks";
@@ -71,6 +74,7 @@ export const RECEIPT_FILE = "receipt.json";
 /**
  * Largest `receipt.json` a bundle may carry, in bytes (a receipt's preview is at most 16 KiB).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { MAX_BUNDLE_RECEIPT_BYTES } from "@spool/sinks";
@@ -81,6 +85,7 @@ export const MAX_BUNDLE_RECEIPT_BYTES = 1024 * 1024;
 /**
  * Largest `manifest.json` a bundle may carry, in bytes.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { MAX_MANIFEST_BYTES } from "@spool/sinks";
@@ -92,6 +97,7 @@ export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 /**
  * The files a capture may have in a bundle; anything else is refused on import.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { BUNDLE_FILE_NAMES } from "@spool/sinks";
@@ -110,6 +116,7 @@ export const BUNDLE_FILE_NAMES = [
 /**
  * One of {@link BUNDLE_FILE_NAMES}.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { streamFileName, type BundleFileName } from "@spool/sinks";
@@ -128,6 +135,7 @@ export type BundleFileName = (typeof BUNDLE_FILE_NAMES)[number];
  *   the store refused to look into is not exported;
  * - `binary-not-retained`: the stream was kept as replaced text, its raw bytes never were.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { OMISSION_REASONS } from "@spool/sinks";
@@ -143,6 +151,7 @@ export const OMISSION_REASONS = [
 /**
  * One of {@link OMISSION_REASONS}.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { BundleManifest, OmissionReason } from "@spool/sinks";
@@ -158,6 +167,7 @@ const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 /**
  * The zod schema of one file of a capture in a bundle manifest: its name, size and sha256.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { BundleFileSchema } from "@spool/sinks";
@@ -174,6 +184,7 @@ export const BundleFileSchema = z.object({
  * The zod schema of one capture in a bundle manifest: its condition when exported, its
  * files and what of it was left out.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { BundleCaptureSchema } from "@spool/sinks";
@@ -196,6 +207,7 @@ export const BundleCaptureSchema = z.object({
  * The zod schema of a bundle's `manifest.json`: format, version, creation time, the
  * captures and what was chosen but left out.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { readFileSync } from "node:fs";
@@ -217,6 +229,7 @@ export const BundleManifestSchema = z.object({
 /**
  * One file of a capture in a bundle manifest.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { BundleCapture, BundleFile } from "@spool/sinks";
@@ -228,6 +241,7 @@ export type BundleFile = z.infer<typeof BundleFileSchema>;
 /**
  * One capture in a bundle manifest.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { BundleCapture, BundleManifest } from "@spool/sinks";
@@ -239,6 +253,7 @@ export type BundleCapture = z.infer<typeof BundleCaptureSchema>;
 /**
  * A bundle's manifest, as {@link exportBundle} returns it and {@link importBundle} reads it.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { BundleManifest } from "@spool/sinks";
@@ -251,6 +266,7 @@ export type BundleManifest = z.infer<typeof BundleManifestSchema>;
 /**
  * The bundle path of a capture's file (`tool-outputs/<captureId>/<name>`).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { bundlePath } from "@spool/sinks";
@@ -265,6 +281,7 @@ export function bundlePath(captureId: string, name: string): string {
  * What a bundle entry's path names, or null for anything a bundle may not hold (any
  * other name, `..`, absolute, a hidden file, a deeper path).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { bundleFileOf } from "@spool/sinks";
@@ -286,6 +303,7 @@ export function bundleFileOf(
 /**
  * The bundle name of a stream's data: `.bin` for a binary representation, else `.txt`.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { streamFileName } from "@spool/sinks";
@@ -301,6 +319,7 @@ export function streamFileName(stream: StreamName, info: StreamReceipt): BundleF
 /**
  * The bundle name of a stream's sparse line index (`stdout.idx`).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { indexFileName } from "@spool/sinks";
@@ -314,6 +333,7 @@ export function indexFileName(stream: StreamName): BundleFileName {
 /**
  * What was copied of one stream into a bundle: its size and sha256.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { CopiedStream } from "@spool/sinks";
@@ -331,6 +351,7 @@ export interface CopiedStream {
  * was copied (never `complete`, never final); bytes it still held are counted as
  * discarded if its process had already ended.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { bundleReceipt } from "@spool/sinks";
@@ -379,6 +400,7 @@ export function bundleReceipt(
  * The receipt as a root keeps an imported or shared capture: its own root and paths, and
  * where it came from.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { arrivedReceipt } from "@spool/sinks";

@@ -24,6 +24,7 @@ import type { BundleWriter } from "./bundle-writer.js";
  * What {@link shareCapture} takes (`spool share`): the parent root and its store, the
  * capture, and the child root it goes to.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createFileStore, type ShareCaptureOptions } from "@spool/sinks";
@@ -51,6 +52,7 @@ export interface ShareCaptureOptions {
 /**
  * What {@link shareCapture} did: an {@link ImportReport} of the child root.
  *
+ * @category bundles
  * @example
  * ```ts
  * import type { ShareReport } from "@spool/sinks";
@@ -67,6 +69,7 @@ export interface ShareReport extends ImportReport {
  * Give a child root its own copy of a parent root's capture, recorded as `shared` from
  * the parent: staged, verified and reserved in the child's allowance like an import.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { createFileStore, shareCapture } from "@spool/sinks";

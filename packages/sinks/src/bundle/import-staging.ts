@@ -22,6 +22,7 @@ import { currentOwner, isOwnerAlive, type Owner } from "../lock/owner-identity.j
 /**
  * The name prefix of import staging directories in a root (`.spool-import-<pid>-…`).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { readdirSync } from "node:fs";
@@ -37,6 +38,7 @@ const STAGING_NAME = /^\.spool-import-(\d{1,10})-(\d{1,20}|x)-[A-Za-z0-9_-]{12}$
  * A fresh staging directory name owned by this process (its pid and start time, and a
  * random suffix).
  *
+ * @category bundles
  * @example
  * ```ts
  * import { stagingName } from "@spool/sinks";
@@ -51,6 +53,7 @@ export function stagingName(owner: Owner = currentOwner()): string {
  * The owner a staging directory's name records, or null for a name not made by
  * {@link stagingName}.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { stagingName, stagingOwner } from "@spool/sinks";
@@ -68,6 +71,7 @@ export function stagingOwner(name: string): Owner | null {
  * names. Entries that are not real directories, or whose name records no owner, are left
  * alone; removal never follows a link.
  *
+ * @category bundles
  * @example
  * ```ts
  * import { removeStaleStaging } from "@spool/sinks";

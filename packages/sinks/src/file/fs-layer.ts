@@ -19,6 +19,7 @@ import * as fs from "node:fs";
  * The subset of `node:fs` (synchronous) that storage uses, as one injectable object:
  * `nodeFs` is the real one, `createFaultyFs` (in `@spool/sinks/testing`) injects faults.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { FsLayer } from "@spool/sinks";
@@ -52,6 +53,7 @@ export interface FsLayer {
 /**
  * The real file system.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createFaultyFs, nodeFs } from "@spool/sinks/testing";
@@ -81,6 +83,7 @@ export const nodeFs: FsLayer = {
 /**
  * Error codes an injected fault can raise.
  *
+ * @category testing
  * @example
  * ```ts
  * import type { FaultCode } from "@spool/sinks/testing";
@@ -100,6 +103,7 @@ export type FaultCode = "ENOSPC" | "EIO" | "EDQUOT";
  * - `fsync`, `link`, `rename`, `open`: the call fails with `code`; `match` limits the
  *   fault to paths containing it (for fsync, the path the descriptor was opened with).
  *
+ * @category testing
  * @example
  * ```ts
  * import { createFileSpool } from "@spool/sinks";
@@ -126,6 +130,7 @@ export type FaultSpec =
 /**
  * A layer over `base` that raises the given faults.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createFileSpool } from "@spool/sinks";

@@ -19,6 +19,7 @@ import { openPrivateFile } from "./private-file.js";
  * Largest JSON file {@link readJsonNoFollow} reads, in bytes (a receipt holds at most a
  * 16 KiB preview).
  *
+ * @category storage
  * @example
  * ```ts
  * import { MAX_JSON_BYTES } from "@spool/sinks";
@@ -31,6 +32,7 @@ export const MAX_JSON_BYTES = 4 * 1024 * 1024;
  * The parsed contents of `file`, or `undefined` when it is absent, too large or not JSON;
  * throws when it is not a private regular file (a link, another user's file).
  *
+ * @category storage
  * @example
  * ```ts
  * import { ReceiptSchema } from "@spool/core";

@@ -30,6 +30,7 @@ const S_ISVTX = 0o1000;
  * What {@link resolveRoot} chooses from: the `--root` flag, the environment, and whether
  * to create a missing root.
  *
+ * @category storage
  * @example
  * ```ts
  * import { resolveRoot, type RootChoice } from "@spool/sinks";
@@ -50,6 +51,7 @@ export interface RootChoice {
  * The root used when none is given: `$SPOOL_ROOT`, else `$XDG_STATE_HOME/spool/default`
  * (`~/.local/state/spool/default`). Only computes the path; {@link resolveRoot} checks it.
  *
+ * @category storage
  * @example
  * ```ts
  * import { defaultRoot } from "@spool/sinks";
@@ -67,6 +69,7 @@ export function defaultRoot(env: NodeJS.ProcessEnv): string {
  * 0700 when missing unless `create: false`. Throws `SPOOL_E_USAGE`, `SPOOL_E_STORAGE`,
  * `SPOOL_E_REF_NOT_FOUND` or `SPOOL_E_UNSAFE_PATH`.
  *
+ * @category storage
  * @example
  * ```ts
  * import { resolveRoot } from "@spool/sinks";

@@ -28,6 +28,7 @@ import { type FsLayer, nodeFs } from "./fs-layer.js";
  * The directory of a root that holds the captures, one directory per captureId; every
  * ref starts with it.
  *
+ * @category storage
  * @example
  * ```ts
  * import { join } from "node:path";
@@ -42,6 +43,7 @@ const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_RDONLY, O_DIRECTORY, O_NONBLOCK
 /**
  * Options of {@link ensurePrivateDir}.
  *
+ * @category storage
  * @example
  * ```ts
  * import { ensurePrivateDir, type PrivateDirOptions } from "@spool/sinks";
@@ -62,6 +64,7 @@ export interface PrivateDirOptions {
  * `0700` (mkdir's mode is filtered by the umask); an existing one is never chmod-ed.
  * Returns `dir`; throws `SPOOL_E_UNSAFE_PATH`, `SPOOL_E_EXISTS` or `SPOOL_E_STORAGE`.
  *
+ * @category storage
  * @example
  * ```ts
  * import { ensurePrivateDir } from "@spool/sinks";
@@ -127,6 +130,7 @@ export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): 
  * (write-only). Anything already at the name (file, link, FIFO, socket) is refused with
  * `SPOOL_E_EXISTS` and left alone.
  *
+ * @category storage
  * @example
  * ```ts
  * import { closeSync } from "node:fs";
@@ -173,6 +177,7 @@ export function createExclusive(file: string, fsl: FsLayer = nodeFs): number {
 /**
  * What {@link writeSome} managed before it stopped.
  *
+ * @category storage
  * @example
  * ```ts
  * import { writeSome } from "@spool/sinks";
@@ -193,6 +198,7 @@ export interface WriteOutcome {
  * failure (or a write that makes no progress) is returned with the exact number of
  * bytes written before it, which is the boundary the caller keeps.
  *
+ * @category storage
  * @example
  * ```ts
  * import { writeSome } from "@spool/sinks";
@@ -224,6 +230,7 @@ export function writeSome(fd: number, data: Uint8Array, fsl: FsLayer = nodeFs): 
  * Write all of `data` at the current position, looping over short writes; throws the
  * errno error on failure.
  *
+ * @category storage
  * @example
  * ```ts
  * import { writeFully } from "@spool/sinks";
@@ -239,6 +246,7 @@ export function writeFully(fd: number, data: Uint8Array, fsl: FsLayer = nodeFs):
 /**
  * fsync a directory (never through a link) so a rename or creation in it is durable.
  *
+ * @category storage
  * @example
  * ```ts
  * import { renameSync } from "node:fs";
@@ -259,6 +267,7 @@ export function syncDir(dir: string, fsl: FsLayer = nodeFs): void {
 /**
  * Options of {@link publishAtomic}.
  *
+ * @category storage
  * @example
  * ```ts
  * import { publishAtomic, type PublishOptions } from "@spool/sinks";
@@ -292,6 +301,7 @@ export interface PublishOptions {
  * Readers see the old file or the whole new one, never a torn one. The temp is removed
  * on failure.
  *
+ * @category storage
  * @example
  * ```ts
  * import { publishAtomic } from "@spool/sinks";
@@ -360,6 +370,7 @@ export function publishAtomic(
  * hard link (fails on any existing entry, link or FIFO included), then unlink the old
  * name. `from` must be a regular file.
  *
+ * @category storage
  * @example
  * ```ts
  * import { renameExclusive } from "@spool/sinks";
@@ -386,6 +397,7 @@ export function renameExclusive(from: string, to: string, fsl: FsLayer = nodeFs)
 /**
  * The `errno` code of an error, or `EIO` when it has none.
  *
+ * @category storage
  * @example
  * ```ts
  * import { errnoOf } from "@spool/sinks";
@@ -410,6 +422,7 @@ function lstatOrThrow(p: string, fsl: FsLayer): fs.Stats {
 /**
  * `lstat` of `p` (never following a link), or null when nothing is there; other errors throw.
  *
+ * @category storage
  * @example
  * ```ts
  * import { lstatIfAny } from "@spool/sinks";

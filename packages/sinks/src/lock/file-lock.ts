@@ -21,6 +21,7 @@ import { currentOwner, isOwnerAlive, ownerOf } from "./owner.js";
 /**
  * Options of {@link withFileLock}.
  *
+ * @category storage
  * @example
  * ```ts
  * import { withFileLock, type FileLockOptions } from "@spool/sinks";
@@ -46,6 +47,7 @@ export interface FileLockOptions {
  * process is taken over); always releases it. Waits at most `timeoutMs`, then throws
  * `SPOOL_E_STORAGE`.
  *
+ * @category storage
  * @example
  * ```ts
  * import { withFileLock } from "@spool/sinks";

@@ -18,6 +18,7 @@ export { processStart };
 /**
  * A process identity: a pid alone can be reused, a pid with its start time is not.
  *
+ * @category storage
  * @example
  * ```ts
  * import { currentOwner, isOwnerAlive, type Owner } from "@spool/sinks";
@@ -34,6 +35,7 @@ export interface Owner {
 /**
  * The file a capture's supervisor leaves in its directory so others can tell it is alive.
  *
+ * @category storage
  * @example
  * ```ts
  * import { join } from "node:path";
@@ -48,6 +50,7 @@ let self: Owner | null = null;
 /**
  * This process, as an owner record (its pid and start time).
  *
+ * @category storage
  * @example
  * ```ts
  * import { currentOwner } from "@spool/sinks";
@@ -63,6 +66,7 @@ export function currentOwner(): Owner {
  * True while the process that wrote `owner` is still running: the same pid with the same
  * start time, and not a zombie (a dead process nobody has reaped yet is dead).
  *
+ * @category storage
  * @example
  * ```ts
  * import { isOwnerAlive, readOwnerFile } from "@spool/sinks";

@@ -29,6 +29,7 @@ export {
 /**
  * `owner.json` of a capture: the owner, and when its capture started.
  *
+ * @category storage
  * @example
  * ```ts
  * import { readOwnerFile, type OwnerFile } from "@spool/sinks";
@@ -44,6 +45,7 @@ export interface OwnerFile extends Owner {
  * `value` as a process identity (a positive whole pid, a start time string or null), or
  * null when it is not one; what {@link OwnerSchema} accepts, without zod.
  *
+ * @category storage
  * @example
  * ```ts
  * import { ownerOf } from "@spool/sinks";
@@ -62,6 +64,7 @@ export function ownerOf(value: unknown): Owner | null {
 /**
  * `value` as an `owner.json` record, or null; what {@link OwnerFileSchema} accepts.
  *
+ * @category storage
  * @example
  * ```ts
  * import { ownerFileOf } from "@spool/sinks";
@@ -84,6 +87,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * The owner recorded in `dir/owner.json`, or null when there is none (yet) or it is unreadable.
  *
+ * @category storage
  * @example
  * ```ts
  * import { readOwnerFile } from "@spool/sinks";

@@ -20,6 +20,7 @@ import type { Owner } from "./owner-identity.js";
 /**
  * The zod schema of a process identity (pid and start time).
  *
+ * @category storage
  * @example
  * ```ts
  * import { OwnerSchema } from "@spool/sinks";
@@ -36,6 +37,7 @@ export const OwnerSchema = z.object({
  * The zod schema of `owner.json` as the writer publishes it: the owner, and when its
  * capture started.
  *
+ * @category storage
  * @example
  * ```ts
  * import { OwnerFileSchema } from "@spool/sinks";
@@ -49,6 +51,7 @@ export const OwnerFileSchema = OwnerSchema.extend({
 /**
  * The zod schema of one capture's reservation in a root's books.
  *
+ * @category storage
  * @example
  * ```ts
  * import { ReservationSchema } from "@spool/sinks";

@@ -35,6 +35,7 @@ import { createMemoryStore, type MemoryCapture, type MemoryStreamData } from "./
 /**
  * The memory spool's name, as its errors and logs name it.
  *
+ * @category storage
  * @example
  * ```ts
  * import { MEMORY_SPOOL } from "@spool/sinks";
@@ -46,6 +47,7 @@ export const MEMORY_SPOOL = "memory-spool";
 /**
  * Options of {@link createMemorySpool}.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createMemorySpool, type MemorySpoolOptions } from "@spool/sinks";
@@ -64,6 +66,7 @@ export interface MemorySpoolOptions {
  * A spool that keeps captures in memory ({@link createMemorySpool}): for tests and for
  * short-lived processes; `store` reads them back through the `CaptureStore` contract.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createMemorySpool } from "@spool/sinks";
@@ -90,6 +93,7 @@ export interface MemorySpool {
 /**
  * A spool kept in memory, with its store: for tests, and for captures nobody reads later.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createMemorySpool } from "@spool/sinks";

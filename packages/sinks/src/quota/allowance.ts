@@ -3,6 +3,7 @@
  * Reservations only grow until {@link Allowance.release}; an implementation may reserve
  * more than asked (a step), so that it is asked rarely.
  *
+ * @category quotas
  * @example
  * ```ts
  * import type { Allowance } from "@spool/sinks";

@@ -18,6 +18,7 @@ import type { Allowance, AllowanceSource } from "./quota.js";
 /**
  * The memory allowance's name, as its errors name it.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { MEMORY_ALLOWANCE } from "@spool/sinks";
@@ -29,6 +30,7 @@ export const MEMORY_ALLOWANCE = "memory-allowance";
 /**
  * Options of {@link createMemoryAllowance}.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createMemoryAllowance, type MemoryAllowanceOptions } from "@spool/sinks";
@@ -47,6 +49,7 @@ export interface MemoryAllowanceOptions {
  * An allowance kept in memory ({@link createMemoryAllowance}): its `source` for
  * `withQuotas`, and what all captures hold now.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createMemoryAllowance } from "@spool/sinks";
@@ -64,6 +67,7 @@ export interface MemoryAllowance {
 /**
  * An allowance of `limit` bytes kept in memory, shared by every capture that reserves from it.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createMemoryAllowance, createMemorySpool, withQuotas } from "@spool/sinks";

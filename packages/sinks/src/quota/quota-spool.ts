@@ -48,6 +48,7 @@ import {
 /**
  * The quota wrapper's name, as its errors and logs name it.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { QUOTA_SPOOL } from "@spool/sinks";
@@ -59,6 +60,7 @@ export const QUOTA_SPOOL = "quota-spool";
 /**
  * What `withQuotas` takes: a per-capture ceiling and a shared allowance, both off unless given.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createMemoryAllowance, type QuotaOptions } from "@spool/sinks";
@@ -85,6 +87,7 @@ export interface QuotaOptions {
  * library's defaults are no limits; the CLI uses {@link DEFAULT_MAX_BYTES} (32 MiB) and
  * {@link DEFAULT_ROOT_QUOTA} (128 MiB).
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createFileSpool, DEFAULT_MAX_BYTES, DEFAULT_ROOT_QUOTA, rootQuotaAllowance, withQuotas } from "@spool/sinks";

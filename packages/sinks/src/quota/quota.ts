@@ -21,6 +21,7 @@ export type { Allowance } from "./allowance.js";
 /**
  * The CLI's `--max-bytes`: 32 MiB per capture. The library applies it only through {@link withQuotas}.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { DEFAULT_MAX_BYTES } from "@spool/sinks";
@@ -32,6 +33,7 @@ export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
  * The CLI's `--root-quota`: 128 MiB for every capture of a root together. The library
  * applies it only through `withQuotas({ allowance: rootQuotaAllowance(…) })`.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { DEFAULT_ROOT_QUOTA, rootQuotaAllowance } from "@spool/sinks";
@@ -44,6 +46,7 @@ export const DEFAULT_ROOT_QUOTA = 128 * 1024 * 1024;
  * Where a capture gets its {@link Allowance}, asked once when the capture spills (a
  * small result that never spills reserves nothing and touches no books).
  *
+ * @category quotas
  * @example
  * ```ts
  * import type { AllowanceSource } from "@spool/sinks";
@@ -60,6 +63,7 @@ export type AllowanceSource = (context: SpoolContext) => Allowance | Promise<All
 /**
  * Options of {@link createRetentionLimit}.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createRetentionLimit, type RetentionLimitOptions } from "@spool/sinks";
@@ -77,6 +81,7 @@ export interface RetentionLimitOptions {
 /**
  * How much of a write may be kept, and which limit cut it (null when none did).
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createRetentionLimit } from "@spool/sinks";
@@ -94,6 +99,7 @@ export interface Admission {
  * The retention limits of one capture ({@link createRetentionLimit}), asked before bytes
  * are kept.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createRetentionLimit, type RetentionLimit } from "@spool/sinks";
@@ -111,6 +117,7 @@ export interface RetentionLimit {
  * cuts at the exact byte where `maxBytes` or the allowance is reached, so persistence
  * stops at a known boundary. `withQuotas` applies it to any spool.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createRetentionLimit } from "@spool/sinks";
@@ -150,6 +157,7 @@ export function createRetentionLimit(options: RetentionLimitOptions): RetentionL
  * `ROOT/.spool-quota/`, shared by every process (see root-quota.ts). Its module (and zod,
  * which validates the books) is loaded only when a capture spills.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { rootQuotaAllowance, withQuotas, createFileSpool } from "@spool/sinks";

@@ -39,6 +39,7 @@ import type { Allowance } from "./allowance.js";
  * The directory of a root that holds its allowance's books (one reservation per capture,
  * and the lock).
  *
+ * @category quotas
  * @example
  * ```ts
  * import { join } from "node:path";
@@ -54,6 +55,7 @@ const COMPONENT = "root-quota";
  * One capture's reservation in a root's books (its zod schema, for users:
  * `ReservationSchema`; this module reads the books without zod, see {@link reservationOf}).
  *
+ * @category quotas
  * @example
  * ```ts
  * import type { Reservation } from "@spool/sinks";
@@ -74,6 +76,7 @@ export interface Reservation {
  * `value` as a {@link Reservation}, or null when it is not one; what `ReservationSchema`
  * accepts, without zod (every capture that spills reads the books).
  *
+ * @category quotas
  * @example
  * ```ts
  * import { reservationOf } from "@spool/sinks";
@@ -93,6 +96,7 @@ export function reservationOf(value: unknown): Reservation | null {
 /**
  * Options of {@link createRootAllowance}.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createRootAllowance, type RootAllowanceOptions } from "@spool/sinks";
@@ -123,6 +127,7 @@ export interface RootAllowanceOptions {
  * A capture's reservation in a file root: `reserve` grows it (in steps, under the lock)
  * to cover `total` if the allowance has room; `release` settles it to what was kept.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createRootAllowance, type RootAllowance } from "@spool/sinks";
@@ -137,6 +142,7 @@ export type RootAllowance = Allowance;
  * capturing into it. Throws `SPOOL_E_OPTIONS` for a limit that is not a whole number ≥ 0.
  * `rootQuotaAllowance(limit)` is the {@link AllowanceSource} form `withQuotas` takes.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { createRootAllowance } from "@spool/sinks";
@@ -213,6 +219,7 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
 /**
  * Bytes reserved or kept in the root right now (reconciling dead reservations).
  *
+ * @category quotas
  * @example
  * ```ts
  * import { DEFAULT_ROOT_QUOTA, rootQuotaUsage } from "@spool/sinks";
@@ -229,6 +236,7 @@ export function rootQuotaUsage(root: string, fsl: FsLayer = nodeFs): number {
  * that no longer exist, and add settled reservations for captures that have none.
  * Idempotent; never touches a capture whose supervisor is alive.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { reconcileRootQuota } from "@spool/sinks";
@@ -277,6 +285,7 @@ export function reconcileRootQuota(root: string, fsl: FsLayer = nodeFs): void {
 /**
  * Bytes of stream files (`stdout.*`, `stderr.*`) a capture directory holds on disk.
  *
+ * @category quotas
  * @example
  * ```ts
  * import { keptOnDisk } from "@spool/sinks";

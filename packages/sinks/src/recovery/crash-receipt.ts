@@ -25,6 +25,7 @@ import {
 /**
  * What a store holds of one stream, scanned: the facts a crash receipt is built from.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { StoredData } from "@spool/sinks";
@@ -45,6 +46,7 @@ export interface StoredData {
 /**
  * Counts bytes, lines and the sha256 of data handed to it in pieces ({@link createDataScan}).
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { DataScan } from "@spool/sinks";
@@ -62,6 +64,7 @@ export interface DataScan {
  * A fresh {@link DataScan}: feed it a stream's stored bytes in pieces, then read its size,
  * line count and sha256.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { createDataScan } from "@spool/sinks";
@@ -101,6 +104,7 @@ export function createDataScan(): DataScan {
  * are `stored`: `partial` with reason `crash`, its committed bytes the bytes that were
  * stored (never `complete`).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { crashedFrom } from "@spool/sinks";
@@ -188,6 +192,7 @@ function recoveredStream(base: StreamReceipt, stored: StoredData | null): Stream
  * A receipt for a capture with no live receipt yet: everything unknown is empty or null
  * (the base of a crash receipt for a capture that crashed while starting).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { skeletonReceipt } from "@spool/sinks";

@@ -40,6 +40,7 @@ const TEMP = /^\.[A-Za-z0-9._-]+\.tmp$/;
  * `receipt.json` and its leftover temp files removed; live and final ones are left
  * alone. Idempotent. Returns the state after reconciling.
  *
+ * @category storage
  * @example
  * ```ts
  * import { reconcileCapture } from "@spool/sinks";
@@ -92,6 +93,7 @@ function syncStreamFiles(receipt: Receipt): void {
  * Reconcile every capture of the root, the root's quota books and stale import staging
  * (`spool recover`). A capture that cannot be looked at is reported, not thrown.
  *
+ * @category storage
  * @example
  * ```ts
  * import { recoverRoot } from "@spool/sinks";
@@ -133,6 +135,7 @@ export function recoverRoot(root: string, options: CaptureStateOptions = {}): Re
 /**
  * Every capture of the root and where it stands, oldest first, writing nothing.
  *
+ * @category storage
  * @example
  * ```ts
  * import { listCaptureStatuses } from "@spool/sinks";

@@ -24,6 +24,7 @@ import type { LineSeek } from "./line-index.js";
  * Largest single read from a stream's source, in bytes (1 MiB): `chunks` yields pieces of
  * at most this size.
  *
+ * @category storage
  * @example
  * ```ts
  * import { READ_CHUNK } from "@spool/sinks";
@@ -39,6 +40,7 @@ const NEWLINE = 0x0a;
  * Where a bounded stream's bytes come from (random access): what a new store implements
  * to get every read rule of {@link createBoundedStream} for free.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StreamSource } from "@spool/sinks";
@@ -74,6 +76,7 @@ export interface StreamSource {
  * What a bounded stream is: the capture, the stream, its readable length and whether it
  * is binary (binary spans are not moved to character boundaries).
  *
+ * @category storage
  * @example
  * ```ts
  * import type { BoundedStreamInfo } from "@spool/sinks";
@@ -92,6 +95,7 @@ export interface BoundedStreamInfo {
  * The readable bound of a stream: committed bytes within what was retained (0 when
  * nothing was retained). Pass it as a bounded stream's `committed`.
  *
+ * @category storage
  * @example
  * ```ts
  * import { readableLength } from "@spool/sinks";
@@ -111,6 +115,7 @@ export function readableLength(receipt: Receipt, stream: StreamName): number {
  * chunks, and find lines through the source's sparse line index. For implementing a
  * `CaptureStore` over new storage.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createBoundedStream } from "@spool/sinks";

@@ -53,6 +53,7 @@ const INIT_GRACE_MS = 5000;
  * Where a capture directory stands ({@link readCaptureState}): its condition, the receipt
  * to report and its owner.
  *
+ * @category storage
  * @example
  * ```ts
  * import { readCaptureState } from "@spool/sinks";
@@ -73,6 +74,7 @@ export interface CaptureStatus {
 /**
  * Options of {@link readCaptureState}.
  *
+ * @category storage
  * @example
  * ```ts
  * import { readCaptureState, type CaptureStateOptions } from "@spool/sinks";
@@ -97,6 +99,7 @@ export interface CaptureStateOptions {
  * crash receipt recovery would publish). Throws `SPOOL_E_REF_NOT_FOUND` for no capture,
  * `SPOOL_E_UNSAFE_PATH` for a link or non-directory.
  *
+ * @category storage
  * @example
  * ```ts
  * import { readCaptureState } from "@spool/sinks";

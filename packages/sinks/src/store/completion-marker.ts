@@ -18,6 +18,7 @@ import { createExclusive } from "../file/storage.js";
 /**
  * The file name of a capture's completion marker (its completion notice was delivered).
  *
+ * @category storage
  * @example
  * ```ts
  * import { join } from "node:path";
@@ -30,6 +31,7 @@ export const COMPLETION_MARKER = "completion.seen";
 /**
  * Whether the completion of the capture in `dir` has been delivered.
  *
+ * @category storage
  * @example
  * ```ts
  * import { completionSeen } from "@spool/sinks";
@@ -50,6 +52,7 @@ export function completionSeen(dir: string): boolean {
  * false if it had been delivered before. Any other failure throws (`SPOOL_E_STORAGE`,
  * `SPOOL_E_UNSAFE_PATH`): then it is not delivered.
  *
+ * @category storage
  * @example
  * ```ts
  * import { takeCompletion } from "@spool/sinks";

@@ -19,6 +19,7 @@ import { ensurePrivateDir, publishAtomic } from "../file/storage.js";
 /**
  * The directory (inside a capture's directory) that holds its named cursors.
  *
+ * @category storage
  * @example
  * ```ts
  * import { join } from "node:path";
@@ -32,6 +33,7 @@ export const CURSORS_DIR = "cursors";
  * The saved offset of cursor `name` on `stream` of the capture in `dir`, or 0 if it has
  * never read.
  *
+ * @category storage
  * @example
  * ```ts
  * import { loadCursor } from "@spool/sinks";
@@ -49,6 +51,7 @@ export function loadCursor(dir: string, stream: StreamName, name: string): numbe
  * Record that cursor `name` has consumed `stream` up to `offset` (replaced atomically, a
  * private file). Refuses names that do not match `CURSOR_NAME_PATTERN` (`SPOOL_E_REF_INVALID`).
  *
+ * @category storage
  * @example
  * ```ts
  * import { saveCursor } from "@spool/sinks";

@@ -23,6 +23,7 @@ import { EXIT_FILE, exitFallbackPath } from "../writer/final-records.js";
  * owner wrote when `receipt.json` could not be published, so recovery can still report
  * how the process ended.
  *
+ * @category storage
  * @example
  * ```ts
  * import { ExitRecordSchema } from "@spool/sinks";
@@ -42,6 +43,7 @@ export const ExitRecordSchema = z.object({
 /**
  * A capture's exit record ({@link ExitRecordSchema}).
  *
+ * @category storage
  * @example
  * ```ts
  * import type { ExitRecord } from "@spool/sinks";
@@ -54,6 +56,7 @@ export type ExitRecord = z.infer<typeof ExitRecordSchema>;
 /**
  * The exit record of the capture in `dir` (of `root`), or null when none was written.
  *
+ * @category storage
  * @example
  * ```ts
  * import { readExitRecord } from "@spool/sinks";

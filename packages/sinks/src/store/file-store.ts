@@ -49,6 +49,7 @@ import { createStateWatch } from "./state-watch.js";
 /**
  * The file store's `name` (`CaptureStore.name`), as errors and logs name it.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileStore, FILE_STORE } from "@spool/sinks";
@@ -60,6 +61,7 @@ export const FILE_STORE = "file-store";
 /**
  * What {@link createFileStore} takes: the root, and how `watch` looks and decides.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileStore, type FileStoreOptions } from "@spool/sinks";
@@ -81,6 +83,7 @@ export interface FileStoreOptions {
 /**
  * The read side of a file root: resolve refs, list, read ranges, watch, remove.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileStore } from "@spool/sinks";

@@ -21,6 +21,7 @@ import { publishAtomic } from "../file/storage.js";
 /**
  * The file name of a background job's record in its capture directory.
  *
+ * @category storage
  * @example
  * ```ts
  * import { join } from "node:path";
@@ -34,6 +35,7 @@ export const JOB_FILE = "job.json";
  * The zod schema of `job.json`: how a background job began, its supervisor's pid and its
  * own pid and process group.
  *
+ * @category storage
  * @example
  * ```ts
  * import { JobRecordSchema } from "@spool/sinks";
@@ -57,6 +59,7 @@ export const JobRecordSchema = z.object({
 /**
  * A background job's record ({@link JobRecordSchema}).
  *
+ * @category storage
  * @example
  * ```ts
  * import type { JobRecord } from "@spool/sinks";
@@ -68,6 +71,7 @@ export type JobRecord = z.infer<typeof JobRecordSchema>;
 /**
  * Publish `job.json` atomically (once per job, before the launch receipt is handed out).
  *
+ * @category storage
  * @example
  * ```ts
  * import { writeJobRecord } from "@spool/sinks";
@@ -83,6 +87,7 @@ export function writeJobRecord(dir: string, record: JobRecord): void {
 /**
  * The job record of a capture directory, or null for a capture that was not a job.
  *
+ * @category storage
  * @example
  * ```ts
  * import { readJobRecord } from "@spool/sinks";

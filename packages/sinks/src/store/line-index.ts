@@ -22,6 +22,7 @@ import type { StreamName } from "@spool/core/runtime";
 /**
  * The line index's component name, as its errors and logs name it.
  *
+ * @category storage
  * @example
  * ```ts
  * import { LINE_INDEX } from "@spool/sinks";
@@ -34,6 +35,7 @@ export const LINE_INDEX = "line-index";
  * Every how many lines the sparse line index records an offset (1024): finding a line
  * scans at most this many lines after one seek.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createLineIndexer, LINE_INDEX_EVERY } from "@spool/sinks";
@@ -52,6 +54,7 @@ const DENSE_GAP = 48;
 /**
  * The index file of a stream, beside its data file in the capture directory.
  *
+ * @category storage
  * @example
  * ```ts
  * import { lineIndexName } from "@spool/sinks";
@@ -66,6 +69,7 @@ export function lineIndexName(stream: StreamName): string {
  * The writer side of the sparse line index ({@link createLineIndexer}): fed the stream's
  * bytes in order, it returns the index entries to append.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createLineIndexer, lineIndexEntries } from "@spool/sinks";
@@ -83,6 +87,7 @@ export interface LineIndexer {
  * Writer side of the sparse line index: counts newlines across writes and emits an
  * 8-byte entry (the offset where a line starts) every `every`th line.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createLineIndexer } from "@spool/sinks";
@@ -128,6 +133,7 @@ export function createLineIndexer(every: number = LINE_INDEX_EVERY): LineIndexer
  * Where to start scanning for a line (1-based): the nearest indexed line at or before it,
  * and how many newlines remain to pass.
  *
+ * @category storage
  * @example
  * ```ts
  * import { seekLineEntries } from "@spool/sinks";
@@ -146,6 +152,7 @@ export interface LineSeek {
  * using only entries at or below `committed`. `fd` is the open index file, or null when
  * there is none (then the scan starts at byte 0).
  *
+ * @category storage
  * @example
  * ```ts
  * import { seekLine } from "@spool/sinks";
@@ -173,6 +180,7 @@ export function seekLine(
  * {@link seekLine} over any list of entries: `entry(i)` is entry `i`'s offset (null if it
  * cannot be read), `entries` how many there are. For stores that keep the index elsewhere.
  *
+ * @category storage
  * @example
  * ```ts
  * import { seekLineEntries } from "@spool/sinks";
@@ -201,6 +209,7 @@ export function seekLineEntries(
  * The offsets in entries as {@link LineIndexer.scan} returns them (or as read from an
  * index file).
  *
+ * @category storage
  * @example
  * ```ts
  * import { readFileSync } from "node:fs";

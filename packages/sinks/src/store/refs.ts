@@ -34,6 +34,7 @@ const COMPONENT = "refs";
 /**
  * Longest REF accepted, in UTF-16 units; longer ones are refused with `SPOOL_E_REF_INVALID`.
  *
+ * @category storage
  * @example
  * ```ts
  * import { MAX_REF_LENGTH } from "@spool/sinks";
@@ -51,6 +52,7 @@ const STREAM_EXTENSIONS = ["live", "txt", "bin"] as const;
  * Where a REF points ({@link resolveRef}): the capture, its verified directory, the named
  * file (if any) and its stream.
  *
+ * @category storage
  * @example
  * ```ts
  * import { resolveRef } from "@spool/sinks";
@@ -76,6 +78,7 @@ export interface ResolvedRef {
  * `SPOOL_E_REF_INVALID` (malformed), `SPOOL_E_REF_OUTSIDE_ROOT` (escapes `tool-outputs`,
  * or goes through a link) or `SPOOL_E_REF_NOT_FOUND`.
  *
+ * @category storage
  * @example
  * ```ts
  * import { resolveRef } from "@spool/sinks";
@@ -102,6 +105,7 @@ export function resolveRef(root: string, ref: string): ResolvedRef {
  * What a REF says before any storage is looked at ({@link parseRef}): a path under
  * `tool-outputs`, or a bare name.
  *
+ * @category storage
  * @example
  * ```ts
  * import { parseRef, type ParsedRef } from "@spool/sinks";
@@ -120,6 +124,7 @@ export type ParsedRef =
  * (`SPOOL_E_REF_INVALID`: empty, NUL, over-long, malformed id or file name;
  * `SPOOL_E_REF_OUTSIDE_ROOT`: absolute, `..`/`.`/empty segments, not under `tool-outputs`).
  *
+ * @category storage
  * @example
  * ```ts
  * import { parseRef } from "@spool/sinks";
@@ -156,6 +161,7 @@ export function parseRef(ref: string): ParsedRef {
 /**
  * The stream a stream file's name (`stdout.live`, `stderr.txt`, …) belongs to, else null.
  *
+ * @category storage
  * @example
  * ```ts
  * import { streamOfFile } from "@spool/sinks";
@@ -171,6 +177,7 @@ export function streamOfFile(file: string): StreamName | null {
  * The verified directory of capture `captureId` under `root` (by the same checks as
  * {@link resolveRef}: a well-formed id, no link at any level). Throws the `SPOOL_E_REF_*` codes.
  *
+ * @category storage
  * @example
  * ```ts
  * import { captureDir } from "@spool/sinks";

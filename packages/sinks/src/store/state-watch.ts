@@ -22,6 +22,7 @@ import { producerOf } from "@spool/core/runtime";
 /**
  * Options of {@link createStateWatch}: how to look at a capture, and how often.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileStore, type StateWatchOptions } from "@spool/sinks";
@@ -46,6 +47,7 @@ export interface StateWatchOptions {
  * Shared watching of captures ({@link createStateWatch}): one look per capture however
  * many watch it; what a store's `watch` is built on.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StateWatch } from "@spool/sinks";
@@ -66,6 +68,7 @@ export interface StateWatch {
  * What a watcher compares: the parts of a state that a follower acts on (condition,
  * producer and capture state, each stream's committed and retained bytes).
  *
+ * @category storage
  * @example
  * ```ts
  * import { stateSignature } from "@spool/sinks";
@@ -105,6 +108,7 @@ const refClock: Clock = {
  * sharing one look among every watcher of a capture: the `CaptureStore.watch` of a store
  * that has no push notifications of its own.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileStore, createStateWatch } from "@spool/sinks";

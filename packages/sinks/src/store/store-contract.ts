@@ -36,6 +36,7 @@ import {
  * What {@link checkStoreContract} takes: the store under test, its write side, a plan,
  * and how to leave a crashed capture behind.
  *
+ * @category testing
  * @example
  * ```ts
  * import type { StoreContractOptions } from "@spool/sinks/testing";
@@ -71,6 +72,7 @@ const PREVIEW = { stdoutChars: 64, stderrChars: 64, maxBytes: 1024 };
 /**
  * export async function checkStoreContract(
  *
+ * @category testing
  * @example
  * ```ts
  * import { createMemorySpool } from "@spool/sinks";

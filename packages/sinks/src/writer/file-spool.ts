@@ -46,6 +46,7 @@ import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./
 /**
  * The file spool's name, as errors and logs name it (`file-spool: …`).
  *
+ * @category storage
  * @example
  * ```ts
  * import { isSpoolError } from "@spool/core";
@@ -60,6 +61,7 @@ export const FILE_SPOOL = "file-spool";
  * What {@link createFileSpool} takes. It sets no size limits: wrap its `factory` in
  * `withQuotas` for them.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileSpool, type FileSpoolOptions } from "@spool/sinks";
@@ -109,6 +111,7 @@ export interface FileSpoolOptions {
  * A file spool ({@link createFileSpool}): give `factory` to captures, `destroy()` it after
  * the last one.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileSpool } from "@spool/sinks";
@@ -134,6 +137,7 @@ const WORKER = new URL("../../dist/writer/file-writer.worker.js", import.meta.ur
  * With `root`, a missing root is refused (or created, `missingRoot: "create"`) here and now.
  * It sets no limits: wrap `factory` in {@link withQuotas} for them.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileSpool, resolveRoot } from "@spool/sinks";
@@ -486,6 +490,7 @@ function prepareRoot(root: string, missing: "refuse" | "create", loud: boolean):
  * The root-relative ref of a capture's file (`tool-outputs/<captureId>/<file>`), as
  * receipts and `spool read` use it.
  *
+ * @category storage
  * @example
  * ```ts
  * import { refOf } from "@spool/sinks";

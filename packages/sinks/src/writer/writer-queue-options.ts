@@ -18,6 +18,7 @@ import type { z as Zod, input as ZodInput, output as ZodOutput } from "zod";
  * The defaults the schema applies: a 4 MiB budget, a 2 s stall timeout, a 1 MiB credit
  * window and 256 KiB messages.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createFileSpool, WRITER_QUEUE_DEFAULTS } from "@spool/sinks";
@@ -34,6 +35,7 @@ export const WRITER_QUEUE_DEFAULTS = {
 /**
  * The smallest `budgetBytes` accepted (64 KiB).
  *
+ * @category storage
  * @example
  * ```ts
  * import { MIN_WRITER_QUEUE_BUDGET, resolveWriterQueueOptions } from "@spool/sinks";
@@ -46,6 +48,7 @@ export const MIN_WRITER_QUEUE_BUDGET = 64 * 1024;
  * The writer queue's options schema, built on the zod namespace given (`z` from "zod"),
  * so the caller decides when zod is loaded.
  *
+ * @category storage
  * @example
  * ```ts
  * import { z } from "zod";
@@ -76,6 +79,7 @@ type Schema = ReturnType<typeof writerQueueOptionsSchema>;
  * of {@link WRITER_QUEUE_DEFAULTS}): `budgetBytes`, `stallMs`, `creditBytes`,
  * `messageBytes`. A file or memory spool's `queue` option.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { WriterQueueOptions } from "@spool/sinks";
@@ -86,6 +90,7 @@ export type WriterQueueOptions = ZodInput<Schema>;
 /**
  * Writer queue options with every default applied ({@link resolveWriterQueueOptions}).
  *
+ * @category storage
  * @example
  * ```ts
  * import { resolveWriterQueueOptions, type ResolvedWriterQueueOptions } from "@spool/sinks";
@@ -101,6 +106,7 @@ export type ResolvedWriterQueueOptions = ZodOutput<Schema>;
  * else is handed to the schema itself, loaded on demand, so its verdict and its `ZodError`
  * stay the only ones.
  *
+ * @category storage
  * @example
  * ```ts
  * import { resolveWriterQueueOptions } from "@spool/sinks";

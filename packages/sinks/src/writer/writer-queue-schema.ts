@@ -15,6 +15,7 @@ import { writerQueueOptionsSchema } from "./writer-queue-options.js";
  * The writer queue's options schema as a value, for callers who validate or introspect
  * it (importing it loads zod; `resolveWriterQueueOptions` does not).
  *
+ * @category storage
  * @example
  * ```ts
  * import { WriterQueueOptionsSchema } from "@spool/sinks";

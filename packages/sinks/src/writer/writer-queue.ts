@@ -33,6 +33,7 @@ export type { WriterQueueOptions } from "./writer-queue-options.js";
 /**
  * The writer queue's name, as its errors and logs name it.
  *
+ * @category storage
  * @example
  * ```ts
  * import { WRITER_QUEUE } from "@spool/sinks";
@@ -45,6 +46,7 @@ export const WRITER_QUEUE = "writer-queue";
  * Where a {@link WriterQueue} sends its bytes (a worker's port, or memory): ownership of
  * each chunk passes to it.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { WriterTransport } from "@spool/sinks";
@@ -65,6 +67,7 @@ export interface WriterTransport {
  * sends through a {@link WriterTransport} once connected, and counts bytes durable when
  * the writer acks them.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createWriterQueue } from "@spool/sinks";
@@ -91,6 +94,7 @@ export interface WriterQueue extends StreamWriter {
 /**
  * The queue's own counters (for tests and benchmarks).
  *
+ * @category storage
  * @example
  * ```ts
  * import { createWriterQueue } from "@spool/sinks";
@@ -117,6 +121,7 @@ export interface WriterQueueStats {
  * writer that makes no progress for `stallMs` stops persistence (`writer-saturated`)
  * rather than blocking the capture. Spools make one per stream.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createWriterQueue } from "@spool/sinks";
