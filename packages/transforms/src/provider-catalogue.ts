@@ -1,6 +1,6 @@
 /**
  * The provider catalogue: vendor credential formats as data, one line each. Every entry
- * becomes a prefix anchor in the redactor's one automaton (see `rules/catalogue-rules.ts`),
+ * becomes a prefix anchor in the redactor's one automaton (see `rules/vendor-tokens.ts`),
  * so a hundred formats cost no more per byte than one; only bytes after a prefix are looked
  * at. The facts (prefix, alphabet, length) are those the vendors document and public
  * scanners' rule tests use; the `shape` of an entry describes a well-formed token for the
