@@ -43,8 +43,8 @@ import {
   redactCommandFlags,
   redactText,
 } from "@spool/transforms";
-import { type ParsedCommand, shown, usageError } from "./args.js";
-import type { CaptureFlags } from "./commands.js";
+import { type ParsedCommand, shown, usageError, usageOf } from "./args.js";
+import { type CaptureFlags, RUN } from "./commands.js";
 import { holdHeapBounds } from "./heap-bounds.js";
 import { readRedactFile } from "./redact-file.js";
 
@@ -98,7 +98,7 @@ export function captureConfig(
 ): CaptureConfig {
   const o = parsed.options;
   if (parsed.rest === null)
-    throw usageError("missing -- before the command (spool run [options] -- CMD [ARGS...])");
+    throw usageError(`missing -- before the command (spool run ${usageOf(RUN)})`);
   const [command, ...args] = parsed.rest;
   if (!command) throw usageError("no command after --");
   if (parsed.positionals.length > 0)
