@@ -6,6 +6,7 @@
  * ```ts block of those examples type-checks, against the package sources, as a module of
  * its own.
  */
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -63,6 +64,9 @@ describe("TSDoc on the public API", () => {
         "@spool/sinks",
         "@spool/sinks/testing",
         "@spool/sinks/runtime",
+        "@spool/core/internal",
+        "@spool/sinks/internal",
+        "@spool/transforms/internal",
       ]),
     );
     for (const entry of entryPoints()) {
@@ -71,6 +75,19 @@ describe("TSDoc on the public API", () => {
         entry.specifier,
       ).toBe(true);
     }
+  });
+
+  it("says of each /internal entry that it is not public API", () => {
+    const internal = entryPoints().filter((e) => e.specifier.endsWith("/internal"));
+    expect(internal.map((e) => e.specifier).sort()).toEqual([
+      "@spool/core/internal",
+      "@spool/sinks/internal",
+      "@spool/transforms/internal",
+    ]);
+    for (const entry of internal)
+      expect(readFileSync(entry.file, "utf8"), entry.specifier).toContain(
+        "Not part of the public API",
+      );
   });
 
   it("documents every exported symbol", () => {

@@ -130,7 +130,7 @@ export interface CommandDefinition<T extends OptionTable = OptionTable> {
   readonly name: string;
   /** One line for the command list. */
   readonly summary: string;
-  /** The words before `--`, in order (the usage line is made from these: {@link usageOf}). */
+  /** The words before `--`, in order (the usage line is made from these: {@link usageLine}). */
   readonly positionals?: readonly PositionalSpec[];
   /** Options (names in `options`) that stand instead of the positionals: `REF...|--all`. */
   readonly instead?: readonly string[];
@@ -153,7 +153,7 @@ export interface CommandDefinition<T extends OptionTable = OptionTable> {
  * follows `--` or comes on standard input: `REF...|--all [options]`,
  * `[options] -- CMD [ARGS...]`.
  */
-export function usageOf(definition: CommandDefinition): string {
+export function usageLine(definition: CommandDefinition): string {
   const table: OptionTable = definition.options;
   const option = (name: string) => {
     const spec = table[name];

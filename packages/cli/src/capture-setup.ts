@@ -10,12 +10,12 @@
 import { createHash } from "node:crypto";
 import { accessSync, constants, lstatSync, statSync } from "node:fs";
 import * as path from "node:path";
+import { logFileProblem } from "@spool/core/internal";
 import {
   CALL_ID_PATTERN,
   type CaptureOptions,
   createLogger,
   type Logger,
-  logFileProblem,
   type PreviewBudget,
   type Stage,
   type StreamName,
@@ -40,10 +40,10 @@ import {
   knownValuesFromEnv,
   parseKnownValues,
   previewTapBudget,
-  redactCommandFlags,
   redactText,
 } from "@spool/transforms";
-import { type ParsedCommand, shown, usageError, usageOf } from "./args.js";
+import { redactCommandFlags } from "@spool/transforms/internal";
+import { type ParsedCommand, shown, usageError, usageLine } from "./args.js";
 import { type CaptureFlags, RUN } from "./commands.js";
 import { holdHeapBounds } from "./heap-bounds.js";
 import { readRedactFile } from "./redact-file.js";
@@ -98,7 +98,7 @@ export function captureConfig(
 ): CaptureConfig {
   const o = parsed.options;
   if (parsed.rest === null)
-    throw usageError(`missing -- before the command (spool run ${usageOf(RUN)})`);
+    throw usageError(`missing -- before the command (spool run ${usageLine(RUN)})`);
   const [command, ...args] = parsed.rest;
   if (!command) throw usageError("no command after --");
   if (parsed.positionals.length > 0)

@@ -10,7 +10,7 @@ import {
   formatSize,
   type OptionSpec,
   type OptionTable,
-  usageOf,
+  usageLine,
 } from "./args.js";
 import { COMMANDS } from "./commands.js";
 
@@ -18,7 +18,7 @@ import { COMMANDS } from "./commands.js";
 export function commandListText(): string {
   const lines = ["usage: spool <command> [options]", ""];
   for (const c of listed()) {
-    lines.push(`  ${c.name} ${usageOf(c)}`, `      ${c.summary}`);
+    lines.push(`  ${c.name} ${usageLine(c)}`, `      ${c.summary}`);
   }
   lines.push(
     "",
@@ -32,7 +32,7 @@ export function commandListText(): string {
 
 /** `spool help CMD`: usage, description, and every option with its default and range. */
 export function commandText(c: CommandDefinition): string {
-  const lines = [`usage: spool ${c.name} ${usageOf(c)}`, "", c.summary];
+  const lines = [`usage: spool ${c.name} ${usageLine(c)}`, "", c.summary];
   for (const p of c.description ?? []) lines.push("", ...wrap(p, 88));
   const options = Object.entries(c.options as OptionTable);
   if (options.length > 0) {
@@ -71,7 +71,7 @@ export function cliMarkdown(): string {
     ...listed().map((c) => `| [\`${c.name}\`](#spool-${c.name}) | ${cell(c.summary)} |`),
   ];
   for (const c of listed()) {
-    out.push("", `## spool ${c.name}`, "", "```", `spool ${c.name} ${usageOf(c)}`, "```", "");
+    out.push("", `## spool ${c.name}`, "", "```", `spool ${c.name} ${usageLine(c)}`, "```", "");
     out.push(`${sentence(c.summary)}`);
     for (const p of c.description ?? []) out.push("", p);
     const options = Object.entries(c.options as OptionTable);

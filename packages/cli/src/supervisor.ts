@@ -23,7 +23,8 @@ import {
   type SourceDeclaration,
   startCapture,
 } from "@spool/core";
-import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
+import { TOOL_OUTPUTS } from "@spool/sinks";
+import { writeJobRecord } from "@spool/sinks/internal";
 import { type CommandInput, parseCommand, usageError } from "./args.js";
 import { type CaptureSetup, captureConfig, openCapture, prepareCapture } from "./capture-setup.js";
 import { SUPERVISE } from "./commands.js";

@@ -1,17 +1,17 @@
 /**
- * Usage lines come from the command definitions (`usageOf`): each command's line as the
+ * Usage lines come from the command definitions (`usageLine`): each command's line as the
  * help shows it, the bench names equal to the benches `@spool/bench` has, and every option
  * a usage line names is an option of its command.
  */
 import { BENCHES } from "@spool/bench";
 import { describe, expect, it } from "vitest";
-import { usageOf } from "../src/args.js";
+import { usageLine } from "../src/args.js";
 import { BENCH, BENCH_NAMES, COMMANDS, SUPERVISE } from "../src/commands.js";
 import { commandText } from "../src/help.js";
 
 describe("usage lines", () => {
   it("are made from each definition's positionals, options and command", () => {
-    const lines = Object.fromEntries([...COMMANDS, SUPERVISE].map((c) => [c.name, usageOf(c)]));
+    const lines = Object.fromEntries([...COMMANDS, SUPERVISE].map((c) => [c.name, usageLine(c)]));
     expect(lines).toEqual({
       run: "[options] -- CMD [ARGS...]",
       capture: "[options] < INPUT",

@@ -9,7 +9,7 @@
  *
  * @example
  * ```ts
- * import { openLogFile } from "@spool/core";
+ * import { openLogFile } from "@spool/core/internal";
  * const fd = openLogFile("/tmp/spool-example.log"); // append-only, 0600
  * ```
  */
@@ -27,7 +27,7 @@ const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_APPEND, O_NONBLOCK } = fs.const
  * @example
  * ```ts
  * import { lstatSync } from "node:fs";
- * import { logFileProblem } from "@spool/core";
+ * import { logFileProblem } from "@spool/core/internal";
  * const problem = logFileProblem(lstatSync("/tmp/spool.log"));
  * if (problem !== null) console.error(`refusing /tmp/spool.log: ${problem}`);
  * ```
@@ -53,7 +53,7 @@ export function logFileProblem(st: fs.Stats): string | null {
  * @example
  * ```ts
  * import { closeSync, writeSync } from "node:fs";
- * import { openLogFile } from "@spool/core";
+ * import { openLogFile } from "@spool/core/internal";
  * const fd = openLogFile("/tmp/spool-example.log");
  * writeSync(fd, "started\n");
  * closeSync(fd);

@@ -71,7 +71,6 @@ export {
   ledgerBalances,
   type RawCounts,
 } from "./ledger.js";
-export { logFileProblem, openLogFile } from "./log-file.js";
 export {
   createLogger,
   type Logger,

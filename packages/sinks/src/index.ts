@@ -80,12 +80,10 @@ export {
   createRootAllowance,
   keptOnDisk,
   type Reservation,
-  ROOT_QUOTA_DIR,
   type RootAllowance,
   type RootAllowanceOptions,
   reconcileRootQuota,
   reservationOf,
-  rootQuotaUsage,
 } from "./quota/root-quota.js";
 export {
   crashedFrom,
@@ -131,7 +129,6 @@ export {
   type JobRecord,
   JobRecordSchema,
   readJobRecord,
-  writeJobRecord,
 } from "./store/job-record.js";
 export {
   createStateWatch,

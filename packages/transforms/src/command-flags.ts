@@ -15,7 +15,7 @@
  * @category redaction
  * @example
  * ```ts
- * import { redactCommandFlags } from "@spool/transforms";
+ * import { redactCommandFlags } from "@spool/transforms/internal";
  * redactCommandFlags("mysql -u root -phunter2 db"); // "mysql -u root -p[REDACTED:command-flag] db"
  * ```
  */
@@ -34,7 +34,7 @@ const USER_FLAG = /^(-u|--user)(=.*)?$/;
  * @category redaction
  * @example
  * ```ts
- * import { redactCommandFlags } from "@spool/transforms";
+ * import { redactCommandFlags } from "@spool/transforms/internal";
  * redactCommandFlags("deploy --token=abc123 prod"); // "deploy --token=[REDACTED:command-flag] prod"
  * ```
  */

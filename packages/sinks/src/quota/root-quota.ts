@@ -43,7 +43,7 @@ import type { Allowance } from "./allowance.js";
  * @example
  * ```ts
  * import { join } from "node:path";
- * import { ROOT_QUOTA_DIR } from "@spool/sinks";
+ * import { ROOT_QUOTA_DIR } from "@spool/sinks/internal";
  * join("/home/me/.spool", ROOT_QUOTA_DIR);
  * ```
  */
@@ -222,7 +222,8 @@ export function createRootAllowance(options: RootAllowanceOptions): RootAllowanc
  * @category quotas
  * @example
  * ```ts
- * import { DEFAULT_ROOT_QUOTA, rootQuotaUsage } from "@spool/sinks";
+ * import { DEFAULT_ROOT_QUOTA } from "@spool/sinks";
+ * import { rootQuotaUsage } from "@spool/sinks/internal";
  * const free = DEFAULT_ROOT_QUOTA - rootQuotaUsage("/home/me/.spool");
  * ```
  */

@@ -74,7 +74,7 @@ export type JobRecord = z.infer<typeof JobRecordSchema>;
  * @category storage
  * @example
  * ```ts
- * import { writeJobRecord } from "@spool/sinks";
+ * import { writeJobRecord } from "@spool/sinks/internal";
  * writeJobRecord("/home/me/.spool/tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA", {
  *   version: 1, captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", mode: "start", supervisorPid: process.pid, pid: null, pgid: null,
  * });
