@@ -18,9 +18,9 @@ import {
   createMemorySpool,
   type FileSpool,
   rootQuotaAllowance,
-  rootQuotaUsage,
   withQuotas,
 } from "@spool/sinks";
+import { rootQuotaUsage } from "@spool/sinks/internal";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -8,9 +8,9 @@ import {
   currentOwner,
   isOwnerAlive,
   reconcileRootQuota,
-  rootQuotaUsage,
   withFileLock,
 } from "@spool/sinks";
+import { rootQuotaUsage } from "@spool/sinks/internal";
 import { createFaultyFs, nodeFs } from "@spool/sinks/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
