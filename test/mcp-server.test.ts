@@ -125,6 +125,13 @@ describe("spool mcp", () => {
     );
     const ls = (await client.callTool({ name: "ls", arguments: {} })) as Result;
     expect(ls.structuredContent.total).toBe(1);
+    // The line names the capture's process and capture states (it once read `undefined`).
+    const id = (s.structuredContent.receipt as { captureId: string }).captureId;
+    const label = (s.structuredContent.receipt as { label: string }).label;
+    expect(text(ls)).toBe(`${id}  exited  complete  ${label}`);
+    expect(ls.structuredContent.captures).toEqual([
+      expect.objectContaining({ captureId: id, callId: "g1", process: "exited", exitCode: 0 }),
+    ]);
   });
 
   it("start, wait and kill a background job; resources page a capture", async () => {

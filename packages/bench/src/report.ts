@@ -91,7 +91,7 @@ export function renderMarkdown(r: BenchReport): string {
     lines.push("", "| target | wanted | measured | met |", "| --- | --- | --- | --- |");
     for (const t of r.targets)
       lines.push(
-        `| ${t.name} | ${t.target} | ${t.value} | ${t.met === null ? "not measured" : t.met ? "yes" : "**no**"} |`,
+        `| ${t.name} | ${t.target} | ${t.value} | ${t.met === null ? (t.value === "–" ? "not measured" : "–") : t.met ? "yes" : "**no**"} |`,
       );
   }
   if (r.notes.length > 0) lines.push("", ...r.notes.map((n) => `- ${n}`));

@@ -127,6 +127,26 @@ export const THROUGHPUT_VARIANTS: readonly ThroughputVariant[] = [
     rssOf: "command",
     receipt: true,
   },
+  {
+    id: "cat-pty",
+    label: "child | cat → a terminal (pty of script)",
+    argv: (_, s) => ["script", "-qfec", `${s.gen.map(sh).join(" ")} | cat`, "/dev/null"],
+    rssOf: null,
+  },
+  {
+    id: "spool-live-pty",
+    label: "spool run --live → the same terminal",
+    argv: (c, s) => [
+      "script",
+      "-qfec",
+      spoolRun(["--live"])(c, s)
+        .filter((a) => a !== "--json")
+        .map(sh)
+        .join(" "),
+      "/dev/null",
+    ],
+    rssOf: null,
+  },
 ];
 
 export async function benchThroughput(options: BenchOptions, io: BenchIo): Promise<number> {
@@ -370,7 +390,18 @@ function throughputTargets(
       2,
     ),
     cpu("spool's own CPU per GiB, --no-redact", ownCpu("spool-no-redact"), 0.5),
+    live(ratio("spool-live-pty", "cat-pty")),
   ];
+}
+
+/** Live output's cost where a person sees it: a figure to report, no bar. */
+function live(value: number | null): TargetResult {
+  return {
+    name: "spool run --live vs cat, both into a pty (script)",
+    target: "reported",
+    value: value === null ? "–" : `${value.toFixed(2)}×`,
+    met: null,
+  };
 }
 
 function mib(kib: number | null): number | null {

@@ -6,6 +6,7 @@
 import { type CommandInput, shown, usageError } from "./args.js";
 import type { BENCH } from "./commands.js";
 import type { Io } from "./io.js";
+import { duration, type ProgressLine, startProgressLine } from "./progress-line.js";
 
 /** The part of `@spool/bench` the CLI uses (typed here: the CLI does not depend on it). */
 interface BenchPackage {
@@ -37,7 +38,30 @@ export async function benchCommand(parsed: CommandInput<typeof BENCH>, io: Io): 
       name === undefined ? `which bench? (${known})` : `unknown bench "${shown(name)}" (${known})`,
     );
   }
-  return (await bench.load())(parsed.options, io);
+  const run = await bench.load();
+  // On a terminal, a progress line says how long it has run and which round it is in
+  // (the bench's own latest `round i/n …` line); it is erased before each line it prints.
+  let latest = "";
+  let line: ProgressLine | null = null;
+  const watched: Io = {
+    ...io,
+    stderr: (text) => {
+      line?.activity();
+      const round = /round \d+\/\d+/.exec(text);
+      if (round) latest = round[0];
+      io.stderr(text);
+    },
+  };
+  if (io.descriptors?.().stderr)
+    line = startProgressLine({
+      stream: process.stderr,
+      text: (ms) => `[spool] bench ${name} ${duration(ms)}${latest ? ` · after ${latest}` : ""}`,
+    });
+  try {
+    return await run(parsed.options, watched);
+  } finally {
+    line?.stop();
+  }
 }
 
 async function loadBenchPackage(): Promise<BenchPackage> {

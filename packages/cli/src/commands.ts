@@ -174,12 +174,26 @@ export const RUN = defineCommand({
   command: { name: "CMD" },
   description: [
     "Runs CMD with its stdout and stderr captured to private files under the root, then prints a bounded preview, the refs to the full output, and a status line; exits with CMD's exit status (126/127 when CMD cannot be run).",
+    "On a terminal (stdout a tty, no --json), CMD's output is shown as it is captured instead of the preview: the same redacted text that goes to disk, control characters escaped, then the status line. A terminal that falls behind never slows CMD: what it could not show is skipped and said (the capture keeps it all). While CMD is quiet for a few seconds a progress line on stderr shows the time and the bytes and lines so far; it is erased when output comes and never drawn when stdout or stderr is not a terminal.",
+    "Stdin: a regular file or a character device such as /dev/null on spool's stdin is passed to CMD (`spool run -- jq . < data.json`); a pipe or a terminal is passed only with --stdin. Otherwise CMD gets an empty stdin and the receipt's process.stdin says `withheld`. Live output and --stdin do not combine with --background-after.",
   ],
   options: {
     ...CAPTURE_OPTIONS,
     "background-after": backgroundAfter(
       "if CMD still runs after S seconds, print its live receipt and leave it running as a job",
     ),
+    live: {
+      kind: "flag",
+      help: "show CMD's output as it is captured (redacted, controls escaped), then the status line; the default when stdout is a terminal and not --json",
+    },
+    "no-live": {
+      kind: "flag",
+      help: "print the bounded preview and status line at the end, even on a terminal",
+    },
+    stdin: {
+      kind: "flag",
+      help: "pass spool's stdin to CMD when it is a pipe or a terminal (a regular file or /dev/null is always passed; otherwise CMD gets an empty stdin and the receipt says `withheld`)",
+    },
   },
 });
 
@@ -202,7 +216,7 @@ export const CAPTURE = defineCommand({
   summary: "capture spool's own stdin, print the preview and status",
   stdin: "INPUT",
   description: [
-    "The capture of `spool run`, fed from standard input (`kubectl logs -f pod | spool capture --label pod`): the same receipt, preview, refs and read commands. Exits 0 once the input ends (1 if it failed, or is declared truncated).",
+    "The capture of `spool run`, fed from standard input (`kubectl logs -f pod | spool capture --label pod`): the same receipt, preview, refs and read commands. Exits 0 once the input ends (1 if the input failed or is declared truncated, or if its capture failed or its storage was unavailable).",
     "With --background-after S, a capture whose input is still open after S seconds becomes a job: its live receipt is printed, capture exits 0, and a detached supervisor goes on reading the same stdin into the same capture (status, wait, read, tail, grep and kill work on it). A shell still waits for the producer of a pipeline; feed it with `< <(CMD)` or a FIFO to get the prompt back.",
   ],
   options: {
@@ -623,6 +637,11 @@ export const SERVE = defineCommand({
       default: 15_000,
       placeholder: "S",
       help: "seconds of quiet before a live follow (SSE) sends a `: heartbeat` comment, and again every S seconds of quiet",
+    },
+    "access-log": {
+      kind: "string",
+      placeholder: "FILE|-",
+      help: "one JSON line per request (time, method, path, query names, status, bytes, ms; never a token, cookie or query value) to FILE (created 0600, or appended to a private file of ours) or - for stdout",
     },
   },
 });

@@ -6,13 +6,14 @@
  */
 import * as path from "node:path";
 import { printable } from "@spool/core";
-import { createFileStore, resolveRoot } from "@spool/sinks";
+import { resolveRoot } from "@spool/sinks";
 import { ROOT_QUOTA_DIR, rootQuotaUsage } from "@spool/sinks/internal";
 import { lstatIfAny } from "@spool/sinks/runtime";
 import { type CommandInput, shown, usageError } from "./args.js";
 import type { DU } from "./commands.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
+import { openStore } from "./store-choice.js";
 
 export async function duCommand(parsed: CommandInput<typeof DU>, io: Io): Promise<number> {
   if (parsed.positionals.length > 0 || parsed.rest !== null) {
@@ -20,7 +21,7 @@ export async function duCommand(parsed: CommandInput<typeof DU>, io: Io): Promis
   }
   const root = resolveRoot({ flag: parsed.options.root, env: io.env, create: false });
   const limit = parsed.options["root-quota"];
-  const store = createFileStore({ root });
+  const store = openStore(io, root);
   const captures = [];
   for (const c of await store.list()) {
     const usage = await store.usage(c.captureId);

@@ -8,12 +8,17 @@
  */
 import * as path from "node:path";
 import { type CaptureStore, producerOf } from "@spool/core";
-import { type BundleManifest, createFileStore, exportBundle, resolveRoot } from "@spool/sinks";
+import { type BundleManifest, exportBundle, resolveRoot } from "@spool/sinks";
 import { parseSince } from "./age.js";
 import { type CommandInput, usageError } from "./args.js";
 import type { EXPORT } from "./commands.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
+
+import { fileSize, withProgress } from "./progress-line.js";
+import { openStore } from "./store-choice.js";
+
+const written = (size: string) => (size ? `${size} written` : "");
 
 export async function exportCommand(parsed: CommandInput<typeof EXPORT>, io: Io): Promise<number> {
   const o = parsed.options;
@@ -26,18 +31,24 @@ export async function exportCommand(parsed: CommandInput<typeof EXPORT>, io: Io)
   if (o.since !== undefined && !all) throw usageError("--since goes with --all");
   const since = o.since === undefined ? null : parseSince(o.since, Date.now(), "--since");
   const root = resolveRoot({ flag: o.root, env: io.env, create: false });
-  const store = createFileStore({ root });
+  const store = openStore(io, root);
   const chosen = all
     ? await everyCapture(store, since)
     : await resolveAll(store, parsed.positionals);
   const out = path.resolve(io.cwd, o.out);
-  const manifest = await exportBundle({
-    store,
-    captureIds: chosen.ids,
-    omitted: chosen.omitted,
-    out,
-    skipUnreadable: all,
-  });
+  const manifest = await withProgress(
+    io,
+    "export",
+    () => written(fileSize(out)()),
+    () =>
+      exportBundle({
+        store,
+        captureIds: chosen.ids,
+        omitted: chosen.omitted,
+        out,
+        skipUnreadable: all,
+      }),
+  );
   if (o.json) io.stdout(`${jsonText(manifest, 2)}\n`);
   else io.stdout(summary(manifest, out));
   return 0;

@@ -14,14 +14,16 @@
  *   match itself (like GNU `grep -bo`); `--max` then counts matches.
  * - `--json`: one object per line/match: `{line, offset, text}` plus `lineOffset` (with
  *   `-o`) or `textOffset` and `lineBytes` (without).
+ *
+ * The search is `ops/grep-capture.ts` (shared with the MCP `grep` tool); this is its CLI face.
  */
 import { type CommandInput, usageError } from "./args.js";
 import type { GREP } from "./commands.js";
-import { compileGrepPattern } from "./grep-pattern.js";
-import { createGrepScan, plainMatch } from "./grep-scan.js";
+import { plainMatch } from "./grep-scan.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
 import { chosenStream, locateCapture } from "./locate-capture.js";
+import { grepCapture } from "./ops/grep-capture.js";
 
 export {
   GREP_MAX_COLUMNS,
@@ -33,29 +35,20 @@ export {
 export async function grepCommand(parsed: CommandInput<typeof GREP>, io: Io): Promise<number> {
   const pattern = parsed.positionals[1];
   if (pattern === undefined) throw usageError("missing PATTERN (spool grep REF PATTERN)");
-  const regex = compileGrepPattern(pattern, parsed.options["ignore-case"]);
-  const max = parsed.options.max;
-  const columns = parsed.options["max-columns"];
-  if (columns < 1) throw usageError("--max-columns must be at least 1");
-  const onlyMatching = parsed.options["only-matching"];
-  const json = parsed.options.json;
-  const located = await locateCapture(parsed, io, 1);
-  const stream = chosenStream(parsed, located);
-  const { store } = located;
-  const reader = await store.openStream(await store.state(located.captureId), stream);
-
-  const scan = createGrepScan(
-    { pattern: regex, max, onlyMatching, columns, from: parsed.options.from },
-    (match) => {
-      io.stdout(json ? `${jsonText(match)}\n` : `${plainMatch(match)}\n`);
-    },
-  );
-  try {
-    const { end } = await reader.span(0, reader.committed);
-    for await (const chunk of reader.chunks(0, end)) if (!scan.push(chunk)) break;
-    scan.end();
-  } finally {
-    await reader.close();
-  }
-  return scan.found > 0 ? 0 : 1;
+  const o = parsed.options;
+  const { store, captureId, ...ref } = await locateCapture(parsed, io, 1);
+  const request = {
+    captureId,
+    stream: chosenStream(parsed, ref),
+    pattern,
+    ignoreCase: o["ignore-case"],
+    max: o.max,
+    onlyMatching: o["only-matching"],
+    columns: o["max-columns"],
+    from: o.from,
+  };
+  const { found } = await grepCapture(store, request, (match) => {
+    io.stdout(o.json ? `${jsonText(match)}\n` : `${plainMatch(match)}\n`);
+  });
+  return found > 0 ? 0 : 1;
 }

@@ -14,6 +14,7 @@ import { defaultRoot, importBundle, resolveRoot } from "@spool/sinks";
 import { type CommandInput, shown, usageError } from "./args.js";
 import type { IMPORT } from "./commands.js";
 import type { Io } from "./io.js";
+import { fileSize, withProgress } from "./progress-line.js";
 
 /** Exit status of a refused bundle (EX_DATAERR). */
 export const BUNDLE_REFUSED = 65;
@@ -30,11 +31,14 @@ export async function importCommand(parsed: CommandInput<typeof IMPORT>, io: Io)
     ? resolveRoot({ flag: given, env: io.env, create: false })
     : path.resolve(io.cwd, given ?? defaultRoot(io.env));
   try {
-    const report = await importBundle({
-      root,
-      bundle: path.resolve(io.cwd, bundle),
-      quotaBytes: parsed.options["root-quota"],
-    });
+    const from = path.resolve(io.cwd, bundle);
+    const size = fileSize(from)();
+    const report = await withProgress(
+      io,
+      "import",
+      () => (size ? `a ${size} bundle` : ""),
+      () => importBundle({ root, bundle: from, quotaBytes: parsed.options["root-quota"] }),
+    );
     if (parsed.options.json) {
       io.stdout(
         `${JSON.stringify({ root, imported: report.imported, bytes: report.bytes }, null, 2)}\n`,

@@ -1,13 +1,32 @@
 /** The inline result of `spool run`: the preview, then one status line outside it. */
 import type { Receipt, StreamReceipt } from "@spool/core/runtime";
 
-export function formatInline(receipt: Receipt, exitStatus: number): string {
+export function formatInline(receipt: Receipt, exitStatus: number, colour = false): string {
   let text = receipt.preview.text;
   if (text.length > 0 && !text.endsWith("\n")) text += "\n";
-  return `${text}${statusLine(receipt, exitStatus)}\n`;
+  return `${text}${statusLine(receipt, exitStatus, colour)}\n`;
 }
 
-export function statusLine(receipt: Receipt, exitStatus: number): string {
+/** SGR colours of the status line (a person's terminal only). */
+const RED = "\u001b[31m";
+const GREEN = "\u001b[32m";
+const YELLOW = "\u001b[33m";
+const RESET = "\u001b[0m";
+
+/**
+ * Whether a person's terminal gets colours: `isTerminal` and no `NO_COLOR`
+ * (https://no-color.org: set and not empty).
+ */
+export function wantsColour(isTerminal: boolean, env: NodeJS.ProcessEnv): boolean {
+  return isTerminal && !env.NO_COLOR;
+}
+
+/**
+ * The one-line outcome. With `colour`, the outcome is green for exit 0 and red otherwise
+ * (a signal, a timeout, a spawn failure), and a capture that is not complete is yellow
+ * (red when it failed); the words say the same without colour.
+ */
+export function statusLine(receipt: Receipt, exitStatus: number, colour = false): string {
   const p = receipt.process;
   const outcome =
     p === undefined
@@ -26,7 +45,12 @@ export function statusLine(receipt: Receipt, exitStatus: number): string {
   const streams = (["stdout", "stderr"] as const).map((name) =>
     streamPart(name, receipt.streams[name]),
   );
-  return `[spool] ${outcome} · status ${exitStatus} · ${capture} · ${streams.join(" · ")} · id ${receipt.captureId}`;
+  const paint = (text: string, sgr: string | null) =>
+    colour && sgr !== null ? `${sgr}${text}${RESET}` : text;
+  const state = receipt.capture.state;
+  const outcomeColour = exitStatus === 0 ? GREEN : RED;
+  const captureColour = state === "complete" ? null : state === "failed" ? RED : YELLOW;
+  return `[spool] ${paint(outcome, outcomeColour)} · status ${exitStatus} · ${paint(capture, captureColour)} · ${streams.join(" · ")} · id ${receipt.captureId}`;
 }
 
 function streamPart(name: string, s: StreamReceipt): string {

@@ -1,13 +1,14 @@
 /**
  * The `REF` argument of the job commands: the root (`--root`, `$SPOOL_ROOT`, default),
- * exactly one REF, resolved through the root's `CaptureStore` (`createFileStore` in
- * `@spool/sinks`; every reader goes through that contract, never the file layout).
+ * exactly one REF, resolved through the root's `CaptureStore` (`store-choice.ts`: the
+ * file store unless `Io.openStore` says otherwise; every reader goes through that
+ * contract, never the file layout) to a capture id and the stream the REF names.
  * Looking never creates the root or anything in it.
  */
 import type { CaptureStore, StoreRef, StreamName } from "@spool/core";
-import { createFileStore, resolveRoot } from "@spool/sinks";
 import { type ParsedCommand, shown, usageError } from "./args.js";
 import type { Io } from "./io.js";
+import { openStore } from "./store-choice.js";
 
 /** A resolved REF and the store it was resolved in. */
 export interface Located extends StoreRef {
@@ -31,7 +32,7 @@ export async function locateCapture(
   if (ref === undefined) throw usageError("missing REF (a captureId, callId or ref)");
   if (more.length > extraPositionals)
     throw usageError(`unexpected argument "${shown(more[extraPositionals]!)}"`);
-  const store = existingStore(parsed, io);
+  const store = openStore(io, parsed.options.root);
   return { ...(await store.resolve(ref)), store };
 }
 
@@ -39,7 +40,7 @@ export async function locateCapture(
 export function locateStore(parsed: ParsedCommand<RootOptions>, io: Io): CaptureStore {
   if (parsed.positionals.length > 0 || parsed.rest !== null)
     throw usageError(`unexpected argument "${shown(parsed.positionals[0] ?? "--")}"`);
-  return existingStore(parsed, io);
+  return openStore(io, parsed.options.root);
 }
 
 /** `--stream S`, else the stream the ref names, else stdout. */
@@ -48,14 +49,4 @@ export function chosenStream(
   located: Pick<StoreRef, "stream">,
 ): StreamName {
   return parsed.options.stream ?? located.stream ?? "stdout";
-}
-
-/** The store of `--root`, `$SPOOL_ROOT` or the default, resolved without creating anything. */
-function existingStore(parsed: ParsedCommand<RootOptions>, io: Io): CaptureStore {
-  const root = resolveRoot({
-    flag: parsed.options.root,
-    env: io.env,
-    create: false,
-  });
-  return createFileStore({ root });
 }

@@ -1,8 +1,10 @@
 /**
- * `spool mcp`: the spool commands as MCP tools over stdio. Every tool calls the CLI's own
- * command function (`collectCommand`) and turns what it printed into a result: the text a
- * person would read (the preview and status line of `spool run`) plus `structuredContent`
- * checked against an `outputSchema` made from the receipt schema. Every result fits its
+ * `spool mcp`: the spool commands as MCP tools over stdio. Every reader tool calls the
+ * typed function its CLI command calls (`ops/`), on the store of the server's root
+ * (`store-choice.ts`), and turns the typed result into a tool result: the text a person
+ * would read (the preview and status line of `spool run`) plus `structuredContent`
+ * checked against an `outputSchema` (the receipt schema, the listing's schema). `run`
+ * and `start` launch their capture through the CLI command in-process (`collectCommand`). Every result fits its
  * byte budget (`max_bytes`, default 16 KiB, at most `--max-result-bytes`); `read` and
  * `grep` page with a next offset. Captures are resources `spool://ID/STREAM{?offset}`.
  * Each tool is one module in `mcp/`; this file registers them.
@@ -23,6 +25,7 @@ import { registerCaptureResources } from "./mcp/resources.js";
 import { tailTool } from "./mcp/tail-tool.js";
 import type { McpServerOptions, McpTool, ToolContext } from "./mcp/tool.js";
 import { resultBudget } from "./result-budget.js";
+import { openStore } from "./store-choice.js";
 
 export type { McpServerOptions } from "./mcp/tool.js";
 
@@ -91,13 +94,16 @@ function answerUnreadable(transport: StdioServerTransport): void {
 /**
  * The `spool mcp` server (not yet connected): its tools and resources.
  *
+ * Its tools read captures through `io.openStore` when given (else the file store of
+ * `options.root`).
+ *
  * @example
  * const server = createSpoolMcpServer({ root, maxResultBytes: 1 << 20, allowCmd: [], denyCmd: [], confineCwd: null }, { ...processIo, invoke: invokeCommand });
  * await serveStdio(server);
  */
 export function createSpoolMcpServer(
   options: McpServerOptions,
-  io: Pick<Io, "cwd" | "env" | "invoke">,
+  io: Pick<Io, "cwd" | "env" | "invoke" | "openStore">,
 ): McpServer {
   const server = new McpServer(
     { name: "spool", version: "0.1.0" },
@@ -109,6 +115,8 @@ export function createSpoolMcpServer(
   const context: ToolContext = {
     options,
     cwd: io.cwd,
+    // Opened per call, as each command did: the root may not exist until the first `run`.
+    store: () => openStore(io, options.root),
     call: (name, argv, cwd = io.cwd) =>
       collectCommand(name, [...rootArgs, ...argv], { cwd, env, ...invokeOf(io) }),
     budget: (maxBytes) => resultBudget(maxBytes, options.maxResultBytes),

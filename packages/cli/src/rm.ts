@@ -17,9 +17,9 @@ import { type CommandInput, usageError } from "./args.js";
 import type { RM } from "./commands.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
-import { KILL_WAIT_MS, signalJob } from "./kill.js";
 import { locateStore } from "./locate-capture.js";
-import { WAIT_TIMED_OUT, waitForEnd } from "./wait.js";
+import { KILL_WAIT_MS, signalJob } from "./ops/kill-capture.js";
+import { WAIT_TIMED_OUT, waitForEnd } from "./ops/wait-capture.js";
 
 /** What `rm` did. */
 export interface RemovalReceipt {

@@ -11,6 +11,7 @@ import { type CommandInput, usageError } from "./args.js";
 import type { SHARE } from "./commands.js";
 import type { Io } from "./io.js";
 import { locateCapture } from "./locate-capture.js";
+import { withProgress } from "./progress-line.js";
 
 export async function shareCommand(parsed: CommandInput<typeof SHARE>, io: Io): Promise<number> {
   const o = parsed.options;
@@ -19,13 +20,12 @@ export async function shareCommand(parsed: CommandInput<typeof SHARE>, io: Io): 
   const root = resolveRoot({ flag: o.root, env: io.env, create: false });
   const to = path.resolve(io.cwd, o.to);
   if (to === root) throw usageError("--to names the capture's own root");
-  const report = await shareCapture({
-    store,
-    root,
-    captureId,
-    to,
-    quotaBytes: o["root-quota"],
-  });
+  const report = await withProgress(
+    io,
+    `share ${captureId}`,
+    () => "",
+    () => shareCapture({ store, root, captureId, to, quotaBytes: o["root-quota"] }),
+  );
   if (o.json) {
     io.stdout(
       `${JSON.stringify({ to, captureId, bytes: report.bytes, linked: report.linked }, null, 2)}\n`,

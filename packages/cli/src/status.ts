@@ -6,13 +6,16 @@
  *
  * A capture that ended or crashed while its process group still runs gets one line on
  * stderr saying so (the receipt says what was observed; `/proc` says what runs now).
+ *
+ * The looking is `ops/capture-status.ts` (shared with the MCP `status` tool); this is its CLI face.
  */
 import { type CommandInput, usageError } from "./args.js";
 import type { STATUS } from "./commands.js";
 import type { Io } from "./io.js";
-import { groupLeft, survivorNote } from "./job-group.js";
+import { survivorNote } from "./job-group.js";
 import { jsonText } from "./json-text.js";
 import { locateCapture } from "./locate-capture.js";
+import { captureStatus } from "./ops/capture-status.js";
 import { receiptForRemote } from "./serve/remote-receipt.js";
 
 export async function statusCommand(parsed: CommandInput<typeof STATUS>, io: Io): Promise<number> {
@@ -23,10 +26,9 @@ export async function statusCommand(parsed: CommandInput<typeof STATUS>, io: Io)
     throw usageError("--base-url takes http(s)://HOST[:PORT]");
   }
   const { store, captureId } = await locateCapture(parsed, io);
-  const state = await store.state(captureId);
+  const { state, groupRunning } = await captureStatus(store, captureId);
   const receipt = forRemote ? receiptForRemote(state.receipt, baseUrl) : state.receipt;
   io.stdout(`${jsonText(receipt, 2)}\n`);
-  const group = state.condition === "live" ? null : groupLeft(state.receipt);
-  if (group !== null) io.stderr(`spool status: ${survivorNote(captureId, group)}\n`);
+  if (groupRunning !== null) io.stderr(`spool status: ${survivorNote(captureId, groupRunning)}\n`);
   return 0;
 }

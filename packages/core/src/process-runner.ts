@@ -49,6 +49,8 @@ export interface ProcessRunOptions {
   readonly spawn: SpawnChild;
   /** Called once the child is running, with its pid (null if the platform gave none). @default none */
   readonly onSpawned?: (pid: number | null) => void;
+  /** What the receipt says of stdin (`process.stdin`); absent for the default /dev/null. @default none */
+  readonly stdinReport?: "inherited" | "withheld";
 }
 
 /**
@@ -111,6 +113,7 @@ export function runProcess(options: ProcessRunOptions): ProcessRun {
     pid: null,
     startedAt: new Date(options.startedAt).toISOString(),
     endedAt: null,
+    ...(options.stdinReport === undefined ? {} : { stdin: options.stdinReport }),
   };
   let cancelledBy: "cancel" | "timeout" | null = null;
   let stopTimeout: (() => void) | null = null;

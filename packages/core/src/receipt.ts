@@ -131,6 +131,12 @@ export const ProcessReceiptSchema = z.object({
   endedAt: isoTime.nullable(),
   /** Present only when the child could not be started: the errno and the system call. */
   spawnError: z.object({ code: z.string(), syscall: z.string() }).optional(),
+  /**
+   * Present only when stdin was not the default empty one (/dev/null): "inherited", the
+   * capturing process's stdin was passed; "withheld", it was a pipe or a terminal and the
+   * child got an empty stdin instead (`spool run --stdin` passes it).
+   */
+  stdin: z.enum(["inherited", "withheld"]).optional(),
 });
 
 /**

@@ -15,12 +15,45 @@ describe("redactCommandFlags", () => {
     ["tool --API-KEY=k", `tool --API-KEY=${M}`],
     ["/usr/bin/sshpass -p hunter2 ssh host", `/usr/bin/sshpass -p ${M} ssh host`],
     ["sshpass -e -p  x ssh", `sshpass -e -p  ${M} ssh`],
+    // The issue's commands: each value after its credential flag, the shape kept.
+    ["openssl rsa -in k.pem -passin pass:Hunter2x", `openssl rsa -in k.pem -passin pass:${M}`],
+    ["openssl enc -aes256 -k Hunter2x -in f", `openssl enc -aes256 -k ${M} -in f`],
+    ["docker login -u bob -p Hunter2x reg.io", `docker login -u bob -p ${M} reg.io`],
+    ["az login -u bob -p Hunter2x", `az login -u bob -p ${M}`],
+    ["helm registry login r.io -u bob -p Hunter2x", `helm registry login r.io -u bob -p ${M}`],
+    ["redis-cli -h h -a Hunter2x ping", `redis-cli -h h -a ${M} ping`],
+    ["htpasswd -b f.htpasswd u Hunter2x", `htpasswd -b f.htpasswd u ${M}`],
+    ["htpasswd -bnB u Hunter2x", `htpasswd -bnB u ${M}`],
+    ["htpasswd -bBC 10 f u Hunter2x", `htpasswd -bBC 10 f u ${M}`],
+    ["sshpass -p Hunter2x ssh h", `sshpass -p ${M} ssh h`],
+    ["mysql -pHunter2x", `mysql -p${M}`],
+    ["PsExec.exe \\\\h -u bob -p Hunter2x cmd", `PsExec.exe \\\\h -u bob -p ${M} cmd`],
+    ["curl -u user:Hunter2x https://x", `curl -u user:${M} https://x`],
+    ["ldapsearch -D cn=admin -w Hunter2x -b dc=x", `ldapsearch -D cn=admin -w ${M} -b dc=x`],
+    ["sqlcmd -S db -U sa -P Hunter2x", `sqlcmd -S db -U sa -P ${M}`],
+    ["7z x -pHunter2x a.7z", `7z x -p${M} a.7z`],
+    ["smbclient //h/s -U bob%Hunter2x", `smbclient //h/s -U bob%${M}`],
+    ["wget --http-password=Hunter2x https://x", `wget --http-password=${M} https://x`],
   ])("%s", (label, expected) => {
     expect(redactCommandFlags(label)).toBe(expected);
   });
 
   it("leaves flags that carry no secret alone", () => {
-    for (const label of ["mkdir -p dir", "ssh -p 22 host", "curl -u bob https://h", "ls -la"]) {
+    for (const label of [
+      "mkdir -p dir",
+      "mkdir -pv dir",
+      "ssh -p 22 host",
+      "curl -u bob https://h",
+      "ls -la",
+      // -p alone prompts: the word after it is the database.
+      "mysql -p db",
+      "openssl rsa -passin env:KEY_PASS -in k.pem",
+      "openssl rsa -passin file:/run/pass -in k.pem",
+      "git log -p -a",
+      "htpasswd -c f u",
+      "docker run -p 8080:80 img",
+      "podman run --rm -p 80:80 -a stdout img",
+    ]) {
       expect(redactCommandFlags(label)).toBe(label);
     }
   });

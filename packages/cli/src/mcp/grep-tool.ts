@@ -1,8 +1,12 @@
-/** The `spool mcp` `grep` tool: matching lines as LINE:OFFSET:TEXT, paged by offset. */
+/**
+ * The `spool mcp` `grep` tool: matching lines as LINE:OFFSET:TEXT, paged by offset. The
+ * search is `grepCapture` (`ops/grep-capture.ts`), the function `spool grep` calls.
+ */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { grepCapture } from "../ops/grep-capture.js";
 import { resultBytes } from "../result-budget.js";
-import { defineTool, maxBytesArg, refArg, streamArg } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, refArg, streamArg } from "./tool.js";
 
 const GrepResultSchema = z.object({
   matches: z.array(
@@ -40,28 +44,19 @@ export const grepTool = defineTool({
   async handle(context, args) {
     const budget = context.budget(args.max_bytes);
     const max = args.max ?? 100;
-    const argv = [
-      args.ref,
-      args.pattern,
-      "--json",
-      "--max",
-      String(max),
-      "--from",
-      String(args.from ?? 0),
-    ];
-    if (args.stream) argv.push("--stream", args.stream);
-    if (args.ignore_case) argv.push("-i");
-    if (args.only_matching) argv.push("-o");
-    argv.push("--max-columns", String(Math.min(args.max_columns ?? 2048, Math.floor(budget / 4))));
-    const out = await context.call("grep", argv);
-    const all = out.stdout
-      .toString("utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => {
-        const { line, offset, text } = JSON.parse(l) as GrepHit;
-        return { line, offset, text };
-      });
+    const { store, captureId, stream } = await locateRef(context, args.ref);
+    const all: GrepHit[] = [];
+    const request = {
+      captureId,
+      stream: args.stream ?? stream ?? "stdout",
+      pattern: args.pattern,
+      ignoreCase: args.ignore_case === true,
+      max,
+      onlyMatching: args.only_matching === true,
+      columns: Math.min(args.max_columns ?? 2048, Math.floor(budget / 4)),
+      from: args.from ?? 0,
+    };
+    await grepCapture(store, request, ({ line, offset, text }) => all.push({ line, offset, text }));
     return grepPage(all, max, budget);
   },
 });

@@ -1,11 +1,21 @@
-/** The `spool mcp` tools over jobs as a whole: `kill` one, `ls` them all. */
+/**
+ * The `spool mcp` tools over jobs as a whole: `kill` one, `ls` them all. They call
+ * `killCapture` and `listCaptureSummaries` (`ops/`), the functions `spool kill` and
+ * `spool ls` call, and shape their typed results.
+ */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { killCapture, killReport } from "../ops/kill-capture.js";
+import {
+  type CaptureSummary,
+  CaptureSummarySchema,
+  listCaptureSummaries,
+} from "../ops/list-captures.js";
 import { resultBytes } from "../result-budget.js";
-import { defineTool, maxBytesArg, refArg, TextResultSchema } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, refArg, TextResultSchema } from "./tool.js";
 
 const LsResultSchema = z.object({
-  captures: z.array(z.record(z.string(), z.unknown())),
+  captures: z.array(CaptureSummarySchema),
   shown: z.number().int(),
   total: z.number().int(),
 });
@@ -19,13 +29,13 @@ export const killTool = defineTool({
   },
   output: TextResultSchema,
   async handle(context, args) {
-    const out = await context.call("kill", [
-      args.ref,
-      ...(args.signal ? ["--signal", args.signal] : []),
-    ]);
-    const text = `${out.stdout.toString()}${out.stderr}`;
+    const { store, captureId } = await locateRef(context, args.ref);
+    const { ok, text: line } = killReport(
+      await killCapture(store, captureId, args.signal ?? "SIGTERM"),
+    );
+    const text = `${line}\n`;
     return {
-      isError: out.status !== 0,
+      isError: !ok,
       content: [{ type: "text", text }],
       structuredContent: { bytes: Buffer.byteLength(text), clipped: false },
     };
@@ -46,14 +56,15 @@ export const lsTool = defineTool({
   output: LsResultSchema,
   async handle(context, args) {
     const budget = context.budget(args.max_bytes);
-    const out = await context.call("ls", ["--json", ...(args.unseen ? ["--unseen"] : [])]);
-    const captures = JSON.parse(out.stdout.toString()) as Record<string, unknown>[];
+    const { captures } = await listCaptureSummaries(context.store(), {
+      unseen: args.unseen === true,
+    });
     return lsPage(captures, budget);
   },
 });
 
 /** The newest captures that fit the budget, and how many older ones were left out. */
-function lsPage(captures: readonly Record<string, unknown>[], budget: number): CallToolResult {
+function lsPage(captures: readonly CaptureSummary[], budget: number): CallToolResult {
   const build = (n: number): CallToolResult => {
     const shown = captures.slice(captures.length - n);
     return {
@@ -76,9 +87,7 @@ function lsPage(captures: readonly Record<string, unknown>[], budget: number): C
   return build(n);
 }
 
-function lsLine(c: Record<string, unknown>): string {
-  const p = (c.process ?? {}) as Record<string, unknown>;
-  return [c.captureId, p.state ?? c.state, c.capture ?? "", c.label ?? ""]
-    .map((v) => (typeof v === "object" ? JSON.stringify(v) : String(v)))
-    .join("  ");
+/** `ID  PROCESS-STATE  CAPTURE-STATE  LABEL` (no label: nothing). */
+function lsLine(c: CaptureSummary): string {
+  return [c.captureId, c.process, c.capture, c.label ?? ""].join("  ");
 }

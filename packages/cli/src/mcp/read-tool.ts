@@ -1,12 +1,15 @@
 /**
  * The `spool mcp` `read` tool: one bounded page of a capture's committed bytes (from an
  * offset, lines A:B, or a named cursor), and the page shape `spool://` resources share.
+ * The reading is `readCapture` (`ops/read-capture.ts`), the function `spool read` calls;
+ * a cursor page is one call of it that advances the cursor past exactly the page returned.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { SpoolError } from "@spool/core";
 import { z } from "zod";
+import { parseLineRange, type ReadFrame, type ReadFrom, readCapture } from "../ops/read-capture.js";
 import { fitPage } from "../result-budget.js";
-import { defineTool, maxBytesArg, refArg, streamArg, type ToolContext } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, refArg, streamArg } from "./tool.js";
 
 export const ReadResultSchema = z.object({
   captureId: z.string(),
@@ -18,21 +21,6 @@ export const ReadResultSchema = z.object({
   eof: z.boolean(),
   encoding: z.enum(["utf8", "base64"]),
 });
-
-/** The `read --json` frame. */
-export interface ReadFrame {
-  captureId: string;
-  stream: "stdout" | "stderr";
-  offset: number;
-  nextOffset: number;
-  committed: number;
-  running: boolean;
-  eof: boolean;
-  text?: string;
-  base64?: string;
-}
-
-type FrameOf = (more: string[]) => Promise<ReadFrame>;
 
 export const readTool = defineTool({
   name: "read",
@@ -58,57 +46,43 @@ export const readTool = defineTool({
   output: ReadResultSchema,
   async handle(context, args) {
     const budget = context.budget(args.max_bytes);
-    const frameOf = readFrames(context, args.ref, args.stream);
-    const length = String(Math.min(args.length ?? budget, budget));
-    if (args.cursor !== undefined) {
-      if (args.offset !== undefined || args.lines !== undefined)
-        throw new SpoolError("SPOOL_E_USAGE", "mcp", "cursor excludes offset and lines");
-      return readAtCursor(frameOf, args.cursor, length, budget);
-    }
-    const more =
-      args.lines !== undefined
-        ? ["--lines", args.lines]
-        : [
-            ...(args.offset === undefined ? [] : ["--offset", String(args.offset)]),
-            "--length",
-            length,
-          ];
+    if (args.cursor !== undefined && (args.offset !== undefined || args.lines !== undefined))
+      throw new SpoolError("SPOOL_E_USAGE", "mcp", "cursor excludes offset and lines");
+    const from: ReadFrom =
+      args.cursor !== undefined
+        ? { cursor: args.cursor }
+        : args.lines !== undefined
+          ? { lines: parseLineRange(args.lines) }
+          : { offset: args.offset ?? 0 };
     // A page of lines A:B that fits is the answer as it is: no pager line.
-    return readPage(await frameOf(more), budget, args.lines === undefined);
+    const pager = args.lines === undefined;
+    const length = pager ? Math.min(args.length ?? budget, budget) : budget;
+    const { store, captureId, stream } = await locateRef(context, args.ref);
+    const page: { result?: CallToolResult } = {};
+    const frame = await readCapture(
+      store,
+      { captureId, stream: args.stream ?? stream ?? "stdout", from, length },
+      {
+        // The page is cut to the budget inside the read, so that a cursor moves past
+        // exactly what the client gets.
+        keep: (read) => {
+          const fitted = fitReadPage(read, budget, pager);
+          page.result = fitted.result;
+          return fitted.page.length;
+        },
+      },
+    );
+    return page.result ?? readPage(frame, budget, pager);
   },
 });
 
-/** `spool read REF --json [--stream S] MORE…` as a function of MORE. */
-function readFrames(context: ToolContext, ref: string, stream: string | undefined): FrameOf {
-  const head = [ref, "--json", ...(stream ? ["--stream", stream] : [])];
-  return async (more) =>
-    JSON.parse((await context.call("read", [...head, ...more])).stdout.toString()) as ReadFrame;
-}
-
-/**
- * The page at a named cursor. The page is cut to fit the budget after it is read, so the
- * cursor must move only past what the client gets: where it stands (a read of 0 bytes),
- * the page from there, then the cursor advanced by exactly the page.
- */
-async function readAtCursor(
-  frameOf: FrameOf,
-  cursor: string,
-  length: string,
-  budget: number,
-): Promise<CallToolResult> {
-  const at = (await frameOf(["--cursor", cursor, "--length", "0"])).offset;
-  const page = readPage(await frameOf(["--offset", String(at), "--length", length]), budget);
-  const next = (page.structuredContent as { nextOffset: number }).nextOffset;
-  await frameOf(["--cursor", cursor, "--length", String(next - at)]);
-  return page;
-}
-
 /** A read page cut to the budget on a character boundary; nextOffset follows the cut. */
 export function readPage(frame: ReadFrame, budget: number, pager = true): CallToolResult {
-  const binary = frame.base64 !== undefined;
-  const bytes = binary
-    ? Buffer.from(frame.base64 ?? "", "base64")
-    : Buffer.from(frame.text ?? "", "utf8");
+  return fitReadPage(frame, budget, pager).result;
+}
+
+function fitReadPage(frame: ReadFrame, budget: number, pager: boolean) {
+  const { bytes, binary } = frame;
   const build = (page: Buffer): CallToolResult => {
     const nextOffset = frame.offset + page.length;
     const eof = frame.eof && nextOffset >= frame.committed;
@@ -132,5 +106,5 @@ export function readPage(frame: ReadFrame, budget: number, pager = true): CallTo
     };
   };
   // Base64 grows by 4/3: fit raw bytes so that the encoded page fits.
-  return fitPage(bytes, budget, build).result;
+  return fitPage(bytes, budget, build);
 }

@@ -1,15 +1,20 @@
 /**
  * The `spool mcp` tools that answer with a receipt: `run`, `start`, `status`, `wait`. The
  * text is what `spool run` prints (preview and status line); `structuredContent` is the
- * receipt and the exit status the command would have.
+ * receipt and the exit status the command would have. `status` and `wait` call
+ * `captureStatus` and `waitForCapture` (`ops/`), the functions `spool status` and
+ * `spool wait` call; `run` and `start` launch their capture through the CLI command.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { producerOf, type Receipt, ReceiptSchema, receiptExitStatus } from "@spool/core";
 import { z } from "zod";
+import { MAX_TIMER_MS } from "../args.js";
 import { formatInline } from "../inline.js";
+import { captureStatus } from "../ops/capture-status.js";
+import { waitForCapture } from "../ops/wait-capture.js";
 import { resultBytes } from "../result-budget.js";
 import { allowedCwd, checkCommand } from "./command-policy.js";
-import { defineTool, maxBytesArg, refArg, type ToolContext } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, refArg, type ToolContext } from "./tool.js";
 
 const RunResultSchema = z.object({
   exitStatus: z
@@ -99,14 +104,9 @@ export const statusTool = defineTool({
   input: { ref: refArg, max_bytes: maxBytesArg },
   output: RunResultSchema,
   async handle(context, args) {
-    const out = await context.call("status", [args.ref]);
-    const receipt = parseReceipt(out.stdout);
-    const live = producerOf(receipt).running;
-    return receiptResult(
-      receipt,
-      live ? null : receiptExitStatus(receipt),
-      context.budget(args.max_bytes),
-    );
+    const { store, captureId } = await locateRef(context, args.ref);
+    const { state, exitStatus } = await captureStatus(store, captureId);
+    return receiptResult(state.receipt, exitStatus, context.budget(args.max_bytes));
   },
 });
 
@@ -121,14 +121,14 @@ export const waitTool = defineTool({
   },
   output: RunResultSchema,
   async handle(context, args) {
-    const argv = [
-      args.ref,
-      ...(args.timeout === undefined ? [] : ["--timeout", String(args.timeout)]),
-    ];
-    const out = await context.call("wait", argv);
-    const receipt = parseReceipt(out.stdout);
+    const { store, captureId } = await locateRef(context, args.ref);
+    // As `spool wait --timeout` bounds it: a timer longer than that would fire at once.
+    const timeoutMs =
+      args.timeout === undefined ? null : Math.min(Math.round(args.timeout * 1000), MAX_TIMER_MS);
+    const { state, exitStatus } = await waitForCapture(store, captureId, { timeoutMs });
+    const { receipt } = state;
     const budget = context.budget(args.max_bytes);
-    return receiptResult(receipt, producerOf(receipt).running ? null : out.status, budget);
+    return receiptResult(receipt, producerOf(receipt).running ? null : exitStatus, budget);
   },
 });
 

@@ -1,7 +1,11 @@
-/** The `spool mcp` `tail` tool: the last lines of a stream, the start cut to the budget. */
+/**
+ * The `spool mcp` `tail` tool: the last lines of a stream, the start cut to the budget.
+ * The tailing is `tailCapture` (`ops/tail-capture.ts`), the function `spool tail` calls.
+ */
 import { z } from "zod";
+import { tailCapture } from "../ops/tail-capture.js";
 import { fitPage } from "../result-budget.js";
-import { defineTool, maxBytesArg, refArg, streamArg, TextResultSchema } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, refArg, streamArg, TextResultSchema } from "./tool.js";
 
 export const tailTool = defineTool({
   name: "tail",
@@ -16,15 +20,26 @@ export const tailTool = defineTool({
   output: TextResultSchema,
   async handle(context, args) {
     const budget = context.budget(args.max_bytes);
-    const argv = [args.ref, "-n", String(args.lines ?? 10)];
-    if (args.stream) argv.push("--stream", args.stream);
-    const out = await context.call("tail", argv);
+    const { store, captureId, stream } = await locateRef(context, args.ref);
+    const chunks: Buffer[] = [];
+    // Only the last `budget` bytes can be shown: no more are held.
+    const { start, end } = await tailCapture(
+      store,
+      {
+        captureId,
+        stream: args.stream ?? stream ?? "stdout",
+        lines: args.lines ?? 10,
+        maxBytes: budget,
+      },
+      (chunk) => chunks.push(chunk),
+    );
+    const bytes = Buffer.concat(chunks);
     const { result } = fitPage(
-      out.stdout,
+      bytes,
       budget,
       (page) => ({
         content: [{ type: "text" as const, text: page.toString("utf8") }],
-        structuredContent: { bytes: out.stdout.length, clipped: page.length < out.stdout.length },
+        structuredContent: { bytes: end - start, clipped: page.length < end - start },
       }),
       "end",
     );

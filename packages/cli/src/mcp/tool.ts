@@ -1,9 +1,12 @@
 /**
  * What every `spool mcp` tool is made of: a name, a description, an input shape and an
- * output schema, and a handler that runs the CLI's own command in-process
- * (`ToolContext.call`) and turns what it printed into a result within its byte budget.
+ * output schema, and a handler that calls the typed function its CLI command calls
+ * (`ops/`) on the server's store (`ToolContext.store`) and turns the typed result into a
+ * tool result within its byte budget. Only `run` and `start`, which launch captures, run
+ * their CLI command in-process (`ToolContext.call`).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CaptureStore, StoreRef } from "@spool/core";
 import { z } from "zod";
 import type { CommandOutput } from "../collected-io.js";
 
@@ -25,12 +28,14 @@ export interface McpServerOptions {
   readonly prefix?: string;
 }
 
-/** What a tool's handler may use: the server's options and the CLI's commands. */
+/** What a tool's handler may use: the server's options, its store, and the CLI's commands. */
 export interface ToolContext {
   readonly options: McpServerOptions;
   /** The server's working directory. */
   readonly cwd: string;
-  /** Run `spool NAME ARGV…` in-process with the server's root and environment. */
+  /** The store of the server's root, opened for this call (`store-choice.ts`). */
+  store(): CaptureStore;
+  /** Run `spool NAME ARGV…` in-process with the server's root and environment (run, start). */
   call(name: string, argv: readonly string[], cwd?: string): Promise<CommandOutput>;
   /** A call's byte budget: its `max_bytes` (default 16 KiB) within `--max-result-bytes`. */
   budget(maxBytes: number | undefined): number;
@@ -43,6 +48,15 @@ export interface McpTool<I extends z.ZodRawShape = z.ZodRawShape> {
   readonly input: I;
   readonly output: z.ZodType;
   handle(context: ToolContext, args: z.infer<z.ZodObject<I>>): Promise<CallToolResult>;
+}
+
+/** A REF resolved in the server's store: the capture, the stream it names, and the store. */
+export async function locateRef(
+  context: Pick<ToolContext, "store">,
+  ref: string,
+): Promise<StoreRef & { readonly store: CaptureStore }> {
+  const store = context.store();
+  return { ...(await store.resolve(ref)), store };
 }
 
 /** A tool with its argument type checked here, kept in a list of tools of any shape. */

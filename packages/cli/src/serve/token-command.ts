@@ -8,10 +8,11 @@
  * token for a `--token-file` (store it `0600`).
  */
 import { systemClock } from "@spool/core";
-import { createFileStore, resolveRoot } from "@spool/sinks";
+import { resolveRoot } from "@spool/sinks";
 import { type CommandInput, shown, usageError } from "../args.js";
 import type { TOKEN } from "../commands.js";
 import type { Io } from "../io.js";
+import { openStore } from "../store-choice.js";
 import { loadRootToken } from "./root-token.js";
 import { createTokenAuthority, newRootToken, parseTtl } from "./tokens.js";
 
@@ -30,7 +31,7 @@ export async function tokenCommand(parsed: CommandInput<typeof TOKEN>, io: Io): 
   const root = resolveRoot({ flag: o.root, env: io.env, create: false });
   let captureId: string | null = null;
   if (o.capture !== undefined) {
-    captureId = (await createFileStore({ root }).resolve(o.capture)).captureId;
+    captureId = (await openStore(io, o.root).resolve(o.capture)).captureId;
   }
   const { token: rootToken } = loadRootToken({
     root,
