@@ -42,18 +42,13 @@ const LONG_CLASSES: Record<string, string> = {
 
 /**
  * Files allowed `JSON.parse(…) as T`, with the reason. Everything else parses with a zod
- * schema or a validating function. packages/cli/src/mcp/ is being rewritten on another
- * branch of #31, so its sites are listed rather than edited here.
+ * schema or a validating function.
  */
 const JSON_PARSE_CASTS: Record<string, string> = {
-  "packages/cli/src/mcp/grep-tool.ts": "being replaced by typed functions (#31)",
-  "packages/cli/src/mcp/job-tools.ts": "being replaced by typed functions (#31)",
-  "packages/cli/src/mcp/read-tool.ts": "being replaced by typed functions (#31)",
-  "packages/cli/src/mcp/resources.ts": "being replaced by typed functions (#31)",
   "packages/cli/src/mcp/relay-routes.ts":
-    "the mcp-proxy relay routes JSON-RPC lines it only peeks at; in mcp/, rewritten on another branch of #31: to parse with the SDK's JSON-RPC schema",
+    "the mcp-proxy relay peeks at JSON-RPC lines only to route them and passes them on as they came; to parse with the SDK's JSON-RPC schema",
   "packages/cli/src/mcp/relay.ts":
-    "a pending call's id, which the relay itself serialised as the map key; in mcp/, rewritten on another branch of #31",
+    "a pending call's id, which the relay itself serialised as the map key",
 };
 
 /** Test files allowed to import another package's internals, with the reason. */

@@ -103,7 +103,7 @@ export {
   type CaptureStateOptions,
   type CaptureStatus,
   readCaptureState,
-} from "./store/capture-status.js";
+} from "./store/capture-dir-state.js";
 export {
   COMPLETION_MARKER,
   completionSeen,

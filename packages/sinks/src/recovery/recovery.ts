@@ -29,7 +29,7 @@ import {
   type CaptureStateOptions,
   type CaptureStatus,
   readCaptureState,
-} from "../store/capture-status.js";
+} from "../store/capture-dir-state.js";
 import { RECEIPT_RESERVE } from "../writer/final-records.js";
 
 const COMPONENT = "recovery";

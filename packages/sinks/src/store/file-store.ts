@@ -38,7 +38,7 @@ import {
   type CaptureStateOptions,
   type CaptureStatus,
   readCaptureState,
-} from "./capture-status.js";
+} from "./capture-dir-state.js";
 import { completionSeen, takeCompletion } from "./completion-marker.js";
 import { loadCursor, saveCursor } from "./cursor-file.js";
 import { readJobRecord } from "./job-record.js";

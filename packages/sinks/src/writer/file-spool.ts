@@ -32,6 +32,7 @@ import {
 } from "@spool/core/runtime";
 import type { Piscina } from "piscina";
 import type { FaultSpec } from "../file/fs-layer.js";
+import { makePrivateDirs } from "../file/root.js";
 import { TOOL_OUTPUTS } from "../file/storage.js";
 import type {
   AckReply,
@@ -40,7 +41,6 @@ import type {
   StreamErrorReply,
   SystemFailure,
 } from "./protocol.js";
-import { makePrivateDirs } from "../file/root.js";
 import { createWriterLink, type WriterLink, waitBounded } from "./writer-link.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
 
