@@ -15,7 +15,7 @@ import {
   openCapture,
   prepareCapture,
   resolveCaptureRoot,
-} from "./capture-options.js";
+} from "./capture-setup.js";
 import type { RUN } from "./commands.js";
 import { formatInline, statusLine, wantsColour } from "./inline.js";
 import type { Descriptors, Io } from "./io.js";

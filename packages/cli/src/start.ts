@@ -6,7 +6,7 @@
  */
 import { newCaptureId, receiptExitStatus } from "@spool/core";
 import { type CommandInput, usageError } from "./args.js";
-import { captureConfig, prepareCapture, resolveCaptureRoot } from "./capture-options.js";
+import { captureConfig, prepareCapture, resolveCaptureRoot } from "./capture-setup.js";
 import type { START } from "./commands.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
