@@ -6,8 +6,8 @@
  *
  * @example
  * ```ts
- * import { launchSupervisor, nextMessage } from "@spool/cli";
- * declare const io: import("@spool/cli").Io;
+ * import { launchSupervisor, nextMessage } from "./supervisor-launch.js"; // internal to @spool/cli
+ * declare const io: import("./io.js").Io;
  * const child = launchSupervisor("start", "AAAAAAAAAAAAAAAAAAAAAAAA", { options: {}, rest: ["make"] }, io);
  * const launched = await nextMessage(child, ["launched"], 30_000);
  * ```

@@ -23,17 +23,13 @@ import {
   type SourceDeclaration,
   startCapture,
 } from "@spool/core";
-import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
+import { TOOL_OUTPUTS } from "@spool/sinks";
+import { writeJobRecord } from "@spool/sinks/internal";
 import { type CommandInput, commandInput, usageError } from "./args.js";
-import { startStdinCapture, stdinCaptureConfig } from "./capture.js";
-import {
-  type CaptureSetup,
-  captureConfig,
-  openCapture,
-  prepareCapture,
-} from "./capture-options.js";
+import { type CaptureSetup, captureConfig, openCapture, prepareCapture } from "./capture-setup.js";
 import { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
+import { startStdinCapture, stdinCaptureConfig } from "./stdin-capture.js";
 import {
   type LauncherInbox,
   type LauncherMessage,

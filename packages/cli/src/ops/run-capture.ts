@@ -34,7 +34,7 @@ import {
   type PreparedCapture,
   prepareCapture,
   resolveCaptureRoot,
-} from "../capture-options.js";
+} from "../capture-setup.js";
 import type { RUN, START } from "../commands.js";
 import type { Io } from "../io.js";
 import {
