@@ -87,7 +87,7 @@ export const runTool = defineTool({
       RUN,
       {
         ...captureOptions(context, args, budget),
-        "background-after": seconds(args.background_after),
+        "background-after": msOfSeconds(args.background_after),
       },
       args.argv,
     );
@@ -172,7 +172,7 @@ function captureOptions(
   return {
     json: true,
     root: context.options.root,
-    timeout: seconds(args.timeout),
+    timeout: msOfSeconds(args.timeout),
     label: args.label,
     "call-id": args.call_id,
     "preview-stdout": args.preview_stdout,
@@ -183,7 +183,7 @@ function captureOptions(
 }
 
 /** Seconds as the milliseconds a duration option holds (undefined stays undefined). */
-function seconds(s: number | undefined): number | undefined {
+function msOfSeconds(s: number | undefined): number | undefined {
   return s === undefined ? undefined : Math.max(1, Math.round(s * 1000));
 }
 

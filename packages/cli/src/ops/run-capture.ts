@@ -78,7 +78,7 @@ export async function runFromInput(
 ): Promise<RunOutcome> {
   const prepared = prepareCapture(captureConfig(input, place.env, place.cwd));
   const afterMs = input.options["background-after"];
-  if (afterMs === undefined) return runCapture(prepared, hooks);
+  if (afterMs === undefined) return runInProcess(prepared, hooks);
   if (hooks.after !== undefined || hooks.stdin === "inherit")
     throw usageError("--live and --stdin do not combine with --background-after");
   // The supervisor opens the capture; the root is made here so its faults show here.
@@ -98,7 +98,7 @@ export async function runFromInput(
 }
 
 /** A prepared capture in this process until its command ends. */
-async function runCapture(prepared: PreparedCapture, hooks: RunHooks): Promise<RunOutcome> {
+async function runInProcess(prepared: PreparedCapture, hooks: RunHooks): Promise<RunOutcome> {
   const setup = openCapture(prepared, hooks.after);
   const capture = startCapture({
     ...setup.options,
