@@ -256,6 +256,55 @@ export function parseCommand<T extends OptionTable>(
 }
 
 /**
+ * The typed input of `definition` from option values rather than words (an MCP tool's
+ * arguments, a job's specification): the parser's defaults for what is not given, and
+ * each value given checked as the parser checks it (a known option, an enum's choices,
+ * a number within its range); `rest` is what would follow `--`.
+ */
+export function commandInput<T extends OptionTable>(
+  definition: CommandDefinition<T>,
+  given: Readonly<Record<string, unknown>>,
+  rest: readonly string[] | null,
+): ParsedCommand<OptionsOf<T>> {
+  const table: OptionTable = definition.options;
+  const options: Record<string, unknown> = defaults(table);
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const spec = Object.hasOwn(table, name) ? table[name] : undefined;
+    if (!spec) throw usageError(`unknown option --${shown(name)}`);
+    options[name] = checkedValue(name, spec, value);
+  }
+  return { options: options as OptionsOf<T>, positionals: [], rest: rest && [...rest], argv: [] };
+}
+
+/** `value` for option `name` if it is of the option's kind and in its range. */
+function checkedValue(name: string, spec: OptionSpec, value: unknown): unknown {
+  const option = `--${name}`;
+  const kind = spec.kind;
+  if (kind === "flag") {
+    if (typeof value !== "boolean") throw usageError(`${option} takes true or false`);
+  } else if (kind === "repeatable") {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
+      throw usageError(`${option} takes a list of strings`);
+  } else if (kind === "string" || kind === "enum") {
+    if (typeof value !== "string") throw usageError(`${option} takes a string`);
+    if (kind === "enum" && !spec.choices.includes(value))
+      throw usageError(`${option} takes one of ${spec.choices.join(", ")}, not "${shown(value)}"`);
+  } else {
+    if (typeof value !== "number" || !Number.isSafeInteger(value))
+      throw usageError(`${option} takes a whole number`);
+    const format =
+      kind === "size"
+        ? formatSize
+        : kind === "duration"
+          ? (v: number) => formatDuration(v, spec.unit)
+          : String;
+    inRange(option, value, spec, format);
+  }
+  return value;
+}
+
+/**
  * User input inside a one-line message: control characters (C0, DEL, C1) escaped as
  * `\xHH`, so the message cannot drive the terminal or break the line; clipped to 40
  * characters.

@@ -46,7 +46,7 @@ export async function captureCommand(
     const message = await superviseInForeground(
       "capture",
       newCaptureId(),
-      parsed.argv,
+      { options: parsed.options, rest: parsed.rest },
       afterMs,
       io,
     );

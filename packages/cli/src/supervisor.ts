@@ -25,7 +25,7 @@ import {
 } from "@spool/core";
 import { TOOL_OUTPUTS } from "@spool/sinks";
 import { writeJobRecord } from "@spool/sinks/internal";
-import { type CommandInput, parseCommand, usageError } from "./args.js";
+import { type CommandInput, commandInput, usageError } from "./args.js";
 import { type CaptureSetup, captureConfig, openCapture, prepareCapture } from "./capture-setup.js";
 import { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
@@ -66,7 +66,8 @@ export async function superviseCommand(
     throw usageError("__supervise is internal (start|run|capture ID; the job comes over IPC)");
   }
   const inbox = launcherInbox(SPEC_TIMEOUT_MS);
-  const spec = parseCommand(SUPERVISE, await inbox.spec);
+  const given = await inbox.spec;
+  const spec = commandInput(SUPERVISE, given.options, given.rest);
   const config =
     mode === "capture" ? stdinCaptureConfig(spec, io) : captureConfig(spec, io.env, io.cwd);
   const setup = openCapture(prepareCapture(config));
