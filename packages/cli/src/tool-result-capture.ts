@@ -105,19 +105,17 @@ function declaredTruncated(result: { _meta?: unknown }): boolean {
   );
 }
 
-/** Capture bytes that never completed a JSON-RPC message (the wrapped server died or hung). */
+/**
+ * Capture bytes that never completed a JSON-RPC message (the wrapped server died or hung),
+ * or a line that was not one (`why`: "not JSON-RPC").
+ */
 export async function capturePartial(
   tool: string,
   bytes: Buffer,
   options: ResultCaptureOptions,
+  why = "partial: the wrapped server did not finish it",
 ): Promise<CapturedResult> {
-  const r = await captureBytes(
-    bytes,
-    `${tool} result (partial: the wrapped server did not finish it)`,
-    false,
-    options,
-    "truncated",
-  );
+  const r = await captureBytes(bytes, `${tool} result (${why})`, false, options, "truncated");
   return { ...r, binaries: [] };
 }
 
