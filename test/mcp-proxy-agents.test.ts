@@ -293,3 +293,44 @@ describe("spool mcp-proxy: names, arguments, images", () => {
     expect(r._meta?.["spool/binaries"]).toHaveLength(1);
   }, 60_000);
 });
+
+describe("spool mcp-proxy: memory", () => {
+  it("a 200 MB answer is streamed to the spool: peak RSS ≤ 256 MiB, the client gets its receipt, the text is kept", async () => {
+    const root = tempRoot();
+    const child = spawn(
+      process.execPath,
+      [SPOOL_BIN, "mcp-proxy", "--root", root, "--", process.execPath, FIXTURE],
+      { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, HUGE_BYTES: "200000000" } },
+    );
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    const client = new Client({ name: "spool-test", version: "0" });
+    await client.connect(childTransport(child));
+    const r = (await client.callTool({ name: "huge", arguments: {} }, undefined, {
+      timeout: 600_000,
+    })) as Result;
+    // The proxy's high-water mark, read while it still runs.
+    const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+    const peakKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);
+    await client.close();
+    await exited;
+    expect(peakKiB).toBeGreaterThan(0);
+    expect(peakKiB).toBeLessThanOrEqual(256 * 1024);
+    expect(wire(r)).toBeLessThanOrEqual(16 * 1024);
+    const receipt = r._meta?.["spool/receipt"] as {
+      captureId: string;
+      label: string;
+      capture: { state: string; reasons: string[] };
+      streams: { stdout: { produced: number } };
+    };
+    expect(receipt.label).toBe("huge result");
+    // Every byte of text was seen; a capture keeps its first 32 MiB by default (spool
+    // capture --max-bytes), so this one is partial for that reason alone.
+    expect(receipt.capture).toEqual({ state: "partial", reasons: ["quota"] });
+    // The fixture's pieces: 62,000 bytes of JSON each, 61,000 of text once decoded.
+    const pieces = Math.ceil(200_000_000 / 62_000);
+    expect(receipt.streams.stdout.produced).toBe(pieces * 61_000);
+    const stored = spool(["read", receipt.captureId, "--root", root, "--length", "61"]).stdout;
+    expect(stored.toString()).toBe(`${"row of text ".repeat(5)}\n`);
+    expect(r.content[0]?.text).toContain(`row of text row of text`);
+  }, 600_000);
+});

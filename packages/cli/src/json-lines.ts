@@ -12,6 +12,8 @@ export interface JsonLines {
   pending(): Buffer;
   /** Bytes held for the unfinished line. */
   readonly pendingBytes: number;
+  /** The unfinished line's bytes, no longer held (the caller takes the line over). */
+  take(): Buffer;
 }
 
 /**
@@ -23,6 +25,9 @@ export interface JsonLines {
 export function createJsonLines(onLine: (line: Buffer) => void): JsonLines {
   let parts: Buffer[] = [];
   let held = 0;
+  const resetHeld = () => {
+    held = 0;
+  };
   return {
     push(chunk) {
       let start = 0;
@@ -40,6 +45,12 @@ export function createJsonLines(onLine: (line: Buffer) => void): JsonLines {
       }
     },
     pending: () => Buffer.concat(parts),
+    take() {
+      const held = Buffer.concat(parts);
+      parts = [];
+      resetHeld();
+      return held;
+    },
     get pendingBytes() {
       return held;
     },

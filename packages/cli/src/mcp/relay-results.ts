@@ -51,13 +51,7 @@ export function onResult(relay: Relay, m: Message, line: Buffer, call: PendingCa
   }
   relay.captures = relay.captures
     .then(() => captureToolResult(call.tool, parts, capture))
-    .then((c) =>
-      toClient({
-        jsonrpc: "2.0",
-        id,
-        result: replacement(relay, call.tool, line.length, c, shape, result),
-      }),
-    )
+    .then((c) => spooledAnswer(relay, id, call, line.length, c, shape, result))
     .catch((error: unknown) =>
       fail(
         id,
@@ -65,6 +59,23 @@ export function onResult(relay: Relay, m: Message, line: Buffer, call: PendingCa
         `spool mcp-proxy: the result of ${redactString(call.tool)} (${line.length} B) could not be spooled: ${(error as Error).message}`,
       ),
     );
+}
+
+/** The answer to `id` for a result of `bytes` bytes spooled as `c`: its replacement. */
+export function spooledAnswer(
+  relay: Relay,
+  id: Id,
+  call: PendingCall,
+  bytes: number,
+  c: CapturedResult,
+  shape: ResultShape,
+  original: Record<string, unknown>,
+): void {
+  toClient({
+    jsonrpc: "2.0",
+    id,
+    result: replacement(relay, call.tool, bytes, c, shape, original),
+  });
 }
 
 /** `--call-timeout` passed for request `id`: cancel it upstream, answer with what arrived. */
@@ -93,23 +104,30 @@ export function timeOut(relay: Relay, id: Id): void {
 
 /**
  * An error answer for a request never answered. For a method the proxy bounds, its
- * `data.receipt` is the capture of `bytes` (what had arrived of the answer); any other
- * request gets the error alone.
+ * `data.receipt` is the capture of `bytes` (what had arrived of the answer), or `made`
+ * when that capture was streamed already; any other request gets the error alone.
  */
-export function partialError(relay: Relay, id: Id, call: PendingCall, bytes: Buffer, why: string) {
-  if (shapeOf(call.method) === undefined && bytes.length === 0) {
+export function partialError(
+  relay: Relay,
+  id: Id,
+  call: PendingCall,
+  bytes: Buffer,
+  why: string,
+  made?: CapturedResult,
+) {
+  if (shapeOf(call.method) === undefined && bytes.length === 0 && made === undefined) {
     relay.captures = relay.captures.then(() =>
       fail(id, REQUEST_TIMEOUT, `spool mcp-proxy: ${why}`),
     );
     return;
   }
   relay.captures = relay.captures
-    .then(() => capturePartial(call.tool, bytes, relay.options.capture))
+    .then(() => made ?? capturePartial(call.tool, bytes, relay.options.capture))
     .then((c) =>
       fail(
         id,
         REQUEST_TIMEOUT,
-        `spool mcp-proxy: ${why}; ${bytes.length} B of its answer kept as capture ${c.receipt.captureId} (partial)`,
+        `spool mcp-proxy: ${why}; ${made === undefined ? `${bytes.length} B of its answer` : "its text so far"} kept as capture ${c.receipt.captureId} (partial)`,
         { receipt: c.receipt },
       ),
     )

@@ -3,10 +3,12 @@
  * to the client, a line to the wrapped server, an error answer to the client.
  */
 import type { ChildProcess } from "node:child_process";
+import type { PassThrough } from "node:stream";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonLines } from "../json-lines.js";
-import type { ResultCaptureOptions } from "../tool-result-capture.js";
+import type { CapturedResult, ResultCaptureOptions } from "../tool-result-capture.js";
+import type { TextExtractor } from "./text-extractor.js";
 
 /**
  * JSON-RPC error codes: the SDK's request timeout, an internal error, and the server error
@@ -61,6 +63,21 @@ export type RelayPhase =
   | { readonly name: "failed-to-start"; readonly failure: string }
   | { readonly name: "gone" };
 
+/** A message too large to hold, being streamed to a capture (`relay-stream.ts`). */
+export interface MessageStream {
+  /** The request it answers, when its id came first; else read from `tail` at the end. */
+  readonly id: Id | null;
+  readonly call: PendingCall | null;
+  readonly extractor: TextExtractor;
+  /** The extracted text, the capture's input. */
+  readonly text: PassThrough;
+  readonly captured: Promise<CapturedResult>;
+  /** Bytes of the message so far. */
+  bytes: number;
+  /** Its last bytes (where an id written last is). */
+  tail: Buffer;
+}
+
 /** The relay between messages. */
 export interface Relay {
   readonly options: RelayOptions;
@@ -75,6 +92,8 @@ export interface Relay {
   /** Lines from the wrapped server (its unfinished message is kept for a partial capture). */
   readonly fromServer: JsonLines;
   phase: RelayPhase;
+  /** The message being streamed to a capture, if any. */
+  stream: MessageStream | null;
   /** The wrapped server sent a message over `maxMessageBytes` and was killed. */
   flooded: boolean;
   /** Results are captured one after another, in the order they arrived. */

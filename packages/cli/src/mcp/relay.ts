@@ -23,6 +23,7 @@ import {
   type RelayOptions,
   SERVER_ERROR,
 } from "./relay-state.js";
+import { abandonStream, continueStream, startStream, streamThreshold } from "./relay-stream.js";
 
 export type { RelayOptions } from "./relay-state.js";
 
@@ -42,18 +43,12 @@ export function createRelay(options: RelayOptions): { done: Promise<number> } {
     initializing: new Set(),
     fromServer: createJsonLines((line) => routeFromServer(relay, line)),
     phase: { name: "running" },
+    stream: null,
     flooded: false,
     captures: Promise.resolve(),
   };
   const fromClient = createJsonLines((line) => routeFromClient(relay, line));
-  upstream.stdout?.on("data", (chunk: Buffer) => {
-    relay.fromServer.push(chunk);
-    if (relay.fromServer.pendingBytes > options.maxMessageBytes && !relay.flooded) {
-      // A message this large is a flood: stop the server; what arrived is kept below.
-      relay.flooded = true;
-      upstream.kill("SIGKILL");
-    }
-  });
+  upstream.stdout?.on("data", (chunk: Buffer) => fromServer(relay, chunk));
   const onData = (chunk: Buffer) => fromClient.push(chunk);
   process.stdin.on("data", onData);
   const stopReading = () => {
@@ -98,6 +93,8 @@ function relayEnd(relay: Relay, stopReading: () => Buffer): Promise<number> {
       }
       relay.phase = { name: "gone" };
       const why = goneReason(relay, code, signal);
+      if (relay.stream !== null)
+        abandonStream(relay, relay.stream, `${why} before answering ${relay.stream.call?.tool}`);
       const tail = relay.fromServer.pending();
       answerPending(relay, (id, call) =>
         partialError(relay, id, call, tail, `${why} before answering ${call.tool}`),
@@ -139,6 +136,40 @@ export function failBeforeStart(line: string, status: number, held?: Buffer): Pr
     process.stdin.once("end", done);
     if (held !== undefined && held.length > 0) lines.push(held);
   });
+}
+
+/**
+ * Bytes from the wrapped server: to the message being streamed, else to the line splitter;
+ * an unfinished message over the stream threshold is streamed from then on, and one over
+ * `--max-message-bytes` is a flood: the server is stopped, what arrived is kept.
+ */
+function fromServer(relay: Relay, chunk: Buffer): void {
+  const { upstream, maxMessageBytes, budget } = relay.options;
+  let rest = chunk;
+  while (rest.length > 0) {
+    if (relay.stream !== null) {
+      rest = continueStream(relay, relay.stream, rest);
+      continue;
+    }
+    const before = relay.fromServer.pendingBytes;
+    relay.fromServer.push(rest);
+    rest = Buffer.alloc(0);
+    const threshold = streamThreshold(budget);
+    // Judged once per message, as it crosses the threshold.
+    if (before <= threshold && relay.fromServer.pendingBytes > threshold) {
+      const head = relay.fromServer.pending();
+      const stream = startStream(relay, head);
+      if (stream !== null) {
+        relay.fromServer.take();
+        relay.stream = stream;
+      }
+    }
+  }
+  const held = relay.stream?.bytes ?? relay.fromServer.pendingBytes;
+  if (held > maxMessageBytes && !relay.flooded) {
+    relay.flooded = true;
+    upstream.kill("SIGKILL");
+  }
 }
 
 /** Every pending request answered by `answer`, then forgotten. */
