@@ -8,6 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { JsonLines } from "../json-lines.js";
 import type { CapturedResult, ResultCaptureOptions } from "../tool-result-capture.js";
+import type { JsonSkeleton } from "./json-skeleton.js";
 import type { TextExtractor } from "./text-extractor.js";
 
 /**
@@ -68,7 +69,11 @@ export interface MessageStream {
   /** The request it answers, when its id came first; else read from `tail` at the end. */
   readonly id: Id | null;
   readonly call: PendingCall | null;
+  /** The key of the one bounded request pending when it started (its id unread yet). */
+  readonly guess: string | null;
   readonly extractor: TextExtractor;
+  /** A bounded copy of the message, for its structured part. */
+  readonly skeleton: JsonSkeleton;
   /** The extracted text, the capture's input. */
   readonly text: PassThrough;
   readonly captured: Promise<CapturedResult>;
@@ -76,6 +81,12 @@ export interface MessageStream {
   bytes: number;
   /** Its last bytes (where an id written last is). */
   tail: Buffer;
+  /** Text not yet written to the capture (it is behind). */
+  readonly queue: Buffer[];
+  /** Waiting for the capture to drain. */
+  waiting: boolean;
+  /** The message ended: the capture's input ends once the queue is written. */
+  ending: boolean;
 }
 
 /** The relay between messages. */

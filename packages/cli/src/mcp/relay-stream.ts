@@ -8,6 +8,7 @@
  */
 import { PassThrough } from "node:stream";
 import { captureTextStream } from "../tool-result-capture.js";
+import { createJsonSkeleton } from "./json-skeleton.js";
 import { redactString } from "./relay-redaction.js";
 import { partialError, spooledAnswer } from "./relay-results.js";
 import { shapeOf } from "./relay-shapes.js";
@@ -23,7 +24,9 @@ import { createTextExtractor } from "./text-extractor.js";
 
 /** Bytes of one unfinished message after which the proxy streams it instead of holding it. */
 export function streamThreshold(budget: number): number {
-  return Math.max(2 * budget, 8 * 1024 * 1024);
+  // Above the 11.7 MB message of a 5 MB file read (held whole: its capture keeps every
+  // section), well below what holding a message costs (several times its size).
+  return Math.max(2 * budget, 16 * 1024 * 1024);
 }
 
 /**
@@ -48,19 +51,28 @@ export function startStream(relay: Relay, head: Buffer): MessageStream | null {
     relay.pending.delete(key(id as Id));
   }
   const text = new PassThrough();
+  const only = bounded.length === 1 ? bounded[0] : undefined;
   const stream: MessageStream = {
     id,
     call: call ?? null,
+    guess:
+      call === undefined && only !== undefined
+        ? ([...relay.pending.entries()].find(([, c]) => c === only)?.[0] ?? null)
+        : null,
     extractor: createTextExtractor(),
+    skeleton: createJsonSkeleton(relay.options.budget, SKELETON_BYTES),
     text,
     // Labelled by its call, or by the one bounded call pending when its id comes last.
     captured: captureTextStream(
-      (call ?? (bounded.length === 1 ? bounded[0] : undefined))?.tool ?? "streamed answer",
+      (call ?? only)?.tool ?? "streamed answer",
       text,
       relay.options.capture,
     ),
     bytes: 0,
     tail: Buffer.alloc(0),
+    queue: [],
+    waiting: false,
+    ending: false,
   };
   // Settled later, in order, by finishStream or abandonStream.
   stream.captured.catch(() => {});
@@ -101,23 +113,49 @@ export function abandonStream(relay: Relay, stream: MessageStream, why: string):
 
 function feed(relay: Relay, stream: MessageStream, bytes: Buffer): void {
   stream.bytes += bytes.length;
+  stream.skeleton.push(bytes);
   stream.tail = Buffer.concat([stream.tail, bytes.subarray(-TAIL_BYTES)]).subarray(-TAIL_BYTES);
-  let ok = true;
-  for (const piece of stream.extractor.push(bytes)) ok = stream.text.write(piece) && ok;
-  const out = relay.options.upstream.stdout;
-  if (!ok && out) {
-    // The capture is behind: hold the server's pipe until it catches up.
-    out.pause();
-    stream.text.once("drain", () => out.resume());
+  // In pipe-sized pieces, as a child's output would come to a capture.
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+    const text = stream.extractor.push(bytes.subarray(at, at + PIECE_BYTES));
+    if (text.length > 0)
+      stream.queue.push(text.length === 1 ? (text[0] as Buffer) : Buffer.concat(text));
   }
+  pump(relay, stream);
+}
+
+/**
+ * Write queued text to the capture as fast as it takes it; while it is behind, the
+ * server's pipe is paused (so what is held is a pipe's worth, not the message).
+ */
+function pump(relay: Relay, stream: MessageStream): void {
+  const out = relay.options.upstream.stdout;
+  if (stream.waiting) return;
+  for (let piece = stream.queue.shift(); piece !== undefined; piece = stream.queue.shift()) {
+    if (!stream.text.write(piece)) {
+      out?.pause();
+      stream.waiting = true;
+      stream.text.once("drain", () => {
+        stream.waiting = false;
+        pump(relay, stream);
+      });
+      return;
+    }
+  }
+  if (stream.ending) stream.text.end();
+  out?.resume();
 }
 
 const TAIL_BYTES = 4096;
+const PIECE_BYTES = 64 * 1024;
+/** Most bytes of a streamed message's bounded copy (beyond: its structured part is not kept). */
+const SKELETON_BYTES = 4 * 1024 * 1024;
 
 /** The message ended: its request (named at its start or end) gets the receipt. */
 function finishStream(relay: Relay, stream: MessageStream): void {
   relay.stream = null;
-  stream.text.end();
+  stream.ending = true;
+  pump(relay, stream);
   const id =
     stream.id ??
     idIn(/"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*\}\s*$/, stream.tail.toString("latin1"));
@@ -132,7 +170,7 @@ function finishStream(relay: Relay, stream: MessageStream): void {
     .then(() => stream.captured)
     .then((c) => {
       if (call !== null && id !== null && shape !== undefined)
-        spooledAnswer(relay, id, call, stream.bytes, c, shape, {});
+        spooledAnswer(relay, id, call, stream.bytes, c, shape, keptOf(stream));
       else
         process.stderr.write(
           `spool mcp-proxy: an answer to no pending request (${stream.bytes} B) was kept as capture ${c.receipt.captureId}\n`,
@@ -143,6 +181,26 @@ function finishStream(relay: Relay, stream: MessageStream): void {
       if (id !== null) fail(id, INTERNAL_ERROR, message);
       else process.stderr.write(`${message}\n`);
     });
+}
+
+/**
+ * What a streamed answer keeps of its result: its structured part (strings cut, from the
+ * bounded copy) and `isError`; its content items are in the capture, an image is not kept.
+ */
+function keptOf(stream: MessageStream): Record<string, unknown> {
+  const copy = stream.skeleton.text();
+  if (copy === null) return {};
+  try {
+    const result = (JSON.parse(copy) as { result?: Record<string, unknown> }).result ?? {};
+    return {
+      ...(result.structuredContent === undefined
+        ? {}
+        : { structuredContent: result.structuredContent }),
+      ...(result.isError === true ? { isError: true } : {}),
+    };
+  } catch {
+    return {};
+  }
 }
 
 /** The JSON id `pattern` captures in `text`, or null. */

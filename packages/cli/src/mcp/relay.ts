@@ -157,12 +157,9 @@ function fromServer(relay: Relay, chunk: Buffer): void {
     const threshold = streamThreshold(budget);
     // Judged once per message, as it crosses the threshold.
     if (before <= threshold && relay.fromServer.pendingBytes > threshold) {
-      const head = relay.fromServer.pending();
-      const stream = startStream(relay, head);
-      if (stream !== null) {
-        relay.fromServer.take();
-        relay.stream = stream;
-      }
+      const head = relay.fromServer.take();
+      relay.stream = startStream(relay, head);
+      if (relay.stream === null) relay.fromServer.push(head); // held as before
     }
   }
   const held = relay.stream?.bytes ?? relay.fromServer.pendingBytes;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { createJsonSkeleton } from "../../src/mcp/json-skeleton.js";
 import { createTextExtractor } from "../../src/mcp/text-extractor.js";
 
 /** The extractor's output for `json` pushed in pieces cut at `cuts`. */
@@ -68,5 +69,38 @@ describe("createTextExtractor", () => {
   it("decodes \\u escapes, pairs included, and replaces a lone surrogate", () => {
     const json = '{"text":"\\u00fc\\ud83d\\ude00\\ud800x\\u0041"}';
     expect(extract(json, [])).toBe("ü😀\ufffdxA");
+  });
+});
+
+describe("createJsonSkeleton", () => {
+  it("is valid JSON with every string cut to its bound, whatever the chunking", () => {
+    const message = {
+      result: {
+        content: [{ type: "text", text: `${'é"\\\n'.repeat(300)}😀${"z".repeat(500)}` }],
+        structuredContent: { content: "\u0001\u00ff😀".repeat(200), n: [1, 2.5, true, null] },
+      },
+      jsonrpc: "2.0",
+      id: 'x"1',
+    };
+    const json = Buffer.from(JSON.stringify(message));
+    for (const bound of [0, 300, 301, 302, 303, 1000]) {
+      for (const step of [1, 3, 1000, json.length]) {
+        const s = createJsonSkeleton(bound, 1 << 20);
+        for (let at = 0; at < json.length; at += step) s.push(json.subarray(at, at + step));
+        const copy = JSON.parse(s.text() ?? "") as typeof message;
+        expect(copy.id).toBe(message.id);
+        expect(copy.result.structuredContent.n).toEqual([1, 2.5, true, null]);
+        const kept = copy.result.structuredContent.content;
+        const cut = kept.indexOf("…[spool: ");
+        expect(message.result.structuredContent.content.startsWith(kept.slice(0, cut))).toBe(true);
+        expect(kept).toMatch(/…\[spool: \d+ B more in the capture\]$/);
+      }
+    }
+  });
+
+  it("gives up past its cap", () => {
+    const s = createJsonSkeleton(10, 200);
+    s.push(Buffer.from(JSON.stringify({ items: Array.from({ length: 100 }, (_, i) => i) })));
+    expect(s.text()).toBeNull();
   });
 });
