@@ -334,3 +334,35 @@ describe("spool mcp-proxy: memory", () => {
     expect(r.content[0]?.text).toContain(`row of text row of text`);
   }, 600_000);
 });
+
+describe("spool mcp-proxy: a streamed answer", () => {
+  it("server-filesystem: a 9 MB file (a 19 MB message, streamed) passes the client's schema check and hands back no secret", async () => {
+    const root = tempRoot();
+    const dir = path.join(tempRoot(), "files");
+    mkdirSync(dir);
+    const row = (i: number) => `row ${i} ${"abcdefghij".repeat(8)}`;
+    const lines = Array.from({ length: 100_000 }, (_, i) => row(i));
+    lines.splice(2, 0, `${GITHUB_TOKEN} deploys`);
+    writeFileSync(path.join(dir, "big.txt"), `${lines.join("\n")}\n`);
+    const p = await proxy(["--root", root, process.execPath, FILESYSTEM, dir]);
+    await p.connected;
+    // Listed first, so that the SDK client checks the result against the output schema.
+    await p.client.listTools();
+    const r = (await p.client.callTool({
+      name: "read_text_file",
+      arguments: { path: path.join(dir, "big.txt") },
+    })) as Result;
+    expect(wire(r)).toBeLessThanOrEqual(16 * 1024);
+    const structured = (r.structuredContent as { content: string }).content;
+    expect(structured.startsWith(`${row(0)}\n${row(1)}\n[REDACTED:github-token] deploys`)).toBe(
+      true,
+    );
+    expect(JSON.stringify(r)).not.toContain(GITHUB_TOKEN);
+    const receipt = r._meta?.["spool/receipt"] as { label: string; captureId: string };
+    expect(receipt.label).toBe("read_text_file result");
+    // The capture holds the text items, decoded (the file's text), redacted.
+    const stored = spool(["read", receipt.captureId, "--root", root]).stdout;
+    expect(stored.subarray(-30).toString()).toBe(`${row(99_999)}\n`.slice(-30));
+    for (const bytes of everyFile(root)) expect(bytes.includes(GITHUB_TOKEN)).toBe(false);
+  }, 300_000);
+});

@@ -13,6 +13,7 @@
  */
 import { shown } from "../args.js";
 import { createJsonLines } from "../json-lines.js";
+import { redactString } from "./relay-redaction.js";
 import { partialError } from "./relay-results.js";
 import { routeFromClient, routeFromServer } from "./relay-routes.js";
 import {
@@ -94,10 +95,14 @@ function relayEnd(relay: Relay, stopReading: () => Buffer): Promise<number> {
       relay.phase = { name: "gone" };
       const why = goneReason(relay, code, signal);
       if (relay.stream !== null)
-        abandonStream(relay, relay.stream, `${why} before answering ${relay.stream.call?.tool}`);
+        abandonStream(
+          relay,
+          relay.stream,
+          `${why} before answering ${redactString(relay.stream.call?.tool ?? "a call")}`,
+        );
       const tail = relay.fromServer.pending();
       answerPending(relay, (id, call) =>
-        partialError(relay, id, call, tail, `${why} before answering ${call.tool}`),
+        partialError(relay, id, call, tail, `${why} before answering ${redactString(call.tool)}`),
       );
       if (!clientGone)
         process.stderr.write(`spool mcp-proxy: ${why}; exiting so that the client restarts it\n`);
