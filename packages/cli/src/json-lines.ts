@@ -25,9 +25,6 @@ export interface JsonLines {
 export function createJsonLines(onLine: (line: Buffer) => void): JsonLines {
   let parts: Buffer[] = [];
   let held = 0;
-  const resetHeld = () => {
-    held = 0;
-  };
   return {
     push(chunk) {
       let start = 0;
@@ -46,10 +43,10 @@ export function createJsonLines(onLine: (line: Buffer) => void): JsonLines {
     },
     pending: () => Buffer.concat(parts),
     take() {
-      const held = Buffer.concat(parts);
+      const taken = Buffer.concat(parts);
       parts = [];
-      resetHeld();
-      return held;
+      held = 0;
+      return taken;
     },
     get pendingBytes() {
       return held;
