@@ -1,7 +1,7 @@
 /** `spool capture`: the capture of `spool run`, from spool's own stdin. */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { afterEach, describe, expect, it } from "vitest";
@@ -43,6 +43,18 @@ describe("spool capture", () => {
     expect(receipt.capture.state).not.toBe("complete");
     expect(r.status).toBe(1);
     expect(capture(root, Buffer.from(""), ["--", "x"]).status).toBe(64);
+  });
+
+  it("exits 1 when what it read could not be kept (storage unavailable), as its help says", () => {
+    const root = tempRoot();
+    const elsewhere = tempRoot();
+    symlinkSync(elsewhere, path.join(root, "tool-outputs"));
+    const r = capture(root, Buffer.from("x".repeat(100_000)), ["--json"]);
+    const receipt = JSON.parse(r.stdout.toString()) as Receipt;
+    expect(receipt.capture.state).toBe("unavailable");
+    expect(r.status).toBe(1);
+    // Kept in full: 0, as before.
+    expect(capture(root, Buffer.from("small\n")).status).toBe(0);
   });
 });
 

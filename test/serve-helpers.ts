@@ -9,6 +9,7 @@ import * as http from "node:http";
 import { type SseEvent, sseParser } from "@spool/bench";
 import type { CaptureStore, Clock } from "@spool/core";
 import { createFileStore } from "@spool/sinks";
+import type { AccessEntry } from "../packages/cli/src/serve/access-log.js";
 import { createGrepRunner } from "../packages/cli/src/serve/grep-runner.js";
 import { startServer } from "../packages/cli/src/serve/http-server.js";
 import { chooseListen } from "../packages/cli/src/serve/listen-address.js";
@@ -39,6 +40,12 @@ export interface InProcessOptions {
   /** SSE heartbeats: quiet time and the clock that times it (a manual one in tests). */
   readonly heartbeatMs?: number;
   readonly clock?: Clock;
+  /** The clock the grep runner's time budget is measured by. */
+  readonly grepClock?: Clock;
+  /** Slow-client limits (short ones in tests). */
+  readonly timeouts?: { readonly headersMs: number; readonly checkMs: number };
+  /** Told of every request (`--access-log`). */
+  readonly accessLog?: (entry: AccessEntry) => void;
 }
 
 export async function serveInProcess(
@@ -52,7 +59,10 @@ export async function serveInProcess(
   const app = createServeApp({
     store: recorded(createFileStore({ root }), calls),
     authority,
-    grep: createGrepRunner({ timeMs: options.grepMs ?? 2000 }),
+    grep: createGrepRunner({
+      timeMs: options.grepMs ?? 2000,
+      ...(options.grepClock === undefined ? {} : { clock: options.grepClock }),
+    }),
     web: loadWebAssets(),
     ...(options.maxTransfer === undefined ? {} : { maxTransfer: options.maxTransfer }),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
@@ -61,6 +71,8 @@ export async function serveInProcess(
   const server = await startServer({
     app,
     address: chooseListen({ listen: "127.0.0.1:0", public: false, tls: false }),
+    ...(options.timeouts === undefined ? {} : { timeouts: options.timeouts }),
+    accessLog: options.accessLog,
   });
   return {
     url: server.url as string,
@@ -175,7 +187,7 @@ export async function serveBinary(args: string[]): Promise<{
   return { child, start, stop };
 }
 
-export type { SseEvent };
+export type { AccessEntry, SseEvent };
 
 /**
  * Follow `target` to its end (the server closes it), collecting every event. A block of

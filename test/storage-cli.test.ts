@@ -169,6 +169,43 @@ describe("spool run storage", () => {
       }
     });
 
+    for (const umask of ["577", "777"])
+      it.skipIf(!canDrop)(
+        `umask ${umask} as nobody: a new root works, and keeps working`,
+        async () => {
+          const parent = path.join(base, "nobody-home");
+          fs.mkdirSync(parent, { mode: 0o700 });
+          fs.chownSync(parent, user, user);
+          const root = path.join(parent, "root");
+          const prefix = `umask ${umask} && exec setpriv --reuid=${user} --regid=${user} --clear-groups`;
+          for (let run = 0; run < 2; run++) {
+            const r = await runBigUnder(prefix, root);
+            expect(r.code, r.stderr).toBe(0);
+            expect(receiptOf(r.stdout).capture.state).toBe("complete");
+          }
+          for (const [name, m] of modes(root)) {
+            const st = fs.lstatSync(path.join(base, name));
+            expect([name, m, st.uid]).toEqual([name, st.isDirectory() ? 0o700 : 0o600, user]);
+          }
+        },
+      );
+
+    it.skipIf(!canDrop)(
+      "a root left unusable by an older spool (.spool-quota 0200) is repaired",
+      async () => {
+        const root = path.join(base, "nobody-root");
+        fs.mkdirSync(path.join(root, ".spool-quota"), { recursive: true });
+        fs.chmodSync(root, 0o700);
+        fs.chmodSync(path.join(root, ".spool-quota"), 0o200);
+        fs.chownSync(root, user, user);
+        fs.chownSync(path.join(root, ".spool-quota"), user, user);
+        const r = await asUser(["run", "--json", "--root", root, ...big()]);
+        expect(r.code).toBe(0);
+        expect(receiptOf(r.stdout).capture.state).toBe("complete");
+        expect(mode(path.join(root, ".spool-quota"))).toBe(0o700);
+      },
+    );
+
     it.skipIf(!canDrop)("a tool-outputs open to others is refused, not chmod-ed", async () => {
       const root = path.join(base, "nobody-root");
       fs.mkdirSync(path.join(root, "tool-outputs"), { recursive: true });

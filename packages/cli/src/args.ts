@@ -17,7 +17,7 @@
  * parseCommand(cmd, ["--max=3"]).options.max; // 3
  * ```
  */
-import { SpoolError } from "@spool/core/runtime";
+import { SpoolError, UNSAFE_CHARACTERS, writtenOut } from "@spool/core/runtime";
 
 /** The largest delay a Node timer can hold (2^31 − 1 ms); longer ones fire after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -224,14 +224,13 @@ export function shown(raw: string): string {
   return escapeControls(chars.length > 40 ? `${chars.slice(0, 37).join("")}...` : raw);
 }
 
-/** Control characters (C0, DEL, C1) as `\xHH`: text from outside, safe on one line. */
+/** Control characters (C0 with tab and newline, DEL, C1) as `\xHH`, invisible and bidi ones as `\uXXXX`: text from outside, safe on one line. */
 export function escapeControls(text: string): string {
-  return text.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: escaping them is the point
-    /[\u0000-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
-  );
+  return text.replace(CONTROLS_AND_INVISIBLES, writtenOut);
 }
+
+/** Every control character (newline and tab too) and the invisible and bidi ones. */
+const CONTROLS_AND_INVISIBLES = new RegExp(`[${UNSAFE_CHARACTERS}\\t\\n]`, "g");
 
 /** `4096`, `64KiB`, `32MiB`, `1GiB` (binary units; `K`/`M`/`G` accepted too). */
 export function parseSize(raw: string, what: string): number {

@@ -4,7 +4,8 @@
  * {@link prepareCapture} reads what the options name (`--redact-file`) and checks the root,
  * still creating nothing, so `start` can refuse bad input in the foreground;
  * {@link openCapture} resolves (creates) the root, opens the logger and creates the file
- * spool, whose pipeline is decoder → (ANSI strip) → (redactor) → preview tap → writer queue.
+ * spool, whose pipeline is `createStreamPlan`'s (decoder → ANSI strip → redactor → preview
+ * tap) → writer queue.
  */
 
 import { createHash } from "node:crypto";
@@ -32,14 +33,11 @@ import {
 import {
   type CompiledRedaction,
   compileRedaction,
-  createAnsiStrip,
-  createPreviewTap,
   createRedactor,
-  createUtf8Decoder,
+  createStreamPlan,
   type KnownValue,
   knownValuesFromEnv,
   parseKnownValues,
-  previewTapBudget,
   redactCommandFlags,
   redactText,
 } from "@spool/transforms";
@@ -182,22 +180,15 @@ export function openCapture(
       return spool.destroy();
     },
   };
-  const plan = (stream: StreamName): StreamPlan => {
-    const chars = stream === "stdout" ? preview.stdoutChars : preview.stderrChars;
-    const tap = createPreviewTap({ ...previewTapBudget(chars), binary });
-    if (binary) {
-      // Raw bytes are kept as they came; the redactor works on bytes, so it still applies.
-      const stages: Stage[] = redaction ? [createRedactor(redaction)] : [];
-      if (after) stages.push(after(stream));
-      return { stages, tap, representation: "binary" };
-    }
-    const stages: Stage[] = [createUtf8Decoder()];
-    // ANSI first: colour codes inside a secret must not hide it from the redactor.
-    if (!config.keepAnsi) stages.push(createAnsiStrip());
-    if (redaction) stages.push(createRedactor(redaction));
-    if (after) stages.push(after(stream));
-    return { stages, tap };
-  };
+  // The one stage order is createStreamPlan's; the capture hands each plan its own budget.
+  const plan = (stream: StreamName, budget: PreviewBudget): StreamPlan =>
+    createStreamPlan({
+      preview: { budget, stream },
+      redactor: redaction ? createRedactor(redaction) : null,
+      stripAnsi: !config.keepAnsi,
+      stages: after ? [after(stream)] : [],
+      binary,
+    });
   return {
     options: {
       command: config.command,

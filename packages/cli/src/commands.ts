@@ -216,7 +216,7 @@ export const CAPTURE = defineCommand({
   summary: "capture spool's own stdin, print the preview and status",
   usage: "[options] < INPUT",
   description: [
-    "The capture of `spool run`, fed from standard input (`kubectl logs -f pod | spool capture --label pod`): the same receipt, preview, refs and read commands. Exits 0 once the input ends (1 if it failed, or is declared truncated).",
+    "The capture of `spool run`, fed from standard input (`kubectl logs -f pod | spool capture --label pod`): the same receipt, preview, refs and read commands. Exits 0 once the input ends (1 if the input failed or is declared truncated, or if its capture failed or its storage was unavailable).",
     "With --background-after S, a capture whose input is still open after S seconds becomes a job: its live receipt is printed, capture exits 0, and a detached supervisor goes on reading the same stdin into the same capture (status, wait, read, tail, grep and kill work on it). A shell still waits for the producer of a pipeline; feed it with `< <(CMD)` or a FIFO to get the prompt back.",
   ],
   options: {
@@ -621,6 +621,11 @@ export const SERVE = defineCommand({
       default: 15_000,
       placeholder: "S",
       help: "seconds of quiet before a live follow (SSE) sends a `: heartbeat` comment, and again every S seconds of quiet",
+    },
+    "access-log": {
+      kind: "string",
+      placeholder: "FILE|-",
+      help: "one JSON line per request (time, method, path, query names, status, bytes, ms; never a token, cookie or query value) to FILE (created 0600, or appended to a private file of ours) or - for stdout",
     },
   },
 });

@@ -14,8 +14,8 @@
  * p.exec("aaaa!"); // null, at once
  * ```
  */
+import { SpoolError } from "@spool/core/errors";
 import { RE2JS } from "re2js";
-import { usageError } from "./args.js";
 
 /** What the scan needs of a pattern: `RegExp`'s `exec` with `lastIndex`, global. */
 export interface GrepPattern {
@@ -26,14 +26,35 @@ export interface GrepPattern {
 /** A word, or words joined by `|`, with no other regular-expression syntax. */
 const PLAIN = /^[^\\^$.*+?()[\]{}|]+(\|[^\\^$.*+?()[\]{}|]+)*$/;
 
-/** The linear-time pattern for `source`, or a usage error saying why it cannot be one. */
-export function compileGrepPattern(source: string, ignoreCase: boolean): GrepPattern {
-  if (PLAIN.test(source)) return new RegExp(source, ignoreCase ? "gi" : "g");
+export interface GrepPatternOptions {
+  /**
+   * Match bytes, each one character (Latin-1), as the scan does on a binary (`--binary
+   * keep`) stream: the pattern's non-ASCII characters become their UTF-8 bytes, so a
+   * literal `é` still matches, while `.` is one byte. @default false
+   */
+  readonly bytes?: boolean;
+}
+
+/**
+ * The linear-time pattern for `source`, or a usage error saying why it cannot be one (the
+ * same refusal for `spool grep` and `spool serve`'s grep, which both compile here).
+ */
+export function compileGrepPattern(
+  source: string,
+  ignoreCase: boolean,
+  options: GrepPatternOptions = {},
+): GrepPattern {
+  const text = options.bytes ? Buffer.from(source, "utf8").toString("latin1") : source;
+  if (PLAIN.test(text)) return new RegExp(text, ignoreCase ? "gi" : "g");
   let compiled: RE2JS;
   try {
-    compiled = RE2JS.compile(source, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
+    compiled = RE2JS.compile(text, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
-    throw usageError(
+    // `SpoolError` itself rather than args.ts's `usageError` (the same error): the
+    // server's grep worker loads this file and should not load the argument parser.
+    throw new SpoolError(
+      "SPOOL_E_USAGE",
+      "cli",
       `PATTERN is not a valid linear-time (RE2) regular expression: ${(error as Error).message} (lookaround and backreferences are not supported)`,
     );
   }

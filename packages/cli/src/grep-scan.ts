@@ -9,9 +9,9 @@
  *   with `textOffset` and `lineBytes` saying exactly what was cut.
  * - `onlyMatching`: one match per match, `offset` the match's own byte offset.
  *
- * The pattern is whatever it is given: `spool grep` gives a linear-time one
- * (`grep-pattern.ts`); the server, which takes JavaScript regular expressions, runs this
- * in a worker it can stop.
+ * The pattern is whatever it is given: `spool grep` and the server both give a
+ * linear-time one (`grep-pattern.ts`, RE2 syntax); the server runs this in a worker it
+ * stops at a time budget. A binary stream is matched byte for byte (`binary`).
  *
  * @example
  * ```ts
@@ -60,6 +60,13 @@ export interface GrepScanOptions {
    * search; the scan still starts at 0 so line numbers stay right). @default 0
    */
   readonly from?: number;
+  /**
+   * The stream holds raw bytes (`--binary keep`): the pattern sees each byte as one
+   * character (Latin-1, lossless), so a line holding invalid UTF-8 is matched like any
+   * other and offsets stay exact; compile the pattern with `bytes: true` to match.
+   * Text shown is still the bytes read as UTF-8. @default false
+   */
+  readonly binary?: boolean;
 }
 
 export interface GrepScan {
@@ -90,6 +97,7 @@ export function createGrepScan(
   const columns = options.columns ?? GREP_MAX_COLUMNS;
   const onlyMatching = options.onlyMatching === true;
   const from = options.from ?? 0;
+  const decoding = options.binary ? LATIN1 : UTF8;
   let found = 0;
   const print = (match: GrepMatch) => {
     if (match.offset < from) return;
@@ -110,7 +118,8 @@ export function createGrepScan(
     if (!(hit && !onlyMatching)) {
       for (const m of matchesIn(w, regex, resume)) {
         if (onlyMatching) {
-          print({ line: w.line, offset: m.offset, text: m.text, lineOffset: w.lineOffset });
+          const text = decoding.shown(m.text);
+          print({ line: w.line, offset: m.offset, text, lineOffset: w.lineOffset });
           if (found >= max) return false;
         } else {
           hit = snippet(w, m.offset, columns);
@@ -139,9 +148,9 @@ export function createGrepScan(
 
   /** Nonempty matches of this window's own part, from `after` (a stream offset) on. */
   function* matchesIn(w: LineWindow, re: GrepPattern, after: number) {
-    const text = w.bytes.toString("utf8");
+    const text = decoding.text(w.bytes);
     const startByte = Math.max(w.from, after - w.offset);
-    re.lastIndex = w.bytes.subarray(0, startByte).toString("utf8").length;
+    re.lastIndex = decoding.chars(w.bytes, startByte);
     let byteAt = startByte;
     let charAt = re.lastIndex;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -149,15 +158,48 @@ export function createGrepScan(
         re.lastIndex++;
         continue;
       }
-      byteAt += Buffer.byteLength(text.slice(charAt, m.index));
+      byteAt += decoding.bytes(text.slice(charAt, m.index));
       charAt = m.index;
       if (byteAt >= w.keep) return;
       const offset = w.offset + byteAt;
-      resume = offset + Buffer.byteLength(m[0]);
+      resume = offset + decoding.bytes(m[0]);
       yield { offset, text: m[0] };
     }
   }
 }
+
+/** How a window's bytes become the text the pattern sees, and back to byte counts. */
+interface Decoding {
+  text(bytes: Buffer): string;
+  /** Characters of the first `n` bytes. */
+  chars(bytes: Buffer, n: number): number;
+  /** Bytes of a piece of `text`. */
+  bytes(piece: string): number;
+  /** A match as shown to a reader. */
+  shown(piece: string): string;
+}
+
+/**
+ * Text streams: valid UTF-8 by construction (invalid bytes were stored as U+FFFD), so
+ * characters and bytes map one to one.
+ */
+const UTF8: Decoding = {
+  text: (b) => b.toString("utf8"),
+  chars: (b, n) => b.subarray(0, n).toString("utf8").length,
+  bytes: (piece) => Buffer.byteLength(piece),
+  shown: (piece) => piece,
+};
+
+/**
+ * Binary streams: one character per byte. Decoded as UTF-8, an invalid byte becomes a
+ * 3-byte U+FFFD, the byte counts drift past the line's end, and its matches were dropped.
+ */
+const LATIN1: Decoding = {
+  text: (b) => b.toString("latin1"),
+  chars: (_b, n) => n,
+  bytes: (piece) => piece.length,
+  shown: (piece) => Buffer.from(piece, "latin1").toString("utf8"),
+};
 
 /** At most `columns` bytes of the window around a match at stream offset `at`, on character boundaries. */
 function snippet(w: LineWindow, at: number, columns: number): { textOffset: number; text: string } {

@@ -70,7 +70,7 @@ export interface StreamPlan {
  * const common: CaptureCommonOptions = {
  *   root: "/tmp/spools",
  *   preview: DEFAULT_PREVIEW_BUDGET,
- *   plan: (stream) => createStreamPlan({ preview: { budget: DEFAULT_PREVIEW_BUDGET, stream }, redactor: null }),
+ *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream }, redactor: null }),
  *   spool: createFileSpool({ root: "/tmp/spools", missingRoot: "create" }).factory,
  * };
  * ```
@@ -86,10 +86,14 @@ export interface CaptureCommonOptions {
   readonly label?: string | null;
   /** Milliseconds to keep draining pipes after the producer ends (a grandchild may hold them open). @default 1000 */
   readonly drainMs?: number;
-  /** The preview's budget (characters per stream, bytes in all): usually {@link DEFAULT_PREVIEW_BUDGET}, the same object the taps were made with. */
+  /** The preview's budget (characters per stream, bytes in all): usually {@link DEFAULT_PREVIEW_BUDGET}. The capture hands it to `plan`, so it is given once. */
   readonly preview: PreviewBudget;
-  /** Fresh stages for each stream, called once per stream (stages keep state). */
-  readonly plan: (stream: StreamName) => StreamPlan;
+  /**
+   * Fresh stages for each stream, called once per stream (stages keep state) with the
+   * capture's `preview` budget, which the stream's tap is sized from:
+   * `(stream, budget) => createStreamPlan({ preview: { budget, stream }, … })`.
+   */
+  readonly plan: (stream: StreamName, preview: PreviewBudget) => StreamPlan;
   /** Where bytes go once they outgrow the preview: `createFileSpool(…).factory` from `@spool/sinks`, or `createMemorySpool().factory`. */
   readonly spool: SpoolFactory;
   /** Milliseconds between replacements of `live.json` while running (only when something changed). @default 250 */

@@ -1,9 +1,12 @@
 /**
  * A capture as one state record with one `phase`, instead of flags scattered through a
- * closure. The orchestrator moves it forward ({@link enterPhase}); receipts are pure
- * functions of it (`buildReceipt`), and so is the final capture state (`settleOutcome`).
+ * closure. The orchestrator moves it through {@link PHASE_RULES} ({@link enterPhase}
+ * refuses any move the table does not list) and branches on the phase where a decision
+ * depends on how far the capture got; receipts are pure functions of the record
+ * (`buildReceipt`), and so is the final capture state (`settleOutcome`).
  *
  *     spawning → running → draining → finishing → published → closed
+ *         └─────────────────────↗ (the child could not be started)
  *
  * - spawning: the child is being started (a spawn failure goes straight to draining);
  *   a source capture starts running at once;
@@ -39,6 +42,29 @@ export const CAPTURE_PHASES = [
 
 export type CapturePhase = (typeof CAPTURE_PHASES)[number];
 
+/** What a phase allows: where it may go next, and the decisions that depend on it. */
+export interface PhaseRule {
+  /** The phases it may move to, and no other (never back, never to itself). */
+  readonly next: readonly CapturePhase[];
+  /**
+   * Storage may be opened when asked: by the spill policy (output outgrew the preview)
+   * or by a promotion to a job. From finishing on, only the end-of-capture decision opens
+   * it, and a capture that settled without storage stays without.
+   */
+  readonly opensOnDemand: boolean;
+}
+
+/** The transition table: every phase, where it may go, what it allows. */
+export const PHASE_RULES: Readonly<Record<CapturePhase, PhaseRule>> = {
+  // A spawn failure ends the producer before it ran: straight to draining.
+  spawning: { next: ["running", "draining"], opensOnDemand: true },
+  running: { next: ["draining"], opensOnDemand: true },
+  draining: { next: ["finishing"], opensOnDemand: true },
+  finishing: { next: ["published"], opensOnDemand: false },
+  published: { next: ["closed"], opensOnDemand: false },
+  closed: { next: [], opensOnDemand: false },
+};
+
 export interface CaptureRun {
   phase: CapturePhase;
   readonly captureId: string;
@@ -55,19 +81,31 @@ export interface CaptureRun {
   finals: Record<StreamName, StreamFinal> | null;
   /** "pending" until the capture settles in the finishing phase. */
   outcome: CaptureState;
-  /** What failed when storage could not be opened (errno, operation, redacted path); null if nothing did. */
+  /** The first storage failure (errno, operation, redacted path); null if none. Written only by {@link recordStorageError}. */
   storageError: StorageFailure | null;
 }
 
-/** Move forward to `phase` (never back; skipping is allowed). */
+/** Move to `phase` if the table allows it from where the run is; `SPOOL_E_STATE` otherwise. */
 export function enterPhase(run: CaptureRun, phase: CapturePhase): void {
-  if (CAPTURE_PHASES.indexOf(phase) < CAPTURE_PHASES.indexOf(run.phase)) {
+  if (!PHASE_RULES[run.phase].next.includes(phase)) {
     throw new SpoolError("SPOOL_E_STATE", "capture", `cannot go from ${run.phase} to ${phase}`);
   }
   run.phase = phase;
 }
 
-/** At or past `phase`. */
-export function reached(run: CaptureRun, phase: CapturePhase): boolean {
-  return CAPTURE_PHASES.indexOf(run.phase) >= CAPTURE_PHASES.indexOf(phase);
+/** The rule of the phase the run is in. */
+export function phaseRule(run: CaptureRun): PhaseRule {
+  return PHASE_RULES[run.phase];
+}
+
+/**
+ * Record a storage failure (a writer stopped on one, storage could not be opened, a
+ * line index or the receipt could not be written): the first one is the one the receipt
+ * names; later ones are only logged. The one writer of `run.storageError`.
+ */
+export function recordStorageError(
+  run: CaptureRun,
+  failure: StorageFailure | null | undefined,
+): void {
+  if (failure) run.storageError ??= failure;
 }

@@ -35,7 +35,7 @@ import type {
 import { nothingAgainst, settleOutcome } from "./capture-outcome.js";
 import type { CaptureProducer } from "./capture-producer.js";
 import { buildReceipt, isInline } from "./capture-receipt.js";
-import { type CaptureRun, enterPhase, reached } from "./capture-state.js";
+import { type CaptureRun, enterPhase, phaseRule, recordStorageError } from "./capture-state.js";
 import { type SpawnRequest, spawnChild } from "./child-spawn.js";
 import { type Clock, systemClock } from "./clock.js";
 import { createDisabledSpool } from "./disabled-spool.js";
@@ -93,7 +93,7 @@ export type { CaptureProducer } from "./capture-producer.js";
  *   args: ["test"],
  *   root: "/tmp/spools",
  *   preview: DEFAULT_PREVIEW_BUDGET,
- *   plan: (stream) => createStreamPlan({ preview: { budget: DEFAULT_PREVIEW_BUDGET, stream }, redactor: createRedactor() }),
+ *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream }, redactor: createRedactor() }),
  *   spool: createMemorySpool().factory,
  *   timeoutMs: 600_000,
  * });
@@ -208,7 +208,10 @@ function runCapture(
     options.persist === false
       ? createDisabledSpool()
       : options.spool({ captureId, root: options.root, startedAt });
-  const plans = { stdout: options.plan("stdout"), stderr: options.plan("stderr") };
+  const plans = {
+    stdout: options.plan("stdout", options.preview),
+    stderr: options.plan("stderr", options.preview),
+  };
   // The parts below report through these closures only once the producer runs (never
   // while `run` is being assembled), so they may read the run they make up.
   const receipt = () => buildReceipt(run);
@@ -223,17 +226,14 @@ function runCapture(
     onProduced: () => spillIfOutgrown(run),
     onStop: (stream, reason, error) => {
       run.reasons.add(reason);
-      // The first storage failure is the one the receipt names.
-      if (error?.storage) run.storageError ??= error.storage;
+      recordStorageError(run, error?.storage);
       journal.stopped(stream, reason, error);
     },
     onStageError: journal.stageFailed,
   });
   const storage = createStorageOpener(
     spool,
-    storageHooks(spool, journal, live, (failure) => {
-      run.storageError = failure;
-    }),
+    storageHooks(spool, journal, live, (failure) => recordStorageError(run, failure)),
   );
   const run: CaptureRun = {
     phase: "spawning",
@@ -373,7 +373,7 @@ function reportIndexLoss(run: CaptureRun, journal: CaptureJournal): void {
   for (const name of STREAM_NAMES) {
     const lost = run.finals?.[name].indexError;
     if (!lost) continue;
-    if (lost.storage) run.storageError ??= lost.storage;
+    recordStorageError(run, lost.storage);
     journal.indexLost(name, lost);
   }
 }
@@ -388,21 +388,25 @@ async function publishFinal(
     await run.spool.publishReceipt(receipt);
     return true;
   } catch (error) {
-    if (error instanceof SpoolError && error.storage) run.storageError ??= error.storage;
+    if (error instanceof SpoolError) recordStorageError(run, error.storage);
     journal.publishFailed(error);
     return false;
   }
 }
 
-/** Promotion to a job: open storage now, unless the capture settled without it. */
+/**
+ * Promotion to a job: open storage now while the phase allows it; later, only report
+ * how the end-of-capture decision went (a capture settled without storage stays so).
+ */
 async function promote(run: CaptureRun): Promise<boolean> {
   if (run.options.persist === false) return false;
-  if (reached(run, "finishing") && run.storage.status === "none") return false;
+  if (!phaseRule(run).opensOnDemand && run.storage.status === "none") return false;
   await run.storage.open();
   return run.storage.status === "open";
 }
 
 function spillIfOutgrown(run: CaptureRun): void {
+  if (!phaseRule(run).opensOnDemand) return;
   if (run.storage.status !== "none" || run.options.persist === false) return;
   const produced = { stdout: producedOf(run, "stdout"), stderr: producedOf(run, "stderr") };
   if (outgrowsPreview(produced, run.options.preview)) void run.storage.open();

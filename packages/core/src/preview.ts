@@ -13,12 +13,13 @@
  * renderPreview({ stdout: text, stderr: empty }, DEFAULT_PREVIEW_BUDGET, { failed: false, refs: null }).text; // "ok\n"
  * ```
  */
+import { UNSAFE_CHARACTERS, writtenOut } from "./printable.js";
 import type { StreamName } from "./receipt-vocabulary.js";
 
 /**
  * How much of a capture the preview shows: characters of stdout and of stderr, and a
- * ceiling on the whole text in UTF-8 bytes. Pass one object as a capture's `preview` and
- * to the taps (`createStreamPlan` derives both taps from it).
+ * ceiling on the whole text in UTF-8 bytes. Given once, as a capture's `preview`: the
+ * capture hands it to its `plan` (`createStreamPlan` derives both taps from it).
  *
  * @example
  * ```ts
@@ -37,7 +38,7 @@ export interface PreviewBudget {
 
 /**
  * The CLI's preview budget: 8,192 characters of stdout, 2,048 of stderr, 16 KiB in all.
- * Pass the same object as a capture's `preview` and to `createStreamPlan`.
+ * Give it as a capture's `preview`; the capture hands it to its `plan` (`createStreamPlan`).
  *
  * @example
  * ```ts
@@ -369,7 +370,8 @@ export function cutUtf8(buf: Uint8Array, max: number): number {
  * A stream's bytes as inline text, safe for a terminal and unambiguous for a reader:
  * the redactor's markers (`spans`, byte pairs relative to `origin`) as they are; in
  * the child's text every control character but newline and tab becomes `\xNN` (C1
- * controls too: U+009B is a terminal's CSI), and the opening of anything that reads as
+ * controls too: U+009B is a terminal's CSI), every invisible or bidi character `\uXXXX`
+ * (`UNSAFE_CHARACTERS`: a forged separator cannot hide behind a U+200B), and the opening of anything that reads as
  * spool's own text gets a backslash (`\[REDACTED:`, `\[OMITTED:`, `\[…`, `\[spool]`,
  * `\[binary-looking`, a line `\--- stderr ---`). A binary stream also shows U+FFFD as
  * `\ufffd`. Files keep the bytes as they are.
@@ -407,8 +409,8 @@ export function shownAsItself(snap: PreviewSnapshot): boolean {
   return same(snap.head, marks.head) && same(snap.tail, marks.tail);
 }
 
-/** Control characters but tab and newline, C1 included. */
-const CONTROLS = String.raw`\x00-\x08\x0b-\x1f\x7f-\x9f`;
+/** Control characters but tab and newline, C1 included, and the invisible and bidi ones. */
+const CONTROLS = UNSAFE_CHARACTERS;
 /** The opening of spool's own text: markers, the status line, the stderr header. */
 const LOOK_ALIKES = String.raw`\[(?=REDACTED:|OMITTED:|…|spool\]|binary-looking )|^-(?=-- stderr ---)`;
 const CHILD_ESCAPES = new RegExp(`[${CONTROLS}]|${LOOK_ALIKES}`, "gm");
@@ -431,9 +433,7 @@ export function needsEscape(text: string): boolean {
 }
 
 function escapeChildText(text: string, binary: boolean): string {
-  return text.replace(binary ? BINARY_ESCAPES : CHILD_ESCAPES, (c) => {
-    if (c === "[" || c === "-") return `\\${c}`;
-    const code = c.charCodeAt(0);
-    return code === 0xfffd ? "\\ufffd" : `\\x${code.toString(16).padStart(2, "0")}`;
-  });
+  return text.replace(binary ? BINARY_ESCAPES : CHILD_ESCAPES, (c) =>
+    c === "[" || c === "-" ? `\\${c}` : writtenOut(c),
+  );
 }

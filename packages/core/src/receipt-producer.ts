@@ -81,7 +81,8 @@ export function producerOf(receipt: Receipt): ProducerView {
 
 /**
  * The status a command reports for a settled capture: the process's exit status
- * ({@link exitStatusOf}), or for a source 0 when it ended cleanly and whole, 1 otherwise.
+ * ({@link exitStatusOf}), or for a source 0 when it ended cleanly and whole and its capture
+ * was kept, 1 otherwise (an error, a declared truncation, a capture failed or unavailable).
  *
  * @example
  * ```ts
@@ -93,5 +94,7 @@ export function producerOf(receipt: Receipt): ProducerView {
 export function receiptExitStatus(receipt: Receipt): number {
   if (receipt.process !== undefined) return exitStatusOf(receipt.process);
   const s = receipt.source!;
-  return s.error === null && s.declared !== "truncated" ? 0 : 1;
+  // A source capture is its whole job: input that could not be kept is a failure.
+  const kept = receipt.capture.state !== "failed" && receipt.capture.state !== "unavailable";
+  return s.error === null && s.declared !== "truncated" && kept ? 0 : 1;
 }

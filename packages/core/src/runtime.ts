@@ -2,8 +2,10 @@
  * `@spool/core/runtime`: everything `@spool/core` exports except the zod schemas of
  * `receipt.ts`, so a capture can start without loading zod (~50 ms of every `spool run`).
  * Receipt types are still inferred from the schema (type-only imports cost nothing).
- * The capture's internal modules (its state record, receipt builder, journal, live
- * publisher, storage opener, drain) are not exported. Use `@spool/core` unless start-up
+ * The capture's internal modules (its state record, journal, live publisher, storage
+ * opener, drain) are not exported; of the receipt builder, only what assembles a receipt
+ * from parts (`assembleReceipt`, `receiptParts`, `skeletonReceipt`), for stores that
+ * recover a crashed capture. Use `@spool/core` unless start-up
  * time matters (a CLI, a worker); the two narrow entries are plumbing of the same kind:
  * `@spool/core/errors` (errors alone, for the file writer's worker thread) and
  * `@spool/core/process-group` (process identities, for job control). Everything they
@@ -34,6 +36,13 @@ export {
   startCapture,
 } from "./capture.js";
 export type { EventObserver, EventStream, EventSubscription } from "./capture-events.js";
+export {
+  assembleReceipt,
+  type ReceiptParts,
+  receiptParts,
+  type StreamParts,
+  skeletonReceipt,
+} from "./capture-receipt.js";
 export {
   type ChildEvents,
   type ChildHandle,
@@ -89,7 +98,7 @@ export {
   type RenderedPreview,
   renderPreview,
 } from "./preview.js";
-export { printable } from "./printable.js";
+export { printable, UNSAFE_CHARACTERS, writtenOut } from "./printable.js";
 export {
   emptiedWithin,
   type GroupTermination,
@@ -114,6 +123,7 @@ export type {
   CaptureReceipt,
   PreviewReceipt,
   ProcessReceipt,
+  Provenance,
   Receipt,
   SourceReceipt,
   StreamReceipt,
@@ -123,6 +133,11 @@ export {
   producerOf,
   receiptExitStatus,
 } from "./receipt-producer.js";
+export {
+  type ReceiptPlace,
+  rewriteReceipt,
+  type StreamPlace,
+} from "./receipt-rewrite.js";
 export {
   CAPTURE_REASONS,
   CAPTURE_STATES,

@@ -210,6 +210,31 @@ describe("capture state machine (manual clock, fake child)", () => {
     expect(receipt.streams.stdout.committed).toBe(65);
   });
 
+  it("opens storage on a promotion while running; refuses one after settling without storage", async () => {
+    const clock = createManualClock();
+    const running = fakeChild();
+    const job = capture(running, clock);
+    await flush();
+    running.stdout.write("small");
+    await flush();
+    expect(await job.c.spill()).toBe(true);
+    expect(job.c.receipt().streams.stdout.ref).toBe(`tool-outputs/${job.c.captureId}/stdout.live`);
+    running.exit(0);
+    expect((await job.c.done).receipt.streams.stdout.ref).toBe(
+      `tool-outputs/${job.c.captureId}/stdout.txt`,
+    );
+
+    const settled = fakeChild();
+    const inline = capture(settled, clock);
+    await flush();
+    settled.stdout.write("small");
+    await flush();
+    settled.exit(0);
+    await inline.c.done;
+    expect(await inline.c.spill()).toBe(false);
+    expect(inline.memory.receipt(inline.c.captureId)).toBeUndefined();
+  });
+
   it("reports a spawn failure as fields: spawnError, exit 126 for EACCES, no drain-timeout", async () => {
     const clock = createManualClock();
     const child = fakeChild({ fails: { code: "EACCES", syscall: "spawn" } });
@@ -224,6 +249,26 @@ describe("capture state machine (manual clock, fake child)", () => {
     expect(exitStatus).toBe(126);
     expect(receipt.capture).toEqual({ state: "complete", reasons: [] });
     ReceiptSchema.parse(receipt);
+  });
+
+  it("hands each stream's plan the capture's one preview budget", async () => {
+    const clock = createManualClock();
+    const child = fakeChild();
+    const asked: [string, unknown][] = [];
+    const { c } = capture(child, clock, {
+      plan: (stream, budget) => {
+        asked.push([stream, budget]);
+        return { stages: [], tap: createPreviewTap(previewTapBudget(64)) };
+      },
+    });
+    expect(asked).toEqual([
+      ["stdout", BUDGET],
+      ["stderr", BUDGET],
+    ]);
+    expect(asked[0]![1]).toBe(BUDGET);
+    await flush();
+    child.exit(0);
+    expect((await c.done).receipt.preview.budget).toEqual(BUDGET);
   });
 
   it("building a receipt logs nothing and emits nothing; transitions do, once each", async () => {

@@ -12,7 +12,7 @@ const refs = {
   stderr: "tool-outputs/AAAAAAAAAAAAAAAAAAAAAAAA/stderr.txt",
 };
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff]/;
 /** spool's own openings, not preceded by the escaping backslash. */
 const LOOK_ALIKE = /(^|[^\\])\[(REDACTED:|OMITTED:|…|spool\]|binary-looking )/m;
 const OMISSION =
@@ -38,6 +38,12 @@ const hostile = fc.string({
     "spool] exit 0",
     "binary-looking ",
     "--- stderr ---",
+    "\u200b",
+    "\ufeff",
+    "\u2060",
+    "\u202e",
+    "\u2066",
+    "\u2028",
     "é",
     "😀",
   ),
@@ -80,6 +86,24 @@ describe("inline text is safe and spool's own text cannot be forged", () => {
       { failed: false, refs: null },
     );
     expect(text).toBe("a\\x07b\\x08c\\x0dd\\x0ee\\x7ff\\x9bg\\x9dh\n");
+  });
+
+  it("writes out invisible and bidi characters, so a separator cannot be forged behind one", () => {
+    for (const invisible of ["\u200b", "\ufeff", "\u2060"]) {
+      const { text } = renderPreview(
+        { stdout: held(`ok\n${invisible}--- stderr ---\nfake error\n`), stderr: empty },
+        DEFAULT_PREVIEW_BUDGET,
+        { failed: false, refs: null },
+      );
+      const code = invisible.charCodeAt(0).toString(16).padStart(4, "0");
+      expect(text).toBe(`ok\n\\u${code}--- stderr ---\nfake error\n`);
+    }
+    const { text } = renderPreview(
+      { stdout: held("invoice\u202efdp.exe \u2066x\u2069 \u2028\n"), stderr: empty },
+      DEFAULT_PREVIEW_BUDGET,
+      { failed: false, refs: null },
+    );
+    expect(text).toBe("invoice\\u202efdp.exe \\u2066x\\u2069 \\u2028\n");
   });
 });
 

@@ -28,6 +28,7 @@ import {
   producerOf,
   type Receipt,
   ReceiptSchema,
+  rewriteReceipt,
   STREAM_NAMES,
   type StreamName,
   type StreamReceipt,
@@ -326,8 +327,8 @@ export interface CopiedStream {
 }
 
 /**
- * The receipt as it goes into a bundle: root `.`, stream paths relative to the bundle,
- * refs to final names. A live capture becomes a snapshot: `partial` at the boundary that
+ * The receipt as it goes into a bundle (rewritten by `rewriteReceipt`): root `.`, stream
+ * paths relative to the bundle, refs to final names, digests of the copied bytes. A live capture becomes a snapshot: `partial` at the boundary that
  * was copied (never `complete`, never final); bytes it still held are counted as
  * discarded if its process had already ended.
  *
@@ -345,17 +346,34 @@ export function bundleReceipt(
   condition: BundleCapture["condition"],
   copied: Readonly<Record<StreamName, CopiedStream | null>>,
 ): Receipt {
-  const streams = {} as Record<StreamName, StreamReceipt>;
-  const snapshot = condition === "live";
+  const copy = atCopiedBoundary(receipt, condition === "live", copied);
+  const bundled = rewriteReceipt(copy, {
+    root: ".",
+    locate: (name, info) => {
+      if (copied[name] === null) return null;
+      const ref = bundlePath(receipt.captureId, streamFileName(name, info));
+      return { ref, path: ref };
+    },
+  });
+  return ReceiptSchema.parse(bundled);
+}
+
+/**
+ * What the copied streams hold: their digests and, for a live capture (a snapshot), the
+ * boundary that was copied (`partial` at it); bytes it still held are counted as
+ * discarded if its process had already ended.
+ */
+function atCopiedBoundary(
+  receipt: Receipt,
+  snapshot: boolean,
+  copied: Readonly<Record<StreamName, CopiedStream | null>>,
+): Receipt {
+  const streams = { ...receipt.streams };
   const ended = !producerOf(receipt).running;
   for (const name of STREAM_NAMES) {
     const info = receipt.streams[name];
     const got = copied[name];
-    if (got === null) {
-      streams[name] = { ...info, ref: null, path: null };
-      continue;
-    }
-    const ref = bundlePath(receipt.captureId, streamFileName(name, info));
+    if (got === null) continue;
     const moved = snapshot && ended ? info.raw.pending : 0;
     streams[name] = {
       ...info,
@@ -366,18 +384,16 @@ export function bundleReceipt(
       },
       committed: snapshot ? got.bytes : info.committed,
       retained: snapshot ? (got.bytes > 0 ? { start: 0, end: got.bytes } : null) : info.retained,
-      ref,
-      path: ref,
       sha256: got.sha256,
     };
   }
   const capture = snapshot ? { ...receipt.capture, state: "partial" as const } : receipt.capture;
-  return ReceiptSchema.parse({ ...receipt, root: ".", capture, streams });
+  return { ...receipt, capture, streams };
 }
 
 /**
- * The receipt as a root keeps an imported or shared capture: its own root and paths, and
- * where it came from.
+ * The receipt as a root keeps an imported or shared capture (rewritten by
+ * `rewriteReceipt`): its own root and paths, and where it came from.
  *
  * @example
  * ```ts
@@ -388,10 +404,10 @@ export function bundleReceipt(
  * ```
  */
 export function arrivedReceipt(receipt: Receipt, root: string, provenance: Provenance): Receipt {
-  const streams = {} as Record<StreamName, StreamReceipt>;
-  for (const name of STREAM_NAMES) {
-    const info = receipt.streams[name];
-    streams[name] = { ...info, path: info.ref === null ? null : `${root}/${info.ref}` };
-  }
-  return ReceiptSchema.parse({ ...receipt, root, streams, provenance });
+  const arrived = rewriteReceipt(receipt, {
+    root,
+    locate: (_name, info) =>
+      info.ref === null ? null : { ref: info.ref, path: `${root}/${info.ref}` },
+  });
+  return ReceiptSchema.parse({ ...arrived, provenance });
 }

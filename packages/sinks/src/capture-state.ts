@@ -27,8 +27,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import {
+  assembleReceipt,
   type Receipt,
   ReceiptSchema,
+  receiptParts,
   SpoolError,
   STREAM_NAMES,
   type StreamName,
@@ -173,14 +175,16 @@ function crashReceipt(dir: string, live: Receipt | null, startedAt: string | und
 function withExitRecord(receipt: Receipt, record: ExitRecord | null): Receipt {
   if (record === null || receipt.process === undefined) return receipt;
   const published = record.receiptError === null || record.reasons === null;
-  const reasons = published
-    ? receipt.capture.reasons
-    : [...new Set([...record.reasons!, "storage-unavailable" as const])].sort();
-  return ReceiptSchema.parse({
-    ...receipt,
-    process: record.process,
-    capture: { state: "partial", reasons },
-  });
+  return ReceiptSchema.parse(
+    assembleReceipt({
+      ...receiptParts(receipt),
+      producer: { process: record.process },
+      state: "partial",
+      reasons: published
+        ? receipt.capture.reasons
+        : [...record.reasons!, "storage-unavailable" as const],
+    }),
+  );
 }
 
 /** The stream file a crashed capture left, scanned, or null. */

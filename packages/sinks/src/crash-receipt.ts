@@ -2,11 +2,14 @@
  * The receipts a store reports for a capture its owner did not finish, the same for
  * every store (SPEC §7): a skeleton for a capture that has no live receipt yet, and the
  * crash receipt (`partial` with reason `crash`, never `complete`) whose committed bytes
- * are the bytes that were stored. Pure: the store scans what it holds and passes it in.
+ * are the bytes that were stored. Both are assembled by core's one receipt builder
+ * (`assembleReceipt`, `skeletonReceipt`) from parts: here only what a crash changes is
+ * decided. Pure: the store scans what it holds and passes it in.
  *
  * @example
  * ```ts
- * import { crashedFrom, createDataScan, skeletonReceipt } from "@spool/sinks";
+ * import { skeletonReceipt } from "@spool/core";
+ * import { crashedFrom, createDataScan } from "@spool/sinks";
  * const scan = createDataScan();
  * scan.update(Buffer.from("kept\n"));
  * const base = skeletonReceipt("AAAAAAAAAAAAAAAAAAAAAAAA", "/abs/root", new Date(0).toISOString());
@@ -15,11 +18,11 @@
  */
 import { createHash } from "node:crypto";
 import {
-  DEFAULT_PREVIEW_BUDGET,
+  assembleReceipt,
   type Receipt,
-  STREAM_NAMES,
+  receiptParts,
   type StreamName,
-  type StreamReceipt,
+  type StreamParts,
 } from "@spool/core/runtime";
 
 /**
@@ -113,22 +116,23 @@ export function crashedFrom(
   base: Receipt,
   stored: Readonly<Record<StreamName, StoredData | null>>,
 ): Receipt {
-  const streams = {} as Record<StreamName, StreamReceipt>;
-  for (const name of STREAM_NAMES)
-    streams[name] = recoveredStream(base.streams[name], stored[name]);
-  const producer =
-    base.process === undefined
-      ? { source: crashedSource(base) }
-      : { process: crashedProcess(base.process) };
-  return {
-    ...base,
-    ...producer,
-    capture: {
-      state: "partial",
-      reasons: [...new Set([...base.capture.reasons, "crash" as const])].sort(),
+  const parts = receiptParts(base);
+  return assembleReceipt({
+    ...parts,
+    producer:
+      base.process === undefined
+        ? { source: crashedSource(base) }
+        : { process: crashedProcess(base.process) },
+    state: "partial",
+    reasons: [...base.capture.reasons, "crash"],
+    // What the crash receipt has always stated: the reasons, not a storage error the
+    // live receipt may have named.
+    storageError: null,
+    streams: {
+      stdout: recoveredStream(parts.streams.stdout, stored.stdout),
+      stderr: recoveredStream(parts.streams.stderr, stored.stderr),
     },
-    streams,
-  };
+  });
 }
 
 function crashedProcess(process: NonNullable<Receipt["process"]>): NonNullable<Receipt["process"]> {
@@ -155,7 +159,7 @@ function crashedSource(base: Receipt): NonNullable<Receipt["source"]> {
     : source;
 }
 
-function recoveredStream(base: StreamReceipt, stored: StoredData | null): StreamReceipt {
+function recoveredStream(base: StreamParts, stored: StoredData | null): StreamParts {
   const raw = {
     observed: base.raw.observed,
     accepted: base.raw.accepted,
@@ -164,7 +168,7 @@ function recoveredStream(base: StreamReceipt, stored: StoredData | null): Stream
     discarded: base.raw.discarded + base.raw.pending,
   };
   if (stored === null) {
-    return { ...base, raw, committed: 0, retained: null, ref: null, path: null, sha256: null };
+    return { ...base, raw, committed: 0, kept: false, ref: null, path: null, sha256: null };
   }
   const produced = Math.max(base.produced, stored.bytes);
   const whole = produced === stored.bytes;
@@ -174,7 +178,7 @@ function recoveredStream(base: StreamReceipt, stored: StoredData | null): Stream
     raw,
     produced,
     committed: stored.bytes,
-    retained: { start: 0, end: stored.bytes },
+    kept: true,
     // What the store holds is known; beyond it (produced but lost) it is not.
     lines: whole ? stored.lines : null,
     endsWithNewline: whole ? stored.endsWithNewline : null,
@@ -184,52 +188,5 @@ function recoveredStream(base: StreamReceipt, stored: StoredData | null): Stream
   };
 }
 
-/**
- * A receipt for a capture with no live receipt yet: everything unknown is empty or null
- * (the base of a crash receipt for a capture that crashed while starting).
- *
- * @example
- * ```ts
- * import { skeletonReceipt } from "@spool/sinks";
- * const receipt = skeletonReceipt("AAAAAAAAAAAAAAAAAAAAAAAA", "/home/me/.spool", new Date().toISOString());
- * ```
- */
-export function skeletonReceipt(captureId: string, root: string, startedAt: string): Receipt {
-  const emptyStream: StreamReceipt = {
-    representation: "utf8",
-    transforms: [],
-    raw: { observed: 0, accepted: 0, pending: 0, discarded: 0 },
-    produced: 0,
-    committed: 0,
-    retained: null,
-    replacements: 0,
-    redactions: 0,
-    omissions: 0,
-    redactedBytes: 0,
-    markerBytes: 0,
-    lines: null,
-    endsWithNewline: null,
-    ref: null,
-    path: null,
-    sha256: null,
-  };
-  return {
-    version: 1,
-    captureId,
-    callId: null,
-    label: null,
-    root,
-    process: {
-      state: "running",
-      exitCode: null,
-      signal: null,
-      reason: null,
-      pid: null,
-      startedAt,
-      endedAt: null,
-    },
-    capture: { state: "pending", reasons: [] },
-    streams: { stdout: emptyStream, stderr: { ...emptyStream } },
-    preview: { state: "omitted", text: "", bytes: 0, budget: { ...DEFAULT_PREVIEW_BUDGET } },
-  };
-}
+// The skeleton is core's (the builder's defaults); stores and callers keep importing it here.
+export { skeletonReceipt } from "@spool/core/runtime";

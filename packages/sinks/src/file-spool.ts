@@ -39,6 +39,7 @@ import type {
   StreamErrorReply,
   SystemFailure,
 } from "./protocol.js";
+import { makePrivateDirs } from "./root.js";
 import { TOOL_OUTPUTS } from "./storage.js";
 import { createWriterLink, type WriterLink, waitBounded } from "./writer-link.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
@@ -472,7 +473,7 @@ function prepareRoot(root: string, missing: "refuse" | "create", loud: boolean):
     }
   }
   try {
-    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    makePrivateDirs(root);
   } catch (error) {
     if (!loud) return;
     throw new SpoolError("SPOOL_E_STORAGE", FILE_SPOOL, "cannot create the root", {

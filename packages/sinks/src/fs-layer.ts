@@ -70,6 +70,9 @@ export const nodeFs: FsLayer = {
   fchmodSync: (fd, mode) => fs.fchmodSync(fd, mode),
   mkdirSync: (p, options) => {
     fs.mkdirSync(p, options);
+    // mkdir's mode is filtered by the umask (577 would give 0200, 777 0000: a directory
+    // its owner cannot use): the mode asked for is set on what was just made.
+    fs.chmodSync(p, options.mode);
   },
   linkSync: (a, b) => fs.linkSync(a, b),
   unlinkSync: (p) => fs.unlinkSync(p),

@@ -22,6 +22,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { SpoolError } from "@spool/core/runtime";
+import { nodeFs } from "./fs-layer.js";
 
 /** The sticky bit: others may add entries to such a directory but not remove or rename ours. */
 const S_ISVTX = 0o1000;
@@ -81,8 +82,7 @@ export function resolveRoot(choice: RootChoice): string {
   const absolute = path.resolve(given);
   if (choice.create !== false && !fs.existsSync(absolute)) {
     try {
-      fs.mkdirSync(absolute, { recursive: true, mode: 0o700 });
-      fs.chmodSync(absolute, 0o700);
+      makePrivateDirs(absolute);
     } catch (error) {
       throw new SpoolError("SPOOL_E_STORAGE", "root", `cannot create root ${absolute}`, {
         cause: error,
@@ -135,4 +135,20 @@ export function assertTrustedRoot(given: string, real: string): void {
     }
     if (p === path.dirname(p)) break;
   }
+}
+
+/**
+ * `dir` and its missing parents, each `0700` whatever the umask (a recursive mkdir leaves
+ * the parents it makes at the umask's mode: 0000 under umask 777).
+ *
+ * @example
+ * ```ts
+ * import { makePrivateDirs } from "./root.js"; // internal to @spool/sinks
+ * makePrivateDirs("/tmp/a/b/c"); // each one made 0700
+ * ```
+ */
+export function makePrivateDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let at = dir; !fs.existsSync(at); at = path.dirname(at)) missing.unshift(at);
+  for (const at of missing) nodeFs.mkdirSync(at, { mode: 0o700 });
 }

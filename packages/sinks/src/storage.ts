@@ -59,7 +59,8 @@ export interface PrivateDirOptions {
 /**
  * Make `dir` (one level) private, or verify an existing one: a real directory (not a
  * link), owned by us, no group or other bits. A directory we create is `fchmod`-ed to
- * `0700` (mkdir's mode is filtered by the umask); an existing one is never chmod-ed.
+ * `0700` (mkdir's mode is filtered by the umask); an existing one is never opened up, only
+ * given back its owner's bits when it is ours and private but unusable (`0200`, `0000`).
  * Returns `dir`; throws `SPOOL_E_UNSAFE_PATH`, `SPOOL_E_EXISTS` or `SPOOL_E_STORAGE`.
  *
  * @example
@@ -89,9 +90,17 @@ export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): 
     }
   }
   // lstat first: never open (and so never block on) a FIFO or follow a link.
-  const before = lstatOrThrow(dir, fsl);
+  let before = lstatOrThrow(dir, fsl);
   if (before.isSymbolicLink() || !before.isDirectory()) {
     throw unsafe(`${dir} is ${describe(before)}, not a directory; refusing it`);
+  }
+  if (ownUnusable(before)) {
+    // Ours and private, but not usable by us (made under umask 577 or 777 by an older
+    // spool: 0200, 0000): given back its owner's bits, nothing for anyone else.
+    // It cannot be opened to fchmod it; the lstat just said it is our directory, not a
+    // link, and the open below checks that it is still the same one.
+    fs.chmodSync(dir, 0o700);
+    before = lstatOrThrow(dir, fsl);
   }
   let fd: number;
   try {
@@ -119,6 +128,16 @@ export function ensurePrivateDir(dir: string, options: PrivateDirOptions = {}): 
     fsl.closeSync(fd);
   }
   return dir;
+}
+
+/** A directory owned by us with no group or other bits and not all of its owner's. */
+function ownUnusable(st: fs.Stats): boolean {
+  return (
+    typeof process.getuid === "function" &&
+    st.uid === process.getuid() &&
+    (st.mode & 0o077) === 0 &&
+    (st.mode & 0o700) !== 0o700
+  );
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
- * The stage order of a stream, fixed by default and checked when a plan is built by
- * hand: decoder → ANSI strip → redactor → user stages → preview tap. The redactor must
+ * The stage order of a stream, the one place it is decided (the CLI builds its plans
+ * here too), and checked when a plan is built by hand: decoder → ANSI strip → redactor →
+ * user stages → preview tap; a binary stream (`--binary keep`) has no decoder and no
+ * ANSI strip: redactor → user stages → preview tap. The redactor must
  * see bytes after every built-in transform that can join bytes (the ANSI strip removes an
  * escape sequence and joins what was on either side: a token split by a colour code is
  * whole only after it), and a plan with redaction on must have a redactor.
@@ -38,8 +40,8 @@ import { createUtf8Decoder, UTF8_DECODER } from "./utf8-decoder.js";
  */
 export interface StreamPlanOptions {
   /**
-   * The preview budget, one for the whole capture: pass the same object as the capture's
-   * `preview` and the stream, and the tap derives its size from it (nothing to keep in step).
+   * The preview budget, one for the whole capture: the one a capture hands its `plan`,
+   * and the stream, and the tap derives its size from it (nothing to keep in step).
    * Either this or `previewChars`.
    */
   readonly preview?: { readonly budget: PreviewBudget; readonly stream: StreamName };
@@ -51,6 +53,13 @@ export interface StreamPlanOptions {
   readonly stripAnsi?: boolean;
   /** Stages run after the redactor and before the tap. @default [] */
   readonly stages?: readonly Stage[];
+  /**
+   * Keep the stream's raw bytes (`--binary keep`): no decoder and no ANSI strip (the
+   * redactor works on bytes, so it still applies), a tap that describes the bytes instead
+   * of showing them, and representation `binary`.
+   * @default false
+   */
+  readonly binary?: boolean;
 }
 
 /**
@@ -63,20 +72,23 @@ export interface StreamPlanOptions {
  * import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
  * import { createMemorySpool } from "@spool/sinks";
  * import { createRedactor, createStreamPlan } from "@spool/transforms";
- * const budget = DEFAULT_PREVIEW_BUDGET;
  * startCapture({
  *   command: "make", args: ["test"], root: "/tmp/spools", spool: createMemorySpool().factory,
- *   preview: budget,
- *   plan: (stream) => createStreamPlan({ preview: { budget, stream }, redactor: createRedactor() }),
+ *   preview: DEFAULT_PREVIEW_BUDGET, // given once: the capture hands it to `plan`
+ *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream }, redactor: createRedactor() }),
  * });
  * ```
  */
 export function createStreamPlan(options: StreamPlanOptions): StreamPlan {
-  const stages: Stage[] = [createUtf8Decoder()];
-  if (options.stripAnsi ?? true) stages.push(createAnsiStrip());
+  const binary = options.binary ?? false;
+  const stages: Stage[] = [];
+  if (!binary) stages.push(createUtf8Decoder());
+  // ANSI first: colour codes inside a secret must not hide it from the redactor.
+  if (!binary && (options.stripAnsi ?? true)) stages.push(createAnsiStrip());
   if (options.redactor) stages.push(options.redactor);
   stages.push(...(options.stages ?? []));
-  const plan = { stages, tap: createPreviewTap(previewTapBudget(previewCharsOf(options))) };
+  const tap = createPreviewTap({ ...previewTapBudget(previewCharsOf(options)), binary });
+  const plan: StreamPlan = binary ? { stages, tap, representation: "binary" } : { stages, tap };
   checkStreamPlan(plan, { redaction: options.redactor !== null });
   return plan;
 }

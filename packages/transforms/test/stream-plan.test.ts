@@ -54,6 +54,29 @@ describe("stream plan", () => {
     expect(out.snapshot().head.byteLength).toBeGreaterThan(err.snapshot().head.byteLength);
   });
 
+  it("orders a binary stream (--binary keep) redactor → user stages: no decoder, no ANSI strip, a describing tap", () => {
+    const budget = { stdoutChars: 100, stderrChars: 100, maxBytes: 4096 };
+    const plan = createStreamPlan({
+      preview: { budget, stream: "stdout" },
+      redactor: createRedactor(),
+      binary: true,
+    });
+    expect(plan.stages.map((s) => s.name)).toEqual(["redactor"]);
+    expect(plan.representation).toBe("binary");
+    const bytes = Buffer.from([0xff, 0xfe, 0x1b, 0x5b, 0x33, 0x31, 0x6d, 0x0a]);
+    // Raw bytes pass as they are (invalid UTF-8 and an escape sequence too); the tap calls them binary.
+    const kept = plan.stages.reduce<Uint8Array[]>((batch, stage) => stage.push(batch), [bytes]);
+    expect(Buffer.concat(kept)).toEqual(bytes);
+    plan.tap.push([bytes]);
+    expect(plan.tap.snapshot().binary).toBe(true);
+    const text = createStreamPlan({ preview: { budget, stream: "stdout" }, redactor: null });
+    expect(text.representation).toBeUndefined();
+    text.tap.push([Buffer.from("plain text\n")]);
+    expect(text.tap.snapshot().binary).toBe(false);
+    const kept2 = createStreamPlan({ previewChars: 10, redactor: null, stripAnsi: false });
+    expect(kept2.stages.map((s) => s.name)).toEqual(["utf8-decoder"]);
+  });
+
   it("refuses a plan that strips ANSI after redacting, or has no redactor with redaction on", () => {
     const tap = createPreviewTap(previewTapBudget(100));
     const late = { stages: [createUtf8Decoder(), createRedactor(), createAnsiStrip()], tap };

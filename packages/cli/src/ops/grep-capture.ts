@@ -2,7 +2,8 @@
  * A bounded streaming search of a stream's committed bytes, the one function behind
  * `spool grep` and the MCP `grep` tool: the pattern compiled to a linear-time matcher
  * (`grep-pattern.ts`), the stream fed to the scan (`grep-scan.ts`) in the store's chunks,
- * each result handed to `found` as it is found, stopping after `max`.
+ * each result handed to `found` as it is found, stopping after `max`. A binary
+ * (`--binary keep`) stream is matched byte for byte, so a line of invalid UTF-8 is found.
  *
  * @example
  * ```ts
@@ -46,17 +47,23 @@ export async function grepCapture(
   request: GrepRequest,
   found: (match: GrepMatch) => void,
 ): Promise<GrepResult> {
+  // Compiled before the capture is looked up, so a refused pattern is said first.
   const pattern = compileGrepPattern(request.pattern, request.ignoreCase === true);
   const columns = request.columns ?? GREP_MAX_COLUMNS;
   if (columns < 1) throw usageError("--max-columns must be at least 1");
   const reader = await store.openStream(await store.state(request.captureId), request.stream);
+  // A binary stream is matched byte for byte (a line of invalid UTF-8 included).
+  const binary = reader.binary;
   const scan = createGrepScan(
     {
-      pattern,
+      pattern: binary
+        ? compileGrepPattern(request.pattern, request.ignoreCase === true, { bytes: true })
+        : pattern,
       max: request.max ?? 100,
       onlyMatching: request.onlyMatching === true,
       columns,
       from: request.from ?? 0,
+      binary,
     },
     found,
   );

@@ -1,13 +1,18 @@
 /** Messages between the grep runner and its worker (`grep-worker.ts`). */
 import type { GrepMatch } from "../grep-scan.js";
 
-/** What the worker is started with. */
+/** What a request asks. */
 export interface GrepJob {
   readonly pattern: string;
   readonly ignoreCase: boolean;
   readonly max: number;
   readonly onlyMatching: boolean;
   readonly columns: number;
+}
+
+/** What the worker is started with: the job, and whether the stream is binary (matched byte for byte). */
+export interface WorkerJob extends GrepJob {
+  readonly binary: boolean;
 }
 
 /** The next bytes of the stream, or its end. */

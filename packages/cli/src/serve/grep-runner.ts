@@ -1,10 +1,12 @@
 /**
- * Grep for the server, bounded in every dimension a request controls: the pattern runs in
- * a worker thread (`grep-worker.ts`) that is terminated at `timeMs` (a backtracking
- * `RegExp` can take exponential time; the CLI's own grep trusts its user, the server does
- * not), results stop at `max`, at most `concurrency` greps run at once (others are refused
- * `busy`, never queued without bound), and the bytes go to the worker one chunk at a time,
- * each acknowledged, so memory stays at a chunk or two whatever the stream's length.
+ * Grep for the server, bounded in every dimension a request controls: the pattern is
+ * `spool grep`'s (`grep-pattern.ts`: RE2 syntax, linear time; lookaround and
+ * backreferences refused with the CLI's message), the scan runs in a worker thread
+ * (`grep-worker.ts`) that is terminated at `timeMs` (a long stream takes time in
+ * proportion to its length), results stop at `max`, at most `concurrency` greps run at
+ * once (others are refused `busy`, never queued without bound), and the bytes go to the
+ * worker one chunk at a time, each acknowledged, so memory stays at a chunk or two
+ * whatever the stream's length. A binary stream is matched byte for byte.
  *
  * @example
  * ```ts
@@ -17,8 +19,9 @@
  */
 import { Worker } from "node:worker_threads";
 import { type Clock, SpoolError, type StoredStream, systemClock } from "@spool/core";
+import { compileGrepPattern } from "../grep-pattern.js";
 import type { GrepMatch } from "../grep-scan.js";
-import type { GrepJob, GrepReply, GrepRequest } from "./grep-protocol.js";
+import type { GrepJob, GrepReply, GrepRequest, WorkerJob } from "./grep-protocol.js";
 
 const WORKER = new URL("../../dist/serve/grep-worker.js", import.meta.url);
 
@@ -41,7 +44,7 @@ export interface GrepResult {
 }
 
 export interface GrepRunner {
-  /** Throws `SPOOL_E_USAGE` for a pattern that is not a regular expression, `SPOOL_E_STATE` when busy. */
+  /** Throws `SPOOL_E_USAGE` for a pattern `spool grep` refuses, `SPOOL_E_STATE` when busy. */
   run(stream: StoredStream, job: GrepJob): Promise<GrepResult>;
 }
 
@@ -52,24 +55,15 @@ export function createGrepRunner(options: GrepRunnerOptions = {}): GrepRunner {
   let running = 0;
   return {
     async run(stream, job) {
-      try {
-        new RegExp(job.pattern, job.ignoreCase ? "gi" : "g");
-      } catch (error) {
-        throw new SpoolError(
-          "SPOOL_E_USAGE",
-          "serve-grep",
-          "pattern is not a valid regular expression",
-          {
-            cause: error,
-          },
-        );
-      }
+      // Refused here, as `spool grep` refuses it (the same compiler, the same message).
+      compileGrepPattern(job.pattern, job.ignoreCase, { bytes: stream.binary });
       if (running >= concurrency) {
         throw new SpoolError("SPOOL_E_STATE", "serve-grep", "busy: too many greps at once");
       }
       running++;
       try {
-        return await scanInWorker(stream, job, options.worker ?? WORKER, timeMs, clock);
+        const work = { ...job, binary: stream.binary };
+        return await scanInWorker(stream, work, options.worker ?? WORKER, timeMs, clock);
       } finally {
         running--;
       }
@@ -79,7 +73,7 @@ export function createGrepRunner(options: GrepRunnerOptions = {}): GrepRunner {
 
 async function scanInWorker(
   stream: StoredStream,
-  job: GrepJob,
+  job: WorkerJob,
   file: URL,
   timeMs: number,
   clock: Clock,

@@ -10,13 +10,21 @@ import * as http from "node:http";
 import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
-import { SpoolError } from "@spool/core";
+import { type Clock, SpoolError, systemClock } from "@spool/core";
 import type { Hono } from "hono";
+import type { AccessEntry } from "./access-log.js";
 import { allowedHosts, type ListenAddress } from "./listen-address.js";
 import { gateRequest } from "./request-gate.js";
 
 /** How long an idle kept-alive connection stays open (Node's default is 5 s). */
 export const KEEP_ALIVE_MS = 65_000;
+/** How long a request's headers (and its whole request: a GET has no body) may take. */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/**
+ * How often Node looks for connections past {@link HEADERS_TIMEOUT_MS}. Its default is
+ * 30 s, so a slow client was cut anywhere from 10 to 40 s; this makes it 10 to 11 s.
+ */
+export const CONNECTIONS_CHECK_MS = 1_000;
 
 export interface ServerOptions {
   // biome-ignore lint/suspicious/noExplicitAny: any Hono app's env
@@ -25,6 +33,15 @@ export interface ServerOptions {
   readonly tls?: { readonly cert: Buffer; readonly key: Buffer } | undefined;
   /** More `Host` values to accept (a public name). */
   readonly hosts?: readonly string[];
+  /** Told of every request once its answer ends (`access-log.ts`). */
+  readonly accessLog?: ((entry: AccessEntry) => void) | undefined;
+  /**
+   * The slow-client limits (shorter in tests).
+   * @default { headersMs: HEADERS_TIMEOUT_MS, checkMs: CONNECTIONS_CHECK_MS }
+   */
+  readonly timeouts?: { readonly headersMs: number; readonly checkMs: number };
+  /** The clock access log entries are timed by. @default systemClock */
+  readonly clock?: Clock;
 }
 
 export interface RunningServer {
@@ -38,7 +55,10 @@ export interface RunningServer {
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const listener = getRequestListener(options.app.fetch);
   let hosts = new Set<string>();
+  const log = options.accessLog;
+  const clock = options.clock ?? systemClock;
   const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (log) logWhenDone(req, res, clock, log);
     const refusal = gateRequest(req.url ?? "", req.headers.host, hosts);
     if (refusal) {
       res.writeHead(refusal.status, {
@@ -51,11 +71,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     }
     void listener(req, res);
   };
-  const common = { maxHeaderSize: 16 * 1024 };
+  const timeouts = options.timeouts ?? {
+    headersMs: HEADERS_TIMEOUT_MS,
+    checkMs: CONNECTIONS_CHECK_MS,
+  };
+  const common = {
+    maxHeaderSize: 16 * 1024,
+    // A slowloris client (headers a byte at a time) is cut once its request has taken
+    // `headersMs`, found by a look every `checkMs` (Node's default look is every 30 s).
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.headersMs,
+    connectionsCheckingInterval: timeouts.checkMs,
+  };
   const server = options.tls
     ? https.createServer({ ...common, cert: options.tls.cert, key: options.tls.key }, handle)
     : http.createServer(common, handle);
-  server.headersTimeout = 10_000;
   // An idle kept-alive connection is closed after this long. A client reusing one just as
   // the server closes it gets ECONNRESET (Node's agent stops reusing 1 s before the
   // `Keep-Alive: timeout` the server announces, which a client whose event loop lags by
@@ -99,4 +129,48 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   hosts = allowedHosts(address, port, options.hosts ?? []);
   const named = address.host.includes(":") ? `[${address.host}]` : address.host;
   return { url: `${options.tls ? "https" : "http"}://${named}:${port}`, socket: null, port, close };
+}
+
+/**
+ * Tell `log` of the request once its answer ends or its connection closes: the body bytes
+ * are counted as they are handed to `res` (by the app, the gate or the range pump alike).
+ */
+function logWhenDone(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  clock: Clock,
+  log: (entry: AccessEntry) => void,
+): void {
+  const time = clock.now();
+  let bytes = 0;
+  const count = (chunk: unknown, encoding: unknown) => {
+    if (typeof chunk === "string") {
+      bytes += Buffer.byteLength(
+        chunk,
+        typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8",
+      );
+    } else if (chunk instanceof Uint8Array) bytes += chunk.byteLength;
+  };
+  const write = res.write;
+  const end = res.end;
+  // Counting on this one response object only (no prototype is touched).
+  res.write = function (this: http.ServerResponse, ...args: unknown[]) {
+    count(args[0], args[1]);
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as typeof res.write;
+  res.end = function (this: http.ServerResponse, ...args: unknown[]) {
+    if (typeof args[0] !== "function") count(args[0], args[1]);
+    return (end as (...a: unknown[]) => http.ServerResponse).apply(this, args);
+  } as typeof res.end;
+  res.once("close", () =>
+    log({
+      time,
+      method: req.method ?? "",
+      target: req.url ?? "",
+      status: res.statusCode,
+      bytes,
+      ms: clock.now() - time,
+      complete: res.writableFinished,
+    }),
+  );
 }

@@ -8,7 +8,8 @@
  *
  * Each `bytes` event's `id` is `stdout:N,stderr:M` (the offsets reached), and the follow
  * starts from `?stdout=N&stderr=M` or a `Last-Event-ID` of that form, so a reconnecting
- * reader gets every committed byte exactly once. `?stream=S` follows one stream. What one
+ * reader gets every committed byte exactly once (any other `Last-Event-ID` is refused, 400;
+ * an offset inside a UTF-8 character starts at that character). `?stream=S` follows one stream. What one
  * response carries is capped at `maxTransfer` bytes: past it an `event: cut` names the
  * offsets to resume from and the response ends.
  * A follow that fails ends with `event: error` (`{code, message}`). While nothing happens
@@ -127,7 +128,10 @@ async function* follow(
       if (state.receipt.streams[name].ref === null) continue; // nothing stored: it is all in the preview
       const reader = await r.store.openStream(state, name);
       try {
-        const { end } = await reader.span(offsets[name], reader.committed);
+        const { start, end } = await reader.span(offsets[name], reader.committed);
+        // An offset inside a character (a reader's own, not an id we sent) resumes at the
+        // character's start: decoding from its middle would invent a U+FFFD.
+        if (offsets[name] < reader.committed) offsets[name] = start;
         let carry: Buffer = Buffer.alloc(0);
         for await (const chunk of reader.chunks(offsets[name], end)) {
           let bytes = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
@@ -163,15 +167,27 @@ async function* follow(
   }
 }
 
-/** Where the follow starts: `Last-Event-ID` (a reconnect) wins over the query. */
+/**
+ * Where the follow starts: `Last-Event-ID` (a reconnect) wins over the query. An id is
+ * one this server sent (`stdout:N,stderr:M`) or it is refused: read as "from 0", a
+ * mangled one would send everything again as if it were new.
+ */
 function startOffsets(
   query: URLSearchParams,
   lastEventId: string | null,
 ): Record<StreamName, number> {
   const offsets = { stdout: 0, stderr: 0 };
-  const fromId =
-    lastEventId === null ? null : /^stdout:(\d{1,15}),stderr:(\d{1,15})$/.exec(lastEventId);
-  if (fromId) return { stdout: Number(fromId[1]), stderr: Number(fromId[2]) };
+  if (lastEventId !== null) {
+    const fromId = /^stdout:(\d{1,15}),stderr:(\d{1,15})$/.exec(lastEventId);
+    if (!fromId) {
+      throw new SpoolError(
+        "SPOOL_E_USAGE",
+        "serve",
+        "Last-Event-ID is not an id of this server (stdout:N,stderr:M)",
+      );
+    }
+    return { stdout: Number(fromId[1]), stderr: Number(fromId[2]) };
+  }
   for (const name of ["stdout", "stderr"] as const) {
     const raw = query.get(name);
     if (raw === null) continue;

@@ -14,7 +14,7 @@
  * receiptForRemote(receipt, "https://host:8443").streams.stdout.path; // https://host:8443/api/v1/captures/…/streams/stdout
  * ```
  */
-import type { Receipt, StreamName } from "@spool/core";
+import { type Receipt, rewriteReceipt, STREAM_NAMES, type StreamName } from "@spool/core/runtime";
 
 export type RemoteAvailability =
   | { readonly state: "available"; readonly url: string }
@@ -32,22 +32,29 @@ export function streamRoute(captureId: string, stream: StreamName): string {
   return `/api/v1/captures/${captureId}/streams/${stream}`;
 }
 
-/** `receipt` with local paths replaced by routes of a server at `baseUrl` (no trailing slash), or relative ones. */
+/**
+ * `receipt` with local paths replaced by routes of a server at `baseUrl` (no trailing
+ * slash), or relative ones: rewritten by `rewriteReceipt`, then each stream says whether
+ * it can be fetched.
+ */
 export function receiptForRemote(receipt: Receipt, baseUrl: string | null): RemoteReceipt {
   const base = baseUrl === null ? "" : baseUrl.replace(/\/+$/, "");
-  const stream = (name: StreamName) => {
-    const s = receipt.streams[name];
-    const remote: RemoteAvailability =
-      s.ref === null
-        ? { state: "unavailable", reason: "not-stored" }
-        : s.retained === null
-          ? { state: "unavailable", reason: "nothing-retained" }
-          : { state: "available", url: `${base}${streamRoute(receipt.captureId, name)}` };
-    return { ...s, path: remote.state === "available" ? remote.url : null, remote };
-  };
-  return {
-    ...receipt,
+  const remote = {} as Record<StreamName, RemoteAvailability>;
+  for (const name of STREAM_NAMES) remote[name] = availability(receipt, name, base);
+  const rewritten = rewriteReceipt(receipt, {
     root: baseUrl === null ? "remote" : base,
-    streams: { stdout: stream("stdout"), stderr: stream("stderr") },
-  };
+    locate: (name, s) => {
+      const at = remote[name];
+      return { ref: s.ref, path: at.state === "available" ? at.url : null };
+    },
+  });
+  const stream = (name: StreamName) => ({ ...rewritten.streams[name], remote: remote[name] });
+  return { ...rewritten, streams: { stdout: stream("stdout"), stderr: stream("stderr") } };
+}
+
+function availability(receipt: Receipt, name: StreamName, base: string): RemoteAvailability {
+  const s = receipt.streams[name];
+  if (s.ref === null) return { state: "unavailable", reason: "not-stored" };
+  if (s.retained === null) return { state: "unavailable", reason: "nothing-retained" };
+  return { state: "available", url: `${base}${streamRoute(receipt.captureId, name)}` };
 }

@@ -198,6 +198,10 @@ async function grepStream(api: Api, c: Ctx): Promise<Response> {
       condition: state.condition,
     });
   } catch (error) {
+    if (error instanceof SpoolError && error.code === "SPOOL_E_USAGE") {
+      // `spool grep`'s own message, without the component it names.
+      return errorResponse(400, "SPOOL_E_USAGE", error.message.replace(/^[\w-]+: /, ""));
+    }
     if (error instanceof SpoolError && error.code === "SPOOL_E_STATE") {
       return errorResponse(503, "SPOOL_E_STATE", "busy: too many greps at once", {
         "retry-after": "1",

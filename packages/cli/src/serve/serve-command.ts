@@ -1,6 +1,6 @@
 /**
  * `spool serve [--root DIR] [--listen HOST:PORT | --socket PATH] [--token-file F]
- * [--max-transfer N] [--grep-ms N] [--public --tls-cert F --tls-key F [--allow-host NAME]…]`:
+ * [--max-transfer N] [--grep-ms N] [--access-log FILE|-] [--public --tls-cert F --tls-key F [--allow-host NAME]…]`:
  * authenticated, read-only HTTP access to the root's captures and a web view at `/`
  * (docs/serve.md). Prints one JSON line when it listens (`url` or `socket`, `tokenFile`:
  * where the root token is; the token itself is never printed), then serves until SIGINT or
@@ -13,6 +13,7 @@ import { type CommandInput, shown, usageError } from "../args.js";
 import type { SERVE } from "../commands.js";
 import type { Io } from "../io.js";
 import { openStore } from "../store-choice.js";
+import { openAccessLog } from "./access-log.js";
 import { createGrepRunner } from "./grep-runner.js";
 import { startServer } from "./http-server.js";
 import { chooseListen } from "./listen-address.js";
@@ -48,6 +49,14 @@ export async function serveCommand(parsed: CommandInput<typeof SERVE>, io: Io): 
     tokenFile: o["token-file"],
     create: true,
   });
+  const accessLog =
+    o["access-log"] === undefined
+      ? null
+      : openAccessLog(o["access-log"], {
+          stdout: (line) => io.stdout(line),
+          onError: (error) =>
+            io.stderr(`spool serve: the access log stopped (${error.code ?? "EIO"})\n`),
+        });
   const store = openStore(io, root);
   const app = createServeApp({
     store,
@@ -62,6 +71,7 @@ export async function serveCommand(parsed: CommandInput<typeof SERVE>, io: Io): 
     address,
     tls,
     hosts: o["allow-host"],
+    accessLog: accessLog ? (entry) => accessLog.record(entry) : undefined,
   });
   io.stdout(
     `${JSON.stringify({ url: server.url, socket: server.socket, root, tokenFile: file, tokenCreated: created, maxTransfer })}\n`,
@@ -72,6 +82,7 @@ export async function serveCommand(parsed: CommandInput<typeof SERVE>, io: Io): 
     process.once("SIGTERM", stop);
   });
   await server.close();
+  await accessLog?.close();
   return 0;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The bytes route of a stream: `GET /api/v1/captures/:id/streams/:stream`, choosing its
- * bytes by exactly one of
+ * bytes by exactly one of (two together are refused, 400)
  *
  * - `Range: bytes=A-B` (raw bytes as asked, 206 with `Content-Range`; one range only, more
  *   are refused 416; a start at or past the committed end is 416 `bytes *\/COMMITTED`);
@@ -27,7 +27,7 @@ import {
 } from "@spool/core";
 import { checkCursorName } from "../cursor-name.js";
 import { errorResponse } from "./http-error.js";
-import { parseRange } from "./range-header.js";
+import { parseRange, RANGE_DIGITS } from "./range-header.js";
 import { pumpRange } from "./range-pump.js";
 
 export interface StreamReadRequest {
@@ -47,10 +47,8 @@ export interface StreamReadRequest {
   readonly outgoing: ServerResponse | null;
 }
 
-/** What the query selects (at most one of lines, cursor and offset). */
+/** What the query selects (at most one of lines, cursor and offset, and none with a `Range`). */
 interface Selection {
-  /** A selector was given: `Range` is ignored. */
-  readonly any: boolean;
   readonly lines: { first: number; last: number } | null;
   readonly cursor: string | null;
   readonly offset: number | null;
@@ -65,7 +63,7 @@ interface Chosen {
 }
 
 export async function streamRead(r: StreamReadRequest): Promise<Response> {
-  const selection = selectionOf(r.query, r.mayWrite);
+  const selection = selectionOf(r.query, r.headers, r.mayWrite);
   if (selection instanceof Response) return selection;
   const { etag, headers } = cacheHeaders(r);
   if (etag && ifNoneMatch(r.headers.get("if-none-match"), etag)) {
@@ -101,10 +99,21 @@ export async function streamRead(r: StreamReadRequest): Promise<Response> {
 }
 
 /** The query's selectors, checked (a usage error is thrown, a refusal returned). */
-function selectionOf(q: URLSearchParams, mayWrite: boolean): Selection | Response {
+function selectionOf(
+  q: URLSearchParams,
+  headers: Headers,
+  mayWrite: boolean,
+): Selection | Response {
   const selectors = ["offset", "lines", "cursor"].filter((k) => q.has(k));
-  if (selectors.length > 1) {
-    return errorResponse(400, "SPOOL_E_USAGE", "offset, lines and cursor exclude each other");
+  // A Range with any query selector (or a length, which only an offset or cursor takes)
+  // is two answers to one question: refused, not settled by a silent precedence.
+  const ranged = headers.has("range");
+  if (selectors.length + (ranged ? 1 : 0) > 1 || (ranged && q.has("length"))) {
+    return errorResponse(
+      400,
+      "SPOOL_E_USAGE",
+      "one selector at a time: Range, offset, lines or cursor",
+    );
   }
   if (q.has("lines") && q.has("length")) {
     return errorResponse(400, "SPOOL_E_USAGE", "lines and length exclude each other");
@@ -116,7 +125,6 @@ function selectionOf(q: URLSearchParams, mayWrite: boolean): Selection | Respons
     checkCursorName(cursor);
   }
   return {
-    any: selectors.length > 0,
     cursor,
     offset: q.has("offset") ? count(q.get("offset"), "offset") : null,
     length: q.has("length") ? count(q.get("length"), "length") : null,
@@ -125,7 +133,7 @@ function selectionOf(q: URLSearchParams, mayWrite: boolean): Selection | Respons
 }
 
 /**
- * The span asked: a `Range` (unless a selector was given, or `If-Range` is not the ETag)
+ * The span asked: a `Range` (unless `If-Range` is not the ETag)
  * as raw bytes, else what the selectors pick; or why a range is refused (answered 416).
  */
 async function chooseSpan(
@@ -134,7 +142,7 @@ async function chooseSpan(
   selection: Selection,
   etag: string | null,
 ): Promise<Chosen | { refused: string }> {
-  const rangeHeader = selection.any ? null : r.headers.get("range");
+  const rangeHeader = r.headers.get("range");
   const ifRange = r.headers.get("if-range");
   const range =
     rangeHeader !== null && (ifRange === null || ifRange === etag)
@@ -142,6 +150,8 @@ async function chooseSpan(
       : { kind: "ignored" as const };
   if (range.kind === "multiple") return { refused: "one range at a time" };
   if (range.kind === "unsatisfiable") return { refused: "range starts past the committed end" };
+  if (range.kind === "overlong")
+    return { refused: `range numbers have at most ${RANGE_DIGITS} digits` };
   // Raw bytes as asked (a resumed download must join exactly), cut at maxTransfer.
   if (range.kind === "range") return { status: 206, start: range.start, end: range.end };
   const { start, end } = await selectedSpan(r, reader, selection);

@@ -48,6 +48,26 @@ describe("parseRange", () => {
     expect(parseRange("bytes=0-1, -3", 10)).toEqual({ kind: "multiple" });
     expect(parseRange("items=0-1", 10)).toEqual({ kind: "ignored" });
     expect(parseRange("bytes=a-b", 10)).toEqual({ kind: "ignored" });
-    expect(parseRange("bytes=99999999999999999999-", 10)).toEqual({ kind: "ignored" });
+  });
+
+  it("reads numbers past 2^53 exactly: a huge start is 416, a huge end is the stream's end", () => {
+    const past = ["9007199254740992", "9007199254740993", "99999999999999999999", "1".repeat(64)];
+    for (const n of past) {
+      expect(parseRange(`bytes=${n}-`, 10)).toEqual({ kind: "unsatisfiable" });
+      expect(parseRange(`bytes=${n}-${n}`, 10)).toEqual({ kind: "unsatisfiable" });
+      expect(parseRange(`bytes=3-${n}`, 10)).toEqual({ kind: "range", start: 3, end: 10 });
+      expect(parseRange(`bytes=-${n}`, 10)).toEqual({ kind: "range", start: 0, end: 10 });
+    }
+    // 2^53 + 1 would round to 2^53 as a double: still exactly before it, so no range.
+    expect(parseRange("bytes=9007199254740993-9007199254740992", 10)).toEqual({ kind: "ignored" });
+    // Leading zeros are the same number; more than 64 digits is refused, not ignored.
+    expect(parseRange(`bytes=${"0".repeat(60)}5-`, 10)).toEqual({
+      kind: "range",
+      start: 5,
+      end: 10,
+    });
+    expect(parseRange(`bytes=${"9".repeat(65)}-`, 10)).toEqual({ kind: "overlong" });
+    expect(parseRange("bytes=1e3-", 10_000)).toEqual({ kind: "ignored" });
+    expect(parseRange("bytes=+5-", 10)).toEqual({ kind: "ignored" });
   });
 });
