@@ -8,6 +8,8 @@
  * `maxBytes` (many strings or items) is given up: null.
  */
 
+import { specialFinder } from "./text-extractor.js";
+
 /** Pushes JSON bytes; `text()` is the bounded copy so far, or null once over its cap. */
 export interface JsonSkeleton {
   push(chunk: Buffer): void;
@@ -36,6 +38,7 @@ export function createJsonSkeleton(stringBytes: number, maxBytes: number): JsonS
     push(chunk) {
       if (over) return;
       let run = s.clipped ? -1 : 0;
+      const nextSpecial = specialFinder(chunk);
       const flush = (end: number) => {
         if (run >= 0 && end > run) {
           parts.push(Buffer.from(chunk.subarray(run, end)));
@@ -67,6 +70,17 @@ export function createJsonSkeleton(stringBytes: number, maxBytes: number): JsonS
           continue;
         }
         s.total++;
+        if (!partOfEscape && b !== BACKSLASH) {
+          // Plain bytes up to the next " or \ are one run: skipped whole when clipped or
+          // when all of them are kept.
+          const next = nextSpecial(i + 1);
+          if (s.clipped || s.kept + (next - i) < bound) {
+            s.total += next - i - 1;
+            if (!s.clipped) s.kept += next - i;
+            i = next - 1;
+            continue;
+          }
+        }
         if (s.clipped) continue;
         if (s.kept >= bound && !partOfEscape && (b & 0xc0) !== 0x80) {
           flush(i);

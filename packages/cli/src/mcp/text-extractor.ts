@@ -48,6 +48,7 @@ export function createTextExtractor(): TextExtractor {
   return {
     push(chunk) {
       const out: Buffer[] = [];
+      const nextSpecial = specialFinder(chunk);
       let run = -1; // start of a run of plain bytes to copy
       const flush = (end: number) => {
         if (run >= 0 && end > run) out.push(chunk.subarray(run, end));
@@ -76,13 +77,38 @@ export function createTextExtractor(): TextExtractor {
             s.high = -1;
           }
           if (run < 0) run = i;
+          i = nextSpecial(i + 1) - 1; // plain bytes up to the next " or \ : one run
         } else if (s.key.length < 5) {
           s.key += String.fromCharCode(b);
-        } else s.key = "-----";
+        } else {
+          s.key = "-----";
+          i = nextSpecial(i + 1) - 1;
+        }
       }
       if (s.emitting) flush(chunk.length);
       return out;
     },
+  };
+}
+
+/**
+ * The index of the next `"` or `\` in `chunk` from a given index, or its length. Each of
+ * the two is searched again only once passed: a chunk with none of one is scanned once,
+ * not once per call.
+ */
+export function specialFinder(chunk: Buffer): (from: number) => number {
+  let quote = -1;
+  let backslash = -1;
+  return (from) => {
+    if (quote < from && quote !== chunk.length) {
+      quote = chunk.indexOf(QUOTE, from);
+      if (quote === -1) quote = chunk.length;
+    }
+    if (backslash < from && backslash !== chunk.length) {
+      backslash = chunk.indexOf(BACKSLASH, from);
+      if (backslash === -1) backslash = chunk.length;
+    }
+    return Math.min(quote, backslash);
   };
 }
 
