@@ -3,8 +3,9 @@
  * answers a pending request the proxy bounds: instead of holding it whole to parse it, the
  * proxy streams its text (`text-extractor.ts`) into a capture as it arrives, pausing the
  * server's pipe while the capture catches up, and answers with the receipt once the
- * message ends. Memory stays that of the pipeline, whatever the message's size. What is
- * kept is the text items only (a structured part or an image of such a message is not).
+ * message ends. Memory stays that of the pipeline, whatever the message's size. The
+ * capture holds the text items; the answer keeps the structured part from a bounded copy
+ * of the message (`json-skeleton.ts`), no image.
  */
 import { PassThrough } from "node:stream";
 import { captureTextStream } from "../tool-result-capture.js";
@@ -46,6 +47,8 @@ export function startStream(relay: Relay, head: Buffer): MessageStream | null {
   const bounded = [...relay.pending.values()].filter((c) => shapeOf(c.method) !== undefined);
   if (bounded.length === 0) return null;
   const call = id === null ? undefined : relay.pending.get(key(id));
+  // An answer to a request the proxy passes through is held whole, as before.
+  if (id !== null && (call === undefined || shapeOf(call.method) === undefined)) return null;
   if (call !== undefined) {
     clearTimeout(call.timer);
     relay.pending.delete(key(id as Id));
@@ -171,6 +174,13 @@ function finishStream(relay: Relay, stream: MessageStream): void {
     .then((c) => {
       if (call !== null && id !== null && shape !== undefined)
         spooledAnswer(relay, id, call, stream.bytes, c, shape, keptOf(stream));
+      else if (call !== null && id !== null)
+        // Its id came last and named a request passed through (not one the proxy bounds).
+        fail(
+          id,
+          INTERNAL_ERROR,
+          `spool mcp-proxy: the answer to ${call.method} was ${stream.bytes} B, too large to relay; its text is kept as capture ${c.receipt.captureId}`,
+        );
       else
         process.stderr.write(
           `spool mcp-proxy: an answer to no pending request (${stream.bytes} B) was kept as capture ${c.receipt.captureId}\n`,
