@@ -145,6 +145,12 @@ export interface CommandDefinition<T extends OptionTable = OptionTable> {
   readonly options: T;
   /** Internal commands are dispatched but not listed. */
   readonly hidden?: boolean;
+  /**
+   * The first word that is not an option starts what follows `--` (for a command that
+   * takes no positionals, so `--` may be left out: `mcp-proxy npx -y server`).
+   * @default false
+   */
+  readonly restAtFirstPositional?: boolean;
 }
 
 /**
@@ -171,7 +177,8 @@ export function usageLine(definition: CommandDefinition): string {
   if (Object.keys(table).length > 0) parts.push("[options]");
   const command = definition.command;
   if (command !== undefined) {
-    const tail = `-- ${command.name} [ARGS...]`;
+    const dashes = definition.restAtFirstPositional ? "[--]" : "--";
+    const tail = `${dashes} ${command.name} [ARGS...]`;
     parts.push(command.optional ? `[${tail}]` : tail);
   }
   if (definition.stdin !== undefined) parts.push(`< ${definition.stdin}`);
@@ -188,7 +195,7 @@ export function defineCommand<const T extends OptionTable>(
 export interface ParsedCommand<O> {
   readonly options: O;
   readonly positionals: string[];
-  /** What follows `--`, or null if there was no `--`. */
+  /** What follows `--` (or starts at the first positional, see `restAtFirstPositional`), or null. */
   readonly rest: string[] | null;
   /** The words parsed, as given (a job supervisor is launched with them). */
   readonly argv: readonly string[];
@@ -220,6 +227,10 @@ export function parseCommand<T extends OptionTable>(
     const arg = argv[i]!;
     if (arg === "--") {
       rest = argv.slice(i + 1);
+      break;
+    }
+    if (definition.restAtFirstPositional && !arg.startsWith("-")) {
+      rest = argv.slice(i);
       break;
     }
     let name: string;

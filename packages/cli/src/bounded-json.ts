@@ -1,7 +1,9 @@
 /**
  * A JSON value cut to a byte budget with its shape kept: every string longer than a limit
  * is clipped (on a character boundary) and ends with a marker saying how much is left, and
- * arrays keep their first items. The limits shrink until the value fits. `mcp-proxy` uses
+ * arrays keep their first items then one marker item saying how many more there are (a
+ * string in an array of strings, else an object `{"[spool]": "…"}`). The limits shrink
+ * until the value fits. `mcp-proxy` uses
  * it on `structuredContent`, so that a result replaced by its receipt still matches the
  * tool's output schema (clients check it) for the common shapes (`{content: string}`).
  */
@@ -31,8 +33,20 @@ function clipJsonValue(value: unknown, strings: number, items: number, where: st
     const kept = clipUtf8(bytes, strings);
     return `${kept.toString("utf8")}…[spool: ${bytes.length - kept.length} B more in ${where}]`;
   }
+<<<<<<< HEAD
   if (Array.isArray(value))
     return value.slice(0, items).map((v) => clipJsonValue(v, strings, items, where));
+=======
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, items).map((v) => clip(v, strings, items, where));
+    if (value.length <= items) return kept;
+    const more = `${value.length - items} more items in ${where}`;
+    return [
+      ...kept,
+      value.every((v) => typeof v === "string") ? `[spool: ${more}]` : { "[spool]": more },
+    ];
+  }
+>>>>>>> mcp-proxy
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [k, clipJsonValue(v, strings, items, where)]),

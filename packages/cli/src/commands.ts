@@ -712,8 +712,9 @@ export const MCP_PROXY = defineCommand({
   summary: "wrap a stdio MCP server: every tool result spooled, large ones returned as a receipt",
   command: { name: "SERVER_CMD" },
   description: [
-    "Lists the wrapped server's tools unchanged, plus spool_read, spool_grep and spool_tail. A result over the budget is returned as its preview, receipt and ref. See docs/mcp.md.",
+    "Lists the wrapped server's tools unchanged, plus spool_read, spool_grep and spool_tail. A result of tools/call, tasks/result, resources/read or prompts/get over the budget is returned as its preview, receipt and ref, redacted. The first word that is not an option starts the server command (the -- is optional). The proxy exits when the wrapped server cannot start or exits. See docs/mcp.md.",
   ],
+  restAtFirstPositional: true,
   options: {
     ...MCP_OPTIONS,
     budget: {
@@ -740,6 +741,17 @@ export const MCP_PROXY = defineCommand({
       default: 512 * MiB,
       placeholder: "N",
       help: "a message from the server still unfinished after N bytes is a flood: the server is stopped, what arrived is kept",
+    },
+    "tool-prefix": {
+      kind: "string",
+      default: "spool_",
+      placeholder: "P",
+      help: "name spool's own tools P+read, P+grep, P+tail; one the wrapped server also has is left out (its own is kept)",
+    },
+    cwd: {
+      kind: "string",
+      placeholder: "DIR",
+      help: "run the server in DIR (default: the proxy's working directory); a missing DIR is an error of its own",
     },
   },
 });

@@ -12,6 +12,8 @@ export interface JsonLines {
   pending(): Buffer;
   /** Bytes held for the unfinished line. */
   readonly pendingBytes: number;
+  /** The unfinished line's bytes, no longer held (the caller takes the line over). */
+  take(): Buffer;
 }
 
 /**
@@ -40,6 +42,12 @@ export function createJsonLines(onLine: (line: Buffer) => void): JsonLines {
       }
     },
     pending: () => Buffer.concat(parts),
+    take() {
+      const taken = Buffer.concat(parts);
+      parts = [];
+      held = 0;
+      return taken;
+    },
     get pendingBytes() {
       return held;
     },

@@ -105,19 +105,17 @@ function declaredTruncated(result: { _meta?: unknown }): boolean {
   );
 }
 
-/** Capture bytes that never completed a JSON-RPC message (the wrapped server died or hung). */
+/**
+ * Capture bytes that never completed a JSON-RPC message (the wrapped server died or hung),
+ * or a line that was not one (`why`: "not JSON-RPC").
+ */
 export async function capturePartial(
   tool: string,
   bytes: Buffer,
   options: ResultCaptureOptions,
+  why = "partial: the wrapped server did not finish it",
 ): Promise<CapturedResult> {
-  const r = await captureBytes(
-    bytes,
-    `${tool} result (partial: the wrapped server did not finish it)`,
-    false,
-    options,
-    "truncated",
-  );
+  const r = await captureBytes(bytes, `${tool} result (${why})`, false, options, "truncated");
   return { ...r, binaries: [] };
 }
 
@@ -166,8 +164,20 @@ function binaryOf(item: ContentItem): { bytes: Buffer; mimeType: string } | null
   return null;
 }
 
+/**
+ * Capture a text as it streams in (`mcp-proxy`'s path for a message too large to hold),
+ * labelled `TOOL result`. Destroying `text` with an error ends the capture short.
+ */
+export async function captureTextStream(
+  tool: string,
+  text: Readable,
+  options: ResultCaptureOptions,
+): Promise<CapturedResult> {
+  return { ...(await captureBytes(text, `${tool} result`, false, options)), binaries: [] };
+}
+
 async function captureBytes(
-  bytes: Buffer,
+  bytes: Buffer | Readable,
   label: string,
   binary: boolean,
   options: ResultCaptureOptions,
@@ -188,7 +198,7 @@ async function captureBytes(
   // writer queue accepts at once.
   const out = await collectCommand("capture", argv, {
     ...options.io,
-    stdin: Readable.from(pieces(bytes)),
+    stdin: Buffer.isBuffer(bytes) ? Readable.from(pieces(bytes)) : bytes,
   });
   return {
     receipt: ReceiptSchema.parse(JSON.parse(out.stdout.toString())),
