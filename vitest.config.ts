@@ -27,6 +27,17 @@ const TIMED = [
 const UNIT = ["packages/{core,transforms,sinks,cli}/test/**/*.test.ts"];
 const BENCH = ["packages/bench/test/**/*.test.ts"];
 
+/**
+ * The first group: unit, bench and end-to-end files together, three at a time. Many
+ * end-to-end files wait on child processes (spool's start-ups, paced writers, servers, a
+ * client stalled for 8 s), and a third file overlaps those waits with work; one group
+ * keeps both cores busy to its end (no file left alone at the end of each of three
+ * groups). Each file uses temporary roots, mounts and ports of its own. Four at once on
+ * a loaded machine exposed tests that lean on timing (a child's pause outlasting a
+ * reader's start-up).
+ */
+const SHARED = { maxWorkers: 3, sequence: { groupOrder: 0 } } as const;
+
 // Tests run on source: workspace packages resolve to their src/ (the worker file is the
 // one exception, it is loaded from dist/ by piscina, so `pnpm test` builds first).
 export default defineConfig({
@@ -43,46 +54,21 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // Three groups, one after the other (`sequence.groupOrder`); inside a group, files run
-    // in parallel up to its `maxWorkers`. The default on this 2-core machine was one file
-    // at a time for everything.
+    // Two groups, one after the other (`sequence.groupOrder`); inside a group, files run in
+    // parallel up to its `maxWorkers`, longest first (vitest keeps the last durations). The
+    // default on this 2-core machine was one file at a time for everything.
     projects: [
       {
-        // CPU-bound: one file per core. The files share their worker's module cache (no
-        // isolation): importing the sources again for each of 70 files cost more CPU than
-        // most of their tests; no unit test mocks a module or leaves a global changed.
+        // The files share their worker's module cache (no isolation): importing the
+        // sources again for each of 70 files cost more CPU than most of their tests; no
+        // unit test mocks a module or leaves a global changed.
         extends: true,
-        test: {
-          name: "unit",
-          include: UNIT,
-          maxWorkers: 2,
-          isolate: false,
-          sequence: { groupOrder: 0 },
-        },
+        test: { name: "unit", include: UNIT, isolate: false, ...SHARED },
       },
+      { extends: true, test: { name: "bench", include: BENCH, ...SHARED } },
       {
         extends: true,
-        test: {
-          name: "bench",
-          include: BENCH,
-          maxWorkers: 2,
-          sequence: { groupOrder: 0 },
-        },
-      },
-      {
-        // Waiting on child processes (spool's start-ups, paced writers, servers, a client
-        // stalled for 8 s): three files at once overlap one file's waits with another's
-        // work. Each file uses temporary roots, mounts and ports of its own. Four at once
-        // on a loaded machine exposed tests that lean on timing (a child's pause outlasting
-        // a reader's start-up).
-        extends: true,
-        test: {
-          name: "e2e",
-          include: ["test/**/*.test.ts"],
-          exclude: TIMED,
-          maxWorkers: 3,
-          sequence: { groupOrder: 1 },
-        },
+        test: { name: "e2e", include: ["test/**/*.test.ts"], exclude: TIMED, ...SHARED },
       },
       {
         extends: true,
@@ -90,7 +76,7 @@ export default defineConfig({
           name: "e2e-timed",
           include: TIMED,
           maxWorkers: 1,
-          sequence: { groupOrder: 2 },
+          sequence: { groupOrder: 1 },
         },
       },
     ],
