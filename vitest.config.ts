@@ -3,6 +3,45 @@ import { defineConfig } from "vitest/config";
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/`, import.meta.url));
 
+/**
+ * End-to-end files that time what they test (drain windows, kill escalation, stall
+ * budgets, signals at random points, benches, many readers at once) or are known to be
+ * flaky on a loaded machine. They run one file at a time, after the others, so no other
+ * test file competes with them for the two cores.
+ */
+const TIMED = [
+  "test/bench-serve-smoke.test.ts",
+  "test/bench-smoke.test.ts",
+  "test/capture-writer-stall.test.ts",
+  "test/crash-recovery.test.ts",
+  "test/jobs.test.ts",
+  "test/sigkill-points.test.ts",
+  // "disk full between the last byte and receipt.json" fills the disk once stdout.live has
+  // every byte, and the writer appends stdout.idx just after: on a loaded machine the fill
+  // can land between the two (a complete receipt with an ENOSPC storageError on stdout.idx).
+  "test/storage-mounts.test.ts",
+  "test/trust.test.ts",
+];
+
+/**
+ * The unit and property tests of the four library packages: `pnpm test:quick` runs these
+ * alone. The bench package's tests are end-to-end runs of the benches (the corpus, the
+ * fixtures through the CLI), most of them taking a core for their whole run.
+ */
+const UNIT = ["packages/{core,transforms,sinks,cli}/test/**/*.test.ts"];
+const BENCH = ["packages/bench/test/**/*.test.ts"];
+
+/**
+ * The first group: unit, bench and end-to-end files together, three at a time. Many
+ * end-to-end files wait on child processes (spool's start-ups, paced writers, servers, a
+ * client stalled for 8 s), and a third file overlaps those waits with work; one group
+ * keeps both cores busy to its end (no file left alone at the end of each of three
+ * groups). Each file uses temporary roots, mounts and ports of its own. Four at once on
+ * a loaded machine exposed tests that lean on timing (a child's pause outlasting a
+ * reader's start-up).
+ */
+const SHARED = { maxWorkers: 3, sequence: { groupOrder: 0 } } as const;
+
 // Tests run on source: workspace packages resolve to their src/ (the worker file is the
 // one exception, it is loaded from dist/ by piscina, so `pnpm test` builds first).
 export default defineConfig({
@@ -16,9 +55,34 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Two groups, one after the other (`sequence.groupOrder`); inside a group, files run in
+    // parallel up to its `maxWorkers`, longest first (vitest keeps the last durations). The
+    // default on this 2-core machine was one file at a time for everything.
+    projects: [
+      {
+        // The files share their worker's module cache (no isolation): importing the
+        // sources again for each of 70 files cost more CPU than most of their tests; no
+        // unit test mocks a module or leaves a global changed.
+        extends: true,
+        test: { name: "unit", include: UNIT, isolate: false, ...SHARED },
+      },
+      { extends: true, test: { name: "bench", include: BENCH, ...SHARED } },
+      {
+        extends: true,
+        test: { name: "e2e", include: ["test/**/*.test.ts"], exclude: TIMED, ...SHARED },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e-timed",
+          include: TIMED,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

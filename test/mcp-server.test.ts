@@ -3,7 +3,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -300,15 +300,20 @@ describe("spool mcp, limits and bad input", () => {
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/SPOOL_E_DENIED.*not in --allow-cmd/);
 
-    const script = `console.log("y".repeat(100000)); setTimeout(() => console.log("done"), 3000)`;
+    // The child ends once the test creates `go`, after it has seen the job running (no
+    // fixed lifetime to outlast background_after on a loaded machine).
+    const go = path.join(root, "go");
+    const script = `console.log("y".repeat(100000));
+      const t = setInterval(() => { if (require("fs").existsSync(process.argv[1])) { clearInterval(t); console.log("done"); } }, 20)`;
     const r = (await client.callTool({
       name: "run",
-      arguments: { argv: nodeCmd(script), background_after: 1, call_id: "later" },
+      arguments: { argv: [...nodeCmd(script), go], background_after: 1, call_id: "later" },
     })) as Result;
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent.exitStatus).toBeNull();
     const live = r.structuredContent.receipt as { process: { state: string } };
     expect(live.process.state).toBe("running");
+    writeFileSync(go, "");
     const w = (await client.callTool({
       name: "wait",
       arguments: { ref: "later", timeout: 60 },

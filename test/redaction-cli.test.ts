@@ -16,7 +16,7 @@ function leaks(text: string | Buffer): string[] {
 }
 
 describe("redaction through the CLI", () => {
-  it("a token written across three writes with sleeps never shows a piece: live file, final file, receipt, preview, logs", async () => {
+  it("a token written across three writes with pauses never shows a piece: live file, final file, receipt, preview, logs", async () => {
     const root = tempRoot();
     const log = path.join(root, "spool.log");
     const parts = [
@@ -25,25 +25,45 @@ describe("redaction through the CLI", () => {
       `${SECRET.slice(27)}\nafter\n`,
     ];
     // The parts reach the child through its environment, so the command line (the label)
-    // holds no piece of the secret: argv secrets are what --no-label is for.
+    // holds no piece of the secret: argv secrets are what --no-label is for. Between writes
+    // the child waits for the test: it creates GATE.wroteN once part N is written, and
+    // writes the next part once the test has sampled and created GATE.goN.
+    const gate = path.join(root, "gate");
     const script =
-      "const parts = JSON.parse(process.env.PARTS); let i = 0; const next = () => { process.stdout.write(parts[i++]); if (i < parts.length) setTimeout(next, 400); }; next();";
+      "const fs = require('fs'); const parts = JSON.parse(process.env.PARTS); const gate = process.env.GATE; let i = 0; const next = () => process.stdout.write(parts[i++], () => { if (i === parts.length) return; fs.writeFileSync(gate + '.wrote' + i, ''); const t = setInterval(() => { if (fs.existsSync(gate + '.go' + i)) { clearInterval(t); next(); } }, 20); }); next();";
     const started = spool(["start", "--root", root, "--log", log, "--", ...nodeCmd(script)], {
       PARTS: JSON.stringify(parts),
+      GATE: gate,
     });
     expect(started.status).toBe(0);
     const launch = JSON.parse(started.stdout.toString()) as Receipt;
     const dir = path.join(root, "tool-outputs", launch.captureId);
-    // Sample the live file and `spool read` while the child sleeps between writes.
+    const live = path.join(dir, "stdout.live");
     let samples = 0;
-    while (!existsSync(path.join(dir, "receipt.json"))) {
-      const live = path.join(dir, "stdout.live");
+    const sample = () => {
       if (existsSync(live)) {
         expect(leaks(readFileSync(live))).toEqual([]);
         samples++;
       }
       const read = spool(["read", "--root", root, launch.captureId]);
       expect(leaks(read.stdout)).toEqual([]);
+    };
+    const until = async (file: string) => {
+      for (let i = 0; i < 3000 && !existsSync(file); i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(existsSync(file), file).toBe(true);
+    };
+    // Sample the live file and `spool read` while the child waits after each part but the
+    // last (the live file appears once the job's writer has opened it).
+    for (let i = 1; i < parts.length; i++) {
+      await until(`${gate}.wrote${i}`);
+      await until(live);
+      sample();
+      writeFileSync(`${gate}.go${i}`, "");
+    }
+    // And until the job ends.
+    while (!existsSync(path.join(dir, "receipt.json"))) {
+      sample();
       if (samples > 2000) break;
     }
     expect(samples).toBeGreaterThan(0);
