@@ -5,7 +5,7 @@
  * states; hostile bundles are refused with nothing written; `rm` frees the allowance and
  * never deletes a running job's files.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
@@ -118,7 +118,8 @@ describe("round trip of a mixed root", () => {
       expect(c.condition).toBe("final");
       if (c.captureId === ids.running) {
         expect(c.capture).toBe("partial");
-        expect(c.process).toBe("running");
+        // Final here, with no owner: nobody here saw its process end.
+        expect(c.process).toBe("unknown");
         continue;
       }
       const was = before.get(c.captureId)!;
@@ -360,6 +361,20 @@ describe("share", () => {
     const job = startJob(parent, 'let i=0;setInterval(()=>console.log("j"+(i++)),1)');
     await until(() => receiptOf(parent, job.id).streams.stdout.committed > 1000);
     expect(spool(["share", "--root", parent, job.id, "--to", child]).status).toBe(0);
+    // The copy carries no process identity, and kill in its root signals nothing.
+    const shared = receiptOf(child, job.id);
+    expect([shared.process?.state, shared.process?.pid, shared.process?.pidStart]).toEqual([
+      "unknown",
+      null,
+      null,
+    ]);
+    const refused = spool(["kill", "--root", child, job.id]);
+    expect(refused.status).toBe(0);
+    expect(refused.stdout.toString()).toMatch(
+      /was shared from .*: its process is not here; nothing signalled/,
+    );
+    process.kill(-job.pgid, 0); // the original job still runs
+    expect(receiptOf(parent, job.id).process?.state).toBe("running");
     spool(["kill", "--root", parent, job.id]);
     const copy = receiptOf(child, job.id);
     expect(copy.capture.state).toBe("partial");
@@ -369,6 +384,35 @@ describe("share", () => {
       spool(["read", "--root", parent, job.id]).stdout.subarray(0, ours.length).equals(ours),
     ).toBe(true);
     expect(fs.statSync(path.join(child, "tool-outputs", job.id, "stdout.txt")).nlink).toBe(1);
+  });
+});
+
+describe("an imported capture controls nothing", () => {
+  it("kill signals no process, whatever pid and start time its receipt names", async () => {
+    const source = tempRoot();
+    const target = tempRoot();
+    const bundle = path.join(tempRoot(), "one.tar");
+    const id = runJson(source, nodeCmd('process.stdout.write("z".repeat(100000))')).receipt
+      .captureId;
+    expect(spool(["export", "--root", source, id, "--out", bundle]).status).toBe(0);
+    expect(spool(["import", bundle, "--root", target]).status).toBe(0);
+    // A bystander, and the imported receipt rewritten to name it exactly (as a crafted
+    // bundle could): its pid as the process group and its /proc start time.
+    const bystander = spawn("sleep", ["300"], { detached: true, stdio: "ignore" });
+    pgids.push(bystander.pid!);
+    const start = fs
+      .readFileSync(`/proc/${bystander.pid}/stat`, "utf8")
+      .split(") ")[1]!
+      .split(" ")[19]!;
+    const file = path.join(target, "tool-outputs", id, "receipt.json");
+    const forged = JSON.parse(fs.readFileSync(file, "utf8")) as Receipt;
+    forged.process = { ...forged.process!, state: "exited", pid: bystander.pid!, pidStart: start };
+    fs.writeFileSync(file, JSON.stringify(forged));
+    const r = spool(["kill", "--root", target, id]);
+    expect(r.status).toBe(0);
+    expect(r.stdout.toString()).toMatch(/was imported from .*: its process is not here/);
+    process.kill(bystander.pid!, 0); // still alive
+    expect(spool(["ls", "--root", target]).stdout.toString()).not.toContain("group");
   });
 });
 

@@ -15,10 +15,15 @@
 import { groupAlive, hasProcfs, type ProcessGroup } from "@spool/core/process-group";
 import type { Receipt } from "@spool/core/runtime";
 
-/** The group recorded in `receipt`, or null when it has none that can be verified. */
+/**
+ * The group recorded in `receipt`, or null when it has none that can be verified. A
+ * capture that arrived from elsewhere (`provenance`: imported or shared) has none,
+ * whatever its receipt says: its process ran on another machine or in another root, and a
+ * bundle can name any pid.
+ */
 export function recordedGroup(receipt: Receipt): ProcessGroup | null {
   const p = receipt.process;
-  if (p === undefined || p.pid === null) return null;
+  if (p === undefined || p.pid === null || receipt.provenance) return null;
   const leaderStart = p.pidStart ?? null;
   if (leaderStart === null && hasProcfs()) return null;
   return { pgid: p.pid, leaderStart };

@@ -100,6 +100,13 @@ export function killReport(result: KillResult): { ok: boolean; text: string } {
         text: `spool kill: ${r.captureId}: process group ${result.pgid} is still running`,
       };
     case "nothing-left": {
+      if (r.provenance)
+        return {
+          ok: true,
+          text: escapeControls(
+            `spool kill: ${r.captureId} was ${r.provenance.kind} from ${r.provenance.from}: its process is not here; nothing signalled`,
+          ),
+        };
       const how =
         result.state.condition === "crashed"
           ? "its supervisor died"

@@ -414,7 +414,8 @@ function atCopiedBoundary(
 
 /**
  * The receipt as a root keeps an imported or shared capture (rewritten by
- * `rewriteReceipt`): its own root and paths, and where it came from.
+ * `rewriteReceipt`): its own root and paths, where it came from, and no live process
+ * identity (no pid or start time; a process still running when exported is `unknown`).
  *
  * @category bundles
  * @example
@@ -431,5 +432,20 @@ export function arrivedReceipt(receipt: Receipt, root: string, provenance: Prove
     locate: (_name, info) =>
       info.ref === null ? null : { ref: info.ref, path: `${root}/${info.ref}` },
   });
-  return ReceiptSchema.parse({ ...arrived, provenance });
+  return ReceiptSchema.parse({ ...arrived, process: withoutIdentity(arrived.process), provenance });
+}
+
+/**
+ * A process block with no live identity: an arrived capture is final and has no owner
+ * here, so no pid or start time a `kill` could act on, and a process that was still
+ * running when it was exported ended nobody here knows how (`unknown`).
+ */
+function withoutIdentity(process: Receipt["process"]): Receipt["process"] {
+  if (process === undefined) return undefined;
+  return {
+    ...process,
+    pid: null,
+    pidStart: null,
+    ...(process.state === "running" ? { state: "unknown" as const } : {}),
+  };
 }
