@@ -57,9 +57,10 @@ describe("spool mcp", () => {
       expect(hints.destructiveHint).toBe(runs || tool.name === "kill");
     }
     const run = tools.find((t) => t.name === "run");
-    const receipt = (
-      (run?.outputSchema ?? {}).properties as Record<string, { properties?: object }>
-    ).receipt;
+    const properties = run?.outputSchema?.properties as
+      | Record<string, { properties?: object }>
+      | undefined;
+    const receipt = properties?.receipt;
     expect(Object.keys(receipt?.properties ?? {})).toEqual(["captureId", "capture", "streams"]);
     expect(client.getInstructions()).toMatch(/background_after/);
   });

@@ -33,12 +33,8 @@ function clipJsonValue(value: unknown, strings: number, items: number, where: st
     const kept = clipUtf8(bytes, strings);
     return `${kept.toString("utf8")}…[spool: ${bytes.length - kept.length} B more in ${where}]`;
   }
-<<<<<<< HEAD
-  if (Array.isArray(value))
-    return value.slice(0, items).map((v) => clipJsonValue(v, strings, items, where));
-=======
   if (Array.isArray(value)) {
-    const kept = value.slice(0, items).map((v) => clip(v, strings, items, where));
+    const kept = value.slice(0, items).map((v) => clipJsonValue(v, strings, items, where));
     if (value.length <= items) return kept;
     const more = `${value.length - items} more items in ${where}`;
     return [
@@ -46,7 +42,6 @@ function clipJsonValue(value: unknown, strings: number, items: number, where: st
       value.every((v) => typeof v === "string") ? `[spool: ${more}]` : { "[spool]": more },
     ];
   }
->>>>>>> mcp-proxy
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
       Object.entries(value).map(([k, v]) => [k, clipJsonValue(v, strings, items, where)]),

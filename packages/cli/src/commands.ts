@@ -6,7 +6,15 @@
  */
 import { DEFAULT_PREVIEW_BUDGET } from "@spool/core/runtime";
 import { DEFAULT_MAX_BYTES, DEFAULT_ROOT_QUOTA, WRITER_QUEUE_DEFAULTS } from "@spool/sinks/runtime";
-import { type CommandDefinition, defineCommand, MAX_TIMER_MS, type OptionsOf } from "./args.js";
+import {
+  type CommandDefinition,
+  defineCommand,
+  MAX_TIMER_MS,
+  type OptionsOf,
+  type OptionTable,
+  type ParsedCommand,
+} from "./args.js";
+import type { Io } from "./io.js";
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -804,3 +812,53 @@ export const COMMANDS: readonly CommandDefinition[] = [
 export function commandNamed(name: string): CommandDefinition | undefined {
   return COMMANDS.find((c) => c.name === name);
 }
+
+/** A command's body: its parsed, typed options in, its exit status out. */
+export type CommandBody<T extends OptionTable> = (
+  parsed: ParsedCommand<OptionsOf<T>>,
+  io: Io,
+) => Promise<number>;
+
+/** A command's definition and the module that runs it. */
+export interface CommandEntry {
+  readonly definition: CommandDefinition;
+  readonly load: () => Promise<CommandBody<OptionTable>>;
+}
+
+function entry<T extends OptionTable>(
+  definition: CommandDefinition<T>,
+  load: () => Promise<CommandBody<T>>,
+): [string, CommandEntry] {
+  return [definition.name, { definition, load } as unknown as CommandEntry];
+}
+
+/**
+ * What runs each command, by name: adding a command is its definition, its place in
+ * {@link COMMANDS} and a line here (this file), and its module. Each module is imported
+ * when its command runs: loading them all (zod and the sinks' lock, quota and recovery
+ * modules among them) cost `spool run` tens of milliseconds at every start.
+ */
+export const COMMAND_ENTRIES: ReadonlyMap<string, CommandEntry> = new Map([
+  entry(RUN, async () => (await import("./run.js")).runCommand),
+  entry(START, async () => (await import("./start.js")).startCommand),
+  entry(STATUS, async () => (await import("./status.js")).statusCommand),
+  entry(WAIT, async () => (await import("./wait.js")).waitCommand),
+  entry(READ, async () => (await import("./read.js")).readCommand),
+  entry(TAIL, async () => (await import("./tail.js")).tailCommand),
+  entry(GREP, async () => (await import("./grep.js")).grepCommand),
+  entry(KILL, async () => (await import("./kill.js")).killCommand),
+  entry(SUPERVISE, async () => (await import("./supervisor.js")).superviseCommand),
+  entry(BENCH, async () => (await import("./bench.js")).benchCommand),
+  entry(LS, async () => (await import("./ls.js")).lsCommand),
+  entry(RECOVER, async () => (await import("./recover.js")).recoverCommand),
+  entry(EXPORT, async () => (await import("./export.js")).exportCommand),
+  entry(IMPORT, async () => (await import("./import.js")).importCommand),
+  entry(SHARE, async () => (await import("./share.js")).shareCommand),
+  entry(RM, async () => (await import("./rm.js")).rmCommand),
+  entry(DU, async () => (await import("./du.js")).duCommand),
+  entry(SERVE, async () => (await import("./serve/serve-command.js")).serveCommand),
+  entry(TOKEN, async () => (await import("./serve/token-command.js")).tokenCommand),
+  entry(CAPTURE, async () => (await import("./stdin-capture.js")).captureCommand),
+  entry(MCP, async () => (await import("./mcp-server.js")).mcpCommand),
+  entry(MCP_PROXY, async () => (await import("./mcp-proxy.js")).mcpProxyCommand),
+]);

@@ -5,64 +5,9 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { isSpoolError } from "@spool/core/runtime";
-import {
-  type CommandDefinition,
-  escapeControls,
-  type OptionsOf,
-  type OptionTable,
-  type ParsedCommand,
-  parseCommand,
-  shown,
-} from "./args.js";
-import * as defs from "./commands.js";
+import { escapeControls, parseCommand, shown } from "./args.js";
+import { COMMAND_ENTRIES, type CommandEntry, commandNamed } from "./commands.js";
 import { type Io, processIo } from "./io.js";
-
-/** A command's body: its parsed, typed options in, its exit status out. */
-type Command<T extends OptionTable> = (
-  parsed: ParsedCommand<OptionsOf<T>>,
-  io: Io,
-) => Promise<number>;
-
-interface Entry<T extends OptionTable> {
-  readonly definition: CommandDefinition<T>;
-  readonly load: () => Promise<Command<T>>;
-}
-
-function commandEntry<T extends OptionTable>(
-  definition: CommandDefinition<T>,
-  load: () => Promise<Command<T>>,
-): Entry<OptionTable> {
-  return { definition, load } as unknown as Entry<OptionTable>;
-}
-
-// Each command is imported when it runs: loading them all (zod and the sinks' lock, quota
-// and recovery modules among them) cost `spool run` tens of milliseconds at every start.
-const ENTRIES: ReadonlyMap<string, Entry<OptionTable>> = new Map(
-  [
-    commandEntry(defs.RUN, async () => (await import("./run.js")).runCommand),
-    commandEntry(defs.START, async () => (await import("./start.js")).startCommand),
-    commandEntry(defs.STATUS, async () => (await import("./status.js")).statusCommand),
-    commandEntry(defs.WAIT, async () => (await import("./wait.js")).waitCommand),
-    commandEntry(defs.READ, async () => (await import("./read.js")).readCommand),
-    commandEntry(defs.TAIL, async () => (await import("./tail.js")).tailCommand),
-    commandEntry(defs.GREP, async () => (await import("./grep.js")).grepCommand),
-    commandEntry(defs.KILL, async () => (await import("./kill.js")).killCommand),
-    commandEntry(defs.SUPERVISE, async () => (await import("./supervisor.js")).superviseCommand),
-    commandEntry(defs.BENCH, async () => (await import("./bench.js")).benchCommand),
-    commandEntry(defs.LS, async () => (await import("./ls.js")).lsCommand),
-    commandEntry(defs.RECOVER, async () => (await import("./recover.js")).recoverCommand),
-    commandEntry(defs.EXPORT, async () => (await import("./export.js")).exportCommand),
-    commandEntry(defs.IMPORT, async () => (await import("./import.js")).importCommand),
-    commandEntry(defs.SHARE, async () => (await import("./share.js")).shareCommand),
-    commandEntry(defs.RM, async () => (await import("./rm.js")).rmCommand),
-    commandEntry(defs.DU, async () => (await import("./du.js")).duCommand),
-    commandEntry(defs.SERVE, async () => (await import("./serve/serve-command.js")).serveCommand),
-    commandEntry(defs.TOKEN, async () => (await import("./serve/token-command.js")).tokenCommand),
-    commandEntry(defs.CAPTURE, async () => (await import("./stdin-capture.js")).captureCommand),
-    commandEntry(defs.MCP, async () => (await import("./mcp-server.js")).mcpCommand),
-    commandEntry(defs.MCP_PROXY, async () => (await import("./mcp-proxy.js")).mcpProxyCommand),
-  ].map((e) => [e.definition.name, e]),
-);
 
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
   try {
@@ -102,7 +47,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     return 0;
   }
   if (name === "help" || name === "--help" || name === "-h") return help(rest, io);
-  const found = ENTRIES.get(name);
+  const found = COMMAND_ENTRIES.get(name);
   if (!found) {
     io.stderr(`spool: unknown command "${shown(name)}" (try: spool help)\n`);
     return 64;
@@ -149,12 +94,12 @@ export async function invokeCommand(
   argv: readonly string[],
   io: Io,
 ): Promise<number> {
-  const found = ENTRIES.get(name);
+  const found = COMMAND_ENTRIES.get(name);
   if (!found) throw new Error(`spool: no command ${name}`);
   return invoke(found, argv, io);
 }
 
-async function invoke(found: Entry<OptionTable>, argv: readonly string[], io: Io): Promise<number> {
+async function invoke(found: CommandEntry, argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseCommand(found.definition, argv);
   const command = await found.load();
   return command(parsed, io.invoke === undefined ? { ...io, invoke: invokeCommand } : io);
@@ -168,7 +113,7 @@ async function help(topics: readonly string[], io: Io): Promise<number> {
     io.stdout(commandListText());
     return 0;
   }
-  const definition = defs.commandNamed(topic);
+  const definition = commandNamed(topic);
   if (!definition || definition.hidden || more.length > 0) {
     io.stderr(`spool help: unknown command "${shown(topics.join(" "))}" (try: spool help)\n`);
     return 64;

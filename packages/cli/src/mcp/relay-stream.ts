@@ -124,14 +124,14 @@ function feed(relay: Relay, stream: MessageStream, bytes: Buffer): void {
     if (text.length > 0)
       stream.queue.push(text.length === 1 ? (text[0] as Buffer) : Buffer.concat(text));
   }
-  pump(relay, stream);
+  feedStream(relay, stream);
 }
 
 /**
  * Write queued text to the capture as fast as it takes it; while it is behind, the
  * server's pipe is paused (so what is held is a pipe's worth, not the message).
  */
-function pump(relay: Relay, stream: MessageStream): void {
+function feedStream(relay: Relay, stream: MessageStream): void {
   const out = relay.options.upstream.stdout;
   if (stream.waiting) return;
   for (let piece = stream.queue.shift(); piece !== undefined; piece = stream.queue.shift()) {
@@ -140,7 +140,7 @@ function pump(relay: Relay, stream: MessageStream): void {
       stream.waiting = true;
       stream.text.once("drain", () => {
         stream.waiting = false;
-        pump(relay, stream);
+        feedStream(relay, stream);
       });
       return;
     }
@@ -158,7 +158,7 @@ const SKELETON_BYTES = 4 * 1024 * 1024;
 function finishStream(relay: Relay, stream: MessageStream): void {
   relay.stream = null;
   stream.ending = true;
-  pump(relay, stream);
+  feedStream(relay, stream);
   const id =
     stream.id ??
     idIn(/"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*\}\s*$/, stream.tail.toString("latin1"));

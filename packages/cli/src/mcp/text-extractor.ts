@@ -57,7 +57,7 @@ export function createTextExtractor(): TextExtractor {
       for (let i = 0; i < chunk.length; i++) {
         const b = chunk[i] as number;
         if (!s.inString) {
-          outside(s, b, out);
+          betweenStrings(s, b, out);
           continue;
         }
         if (s.escape !== "") {
@@ -124,7 +124,7 @@ type State = {
 };
 
 /** A byte outside any string: only `"` (a string starts) and `:` (a key ended) matter. */
-function outside(s: State, b: number, out: Buffer[]): void {
+function betweenStrings(s: State, b: number, out: Buffer[]): void {
   if (b === QUOTE) {
     s.inString = true;
     s.emitting = s.textValueNext;
