@@ -6,16 +6,22 @@
  *     npx --yes pnpm@10 run pack:cli && npm install -g ./spool-cli-0.1.0.tgz
  *
  * The tarball is a small package, `spool-cli`, that carries `@spool/cli`, `@spool/core`,
- * `@spool/transforms` and `@spool/sinks` as bundled dependencies (each exactly as
- * `pnpm pack` packs it, the tarballs test/pack-install.test.ts installs), so npm never
- * looks up `@spool/*` on a registry. Its other dependencies are the third-party packages
- * those four declare, with their ranges; npm installs them as usual.
+ * `@spool/transforms` and `@spool/sinks` as bundled dependencies (each as `pnpm pack`
+ * packs it, the tarballs test/pack-install.test.ts installs, less its sources, types and
+ * source maps, which nothing loads from a global install), so npm never looks up
+ * `@spool/*` on a registry. The third-party packages those four declare become the
+ * wrapper's own dependencies, with their ranges, and npm installs them as usual.
  *
  * Why a wrapper and not `@spool/cli` with bundled dependencies: the CLI's bundled entry
  * finds the other packages' workers and data files beside it (`../../../sinks/dist/…`,
  * see build-cli-entry.mjs), which holds when the four are siblings in one
  * `node_modules/@spool/`, as here, and not when they are nested inside `@spool/cli`.
- * The private `@spool/bench` is not packed: `spool bench` says it needs a clone.
+ * Why the bundled manifests lose their third-party dependencies: npm counts a dependency
+ * of a bundled package as part of the bundle, so it would neither fetch `hono` or `zod`
+ * nor find them in the tarball, and leave empty directories (test/path-install.test.ts
+ * fails then). Declared by the wrapper alone, they are fetched and found by the usual
+ * lookup up the tree. The private `@spool/bench` is not packed: `spool bench` says it
+ * needs a clone.
  *
  * Options: `--out DIR` (default: the repository root), `--no-build` (pack the `dist/`
  * as it is; by default the workspace is built first, so the tarball matches the source).
@@ -40,6 +46,8 @@ import { extract } from "tar";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const BUNDLED = ["core", "transforms", "sinks", "cli"];
 const NAME = "spool-cli";
+/** Sources, types and source maps: for developers importing the packages, not the CLI. */
+const UNUSED = /^package\/src\/|\.d\.ts$|\.map$/;
 
 const { values } = parseArgs({
   options: { out: { type: "string" }, "no-build": { type: "boolean" } },
@@ -92,8 +100,13 @@ try {
     const tarball = path.join(packs, `spool-${name}-${version}.tgz`);
     const into = path.join(pkg, "node_modules", "@spool", name);
     mkdirSync(into, { recursive: true });
-    await extract({ file: tarball, cwd: into, strip: 1 });
+    await extract({ file: tarball, cwd: into, strip: 1, filter: (entry) => !UNUSED.test(entry) });
     manifests.push(readJson(path.join(into, "package.json")));
+  }
+  const dependencies = dependenciesOf(manifests);
+  for (const manifest of manifests) {
+    const own = path.join(pkg, "node_modules", manifest.name, "package.json");
+    writeFileSync(own, `${JSON.stringify(bundledManifest(manifest), null, 2)}\n`);
   }
   const cli = manifests.find((m) => m.name === "@spool/cli");
   const bundled = manifests.map((m) => m.name);
@@ -108,7 +121,7 @@ try {
         type: "module",
         engines: cli.engines,
         bin: { spool: "node_modules/@spool/cli/bin/spool.js" },
-        dependencies: dependenciesOf(manifests),
+        dependencies,
         bundleDependencies: bundled,
       },
       null,
@@ -160,6 +173,19 @@ function dependenciesOf(manifests) {
   }
   const sorted = (map) => Object.fromEntries([...map].sort(([a], [b]) => a.localeCompare(b)));
   return { ...sorted(bundled), ...sorted(third) };
+}
+
+/**
+ * A bundled package's manifest without its third-party dependencies (the wrapper declares
+ * them; see the top of this file), nor peer or dev dependencies. Its `exports` still name
+ * `.d.ts` files left out of the tarball: nothing type-checks against a global install.
+ */
+function bundledManifest(manifest) {
+  const { devDependencies, peerDependencies, peerDependenciesMeta, ...rest } = manifest;
+  const dependencies = Object.fromEntries(
+    Object.entries(manifest.dependencies ?? {}).filter(([dep]) => dep.startsWith("@spool/")),
+  );
+  return { ...rest, dependencies };
 }
 
 function readme(version) {
