@@ -137,6 +137,11 @@ describe.skipIf(process.platform === "win32")("spool installed on PATH from the 
     const version = spool(["--version"]);
     expect(version.status).toBe(0);
     expect(version.stdout.trim()).toBe(`spool ${CLI.version}`);
+    // The form docs/mcp.md gives clients that see no PATH: node, then spool's absolute path.
+    const direct = spawnSync(process.execPath, [path.join(prefix, "bin", "spool"), "--version"], {
+      encoding: "utf8",
+    });
+    expect(direct.stdout.trim()).toBe(`spool ${CLI.version}`);
     const hi = spool(["run", "--", "echo", "hi"]);
     expect(hi.stderr).toBe("");
     expect(hi.status).toBe(0);
