@@ -140,7 +140,10 @@ try {
   );
   if (missing.length > 0) throw new Error(`pack-cli: ${missing.join(", ")} not bundled`);
   process.stdout.write(`${file}\n`);
-  process.stderr.write(`install it with: npm install -g ${path.relative(process.cwd(), file)}\n`);
+  // `./` so that npm reads it as a file, not a package name.
+  const shown = path.relative(process.cwd(), file);
+  const spec = shown.startsWith(".") || path.isAbsolute(shown) ? shown : `./${shown}`;
+  process.stderr.write(`install it with: npm install -g ${spec}\n`);
 } finally {
   rmSync(stage, { recursive: true, force: true });
 }
