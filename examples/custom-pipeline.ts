@@ -1,7 +1,7 @@
 /**
  * Assemble a capture pipeline from built-in stages and one of your own, keep the spool in
- * memory, and watch lifecycle events. Run: `npx tsx examples/custom-pipeline.ts` (or via
- * the test suite, which runs every example).
+ * memory, and watch lifecycle events. Run: `npx tsx examples/custom-pipeline.ts` (from the
+ * repository root after the README's set-up; test/examples.test.ts runs that very command).
  */
 import { DEFAULT_PREVIEW_BUDGET, type Stage, startCapture } from "@spool/core";
 import { createMemorySpool } from "@spool/sinks";
@@ -56,4 +56,5 @@ export async function main() {
   };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(await main());
+if (import.meta.url === `file://${process.argv[1]}`)
+  console.log(JSON.stringify(await main(), null, 2));

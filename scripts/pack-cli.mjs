@@ -62,6 +62,7 @@ const run = (cmd, args, cwd) =>
     env: { ...process.env, npm_config_audit: "false", npm_config_fund: "false" },
   });
 
+// The build `prepare` runs (not `write-schema.mjs`, which rewrites a checked-in file).
 if (!values["no-build"]) {
   run(process.execPath, [path.join(root, "node_modules/typescript/bin/tsc"), "-b"], root);
   run(process.execPath, [path.join(root, "scripts/build-automata.mjs")], root);

@@ -3,7 +3,7 @@
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -37,19 +37,59 @@ const text = (r: Result) => r.content.map((c) => c.text ?? "").join("");
 const wire = (r: Result) => Buffer.byteLength(JSON.stringify(r));
 
 describe("spool mcp", () => {
-  it("lists the tools with output schemas from the receipt schema", async () => {
+  it("lists lean tools (tools/list within 16 KiB) with titles, hints and instructions", async () => {
     const client = await connect(["--root", tempRoot()]);
-    const { tools } = await client.listTools();
+    const listed = await client.listTools();
+    const { tools } = listed;
     expect(tools.map((t) => t.name).sort()).toEqual(
       ["grep", "kill", "ls", "read", "run", "start", "status", "tail", "wait"].sort(),
     );
+    expect(Buffer.byteLength(JSON.stringify(listed))).toBeLessThanOrEqual(16 * 1024);
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toMatch(/\w/);
+      const hints = tool.annotations!;
+      const runs = ["run", "start"].includes(tool.name);
+      expect([tool.name, hints.readOnlyHint, hints.openWorldHint]).toEqual([
+        tool.name,
+        !runs && tool.name !== "kill",
+        runs,
+      ]);
+      expect(hints.destructiveHint).toBe(runs || tool.name === "kill");
+    }
     const run = tools.find((t) => t.name === "run");
     const receipt = (
       (run?.outputSchema ?? {}).properties as Record<string, { properties?: object }>
     ).receipt;
-    expect(Object.keys(receipt?.properties ?? {})).toEqual(
-      expect.arrayContaining(["captureId", "process", "capture", "streams", "preview"]),
-    );
+    expect(Object.keys(receipt?.properties ?? {})).toEqual(["captureId", "capture", "streams"]);
+    expect(client.getInstructions()).toMatch(/background_after/);
+  });
+
+  it("puts the final error of a 3 MB run in the text, the receipt beside it, within max_bytes", async () => {
+    const client = await connect(["--root", tempRoot()]);
+    const script =
+      "for (let i = 0; i < 60000; i++) console.log('ok line ' + i + ' ' + 'x'.repeat(40)); console.error('FATAL: disk quota exceeded at step 7'); process.exitCode = 3";
+    for (const max_bytes of [16384, 4096]) {
+      const r = (await client.callTool({
+        name: "run",
+        arguments: { argv: [process.execPath, "-e", script], max_bytes },
+      })) as Result;
+      expect(wire(r)).toBeLessThanOrEqual(max_bytes);
+      const shown = text(r);
+      expect(shown).toContain("FATAL: disk quota exceeded at step 7");
+      expect(shown).toMatch(/\[spool\] exit 3 · status 3 · capture complete/);
+      const receipt = r.structuredContent.receipt as Record<string, unknown>;
+      expect((receipt.streams as { stdout: { produced: number } }).stdout.produced).toBeGreaterThan(
+        3_000_000,
+      );
+      expect(JSON.stringify(receipt)).not.toContain("ok line 1 ");
+      // The same capture's status keeps the same bound.
+      const status = (await client.callTool({
+        name: "status",
+        arguments: { ref: receipt.captureId as string, max_bytes: 4096 },
+      })) as Result;
+      expect(wire(status)).toBeLessThanOrEqual(4096);
+      expect(text(status)).toContain("FATAL: disk quota exceeded at step 7");
+    }
   });
 
   it("run returns the CLI's preview and status line, bounded; read pages the rest byte for byte", async () => {
@@ -195,6 +235,47 @@ describe("spool mcp", () => {
     expect(text(missing)).toMatch(/SPOOL_E_REF/);
     // Still serving.
     expect((await client.listTools()).tools.length).toBe(9);
+  });
+});
+
+describe("spool mcp, a cancelled run", () => {
+  /** Resolves once no process of group `pgid` is left. */
+  async function groupGone(pgid: number): Promise<void> {
+    for (;;) {
+      try {
+        process.kill(-pgid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it("stops the command's whole process group when the client cancels the call", async () => {
+    const root = tempRoot();
+    const dir = tempRoot();
+    const client = await connect(["--root", root]);
+    const pidFile = path.join(dir, "pid");
+    // The command and a grandchild it leaves behind both wait far past the test.
+    const script = `echo $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}; (sleep 300 &); exec sleep 300`;
+    const abort = new AbortController();
+    const call = client.callTool(
+      { name: "run", arguments: { argv: ["sh", "-c", script] } },
+      undefined,
+      { signal: abort.signal },
+    );
+    for (;;) {
+      if (existsSync(pidFile)) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const pgid = Number(readFileSync(pidFile, "utf8"));
+    process.kill(-pgid, 0); // running
+    abort.abort();
+    await expect(call).rejects.toThrow();
+    await groupGone(pgid);
+    // The server goes on serving.
+    const { tools } = await client.listTools();
+    expect(tools.some((t) => t.name === "run")).toBe(true);
   });
 });
 

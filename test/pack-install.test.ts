@@ -175,6 +175,14 @@ describe("the packed packages", () => {
       project,
     );
     expect(version.trim()).toMatch(/0\.1\.0/);
+    // The CLI package is the binary only: it exports no module.
+    let refused = "";
+    try {
+      run(process.execPath, ["--input-type=module", "-e", 'await import("@spool/cli")'], project);
+    } catch (error) {
+      refused = String((error as { stderr?: string }).stderr);
+    }
+    expect(refused).toContain("ERR_PACKAGE_PATH_NOT_EXPORTED");
     expect(
       JSON.parse(readFileSync(path.join(project, "package.json"), "utf8")).dependencies,
     ).toHaveProperty("@spool/core");

@@ -25,6 +25,8 @@ export interface PublicSymbol {
   readonly declaredAt: string;
   readonly hasDoc: boolean;
   readonly examples: readonly string[];
+  /** The text of each `@category` tag (one expected). */
+  readonly categories: readonly string[];
   /** Properties of an `…Options` interface that have no doc comment. */
   readonly undocumentedOptions: readonly string[];
 }
@@ -97,12 +99,16 @@ export function publicSymbols(program: ts.Program): PublicSymbol[] {
         .getJsDocTags(checker)
         .filter((tag) => tag.name === "example")
         .map((tag) => ts.displayPartsToString(tag.text));
+      const tags = symbol.getJsDocTags(checker);
       rows.push({
         entry: entry.specifier,
         name: exported.name,
         declaredAt: where,
         hasDoc: doc !== "",
         examples,
+        categories: tags
+          .filter((tag) => tag.name === "category")
+          .map((tag) => ts.displayPartsToString(tag.text).trim()),
         undocumentedOptions: undocumentedOptionProperties(symbol, checker),
       });
     }

@@ -1,9 +1,12 @@
 /**
  * Every symbol a user can import from a published entry point (each key of the `exports`
  * maps of core, transforms and sinks) has TSDoc that says what it is for and an `@example`,
- * every property of an exported `…Options` type is documented, and every ```ts block of
- * those examples type-checks, against the package sources, as a module of its own.
+ * every property of an exported `…Options` type is documented, every symbol has one
+ * `@category` of the closed list below (the groups a reader of the API browses), and every
+ * ```ts block of those examples type-checks, against the package sources, as a module of
+ * its own.
  */
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -28,6 +31,23 @@ function unique(list: readonly PublicSymbol[]): PublicSymbol[] {
   return [...seen.values()];
 }
 
+/** The `@category` groups of the public API, and what each holds. */
+const CATEGORIES: Record<string, string> = {
+  capture:
+    "running a child or reading a source into a capture: options, handles, events, ids, the clock",
+  process: "child processes and their groups: spawning, exit statuses, signalling",
+  stages: "the byte-batch stage contract, its pipeline, and the non-redacting stages",
+  redaction: "the redactor, its rules and what compiles them",
+  receipts: "receipts, their schema, the byte ledger and previews",
+  storage: "where captured bytes go and are read back: spools, stores, files, locks, recovery",
+  quotas: "retention limits: --max-bytes, --root-quota and their allowances",
+  bundles: "spool export, import and share",
+  errors: "SpoolError, its codes, and showing untrusted text in messages",
+  logging: "the pino logger and its private log file",
+  testing:
+    "contract suites, property helpers and test doubles for your own stages, spools and stores",
+};
+
 const label = (row: PublicSymbol) => `${row.entry} ${row.name} (${row.declaredAt})`;
 
 describe("TSDoc on the public API", () => {
@@ -44,6 +64,9 @@ describe("TSDoc on the public API", () => {
         "@spool/sinks",
         "@spool/sinks/testing",
         "@spool/sinks/runtime",
+        "@spool/core/internal",
+        "@spool/sinks/internal",
+        "@spool/transforms/internal",
       ]),
     );
     for (const entry of entryPoints()) {
@@ -52,6 +75,19 @@ describe("TSDoc on the public API", () => {
         entry.specifier,
       ).toBe(true);
     }
+  });
+
+  it("says of each /internal entry that it is not public API", () => {
+    const internal = entryPoints().filter((e) => e.specifier.endsWith("/internal"));
+    expect(internal.map((e) => e.specifier).sort()).toEqual([
+      "@spool/core/internal",
+      "@spool/sinks/internal",
+      "@spool/transforms/internal",
+    ]);
+    for (const entry of internal)
+      expect(readFileSync(entry.file, "utf8"), entry.specifier).toContain(
+        "Not part of the public API",
+      );
   });
 
   it("documents every exported symbol", () => {
@@ -75,6 +111,16 @@ describe("TSDoc on the public API", () => {
       (row) => row.examples.length > 0 && row.examples.flatMap(codeBlocks).length === 0,
     );
     expect(prose.map(label)).toEqual([]);
+  });
+
+  it("gives every exported symbol one @category of the list", () => {
+    const wrong = unique(rows)
+      .filter((row) => row.categories.length !== 1 || !(row.categories[0]! in CATEGORIES))
+      .map((row) => `${label(row)}: ${row.categories.join(", ") || "none"}`);
+    expect(wrong).toEqual([]);
+    // Every category holds something (the list describes the API, not a wish).
+    const used = new Set(rows.flatMap((row) => row.categories));
+    expect(Object.keys(CATEGORIES).filter((c) => !used.has(c))).toEqual([]);
   });
 
   it("documents every property of every exported options type", () => {

@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { tempRoot } from "./helpers.js";
 
 const WRITER = fileURLToPath(
-  new URL("../packages/sinks/dist/file-writer.worker.js", import.meta.url),
+  new URL("../packages/sinks/dist/writer/file-writer.worker.js", import.meta.url),
 );
 
 function writerRun(): {
@@ -97,7 +97,9 @@ describe("file writer worker load budget", () => {
   it("writes a whole capture loading neither zod, pino, rxjs, piscina nor @spool/core/runtime", () => {
     const { loaded, replies, root } = writerRun();
     // The probe saw the writer and really ran a capture through it.
-    expect(loaded.some((m) => m.endsWith("/packages/sinks/dist/file-writer.worker.js"))).toBe(true);
+    expect(
+      loaded.some((m) => m.endsWith("/packages/sinks/dist/writer/file-writer.worker.js")),
+    ).toBe(true);
     expect(replies).toEqual([
       { op: "opened", re: 1 },
       { op: "ack", re: 2 },

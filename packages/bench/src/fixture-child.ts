@@ -6,10 +6,10 @@ if (!fixture) {
   process.stderr.write(`fixture-child: unknown fixture ${process.argv[2]}\n`);
   process.exit(64);
 }
-const write = (stream: NodeJS.WriteStream, text: string) =>
+const writeText = (stream: NodeJS.WriteStream, text: string) =>
   new Promise<void>((resolve) =>
     text.length === 0 ? resolve() : stream.write(text, () => resolve()),
   );
-await write(process.stdout, fixture.stdout());
-await write(process.stderr, fixture.stderr());
+await writeText(process.stdout, fixture.stdout());
+await writeText(process.stderr, fixture.stderr());
 process.exitCode = fixture.exitCode;

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import type { Receipt } from "@spool/core";
+import { ReceiptSchema } from "@spool/core";
 import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { FIXTURES, type Fixture } from "./fixture-data.js";
 import { measure } from "./measure.js";
@@ -68,7 +68,7 @@ export async function runFixture(fixture: Fixture, root: string): Promise<Fixtur
     FIXTURE_CHILD,
     fixture.name,
   ]);
-  const receipt = JSON.parse(json.stdout.toString()) as Receipt;
+  const receipt = ReceiptSchema.parse(JSON.parse(json.stdout.toString()));
   const text = inline.stdout.toString();
   const expected = { stdout: fixture.stdout(), stderr: fixture.stderr() };
   let savedBytes = 0;

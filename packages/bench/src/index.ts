@@ -49,7 +49,7 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
   export: {
     summary:
       "peak RSS and MiB/s of spool export/import at 128 MiB and 2 GiB next to tar [--size 2GiB]",
-    load: async () => (await import("./export.js")).benchExport,
+    load: async () => (await import("./bench-export.js")).benchExport,
   },
   "chunk-size": {
     summary: "the same bytes through the file spool in 64 B and 64 KiB writes [--size 64MiB]",

@@ -16,6 +16,7 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { z } from "zod";
 
 /** Which process's peak RSS is "the capture's": the command itself, one found by name, or none. */
 export type RssTarget = "command" | { readonly name: string } | null;
@@ -117,9 +118,12 @@ interface Peak {
   hwm: number;
 }
 
+/** What a spool process writes to `SPOOL_RUSAGE_FILE` as it exits. */
+const SelfReportSchema = z.object({ maxRssKiB: z.number(), cpuMs: z.number() });
+
 function selfReport(file: string): Measurement["self"] {
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as { maxRssKiB: number; cpuMs: number };
+    return SelfReportSchema.parse(JSON.parse(readFileSync(file, "utf8")));
   } catch {
     return null; // the command did not report (not spool, or it died)
   }

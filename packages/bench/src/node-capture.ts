@@ -70,7 +70,7 @@ function discarding(): Writable {
 }
 
 /** The same self-report as `spool`'s (`SPOOL_RUSAGE_FILE`): peak RSS and CPU of all threads. */
-function reportUsage(): void {
+function writeChildUsage(): void {
   const file = process.env.SPOOL_RUSAGE_FILE;
   if (!file) return;
   const u = process.resourceUsage();
@@ -103,7 +103,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   nodeCapture(out, argv.slice(sep + 1), { secrets, sha256 }).then(
     (code) => {
       process.exitCode = code;
-      reportUsage();
+      writeChildUsage();
     },
     (error: unknown) => {
       process.stderr.write(`node-capture: ${String(error)}\n`);

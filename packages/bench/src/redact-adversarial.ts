@@ -16,7 +16,7 @@ import { spawn } from "node:child_process";
 import { BUILTIN_RULES } from "@spool/transforms";
 import { distinctAnchors, LINEAR, NAMED_STAGES, SHAPES, STAGES } from "./adversarial-probes.js";
 import { REDACT_RATIO_CHILD } from "./programs.js";
-import type { ChildLine, StageFigure } from "./redact-ratio-child.js";
+import { type ChildLine, ChildLineSchema, type StageFigure } from "./redact-ratio-child.js";
 import { type BenchReport, machine } from "./report.js";
 
 /** What to measure: everything (the bench), or a few probes briefly (a smoke test). */
@@ -120,7 +120,9 @@ function runChild(options: AdversarialOptions): Promise<ChildLine[]> {
         return;
       }
       resolve(
-        text.split("\n").flatMap((line) => (line === "" ? [] : [JSON.parse(line) as ChildLine])),
+        text
+          .split("\n")
+          .flatMap((line) => (line === "" ? [] : [ChildLineSchema.parse(JSON.parse(line))])),
       );
     });
   });

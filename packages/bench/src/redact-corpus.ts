@@ -30,6 +30,7 @@ import {
   redactText,
   seededRandom,
 } from "@spool/transforms";
+import { z } from "zod";
 import type { BenchIo, BenchOptions } from "./context.js";
 import { adversarialReport } from "./redact-adversarial.js";
 import { type BenchReport, emitReport, machine, type TargetResult } from "./report.js";
@@ -352,13 +353,15 @@ function round(x: number): number {
 // ---------------------------------------------------------------------------------------
 // A labelled corpus written by other people (SPOOL_REDACTION_CORPUS)
 
-interface ExternalCase {
-  readonly id: string;
-  readonly source: string;
-  readonly rule: string;
-  readonly text: string;
-  readonly secrets: readonly string[];
-}
+/** One line of an external corpus file (`dev-secrets.jsonl`, `dev-negatives.jsonl`). */
+const ExternalCaseSchema = z.object({
+  id: z.string(),
+  source: z.string(),
+  rule: z.string(),
+  text: z.string(),
+  secrets: z.array(z.string()).readonly(),
+});
+type ExternalCase = z.infer<typeof ExternalCaseSchema>;
 
 const EXTERNAL_CONTEXTS = {
   "as written": (c: ExternalCase) => c.text,
@@ -378,7 +381,7 @@ function externalCorpus(dir: string, spool: (text: string) => string) {
       ? readFileSync(path.join(dir, file), "utf8")
           .split("\n")
           .filter((l) => l.length > 0)
-          .map((l) => JSON.parse(l) as ExternalCase)
+          .map((l) => ExternalCaseSchema.parse(JSON.parse(l)))
       : [];
   const cases = read("dev-secrets.jsonl");
   const negatives = read("dev-negatives.jsonl");
@@ -821,7 +824,7 @@ function shapeRegex(shape: string): string {
     );
 }
 
-function entropy(text: string): number {
+function textEntropy(text: string): number {
   const counts = new Map<string, number>();
   for (const ch of text) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let h = 0;
@@ -836,7 +839,7 @@ function gitleaksPort(text: string): string {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const secret = m[1] ?? m[0];
-      if (entropy(secret) < minEntropy) continue;
+      if (textEntropy(secret) < minEntropy) continue;
       const start = m.index + m[0].indexOf(secret);
       spans.push([start, start + secret.length]);
     }

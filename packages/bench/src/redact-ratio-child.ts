@@ -11,6 +11,7 @@
  * JSON (optional): `{"limit": K}` measures only the first K probes and named inputs, and
  * `{"quick": true}` uses runs of a few milliseconds (a smoke test, not a measurement).
  */
+import { z } from "zod";
 import {
   allProbes,
   LINEAR,
@@ -24,32 +25,47 @@ import { type LinearRatioOptions, linearRatio } from "./linear-ratio.js";
 
 const QUICK: LinearRatioOptions = { minSeconds: 0.001, rounds: 1, minBytes: 16384 };
 
+const StageFigureSchema = z
+  .object({ ratio: z.number(), bytes: z.number(), seconds: z.number() })
+  .readonly();
+
 /** One stage's figure. */
-export interface StageFigure {
-  readonly ratio: number;
-  readonly bytes: number;
-  readonly seconds: number;
-}
+export type StageFigure = z.infer<typeof StageFigureSchema>;
+
+/**
+ * A line of the child's output: a named input's or a probe's figures, one per stage run (the
+ * last is the input's or the probe's own).
+ */
+export const ChildLineSchema = z.discriminatedUnion("kind", [
+  z
+    .object({
+      kind: z.literal("named"),
+      input: z.string(),
+      stages: z.array(StageFigureSchema).readonly(),
+    })
+    .readonly(),
+  z
+    .object({
+      kind: z.literal("probe"),
+      rule: z.string(),
+      anchor: z.string(),
+      shape: z.string(),
+      stages: z.array(StageFigureSchema).readonly(),
+    })
+    .readonly(),
+]);
 
 /** A line of the child's output. */
-export type ChildLine =
-  | {
-      readonly kind: "named";
-      readonly input: string;
-      /** One figure per stage run; the last is the input's. */
-      readonly stages: readonly StageFigure[];
-    }
-  | {
-      readonly kind: "probe";
-      readonly rule: string;
-      readonly anchor: string;
-      readonly shape: string;
-      /** One figure per stage run; the last is the probe's. */
-      readonly stages: readonly StageFigure[];
-    };
+export type ChildLine = z.infer<typeof ChildLineSchema>;
 
-function main(): void {
-  const options = JSON.parse(process.argv[2] ?? "{}") as { limit?: number; quick?: boolean };
+/** The child's options, its one argument. */
+const ChildOptionsSchema = z.object({
+  limit: z.number().optional(),
+  quick: z.boolean().optional(),
+});
+
+function runRatioChild(): void {
+  const options = ChildOptionsSchema.parse(JSON.parse(process.argv[2] ?? "{}"));
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const work = redactWork(probeRedaction());
   const write = (line: ChildLine) => process.stdout.write(`${JSON.stringify(line)}\n`);
@@ -93,4 +109,4 @@ function figure(work: (input: Buffer) => void, unit: string, stage: LinearRatioO
   return { ratio: Math.round(r.ratio * 100) / 100, bytes: r.bytes, seconds: r.seconds };
 }
 
-main();
+runRatioChild();

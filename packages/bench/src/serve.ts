@@ -23,7 +23,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
 import { loadavg } from "node:os";
 import * as path from "node:path";
-import type { Receipt } from "@spool/core";
+import { type Receipt, ReceiptSchema } from "@spool/core";
+import { z } from "zod";
 import { type BenchIo, type BenchOptions, benchContext, MiB } from "./context.js";
 import { median } from "./measure.js";
 import { type BenchReport, emitReport, machine } from "./report.js";
@@ -145,7 +146,7 @@ async function finalCapture(
     "-c",
     `yes 'spool serve bench 0123456789 abcdefghijklmnopqrstuvwxyz é€' | head -c ${size}`,
   ]);
-  const receipt = JSON.parse(made) as Receipt;
+  const receipt = ReceiptSchema.parse(JSON.parse(made));
   if (receipt.streams.stdout.committed !== size)
     throw new Error(`capture kept ${receipt.streams.stdout.committed} of ${size} bytes`);
   return receipt;
@@ -291,31 +292,33 @@ async function loadPhase(
   serverPid: number,
 ) {
   const go = path.join(root, "go-load");
-  const launched = JSON.parse(
-    await runJson(node, [
-      spool,
-      "start",
-      "--root",
-      root,
-      "--no-redact",
-      ...quota,
-      "--",
-      "sh",
-      "-c",
-      // Half at full speed; then, once a quarter of the range requests are answered, the
-      // other half at full speed while the rest are asked.
-      'yes "load line 0123456789 abcdefghij" | head -c "$2"; while [ ! -e "$1" ]; do sleep 0.01; done; yes "load line 0123456789 abcdefghij" | head -c "$2"',
-      "sh",
-      go,
-      String(Math.floor(loadSize / 2)),
-    ]),
-  ) as Receipt;
+  const launched = ReceiptSchema.parse(
+    JSON.parse(
+      await runJson(node, [
+        spool,
+        "start",
+        "--root",
+        root,
+        "--no-redact",
+        ...quota,
+        "--",
+        "sh",
+        "-c",
+        // Half at full speed; then, once a quarter of the range requests are answered, the
+        // other half at full speed while the rest are asked.
+        'yes "load line 0123456789 abcdefghij" | head -c "$2"; while [ ! -e "$1" ]; do sleep 0.01; done; yes "load line 0123456789 abcdefghij" | head -c "$2"',
+        "sh",
+        go,
+        String(Math.floor(loadSize / 2)),
+      ]),
+    ),
+  );
   const id = launched.captureId;
   const target = `/api/v1/captures/${id}/streams/stdout`;
   const rssKiB: number[] = [];
   const sampler = setInterval(() => rssKiB.push(statusKiB(serverPid, "VmRSS")), 100);
   const followers = Array.from({ length: FOLLOWERS }, () =>
-    follow(base, `/api/v1/captures/${id}/events?stream=stdout`, auth),
+    followSse(base, `/api/v1/captures/${id}/events?stream=stdout`, auth),
   );
   await committedReaches(base, target, auth, Math.floor(loadSize / 2));
   const { requests, errors, whileLive, latencies, errorKinds } = await rangeReaders(
@@ -326,7 +329,9 @@ async function loadPhase(
   );
   const follows = await Promise.all(followers);
   clearInterval(sampler);
-  const final = JSON.parse(await runJson(node, [spool, "status", "--root", root, id])) as Receipt;
+  const final = ReceiptSchema.parse(
+    JSON.parse(await runJson(node, [spool, "status", "--root", root, id])),
+  );
   const committed = final.streams.stdout.committed;
   latencies.sort((a, b) => a - b);
   const pct = (p: number) =>
@@ -410,7 +415,10 @@ async function rangeReaders(
 }
 
 /** Follow an SSE response to its end: the bytes it delivered, whether offsets were contiguous, whether it ended with the receipt. */
-function follow(
+/** The data of an SSE `bytes` event (`/api/v1/captures/:id/events`). */
+const BytesEventSchema = z.object({ offset: z.number(), text: z.string() });
+
+function followSse(
   base: URL,
   target: string,
   headers: Record<string, string>,
@@ -422,7 +430,7 @@ function follow(
     let problem: string | null = null;
     const push = sseParser((e) => {
       if (e.event === "bytes") {
-        const data = JSON.parse(e.data) as { offset: number; text: string };
+        const data = BytesEventSchema.parse(JSON.parse(e.data));
         if (data.offset !== bytes) exact = false;
         bytes += Buffer.byteLength(data.text);
       } else if (e.event === "receipt") ended = true;

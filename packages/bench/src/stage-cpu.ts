@@ -87,8 +87,8 @@ export function stageCpuBreakdown(options: StageCpuOptions): StageCpuRow[] {
   const parts: Part[] = [];
   let input: readonly Batch[] = reads;
   for (const [stage, make] of makers) {
-    parts.push({ stage, input, run: (batches) => runStage(make(), batches) });
-    input = runStage(make(), input);
+    parts.push({ stage, input, run: (batches) => pushBatches(make(), batches) });
+    input = pushBatches(make(), input);
   }
   // The same redactor on lines that each carry a credential (its worst everyday case).
   const dense = decodedReads(denseText(options.bytes));
@@ -141,7 +141,7 @@ export function stageCpuBreakdown(options: StageCpuOptions): StageCpuRow[] {
 
 /** Run `redactor` over `batches`; returns where its scan stopped. */
 function runRedactor(redactor: ReturnType<typeof createRedactor>, batches: readonly Batch[]) {
-  runStage(redactor, batches);
+  pushBatches(redactor, batches);
   return redactor.scanCounters;
 }
 
@@ -158,7 +158,7 @@ function decodedReads(text: Buffer): Batch[] {
   const reads: Batch[] = [];
   for (let at = 0; at < text.byteLength; at += READ_BYTES)
     reads.push([text.subarray(at, at + READ_BYTES)]);
-  return runStage(createAnsiStrip(), runStage(createUtf8Decoder(), reads));
+  return pushBatches(createAnsiStrip(), pushBatches(createUtf8Decoder(), reads));
 }
 
 /** `bytes` of the generator's log text (its 1 MiB block, repeated). */
@@ -170,7 +170,7 @@ function logText(bytes: number): Buffer {
 }
 
 /** Push every batch through `stage`, then end it; returns what it handed on, batch by batch. */
-function runStage(stage: Stage, batches: readonly Batch[]): Batch[] {
+function pushBatches(stage: Stage, batches: readonly Batch[]): Batch[] {
   const out: Batch[] = [];
   for (const batch of batches) {
     const pieces = stage.push(batch);

@@ -7,6 +7,7 @@
  */
 import { rmSync } from "node:fs";
 import * as path from "node:path";
+import { ReceiptSchema } from "@spool/core";
 import {
   type BenchContext,
   type BenchIo,
@@ -302,10 +303,9 @@ async function measureVariant(
 
 /** Whether `spool run --json` printed a complete receipt with every one of `size` bytes committed. */
 function receiptComplete(stdout: Buffer, size: number): boolean {
-  const receipt = JSON.parse(stdout.toString("utf8")) as {
-    capture: { state: string };
-    streams: { stdout: { raw: { observed: number }; committed: number; produced: number } };
-  };
+  const parsed = ReceiptSchema.safeParse(JSON.parse(stdout.toString("utf8")));
+  if (!parsed.success) return false;
+  const receipt = parsed.data;
   const out = receipt.streams.stdout;
   return (
     receipt.capture.state === "complete" &&

@@ -11,7 +11,7 @@
  * const cmd = defineCommand({
  *   name: "demo",
  *   summary: "a demo",
- *   usage: "demo [--max N]",
+ *   positionals: [{ name: "FILE" }],
  *   options: { max: { kind: "int", min: 1, max: 100, default: 10, placeholder: "N", help: "most lines" } },
  * });
  * parseCommand(cmd, ["--max=3"]).options.max; // 3
@@ -113,18 +113,69 @@ export type ValueOf<S extends OptionSpec> = S extends FlagOption
 /** The typed options object a command receives. */
 export type OptionsOf<T extends OptionTable> = { -readonly [K in keyof T]: ValueOf<T[K]> };
 
+/** One word a command takes before `--` (not an option), as its usage line shows it. */
+export interface PositionalSpec {
+  /** Its placeholder: `REF`, `PATTERN`, `BUNDLE`. */
+  readonly name: string;
+  /** The words it may be (the benches): the usage line lists them, `a|b|c`, not the name. */
+  readonly choices?: readonly string[];
+  /** It may be left out: `[CMD]`. @default false */
+  readonly optional?: boolean;
+  /** One or more: `REF...`. @default false */
+  readonly repeatable?: boolean;
+}
+
 /** One command: what the parser, `spool help`, `spool CMD --help` and docs/cli.md read. */
 export interface CommandDefinition<T extends OptionTable = OptionTable> {
   readonly name: string;
   /** One line for the command list. */
   readonly summary: string;
-  /** Arguments after the name: `REF [options]`, `[options] -- CMD [ARGS...]`. */
-  readonly usage: string;
+  /** The words before `--`, in order (the usage line is made from these: {@link usageLine}). */
+  readonly positionals?: readonly PositionalSpec[];
+  /** Options (names in `options`) that stand instead of the positionals: `REF...|--all`. */
+  readonly instead?: readonly string[];
+  /** Options (names in `options`) the command needs, shown after the positionals: `REF --to ROOT`. */
+  readonly needs?: readonly string[];
+  /** What follows `--`: `CMD` shows `-- CMD [ARGS...]`; optional shows it in brackets. */
+  readonly command?: { readonly name: string; readonly optional?: boolean };
+  /** What the command reads on standard input: `< INPUT`. */
+  readonly stdin?: string;
   /** Paragraphs shown by `spool help CMD`. */
   readonly description?: readonly string[];
   readonly options: T;
   /** Internal commands are dispatched but not listed. */
   readonly hidden?: boolean;
+}
+
+/**
+ * The arguments after a command's name, made from its definition: positionals (or the
+ * options that stand instead of them), the options it needs, `[options]`, then what
+ * follows `--` or comes on standard input: `REF...|--all [options]`,
+ * `[options] -- CMD [ARGS...]`.
+ */
+export function usageLine(definition: CommandDefinition): string {
+  const table: OptionTable = definition.options;
+  const option = (name: string) => {
+    const spec = table[name];
+    return spec === undefined || spec.kind === "flag"
+      ? `--${name}`
+      : `--${name} ${spec.placeholder ?? "VALUE"}`;
+  };
+  const words = (definition.positionals ?? []).map((p) => {
+    const word = `${p.choices ? p.choices.join("|") : p.name}${p.repeatable ? "..." : ""}`;
+    return p.optional ? `[${word}]` : word;
+  });
+  const instead = (definition.instead ?? []).map(option);
+  const parts = [[words.join(" "), ...instead].filter((w) => w !== "").join("|")];
+  parts.push(...(definition.needs ?? []).map(option));
+  if (Object.keys(table).length > 0) parts.push("[options]");
+  const command = definition.command;
+  if (command !== undefined) {
+    const tail = `-- ${command.name} [ARGS...]`;
+    parts.push(command.optional ? `[${tail}]` : tail);
+  }
+  if (definition.stdin !== undefined) parts.push(`< ${definition.stdin}`);
+  return parts.filter((p) => p !== "").join(" ");
 }
 
 /** Keeps the literal option types, so {@link parseCommand} can type what it returns. */
@@ -202,6 +253,55 @@ export function parseCommand<T extends OptionTable>(
     seen.add(name);
   }
   return { options: options as OptionsOf<T>, positionals, rest, argv };
+}
+
+/**
+ * The typed input of `definition` from option values rather than words (an MCP tool's
+ * arguments, a job's specification): the parser's defaults for what is not given, and
+ * each value given checked as the parser checks it (a known option, an enum's choices,
+ * a number within its range); `rest` is what would follow `--`.
+ */
+export function commandInput<T extends OptionTable>(
+  definition: CommandDefinition<T>,
+  given: Readonly<Record<string, unknown>>,
+  rest: readonly string[] | null,
+): ParsedCommand<OptionsOf<T>> {
+  const table: OptionTable = definition.options;
+  const options: Record<string, unknown> = defaults(table);
+  for (const [name, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const spec = Object.hasOwn(table, name) ? table[name] : undefined;
+    if (!spec) throw usageError(`unknown option --${shown(name)}`);
+    options[name] = checkedValue(name, spec, value);
+  }
+  return { options: options as OptionsOf<T>, positionals: [], rest: rest && [...rest], argv: [] };
+}
+
+/** `value` for option `name` if it is of the option's kind and in its range. */
+function checkedValue(name: string, spec: OptionSpec, value: unknown): unknown {
+  const option = `--${name}`;
+  const kind = spec.kind;
+  if (kind === "flag") {
+    if (typeof value !== "boolean") throw usageError(`${option} takes true or false`);
+  } else if (kind === "repeatable") {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== "string"))
+      throw usageError(`${option} takes a list of strings`);
+  } else if (kind === "string" || kind === "enum") {
+    if (typeof value !== "string") throw usageError(`${option} takes a string`);
+    if (kind === "enum" && !spec.choices.includes(value))
+      throw usageError(`${option} takes one of ${spec.choices.join(", ")}, not "${shown(value)}"`);
+  } else {
+    if (typeof value !== "number" || !Number.isSafeInteger(value))
+      throw usageError(`${option} takes a whole number`);
+    const format =
+      kind === "size"
+        ? formatSize
+        : kind === "duration"
+          ? (v: number) => formatDuration(v, spec.unit)
+          : String;
+    inRange(option, value, spec, format);
+  }
+  return value;
 }
 
 /**

@@ -16,25 +16,26 @@ export function boundJson(value: unknown, budget: number, where: string): unknow
   let strings = Math.max(16, budget);
   let items = 1024;
   for (let round = 0; round < 64; round++) {
-    const bounded = clip(value, strings, items, where);
+    const bounded = clipJsonValue(value, strings, items, where);
     if (size(bounded) <= budget || (strings <= 16 && items <= 1)) return bounded;
     strings = Math.max(16, Math.floor(strings / 2));
     items = Math.max(1, Math.floor(items / 2));
   }
-  return clip(value, 16, 1, where);
+  return clipJsonValue(value, 16, 1, where);
 }
 
-function clip(value: unknown, strings: number, items: number, where: string): unknown {
+function clipJsonValue(value: unknown, strings: number, items: number, where: string): unknown {
   if (typeof value === "string") {
     const bytes = Buffer.from(value);
     if (bytes.length <= strings) return value;
     const kept = clipUtf8(bytes, strings);
     return `${kept.toString("utf8")}…[spool: ${bytes.length - kept.length} B more in ${where}]`;
   }
-  if (Array.isArray(value)) return value.slice(0, items).map((v) => clip(v, strings, items, where));
+  if (Array.isArray(value))
+    return value.slice(0, items).map((v) => clipJsonValue(v, strings, items, where));
   if (value !== null && typeof value === "object") {
     return Object.fromEntries(
-      Object.entries(value).map(([k, v]) => [k, clip(v, strings, items, where)]),
+      Object.entries(value).map(([k, v]) => [k, clipJsonValue(v, strings, items, where)]),
     );
   }
   return value;

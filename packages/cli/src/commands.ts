@@ -171,7 +171,7 @@ const CAPTURE_OPTIONS = {
 export const RUN = defineCommand({
   name: "run",
   summary: "run CMD, capture its output, print the preview and status",
-  usage: "[options] -- CMD [ARGS...]",
+  command: { name: "CMD" },
   description: [
     "Runs CMD with its stdout and stderr captured to private files under the root, then prints a bounded preview, the refs to the full output, and a status line; exits with CMD's exit status (126/127 when CMD cannot be run).",
     "On a terminal (stdout a tty, no --json), CMD's output is shown as it is captured instead of the preview: the same redacted text that goes to disk, control characters escaped, then the status line. A terminal that falls behind never slows CMD: what it could not show is skipped and said (the capture keeps it all). While CMD is quiet for a few seconds a progress line on stderr shows the time and the bytes and lines so far; it is erased when output comes and never drawn when stdout or stderr is not a terminal.",
@@ -214,7 +214,7 @@ const { timeout: _timeout, "live-ms": _liveMs, ...STDIN_CAPTURE_OPTIONS } = CAPT
 export const CAPTURE = defineCommand({
   name: "capture",
   summary: "capture spool's own stdin, print the preview and status",
-  usage: "[options] < INPUT",
+  stdin: "INPUT",
   description: [
     "The capture of `spool run`, fed from standard input (`kubectl logs -f pod | spool capture --label pod`): the same receipt, preview, refs and read commands. Exits 0 once the input ends (1 if the input failed or is declared truncated, or if its capture failed or its storage was unavailable).",
     "With --background-after S, a capture whose input is still open after S seconds becomes a job: its live receipt is printed, capture exits 0, and a detached supervisor goes on reading the same stdin into the same capture (status, wait, read, tail, grep and kill work on it). A shell still waits for the producer of a pipeline; feed it with `< <(CMD)` or a FIFO to get the prompt back.",
@@ -237,7 +237,7 @@ export const CAPTURE = defineCommand({
 export const START = defineCommand({
   name: "start",
   summary: "start CMD as a background job, print its launch receipt",
-  usage: "[options] -- CMD [ARGS...]",
+  command: { name: "CMD" },
   description: [
     "Starts CMD under a detached supervisor and prints its launch receipt as JSON at once (exit 0; 126/127 when CMD cannot be run). Follow the job with status, read, tail, grep, wait and kill.",
   ],
@@ -247,7 +247,7 @@ export const START = defineCommand({
 export const STATUS = defineCommand({
   name: "status",
   summary: "the current receipt (final, else live) as JSON",
-  usage: "REF [options]",
+  positionals: [{ name: "REF" }],
   options: {
     root,
     json,
@@ -266,7 +266,7 @@ export const STATUS = defineCommand({
 export const WAIT = defineCommand({
   name: "wait",
   summary: "wait for the job, print its final receipt, exit with its status",
-  usage: "REF [options]",
+  positionals: [{ name: "REF" }],
   description: [
     "Exit 75 if the job is still running after --timeout. If its owner died, or its receipt could not be stored, the receipt is partial and the exit status is the job's when its owner saw it end (exit.json), else 70.",
   ],
@@ -287,7 +287,7 @@ export const WAIT = defineCommand({
 export const READ = defineCommand({
   name: "read",
   summary: "committed bytes of a stream, never a split character",
-  usage: "REF [options]",
+  positionals: [{ name: "REF" }],
   description: [
     "Without --json the bytes go to stdout as they are; with --json they are framed with offset, nextOffset, committed, running and eof (at most 4MiB unless --length says otherwise, at most 64MiB).",
   ],
@@ -321,7 +321,7 @@ export const READ = defineCommand({
 export const TAIL = defineCommand({
   name: "tail",
   summary: "the last lines; --follow until the job ends",
-  usage: "REF [options]",
+  positionals: [{ name: "REF" }],
   options: {
     root,
     lines: {
@@ -341,7 +341,7 @@ export const TAIL = defineCommand({
 export const GREP = defineCommand({
   name: "grep",
   summary: "matching lines as LINE:OFFSET:TEXT (offset for read --offset)",
-  usage: "REF PATTERN [options]",
+  positionals: [{ name: "REF" }, { name: "PATTERN" }],
   description: [
     "PATTERN is a regular expression in RE2 syntax, matched in linear time (no lookaround, no backreferences; a plain word or words joined by | run on JavaScript's RegExp).",
   ],
@@ -381,7 +381,7 @@ export const GREP = defineCommand({
 export const KILL = defineCommand({
   name: "kill",
   summary: "cancel a job (its process group; SIGKILL after a grace period)",
-  usage: "REF [options]",
+  positionals: [{ name: "REF" }],
   options: {
     root,
     signal: {
@@ -411,7 +411,6 @@ export const KILL = defineCommand({
 export const LS = defineCommand({
   name: "ls",
   summary: "list captures (reconciles crash leftovers first)",
-  usage: "[options]",
   options: {
     root,
     json,
@@ -425,14 +424,14 @@ export const LS = defineCommand({
 export const RECOVER = defineCommand({
   name: "recover",
   summary: "reconcile leftovers of crashed supervisors: partial (crash)",
-  usage: "[options]",
   options: { root, json },
 });
 
 export const EXPORT = defineCommand({
   name: "export",
   summary: "a bundle of captures (streams, receipts, line indexes, manifest)",
-  usage: "REF...|--all [options]",
+  positionals: [{ name: "REF", repeatable: true }],
+  instead: ["all"],
   description: [
     "Writes the chosen captures into a bundle: a tar file when --out ends in .tar, else a new directory. A running job goes in as a partial snapshot at its committed boundary; the manifest lists what was left out and why. Nothing in the root is changed, and nothing is left under --out if the export fails. See docs/export.md.",
   ],
@@ -452,7 +451,7 @@ export const EXPORT = defineCommand({
 export const IMPORT = defineCommand({
   name: "import",
   summary: "verify a bundle in full, then add its captures to the root",
-  usage: "BUNDLE [options]",
+  positionals: [{ name: "BUNDLE" }],
   description: [
     "BUNDLE is a tar file or a directory made by spool export. It is staged inside the root, verified against its manifest (sizes, sha256, receipts) and reserved in the root's allowance before any capture is published; ids are kept, and a bundle holding an id the root already has is refused whole. Exit 65 if the bundle is refused (nothing is written then).",
   ],
@@ -462,7 +461,8 @@ export const IMPORT = defineCommand({
 export const SHARE = defineCommand({
   name: "share",
   summary: "hand a copy of a capture to a child root",
-  usage: "REF --to ROOT [options]",
+  positionals: [{ name: "REF" }],
+  needs: ["to"],
   description: [
     "The capture's files are copied, never hard-linked (spool reads only files with one link), a running job as a partial snapshot; the child's receipt records the parent root, and the child keeps its copy when the parent is deleted.",
   ],
@@ -477,7 +477,8 @@ export const SHARE = defineCommand({
 export const RM = defineCommand({
   name: "rm",
   summary: "delete captures under an explicit policy; prints what was removed",
-  usage: "REF...|--older-than D|--all [options]",
+  positionals: [{ name: "REF", repeatable: true }],
+  instead: ["older-than", "all"],
   description: [
     "Exactly one policy: the REFs named, every capture that ended (or, if still running, started) more than D ago, or all of them. A running job is refused (exit 75) unless --kill. Removal frees the root's allowance at once.",
   ],
@@ -500,15 +501,31 @@ export const RM = defineCommand({
 export const DU = defineCommand({
   name: "du",
   summary: "bytes per capture and against the root's allowance",
-  usage: "[options]",
   description: ["Looking writes nothing."],
   options: { root, json, "root-quota": CAPTURE_OPTIONS["root-quota"] },
 });
 
+/**
+ * The benches `spool bench NAME` runs: the keys of `BENCHES` in `@spool/bench` (the CLI does
+ * not load that package to show its help; packages/cli/test/commands.test.ts holds the two
+ * lists equal).
+ */
+export const BENCH_NAMES = [
+  "fixtures",
+  "throughput",
+  "memory",
+  "startup",
+  "redact",
+  "export",
+  "chunk-size",
+  "serve",
+  "mcp",
+] as const;
+
 export const BENCH = defineCommand({
   name: "bench",
   summary: "measure capture against its baselines (see docs/benchmarks.md)",
-  usage: "fixtures|throughput|memory|startup|redact|export|serve|mcp [options]",
+  positionals: [{ name: "NAME", choices: BENCH_NAMES }],
   description: [
     "Needs the repository's private @spool/bench package (present in a clone after `pnpm install`).",
   ],
@@ -564,7 +581,6 @@ const tokenFile = {
 export const SERVE = defineCommand({
   name: "serve",
   summary: "authenticated read-only HTTP access and a web view (docs/serve.md)",
-  usage: "[options]",
   description: [
     "Prints one JSON line when it listens (url or socket, tokenFile: where the root token is; the token itself is never printed), then serves until SIGINT or SIGTERM. Without --public it binds only to loopback or a unix socket; --public needs --tls-cert and --tls-key.",
   ],
@@ -633,7 +649,6 @@ export const SERVE = defineCommand({
 export const TOKEN = defineCommand({
   name: "token",
   summary: "a read-only bearer token for serve, optionally for one capture",
-  usage: "[options]",
   description: [
     "Tokens are signed with a key derived from the root token, so spool serve needs no list of them; replacing the root token revokes them all. --new-root prints a fresh root token for a --token-file (store it 0600).",
   ],
@@ -669,7 +684,6 @@ export const MCP = defineCommand({
   name: "mcp",
   summary:
     "an MCP server over stdio: run, start, status, wait, read, tail, grep, kill, ls as tools",
-  usage: "[options]",
   description: [
     "Speaks MCP (JSON-RPC) on stdin/stdout. Every tool result is bounded; captures are also resources spool://ID/stdout and spool://ID/stderr, read in bounded pages. See docs/mcp.md.",
   ],
@@ -696,7 +710,7 @@ export const MCP = defineCommand({
 export const MCP_PROXY = defineCommand({
   name: "mcp-proxy",
   summary: "wrap a stdio MCP server: every tool result spooled, large ones returned as a receipt",
-  usage: "[options] -- SERVER_CMD [ARGS...]",
+  command: { name: "SERVER_CMD" },
   description: [
     "Lists the wrapped server's tools unchanged, plus spool_read, spool_grep and spool_tail. A result over the budget is returned as its preview, receipt and ref. See docs/mcp.md.",
   ],
@@ -733,21 +747,20 @@ export const MCP_PROXY = defineCommand({
 export const HELP = defineCommand({
   name: "help",
   summary: "this text; spool help CMD: one command",
-  usage: "[CMD]",
+  positionals: [{ name: "CMD", optional: true }],
   options: {},
 });
 
 export const SUPERVISE = defineCommand({
   name: "__supervise",
   summary: "internal: the job supervisor",
-  usage: "start|run ID [options] -- CMD [ARGS...] | capture ID [options]",
+  positionals: [{ name: "MODE", choices: ["start", "run", "capture"] }, { name: "ID" }],
+  command: { name: "CMD", optional: true },
   options: { ...RUN.options, declared: CAPTURE.options.declared },
   hidden: true,
 });
 
-export type RunOptions = OptionsOf<typeof RUN.options>;
 export type CaptureFlags = OptionsOf<typeof CAPTURE_OPTIONS>;
-export type BenchOptions = OptionsOf<typeof BENCH.options>;
 
 /** Every command, in the order `spool help` lists them. */
 export const COMMANDS: readonly CommandDefinition[] = [

@@ -5,7 +5,7 @@
  *
  * @example
  * ```ts
- * import { checkCursorName } from "@spool/cli";
+ * import { checkCursorName } from "./cursor-name.js"; // internal to @spool/cli
  * checkCursorName("agent-1"); // "agent-1"
  * ```
  */

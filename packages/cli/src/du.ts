@@ -6,7 +6,8 @@
  */
 import * as path from "node:path";
 import { printable } from "@spool/core";
-import { ROOT_QUOTA_DIR, resolveRoot, rootQuotaUsage } from "@spool/sinks";
+import { resolveRoot } from "@spool/sinks";
+import { ROOT_QUOTA_DIR, rootQuotaUsage } from "@spool/sinks/internal";
 import { lstatIfAny } from "@spool/sinks/runtime";
 import { type CommandInput, shown, usageError } from "./args.js";
 import type { DU } from "./commands.js";

@@ -10,6 +10,7 @@ import {
   formatSize,
   type OptionSpec,
   type OptionTable,
+  usageLine,
 } from "./args.js";
 import { COMMANDS } from "./commands.js";
 
@@ -17,7 +18,7 @@ import { COMMANDS } from "./commands.js";
 export function commandListText(): string {
   const lines = ["usage: spool <command> [options]", ""];
   for (const c of listed()) {
-    lines.push(`  ${c.name} ${c.usage}`, `      ${c.summary}`);
+    lines.push(`  ${c.name} ${usageLine(c)}`, `      ${c.summary}`);
   }
   lines.push(
     "",
@@ -31,7 +32,7 @@ export function commandListText(): string {
 
 /** `spool help CMD`: usage, description, and every option with its default and range. */
 export function commandText(c: CommandDefinition): string {
-  const lines = [`usage: spool ${c.name} ${c.usage}`, "", c.summary];
+  const lines = [`usage: spool ${c.name} ${usageLine(c)}`, "", c.summary];
   for (const p of c.description ?? []) lines.push("", ...wrap(p, 88));
   const options = Object.entries(c.options as OptionTable);
   if (options.length > 0) {
@@ -70,7 +71,7 @@ export function cliMarkdown(): string {
     ...listed().map((c) => `| [\`${c.name}\`](#spool-${c.name}) | ${cell(c.summary)} |`),
   ];
   for (const c of listed()) {
-    out.push("", `## spool ${c.name}`, "", "```", `spool ${c.name} ${c.usage}`, "```", "");
+    out.push("", `## spool ${c.name}`, "", "```", `spool ${c.name} ${usageLine(c)}`, "```", "");
     out.push(`${sentence(c.summary)}`);
     for (const p of c.description ?? []) out.push("", p);
     const options = Object.entries(c.options as OptionTable);

@@ -7,7 +7,7 @@
  *
  * @example
  * ```ts
- * import { groupLeft } from "@spool/cli";
+ * import { groupLeft } from "./job-group.js"; // internal to @spool/cli
  * declare const receipt: import("@spool/core").Receipt;
  * groupLeft(receipt); // { pgid, leaderStart } while something of the job's group runs, else null
  * ```

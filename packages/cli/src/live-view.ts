@@ -21,7 +21,7 @@
  * ```
  */
 import { write } from "node:fs";
-import type { Stage, StreamName } from "@spool/core/runtime";
+import { countNewlines, type Stage, type StreamName } from "@spool/core/runtime";
 import { TerminalText } from "./terminal-text.js";
 
 /** Bytes a terminal may have queued before live output is skipped. */
@@ -110,12 +110,6 @@ export function createLiveView(options: LiveViewOptions): LiveView {
       return { any: all.length > 0, endsLine: all.every((s) => s.endsLine) };
     },
   };
-}
-
-function countNewlines(chunk: Uint8Array): number {
-  let n = 0;
-  for (let at = chunk.indexOf(LF); at !== -1; at = chunk.indexOf(LF, at + 1)) n++;
-  return n;
 }
 
 /**

@@ -28,7 +28,7 @@ interface Entry<T extends OptionTable> {
   readonly load: () => Promise<Command<T>>;
 }
 
-function entry<T extends OptionTable>(
+function commandEntry<T extends OptionTable>(
   definition: CommandDefinition<T>,
   load: () => Promise<Command<T>>,
 ): Entry<OptionTable> {
@@ -39,28 +39,28 @@ function entry<T extends OptionTable>(
 // and recovery modules among them) cost `spool run` tens of milliseconds at every start.
 const ENTRIES: ReadonlyMap<string, Entry<OptionTable>> = new Map(
   [
-    entry(defs.RUN, async () => (await import("./run.js")).runCommand),
-    entry(defs.START, async () => (await import("./start.js")).startCommand),
-    entry(defs.STATUS, async () => (await import("./status.js")).statusCommand),
-    entry(defs.WAIT, async () => (await import("./wait.js")).waitCommand),
-    entry(defs.READ, async () => (await import("./read.js")).readCommand),
-    entry(defs.TAIL, async () => (await import("./tail.js")).tailCommand),
-    entry(defs.GREP, async () => (await import("./grep.js")).grepCommand),
-    entry(defs.KILL, async () => (await import("./kill.js")).killCommand),
-    entry(defs.SUPERVISE, async () => (await import("./supervisor.js")).superviseCommand),
-    entry(defs.BENCH, async () => (await import("./bench.js")).benchCommand),
-    entry(defs.LS, async () => (await import("./ls.js")).lsCommand),
-    entry(defs.RECOVER, async () => (await import("./recover.js")).recoverCommand),
-    entry(defs.EXPORT, async () => (await import("./export.js")).exportCommand),
-    entry(defs.IMPORT, async () => (await import("./import.js")).importCommand),
-    entry(defs.SHARE, async () => (await import("./share.js")).shareCommand),
-    entry(defs.RM, async () => (await import("./rm.js")).rmCommand),
-    entry(defs.DU, async () => (await import("./du.js")).duCommand),
-    entry(defs.SERVE, async () => (await import("./serve/serve-command.js")).serveCommand),
-    entry(defs.TOKEN, async () => (await import("./serve/token-command.js")).tokenCommand),
-    entry(defs.CAPTURE, async () => (await import("./capture.js")).captureCommand),
-    entry(defs.MCP, async () => (await import("./mcp-server.js")).mcpCommand),
-    entry(defs.MCP_PROXY, async () => (await import("./mcp-proxy.js")).mcpProxyCommand),
+    commandEntry(defs.RUN, async () => (await import("./run.js")).runCommand),
+    commandEntry(defs.START, async () => (await import("./start.js")).startCommand),
+    commandEntry(defs.STATUS, async () => (await import("./status.js")).statusCommand),
+    commandEntry(defs.WAIT, async () => (await import("./wait.js")).waitCommand),
+    commandEntry(defs.READ, async () => (await import("./read.js")).readCommand),
+    commandEntry(defs.TAIL, async () => (await import("./tail.js")).tailCommand),
+    commandEntry(defs.GREP, async () => (await import("./grep.js")).grepCommand),
+    commandEntry(defs.KILL, async () => (await import("./kill.js")).killCommand),
+    commandEntry(defs.SUPERVISE, async () => (await import("./supervisor.js")).superviseCommand),
+    commandEntry(defs.BENCH, async () => (await import("./bench.js")).benchCommand),
+    commandEntry(defs.LS, async () => (await import("./ls.js")).lsCommand),
+    commandEntry(defs.RECOVER, async () => (await import("./recover.js")).recoverCommand),
+    commandEntry(defs.EXPORT, async () => (await import("./export.js")).exportCommand),
+    commandEntry(defs.IMPORT, async () => (await import("./import.js")).importCommand),
+    commandEntry(defs.SHARE, async () => (await import("./share.js")).shareCommand),
+    commandEntry(defs.RM, async () => (await import("./rm.js")).rmCommand),
+    commandEntry(defs.DU, async () => (await import("./du.js")).duCommand),
+    commandEntry(defs.SERVE, async () => (await import("./serve/serve-command.js")).serveCommand),
+    commandEntry(defs.TOKEN, async () => (await import("./serve/token-command.js")).tokenCommand),
+    commandEntry(defs.CAPTURE, async () => (await import("./stdin-capture.js")).captureCommand),
+    commandEntry(defs.MCP, async () => (await import("./mcp-server.js")).mcpCommand),
+    commandEntry(defs.MCP_PROXY, async () => (await import("./mcp-proxy.js")).mcpProxyCommand),
   ].map((e) => [e.definition.name, e]),
 );
 
@@ -179,6 +179,9 @@ async function help(topics: readonly string[], io: Io): Promise<number> {
 
 /** The version in the CLI's package.json (read on demand: only `--version` needs it). */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
-  return `spool ${(pkg as { version: string }).version}`;
+  const pkg: unknown = JSON.parse(
+    readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+  );
+  const known = typeof pkg === "object" && pkg !== null && "version" in pkg;
+  return `spool ${known && typeof pkg.version === "string" ? pkg.version : "(unknown version)"}`;
 }

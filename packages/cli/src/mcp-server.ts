@@ -4,7 +4,7 @@
  * (`store-choice.ts`), and turns the typed result into a tool result: the text a person
  * would read (the preview and status line of `spool run`) plus `structuredContent`
  * checked against an `outputSchema` (the receipt schema, the listing's schema). `run`
- * and `start` launch their capture through the CLI command in-process (`collectCommand`). Every result fits its
+ * and `start` call the typed functions `spool run` and `spool start` call (`ops/run-capture.ts`). Every result fits its
  * byte budget (`max_bytes`, default 16 KiB, at most `--max-result-bytes`); `read` and
  * `grep` page with a next offset. Captures are resources `spool://ID/STREAM{?offset}`.
  * Each tool is one module in `mcp/`; this file registers them.
@@ -14,7 +14,7 @@ import * as path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CommandInput } from "./args.js";
-import { collectCommand, errorText } from "./collected-io.js";
+import { errorText } from "./collected-io.js";
 import type { MCP } from "./commands.js";
 import type { Io } from "./io.js";
 import { grepTool } from "./mcp/grep-tool.js";
@@ -98,18 +98,17 @@ function answerUnreadable(transport: StdioServerTransport): void {
  * `options.root`).
  *
  * @example
- * const server = createSpoolMcpServer({ root, maxResultBytes: 1 << 20, allowCmd: [], denyCmd: [], confineCwd: null }, { ...processIo, invoke: invokeCommand });
+ * const server = createSpoolMcpServer({ root, maxResultBytes: 1 << 20, allowCmd: [], denyCmd: [], confineCwd: null }, processIo);
  * await serveStdio(server);
  */
 export function createSpoolMcpServer(
   options: McpServerOptions,
-  io: Pick<Io, "cwd" | "env" | "invoke" | "openStore">,
+  io: Pick<Io, "cwd" | "env" | "openStore">,
 ): McpServer {
   const server = new McpServer(
     { name: "spool", version: "0.1.0" },
-    { capabilities: { tools: {}, resources: {} } },
+    { capabilities: { tools: {}, resources: {} }, instructions: INSTRUCTIONS },
   );
-  const rootArgs = options.root === undefined ? [] : ["--root", options.root];
   // Commands this server runs must not write the benchmarks' usage file of the server.
   const env = { ...io.env, SPOOL_RUSAGE_FILE: undefined };
   const context: ToolContext = {
@@ -117,8 +116,7 @@ export function createSpoolMcpServer(
     cwd: io.cwd,
     // Opened per call, as each command did: the root may not exist until the first `run`.
     store: () => openStore(io, options.root),
-    call: (name, argv, cwd = io.cwd) =>
-      collectCommand(name, [...rootArgs, ...argv], { cwd, env, ...invokeOf(io) }),
+    env,
     budget: (maxBytes) => resultBudget(maxBytes, options.maxResultBytes),
   };
   for (const tool of TOOLS)
@@ -127,14 +125,28 @@ export function createSpoolMcpServer(
   return server;
 }
 
+/** What the server tells a client's model once, at `initialize`. */
+export const INSTRUCTIONS = [
+  "spool runs commands with their output captured to private files; every result is bounded (max_bytes, default 16 KiB).",
+  "run answers with the preview (head, tail, the final error) and a status line as text, and the receipt (refs, byte counts, states) as structured content.",
+  "The rest of any output is one call away: read (by offset, lines A:B or a named cursor that continues where it stopped), tail, grep (LINE:OFFSET:TEXT; pass an OFFSET to read). Follow the next offset a page names; never re-run a command to see more.",
+  "A command that may outlast your client's tool timeout: give run a background_after (seconds) or use start, then status, wait, read, tail and kill on the job. A cancelled run stops its whole process group.",
+].join("\n");
+
 /** `tool` on `server` under the server's prefix; a thrown error is the tool's error result. */
 function registerTool(server: McpServer, context: ToolContext, tool: McpTool): void {
   server.registerTool(
     `${context.options.prefix ?? ""}${tool.name}`,
-    { description: tool.description, inputSchema: tool.input, outputSchema: tool.output },
-    (async (args: Parameters<McpTool["handle"]>[1]) => {
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      outputSchema: tool.output,
+      annotations: tool.annotations,
+    },
+    (async (args: Parameters<McpTool["handle"]>[1], extra: { signal?: AbortSignal }) => {
       try {
-        return await tool.handle(context, args);
+        return await tool.handle(context, args, extra?.signal);
       } catch (error) {
         return { isError: true, content: [{ type: "text", text: errorText(tool.name, error) }] };
       }
@@ -143,4 +155,3 @@ function registerTool(server: McpServer, context: ToolContext, tool: McpTool): v
 }
 
 /** `io`'s command runner, if it has one, as a field to spread. */
-const invokeOf = (io: Pick<Io, "invoke">) => (io.invoke === undefined ? {} : { invoke: io.invoke });

@@ -23,7 +23,7 @@ export function readRedactFile(file: string): string {
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   } catch (error) {
-    throw usageError(`--redact-file: cannot read ${shown(file)} (${codeOf(error)})`);
+    throw usageError(`--redact-file: cannot read ${shown(file)} (${errnoCodeOf(error)})`);
   }
   try {
     const stat = fstatSync(fd);
@@ -40,7 +40,7 @@ export function readRedactFile(file: string): string {
     return buffer.subarray(0, length).toString("utf8");
   } catch (error) {
     if ((error as { code?: string }).code === "SPOOL_E_USAGE") throw error;
-    throw usageError(`--redact-file: cannot read ${shown(file)} (${codeOf(error)})`);
+    throw usageError(`--redact-file: cannot read ${shown(file)} (${errnoCodeOf(error)})`);
   } finally {
     closeSync(fd);
   }
@@ -50,6 +50,6 @@ function tooLarge(file: string): Error {
   return usageError(`--redact-file: ${shown(file)} is larger than 1 MiB`);
 }
 
-function codeOf(error: unknown): string {
+function errnoCodeOf(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? "error";
 }

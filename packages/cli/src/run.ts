@@ -7,69 +7,65 @@
  * seconds the run is promoted to a job: the live receipt is printed, `run` exits 0 and the
  * same capture goes on in the background.
  */
-import { newCaptureId, type Receipt, startCapture } from "@spool/core/runtime";
+import type { Receipt } from "@spool/core/runtime";
 import { type CommandInput, usageError } from "./args.js";
-import {
-  type CaptureConfig,
-  captureConfig,
-  openCapture,
-  prepareCapture,
-  resolveCaptureRoot,
-} from "./capture-options.js";
 import type { RUN } from "./commands.js";
 import { formatInline, statusLine, wantsColour } from "./inline.js";
 import type { Descriptors, Io } from "./io.js";
 import { jsonText } from "./json-text.js";
 import { createLiveView, type LiveView } from "./live-view.js";
+import { runFromInput } from "./ops/run-capture.js";
 import { type ProgressLine, runProgressText, startProgressLine } from "./progress-line.js";
-import { FOREGROUND_SIGNALS, superviseInForeground } from "./supervisor-launch.js";
 
 const NO_TERMINAL: Descriptors = { stdout: false, stderr: false, stdin: "closed" };
 
+/** The CLI face of `runFromInput` (`ops/run-capture.ts`): the terminal's view, then the print. */
 export async function runCommand(parsed: CommandInput<typeof RUN>, io: Io): Promise<number> {
   const o = parsed.options;
   if (o.live && o["no-live"]) throw usageError("--live and --no-live exclude each other");
   if (o.live && o.json) throw usageError("--live and --json exclude each other");
-  const prepared = prepareCapture(captureConfig(parsed, io.env, io.cwd));
-  const afterMs = o["background-after"];
-  if (afterMs !== undefined) {
-    if (o.live || o.stdin)
-      throw usageError("--live and --stdin do not combine with --background-after");
-    // The supervisor opens the capture; the root is made here so its faults show here.
-    resolveCaptureRoot(prepared.config);
-    return runSupervised(parsed.argv, afterMs, prepared.config, io);
-  }
-  const fds = io.descriptors?.() ?? NO_TERMINAL;
+  if (o["background-after"] !== undefined && (o.live || o.stdin))
+    throw usageError("--live and --stdin do not combine with --background-after");
+  const supervised = o["background-after"] !== undefined;
+  const fds = supervised ? NO_TERMINAL : (io.descriptors?.() ?? NO_TERMINAL);
   const live = o.live || (fds.stdout && !o.json && !o["no-live"]);
   // A person watches when both are terminals: then a quiet command gets a progress line.
   const watched = live || (fds.stdout && fds.stderr && !o.json);
-  const view = watched ? terminalView(live, prepared.config.keepAnsi, io) : null;
-  const setup = openCapture(prepared, view ? (stream) => view.live.stage(stream) : undefined);
-  const capture = startCapture({
-    ...setup.options,
-    stdin: stdinOf(fds.stdin, o.stdin),
-    spool: setup.files.factory,
-  });
-  const forward = (signal: NodeJS.Signals) => capture.cancel(signal);
-  for (const s of FOREGROUND_SIGNALS) process.on(s, forward);
+  const view = watched ? terminalView(live, o["keep-ansi"], io) : null;
   try {
-    const { receipt, exitStatus } = await capture.done;
+    const outcome = await runFromInput(parsed, io, {
+      ...(view ? { after: (stream) => view.live.stage(stream) } : {}),
+      stdin: stdinOf(fds.stdin, o.stdin),
+      forwardSignals: true,
+    });
     view?.progress?.stop();
-    const colour = wantsColour(fds.stdout, io.env);
-    // A person who piped something in is told where it went (a terminal on stdin is usual).
-    if (receipt.process?.stdin === "withheld" && fds.stdin === "pipe" && fds.stderr)
-      io.stderr("[spool] stdin is a pipe: not passed to CMD (--stdin passes it)\n");
-    if (!live) return report(receipt, exitStatus, setup.options.command, setup.json, io, colour);
-    await view!.live.settle();
-    const { any, endsLine } = view!.live.shown;
-    io.stdout(`${any && !endsLine ? "\n" : ""}${statusLine(receipt, exitStatus, colour)}\n`);
-    return reportSpawnFailure(receipt, exitStatus, setup.options.command, io);
+    return await print(outcome, { json: o.json, live, view: view?.live ?? null, fds }, io);
   } finally {
     view?.progress?.stop();
-    for (const s of FOREGROUND_SIGNALS) process.off(s, forward);
-    await setup.files.destroy();
-    setup.logger.flush?.();
   }
+}
+
+/** What `run` prints of an outcome: the receipt (`--json`), the status line after live output, or the inline result. */
+async function print(
+  outcome: Awaited<ReturnType<typeof runFromInput>>,
+  how: { json: boolean; live: boolean; view: LiveView | null; fds: Descriptors },
+  io: Io,
+): Promise<number> {
+  const { receipt, exitStatus, command } = outcome;
+  if (outcome.promoted) {
+    io.stdout(`${jsonText(receipt, 2)}\n`);
+    return 0;
+  }
+  const colour = wantsColour(how.fds.stdout, io.env);
+  // A person who piped something in is told where it went (a terminal on stdin is usual).
+  if (receipt.process?.stdin === "withheld" && how.fds.stdin === "pipe" && how.fds.stderr)
+    io.stderr("[spool] stdin is a pipe: not passed to CMD (--stdin passes it)\n");
+  if (!how.live || how.view === null)
+    return report(receipt, exitStatus, command, how.json, io, colour);
+  await how.view.settle();
+  const { any, endsLine } = how.view.shown;
+  io.stdout(`${any && !endsLine ? "\n" : ""}${statusLine(receipt, exitStatus, colour)}\n`);
+  return reportSpawnFailure(receipt, exitStatus, command, io);
 }
 
 /**
@@ -107,20 +103,6 @@ function terminalView(
       mayDraw: () => view.quiet(),
     });
   return { live: view, progress };
-}
-
-async function runSupervised(
-  argv: readonly string[],
-  afterMs: number,
-  config: CaptureConfig,
-  io: Io,
-): Promise<number> {
-  const message = await superviseInForeground("run", newCaptureId(), argv, afterMs, io);
-  if (message.type === "promoted") {
-    io.stdout(`${jsonText(message.receipt, 2)}\n`);
-    return 0;
-  }
-  return report(message.receipt, message.exitStatus, config.command, config.json, io);
 }
 
 function report(

@@ -6,9 +6,9 @@
  *
  * @example
  * ```ts
- * import { launchSupervisor, nextMessage } from "@spool/cli";
- * declare const io: import("@spool/cli").Io;
- * const child = launchSupervisor("start", "AAAAAAAAAAAAAAAAAAAAAAAA", ["--", "make"], io);
+ * import { launchSupervisor, nextMessage } from "./supervisor-launch.js"; // internal to @spool/cli
+ * declare const io: import("./io.js").Io;
+ * const child = launchSupervisor("start", "AAAAAAAAAAAAAAAAAAAAAAAA", { options: {}, rest: ["make"] }, io);
  * const launched = await nextMessage(child, ["launched"], 30_000);
  * ```
  */
@@ -27,28 +27,36 @@ export type SupervisorMessage =
   | { type: "final"; receipt: Receipt; exitStatus: number };
 
 /**
- * Launcher → supervisor. The job's specification (`spec`: the capture options, `--`, the
- * command) travels over the IPC channel, first, never on the supervisor's command line:
- * `/proc/<pid>/cmdline` is readable by every user for the job's whole life.
+ * A job's specification: the capture options as typed values (what the launcher's parser,
+ * or an MCP tool, made of them) and the command (`rest`; null for a capture of stdin).
+ */
+export interface JobSpec {
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly rest: readonly string[] | null;
+}
+
+/**
+ * Launcher → supervisor. The job's specification travels over the IPC channel, first,
+ * never on the supervisor's command line: `/proc/<pid>/cmdline` is readable by every user
+ * for the job's whole life.
  */
 export type LauncherMessage =
-  | { type: "spec"; argv: readonly string[] }
+  | { type: "spec"; job: JobSpec }
   | { type: "promote" }
   | { type: "cancel"; signal: NodeJS.Signals };
 
 const BIN = fileURLToPath(new URL("../bin/spool.js", import.meta.url));
 
 /**
- * Start a supervisor for `argv` (the capture options, `--`, the command). Its command line
- * holds only the mode and the capture id; `argv` is its first IPC message. A `capture`
- * supervisor is handed the launcher's stdin (the same open file, nothing copied); the
- * launcher must not read it.
+ * Start a supervisor for `job`. Its command line holds only the mode and the capture id;
+ * the job is its first IPC message. A `capture` supervisor is handed the launcher's stdin
+ * (the same open file, nothing copied); the launcher must not read it.
  */
 export function launchSupervisor(
   mode: SupervisorMode,
   captureId: string,
-  argv: readonly string[],
-  io: Io,
+  job: JobSpec,
+  io: Pick<Io, "cwd" | "env">,
 ): ChildProcess {
   const child = spawn(process.execPath, [BIN, "__supervise", mode, captureId], {
     cwd: io.cwd,
@@ -56,7 +64,7 @@ export function launchSupervisor(
     detached: true,
     stdio: [mode === "capture" ? "inherit" : "ignore", "ignore", "ignore", "ipc"],
   });
-  const spec: LauncherMessage = { type: "spec", argv };
+  const spec: LauncherMessage = { type: "spec", job };
   child.send(spec);
   return child;
 }
@@ -64,7 +72,7 @@ export function launchSupervisor(
 /** The supervisor's side of the channel: its job first, then the launcher's orders. */
 export interface LauncherInbox {
   /** The job (`spec`, the launcher's first message). Rejects when there is no launcher, it goes away, or nothing comes within the time given. */
-  readonly spec: Promise<readonly string[]>;
+  readonly spec: Promise<JobSpec>;
   /** Hand every later message (those already received first) to `handler`; returns the undo. */
   follow(handler: (message: LauncherMessage) => void): () => void;
 }
@@ -103,9 +111,9 @@ export function launcherInbox(ms: number): LauncherInbox {
     process.off("disconnect", onGone);
     if (message === null)
       throw internal("__supervise is internal: it takes its job from its launcher");
-    if (message.type !== "spec" || !Array.isArray(message.argv))
+    if (message.type !== "spec" || typeof message.job?.options !== "object")
       throw internal("the launcher's first message was not the job");
-    return message.argv;
+    return message.job;
   });
   return {
     spec,
@@ -188,16 +196,20 @@ export const FOREGROUND_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM
 export async function superviseInForeground(
   mode: "run" | "capture",
   captureId: string,
-  argv: readonly string[],
+  job: JobSpec,
   afterMs: number,
-  io: Io,
+  io: Pick<Io, "cwd" | "env">,
+  /** Aborting cancels the job (SIGTERM to its group), as this process's signals do. */
+  signal?: AbortSignal,
 ): Promise<Extract<SupervisorMessage, { type: "final" | "promoted" }>> {
-  const child = launchSupervisor(mode, captureId, argv, io);
+  const child = launchSupervisor(mode, captureId, job, io);
   const tell = (message: LauncherMessage) => {
     if (child.connected) child.send(message);
   };
-  const forward = (signal: NodeJS.Signals) => tell({ type: "cancel", signal });
+  const forward = (sig: NodeJS.Signals) => tell({ type: "cancel", signal: sig });
+  const onAbort = () => forward("SIGTERM");
   for (const s of FOREGROUND_SIGNALS) process.on(s, forward);
+  signal?.addEventListener("abort", onAbort, { once: true });
   const timer = setTimeout(() => tell({ type: "promote" }), afterMs);
   try {
     // No overall limit: a foreground run lasts as long as CMD (or until promoted).
@@ -205,6 +217,7 @@ export async function superviseInForeground(
   } finally {
     clearTimeout(timer);
     for (const s of FOREGROUND_SIGNALS) process.off(s, forward);
+    signal?.removeEventListener("abort", onAbort);
     detachSupervisor(child);
   }
 }

@@ -23,17 +23,13 @@ import {
   type SourceDeclaration,
   startCapture,
 } from "@spool/core";
-import { TOOL_OUTPUTS, writeJobRecord } from "@spool/sinks";
-import { type CommandInput, parseCommand, usageError } from "./args.js";
-import { startStdinCapture, stdinCaptureConfig } from "./capture.js";
-import {
-  type CaptureSetup,
-  captureConfig,
-  openCapture,
-  prepareCapture,
-} from "./capture-options.js";
+import { TOOL_OUTPUTS } from "@spool/sinks";
+import { writeJobRecord } from "@spool/sinks/internal";
+import { type CommandInput, commandInput, usageError } from "./args.js";
+import { type CaptureSetup, captureConfig, openCapture, prepareCapture } from "./capture-setup.js";
 import { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
+import { startStdinCapture, stdinCaptureConfig } from "./stdin-capture.js";
 import {
   type LauncherInbox,
   type LauncherMessage,
@@ -70,7 +66,8 @@ export async function superviseCommand(
     throw usageError("__supervise is internal (start|run|capture ID; the job comes over IPC)");
   }
   const inbox = launcherInbox(SPEC_TIMEOUT_MS);
-  const spec = parseCommand(SUPERVISE, await inbox.spec);
+  const given = await inbox.spec;
+  const spec = commandInput(SUPERVISE, given.options, given.rest);
   const config =
     mode === "capture" ? stdinCaptureConfig(spec, io) : captureConfig(spec, io.env, io.cwd);
   const setup = openCapture(prepareCapture(config));

@@ -113,7 +113,7 @@ export class TerminalText {
     let text: Uint8Array | string | null;
     let taken = 1;
     if (b === 0x5b) {
-      if (left < STATUS_OPENING.length && !final && isPrefix(buf, i, STATUS_OPENING))
+      if (left < STATUS_OPENING.length && !final && endsWithStartOf(buf, i, STATUS_OPENING))
         return NEED_MORE;
       text = startsWith(buf, i, STATUS_OPENING) ? "\\[" : "[";
       this.lineStart = false;
@@ -196,7 +196,7 @@ function startsWith(buf: Uint8Array, i: number, what: Uint8Array): boolean {
 }
 
 /** Whether the bytes from `i` to the end are a prefix of `what`. */
-function isPrefix(buf: Uint8Array, i: number, what: Uint8Array): boolean {
+function endsWithStartOf(buf: Uint8Array, i: number, what: Uint8Array): boolean {
   for (let k = 0; i + k < buf.length; k++) if (buf[i + k] !== what[k]) return false;
   return true;
 }

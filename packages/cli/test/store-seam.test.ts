@@ -14,6 +14,7 @@ import { DEFAULT_PREVIEW_BUDGET, type Receipt, startCapture } from "@spool/core"
 import { createMemorySpool, type MemorySpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { statusLine } from "../src/inline.js";
 import type { Io } from "../src/io.js";
 import { invokeCommand, main } from "../src/main.js";
 import { createSpoolMcpServer } from "../src/mcp-server.js";
@@ -212,10 +213,13 @@ describe("the MCP tools on the memory store", () => {
       bytes: Buffer.byteLength("warn é\n"),
       clipped: false,
     });
+    // The receipt, but the preview's text: that is the result's text, with the status line.
+    const { text: previewText, ...preview } = receipt.preview;
     const status = await call("status", { ref: id });
-    expect(status.structuredContent).toEqual({ exitStatus: 0, receipt });
+    expect(status.structuredContent).toEqual({ exitStatus: 0, receipt: { ...receipt, preview } });
+    expect(text(status)).toBe(`${previewText}${statusLine(receipt, 0)}\n`);
     const wait = await call("wait", { ref: id, timeout: 5 });
-    expect(wait.structuredContent).toEqual({ exitStatus: 0, receipt });
+    expect(wait.structuredContent).toEqual({ exitStatus: 0, receipt: { ...receipt, preview } });
     const kill = await call("kill", { ref: id });
     expect(kill.isError).toBe(false);
     expect(text(kill)).toMatch(/already finished; nothing to kill/);

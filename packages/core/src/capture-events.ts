@@ -24,6 +24,7 @@ import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
  * (the receipt is published; the stream completes). Each event that carries a receipt
  * carries it as of that moment.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { Capture, CaptureEvent } from "@spool/core";
@@ -56,6 +57,7 @@ export type CaptureEvent =
 /**
  * Callbacks of one subscriber to an {@link EventStream}; each optional.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { Capture, CaptureEvent, EventObserver } from "@spool/core";
@@ -74,6 +76,7 @@ export interface EventObserver<T> {
 /**
  * What `subscribe` returns: call `unsubscribe` to stop hearing events.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { Capture } from "@spool/core";
@@ -90,6 +93,7 @@ export interface EventSubscription {
  * A read-only stream of events: subscribe with a function or an observer. A subscriber that
  * comes after the stream completed is told `complete` at once.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { CaptureEvent, EventStream } from "@spool/core";

@@ -26,6 +26,7 @@ import type { Stage } from "./stage.js";
  * head and tail the preview is rendered from. `createPreviewTap` in `@spool/transforms`
  * makes one; {@link StreamPlan} requires one.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { PreviewTap } from "@spool/core";
@@ -43,6 +44,7 @@ export interface PreviewTap extends Stage {
  * per stream (stages hold state); `createStreamPlan` in `@spool/transforms` builds one in
  * the safe order (decoder → ANSI strip → redactor → your stages → tap).
  *
+ * @category capture
  * @example
  * ```ts
  * import type { StreamPlan } from "@spool/core";
@@ -62,6 +64,7 @@ export interface StreamPlan {
 /**
  * What every capture takes, of a child process or of any other source.
  *
+ * @category capture
  * @example
  * ```ts
  * import { DEFAULT_PREVIEW_BUDGET, type CaptureCommonOptions } from "@spool/core";
@@ -119,6 +122,7 @@ export interface CaptureCommonOptions {
 /**
  * What {@link startCapture} takes: the common options plus the command and how to run it.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { CaptureCommonOptions, CaptureOptions } from "@spool/core";
@@ -156,6 +160,7 @@ export interface CaptureOptions extends CaptureCommonOptions {
  * the source declared) instead of `process`; `label` is both the receipt's label and the
  * source's.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { CaptureCommonOptions, CaptureSourceOptions } from "@spool/core";
@@ -185,6 +190,7 @@ export interface CaptureSourceOptions extends CaptureCommonOptions {
 /**
  * A receipt of a process capture: `process` is always there.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { ProcessCaptureReceipt } from "@spool/core";
@@ -196,6 +202,7 @@ export type ProcessCaptureReceipt = Receipt & { process: ProcessReceipt; source?
 /**
  * A receipt of a source capture: `source` is always there, `process` never.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { SourceCaptureReceipt } from "@spool/core";
@@ -209,6 +216,7 @@ export type SourceCaptureReceipt = Receipt & { source: SourceReceipt; process?: 
  * What a process capture settles with ({@link Capture}'s `done`): the final receipt and
  * the exit status to report for it.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { Capture } from "@spool/core";
@@ -228,6 +236,7 @@ export interface CaptureResult {
 /**
  * What a source capture settles with ({@link SourceCapture}'s `done`): the final receipt.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { SourceCapture } from "@spool/core";
@@ -245,6 +254,7 @@ export interface SourceCaptureResult {
  * The handle of a running capture; `R` is its result. {@link Capture} and
  * {@link SourceCapture} name the two kinds.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { CaptureHandle, CaptureResult } from "@spool/core";
@@ -276,6 +286,7 @@ export interface CaptureHandle<R> {
 /**
  * A capture of a child process, as {@link startCapture} returns it.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { Capture } from "@spool/core";
@@ -287,6 +298,7 @@ export type Capture = CaptureHandle<CaptureResult>;
 /**
  * A capture of any other source, as {@link captureSource} returns it.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { SourceCapture } from "@spool/core";

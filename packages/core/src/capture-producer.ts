@@ -22,6 +22,7 @@ import type { CaptureReason } from "./receipt-vocabulary.js";
  * is one kind of producer; any readable source ({@link runSource}) is another, so both
  * share the same pipelines, spill, drain, finalisation and receipt.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { CaptureProducer } from "@spool/core";

@@ -117,6 +117,7 @@ function sha256Of(snap: PreviewSnapshot): string {
 /**
  * What one stream's receipt is assembled from ({@link assembleReceipt}).
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { StreamParts } from "@spool/core";
@@ -156,6 +157,7 @@ export interface StreamParts {
  * What a receipt is assembled from ({@link assembleReceipt}): identity, producer, how the
  * capture stands, each stream and the preview.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { assembleReceipt, receiptParts, type Receipt, type ReceiptParts } from "@spool/core";
@@ -185,6 +187,7 @@ export interface ReceiptParts {
 /**
  * The receipt of `parts`: the one place a receipt's shape and key order are decided.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { assembleReceipt, receiptParts, type Receipt } from "@spool/core";
@@ -219,6 +222,7 @@ export function assembleReceipt(parts: ReceiptParts): Receipt {
  * a receipt that differs from a known one in some parts (a crash receipt from the last
  * live one).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { receiptParts, type Receipt } from "@spool/core";
@@ -251,6 +255,7 @@ export function receiptParts(receipt: Receipt): ReceiptParts {
  * every count zero, everything unknown null. What a store reports for a capture that
  * has no live receipt yet, and the base of its crash receipt if it crashed while starting.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { skeletonReceipt } from "@spool/core";

@@ -83,6 +83,7 @@ export type { CaptureProducer } from "./capture-producer.js";
  * byte. Resolves `done` with the receipt (bounded preview, byte counts, refs) and the exit
  * status `spool run` would use. Never rejects for the child's failure: that is in the receipt.
  *
+ * @category capture
  * @example
  * ```ts
  * import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
@@ -140,6 +141,7 @@ export function startCapture(options: CaptureOptions): Capture {
  * with reason `source-error` (its message in `source.error`); a source that declares
  * itself truncated is never `complete` (reason `source-truncated`).
  *
+ * @category capture
  * @example
  * ```ts
  * import { captureSource } from "@spool/core";

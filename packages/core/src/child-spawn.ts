@@ -21,6 +21,7 @@ import { groupAlive, type ProcessGroup, processStart, signalGroup } from "./proc
  * What {@link SpawnChild} starts: a command without a shell, its arguments, directory,
  * environment and stdin.
  *
+ * @category process
  * @example
  * ```ts
  * import type { SpawnRequest } from "@spool/core";
@@ -44,6 +45,7 @@ export interface SpawnRequest {
  * Why the child could not be started: the errno code and the system call's name
  * (reported as the receipt's `process.spawnError`).
  *
+ * @category process
  * @example
  * ```ts
  * import type { SpawnError } from "@spool/core";
@@ -61,6 +63,7 @@ export interface SpawnError {
  * What a spawned child reports, each at most once: `spawned` then `exited`, or `failed`
  * alone.
  *
+ * @category process
  * @example
  * ```ts
  * import type { ChildEvents } from "@spool/core";
@@ -84,6 +87,7 @@ export interface ChildEvents {
  * A started child as a {@link SpawnChild} returns it: its two output pipes and how to
  * signal its process group. A fake one lets tests drive a capture on a manual clock.
  *
+ * @category process
  * @example
  * ```ts
  * import { PassThrough } from "node:stream";
@@ -113,6 +117,7 @@ export interface ChildHandle {
  * the capture is still being assembled while it runs. A capture's `spawn` option; tests
  * pass a fake.
  *
+ * @category process
  * @example
  * ```ts
  * import { PassThrough } from "node:stream";
@@ -131,6 +136,7 @@ export type SpawnChild = (request: SpawnRequest, events: ChildEvents) => ChildHa
  * The real thing: `child_process.spawn` without a shell, detached into its own process
  * group (so cancelling reaches its descendants). A capture's `spawn` option defaults to it.
  *
+ * @category process
  * @example
  * ```ts
  * import { spawnChild } from "@spool/core";

@@ -1,6 +1,7 @@
 /**
  * Time as the framework sees it. Tests inject a manual clock instead of sleeping.
  *
+ * @category capture
  * @example
  * ```ts
  * import { systemClock } from "@spool/core";
@@ -19,6 +20,7 @@ export interface Clock {
  * The real clock (`Date.now`, `setTimeout`); its timers do not keep the process alive.
  * Every `clock` option defaults to it.
  *
+ * @category capture
  * @example
  * ```ts
  * import { systemClock } from "@spool/core";
@@ -39,6 +41,7 @@ export const systemClock: Clock = {
  * A clock that moves only when told to: `advance(ms)` fires what falls due, and
  * `pending` counts the timers not yet fired or cancelled.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createManualClock, type ManualClock } from "@spool/core/testing";
@@ -57,6 +60,7 @@ export interface ManualClock extends Clock {
 /**
  * A {@link ManualClock} starting at `start` ms: timers fire only inside `advance`.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createManualClock } from "@spool/core/testing";

@@ -20,6 +20,7 @@ import type { CaptureSpool, StreamFinal, StreamWriter } from "./spool.js";
  * settles `disabled` with its preview and receipt. A capture uses it by itself when
  * `persist` is false; use it directly for a {@link SpoolFactory} that never stores.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createDisabledSpool } from "@spool/core";

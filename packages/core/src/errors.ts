@@ -2,6 +2,7 @@
  * Every error the framework raises: a stable `code`, the component that raised it,
  * and the original `cause` where there was one.
  *
+ * @category errors
  * @example
  * ```ts
  * import { SpoolError } from "@spool/core";
@@ -42,6 +43,7 @@ export const SPOOL_ERROR_CODES = [
 /**
  * One of {@link SPOOL_ERROR_CODES}: a stable code to match on (never match on messages).
  *
+ * @category errors
  * @example
  * ```ts
  * import { isSpoolError, type SpoolErrorCode } from "@spool/core";
@@ -57,6 +59,7 @@ export type SpoolErrorCode = (typeof SPOOL_ERROR_CODES)[number];
  * secret in the path redacted ({@link redactPath}). Carried by a storage
  * {@link SpoolError}, the `storage-error` event and the receipt's `capture.storageError`.
  *
+ * @category errors
  * @example
  * ```ts
  * import { isSpoolError } from "@spool/core";
@@ -76,6 +79,7 @@ export interface StorageFailure {
 /**
  * Options of a {@link SpoolError}: the cause, and for storage errors what failed.
  *
+ * @category errors
  * @example
  * ```ts
  * import { SpoolError, storageFailureOf } from "@spool/core";
@@ -99,6 +103,7 @@ export interface SpoolErrorOptions {
  * for storage errors the {@link StorageFailure}. Throw it from your own stages and spools
  * too, so callers handle one shape.
  *
+ * @category errors
  * @example
  * ```ts
  * import { SpoolError } from "@spool/core";
@@ -138,6 +143,7 @@ export class SpoolError extends Error {
  * A {@link StorageFailure} from a Node system error (`error.code`, `error.syscall`,
  * `error.path`), with the operation given when the error does not name one.
  *
+ * @category errors
  * @example
  * ```ts
  * import { storageFailureOf } from "@spool/core";
@@ -165,6 +171,7 @@ export function storageFailureOf(error: unknown, operation: string, path?: strin
  * `tool-outputs/` (ids are not secrets). A heuristic, not a promise: a secret in lower case
  * only, or shorter than 20 characters, is kept.
  *
+ * @category errors
  * @example
  * ```ts
  * import { redactPath } from "@spool/core";
@@ -194,6 +201,7 @@ function looksLikeSecret(segment: string): boolean {
  * True when `error` is a {@link SpoolError} with one of the given codes (with no codes,
  * any SpoolError); narrows the type.
  *
+ * @category errors
  * @example
  * ```ts
  * import { isSpoolError } from "@spool/core";

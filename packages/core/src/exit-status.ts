@@ -18,6 +18,7 @@ import type { ProcessReceipt } from "./receipt.js";
  * code, 128 + signal, 124 on timeout, 127 when the command was not found and 126 when it
  * could not be run. Read from receipt fields, never from message text.
  *
+ * @category process
  * @example
  * ```ts
  * import { exitStatusOf, type ProcessReceipt } from "@spool/core";

@@ -14,6 +14,7 @@ import { randomBytes } from "node:crypto";
  * A fresh capture id: 24 base64url characters (about 143 random bits), starting with a
  * letter or digit so it is never read as a command-line option.
  *
+ * @category capture
  * @example
  * ```ts
  * import { newCaptureId } from "@spool/core";
@@ -33,6 +34,7 @@ export function newCaptureId(): string {
  * caller supplies (16-64 base64url characters). A name that does not match is never a
  * capture.
  *
+ * @category capture
  * @example
  * ```ts
  * import { CAPTURE_ID_PATTERN } from "@spool/core";
@@ -44,6 +46,7 @@ export const CAPTURE_ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 /**
  * What `--call-id` (and so a callId REF) may be: 1-128 characters of `A-Za-z0-9._:-`.
  *
+ * @category capture
  * @example
  * ```ts
  * import { CALL_ID_PATTERN } from "@spool/core";
@@ -56,6 +59,7 @@ export const CALL_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
  * The shape of an id this framework makes (24 base64url characters); not a proof that a
  * capture with it exists.
  *
+ * @category capture
  * @example
  * ```ts
  * import { isCaptureId, newCaptureId } from "@spool/core";

@@ -24,6 +24,7 @@ import type { Batch } from "./stage.js";
  * A stream's raw byte counts: every byte read (`observed`) is exactly one of `accepted`
  * into the stages, `pending` or `discarded`. The receipt's `streams.*.raw`.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { createLedger } from "@spool/core";
@@ -46,6 +47,7 @@ export interface RawCounts {
  * A {@link Ledger}'s counts at one moment: raw counts, representation bytes produced and
  * committed, lines, and whether the output ends with a newline (null while empty).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { createLedger } from "@spool/core";
@@ -77,6 +79,7 @@ export interface LedgerSnapshot {
  * emitted) are `produced`; `committed` of them are durably in the spool. A count that
  * would go out of bounds throws `SPOOL_E_STATE`.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { createLedger } from "@spool/core";
@@ -106,6 +109,7 @@ export interface Ledger {
 /**
  * A fresh {@link Ledger} (every count 0). A pipeline keeps one per stream.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { createLedger } from "@spool/core";
@@ -183,6 +187,7 @@ export function createLedger(): Ledger {
  * can give; use it to check a receipt's counts (`checkLedger` in `@spool/core/testing`
  * says which invariant broke).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { createLedger, ledgerBalances } from "@spool/core";

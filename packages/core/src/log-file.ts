@@ -4,12 +4,12 @@
  * exclusively (`O_CREAT | O_EXCL | O_NOFOLLOW`), `0600` whatever the umask. An existing
  * one is appended to only if it is a regular file of this user, with one link and no
  * group or other permission bits; a link, FIFO, device, a file of another user, one
- * readable by others (`0644`) or one with a second link is refused, with the reason, and
+ * readable by others (`0644`) or one with a second link is logFileRefused, with the reason, and
  * left as it is.
  *
  * @example
  * ```ts
- * import { openLogFile } from "@spool/core";
+ * import { openLogFile } from "@spool/core/internal";
  * const fd = openLogFile("/tmp/spool-example.log"); // append-only, 0600
  * ```
  */
@@ -23,10 +23,11 @@ const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY, O_APPEND, O_NONBLOCK } = fs.const
  * link, anything but a regular file, another user's file, group/other permission bits,
  * or a second hard link.
  *
+ * @category logging
  * @example
  * ```ts
  * import { lstatSync } from "node:fs";
- * import { logFileProblem } from "@spool/core";
+ * import { logFileProblem } from "@spool/core/internal";
  * const problem = logFileProblem(lstatSync("/tmp/spool.log"));
  * if (problem !== null) console.error(`refusing /tmp/spool.log: ${problem}`);
  * ```
@@ -44,14 +45,15 @@ export function logFileProblem(st: fs.Stats): string | null {
 }
 
 /**
- * Open `file` for appending log lines: created exclusively and `0600` when new, refused
+ * Open `file` for appending log lines: created exclusively and `0600` when new, logFileRefused
  * (`SPOOL_E_UNSAFE_PATH` with the reason) when {@link logFileProblem} finds a problem.
  * Returns the file descriptor.
  *
+ * @category logging
  * @example
  * ```ts
  * import { closeSync, writeSync } from "node:fs";
- * import { openLogFile } from "@spool/core";
+ * import { openLogFile } from "@spool/core/internal";
  * const fd = openLogFile("/tmp/spool-example.log");
  * writeSync(fd, "started\n");
  * closeSync(fd);
@@ -64,12 +66,12 @@ export function openLogFile(file: string): number {
     fs.fchmodSync(fd, 0o600);
     return fd;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw refused(file, error);
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw logFileRefused(file, error);
   }
   try {
     fd = fs.openSync(file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
-    throw refused(file, error);
+    throw logFileRefused(file, error);
   }
   const problem = logFileProblem(fs.fstatSync(fd));
   if (problem !== null) {
@@ -79,7 +81,7 @@ export function openLogFile(file: string): number {
   return fd;
 }
 
-function refused(file: string, error: unknown): SpoolError {
+function logFileRefused(file: string, error: unknown): SpoolError {
   const code = (error as NodeJS.ErrnoException).code ?? "EIO";
   const why = code === "ELOOP" ? "it is a symbolic link" : code;
   return new SpoolError("SPOOL_E_UNSAFE_PATH", "log", `cannot open the log ${file} (${why})`, {

@@ -18,6 +18,7 @@ import { openLogFile } from "./log-file.js";
  * What the framework logs through: a pino logger fits, and so does any object with these
  * methods (pino is an optional peer dependency, loaded only by {@link createLogger}).
  *
+ * @category logging
  * @example
  * ```ts
  * import type { Logger } from "@spool/core";
@@ -44,7 +45,7 @@ export interface Logger {
 
 // pino is loaded only when logs go somewhere: most runs log nothing, and loading it
 // cost ~16 ms of every `spool run`'s startup.
-const load = (): typeof Pino => {
+const loadPino = (): typeof Pino => {
   try {
     return (createRequire(import.meta.url)("pino") as { pino: typeof Pino }).pino;
   } catch (error) {
@@ -60,6 +61,7 @@ const load = (): typeof Pino => {
 /**
  * Options of {@link createLogger}.
  *
+ * @category logging
  * @example
  * ```ts
  * import { createLogger, type LoggerOptions } from "@spool/core";
@@ -78,6 +80,7 @@ export interface LoggerOptions {
  * A pino logger writing JSON lines to `destination` (0600, appended), or a silent logger
  * that loads nothing when `destination` is null.
  *
+ * @category logging
  * @example
  * ```ts
  * import { createLogger } from "@spool/core";
@@ -88,7 +91,7 @@ export interface LoggerOptions {
 export function createLogger(options: LoggerOptions): Logger {
   const level = options.level ?? "info";
   if (options.destination === null) return SILENT;
-  const pino = load();
+  const pino = loadPino();
   const dest =
     options.destination === "stderr"
       ? pino.destination({ fd: 2, sync: true })

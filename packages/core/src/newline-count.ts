@@ -21,6 +21,7 @@ const DENSE_GAP = 48;
  * Number of 0x0a bytes in `chunk` (how the ledger counts lines), fast on long lines and
  * on dense ones.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { countNewlines } from "@spool/core";

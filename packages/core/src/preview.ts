@@ -21,6 +21,7 @@ import type { StreamName } from "./receipt-vocabulary.js";
  * ceiling on the whole text in UTF-8 bytes. Given once, as a capture's `preview`: the
  * capture hands it to its `plan` (`createStreamPlan` derives both taps from it).
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { PreviewBudget } from "@spool/core";
@@ -40,6 +41,7 @@ export interface PreviewBudget {
  * The CLI's preview budget: 8,192 characters of stdout, 2,048 of stderr, 16 KiB in all.
  * Give it as a capture's `preview`; the capture hands it to its `plan` (`createStreamPlan`).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
@@ -56,6 +58,7 @@ export const DEFAULT_PREVIEW_BUDGET: Readonly<PreviewBudget> = Object.freeze({
  * What a preview tap holds of one stream: representation bytes, valid UTF-8 (or raw for
  * binary). {@link renderPreview} turns two of them into the preview text.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { PreviewSnapshot } from "@spool/core";
@@ -84,6 +87,7 @@ export interface PreviewSnapshot {
  * What {@link renderPreview} needs beyond the snapshots: whether the producer failed
  * (stderr then comes first) and the refs that name where omitted bytes can be read.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { RenderContext } from "@spool/core";
@@ -101,6 +105,7 @@ export interface RenderContext {
  * The preview {@link renderPreview} rendered: its text, whether anything was omitted, and
  * its size in UTF-8 bytes (never above the budget's `maxBytes`).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { DEFAULT_PREVIEW_BUDGET, renderPreview } from "@spool/core";
@@ -123,6 +128,7 @@ const HEADER_STDERR = "--- stderr ---\n";
  * Bytes the layout adds around the stream bodies: the stderr header and its separator
  * (0 when stderr is empty). For deciding whether output fits the preview whole.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { previewLayoutBytes } from "@spool/core";
@@ -140,6 +146,7 @@ export function previewLayoutBytes(stderrTotal: number): number {
  * first, each omission named with its byte count and the ref that reads it. A stream that
  * fits is shown whole, byte-identical.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { renderPreview, DEFAULT_PREVIEW_BUDGET } from "@spool/core";
@@ -352,6 +359,7 @@ function charWidth(lead: number): number {
  * Largest end ≤ `max` that does not split a UTF-8 character of `buf`: for cutting text
  * bytes to a budget.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { cutUtf8 } from "@spool/core";
@@ -420,6 +428,7 @@ const BINARY_ESCAPES = new RegExp(`[${CONTROLS}\ufffd]|${LOOK_ALIKES}`, "gm");
  * Whether the preview would escape some of `text` as a child's (a control character, or
  * the opening of one of spool's own markers): such a stream is stored even when small.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { needsEscape } from "@spool/core";

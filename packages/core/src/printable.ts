@@ -8,6 +8,7 @@
  * read one way and run another (`file\u202egnp.exe`), or hide a forged line behind an
  * invisible character.
  *
+ * @category errors
  * @example
  * ```ts
  * import { UNSAFE_CHARACTERS } from "@spool/core";
@@ -19,6 +20,7 @@ export const UNSAFE_CHARACTERS = String.raw`\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u
 /**
  * One unsafe character written out: `\xNN` below U+0100, else `\uXXXX`.
  *
+ * @category errors
  * @example
  * ```ts
  * import { writtenOut } from "@spool/core";
@@ -40,6 +42,7 @@ const UNSAFE_OR_TAB_OR_NEWLINE = new RegExp(`[${UNSAFE_CHARACTERS}\\t\\n]`, "g")
  * unsafe character ({@link UNSAFE_CHARACTERS}), tab and newline becomes "?", so a name
  * cannot drive the terminal, break the line or hide what it is.
  *
+ * @category errors
  * @example
  * ```ts
  * import { printable } from "@spool/core";

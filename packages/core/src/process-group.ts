@@ -34,6 +34,7 @@ import { readdirSync, readFileSync } from "node:fs";
 /**
  * What `/proc/<pid>/stat` says of a process that spool cares about.
  *
+ * @category process
  * @example
  * ```ts
  * import { readProcStat } from "@spool/core/process-group";
@@ -54,6 +55,7 @@ export interface ProcStat {
  * A process group as spool recorded it when it started the leader: its id and the
  * leader's start time, so a later process that reuses the number is never signalled.
  *
+ * @category process
  * @example
  * ```ts
  * import { processStart, type ProcessGroup } from "@spool/core/process-group";
@@ -71,6 +73,7 @@ export interface ProcessGroup {
 /**
  * `/proc/<pid>/stat` of `pid`, or null when there is no such process (or no `/proc`).
  *
+ * @category process
  * @example
  * ```ts
  * import { readProcStat } from "@spool/core/process-group";
@@ -97,6 +100,7 @@ export function readProcStat(pid: number): ProcStat | null {
  * The start time of `pid` from `/proc` (clock ticks since boot, as text), or null where
  * it cannot be read: with the pid, an identity that survives pid reuse.
  *
+ * @category process
  * @example
  * ```ts
  * import { processStart } from "@spool/core/process-group";
@@ -111,6 +115,7 @@ export function processStart(pid: number): string | null {
  * Whether this system shows processes in `/proc` (Linux). Without it, identities are the
  * pid alone.
  *
+ * @category process
  * @example
  * ```ts
  * import { hasProcfs } from "@spool/core/process-group";
@@ -126,6 +131,7 @@ export function hasProcfs(): boolean {
  * started at `start`. With no `/proc` entry for it (no `/proc`, or a `/proc` of another
  * pid namespace) only the pid is checked.
  *
+ * @category process
  * @example
  * ```ts
  * import { processAlive, processStart } from "@spool/core/process-group";
@@ -147,6 +153,7 @@ export function processAlive(pid: number, start: string | null): boolean {
 /**
  * Pids of the live (not zombie) members of group `pgid`, from `/proc` (empty without it).
  *
+ * @category process
  * @example
  * ```ts
  * import { groupMembers } from "@spool/core/process-group";
@@ -164,6 +171,7 @@ export function groupMembers(pgid: number): number[] {
  * The ids of every group with a live (not zombie) member: one look at `/proc` for many
  * questions (pass it to {@link groupAlive}).
  *
+ * @category process
  * @example
  * ```ts
  * import { groupAlive, liveGroupIds, type ProcessGroup } from "@spool/core/process-group";
@@ -183,6 +191,7 @@ export function liveGroupIds(): Set<number> {
  * time, or has exited and the group lives on) and has a live member. `live` (from
  * {@link liveGroupIds}) saves a look at all of `/proc` per question.
  *
+ * @category process
  * @example
  * ```ts
  * import { groupAlive, type ProcessGroup } from "@spool/core/process-group";
@@ -218,6 +227,7 @@ function* liveProcesses(): Generator<[number, ProcStat]> {
  * Send `signal` to every process of `group` if it is still ours and alive; returns
  * whether it was sent. Never signals a bare pid.
  *
+ * @category process
  * @example
  * ```ts
  * import { signalGroup, type ProcessGroup } from "@spool/core/process-group";
@@ -248,6 +258,7 @@ function signalsReach(pgid: number): boolean {
  * How {@link terminateGroup} ended: whether the signal was sent, whether SIGKILL was
  * needed, and whether the group is gone (false: still alive after SIGKILL).
  *
+ * @category process
  * @example
  * ```ts
  * import { terminateGroup, type ProcessGroup } from "@spool/core/process-group";
@@ -270,6 +281,7 @@ export interface GroupTermination {
  * whose leader has exited): `signal`, then SIGKILL after `graceMs` if anything of it is
  * left, then wait (at most `killWaitMs`) for it to empty. Looks every 50 ms.
  *
+ * @category process
  * @example
  * ```ts
  * import { terminateGroup, type ProcessGroup } from "@spool/core/process-group";
@@ -297,6 +309,7 @@ export async function terminateGroup(
  * Wait (looking every 50 ms, at most `ms` milliseconds) until nothing of `group` runs;
  * resolves whether it emptied.
  *
+ * @category process
  * @example
  * ```ts
  * import { emptiedWithin, signalGroup, type ProcessGroup } from "@spool/core/process-group";

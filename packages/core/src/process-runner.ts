@@ -24,6 +24,7 @@ import type { ProcessReceipt } from "./receipt.js";
  * What {@link runProcess} takes. A capture builds these from its own options; you need
  * them only to drive a child without a capture.
  *
+ * @category capture
  * @example
  * ```ts
  * import { spawnChild, systemClock, type ProcessRunOptions } from "@spool/core";
@@ -56,6 +57,7 @@ export interface ProcessRunOptions {
  * A child process as a capture's producer (see {@link runProcess}): `ended` is when the
  * direct child exited.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { ProcessRun } from "@spool/core";
@@ -87,6 +89,7 @@ export interface ProcessRun extends CaptureProducer {
  * cancellation of its group (SIGTERM, then SIGKILL after the grace period). The pipes are
  * handed on (`stdout`, `stderr`); {@link startCapture} is what most users want instead.
  *
+ * @category capture
  * @example
  * ```ts
  * import { runProcess, spawnChild, systemClock } from "@spool/core";

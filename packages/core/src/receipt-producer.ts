@@ -18,6 +18,7 @@ import type { ProcessState } from "./receipt-vocabulary.js";
  * What a stored receipt says of its producer, whichever kind it is: a child process
  * (`process`) or another source (`source`). See {@link producerOf}.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { producerOf, type Receipt } from "@spool/core";
@@ -46,6 +47,7 @@ export interface ProducerView {
  * The producer of a receipt as one view, whichever kind it is: readers that list, wait
  * for or kill captures use it instead of assuming every receipt has a process.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { producerOf, receiptExitStatus, type Receipt } from "@spool/core";
@@ -84,6 +86,7 @@ export function producerOf(receipt: Receipt): ProducerView {
  * ({@link exitStatusOf}), or for a source 0 when it ended cleanly and whole and its capture
  * was kept, 1 otherwise (an error, a declared truncation, a capture failed or unavailable).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { receiptExitStatus, type Receipt } from "@spool/core";

@@ -22,6 +22,7 @@ import { STREAM_NAMES, type StreamName } from "./receipt-vocabulary.js";
 /**
  * Where a stream's bytes are read in the new place: its ref and its path there.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { StreamPlace } from "@spool/core";
@@ -38,6 +39,7 @@ export interface StreamPlace {
 /**
  * The place a receipt is rewritten for ({@link rewriteReceipt}).
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { ReceiptPlace } from "@spool/core";
@@ -56,6 +58,7 @@ export interface ReceiptPlace {
  * other field (and the key order) as it was. Pure; no check: a caller that writes the
  * receipt down validates it.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { rewriteReceipt, type Receipt } from "@spool/core";

@@ -3,6 +3,7 @@
  * their literal types. Zod-free, so the capture path can use them without loading zod;
  * `receipt.ts` builds the schema (the source of truth for the receipt's shape) on them.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { STREAM_NAMES } from "@spool/core";
@@ -14,6 +15,7 @@ export const STREAM_NAMES = ["stdout", "stderr"] as const;
  * The name of a captured stream: `"stdout"` or `"stderr"` (a source capture uses the
  * same two names).
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { Receipt, StreamName } from "@spool/core";
@@ -28,6 +30,7 @@ export type StreamName = (typeof STREAM_NAMES)[number];
  * Every value of a receipt's `process.state`: `running`, `exited` (on its own),
  * `cancelled` (by a signal from spool), `timeout`, or `unknown` (a crashed owner).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { PROCESS_STATES } from "@spool/core";
@@ -40,6 +43,7 @@ export const PROCESS_STATES = ["running", "exited", "cancelled", "timeout", "unk
  * byte kept), `partial` (some kept; see `reasons`), `failed` (nothing usable kept),
  * `disabled` (persistence off on purpose) or `unavailable` (storage could not be opened).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { CAPTURE_STATES } from "@spool/core";
@@ -58,6 +62,7 @@ export const CAPTURE_STATES = [
  * Every reason a receipt's `capture.reasons` may give for a capture that is not
  * `complete` (a closed set: match on it, never on message text).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { CAPTURE_REASONS } from "@spool/core";
@@ -81,6 +86,7 @@ export const CAPTURE_REASONS = [
  * What produced the bytes of a source capture (`captureSource`): the receipt's
  * `source.kind`.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { SOURCE_KINDS } from "@spool/core";
@@ -93,6 +99,7 @@ export const SOURCE_KINDS = ["node-readable", "web-stream", "async-iterable"] as
  * Content-Length): the receipt's `source.declared`. A `truncated` source is never a
  * `complete` capture.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { SOURCE_DECLARATIONS } from "@spool/core";
@@ -104,6 +111,7 @@ export const SOURCE_DECLARATIONS = ["complete", "truncated", "unknown"] as const
  * How a stream's bytes are stored: `utf8` (valid as read), `utf8-replaced` (invalid
  * sequences replaced by U+FFFD) or `binary` (raw bytes kept, `--binary keep`).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { REPRESENTATIONS } from "@spool/core";
@@ -115,6 +123,7 @@ export const REPRESENTATIONS = ["utf8", "utf8-replaced", "binary"] as const;
 /**
  * One of {@link PROCESS_STATES}.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { ProcessState, Receipt } from "@spool/core";
@@ -126,6 +135,7 @@ export type ProcessState = (typeof PROCESS_STATES)[number];
 /**
  * One of {@link CAPTURE_STATES}.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { CaptureState, Receipt } from "@spool/core";
@@ -138,6 +148,7 @@ export type CaptureState = (typeof CAPTURE_STATES)[number];
 /**
  * One of {@link CAPTURE_REASONS}.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { CaptureReason, Receipt } from "@spool/core";
@@ -149,6 +160,7 @@ export type CaptureReason = (typeof CAPTURE_REASONS)[number];
 /**
  * One of {@link REPRESENTATIONS}.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { Receipt, Representation } from "@spool/core";
@@ -160,6 +172,7 @@ export type Representation = (typeof REPRESENTATIONS)[number];
 /**
  * One of {@link SOURCE_KINDS}.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { Receipt, SourceKind } from "@spool/core";
@@ -171,6 +184,7 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 /**
  * One of {@link SOURCE_DECLARATIONS}; what `captureSource`'s `declared` returns.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { SourceDeclaration } from "@spool/core";

@@ -36,6 +36,7 @@ const isoTime = z.iso.datetime({ offset: true });
  * counters named like rules, non-negative integers. A stage that broke a bound has no
  * counters and says which bound in `invalid`.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { StageCountersReceiptSchema } from "@spool/core";
@@ -61,6 +62,7 @@ export const StageCountersReceiptSchema = z.object({
  * transforms applied, the raw and produced byte counts, what is retained and where it is
  * stored (`ref`, `path`, `sha256`).
  *
+ * @category receipts
  * @example
  * ```ts
  * import { StreamReceiptSchema } from "@spool/core";
@@ -103,6 +105,7 @@ export const StreamReceiptSchema = z.object({
  * The zod schema of the receipt's `process` block: state, exit code or signal, pid and
  * its start time, timing, and the spawn error when the child could not start.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { ProcessReceiptSchema } from "@spool/core";
@@ -142,6 +145,7 @@ export const ProcessReceiptSchema = z.object({
  * completeness, and the error it ended with, if any. A receipt has either `process` or
  * `source`, never both.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { SourceReceiptSchema } from "@spool/core";
@@ -166,6 +170,7 @@ export const SourceReceiptSchema = z.object({
  * The zod schema of the receipt's `capture` block: the capture state, its reasons, and
  * what failed in storage when it could not be opened.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { CaptureReceiptSchema } from "@spool/core";
@@ -190,6 +195,7 @@ export const CaptureReceiptSchema = z.object({
  * The zod schema of the receipt's `preview` block: the preview text, whether something
  * was omitted, its size in bytes and the budget it was rendered within.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { PreviewReceiptSchema } from "@spool/core";
@@ -210,6 +216,7 @@ export const PreviewReceiptSchema = z.object({
  * parent root (`spool share`). Absent on ordinary captures, so their receipts are
  * unchanged.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { ProvenanceSchema } from "@spool/core";
@@ -229,6 +236,7 @@ export const ProvenanceSchema = z.object({
  * `source`; raw counts add up; a complete capture committed every byte). Use it to
  * validate a `receipt.json` read from disk or received from elsewhere.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { readFileSync } from "node:fs";
@@ -295,6 +303,7 @@ export const ReceiptSchema = z
 /**
  * One stream's block of a {@link Receipt} (`receipt.streams.stdout`).
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { StreamReceipt } from "@spool/core";
@@ -306,6 +315,7 @@ export type StreamReceipt = z.infer<typeof StreamReceiptSchema>;
 /**
  * The `process` block of a {@link Receipt} of a process capture.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { ProcessReceipt } from "@spool/core";
@@ -317,6 +327,7 @@ export type ProcessReceipt = z.infer<typeof ProcessReceiptSchema>;
 /**
  * The `source` block of a {@link Receipt} of a source capture.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { SourceReceipt } from "@spool/core";
@@ -328,6 +339,7 @@ export type SourceReceipt = z.infer<typeof SourceReceiptSchema>;
 /**
  * The `capture` block of a {@link Receipt}: the capture state and its reasons.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { CaptureReceipt } from "@spool/core";
@@ -339,6 +351,7 @@ export type CaptureReceipt = z.infer<typeof CaptureReceiptSchema>;
 /**
  * The `preview` block of a {@link Receipt}: the bounded text to show in place of the output.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { PreviewReceipt } from "@spool/core";
@@ -351,6 +364,7 @@ export type PreviewReceipt = z.infer<typeof PreviewReceiptSchema>;
  * The receipt: the one JSON shape every capture reports, live or final, inferred from
  * {@link ReceiptSchema}.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { Receipt } from "@spool/core";
@@ -362,6 +376,7 @@ export type Receipt = z.infer<typeof ReceiptSchema>;
 /**
  * A receipt's `provenance`: where an imported or shared capture came from.
  *
+ * @category receipts
  * @example
  * ```ts
  * import type { Receipt } from "@spool/core";
@@ -375,6 +390,7 @@ export type Provenance = z.infer<typeof ProvenanceSchema>;
  * The receipt's JSON Schema (draft 2020-12), generated from {@link ReceiptSchema}: for
  * validating receipts in another language.
  *
+ * @category receipts
  * @example
  * ```ts
  * import { writeFileSync } from "node:fs";

@@ -80,7 +80,6 @@ export {
   ledgerBalances,
   type RawCounts,
 } from "./ledger.js";
-export { logFileProblem, openLogFile } from "./log-file.js";
 export {
   createLogger,
   type Logger,

@@ -27,6 +27,7 @@ import type { CaptureReason, SourceDeclaration, SourceKind } from "./receipt-voc
  * Anything `captureSource` reads bytes from: a Node `Readable`, a web
  * `ReadableStream<Uint8Array>` (e.g. a `fetch` body) or any `AsyncIterable<Uint8Array>`.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { ByteSource } from "@spool/core";
@@ -42,6 +43,7 @@ export type ByteSource = Readable | ReadableStream<Uint8Array> | AsyncIterable<U
 /**
  * What {@link runSource} takes ({@link captureSource} builds these from its options).
  *
+ * @category capture
  * @example
  * ```ts
  * import { Readable } from "node:stream";
@@ -73,6 +75,7 @@ export interface SourceRunOptions {
  * A source as a capture's producer ({@link runSource}): `ended` is when every stream of
  * it ended; `block()` is its receipt block.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { SourceRun } from "@spool/core";
@@ -90,6 +93,7 @@ export interface SourceRun extends CaptureProducer {
  * pump reads, know when every stream ended, keep the first error's message, and settle
  * what the source declared. {@link captureSource} is what most users want instead.
  *
+ * @category capture
  * @example
  * ```ts
  * import { Readable } from "node:stream";

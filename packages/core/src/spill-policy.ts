@@ -22,6 +22,7 @@ import { STREAM_NAMES, type StreamName } from "./receipt-vocabulary.js";
 /**
  * What the end-of-capture decision ({@link keepsInline}) looks at for one stream.
  *
+ * @category capture
  * @example
  * ```ts
  * import type { StreamSize } from "@spool/core";
@@ -46,6 +47,7 @@ export interface StreamSize {
  * Whether produced bytes are past a stream's character budget, or past the combined byte
  * ceiling: the moment a running capture opens storage.
  *
+ * @category capture
  * @example
  * ```ts
  * import { outgrowsPreview, DEFAULT_PREVIEW_BUDGET } from "@spool/core";
@@ -67,6 +69,7 @@ export function outgrowsPreview(
  * Whether a finished capture stays on the small-result path (no storage at all): it is
  * complete, and every stream fits the preview whole, as itself.
  *
+ * @category capture
  * @example
  * ```ts
  * import { DEFAULT_PREVIEW_BUDGET, keepsInline } from "@spool/core";

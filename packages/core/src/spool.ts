@@ -23,6 +23,7 @@ import type { Batch } from "./stage.js";
 /**
  * What {@link StreamWriter.offer} tells the caller.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StreamWriter } from "@spool/core";
@@ -41,6 +42,7 @@ export type OfferResult =
 /**
  * Where a {@link StreamWriter} stands, in representation bytes.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StreamWriter } from "@spool/core";
@@ -63,6 +65,7 @@ export interface WriterState {
  * `offer` never blocks; its answer says when to wait ({@link OfferResult}). A spool gives
  * one per stream; `createMemoryWriter` in `@spool/core/testing` is one for tests.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StreamWriter } from "@spool/core";
@@ -96,6 +99,7 @@ export interface StreamWriter {
 /**
  * How a {@link StreamWriter} tells its owner about progress, instead of being polled.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { WriterListener } from "@spool/core";
@@ -115,6 +119,7 @@ export interface WriterListener {
 /**
  * What {@link CaptureSpool.finish} reports of one stream once it is stored for good.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureSpool } from "@spool/core";
@@ -145,6 +150,7 @@ export interface StreamFinal {
  * What {@link CaptureSpool.spill} reports once storage is open: the capture's directory
  * and the refs (and paths) of its live stream files.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureSpool } from "@spool/core";
@@ -168,6 +174,7 @@ export interface SpillInfo {
  * implement it only to store captures somewhere new (run `checkSpoolContract` from
  * `@spool/sinks/testing` on it).
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureSpool } from "@spool/core";
@@ -202,6 +209,7 @@ export interface CaptureSpool {
  * What a capture tells its {@link SpoolFactory}: the capture's id, the root it lives
  * under, and when it started (milliseconds since the epoch).
  *
+ * @category storage
  * @example
  * ```ts
  * import type { SpoolContext } from "@spool/core";
@@ -221,6 +229,7 @@ export interface SpoolContext {
  * Makes the {@link CaptureSpool} of one capture; a capture's `spool` option.
  * `createFileSpool(…).factory` and `createMemorySpool().factory` in `@spool/sinks` are two.
  *
+ * @category storage
  * @example
  * ```ts
  * import { createDisabledSpool, type SpoolFactory } from "@spool/core";

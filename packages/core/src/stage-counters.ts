@@ -23,6 +23,7 @@ import type { NamedCounters, Stage } from "./stage.js";
 /**
  * Counters one stage may report.
  *
+ * @category stages
  * @example
  * ```ts
  * import { COUNTER_NAME, MAX_COUNTED_STAGES, MAX_STAGE_COUNTERS, MAX_STAGE_NAME } from "@spool/core";
@@ -34,6 +35,7 @@ export const MAX_STAGE_COUNTERS = 32;
 /**
  * Stages with counters one stream receipt lists (later ones are left out).
  *
+ * @category stages
  * @example
  * ```ts
  * import { COUNTER_NAME, MAX_COUNTED_STAGES, MAX_STAGE_COUNTERS, MAX_STAGE_NAME } from "@spool/core";
@@ -45,6 +47,7 @@ export const MAX_COUNTED_STAGES = 16;
 /**
  * Longest stage name in an entry (a longer one is cut).
  *
+ * @category stages
  * @example
  * ```ts
  * import { COUNTER_NAME, MAX_COUNTED_STAGES, MAX_STAGE_COUNTERS, MAX_STAGE_NAME } from "@spool/core";
@@ -56,6 +59,7 @@ export const MAX_STAGE_NAME = 64;
 /**
  * What a counter's name may be: 1–64 letters, digits, `.`, `_`, `:` or `-`.
  *
+ * @category stages
  * @example
  * ```ts
  * import { COUNTER_NAME, MAX_COUNTED_STAGES, MAX_STAGE_COUNTERS, MAX_STAGE_NAME } from "@spool/core";
@@ -68,6 +72,7 @@ export const COUNTER_NAME = /^[A-Za-z0-9_.:-]{1,64}$/;
 /**
  * One stage's entry in a stream receipt's `stageCounters`.
  *
+ * @category stages
  * @example
  * ```ts
  * import type { StageCountersEntry } from "@spool/core";
@@ -85,6 +90,7 @@ export interface StageCountersEntry {
 /**
  * Why `counters` breaks the bounds, or null when it keeps them.
  *
+ * @category stages
  * @example
  * ```ts
  * import { namedCountersProblem } from "@spool/core";
@@ -113,6 +119,7 @@ export function namedCountersProblem(counters: unknown): string | null {
  * counters (in plan order, at most {@link MAX_COUNTED_STAGES}), each checked against the
  * bounds and copied (a stage's later counting does not change a receipt already built).
  *
+ * @category stages
  * @example
  * ```ts
  * import { stageCountersOf } from "@spool/core";

@@ -8,6 +8,7 @@
  * candidate) and must report how many in {@link Stage.held}; what it holds must never
  * exceed its declared {@link Stage.window}.
  *
+ * @category stages
  * @example
  * ```ts
  * import { composeStages, type Stage } from "@spool/core";
@@ -27,6 +28,7 @@ export type Batch = readonly Uint8Array[];
  * Counters a stage contributes to its stream's receipt (summed over stages into
  * `streams.*.replacements`, `redactions`, `omissions`).
  *
+ * @category stages
  * @example
  * ```ts
  * import type { Stage, StageCounters } from "@spool/core";
@@ -51,6 +53,7 @@ export interface StageCounters {
  * A stage's own counters, by name: at most 32, names of 1–64 letters, digits, `.`, `_`,
  * `:` or `-`, values non-negative safe integers (see `stage-counters.ts`).
  *
+ * @category stages
  * @example
  * ```ts
  * import type { NamedCounters, Stage } from "@spool/core";
@@ -71,6 +74,7 @@ export type NamedCounters = Readonly<Record<string, number>>;
 /**
  * A synchronous byte transformer over batches (see the module comment for the rules).
  *
+ * @category stages
  * @example
  * ```ts
  * import type { Stage } from "@spool/core";
@@ -102,6 +106,7 @@ export interface Stage {
 /**
  * Chain stages: each one's output is the next one's input.
  *
+ * @category stages
  * @example
  * ```ts
  * import { composeStages, runStage } from "@spool/core";
@@ -141,6 +146,7 @@ export function composeStages(stages: readonly Stage[]): Stage {
 /**
  * Sum of every stage's counters, as the receipt reports them.
  *
+ * @category stages
  * @example
  * ```ts
  * import { sumCounters } from "@spool/core";
@@ -163,6 +169,7 @@ export function sumCounters(stages: readonly Stage[]): Required<StageCounters> {
 /**
  * Total bytes in a batch.
  *
+ * @category stages
  * @example
  * ```ts
  * import { batchBytes } from "@spool/core";
@@ -178,6 +185,7 @@ export function batchBytes(batch: Batch): number {
 /**
  * Push `input` through a fresh stage in the given chunks and return the joined output.
  *
+ * @category stages
  * @example
  * ```ts
  * import { runStage } from "@spool/core";

@@ -39,6 +39,7 @@ import type { StreamName } from "./receipt-vocabulary.js";
  * - `crashed`: its owner is gone and published nothing; reported `partial` with reason
  *   `crash` (never `complete`), its committed bytes being the bytes that were stored.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -52,6 +53,7 @@ export type CaptureCondition = "final" | "live" | "crashed";
 /**
  * The process that owns (or owned) a capture: the one that opened its storage.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StoredCapture } from "@spool/core";
@@ -70,6 +72,7 @@ export interface CaptureOwner {
 /**
  * The record a background job's supervisor leaves so that other processes can reach it.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StoredCapture } from "@spool/core";
@@ -92,6 +95,7 @@ export interface CaptureJob {
 /**
  * One consistent look at a capture: its condition, receipt, owner and job record.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -116,6 +120,7 @@ export interface StoredCapture {
  * What a REF names ({@link CaptureStore.resolve}): the capture, and the stream when the
  * ref names a stream file.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -132,6 +137,7 @@ export interface StoreRef {
 /**
  * A byte range `[start, end)` of a stream.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StoredStream } from "@spool/core";
@@ -149,6 +155,7 @@ export interface ByteSpan {
 /**
  * Bytes read from a stream ({@link StoredStream.read}), and where the next read continues.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StoredStream } from "@spool/core";
@@ -175,6 +182,7 @@ export interface StreamSlice {
  * before it (or, when less than one character was asked for, forward past it if that
  * character is wholly committed).
  *
+ * @category storage
  * @example
  * ```ts
  * import type { StoredStream } from "@spool/core";
@@ -224,6 +232,7 @@ export interface StoredStream {
 /**
  * Options of {@link CaptureStore.watch}.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -243,6 +252,7 @@ export interface WatchOptions {
  * and advancing one never moves another. Names match {@link CURSOR_NAME_PATTERN}; any
  * other name is refused with `SPOOL_E_REF_INVALID`.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -264,6 +274,7 @@ export interface CursorBook {
  * recorded apart from any reading, so reading or tailing never swallows it, and
  * concurrent takers never both get it.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -285,6 +296,7 @@ export interface CompletionBook {
 /**
  * What {@link CaptureStore.recover} did, by captureId.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -307,6 +319,7 @@ export interface RecoveryReport {
 /**
  * A capture's state after {@link CaptureStore.reconcile}.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -323,6 +336,7 @@ export interface ReconciledCapture extends StoredCapture {
 /**
  * Bytes a capture takes in the store ({@link CaptureStore.usage}).
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -346,6 +360,7 @@ export interface CaptureUsage {
  * specific to a layout (directories, file names, links, ownership) stays behind it.
  * `createFileStore({ root })` in `@spool/sinks` is the file implementation.
  *
+ * @category storage
  * @example
  * ```ts
  * import type { CaptureStore } from "@spool/core";
@@ -422,6 +437,7 @@ export interface CaptureStore {
 /**
  * A cursor name: a short plain word, safe as part of a file name.
  *
+ * @category storage
  * @example
  * ```ts
  * import { CURSOR_NAME_PATTERN } from "@spool/core";

@@ -24,6 +24,7 @@ import { batchBytes, composeStages, type Stage } from "./stage.js";
 /**
  * What {@link createStreamPipeline} takes.
  *
+ * @category stages
  * @example
  * ```ts
  * import type { StreamPipelineOptions } from "@spool/core";
@@ -56,6 +57,7 @@ export interface StreamPipelineOptions {
  * ({@link createStreamPipeline}). Feed it with `write`, or from a Node stream with
  * {@link pumpStream}.
  *
+ * @category stages
  * @example
  * ```ts
  * import type { StreamPipeline } from "@spool/core";
@@ -87,6 +89,7 @@ export interface StreamPipeline {
 /**
  * One stream's pipeline: stages into `writer`, with the ledger kept on the way.
  *
+ * @category stages
  * @example
  * ```ts
  * import { createStreamPipeline } from "@spool/core";
@@ -181,6 +184,7 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
  * when `stop()` is called (the drain window ran out). The pipeline is ended at end of
  * stream.
  *
+ * @category stages
  * @example
  * ```ts
  * import { Readable } from "node:stream";
@@ -310,6 +314,7 @@ const GATHER_BYTES = 64 * 1024;
 /**
  * How a {@link StreamPump} ended: end of stream, stopped by the caller, or a read error.
  *
+ * @category stages
  * @example
  * ```ts
  * import type { PumpEnd, StreamPump } from "@spool/core";
@@ -324,6 +329,7 @@ export type PumpEnd = "eof" | "stopped" | "error";
  * A running {@link pumpStream}: when it is done, whether it waits for the writer, and how
  * to stop it.
  *
+ * @category stages
  * @example
  * ```ts
  * import type { StreamPump } from "@spool/core";

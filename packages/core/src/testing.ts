@@ -30,6 +30,7 @@ export { createManualClock, type ManualClock } from "./clock.js";
 /**
  * Options of {@link createMemoryWriter}.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createMemoryWriter, type MemoryWriterOptions } from "@spool/core/testing";
@@ -50,6 +51,7 @@ export interface MemoryWriterOptions {
 /**
  * A {@link StreamWriter} that keeps its bytes in memory (see {@link createMemoryWriter}).
  *
+ * @category testing
  * @example
  * ```ts
  * import { createMemoryWriter } from "@spool/core/testing";
@@ -68,6 +70,7 @@ export interface MemoryWriter extends StreamWriter {
  * the listener), `ready()`/`flushed()` resolve at once, and it stops at `stopAt` bytes like
  * a quota would: the batch that does not fit is refused whole.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createMemoryWriter } from "@spool/core/testing";
@@ -122,6 +125,7 @@ export function createMemoryWriter(options: MemoryWriterOptions = {}): MemoryWri
 /**
  * Counts {@link checkLedger} compares, each only when given.
  *
+ * @category testing
  * @example
  * ```ts
  * import { checkLedger, runThroughPipeline, type LedgerExpectation } from "@spool/core/testing";
@@ -151,6 +155,7 @@ export interface LedgerExpectation {
  * (`observed = accepted + pending + discarded`, nothing negative, `committed ≤ produced`),
  * then the first count that differs from `expect`.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createLedger } from "@spool/core";
@@ -193,6 +198,7 @@ export function checkLedger(
 /**
  * What {@link runThroughPipeline} returns: the output, the final ledger and the writer.
  *
+ * @category testing
  * @example
  * ```ts
  * import { runThroughPipeline } from "@spool/core/testing";
@@ -212,6 +218,7 @@ export interface PipelineRun {
  * `end()` at the end), check the ledger after every write, and check at the end that every
  * byte read was accepted and every byte produced was committed.
  *
+ * @category testing
  * @example
  * ```ts
  * import { runThroughPipeline } from "@spool/core/testing";

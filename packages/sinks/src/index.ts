@@ -21,13 +21,13 @@ export {
   type OmissionReason,
   RECEIPT_FILE,
   streamFileName,
-} from "./bundle.js";
+} from "./bundle/bundle.js";
 export {
   type ExportBundleOptions,
   exportBundle,
   type WriteBundleOptions,
   writeBundle,
-} from "./bundle-export.js";
+} from "./bundle/bundle-export.js";
 export {
   createStager,
   type EntrySink,
@@ -37,73 +37,33 @@ export {
   type PublishStagedOptions,
   publishStaged,
   type Stager,
-} from "./bundle-import.js";
+} from "./bundle/bundle-import.js";
 export {
   type BundleWriter,
   createDirBundleWriter,
   createTarBundleWriter,
   type DirBundleWriterOptions,
   type TarBundleWriterOptions,
-} from "./bundle-writer.js";
+} from "./bundle/bundle-writer.js";
 export {
   type ShareCaptureOptions,
   type ShareReport,
   shareCapture,
-} from "./capture-share.js";
-export {
-  type CaptureCondition,
-  type CaptureStateOptions,
-  type CaptureStatus,
-  readCaptureState,
-} from "./capture-state.js";
-export {
-  COMPLETION_MARKER,
-  completionSeen,
-  takeCompletion,
-} from "./completion-marker.js";
-export {
-  crashedFrom,
-  createDataScan,
-  type DataScan,
-  type StoredData,
-  skeletonReceipt,
-} from "./crash-receipt.js";
-export {
-  CURSORS_DIR,
-  loadCursor,
-  saveCursor,
-} from "./cursor-file.js";
-export {
-  type ExitRecord,
-  ExitRecordSchema,
-  readExitRecord,
-} from "./exit-record.js";
-export {
-  type FileLockOptions,
-  withFileLock,
-} from "./file-lock.js";
-export {
-  createFileStore,
-  FILE_STORE,
-  type FileStoreOptions,
-} from "./file-store.js";
+} from "./bundle/capture-share.js";
 export {
   removeStaleStaging,
   STAGING_PREFIX,
   stagingName,
   stagingOwner,
-} from "./import-staging.js";
-export {
-  JOB_FILE,
-  type JobRecord,
-  JobRecordSchema,
-  readJobRecord,
-  writeJobRecord,
-} from "./job-record.js";
+} from "./bundle/import-staging.js";
 export {
   MAX_JSON_BYTES,
   readJsonNoFollow,
-} from "./json-file.js";
+} from "./file/json-file.js";
+export {
+  type FileLockOptions,
+  withFileLock,
+} from "./lock/file-lock.js";
 export {
   currentOwner,
   isOwnerAlive,
@@ -114,31 +74,66 @@ export {
   ownerOf,
   processStart,
   readOwnerFile,
-} from "./owner.js";
-export { OwnerFileSchema, OwnerSchema, ReservationSchema } from "./record-schemas.js";
-export {
-  listCaptures,
-  type RecoveryReport,
-  reconcileCapture,
-  recoverRoot,
-} from "./recovery.js";
+} from "./lock/owner.js";
+export { OwnerFileSchema, OwnerSchema, ReservationSchema } from "./lock/record-schemas.js";
 export {
   createRootAllowance,
   keptOnDisk,
   type Reservation,
-  ROOT_QUOTA_DIR,
   type RootAllowance,
   type RootAllowanceOptions,
   reconcileRootQuota,
   reservationOf,
-  rootQuotaUsage,
-} from "./root-quota.js";
+} from "./quota/root-quota.js";
+export {
+  crashedFrom,
+  createDataScan,
+  type DataScan,
+  type StoredData,
+  skeletonReceipt,
+} from "./recovery/crash-receipt.js";
+export {
+  listCaptureStatuses,
+  reconcileCapture,
+  recoverRoot,
+} from "./recovery/recovery.js";
 // Everything a capture needs (its own explicit list).
 export * from "./runtime.js";
+export {
+  type CaptureStateOptions,
+  type CaptureStatus,
+  readCaptureState,
+} from "./store/capture-dir-state.js";
+export {
+  COMPLETION_MARKER,
+  completionSeen,
+  takeCompletion,
+} from "./store/completion-marker.js";
+export {
+  CURSORS_DIR,
+  loadCursor,
+  saveCursor,
+} from "./store/cursor-file.js";
+export {
+  type ExitRecord,
+  ExitRecordSchema,
+  readExitRecord,
+} from "./store/exit-record.js";
+export {
+  createFileStore,
+  FILE_STORE,
+  type FileStoreOptions,
+} from "./store/file-store.js";
+export {
+  JOB_FILE,
+  type JobRecord,
+  JobRecordSchema,
+  readJobRecord,
+} from "./store/job-record.js";
 export {
   createStateWatch,
   type StateWatch,
   type StateWatchOptions,
   stateSignature,
-} from "./state-watch.js";
-export { WriterQueueOptionsSchema } from "./writer-queue-schema.js";
+} from "./store/state-watch.js";
+export { WriterQueueOptionsSchema } from "./writer/writer-queue-schema.js";

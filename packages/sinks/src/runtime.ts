@@ -12,74 +12,13 @@
  * await files.destroy();
  * ```
  */
-export {
-  type BoundedStreamInfo,
-  createBoundedStream,
-  READ_CHUNK,
-  readableLength,
-  type StreamSource,
-} from "./bounded-stream.js";
-export {
-  createFileSpool,
-  FILE_SPOOL,
-  type FileSpool,
-  type FileSpoolOptions,
-  refOf,
-} from "./file-spool.js";
-export type { FsLayer } from "./fs-layer.js";
-export {
-  createLineIndexer,
-  LINE_INDEX,
-  LINE_INDEX_EVERY,
-  type LineIndexer,
-  type LineSeek,
-  lineIndexEntries,
-  lineIndexName,
-  seekLine,
-  seekLineEntries,
-} from "./line-index.js";
-export {
-  createMemoryAllowance,
-  MEMORY_ALLOWANCE,
-  type MemoryAllowance,
-  type MemoryAllowanceOptions,
-} from "./memory-allowance.js";
-export {
-  createMemorySpool,
-  MEMORY_SPOOL,
-  type MemorySpool,
-  type MemorySpoolOptions,
-} from "./memory-spool.js";
-export {
-  type Admission,
-  type Allowance,
-  type AllowanceSource,
-  createRetentionLimit,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_ROOT_QUOTA,
-  type RetentionLimit,
-  type RetentionLimitOptions,
-  rootQuotaAllowance,
-} from "./quota.js";
-export {
-  QUOTA_SPOOL,
-  type QuotaOptions,
-  withQuotas,
-} from "./quota-spool.js";
-export {
-  captureDir,
-  MAX_REF_LENGTH,
-  type ParsedRef,
-  parseRef,
-  type ResolvedRef,
-  resolveRef,
-  streamOfFile,
-} from "./refs.js";
+
+export type { FsLayer } from "./file/fs-layer.js";
 export {
   defaultRoot,
   type RootChoice,
   resolveRoot,
-} from "./root.js";
+} from "./file/root.js";
 export {
   createExclusive,
   ensurePrivateDir,
@@ -94,14 +33,76 @@ export {
   type WriteOutcome,
   writeFully,
   writeSome,
-} from "./storage.js";
+} from "./file/storage.js";
+export {
+  createMemorySpool,
+  MEMORY_SPOOL,
+  type MemorySpool,
+  type MemorySpoolOptions,
+} from "./memory/memory-spool.js";
+export {
+  createMemoryAllowance,
+  MEMORY_ALLOWANCE,
+  type MemoryAllowance,
+  type MemoryAllowanceOptions,
+} from "./quota/memory-allowance.js";
+export {
+  type Admission,
+  type Allowance,
+  type AllowanceSource,
+  createRetentionLimit,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_ROOT_QUOTA,
+  type RetentionLimit,
+  type RetentionLimitOptions,
+  rootQuotaAllowance,
+} from "./quota/quota.js";
+export {
+  QUOTA_SPOOL,
+  type QuotaOptions,
+  withQuotas,
+} from "./quota/quota-spool.js";
+export {
+  type BoundedStreamInfo,
+  createBoundedStream,
+  READ_CHUNK,
+  readableLength,
+  type StreamSource,
+} from "./store/bounded-stream.js";
+export {
+  createLineIndexer,
+  LINE_INDEX,
+  LINE_INDEX_EVERY,
+  type LineIndexer,
+  type LineSeek,
+  lineIndexEntries,
+  lineIndexName,
+  seekLine,
+  seekLineEntries,
+} from "./store/line-index.js";
+export {
+  captureDir,
+  MAX_REF_LENGTH,
+  type ParsedRef,
+  parseRef,
+  type ResolvedRef,
+  resolveRef,
+  streamOfFile,
+} from "./store/refs.js";
+export {
+  createFileSpool,
+  FILE_SPOOL,
+  type FileSpool,
+  type FileSpoolOptions,
+  refOf,
+} from "./writer/file-spool.js";
 export {
   createWriterQueue,
   WRITER_QUEUE,
   type WriterQueue,
   type WriterQueueStats,
   type WriterTransport,
-} from "./writer-queue.js";
+} from "./writer/writer-queue.js";
 export {
   MIN_WRITER_QUEUE_BUDGET,
   type ResolvedWriterQueueOptions,
@@ -109,4 +110,4 @@ export {
   WRITER_QUEUE_DEFAULTS,
   type WriterQueueOptions,
   writerQueueOptionsSchema,
-} from "./writer-queue-options.js";
+} from "./writer/writer-queue-options.js";

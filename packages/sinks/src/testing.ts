@@ -29,6 +29,7 @@ import {
  * What {@link checkSpoolContract} takes: the spool factory under test and how to read a
  * finished stream back.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createMemorySpool } from "@spool/sinks";
@@ -53,6 +54,7 @@ export interface SpoolContractOptions {
 /**
  * Run the spool contract on `options.factory`; rejects with the first violation.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createMemorySpool } from "@spool/sinks";
@@ -67,7 +69,7 @@ export async function checkSpoolContract(options: SpoolContractOptions): Promise
   await checkSmallPath(options);
 }
 
-function fail(what: string): never {
+function violated(what: string): never {
   throw new Error(`spool contract: ${what}`);
 }
 
@@ -79,7 +81,7 @@ const open = (options: SpoolContractOptions): [string, CaptureSpool] => {
 async function offerAll(spool: CaptureSpool, stream: StreamName, chunks: Buffer[]) {
   for (const chunk of chunks) {
     const r = spool.streams[stream].offer([chunk]);
-    if (r === "stopped") fail(`${stream} stopped unexpectedly`);
+    if (r === "stopped") violated(`${stream} stopped unexpectedly`);
     if (r === "wait") await spool.streams[stream].ready();
   }
 }
@@ -90,20 +92,20 @@ async function checkRoundTrip(options: SpoolContractOptions) {
   const after = Array.from({ length: 40 }, () => randomBytes(64 * 1024));
   await offerAll(spool, "stdout", before);
   await offerAll(spool, "stderr", [Buffer.from("err\n")]);
-  if (spool.spilled) fail("spilled before spill() was called");
+  if (spool.spilled) violated("spilled before spill() was called");
   await spool.spill();
-  if (!spool.spilled) fail("not spilled after spill()");
+  if (!spool.spilled) violated("not spilled after spill()");
   await offerAll(spool, "stdout", after);
   const finals = await spool.finish();
   const expected = Buffer.concat([...before, ...after]);
   if (finals.stdout.committed !== expected.length)
-    fail(`committed ${finals.stdout.committed} of ${expected.length}`);
-  if (finals.stdout.stopped !== null) fail(`stdout stopped: ${finals.stdout.stopped}`);
+    violated(`committed ${finals.stdout.committed} of ${expected.length}`);
+  if (finals.stdout.stopped !== null) violated(`stdout stopped: ${finals.stdout.stopped}`);
   const back = await options.readBack(id, "stdout", finals.stdout);
-  if (!back.equals(expected)) fail("stdout bytes read back differ from what was offered");
+  if (!back.equals(expected)) violated("stdout bytes read back differ from what was offered");
   if (!(await options.readBack(id, "stderr", finals.stderr)).equals(Buffer.from("err\n")))
-    fail("stderr bytes differ");
-  if (finals.stdout.sha256 === null) fail("no sha256 for a stored stream");
+    violated("stderr bytes differ");
+  if (finals.stdout.sha256 === null) violated("no sha256 for a stored stream");
   await spool.close();
 }
 
@@ -115,17 +117,17 @@ async function checkStop(options: SpoolContractOptions) {
   const before = spool.streams.stdout.state.committed;
   spool.streams.stdout.stop("quota");
   if (spool.streams.stdout.offer([Buffer.from("dropped")]) !== "stopped")
-    fail("a stopped stream accepted bytes");
+    violated("a stopped stream accepted bytes");
   const finals = await spool.finish();
   if (finals.stdout.stopped !== "quota")
-    fail(`stop reason not reported (${finals.stdout.stopped})`);
-  if (finals.stdout.committed < before) fail("committed went backwards");
+    violated(`stop reason not reported (${finals.stdout.stopped})`);
+  if (finals.stdout.committed < before) violated("committed went backwards");
   const back = await options.readBack(id, "stdout", finals.stdout);
   if (
     back.length !== finals.stdout.committed ||
     !Buffer.from("kept\n").subarray(0, back.length).equals(back)
   ) {
-    fail("the stored bytes are not the committed prefix");
+    violated("the stored bytes are not the committed prefix");
   }
   await spool.close();
 }
@@ -135,7 +137,7 @@ async function checkSmallPath(options: SpoolContractOptions) {
   await offerAll(spool, "stdout", [Buffer.from("small")]);
   const finals = await spool.finish();
   if (finals.stdout.ref !== null || finals.stdout.committed !== 0)
-    fail("finish without spill stored something");
+    violated("finish without spill stored something");
   await spool.close();
 }
 
@@ -144,8 +146,8 @@ export {
   type FaultCode,
   type FaultSpec,
   nodeFs,
-} from "./fs-layer.js";
+} from "./file/fs-layer.js";
 export {
   checkStoreContract,
   type StoreContractOptions,
-} from "./store-contract.js";
+} from "./store/store-contract.js";

@@ -25,6 +25,7 @@ import type { Stage } from "@spool/core/runtime";
  * The ANSI strip stage's name (`Stage.name` and the receipt's `transforms` entry), e.g.
  * to find it in a plan.
  *
+ * @category stages
  * @example
  * ```ts
  * import { ANSI_STRIP, createStreamPlan } from "@spool/transforms";
@@ -38,6 +39,7 @@ export const ANSI_STRIP = "ansi-strip";
  * Longest string sequence (OSC, DCS, …) in bytes dropped before it is cut off: a stream
  * that opens one and never closes it loses at most this much.
  *
+ * @category stages
  * @example
  * ```ts
  * import { MAX_CONTROL_STRING } from "@spool/transforms";
@@ -64,6 +66,7 @@ const State = {
  * A stage that removes ANSI escape sequences (CSI, OSC, and the rest), holding at most
  * an unfinished sequence between writes.
  *
+ * @category stages
  * @example
  * ```ts
  * import { runStage } from "@spool/core";

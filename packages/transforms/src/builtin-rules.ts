@@ -28,6 +28,7 @@ import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
  * vendor tokens, authorization headers, URL user-info and sensitive assignments. Read
  * them to see what is covered; pass your own through `rules`.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { BUILTIN_RULES } from "@spool/transforms";

@@ -22,9 +22,10 @@
  * redacted only up to its first space; a secret in a flag of another name, or of a
  * command not listed, is left to the ordinary rules.
  *
+ * @category redaction
  * @example
  * ```ts
- * import { redactCommandFlags } from "@spool/transforms";
+ * import { redactCommandFlags } from "@spool/transforms/internal";
  * redactCommandFlags("mysql -u root -phunter2 db"); // "mysql -u root -p[REDACTED:command-flag] db"
  * ```
  */
@@ -119,9 +120,10 @@ interface Scan {
  * {@link COMMAND_FLAG_MARKER}, every other word and space kept: for making a command line
  * fit for a receipt's label or a log.
  *
+ * @category redaction
  * @example
  * ```ts
- * import { redactCommandFlags } from "@spool/transforms";
+ * import { redactCommandFlags } from "@spool/transforms/internal";
  * redactCommandFlags("deploy --token=abc123 prod"); // "deploy --token=[REDACTED:command-flag] prod"
  * ```
  */

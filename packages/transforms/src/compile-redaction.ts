@@ -46,6 +46,7 @@ const DENSE_DEPTH = 3;
  * Default bytes a redactor may hold undecided per stream (8 KiB): the longest secret it can
  * recognise whole. Raise `window` for longer rules.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, DEFAULT_REDACTION_WINDOW } from "@spool/transforms";
@@ -59,6 +60,7 @@ export const DEFAULT_REDACTION_WINDOW = 8192;
  * it may hold undecided. Taken by {@link createRedactor}, {@link compileRedaction} and
  * `redactText`.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, tokenRule, type RedactionOptions } from "@spool/transforms";
@@ -84,6 +86,7 @@ export interface RedactionOptions {
  * Reads the bytes a candidate holds, for pattern rules. Positions are absolute stream
  * offsets. Met only when implementing a {@link CompiledAnchor} by hand.
  *
+ * @category redaction
  * @example
  * ```ts
  * import type { HeldText } from "@spool/transforms";
@@ -98,6 +101,7 @@ export interface HeldText {
 /**
  * One anchor of one rule, as the redactor starts it (part of a {@link CompiledRedaction}).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { compileRedaction } from "@spool/transforms";
@@ -120,6 +124,7 @@ declare const compiledBrand: unique symbol;
  * Rules compiled for the redactor; build with {@link compileRedaction} once and pass to
  * each {@link createRedactor} (stdout, stderr, labels) to compile only once.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { compileRedaction, createRedactor, type CompiledRedaction } from "@spool/transforms";
@@ -154,6 +159,7 @@ export interface CompiledRedaction {
 /**
  * True when `value` is a {@link CompiledRedaction} (as opposed to {@link RedactionOptions}).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { compileRedaction, isCompiledRedaction } from "@spool/transforms";
@@ -168,6 +174,7 @@ export function isCompiledRedaction(value: unknown): value is CompiledRedaction 
 /**
  * Validate and compile `options`; throws `SPOOL_E_OPTIONS` / `SPOOL_E_REDACT_VALUE`.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { compileRedaction, createRedactor, redactText } from "@spool/transforms";

@@ -12,7 +12,7 @@
 import { SpoolError } from "@spool/core/errors";
 import type FastCheck from "fast-check";
 
-async function load(): Promise<typeof FastCheck> {
+async function loadFastCheck(): Promise<typeof FastCheck> {
   try {
     return (await import("fast-check")).default;
   } catch (error) {
@@ -27,4 +27,4 @@ async function load(): Promise<typeof FastCheck> {
   }
 }
 
-export const fc: typeof FastCheck = await load();
+export const fc: typeof FastCheck = await loadFastCheck();

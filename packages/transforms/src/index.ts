@@ -4,7 +4,6 @@ export {
   MAX_CONTROL_STRING,
 } from "./ansi-strip.js";
 export { BUILTIN_RULES } from "./builtin-rules.js";
-export { COMMAND_FLAG_MARKER, redactCommandFlags } from "./command-flags.js";
 export {
   type CompiledAnchor,
   type CompiledRedaction,

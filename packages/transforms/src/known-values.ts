@@ -25,6 +25,7 @@ import { SpoolError } from "@spool/core/runtime";
  * Known values shorter than this many bytes (after trimming) are refused with
  * `SPOOL_E_REDACT_VALUE`: redacting them would blank ordinary words.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { MIN_KNOWN_VALUE_BYTES } from "@spool/transforms";
@@ -37,6 +38,7 @@ export const MIN_KNOWN_VALUE_BYTES = 8;
  * A secret value to redact wherever it appears, in any of its encoded forms (base64, URL,
  * JSON, shell quoting). Pass them as a redactor's `knownValues`.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, type KnownValue } from "@spool/transforms";
@@ -72,6 +74,7 @@ export interface KnownValue {
  * and hex forms: the others are the same bytes. With `longest`, forms that are surely longer
  * than that many bytes may be left out (the raw value never is).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { knownValueForms } from "@spool/transforms";
@@ -113,6 +116,7 @@ export function knownValueForms(value: string, longest = Number.POSITIVE_INFINIT
  * shorter than {@link MIN_KNOWN_VALUE_BYTES} or an encoded form does not fit `window`
  * bytes; the message names its `source`, never the value.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { checkKnownValue, DEFAULT_REDACTION_WINDOW } from "@spool/transforms";
@@ -150,6 +154,7 @@ export function checkKnownValue(known: KnownValue, window: number): string {
  * Known values from environment variables (`--redact-env NAME`, repeatable). Each becomes
  * rule `env:NAME`. Throws `SPOOL_E_REDACT_VALUE` for a variable that is unset or too short.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, knownValuesFromEnv } from "@spool/transforms";
@@ -184,6 +189,7 @@ export function knownValuesFromEnv(
  * Known values from a file's text, one value per line (`--redact-file F`). Blank lines are
  * skipped; a line too short to redact safely is refused with its line number.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { parseKnownValues } from "@spool/transforms";
@@ -206,6 +212,7 @@ export function parseKnownValues(text: string, source: string): KnownValue[] {
 /**
  * {@link parseKnownValues} on a file's contents. Read errors become `SPOOL_E_REDACT_VALUE`.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, knownValuesFromFile } from "@spool/transforms";

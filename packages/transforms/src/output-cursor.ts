@@ -12,6 +12,7 @@ import { markedPiece, markerPiece } from "./redaction-markers.js";
  * One piece of the redactor's output and the input range it stands for (for tests and
  * tracing); see the redactor's `trace` option.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, type TraceSegment } from "@spool/transforms";

@@ -16,6 +16,7 @@ import { markerRanges } from "./redaction-markers.js";
 /**
  * The preview tap's stage name, e.g. to check that a plan ends with one.
  *
+ * @category stages
  * @example
  * ```ts
  * import { createPreviewTap, PREVIEW_TAP, previewTapBudget } from "@spool/transforms";
@@ -28,6 +29,7 @@ export const PREVIEW_TAP = "preview-tap";
  * How much of its stream a preview tap keeps, in bytes; {@link previewTapBudget} derives
  * them from a character budget.
  *
+ * @category stages
  * @example
  * ```ts
  * import { createPreviewTap, type PreviewTapOptions } from "@spool/transforms";
@@ -47,6 +49,7 @@ export interface PreviewTapOptions {
 /**
  * Budgets that always hold a stream of `chars` characters whole (4 bytes a character at most).
  *
+ * @category stages
  * @example
  * ```ts
  * import { createPreviewTap, previewTapBudget } from "@spool/transforms";
@@ -61,6 +64,7 @@ export function previewTapBudget(chars: number): PreviewTapOptions {
  * The last stage of a stream: passes bytes through and keeps a bounded head and tail for
  * the preview. `createStreamPlan` makes it from the capture's preview budget.
  *
+ * @category stages
  * @example
  * ```ts
  * import { createPreviewTap, previewTapBudget } from "@spool/transforms";

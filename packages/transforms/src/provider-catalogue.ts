@@ -1,6 +1,6 @@
 /**
  * The provider catalogue: vendor credential formats as data, one line each. Every entry
- * becomes a prefix anchor in the redactor's one automaton (see `rules/catalogue-rules.ts`),
+ * becomes a prefix anchor in the redactor's one automaton (see `rules/vendor-tokens.ts`),
  * so a hundred formats cost no more per byte than one; only bytes after a prefix are looked
  * at. The facts (prefix, alphabet, length) are those the vendors document and public
  * scanners' rule tests use; the `shape` of an entry describes a well-formed token for the
@@ -23,6 +23,7 @@
 /**
  * One vendor token format of the built-in catalogue ({@link PROVIDER_FORMATS}).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { PROVIDER_FORMATS, type ProviderFormat } from "@spool/transforms";
@@ -77,6 +78,7 @@ export interface ProviderFormat {
  * A format caught only next to one of its vendor's names (no distinctive prefix), as in
  * {@link CONTEXT_PROVIDERS}.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { CONTEXT_PROVIDERS, type ContextProvider } from "@spool/transforms";
@@ -103,6 +105,7 @@ const B64 = "A-Za-z0-9+/=";
  * The vendor token formats with a prefix, in tie-break order (a span claimed by two is
  * named after the first). Each becomes one built-in token rule.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { PROVIDER_FORMATS } from "@spool/transforms";
@@ -264,6 +267,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
  * Formats told apart only by the vendor's name nearby (`HEROKU_API_KEY=…`): caught by the
  * sensitive-assignment rules.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { CONTEXT_PROVIDERS } from "@spool/transforms";

@@ -17,6 +17,7 @@ import type { ContextProvider, ProviderFormat } from "./provider-catalogue.js";
  * A deterministic source of numbers in [0, 1) (mulberry32): the same seed gives the same
  * samples, so a failing test can be replayed.
  *
+ * @category testing
  * @example
  * ```ts
  * import { seededRandom } from "@spool/transforms";
@@ -38,6 +39,7 @@ export function seededRandom(seed: number): () => number {
 /**
  * A synthetic credential as written, and the part of it that is secret.
  *
+ * @category testing
  * @example
  * ```ts
  * import { PROVIDER_FORMATS, providerSamples, redactText, seededRandom } from "@spool/transforms";
@@ -56,6 +58,7 @@ export interface ProviderSample {
  * where the format has one): for testing rules against the catalogue. Never a real
  * credential.
  *
+ * @category testing
  * @example
  * ```ts
  * import { PROVIDER_FORMATS, providerSamples, seededRandom } from "@spool/transforms";
@@ -80,6 +83,7 @@ export function providerSamples(format: ProviderFormat, random: () => number): P
 /**
  * A value of a context provider's shape (random, never a real credential).
  *
+ * @category testing
  * @example
  * ```ts
  * import { CONTEXT_PROVIDERS, contextSample, seededRandom } from "@spool/transforms";
@@ -95,6 +99,7 @@ export function contextSample(provider: ContextProvider, random: () => number): 
  * Fill a shape's `{n:class}` / `{n-m:class}` runs with random characters of the class;
  * `%` stands for `prefix`.
  *
+ * @category testing
  * @example
  * ```ts
  * import { fillShape, seededRandom } from "@spool/transforms";
@@ -129,6 +134,7 @@ export function fillShape(shape: string, random: () => number, prefix: string): 
  * True when the last 6 characters of the token's body are the CRC-32 of the rest in
  * base62 (GitHub's and npm's token checksum).
  *
+ * @category testing
  * @example
  * ```ts
  * import { checksumValid } from "@spool/transforms";

@@ -22,6 +22,7 @@ import { createRedactor } from "./redactor.js";
 /**
  * Redact a whole string at once (labels, arguments, anything that is not a stream).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { redactText } from "@spool/transforms";

@@ -65,6 +65,7 @@ import { WhitespaceRuns } from "./whitespace-runs.js";
 /**
  * The redactor stage's name, e.g. to find it in a plan.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, REDACTOR } from "@spool/transforms";
@@ -78,6 +79,7 @@ export type { TraceSegment } from "./output-cursor.js";
 /**
  * How a redactor stage runs (what it redacts is {@link RedactionOptions}).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, type RedactorStageOptions } from "@spool/transforms";
@@ -111,6 +113,7 @@ export interface RedactorStageOptions {
  * A redactor as a stage: it holds at most `window` bytes, and counts its redactions and
  * omissions (both reported in the receipt).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { runStage } from "@spool/core";
@@ -136,6 +139,7 @@ export interface RedactorStage extends Stage {
 /**
  * How often a redactor's scan stopped (see {@link RedactorStage.scanCounters}).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, type ScanCounters } from "@spool/transforms";
@@ -153,6 +157,7 @@ export interface ScanCounters {
  * What a redactor counts: redactions and omissions, the input bytes they removed and the
  * marker bytes written in their place (the receipt's `redactedBytes` and `markerBytes`).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, type RedactorCounters } from "@spool/transforms";
@@ -195,6 +200,7 @@ type Phase = (typeof Phase)[keyof typeof Phase];
  * `SPOOL_E_OPTIONS` for a malformed rule, `SPOOL_E_REDACT_VALUE` for a known value too
  * short to redact safely.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { runStage } from "@spool/core";

@@ -46,6 +46,7 @@ import { classBodyProblem } from "./rules/byte-classes.js";
  * What a candidate of a {@link MatcherRule} says after each byte: hold (undecided),
  * redact (a secret, maybe more follows), close (done, redact up to here) or reject.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { Verdict, type Candidate } from "@spool/transforms";
@@ -73,6 +74,7 @@ export type Verdict = (typeof Verdict)[keyof typeof Verdict];
  * Where a candidate starts: the anchor that matched and what came before it (what
  * {@link MatcherRule.start} is given).
  *
+ * @category redaction
  * @example
  * ```ts
  * import type { AnchorMatch } from "@spool/transforms";
@@ -103,6 +105,7 @@ export interface AnchorMatch {
  * One live match attempt of a {@link MatcherRule}. Offsets count bytes from the first byte
  * of the anchor (the anchor's own bytes are offsets `0 .. length - 1`).
  *
+ * @category redaction
  * @example
  * ```ts
  * import { Verdict, type AnchorMatch, type Candidate } from "@spool/transforms";
@@ -162,6 +165,7 @@ interface RuleBase {
 /**
  * Exact strings to redact wherever they occur.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, type LiteralRule } from "@spool/transforms";
@@ -185,6 +189,7 @@ export interface LiteralRule extends RuleBase {
  * A match still running at `maxLength` (no stop byte seen) is redacted and extended to the
  * next stop byte or whitespace: a token longer than declared fails closed.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, type PatternRule } from "@spool/transforms";
@@ -217,6 +222,7 @@ export interface PatternRule extends RuleBase {
  * A custom incremental matcher, started at each anchor occurrence: the most general rule,
  * for formats a pattern cannot decide in bounded memory. {@link tokenRule} builds one.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, Verdict, type MatcherRule } from "@spool/transforms";
@@ -265,6 +271,7 @@ export interface MatcherRule extends RuleBase {
  * Any rule a redactor takes in `rules`: a {@link LiteralRule}, a {@link PatternRule} or a
  * {@link MatcherRule}. Checked by {@link validateRule} when the redactor is built.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { createRedactor, tokenRule, type RedactionRule } from "@spool/transforms";
@@ -287,6 +294,7 @@ const RULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
  * for a window of `window` bytes: a valid name, values and lengths within the window,
  * patterns that start at their anchors. {@link createRedactor} calls it for every rule.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { DEFAULT_REDACTION_WINDOW, validateRule } from "@spool/transforms";

@@ -17,6 +17,7 @@ import { fc } from "./fast-check-peer.js";
 /**
  * A secret in its context: `text` is embedded, `secret` (a part of it) must not survive.
  *
+ * @category testing
  * @example
  * ```ts
  * import { checkRedaction, type SecretSample } from "@spool/transforms/testing";
@@ -34,6 +35,7 @@ export interface SecretSample {
 /**
  * The name of a context a bare secret is embedded in; see {@link SECRET_CONTEXTS}.
  *
+ * @category testing
  * @example
  * ```ts
  * import type { SecretContext } from "@spool/transforms/testing";
@@ -46,6 +48,7 @@ export type SecretContext = keyof typeof SECRET_CONTEXTS;
  * The contexts a bare secret is embedded in, by name: each wraps the secret `s` in the text
  * around it. A {@link SecretSample} that brings its own context is embedded as written.
  *
+ * @category testing
  * @example
  * ```ts
  * import { SECRET_CONTEXTS } from "@spool/transforms/testing";
@@ -69,6 +72,7 @@ export const SECRET_CONTEXTS = {
 /**
  * Options of {@link arbSecretEmbedding}: the secrets, the filler and the contexts.
  *
+ * @category testing
  * @example
  * ```ts
  * import { arbSecretEmbedding, type EmbeddingOptions } from "@spool/transforms/testing";
@@ -91,6 +95,7 @@ export interface EmbeddingOptions {
 /**
  * Log-like filler text: words, numbers, punctuation, newlines (and a little UTF-8).
  *
+ * @category testing
  * @example
  * ```ts
  * import fc from "fast-check";
@@ -125,6 +130,7 @@ export function arbLogText(maxLength = 80): Arbitrary<string> {
  * Text with the given secrets embedded in filler, each bare secret in a random context
  * (see {@link SECRET_CONTEXTS}). `secrets` lists what must not survive redaction.
  *
+ * @category testing
  * @example
  * ```ts
  * import fc from "fast-check";

@@ -28,6 +28,7 @@ import { fc } from "./fast-check-peer.js";
  * Options of {@link checkStageProperty}: the stage, its reference model, inputs, and run
  * settings.
  *
+ * @category testing
  * @example
  * ```ts
  * import fc from "fast-check";
@@ -59,6 +60,7 @@ export interface StagePropertyOptions extends PropertyRunOptions {
  * `end()`: the output equals the reference and `held` is 0. Throws an `Error` whose message
  * gives the reason, the input and chunks as text, and the seed/path to replay.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createUtf8Decoder } from "@spool/transforms";
@@ -91,6 +93,7 @@ export function checkStageProperty(options: StagePropertyOptions): void {
  * How many runs, and the seed and path that replay a failure (a failure's message prints
  * both).
  *
+ * @category testing
  * @example
  * ```ts
  * import { createUtf8Decoder } from "@spool/transforms";
@@ -111,6 +114,7 @@ export interface PropertyRunOptions {
  * `fc.assert` with a readable failure: the message is the (shrunk) counterexample's own
  * error message, followed by the seed and path that replay it; the error is its `cause`.
  *
+ * @category testing
  * @example
  * ```ts
  * import fc from "fast-check";
@@ -137,6 +141,7 @@ export function assertProperty<T>(property: IProperty<T>, options: PropertyRunOp
  * One run of {@link checkStageProperty}'s checks on one input and one chunking, against
  * `expected` (the reference output for the whole input). Throws on the first violation.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createAnsiStrip } from "@spool/transforms";
@@ -201,6 +206,7 @@ export function checkStageRun(
  * Why a stage's own counters (`namedCounters`) would not fit in a receipt, or null: they
  * break a bound (see `stage-counters.ts` in `@spool/core`) or reading them throws.
  *
+ * @category testing
  * @example
  * ```ts
  * import type { Stage } from "@spool/core";
@@ -224,6 +230,7 @@ export function countersProblem(stage: Stage): string | null {
  * Default inputs of {@link checkStageProperty}: short UTF-8 text with newlines, a few
  * invalid bytes and ANSI escapes, at most `maxLength` bytes.
  *
+ * @category testing
  * @example
  * ```ts
  * import { arbStageInput, checkStageProperty } from "@spool/transforms/testing";
@@ -253,6 +260,7 @@ export function arbStageInput(maxLength = 300): Arbitrary<Uint8Array> {
  * Every split of `input` into non-empty chunks (2^(n-1) of them): exhaustive for short
  * inputs (keep them under ~16 bytes).
  *
+ * @category testing
  * @example
  * ```ts
  * import { createUtf8Decoder } from "@spool/transforms";
@@ -284,6 +292,7 @@ export function* allChunkings(input: Uint8Array): Generator<Uint8Array[]> {
 /**
  * `input` one byte per chunk: the chunking that splits every character and token.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createAnsiStrip } from "@spool/transforms";
@@ -299,6 +308,7 @@ export function byteAtATime(input: Uint8Array): Uint8Array[] {
 /**
  * `input` split at the given offsets (out-of-range and repeated offsets ignored).
  *
+ * @category testing
  * @example
  * ```ts
  * import { splitAt } from "@spool/transforms/testing";
@@ -321,6 +331,7 @@ export function splitAt(input: Uint8Array, offsets: readonly number[]): Uint8Arr
  * Random split offsets for an input of `length` bytes, at most `maxCuts` of them (use
  * with {@link splitAt}).
  *
+ * @category testing
  * @example
  * ```ts
  * import fc from "fast-check";
@@ -338,6 +349,7 @@ export function arbSplitOffsets(length: number, maxCuts = 32): Arbitrary<number[
 /**
  * An input and a random chunking of it, for your own fast-check properties.
  *
+ * @category testing
  * @example
  * ```ts
  * import fc from "fast-check";
@@ -361,6 +373,7 @@ export function arbChunked(
  * Bytes as readable text for failure messages: a JSON string when they are printable
  * UTF-8, else with each byte outside printable ASCII as `\xNN`. Long runs are cut.
  *
+ * @category testing
  * @example
  * ```ts
  * import { showBytes } from "@spool/transforms/testing";

@@ -30,6 +30,7 @@ import { createUtf8Decoder, UTF8_DECODER } from "./utf8-decoder.js";
  * What {@link createStreamPlan} takes: the preview budget, the redactor (or null), and your
  * own stages, which run after the redactor and before the tap.
  *
+ * @category stages
  * @example
  * ```ts
  * import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
@@ -67,6 +68,7 @@ export interface StreamPlanOptions {
  * `stripAnsi: false`) → redactor (unless `null`) → your `stages` → the preview tap, sized
  * from the capture's preview budget.
  *
+ * @category stages
  * @example
  * ```ts
  * import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
@@ -97,6 +99,7 @@ export function createStreamPlan(options: StreamPlanOptions): StreamPlan {
  * Refuse (`SPOOL_E_PLAN`) a plan that redacts before a built-in transform that joins
  * bytes, that has no redactor while redaction is on, or whose preview tap is not last.
  *
+ * @category stages
  * @example
  * ```ts
  * import { checkStreamPlan, createRedactor, createAnsiStrip, createPreviewTap, previewTapBudget } from "@spool/transforms";

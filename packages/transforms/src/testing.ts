@@ -71,6 +71,7 @@ export {
  * `Error` describing the first violation. {@link checkStageProperty} runs it on random
  * inputs and chunkings.
  *
+ * @category testing
  * @example
  * ```ts
  * import { createUtf8Decoder } from "@spool/transforms";
@@ -93,7 +94,7 @@ export function checkStage(
     const so = Buffer.concat(got);
     if (so.length < length || !so.equals(expected.subarray(0, so.length))) {
       throw new Error(
-        `${stage.name}: after ${what} the output is not a prefix of the one-shot output\n${describe(input, chunks)}`,
+        `${stage.name}: after ${what} the output is not a prefix of the one-shot output\n${describeChunking(input, chunks)}`,
       );
     }
     length = so.length;
@@ -112,7 +113,7 @@ export function checkStage(
   const all = Buffer.concat(got);
   if (!all.equals(expected)) {
     throw new Error(
-      `${stage.name}: chunked output differs from one-shot output\n${describe(input, chunks)}\n got ${showBytes(all)}\nwant ${showBytes(expected)}`,
+      `${stage.name}: chunked output differs from one-shot output\n${describeChunking(input, chunks)}\n got ${showBytes(all)}\nwant ${showBytes(expected)}`,
     );
   }
   // The chunks as one batch, equal ones as one shared object: a stage must not tell pieces
@@ -122,7 +123,7 @@ export function checkStage(
   const all2 = Buffer.concat(pieces);
   if (!all2.equals(expected)) {
     throw new Error(
-      `${stage.name}: one batch with shared equal pieces differs from one-shot output\n${describe(input, chunks)}\n got ${showBytes(all2)}\nwant ${showBytes(expected)}`,
+      `${stage.name}: one batch with shared equal pieces differs from one-shot output\n${describeChunking(input, chunks)}\n got ${showBytes(all2)}\nwant ${showBytes(expected)}`,
     );
   }
 }
@@ -148,6 +149,7 @@ function sharedEqualChunks(chunks: readonly Uint8Array[]): Uint8Array[] {
  * The redacted and omitted input ranges of the one-shot redaction of `input`: where a
  * rule fired, in input offsets.
  *
+ * @category testing
  * @example
  * ```ts
  * import { redactedRanges } from "@spool/transforms/testing";
@@ -173,6 +175,7 @@ export function redactedRanges(
  * `markerBytes`, with `redactedBytes` the one-shot output's redacted and omitted ranges.
  * Throws an `Error` naming the first violation.
  *
+ * @category testing
  * @example
  * ```ts
  * import { byteAtATime, checkRedactor } from "@spool/transforms/testing";
@@ -194,7 +197,7 @@ export function checkRedactor(
       for (const r of ranges) {
         if (seg.start < r.end && r.start < seg.end) {
           throw new Error(
-            `redactor: after ${what}, input bytes [${seg.start}, ${seg.end}) were emitted but the one-shot output ${r.kind} [${r.start}, ${r.end})\n${describe(input, chunks)}`,
+            `redactor: after ${what}, input bytes [${seg.start}, ${seg.end}) were emitted but the one-shot output ${r.kind} [${r.start}, ${r.end})\n${describeChunking(input, chunks)}`,
           );
         }
       }
@@ -215,7 +218,7 @@ export function checkRedactor(
   const removed = ranges.reduce((sum, r) => sum + (r.end - r.start), 0);
   if (produced !== input.length - redactedBytes + markerBytes || redactedBytes !== removed) {
     throw new Error(
-      `redactor: ${input.length} bytes in, ${produced} out, but counted ${redactedBytes} removed (ranges: ${removed}) and ${markerBytes} of markers\n${describe(input, chunks)}`,
+      `redactor: ${input.length} bytes in, ${produced} out, but counted ${redactedBytes} removed (ranges: ${removed}) and ${markerBytes} of markers\n${describeChunking(input, chunks)}`,
     );
   }
 }
@@ -224,6 +227,7 @@ export function checkRedactor(
  * Throw if `output` still contains any `piece`-byte substring of `secret` (8 bytes by
  * default): a partial leak counts as a leak.
  *
+ * @category testing
  * @example
  * ```ts
  * import { redactText } from "@spool/transforms";
@@ -247,6 +251,7 @@ export function checkNoSecretPiece(output: string, secret: string, piece = 8): v
  * Options of {@link checkRedaction}: what to embed (see {@link EmbeddingOptions}) and how
  * many runs (see {@link PropertyRunOptions}).
  *
+ * @category testing
  * @example
  * ```ts
  * import { checkRedaction, type CheckRedactionOptions } from "@spool/transforms/testing";
@@ -263,6 +268,7 @@ export interface CheckRedactionOptions extends EmbeddingOptions, PropertyRunOpti
  * secret survives. Run it on your own rule in one line; a failure names the piece that
  * survived and the text it survived in.
  *
+ * @category testing
  * @example
  * ```ts
  * import { tokenRule } from "@spool/transforms";
@@ -294,7 +300,7 @@ export function checkRedaction(
   );
 }
 
-function describe(input: Uint8Array, chunks: readonly Uint8Array[]): string {
+function describeChunking(input: Uint8Array, chunks: readonly Uint8Array[]): string {
   if (chunks.length > 40) return `input ${showBytes(input)} in ${chunks.length} chunks`;
   return `input ${showBytes(input)} in chunks [${chunks.map((c) => showBytes(c, 60)).join(", ")}]`;
 }

@@ -19,6 +19,7 @@ import type { Stage } from "@spool/core/runtime";
 /**
  * The UTF-8 decoder stage's name, e.g. to find it in a plan.
  *
+ * @category stages
  * @example
  * ```ts
  * import { createUtf8Decoder, UTF8_DECODER } from "@spool/transforms";
@@ -31,6 +32,7 @@ export const UTF8_DECODER = "utf8-decoder";
  * The UTF-8 decoder as a stage: `counters.replacements` counts the invalid sequences it
  * replaced with U+FFFD.
  *
+ * @category stages
  * @example
  * ```ts
  * import { runStage } from "@spool/core";
@@ -50,6 +52,7 @@ const REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
  * A stage that passes valid UTF-8 through and replaces each invalid sequence with U+FFFD,
  * holding at most the 3 bytes of a character split between writes.
  *
+ * @category stages
  * @example
  * ```ts
  * import { runStage } from "@spool/core";

@@ -6,7 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { grepCapture } from "../ops/grep-capture.js";
 import { resultBytes } from "../result-budget.js";
-import { defineTool, locateRef, maxBytesArg, refArg, streamArg } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, READS, refArg, streamArg } from "./tool.js";
 
 const GrepResultSchema = z.object({
   matches: z.array(
@@ -23,6 +23,8 @@ type GrepHit = { line: number; offset: number; text: string };
 
 export const grepTool = defineTool({
   name: "grep",
+  title: "Search a stream",
+  annotations: READS,
   description:
     "Matching lines of a capture's stream as LINE:OFFSET:TEXT (OFFSET for read). Paged: pass structuredContent.nextOffset as from for the next page.",
   input: {

@@ -6,22 +6,31 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { killCapture, killReport } from "../ops/kill-capture.js";
-import {
-  type CaptureSummary,
-  CaptureSummarySchema,
-  listCaptureSummaries,
-} from "../ops/list-captures.js";
+import { type CaptureSummary, listCaptureSummaries } from "../ops/list-captures.js";
 import { resultBytes } from "../result-budget.js";
-import { defineTool, locateRef, maxBytesArg, refArg, TextResultSchema } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, READS, refArg, TextResultSchema } from "./tool.js";
+
+/** A listed capture: its key fields named, the rest as `spool ls --json` gives it. */
+const LsEntrySchema = z
+  .looseObject({
+    captureId: z.string(),
+    process: z.string(),
+    exitCode: z.number().int().nullable(),
+    capture: z.string(),
+    startedAt: z.string(),
+  })
+  .describe("as `spool ls --json`: states, times, committed bytes, refs, job, provenance");
 
 const LsResultSchema = z.object({
-  captures: z.array(CaptureSummarySchema),
+  captures: z.array(LsEntrySchema),
   shown: z.number().int(),
   total: z.number().int(),
 });
 
 export const killTool = defineTool({
   name: "kill",
+  title: "Stop a job",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   description: "Cancel a job (its process group; SIGKILL after a grace period).",
   input: {
     ref: refArg,
@@ -44,6 +53,8 @@ export const killTool = defineTool({
 
 export const lsTool = defineTool({
   name: "ls",
+  title: "List captures",
+  annotations: READS,
   description:
     "List the captures in the root, newest last (bounded: the oldest are left out if they do not fit).",
   input: {

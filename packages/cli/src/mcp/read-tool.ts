@@ -9,7 +9,7 @@ import { SpoolError } from "@spool/core";
 import { z } from "zod";
 import { parseLineRange, type ReadFrame, type ReadFrom, readCapture } from "../ops/read-capture.js";
 import { fitPage } from "../result-budget.js";
-import { defineTool, locateRef, maxBytesArg, refArg, streamArg } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, READS, refArg, streamArg } from "./tool.js";
 
 export const ReadResultSchema = z.object({
   captureId: z.string(),
@@ -24,6 +24,8 @@ export const ReadResultSchema = z.object({
 
 export const readTool = defineTool({
   name: "read",
+  title: "Read a stream",
+  annotations: READS,
   description:
     "Committed bytes of a capture's stream, one bounded page: from offset (or lines A:B, or a named cursor); structuredContent.nextOffset is where the next page starts.",
   input: {

@@ -3,18 +3,34 @@
  * text is what `spool run` prints (preview and status line); `structuredContent` is the
  * receipt and the exit status the command would have. `status` and `wait` call
  * `captureStatus` and `waitForCapture` (`ops/`), the functions `spool status` and
- * `spool wait` call; `run` and `start` launch their capture through the CLI command.
+ * `spool wait` call; `run` and `start` call `runFromInput` and `startJob`, the functions
+ * `spool run` and `spool start` call (a cancelled `run` stops its whole process group).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { producerOf, type Receipt, ReceiptSchema, receiptExitStatus } from "@spool/core";
+import { producerOf, type Receipt, receiptExitStatus } from "@spool/core";
 import { z } from "zod";
-import { MAX_TIMER_MS } from "../args.js";
-import { formatInline } from "../inline.js";
+import { commandInput, MAX_TIMER_MS } from "../args.js";
+import { RUN, START } from "../commands.js";
+import { statusLine } from "../inline.js";
 import { captureStatus } from "../ops/capture-status.js";
+import { runFromInput, startJob } from "../ops/run-capture.js";
 import { waitForCapture } from "../ops/wait-capture.js";
-import { resultBytes } from "../result-budget.js";
+import { clipUtf8, clipUtf8Tail, resultBytes } from "../result-budget.js";
 import { allowedCwd, checkCommand } from "./command-policy.js";
-import { defineTool, locateRef, maxBytesArg, refArg, type ToolContext } from "./tool.js";
+import { defineTool, locateRef, maxBytesArg, READS, refArg, type ToolContext } from "./tool.js";
+
+/**
+ * The receipt in a result: its key fields named, the rest as it is (the full JSON Schema
+ * is `receipt.schema.json`; repeating it in every tool made `tools/list` 48 KB). The
+ * preview's text is not repeated in it: it is the result's text.
+ */
+const ReceiptOutputSchema = z
+  .looseObject({
+    captureId: z.string(),
+    capture: z.looseObject({ state: z.string() }),
+    streams: z.looseObject({}),
+  })
+  .describe("the receipt (docs/receipt.md) but preview.text, which is the text content");
 
 const RunResultSchema = z.object({
   exitStatus: z
@@ -22,7 +38,7 @@ const RunResultSchema = z.object({
     .int()
     .nullable()
     .describe("the exit status spool run would have (null: still running)"),
-  receipt: ReceiptSchema,
+  receipt: ReceiptOutputSchema,
 });
 
 const captureShape = {
@@ -51,6 +67,8 @@ type CaptureArgs = z.infer<z.ZodObject<typeof captureShape>>;
 
 export const runTool = defineTool({
   name: "run",
+  title: "Run a command, captured",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   description:
     "Run a command with its output captured by spool; returns a bounded preview, a status line and the receipt (refs to the full output for read/grep/tail). With background_after, a command still running after that many seconds goes on as a job.",
   input: {
@@ -62,21 +80,27 @@ export const runTool = defineTool({
       .describe("seconds before a still-running command becomes a background job"),
   },
   output: RunResultSchema,
-  async handle(context, args) {
+  async handle(context, args, signal) {
     const budget = context.budget(args.max_bytes);
     const cwd = checkedCwd(context, args);
-    const argv = captureArgv(args, budget);
-    if (args.background_after !== undefined)
-      argv.push("--background-after", String(args.background_after));
-    const out = await context.call("run", [...argv, "--", ...args.argv], cwd);
-    const receipt = parseReceipt(out.stdout);
-    const live = producerOf(receipt).running;
-    return receiptResult(receipt, live ? null : out.status, budget);
+    const input = commandInput(
+      RUN,
+      {
+        ...captureOptions(context, args, budget),
+        "background-after": msOfSeconds(args.background_after),
+      },
+      args.argv,
+    );
+    const outcome = await runFromInput(input, { cwd, env: context.env }, signal ? { signal } : {});
+    const live = producerOf(outcome.receipt).running;
+    return receiptResult(outcome.receipt, live ? null : outcome.exitStatus, budget);
   },
 });
 
 export const startTool = defineTool({
   name: "start",
+  title: "Start a background job",
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: true },
   description:
     "Start a command as a background job; returns its launch receipt at once. Follow it with status, wait, read, tail, grep, kill.",
   input: captureShape,
@@ -84,12 +108,8 @@ export const startTool = defineTool({
   async handle(context, args) {
     const budget = context.budget(args.max_bytes);
     const cwd = checkedCwd(context, args);
-    const out = await context.call(
-      "start",
-      [...captureArgv(args, budget), "--", ...args.argv],
-      cwd,
-    );
-    const receipt = parseReceipt(out.stdout);
+    const input = commandInput(START, captureOptions(context, args, budget), args.argv);
+    const { receipt } = await startJob(input, { cwd, env: context.env });
     return receiptResult(
       receipt,
       producerOf(receipt).running ? null : receiptExitStatus(receipt),
@@ -100,6 +120,8 @@ export const startTool = defineTool({
 
 export const statusTool = defineTool({
   name: "status",
+  title: "Receipt of a capture",
+  annotations: READS,
   description: "The capture's current receipt (final, else live).",
   input: { ref: refArg, max_bytes: maxBytesArg },
   output: RunResultSchema,
@@ -112,6 +134,8 @@ export const statusTool = defineTool({
 
 export const waitTool = defineTool({
   name: "wait",
+  title: "Wait for a job",
+  annotations: READS,
   description:
     "Wait for a job to end (at most timeout seconds); its final receipt, else the live one.",
   input: {
@@ -139,52 +163,105 @@ function checkedCwd(context: ToolContext, args: CaptureArgs): string {
   return cwd;
 }
 
-/** The capture options of `run`/`start` as `spool run` flags, the preview sized to the budget. */
-function captureArgv(args: CaptureArgs, budget: number): string[] {
-  const argv = ["--json"];
-  const add = (flag: string, value: string | number | undefined) => {
-    if (value !== undefined) argv.push(flag, String(value));
+/** The capture options of `run`/`start` as typed option values, the preview sized to the budget. */
+function captureOptions(
+  context: ToolContext,
+  args: CaptureArgs,
+  budget: number,
+): Record<string, unknown> {
+  return {
+    json: true,
+    root: context.options.root,
+    timeout: msOfSeconds(args.timeout),
+    label: args.label,
+    "call-id": args.call_id,
+    "preview-stdout": args.preview_stdout,
+    "preview-stderr": args.preview_stderr,
+    // The preview is shown once (the text); the receipt takes about 3 KiB beside it.
+    "preview-bytes": Math.max(256, Math.min(args.preview_bytes ?? 16384, budget - 3072)),
   };
-  add("--timeout", args.timeout);
-  add("--label", args.label);
-  add("--call-id", args.call_id);
-  add("--preview-stdout", args.preview_stdout);
-  add("--preview-stderr", args.preview_stderr);
-  // The preview is shown twice (text, receipt): each gets under half of the budget.
-  add(
-    "--preview-bytes",
-    Math.max(256, Math.min(args.preview_bytes ?? 16384, Math.floor((budget - 3072) / 2))),
-  );
-  return argv;
 }
 
-/** The receipt as a result: `spool run`'s text, or over the budget its status line alone. */
-function receiptResult(
+/** Seconds as the milliseconds a duration option holds (undefined stays undefined). */
+function msOfSeconds(s: number | undefined): number | undefined {
+  return s === undefined ? undefined : Math.max(1, Math.round(s * 1000));
+}
+
+/**
+ * The receipt as a result. The text is what a person sees in the terminal: the preview
+ * (head, tail, the final error) and the status line; the structured part is the receipt
+ * without the preview's text. When both do not fit `budget`, the receipt shrinks first
+ * (its stage counters, then all but a summary), then the preview is cut in its middle,
+ * never its end.
+ */
+export function receiptResult(
   receipt: Receipt,
   exitStatus: number | null,
   budget: number,
 ): CallToolResult {
-  const structuredContent = { exitStatus, receipt };
-  const full: CallToolResult = {
-    content: [{ type: "text", text: formatInline(receipt, exitStatus ?? 0) }],
-    structuredContent,
-  };
-  if (resultBytes(full) <= budget) return full;
-  // The preview is in the receipt too; over the budget the text keeps only the status line.
-  return {
-    content: [
-      {
-        type: "text",
-        text: formatInline(
-          { ...receipt, preview: { ...receipt.preview, text: "" } },
-          exitStatus ?? 0,
-        ),
-      },
-    ],
-    structuredContent,
-  };
+  const status = `${statusLine(receipt, exitStatus ?? 0)}\n`;
+  for (const shape of RECEIPT_SHAPES) {
+    const structuredContent = { exitStatus, receipt: shape(receipt) };
+    const bare = { content: [{ type: "text", text: status }], structuredContent };
+    const room = budget - resultBytes(bare);
+    if (room < 0 && shape !== RECEIPT_SHAPES.at(-1)) continue;
+    const preview = fitPreview(receipt.preview.text, Math.max(0, room));
+    return { content: [{ type: "text", text: `${preview}${status}` }], structuredContent };
+  }
+  throw new Error("unreachable");
 }
 
-function parseReceipt(stdout: Buffer): Receipt {
-  return ReceiptSchema.parse(JSON.parse(stdout.toString()));
+/** The receipt's shapes in a result, largest first (see {@link receiptResult}). */
+const RECEIPT_SHAPES: readonly ((r: Receipt) => Record<string, unknown>)[] = [
+  (r) => ({ ...r, preview: withoutText(r.preview) }),
+  (r) => ({
+    ...r,
+    preview: withoutText(r.preview),
+    streams: { stdout: lean(r.streams.stdout), stderr: lean(r.streams.stderr) },
+  }),
+  (r) => ({
+    captureId: r.captureId,
+    ...(r.process ? { process: r.process } : { source: r.source }),
+    capture: r.capture,
+    streams: {
+      stdout: summary(r.streams.stdout),
+      stderr: summary(r.streams.stderr),
+    },
+    shrunk: true,
+  }),
+];
+
+function withoutText(preview: Receipt["preview"]) {
+  const { text: _text, ...rest } = preview;
+  return rest;
+}
+
+function lean(s: Receipt["streams"]["stdout"]) {
+  const { stageCounters: _counters, ...rest } = s;
+  return rest;
+}
+
+function summary(s: Receipt["streams"]["stdout"]) {
+  return { produced: s.produced, committed: s.committed, lines: s.lines, ref: s.ref };
+}
+
+/**
+ * `text` within `room` bytes of JSON: as it is, or its first third and last two thirds
+ * around a line that says how much was cut (the end holds the final error).
+ */
+function fitPreview(text: string, room: number): string {
+  const body = text.length > 0 && !text.endsWith("\n") ? `${text}\n` : text;
+  if (Buffer.byteLength(JSON.stringify(body)) - 2 <= room) return body;
+  const bytes = Buffer.from(body);
+  const marker = (cut: number) =>
+    `\n[… ${cut} bytes of the preview cut to fit max_bytes; read the streams for all of it …]\n`;
+  const usable = Math.max(0, room - Buffer.byteLength(marker(bytes.length)) - 16);
+  // JSON escapes may make the text longer than its bytes: shrink until it fits.
+  for (let keep = usable; ; keep = Math.floor(keep * 0.9)) {
+    const head = clipUtf8(bytes, Math.floor(keep / 3));
+    const tail = clipUtf8Tail(bytes, keep - head.length);
+    const out = `${head.toString()}${marker(bytes.length - head.length - tail.length)}${tail.toString()}`;
+    if (Buffer.byteLength(JSON.stringify(out)) - 2 <= room || keep === 0)
+      return keep === 0 ? "" : out;
+  }
 }

@@ -5,10 +5,20 @@
 import { z } from "zod";
 import { tailCapture } from "../ops/tail-capture.js";
 import { fitPage } from "../result-budget.js";
-import { defineTool, locateRef, maxBytesArg, refArg, streamArg, TextResultSchema } from "./tool.js";
+import {
+  defineTool,
+  locateRef,
+  maxBytesArg,
+  READS,
+  refArg,
+  streamArg,
+  TextResultSchema,
+} from "./tool.js";
 
 export const tailTool = defineTool({
   name: "tail",
+  title: "Last lines of a stream",
+  annotations: READS,
   description:
     "The last lines of a capture's stream (bounded: the start is cut if they do not fit).",
   input: {

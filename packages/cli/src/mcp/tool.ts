@@ -8,7 +8,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CaptureStore, StoreRef } from "@spool/core";
 import { z } from "zod";
-import type { CommandOutput } from "../collected-io.js";
+import { MIN_RESULT_BYTES } from "../result-budget.js";
 
 /** What `spool mcp` was started with. */
 export interface McpServerOptions {
@@ -35,19 +35,37 @@ export interface ToolContext {
   readonly cwd: string;
   /** The store of the server's root, opened for this call (`store-choice.ts`). */
   store(): CaptureStore;
-  /** Run `spool NAME ARGV…` in-process with the server's root and environment (run, start). */
-  call(name: string, argv: readonly string[], cwd?: string): Promise<CommandOutput>;
+  /** The environment commands run with (`run`, `start`). */
+  readonly env: NodeJS.ProcessEnv;
   /** A call's byte budget: its `max_bytes` (default 16 KiB) within `--max-result-bytes`. */
   budget(maxBytes: number | undefined): number;
 }
 
 /** One tool of `spool mcp`. */
+/** What a client may assume of a tool (MCP tool annotations). */
+export interface ToolHints {
+  /** It changes nothing (reads only). */
+  readonly readOnlyHint: boolean;
+  /** It may destroy or stop something (a command it runs, a job it kills). */
+  readonly destructiveHint: boolean;
+  /** It reaches outside spool's own captures (runs a command). */
+  readonly openWorldHint: boolean;
+}
+
 export interface McpTool<I extends z.ZodRawShape = z.ZodRawShape> {
   readonly name: string;
+  /** A short human name. */
+  readonly title: string;
+  readonly annotations: ToolHints;
   readonly description: string;
   readonly input: I;
   readonly output: z.ZodType;
-  handle(context: ToolContext, args: z.infer<z.ZodObject<I>>): Promise<CallToolResult>;
+  /** `signal` aborts when the client cancels the call (or gives up on it). */
+  handle(
+    context: ToolContext,
+    args: z.infer<z.ZodObject<I>>,
+    signal?: AbortSignal,
+  ): Promise<CallToolResult>;
 }
 
 /** A REF resolved in the server's store: the capture, the stream it names, and the store. */
@@ -76,7 +94,7 @@ export const streamArg = z
 export const maxBytesArg = z
   .number()
   .int()
-  .min(1)
+  .min(MIN_RESULT_BYTES)
   .optional()
   .describe("most bytes of this result (default 16384, at most the server's --max-result-bytes)");
 
@@ -85,3 +103,10 @@ export const TextResultSchema = z.object({
   bytes: z.number().int().describe("bytes of the command's output"),
   clipped: z.boolean().describe("true if the text shown is only part of it"),
 });
+
+/** Hints of the tools that only read captures. */
+export const READS: ToolHints = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  openWorldHint: false,
+};

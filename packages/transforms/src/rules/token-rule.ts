@@ -21,6 +21,7 @@ import { ALNUM, byteSet, classBodyProblem, HEX_VALUE } from "./byte-classes.js";
 /**
  * What {@link tokenRule} takes: the shape of a prefix + alphabet credential.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { tokenRule, type TokenRuleOptions } from "@spool/transforms";
@@ -76,6 +77,7 @@ export interface TokenRuleOptions {
  * silently match nothing: an empty, reversed (`"z-a"`) or escaped (`"\\w"`) `body`, no
  * prefixes, or a `minBody` below 1.
  *
+ * @category redaction
  * @example
  * ```ts
  * import { redactText, tokenRule } from "@spool/transforms";
