@@ -224,6 +224,14 @@ describe("spool mcp", () => {
     expect(text(outside)).toMatch(/SPOOL_E_DENIED.*confined/);
     const inside = (await client.callTool({ name: "run", arguments: { argv: ["pwd"] } })) as Result;
     expect(text(inside)).toContain(jail);
+    // A missing directory is its own error, not a command that cannot be found (127).
+    const nowhere = (await client.callTool({
+      name: "run",
+      arguments: { argv: ["pwd"], cwd: "no-such-dir" },
+    })) as Result;
+    expect(nowhere.isError).toBe(true);
+    expect(text(nowhere)).toMatch(/cwd ".*no-such-dir" is not an existing directory/);
+    expect(text(nowhere)).not.toMatch(/127|ENOENT/);
     await expect(client.callTool({ name: "nope", arguments: {} })).resolves.toMatchObject({
       isError: true,
     });

@@ -2,7 +2,7 @@
  * What `spool mcp` lets a client run: argv[0] by `--allow-cmd` and `--deny-cmd`, and the
  * working directory within `--confine-cwd`.
  */
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { SpoolError } from "@spool/core";
 import type { McpServerOptions } from "./tool.js";
@@ -15,13 +15,20 @@ export function allowedCwd(
 ): string {
   const base = options.confineCwd ?? serverCwd;
   const wanted = path.resolve(base, asked ?? ".");
-  if (options.confineCwd === null) return wanted;
   let real: string;
   try {
     real = realpathSync(wanted);
+    if (!statSync(real).isDirectory()) throw new Error("not a directory");
   } catch (cause) {
-    throw new SpoolError("SPOOL_E_DENIED", "mcp", "cwd does not exist", { cause });
+    // Its own error: spawning in a missing directory fails as if the command were missing.
+    throw new SpoolError(
+      "SPOOL_E_USAGE",
+      "mcp",
+      `cwd ${JSON.stringify(wanted.slice(0, 200))} is not an existing directory`,
+      { cause },
+    );
   }
+  if (options.confineCwd === null) return wanted;
   const rel = path.relative(options.confineCwd, real);
   if (rel.startsWith("..") || path.isAbsolute(rel)) {
     throw new SpoolError(
