@@ -24,14 +24,14 @@ export function packageSources(root = REPO) {
   return files.map((f) => path.relative(root, f).split(path.sep).join("/")).sort();
 }
 
-/** Every function (declaration, method, arrow, accessor) over `limit` lines, longest first. */
-export function longFunctions(limit = 80, root = REPO) {
+/** Every node that `pick` accepts and that spans over `limit` lines, longest first. */
+function longNodes(pick, limit, root) {
   const found = [];
   for (const file of packageSources(root)) {
     const text = readFileSync(path.join(root, file), "utf8");
     const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
     const visit = (node) => {
-      if (ts.isFunctionLike(node) && node.body) {
+      if (pick(node)) {
         const first = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
         const last = sf.getLineAndCharacterOfPosition(node.end).line;
         if (last - first + 1 > limit)
@@ -44,24 +44,14 @@ export function longFunctions(limit = 80, root = REPO) {
   return found.sort((a, b) => b.lines - a.lines);
 }
 
+/** Every function (declaration, method, arrow, accessor) over `limit` lines, longest first. */
+export function longFunctions(limit = 80, root = REPO) {
+  return longNodes((node) => ts.isFunctionLike(node) && node.body, limit, root);
+}
+
 /** Every class (declaration or expression) over `limit` lines, longest first. */
 export function longClasses(limit = 150, root = REPO) {
-  const found = [];
-  for (const file of packageSources(root)) {
-    const text = readFileSync(path.join(root, file), "utf8");
-    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
-    const visit = (node) => {
-      if (ts.isClassLike(node)) {
-        const first = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
-        const last = sf.getLineAndCharacterOfPosition(node.end).line;
-        if (last - first + 1 > limit)
-          found.push({ file, line: first + 1, name: functionName(node), lines: last - first + 1 });
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(sf);
-  }
-  return found.sort((a, b) => b.lines - a.lines);
+  return longNodes((node) => ts.isClassLike(node), limit, root);
 }
 
 /**
