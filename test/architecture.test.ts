@@ -48,7 +48,7 @@ const JSON_PARSE_CASTS: Record<string, string> = {
   "packages/cli/src/mcp/relay-routes.ts":
     "the mcp-proxy relay peeks at JSON-RPC lines only to route them and passes them on as they came; to parse with the SDK's JSON-RPC schema",
   "packages/cli/src/mcp/relay.ts":
-    "a pending call's id, which the relay itself serialised as the map key",
+    "the relay reads a JSON-RPC line only as far as its fields, each checked where it is used; to parse with the SDK's JSON-RPC schema",
 };
 
 /** Test files allowed to import another package's internals, with the reason. */

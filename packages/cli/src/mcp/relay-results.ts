@@ -19,6 +19,7 @@ import {
   fail,
   type Id,
   INTERNAL_ERROR,
+  idOf,
   key,
   type Message,
   type PendingCall,
@@ -163,7 +164,7 @@ export function onGarbage(relay: Relay, line: Buffer): void {
   }
   clearTimeout(call.timer);
   relay.pending.delete(k);
-  const id = JSON.parse(k) as Id;
+  const id = idOf(k) ?? k;
   const why = `the wrapped server sent a line that is not JSON-RPC (${line.length} B) while ${redactString(call.tool)} was pending`;
   relay.captures = relay.captures
     .then(() => capturePartial(call.tool, line, relay.options.capture, NOT_JSON_RPC))
@@ -181,11 +182,8 @@ const NOT_JSON_RPC = "not JSON-RPC";
 
 /** A JSON id as written in a line, as a pending-map key, or undefined if it does not parse. */
 function safeKey(written: string): string | undefined {
-  try {
-    return key(JSON.parse(written) as Id);
-  } catch {
-    return undefined;
-  }
+  const id = idOf(written);
+  return id === null ? undefined : key(id);
 }
 
 function reportCaptureError(error: unknown): void {

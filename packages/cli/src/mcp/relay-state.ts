@@ -22,6 +22,16 @@ export const SERVER_ERROR = -32000;
 
 export type Id = string | number;
 
+/** A JSON-RPC id read back from its JSON text (a pending-map key, an id a line wrote), or null. */
+export function idOf(text: string): Id | null {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "string" || typeof value === "number" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A JSON-RPC message, as much of it as the relay reads. */
 export interface Message {
   jsonrpc?: string;

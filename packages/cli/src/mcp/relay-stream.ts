@@ -17,6 +17,7 @@ import {
   fail,
   type Id,
   INTERNAL_ERROR,
+  idOf,
   key,
   type MessageStream,
   type Relay,
@@ -201,7 +202,8 @@ function keptOf(stream: MessageStream): Record<string, unknown> {
   const copy = stream.skeleton.text();
   if (copy === null) return {};
   try {
-    const result = (JSON.parse(copy) as { result?: Record<string, unknown> }).result ?? {};
+    const parsed: unknown = JSON.parse(copy);
+    const result = recordOf(recordOf(parsed).result);
     return {
       ...(result.structuredContent === undefined
         ? {}
@@ -217,9 +219,12 @@ function keptOf(stream: MessageStream): Record<string, unknown> {
 function idIn(pattern: RegExp, text: string): Id | null {
   const written = pattern.exec(text)?.[1];
   if (written === undefined) return null;
-  try {
-    return JSON.parse(written) as Id;
-  } catch {
-    return null;
-  }
+  return idOf(written);
+}
+
+/** `value` if it is a JSON object, else an empty one. */
+function recordOf(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 }

@@ -19,6 +19,7 @@ import { routeFromClient, routeFromServer } from "./relay-routes.js";
 import {
   fail,
   type Id,
+  idOf,
   type Message,
   type Relay,
   type RelayOptions,
@@ -181,7 +182,7 @@ function answerPending(
 ): void {
   for (const [k, call] of relay.pending) {
     clearTimeout(call.timer);
-    answer(JSON.parse(k) as Id, call);
+    answer(idOf(k) ?? k, call);
   }
   relay.pending.clear();
 }
