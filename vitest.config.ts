@@ -15,6 +15,9 @@ const TIMED = [
   "test/capture-writer-stall.test.ts",
   "test/crash-recovery.test.ts",
   "test/jobs.test.ts",
+  // A browser following a live job: its follow and final states come within a wait that
+  // three files at once on two cores can starve.
+  "test/serve-browser.test.ts",
   "test/sigkill-points.test.ts",
   // "disk full between the last byte and receipt.json" fills the disk once stdout.live has
   // every byte, and the writer appends stdout.idx just after: on a loaded machine the fill

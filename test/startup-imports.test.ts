@@ -54,9 +54,10 @@ describe("spool run start-up", () => {
     expect(workspace.filter((m) => !m.includes("/packages/cli/dist/entry/"))).toEqual([
       expect.stringMatching(/\/packages\/cli\/bin\/spool\.js$/),
     ]);
-    // About a dozen chunks (modules shared by several commands, such as the status line and
-    // the progress line, are chunks of their own), never the workspace's hundred modules.
-    expect(workspace.length).toBeLessThan(14);
+    // About a dozen chunks (a module shared by several commands is a chunk of its own: the
+    // command table, the status line, the progress line, the run function `start` and the
+    // MCP tools share), never the workspace's hundred modules; `spool bench startup` times it.
+    expect(workspace.length).toBeLessThan(16);
     expect(loaded.filter(pkg("zod"))).toEqual([]);
     expect(loaded.filter(pkg("piscina"))).toEqual([]);
     expect(loaded.filter(pkg("pino"))).toEqual([]);
