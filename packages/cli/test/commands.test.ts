@@ -33,7 +33,7 @@ describe("usage lines", () => {
       serve: "[options]",
       token: "[options]",
       mcp: "[options]",
-      "mcp-proxy": "[options] -- SERVER_CMD [ARGS...]",
+      "mcp-proxy": "[options] [--] SERVER_CMD [ARGS...]",
       help: "[CMD]",
       __supervise: "start|run|capture ID [options] [-- CMD [ARGS...]]",
     });
