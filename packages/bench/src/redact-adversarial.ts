@@ -16,7 +16,7 @@ import { spawn } from "node:child_process";
 import { BUILTIN_RULES } from "@spool/transforms";
 import { distinctAnchors, LINEAR, NAMED_STAGES, SHAPES, STAGES } from "./adversarial-probes.js";
 import { REDACT_RATIO_CHILD } from "./programs.js";
-import { type ChildLine, ChildLineSchema, type StageFigure } from "./redact-ratio-child.js";
+import { type ChildLine, ChildLineSchema, type StageFigure } from "./redact-ratio-lines.js";
 import { type BenchReport, machine } from "./report.js";
 
 /** What to measure: everything (the bench), or a few probes briefly (a smoke test). */

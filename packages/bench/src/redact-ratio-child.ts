@@ -22,41 +22,9 @@ import {
   STAGES,
 } from "./adversarial-probes.js";
 import { type LinearRatioOptions, linearRatio } from "./linear-ratio.js";
+import type { ChildLine, StageFigure } from "./redact-ratio-lines.js";
 
 const QUICK: LinearRatioOptions = { minSeconds: 0.001, rounds: 1, minBytes: 16384 };
-
-const StageFigureSchema = z
-  .object({ ratio: z.number(), bytes: z.number(), seconds: z.number() })
-  .readonly();
-
-/** One stage's figure. */
-export type StageFigure = z.infer<typeof StageFigureSchema>;
-
-/**
- * A line of the child's output: a named input's or a probe's figures, one per stage run (the
- * last is the input's or the probe's own).
- */
-export const ChildLineSchema = z.discriminatedUnion("kind", [
-  z
-    .object({
-      kind: z.literal("named"),
-      input: z.string(),
-      stages: z.array(StageFigureSchema).readonly(),
-    })
-    .readonly(),
-  z
-    .object({
-      kind: z.literal("probe"),
-      rule: z.string(),
-      anchor: z.string(),
-      shape: z.string(),
-      stages: z.array(StageFigureSchema).readonly(),
-    })
-    .readonly(),
-]);
-
-/** A line of the child's output. */
-export type ChildLine = z.infer<typeof ChildLineSchema>;
 
 /** The child's options, its one argument. */
 const ChildOptionsSchema = z.object({
