@@ -54,6 +54,8 @@ describe("spool bench (smoke)", () => {
       "spool-redact",
       "spool-run",
       "spool-no-redact",
+      "cat-pty",
+      "spool-live-pty",
     ]);
     for (const row of r.json.rows) expect(row.mibPerS as number).toBeGreaterThan(0);
     // The spool variants' receipts say every byte was captured.
