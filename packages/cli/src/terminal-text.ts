@@ -37,10 +37,25 @@ export interface TerminalTextOptions {
   readonly keepAnsi: boolean;
 }
 
-/** Whether byte `b` may need escaping, or the bytes after it decide (see the file comment). */
-function special(b: number): boolean {
-  return b < 0x20 || b === 0x7f || b === 0xc2 || b === 0xe2 || b === 0xef || b === 0x5b;
-}
+/** Byte classes: plain text, a newline, `[` (special at a line's start), and the rest. */
+const PLAIN = 0;
+const NEWLINE = 1;
+const BRACKET = 2;
+const SPECIAL = 3;
+
+/**
+ * Each byte's class: controls (but tab), DEL and the lead bytes of the escaped characters
+ * (0xc2: C1 controls; 0xe2, 0xef: invisible and bidi ones) need a decision.
+ */
+const BYTE_CLASS = (() => {
+  const table = new Uint8Array(256);
+  for (let b = 0; b < 0x20; b++) table[b] = SPECIAL;
+  table[TAB] = PLAIN;
+  table[LF] = NEWLINE;
+  table[0x5b] = BRACKET;
+  for (const b of [0x7f, 0xc2, 0xe2, 0xef]) table[b] = SPECIAL;
+  return table;
+})();
 
 /** A decision at `i`: the bytes it covers and their text, or "more bytes are needed". */
 const NEED_MORE = -1;
@@ -72,27 +87,41 @@ export class TerminalText {
     let plain = 0;
     let i = 0;
     const n = buf.length;
+    // The state in a local while the bytes are plain (the common case: a table lookup a byte).
+    let lineStart = this.lineStart;
     while (i < n) {
-      const b = buf[i]!;
-      if (b === LF) {
-        this.lineStart = true;
+      const start = i;
+      while (i < n && BYTE_CLASS[buf[i]!] === PLAIN) i++;
+      if (i > start) lineStart = false;
+      if (i >= n) break;
+      const kind = BYTE_CLASS[buf[i]!];
+      if (kind === NEWLINE) {
+        lineStart = true;
         i++;
         continue;
       }
-      if (b === TAB || !special(b) || (b === 0x5b && !this.lineStart)) {
-        this.lineStart = false;
+      if (kind === BRACKET && !lineStart) {
         i++;
         continue;
       }
+      if (ordinaryLead(buf, i)) {
+        // A character that only starts like an escaped one (—, ✓, é…): plain text.
+        lineStart = false;
+        i++;
+        continue;
+      }
+      this.lineStart = lineStart;
       const taken = this.decide(buf, i, final, out, plain);
       if (taken === NEED_MORE) {
         this.held = buf.slice(i);
         if (i > plain) out.push(buf.subarray(plain, i));
         return joined(out);
       }
+      lineStart = this.lineStart;
       i += taken;
       plain = i;
     }
+    this.lineStart = lineStart;
     if (n > plain) out.push(buf.subarray(plain, n));
     return joined(out);
   }
@@ -152,6 +181,13 @@ export class TerminalText {
 /** `\xNN` for byte (or C1 code point) `code`. */
 function hexEscape(code: number): string {
   return `${String.fromCharCode(BACKSLASH)}x${code.toString(16).padStart(2, "0")}`;
+}
+
+/** Whether the lead byte at `i` (0xc2, 0xe2, 0xef) starts an ordinary character, its bytes all there. */
+function ordinaryLead(buf: Uint8Array, i: number): boolean {
+  const b = buf[i]!;
+  const need = b === 0xc2 ? 2 : b === 0xe2 || b === 0xef ? 3 : 0;
+  return need > 0 && buf.length - i >= need && invisibleCode(buf, i) < 0;
 }
 
 /**
