@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { gzipSync } from "node:zlib";
 import type { Receipt } from "@spool/core";
 import { Header } from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -265,6 +266,14 @@ describe("hostile bundles", () => {
       [{ path: `tool-outputs/${id}/owner.json`, type: "File", size: 4 }, /not a file/],
     ];
     for (const [header, expected] of cases) refuse(tarOf([header, ...entriesOf(good)]), expected);
+  });
+
+  it("refuses a compressed bundle before inflating any of it (a small gzip of 64 MiB of zeros)", () => {
+    // A real bundle followed by 64 MiB of zeros, gzipped: about 80 KB that would inflate
+    // far past it. Refused from its first bytes, so in no time and no memory.
+    const bomb = gzipSync(Buffer.concat([good, Buffer.alloc(64 << 20)]), { level: 9 });
+    expect(bomb.length).toBeLessThan(1 << 20);
+    refuse(bomb, /gzip-compressed; spool export writes a plain tar/);
   });
 
   it("refuses duplicate names, giant headers and oversized receipts", () => {

@@ -417,9 +417,10 @@ async function stageTar(bundle: string, stager: Stager): Promise<void> {
   try {
     if (!fs.fstatSync(fd).isFile()) throw refused(`${bundle} is not a regular file`);
     const buffer = Buffer.allocUnsafe(READ_CHUNK);
-    for (;;) {
+    for (let first = true; ; first = false) {
       const n = fs.readSync(fd, buffer, 0, buffer.byteLength, null);
       if (n === 0) break;
+      if (first) refuseCompressed(buffer.subarray(0, n));
       if (!parser.write(Buffer.from(buffer.subarray(0, n)))) {
         await new Promise<void>((resolve) => parser.once("drain", resolve));
       }
@@ -739,6 +740,20 @@ function parseJson(raw: Buffer, name: string): unknown {
   } catch (error) {
     throw refused(`${name} is not JSON`, error);
   }
+}
+
+/**
+ * A compressed bundle is refused before anything is decompressed: `spool export` writes a
+ * plain tar, and a small compressed file can inflate without bound (the parser would
+ * decompress gzip and zstd on its own).
+ */
+function refuseCompressed(head: Buffer): void {
+  const gzip = head[0] === 0x1f && head[1] === 0x8b;
+  const zstd = head.length >= 4 && head.readUInt32LE(0) === 0xfd2fb528;
+  if (gzip || zstd)
+    throw refused(
+      `it is ${gzip ? "gzip" : "zstd"}-compressed; spool export writes a plain tar (decompress it first)`,
+    );
 }
 
 function refused(what: string, cause?: unknown): SpoolError {
