@@ -31,7 +31,7 @@ export async function runCommand(parsed: CommandInput<typeof RUN>, io: Io): Prom
   const live = o.live || (fds.stdout && !o.json && !o["no-live"]);
   // A person watches when both are terminals: then a quiet command gets a progress line.
   const watched = live || (fds.stdout && fds.stderr && !o.json);
-  const view = watched ? terminalView(live, o["keep-ansi"], io) : null;
+  const view = watched ? terminalView(live, o["keep-ansi"], fds.stderr) : null;
   try {
     const outcome = await runFromInput(parsed, io, {
       ...(view ? { after: (stream) => view.live.stage(stream) } : {}),
@@ -87,7 +87,7 @@ function stdinOf(
 function terminalView(
   live: boolean,
   keepAnsi: boolean,
-  io: Io,
+  stderrIsTerminal: boolean,
 ): { live: LiveView; progress: ProgressLine | null } {
   let progress: ProgressLine | null = null;
   const view = createLiveView({
@@ -96,7 +96,7 @@ function terminalView(
     fds: { stdout: 1, stderr: 2 },
     beforeWrite: () => progress?.activity(),
   });
-  if (io.descriptors?.().stderr)
+  if (stderrIsTerminal)
     progress = startProgressLine({
       stream: process.stderr,
       text: (ms) => runProgressText(ms, view.tally),

@@ -200,15 +200,21 @@ export function receiptResult(
   budget: number,
 ): CallToolResult {
   const status = `${statusLine(receipt, exitStatus ?? 0)}\n`;
+  const result = (
+    shape: (r: Receipt) => Record<string, unknown>,
+    text: string,
+  ): CallToolResult => ({
+    content: [{ type: "text", text }],
+    structuredContent: { exitStatus, receipt: shape(receipt) },
+  });
+  const whole = `${fitPreview(receipt.preview.text, Number.POSITIVE_INFINITY)}${status}`;
   for (const shape of RECEIPT_SHAPES) {
-    const structuredContent = { exitStatus, receipt: shape(receipt) };
-    const bare = { content: [{ type: "text", text: status }], structuredContent };
-    const room = budget - resultBytes(bare);
-    if (room < 0 && shape !== RECEIPT_SHAPES.at(-1)) continue;
-    const preview = fitPreview(receipt.preview.text, Math.max(0, room));
-    return { content: [{ type: "text", text: `${preview}${status}` }], structuredContent };
+    const r = result(shape, whole);
+    if (resultBytes(r) <= budget) return r;
   }
-  throw new Error("unreachable");
+  const smallest = RECEIPT_SHAPES.at(-1)!;
+  const room = budget - resultBytes(result(smallest, status));
+  return result(smallest, `${fitPreview(receipt.preview.text, Math.max(0, room))}${status}`);
 }
 
 /** The receipt's shapes in a result, largest first (see {@link receiptResult}). */
