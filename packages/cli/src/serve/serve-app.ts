@@ -13,6 +13,7 @@
  * | `GET /api/v1/captures/:id` | `{ condition, receipt }` (the receipt for remote readers) |
  * | `GET /api/v1/captures/:id/streams/:stream` | bytes (`stream-read.ts`) |
  * | `GET /api/v1/captures/:id/streams/:stream/grep?pattern=…` | `{ matches, cut, scanned }` |
+ * | `GET /api/v1/captures/:id/streams/:stream/lines` | `{ lines, lastLineStart, endsWithNewline, committed, binary, condition }` |
  * | `GET /api/v1/captures/:id/events` | Server-Sent Events (`live-events.ts`) |
  */
 
@@ -31,6 +32,7 @@ import { DEFAULT_MAX_TRANSFER } from "../commands.js";
 import { GREP_MAX_COLUMNS } from "../grep-scan.js";
 import type { GrepRunner } from "./grep-runner.js";
 import { errorResponse, responseOfError } from "./http-error.js";
+import { countLines } from "./line-count.js";
 import { liveEvents, summary } from "./live-events.js";
 import { receiptForRemote } from "./remote-receipt.js";
 import { streamRead } from "./stream-read.js";
@@ -87,6 +89,7 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
   app.get("/api/v1/captures/:id", (c) => captureReceipt(api, c));
   app.get("/api/v1/captures/:id/streams/:stream", (c) => streamBytes(api, c));
   app.get("/api/v1/captures/:id/streams/:stream/grep", (c) => grepStream(api, c));
+  app.get("/api/v1/captures/:id/streams/:stream/lines", (c) => streamLines(api, c));
   app.get("/api/v1/captures/:id/events", (c) => followEvents(api, c));
   return app;
 }
@@ -208,6 +211,22 @@ async function grepStream(api: Api, c: Ctx): Promise<Response> {
       });
     }
     throw error;
+  } finally {
+    await reader.close();
+  }
+}
+
+/** `GET …/streams/:stream/lines`: the stream's line count at its committed end (`line-count.ts`). */
+async function streamLines(api: Api, c: Ctx): Promise<Response> {
+  const stream = streamName(c.req.param("stream"));
+  const state = await lookUp(api, idOf(c));
+  if (state.receipt.streams[stream].ref === null) {
+    return json({ lines: 0, lastLineStart: 0, endsWithNewline: true, committed: 0, stored: false });
+  }
+  const reader = await api.store.openStream(state, stream);
+  try {
+    const count = await countLines(reader);
+    return json({ ...count, binary: reader.binary, condition: state.condition });
   } finally {
     await reader.close();
   }
