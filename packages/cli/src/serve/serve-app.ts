@@ -14,6 +14,7 @@
  * | `GET /api/v1/captures/:id/streams/:stream` | bytes (`stream-read.ts`) |
  * | `GET /api/v1/captures/:id/streams/:stream/grep?pattern=…` | `{ matches, cut, scanned }` |
  * | `GET /api/v1/captures/:id/streams/:stream/lines` | `{ lines, lastLineStart, endsWithNewline, committed, binary, condition }` |
+ * | `GET /api/v1/captures/:id/order` | `{ switches, full, committed, condition }`: the order of writes across streams (`switches` null when none was kept) |
  * | `GET /api/v1/captures/:id/events` | Server-Sent Events (`live-events.ts`) |
  */
 
@@ -91,6 +92,7 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
   app.get("/api/v1/captures/:id/streams/:stream/grep", (c) => grepStream(api, c));
   app.get("/api/v1/captures/:id/streams/:stream/lines", (c) => streamLines(api, c));
   app.get("/api/v1/captures/:id/events", (c) => followEvents(api, c));
+  app.get("/api/v1/captures/:id/order", (c) => streamOrder(api, c));
   return app;
 }
 
@@ -230,6 +232,19 @@ async function streamLines(api: Api, c: Ctx): Promise<Response> {
   } finally {
     await reader.close();
   }
+}
+
+/** `GET …/order`: the capture's journal of stream switches, for reading both streams in write order. */
+async function streamOrder(api: Api, c: Ctx): Promise<Response> {
+  const state = await lookUp(api, idOf(c));
+  const order = (await api.store.order?.(state.captureId)) ?? null;
+  const s = state.receipt.streams;
+  return json({
+    switches: order?.switches ?? null,
+    full: order?.full ?? false,
+    committed: { stdout: s.stdout.committed, stderr: s.stderr.committed },
+    condition: state.condition,
+  });
 }
 
 /** `GET …/events`: Server-Sent Events (`live-events.ts`). */
