@@ -63,6 +63,8 @@ export class CapturePage {
     if (this.id !== id) return;
     this.receipt = receipt;
     this.header(condition, receipt);
+    this.wasLive = condition === "live";
+    $("follow-state").textContent = this.wasLive ? "following" : "";
     this.view = view ?? defaultView(receipt);
     $("view").value = this.view;
     await this.load(lines);
@@ -128,10 +130,12 @@ export class CapturePage {
     this.followChanged(this.viewer.follow);
   }
 
+  /** Show lines a..b, highlighted: the range in the middle of the screen, or from its top. */
   goTo([a, b]) {
     this.viewer.setFollow(false);
     this.viewer.select(a, b);
-    this.viewer.scrollTo(a, b - a + 1 >= this.viewer.fullRows ? "top" : "center");
+    const room = this.viewer.fullRows - (b - a + 1);
+    this.viewer.setTop(room > 0 ? a - Math.floor(room / 2) : a);
   }
 
   startFollow(stream, info, source) {
@@ -144,7 +148,7 @@ export class CapturePage {
       state: (value) => {
         if (hex) source.grow(value.committed[stream]);
         $("follow-state").textContent =
-          `${value.process}, ${value.committed[stream]} bytes committed`;
+          `following: ${value.process}, ${value.committed[stream]} bytes committed`;
       },
       receipt: (value) => this.ended(value),
       note: (text) => {
@@ -157,7 +161,7 @@ export class CapturePage {
   ended({ condition, receipt }) {
     this.receipt = receipt;
     this.header(condition, receipt);
-    $("follow-state").textContent = "ended";
+    $("follow-state").textContent = `ended: ${outcome(summaryOf(condition, receipt)).words}`;
     this.followChanged(this.viewer.follow);
   }
 
@@ -188,9 +192,8 @@ export class CapturePage {
   followChanged(on) {
     const live = this.condition === "live";
     $("jump-end").hidden = on;
-    $("follow-state").hidden = !live;
+    $("follow-state").hidden = !this.wasLive;
     $("jump-end").textContent = live ? "Jump to end and follow" : "Jump to end";
-    if (!live) $("follow-state").textContent = "";
   }
 
   jumpToEnd() {

@@ -31,6 +31,7 @@ export class Viewer {
   setSource(source) {
     this.source = source;
     source.onChange = () => this.changed();
+    this.follow = false;
     this.top = 1;
     this.selected = null;
     this.expected = 0;
