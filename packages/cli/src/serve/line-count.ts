@@ -1,10 +1,11 @@
 /**
  * How many lines a stream holds up to its committed end, for the web view's line
  * numbers and scroll range: `GET /api/v1/captures/:id/streams/:stream/lines`. Found
- * through `StoredStream.lineRange` (the store's sparse line index: a seek, then a scan of
- * at most one index step of lines), by a search over line numbers: first over the index's
- * own steps (each probe scans one line), then within the last step. Nothing is read from
- * the start of the stream, so a multi-GB stream is counted with a few dozen short reads.
+ * through `StoredStream.lineRange` (the store's sparse line index): a search over the
+ * index's own steps (lines `k·1024 + 1`, each probe a seek and no scan), then one pass
+ * over the lines of the last step. Nothing is read from the start of the stream, so a
+ * multi-GB stream is counted with a few dozen index reads and one short scan. (A stream
+ * without an index, which a store may have, is scanned from its start by each probe.)
  *
  * Lines are counted as the receipt counts them: a last line without a newline is a line.
  */
@@ -27,9 +28,11 @@ export interface LineCount {
 export async function countLines(reader: StoredStream): Promise<LineCount> {
   const committed = reader.committed;
   if (committed === 0) return { lines: 0, lastLineStart: 0, endsWithNewline: true, committed };
-  // Line n exists when it starts before the committed end.
-  const exists = async (n: number) => (await reader.lineRange(n, n)).start < committed;
-  // The highest index step whose line exists: exponential, then binary search over steps.
+  // Where line n starts: an empty range (last < first) costs the index's seek and the
+  // skip to n, and no scan past it; a line that starts before the end exists.
+  const startOf = async (n: number) => (await reader.lineRange(n, n - 1)).start;
+  const exists = async (n: number) => (await startOf(n)) < committed;
+  // The highest index step whose first line exists: exponential, then binary search.
   let high = 1;
   while (await exists(high * STEP + 1)) high *= 2;
   let low = 0; // step `low` exists (line 1 always does), step `high` does not
@@ -38,16 +41,34 @@ export async function countLines(reader: StoredStream): Promise<LineCount> {
     if (await exists(mid * STEP + 1)) low = mid;
     else high = mid;
   }
-  // Within the last step: the highest line that exists.
-  let first = low * STEP + 1;
-  let last = first + STEP; // does not exist
-  while (last - first > 1) {
-    const mid = Math.floor((first + last) / 2);
-    if (await exists(mid)) first = mid;
-    else last = mid;
-  }
-  const lastLineStart = (await reader.lineRange(first, first)).start;
-  const tail = await reader.read(committed - 1, 1);
-  const endsWithNewline = tail.bytes.at(-1) === 0x0a;
-  return { lines: first, lastLineStart, endsWithNewline, committed };
+  const base = low * STEP + 1;
+  return countFrom(reader, base, await startOf(base));
 }
+
+/** Count the lines from line `base` (starting at byte `from`) to the end: one pass over at most a step of lines. */
+async function countFrom(reader: StoredStream, base: number, from: number): Promise<LineCount> {
+  const committed = reader.committed;
+  let newlines = 0;
+  let lastEnd = from; // just past the last newline seen (a line starts there)
+  let previousEnd = from;
+  let at = from;
+  let lastByte = -1;
+  for await (const chunk of reader.chunks(from, committed)) {
+    for (let i = chunk.indexOf(NEWLINE); i !== -1; i = chunk.indexOf(NEWLINE, i + 1)) {
+      newlines++;
+      previousEnd = lastEnd;
+      lastEnd = at + i + 1;
+    }
+    at += chunk.length;
+    if (chunk.length > 0) lastByte = chunk[chunk.length - 1]!;
+  }
+  const endsWithNewline = lastByte === NEWLINE;
+  return {
+    lines: base - 1 + newlines + (endsWithNewline ? 0 : 1),
+    lastLineStart: endsWithNewline ? previousEnd : lastEnd,
+    endsWithNewline,
+    committed,
+  };
+}
+
+const NEWLINE = 0x0a;
