@@ -32,6 +32,7 @@ import {
   shownRows,
   signIn,
 } from "./browser-kit.js";
+import { PHASES } from "./fixtures/order-phases.js";
 import { killGroups, nodeCmd, runJson, spool, tempRoot } from "./helpers.js";
 import { type InProcessServer, rawGet, serveInProcess } from "./serve-helpers.js";
 
@@ -83,21 +84,6 @@ const SGR = `const E = String.fromCharCode(27); let s = ""; for (let i = 1; i <=
 
 /** Bytes 0..255, 100 times over. */
 const BINARY = `const b = Buffer.alloc(25600); for (let i = 0; i < b.length; i++) b[i] = i % 256; process.stdout.write(b);`;
-
-/**
- * 400 stdout lines, then 5 stderr lines, then 5 more stdout lines: each phase starts
- * only once spool has committed the last (the child watches its capture's files), so
- * the order spool takes them in is the order they were written.
- */
-const PHASES = (root: string) => `
-const fs = require("fs"); const path = require("path");
-const dir = path.join(${JSON.stringify(root)}, "tool-outputs");
-const committed = (name) => { for (const d of fs.existsSync(dir) ? fs.readdirSync(dir) : []) { try { return fs.statSync(path.join(dir, d, name)).size; } catch {} } return -1; };
-const phase = (out, text, file, size, next) => { out.write(text); const wait = setInterval(() => { if (committed(file) >= size) { clearInterval(wait); next(); } }, 10); };
-let out = ""; for (let i = 1; i <= 400; i++) out += ("out " + i + " ").padEnd(199, "-") + "\\n";
-let err = ""; for (let i = 1; i <= 5; i++) err += "err " + i + " failed\\n";
-let more = ""; for (let i = 401; i <= 405; i++) more += "out " + i + "\\n";
-phase(process.stdout, out, "stdout.live", out.length, () => phase(process.stderr, err, "stderr.live", err.length, () => process.stdout.write(more)));`;
 
 describe("spool serve: the web view as a log viewer", () => {
   const root = tempRoot();

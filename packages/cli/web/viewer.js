@@ -25,7 +25,9 @@ export class Viewer {
     box.addEventListener("scroll", () => this.onScroll());
     box.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
     box.addEventListener("keydown", (e) => this.onKey(e));
-    new ResizeObserver(() => this.schedule()).observe(box);
+    new ResizeObserver(() => (this.follow ? this.setTop(this.maxTop) : this.schedule())).observe(
+      box,
+    );
   }
 
   setSource(source) {
