@@ -97,7 +97,7 @@ export class CapturePage {
 
   async loadCombined(lines) {
     const source = new CombinedSource(this.id);
-    await source.init(this.condition === "live" ? 0 : Number.POSITIVE_INFINITY, this.failed);
+    await source.init(this.failed);
     this.attach(source);
     $("view-note").textContent = source.note;
     this.place(lines);

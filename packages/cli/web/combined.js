@@ -9,6 +9,8 @@ import { renderLine } from "./sgr.js";
 import { LINE_CHARS } from "./sources.js";
 
 const BATCH = 1024 * 1024;
+/** Most bytes read at once to open at the end; past it the view opens there and loads on. */
+const TO_END = 32 * 1024 * 1024;
 const NAMES = ["stdout", "stderr"];
 
 export class CombinedSource {
@@ -28,12 +30,17 @@ export class CombinedSource {
     this.fetcher = { inView: () => true, onError: () => {} };
   }
 
-  /** Read the journal; load `initial` bytes (Infinity: everything, to open at the end). */
-  async init(initial, toEnd) {
+  /** Read the journal and the first batch (`toEnd`: up to 32 MiB, to open at the end). */
+  async init(toEnd) {
     const order = await getJson(`${captureUrl(this.id)}/order`);
     this.runs = runsOf(order);
     this.note = noteOf(order);
-    await this.loadUntil(toEnd ? initial : BATCH);
+    await this.loadUntil(toEnd ? TO_END : BATCH);
+    if (toEnd && this.run < this.runs.length) {
+      this.note = [this.note, "opened after the first 32 MiB: scroll on for the rest"]
+        .filter(Boolean)
+        .join("; ");
+    }
   }
 
   get total() {
