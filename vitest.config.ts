@@ -18,6 +18,9 @@ const TIMED = [
   // A browser following a live job: its follow and final states come within a wait that
   // three files at once on two cores can starve.
   "test/serve-browser.test.ts",
+  // The log viewer in a browser: a live job's follow, and a 1 GiB capture written and
+  // scrolled under the Long Tasks API (a core for the capture, one for chromium).
+  "test/serve-viewer.test.ts",
   "test/sigkill-points.test.ts",
   // "disk full between the last byte and receipt.json" fills the disk once stdout.live has
   // every byte, and the writer appends stdout.idx just after: on a loaded machine the fill

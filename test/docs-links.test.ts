@@ -8,7 +8,13 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
-const pages = ["README.md", ...readdirSync(path.join(repo, "docs")).map((f) => `docs/${f}`)];
+// Pages are the Markdown files (docs/ also holds the images they show, as docs/serve/).
+const pages = [
+  "README.md",
+  ...readdirSync(path.join(repo, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 describe("README and docs/", () => {
   it.each(pages)("%s links only to files inside the repository", (page) => {

@@ -128,6 +128,7 @@ describe("file writer worker load budget", () => {
       "final-records.js",
       "fs-layer.js",
       "line-index.js",
+      "order-journal.js",
       "owner-identity.js",
       "storage.js",
       "sync-cadence.js",

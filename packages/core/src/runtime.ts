@@ -209,6 +209,7 @@ export {
   type StoredCapture,
   type StoredStream,
   type StoreRef,
+  type StreamOrder,
   type StreamSlice,
   type WatchOptions,
 } from "./store.js";

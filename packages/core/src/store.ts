@@ -432,6 +432,30 @@ export interface CaptureStore {
    * caller's (`spool rm`), not the store's.
    */
   remove(captureId: string): Promise<void>;
+  /**
+   * The order of writes across the capture's streams ({@link StreamOrder}), or null when
+   * the store kept none for it (a store without this method keeps none).
+   */
+  order?(captureId: string): Promise<StreamOrder | null>;
+}
+
+/**
+ * The order in which a capture took bytes across its two streams: each switch is a
+ * stream (0 stdout, 1 stderr) and the offset in that stream where its run starts; a run
+ * ends where the same stream's next switch starts, or at its committed end. `full`: the
+ * store's bound was reached, so later bytes of each stream follow its last run.
+ *
+ * @category storage
+ * @example
+ * ```ts
+ * import type { StreamOrder } from "@spool/core";
+ * // "out", then "err", then more "out": stdout [0, 4), stderr [0, 4), stdout [4, …)
+ * const order: StreamOrder = { switches: [[0, 0], [1, 0], [0, 4]], full: false };
+ * ```
+ */
+export interface StreamOrder {
+  readonly switches: readonly (readonly [0 | 1, number])[];
+  readonly full: boolean;
 }
 
 /**

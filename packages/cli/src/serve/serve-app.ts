@@ -13,6 +13,8 @@
  * | `GET /api/v1/captures/:id` | `{ condition, receipt }` (the receipt for remote readers) |
  * | `GET /api/v1/captures/:id/streams/:stream` | bytes (`stream-read.ts`) |
  * | `GET /api/v1/captures/:id/streams/:stream/grep?pattern=…` | `{ matches, cut, scanned }` |
+ * | `GET /api/v1/captures/:id/streams/:stream/lines` | `{ lines, lastLineStart, endsWithNewline, committed, binary, condition }` |
+ * | `GET /api/v1/captures/:id/order` | `{ switches, full, committed, condition }`: the order of writes across streams (`switches` null when none was kept) |
  * | `GET /api/v1/captures/:id/events` | Server-Sent Events (`live-events.ts`) |
  */
 
@@ -31,6 +33,7 @@ import { DEFAULT_MAX_TRANSFER } from "../commands.js";
 import { GREP_MAX_COLUMNS } from "../grep-scan.js";
 import type { GrepRunner } from "./grep-runner.js";
 import { errorResponse, responseOfError } from "./http-error.js";
+import { countLines } from "./line-count.js";
 import { liveEvents, summary } from "./live-events.js";
 import { receiptForRemote } from "./remote-receipt.js";
 import { streamRead } from "./stream-read.js";
@@ -87,7 +90,9 @@ export function createServeApp(options: ServeAppOptions): Hono<Env> {
   app.get("/api/v1/captures/:id", (c) => captureReceipt(api, c));
   app.get("/api/v1/captures/:id/streams/:stream", (c) => streamBytes(api, c));
   app.get("/api/v1/captures/:id/streams/:stream/grep", (c) => grepStream(api, c));
+  app.get("/api/v1/captures/:id/streams/:stream/lines", (c) => streamLines(api, c));
   app.get("/api/v1/captures/:id/events", (c) => followEvents(api, c));
+  app.get("/api/v1/captures/:id/order", (c) => streamOrder(api, c));
   return app;
 }
 
@@ -211,6 +216,35 @@ async function grepStream(api: Api, c: Ctx): Promise<Response> {
   } finally {
     await reader.close();
   }
+}
+
+/** `GET …/streams/:stream/lines`: the stream's line count at its committed end (`line-count.ts`). */
+async function streamLines(api: Api, c: Ctx): Promise<Response> {
+  const stream = streamName(c.req.param("stream"));
+  const state = await lookUp(api, idOf(c));
+  if (state.receipt.streams[stream].ref === null) {
+    return json({ lines: 0, lastLineStart: 0, endsWithNewline: true, committed: 0, stored: false });
+  }
+  const reader = await api.store.openStream(state, stream);
+  try {
+    const count = await countLines(reader);
+    return json({ ...count, binary: reader.binary, condition: state.condition });
+  } finally {
+    await reader.close();
+  }
+}
+
+/** `GET …/order`: the capture's journal of stream switches, for reading both streams in write order. */
+async function streamOrder(api: Api, c: Ctx): Promise<Response> {
+  const state = await lookUp(api, idOf(c));
+  const order = (await api.store.order?.(state.captureId)) ?? null;
+  const s = state.receipt.streams;
+  return json({
+    switches: order?.switches ?? null,
+    full: order?.full ?? false,
+    committed: { stdout: s.stdout.committed, stderr: s.stderr.committed },
+    condition: state.condition,
+  });
 }
 
 /** `GET …/events`: Server-Sent Events (`live-events.ts`). */

@@ -23,11 +23,33 @@ const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const FILES = [
+const JS = "text/javascript; charset=utf-8";
+const SVG = "image/svg+xml";
+
+/** Every file served, by a fixed route each (no request names a file). */
+const FILES: readonly { route: string; file: string; type: string }[] = [
   { route: "/", file: "index.html", type: "text/html; charset=utf-8" },
-  { route: "/app.js", file: "app.js", type: "text/javascript; charset=utf-8" },
   { route: "/app.css", file: "app.css", type: "text/css; charset=utf-8" },
-] as const;
+  ...[
+    "app",
+    "api",
+    "dom",
+    "outcome",
+    "list",
+    "capture",
+    "viewer",
+    "sources",
+    "follow",
+    "grep",
+    "sgr",
+    "combined",
+  ].map((name) => ({ route: `/${name}.js`, file: `${name}.js`, type: JS })),
+  ...["idle", "running", "failed", "passed"].map((state) => ({
+    route: `/favicon-${state}.svg`,
+    file: `favicon-${state}.svg`,
+    type: SVG,
+  })),
+];
 
 /** Read the web view's files (at start-up). */
 export function loadWebAssets(dir: URL = WEB_DIR): WebAssets {

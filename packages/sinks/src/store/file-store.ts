@@ -28,11 +28,13 @@ import {
   type StoredCapture,
   type StoredStream,
   type StreamName,
+  type StreamOrder,
 } from "@spool/core";
 import { openPrivateFile } from "../file/private-file.js";
 import { lstatIfAny } from "../file/storage.js";
 import { reconcileRootQuota } from "../quota/root-quota.js";
 import { listCaptureStatuses, reconcileCapture, recoverRoot } from "../recovery/recovery.js";
+import { ORDER_JOURNAL, ORDER_MAX_SWITCHES, orderEntries } from "../writer/order-journal.js";
 import { createBoundedStream, readableLength } from "./bounded-stream.js";
 import {
   type CaptureStateOptions,
@@ -116,6 +118,9 @@ export function createFileStore(options: FileStoreOptions): CaptureStore {
     },
     async openStream(capture, stream) {
       return openFileStream(dirOf(capture.captureId), capture, stream);
+    },
+    async order(captureId) {
+      return readOrder(dirOf(captureId));
     },
     watch: (captureId, watchOptions) => watcher.watch(captureId, watchOptions),
     cursors: {
@@ -267,6 +272,21 @@ function openStreamFile(dir: string, stream: StreamName, ref: string | null): nu
     "read",
     `the ${stream} file of ${path.basename(dir)} is missing although bytes were committed`,
   );
+}
+
+/** The stream-switch journal (`order.jnl`, bounded), or null when the capture has none. */
+function readOrder(dir: string): StreamOrder | null {
+  const fd = openNoFollow(path.join(dir, ORDER_JOURNAL));
+  if (fd === null) return null;
+  try {
+    const size = Math.min(fs.fstatSync(fd).size, ORDER_MAX_SWITCHES * 8);
+    const bytes = Buffer.alloc(size);
+    const n = size === 0 ? 0 : fs.readSync(fd, bytes, 0, size, 0);
+    const switches = orderEntries(bytes.subarray(0, n));
+    return { switches, full: switches.length >= ORDER_MAX_SWITCHES };
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** A stream file or index: a private regular file with one link (see `openPrivateFile`), or null. */

@@ -27,6 +27,7 @@ import {
   STREAM_NAMES,
   type StreamFinal,
   type StreamName,
+  type StreamWriter,
   storageFailureOf,
   systemClock,
 } from "@spool/core/runtime";
@@ -34,6 +35,7 @@ import type { Piscina } from "piscina";
 import type { FaultSpec } from "../file/fs-layer.js";
 import { makePrivateDirs } from "../file/root.js";
 import { TOOL_OUTPUTS } from "../file/storage.js";
+import { createOrderJournal, type OrderJournal } from "./order-journal.js";
 import type {
   AckReply,
   FailedReply,
@@ -199,6 +201,7 @@ function createCaptureFileSpool(
     stdout: createWriterQueue(options.queue ?? {}, clock),
     stderr: createWriterQueue(options.queue ?? {}, clock),
   };
+  const journal = createOrderJournal();
   const s: SpillState = {
     link: null,
     task: null,
@@ -209,7 +212,10 @@ function createCaptureFileSpool(
   };
 
   const spool: CaptureSpool = {
-    streams: queues,
+    streams: {
+      stdout: journaled(queues.stdout, 0, journal),
+      stderr: journaled(queues.stderr, 1, journal),
+    },
     get spilled() {
       return s.spillInfo !== null;
     },
@@ -220,19 +226,18 @@ function createCaptureFileSpool(
     async publishLive(receipt: Receipt) {
       if (!s.dir || !s.link || s.closed) return false;
       recordExitOnce(s, receipt);
-      const answer = await s.link.request({ op: "live", json: `${JSON.stringify(receipt)}\n` });
+      const order = journal.take() ?? undefined;
+      const json = `${JSON.stringify(receipt)}\n`;
+      const answer = await s.link.request({ op: "live", json, ...(order ? { order } : {}) });
       return answer?.op === "live-replaced" && answer.ok;
     },
     async finish() {
       if (!s.spillInfo) return { stdout: unstored(), stderr: unstored() };
       await s.spillInfo;
-      return finishFiles(
-        s.link!,
-        queues,
-        context.captureId,
-        s.dir!,
-        options.binary ? "bin" : "txt",
-      );
+      return finishFiles(s.link!, queues, context.captureId, s.dir!, {
+        ext: options.binary ? "bin" : "txt",
+        journal,
+      });
     },
     async publishReceipt(receipt) {
       if (!s.dir || !s.link) return;
@@ -263,6 +268,33 @@ function createCaptureFileSpool(
   };
 
   return spool;
+}
+
+/**
+ * A stream's queue that notes in `journal` where each batch it takes starts, so the
+ * order of bytes across the two streams is kept (`order-journal.ts`).
+ */
+function journaled(queue: WriterQueue, stream: 0 | 1, journal: OrderJournal): StreamWriter {
+  let offered = 0;
+  return {
+    offer(batch) {
+      const result = queue.offer(batch);
+      if (result !== "stopped") {
+        let bytes = 0;
+        for (const chunk of batch) bytes += chunk.byteLength;
+        journal.note(stream, offered, bytes);
+        offered += bytes;
+      }
+      return result;
+    },
+    ready: () => queue.ready(),
+    flushed: () => queue.flushed(),
+    stop: (reason, error) => queue.stop(reason, error),
+    watch: (listener) => queue.watch(listener),
+    get state() {
+      return queue.state;
+    },
+  };
 }
 
 /** What one capture's spool has of its writer: each is set as the spill gets that far. */
@@ -325,13 +357,15 @@ async function finishFiles(
   queues: Record<StreamName, WriterQueue>,
   captureId: string,
   dir: string,
-  ext: "bin" | "txt",
+  { ext, journal }: { ext: "bin" | "txt"; journal: OrderJournal },
 ) {
   // Bounded: each queue gives up after its stall budget without progress.
   await Promise.all(STREAM_NAMES.map((n) => queues[n].flushed()));
+  const order = journal.take() ?? undefined;
   const answer = await link.request({
     op: "finish",
     finalNames: [`stdout.${ext}`, `stderr.${ext}`],
+    ...(order ? { order } : {}),
   });
   if (answer?.op !== "finished") return keptAsLive(queues, captureId, dir);
   return finalsOf(answer, queues, captureId, dir);

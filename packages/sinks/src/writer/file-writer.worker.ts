@@ -49,6 +49,7 @@ import {
   recordExit,
   reserveFinalRecords,
 } from "./final-records.js";
+import { appendOrder, closeOrder, createOrderFile, type OrderFile } from "./order-journal.js";
 import type {
   ExitRequest,
   FinishedStream,
@@ -113,6 +114,8 @@ interface Writer {
   syncTimer: ReturnType<typeof setTimeout> | null;
   /** A finish that waits for the streams' background fsyncs to end (their errors count). */
   pendingFinish: FinishRequest | null;
+  /** `order.jnl`, the stream-switch journal (order-journal.ts). */
+  order: OrderFile;
   send(message: FromWriter, transfer?: ArrayBuffer[]): void;
 }
 
@@ -142,6 +145,7 @@ export function runWriter(
       exit: null,
       syncTimer: null,
       pendingFinish: null,
+      order: createOrderFile(),
       send: (message, transfer = []) => port.postMessage(message, transfer),
     };
     const done = () => {
@@ -150,6 +154,7 @@ export function runWriter(
       writer.pendingFinish = null;
       for (const s of writer.streams) closeQuietly(s, writer.fsl);
       if (writer.records) closeFinalRecords(writer.records, writer.fsl);
+      closeOrder(writer.order, writer.fsl);
       if (writer.dirFd !== null) fs.closeSync(writer.dirFd);
       writer.dirFd = null;
       port.close();
@@ -406,6 +411,7 @@ function armSyncTimer(w: Writer): void {
 }
 
 function replaceLive(w: Writer, message: LiveRequest): void {
+  if (message.order) appendOrder(w.order, w.at, message.order, w.fsl);
   let ok = true;
   try {
     publishAtomic(w.at, "live.json", Buffer.from(message.json), { replace: true, fs: w.fsl });
@@ -422,6 +428,9 @@ function replaceLive(w: Writer, message: LiveRequest): void {
  * fsyncs still running: a failure of one is reported once, by it, not by the final sync.
  */
 function finish(w: Writer, message: FinishRequest): void {
+  if (message.order) appendOrder(w.order, w.at, message.order, w.fsl);
+  message.order = undefined; // a finish that waits for fsyncs comes back here
+  closeOrder(w.order, w.fsl);
   if (w.syncTimer) clearTimeout(w.syncTimer);
   w.syncTimer = null;
   if (w.streams.some((s) => s.syncing)) {

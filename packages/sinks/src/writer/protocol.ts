@@ -63,6 +63,8 @@ export interface LiveRequest {
   op: "live";
   id: number;
   json: string;
+  /** New entries of the stream-switch journal (`order-journal.ts`), appended before the snapshot. */
+  order?: Uint8Array;
 }
 
 /**
@@ -87,6 +89,8 @@ export interface FinishRequest {
   id: number;
   /** Final names, stdout first (`stdout.txt`, `stderr.txt`, or `.bin`). */
   finalNames: [string, string];
+  /** The last entries of the stream-switch journal (`order-journal.ts`). */
+  order?: Uint8Array | undefined;
 }
 
 /**
