@@ -696,6 +696,16 @@ class AssignmentCandidate implements Candidate {
         if (byte === this.quote || byte === 0x0a || byte === 0x0d) break;
         this.escaped = byte === 0x5c;
       }
+    } else if (this.phase === Phase.Held) {
+      // Letters and digits of a value being judged: each is only held, until the byte that
+      // makes `DECIDE` (it decides, through `next`). A pending `;`, backslash or escape
+      // makes the next byte decide something: then `next` reads it.
+      if (this.value.length === 0 || this.semi >= 0 || this.backslash >= 0 || this.escaped)
+        return start;
+      const value = this.value;
+      const stop = Math.min(end, start + (DECIDE - 1 - value.length));
+      while (i < stop && ALNUM[input[i]!] === 1) value.push(input[i++]!);
+      if (i > start && this.quote === 0) this.key = -1;
     } else if (this.phase === Phase.Name && this.tail.length >= MAX_TAIL) {
       const stop = Math.min(end, start + (MAX_NAME - this.count));
       while (i < stop && NAME[input[i]!] === 1) i++;
