@@ -140,6 +140,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "redis://[REDACTED:url-userinfo]@cache:6379/0",
   ],
   [
+    "url-userinfo",
+    // A password holding an `@`: the userinfo ends at the authority's last one.
+    "mongodb+srv://app:myR3alP@ssw0rd@cluster0.example.net/db?w=majority&to=a@b.c",
+    "app:myR3alP@ssw0rd",
+    "mongodb+srv://[REDACTED:url-userinfo]@cluster0.example.net/db?w=majority&to=a@b.c",
+  ],
+  [
     "secret-assignment",
     "export DB_PASSWORD=correct-horse-battery",
     "correct-horse-battery",

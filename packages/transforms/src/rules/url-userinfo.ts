@@ -1,8 +1,10 @@
 /**
  * Credentials in URLs: the userinfo of `scheme://user:password@host` (with a `:`, so
- * `ssh://git@host` stays). The candidate holds what follows `://` until `@` (redact) or a
- * byte that cannot be in userinfo (release); userinfo still open after 512 bytes with a
- * `:` in it fails closed and is redacted to its end.
+ * `ssh://git@host` stays). The candidate holds the authority after `://` to its end (a
+ * byte that cannot be in it): the userinfo is what stands before its last `@` with a `:`
+ * before it (a password may hold an `@`), and nothing is redacted without one; userinfo
+ * still open after 512 bytes with a `:` in it and no `@` fails closed and is redacted to
+ * its end.
  *
  * @example
  * ```ts
@@ -35,14 +37,28 @@ export const URL_USERINFO_RULE: MatcherRule = {
     let length = 0;
     let colon = false;
     let overlong = false;
+    /** Where the userinfo ends: the last `@` of the authority with a `:` before it, or -1. */
+    let lastAt = -1;
     return {
       from: match.length,
+      get to() {
+        return lastAt >= 0 ? lastAt : undefined;
+      },
       next(byte) {
-        if (byte === AT) return colon && length > 0 ? Verdict.Close : Verdict.Reject;
-        if (NOT_USERINFO[byte] === 1 || byte < 0x20 || byte === 0x7f)
+        if (byte === AT) {
+          // A password may hold an `@` (`user:p@ss@host`): the userinfo ends at the
+          // authority's last one, as URL parsers read it, so no piece is left after it.
+          if (colon && (length > 0 || lastAt >= 0)) lastAt = match.length + length;
+          length++;
+          return Verdict.Hold;
+        }
+        if (NOT_USERINFO[byte] === 1 || byte < 0x20 || byte === 0x7f) {
+          if (lastAt >= 0) return Verdict.Close;
           return overlong ? Verdict.Close : Verdict.Reject;
+        }
         if (byte === COLON) colon = true;
         if (++length > MAX_USERINFO) {
+          if (lastAt >= 0) return Verdict.Close;
           if (!colon) return Verdict.Reject;
           overlong = true;
           return Verdict.Redact;
@@ -62,7 +78,7 @@ export const URL_USERINFO_RULE: MatcherRule = {
         return i;
       },
       stateKey: () => (overlong ? 0 : undefined),
-      end: () => Verdict.Reject,
+      end: () => (lastAt >= 0 ? Verdict.Close : Verdict.Reject),
     };
   },
 };
