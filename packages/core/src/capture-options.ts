@@ -10,7 +10,7 @@
  * ```
  */
 
-import type { CaptureEvent, EventStream } from "./capture-events.js";
+import type { CaptureEvents } from "./capture-events.js";
 import type { SpawnChild } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
 import type { Logger } from "./logger.js";
@@ -266,8 +266,8 @@ export interface SourceCaptureResult {
 export interface CaptureHandle<R> {
   /** The capture's id: its directory under `tool-outputs/` and the REF that reads it. */
   readonly captureId: string;
-  /** Lifecycle events, read-only; completes after "final". */
-  readonly events: EventStream<CaptureEvent>;
+  /** Lifecycle events: an rxjs `Observable` (and `AsyncIterable`) that completes after "final". */
+  readonly events: CaptureEvents;
   /** The receipt as of now. */
   receipt(): R extends { receipt: infer T } ? T : Receipt;
   /** Signal the process group (escalating to SIGKILL after the grace period), or destroy the source. */

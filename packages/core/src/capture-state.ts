@@ -26,6 +26,7 @@
 import type { CaptureCommonOptions, StreamPlan } from "./capture-options.js";
 import type { CaptureProducer } from "./capture-producer.js";
 import { SpoolError, type StorageFailure } from "./errors.js";
+import type { CaptureReceipt } from "./receipt.js";
 import type { CaptureReason, CaptureState, StreamName } from "./receipt-vocabulary.js";
 import type { CaptureSpool, StreamFinal } from "./spool.js";
 import type { StorageOpener } from "./storage-opener.js";
@@ -83,7 +84,12 @@ export interface CaptureRun {
   outcome: CaptureState;
   /** The first storage failure (errno, operation, redacted path); null if none. Written only by {@link recordStorageError}. */
   storageError: StorageFailure | null;
+  /** The first stage that threw (the receipt's `capture.stageError`); null if none. */
+  stageError: CaptureStageError | null;
 }
+
+/** The receipt's `capture.stageError`. */
+export type CaptureStageError = NonNullable<CaptureReceipt["stageError"]>;
 
 /** Move to `phase` if the table allows it from where the run is; `SPOOL_E_STATE` otherwise. */
 export function enterPhase(run: CaptureRun, phase: CapturePhase): void {

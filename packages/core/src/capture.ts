@@ -169,7 +169,11 @@ export function captureSource(options: CaptureSourceOptions): SourceCapture {
     startedAt,
     clock,
   });
-  const capture = runCapture(options, source, startedAt, (started) => started(null));
+  // A source runs at once, but `start` goes out on the next microtask: whoever subscribes
+  // right after this call returns hears it.
+  const capture = runCapture(options, source, startedAt, (started) =>
+    queueMicrotask(() => started(null)),
+  );
   return {
     ...withoutEvents(capture),
     get events() {
@@ -231,7 +235,12 @@ function runCapture(
       recordStorageError(run, error?.storage);
       journal.stopped(stream, reason, error);
     },
-    onStageError: journal.stageFailed,
+    onStageError: (stream, error, where) => {
+      run.reasons.add("stage-error");
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 240);
+      run.stageError ??= { stream, stage: where.stage, message, heldBytes: where.heldBytes };
+      journal.stageFailed(stream, where.stage, message);
+    },
   });
   const storage = createStorageOpener(
     spool,
@@ -250,6 +259,7 @@ function runCapture(
     finals: null,
     outcome: "pending",
     storageError: null,
+    stageError: null,
   };
   whenStarted((pid) => {
     enterPhase(run, "running");

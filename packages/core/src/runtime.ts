@@ -35,7 +35,7 @@ export {
   type StreamPlan,
   startCapture,
 } from "./capture.js";
-export type { EventObserver, EventStream, EventSubscription } from "./capture-events.js";
+export type { CaptureEvents } from "./capture-events.js";
 export {
   assembleReceipt,
   type ReceiptParts,
