@@ -6,13 +6,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
+import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
 import {
   createFileStore,
   createLineIndexer,
   createMemorySpool,
   exportBundle,
   importBundle,
+  startCapture,
 } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import fc from "fast-check";

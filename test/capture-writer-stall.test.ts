@@ -15,10 +15,9 @@ import {
   type Receipt,
   type SpoolFactory,
   type StreamFinal,
-  startCapture,
 } from "@spool/core";
 import { createManualClock, type ManualClock } from "@spool/core/testing";
-import { createWriterQueue, type WriterQueue } from "@spool/sinks";
+import { createWriterQueue, startCapture, type WriterQueue } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 

@@ -15,9 +15,8 @@ import {
   ReceiptSchema,
   redactPath,
   type SpoolError,
-  startCapture,
 } from "@spool/core";
-import { createFileSpool } from "@spool/sinks";
+import { createFileSpool, startCapture } from "@spool/sinks";
 import type { FaultSpec } from "@spool/sinks/testing";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";

@@ -13,12 +13,12 @@ import {
   ReceiptSchema,
   type StreamName,
   type StreamPlan,
-  startCapture,
 } from "@spool/core";
 import {
   createFileSpool,
   type FileSpoolOptions,
   type QuotaOptions,
+  startCapture,
   withQuotas,
 } from "@spool/sinks";
 import type { FaultSpec } from "@spool/sinks/testing";

@@ -10,8 +10,8 @@
 import { mkdirSync } from "node:fs";
 import * as path from "node:path";
 import { Readable } from "node:stream";
-import { captureSource, DEFAULT_PREVIEW_BUDGET } from "@spool/core";
-import { createFileSpool } from "@spool/sinks";
+import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+import { captureSource, createFileSpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { median } from "./measure.js";

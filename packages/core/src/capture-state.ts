@@ -23,7 +23,7 @@
  * enterPhase(run, "running");
  * ```
  */
-import type { CaptureCommonOptions, StreamPlan } from "./capture-options.js";
+import type { ResolvedCaptureOptions, StreamPlan } from "./capture-options.js";
 import type { CaptureProducer } from "./capture-producer.js";
 import { SpoolError, type StorageFailure } from "./errors.js";
 import type { CaptureReceipt } from "./receipt.js";
@@ -69,7 +69,7 @@ export const PHASE_RULES: Readonly<Record<CapturePhase, PhaseRule>> = {
 export interface CaptureRun {
   phase: CapturePhase;
   readonly captureId: string;
-  readonly options: CaptureCommonOptions;
+  readonly options: ResolvedCaptureOptions;
   readonly spool: CaptureSpool;
   readonly plans: Readonly<Record<StreamName, StreamPlan>>;
   readonly pipelines: Readonly<Record<StreamName, StreamPipeline>>;

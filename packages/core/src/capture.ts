@@ -23,11 +23,11 @@ import { createEventBus } from "./capture-events.js";
 import { type CaptureJournal, createCaptureJournal } from "./capture-journal.js";
 import type {
   Capture,
-  CaptureCommonOptions,
   CaptureHandle,
   CaptureOptions,
   CaptureSourceOptions,
   ProcessCaptureReceipt,
+  ResolvedCaptureOptions,
   SourceCapture,
   SourceCaptureReceipt,
   StreamPlan,
@@ -71,37 +71,22 @@ export type {
   CaptureSourceOptions,
   PreviewTap,
   ProcessCaptureReceipt,
+  ResolvedCaptureOptions,
   SourceCapture,
   SourceCaptureReceipt,
   SourceCaptureResult,
+  Spool,
   StreamPlan,
 } from "./capture-options.js";
 export type { CaptureProducer } from "./capture-producer.js";
 
 /**
- * Run a command and capture its stdout and stderr through `plan` into `spool`, from the first
- * byte. Resolves `done` with the receipt (bounded preview, byte counts, refs) and the exit
- * status `spool run` would use. Never rejects for the child's failure: that is in the receipt.
- *
- * @category capture
- * @example
- * ```ts
- * import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
- * import { createMemorySpool } from "@spool/sinks";
- * import { createRedactor, createStreamPlan } from "@spool/transforms";
- * const capture = startCapture({
- *   command: "make",
- *   args: ["test"],
- *   root: "/tmp/spools",
- *   preview: DEFAULT_PREVIEW_BUDGET,
- *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream }, redactor: createRedactor() }),
- *   spool: createMemorySpool().factory,
- *   timeoutMs: 600_000,
- * });
- * const { receipt, exitStatus } = await capture.done;
- * ```
+ * The engine of `startCapture` (`@spool/sinks`, which fills in the defaults and checks the
+ * plan): run a command and capture its stdout and stderr through `plan` into `spool`, from
+ * the first byte. Resolves `done` with the receipt and the exit status `spool run` would
+ * use. Never rejects for the child's failure: that is in the receipt.
  */
-export function startCapture(options: CaptureOptions): Capture {
+export function runCommandCapture(options: CaptureOptions & ResolvedCaptureOptions): Capture {
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
   let onSpawned: (pid: number | null) => void = () => {};
@@ -134,37 +119,19 @@ export function startCapture(options: CaptureOptions): Capture {
 }
 
 /**
- * Capture any readable source that is not a child process: a Node `Readable`, a web
- * `ReadableStream` or an `AsyncIterable<Uint8Array>` (an HTTP body, a socket, a generator).
- * The same stages, spill, finalisation and receipt as {@link startCapture}; the receipt
- * has a `source` block instead of `process`. A source error settles the capture `partial`
- * with reason `source-error` (its message in `source.error`); a source that declares
- * itself truncated is never `complete` (reason `source-truncated`).
- *
- * @category capture
- * @example
- * ```ts
- * import { captureSource } from "@spool/core";
- * declare const options: Omit<import("@spool/core").CaptureSourceOptions, "stdout" | "declared">;
- * const response = await fetch("http://127.0.0.1:8080/report");
- * const length = Number(response.headers.get("content-length") ?? Number.NaN);
- * const capture = captureSource({
- *   ...options,
- *   stdout: response.body!,
- *   label: "GET /report",
- *   declared: () => (Number.isNaN(length) ? "unknown" : capture.receipt().streams.stdout.raw.observed === length ? "complete" : "truncated"),
- * });
- * const { receipt } = await capture.done;
- * receipt.source.declared; // "complete"
- * ```
+ * The engine of `captureSource` (`@spool/sinks`): capture a Node `Readable`, a web
+ * `ReadableStream` or an `AsyncIterable<Uint8Array>` with the same stages, spill,
+ * finalisation and receipt as a command; the receipt has a `source` block.
  */
-export function captureSource(options: CaptureSourceOptions): SourceCapture {
+export function runSourceCapture(
+  options: CaptureSourceOptions & ResolvedCaptureOptions,
+): SourceCapture {
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
   const source = runSource({
     stdout: options.stdout,
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
-    declared: options.declared,
+    declared: options.declared ?? "unknown",
     label: options.label ?? null,
     startedAt,
     clock,
@@ -202,7 +169,7 @@ type RunningCapture = Omit<CaptureHandle<unknown>, "receipt" | "done"> & {
  * once the producer runs (a child has its pid; a source at once).
  */
 function runCapture(
-  options: CaptureCommonOptions,
+  options: ResolvedCaptureOptions,
   producer: CaptureProducer,
   startedAt: number,
   whenStarted: (started: (pid: number | null) => void) => void,
@@ -270,12 +237,13 @@ function runCapture(
     stdout: pumpStream(producer.stdout, pipelines.stdout),
     stderr: pumpStream(producer.stderr, pipelines.stderr),
   };
+  const unlisten = cancelOnAbort(options.signal, producer);
   const done = finishCapture(run, pumps, {
     clock,
     drainMs: options.drainMs ?? 1000,
     journal,
     live,
-  });
+  }).finally(unlisten);
   return {
     captureId,
     get events() {
@@ -286,6 +254,18 @@ function runCapture(
     spill: () => promote(run),
     done,
   };
+}
+
+/** Cancel on `signal`'s abort (at once if it already was); returns the undo. */
+function cancelOnAbort(signal: AbortSignal | undefined, producer: CaptureProducer): () => void {
+  if (signal === undefined) return () => {};
+  const cancel = () => producer.cancel("SIGTERM");
+  if (signal.aborted) {
+    queueMicrotask(cancel);
+    return () => {};
+  }
+  signal.addEventListener("abort", cancel, { once: true });
+  return () => signal.removeEventListener("abort", cancel);
 }
 
 function storageHooks(

@@ -1,12 +1,6 @@
 import { Readable } from "node:stream";
-import {
-  type CaptureEvent,
-  captureSource,
-  DEFAULT_PREVIEW_BUDGET,
-  ReceiptSchema,
-  type Stage,
-} from "@spool/core";
-import { createMemorySpool } from "@spool/sinks";
+import { type CaptureEvent, DEFAULT_PREVIEW_BUDGET, ReceiptSchema, type Stage } from "@spool/core";
+import { captureSource, createMemorySpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { from, lastValueFrom, Observable, toArray } from "rxjs";
 import { describe, expect, it, vi } from "vitest";

@@ -11,10 +11,9 @@ import {
   type Logger,
   ReceiptSchema,
   type SpawnChild,
-  startCapture,
 } from "@spool/core";
 import { createManualClock, type ManualClock } from "@spool/core/testing";
-import { createMemorySpool } from "@spool/sinks";
+import { createMemorySpool, startCapture } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
 

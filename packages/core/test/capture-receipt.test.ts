@@ -8,9 +8,8 @@ import {
   ReceiptSchema,
   receiptParts,
   type StreamParts,
-  startCapture,
 } from "@spool/core";
-import { createMemorySpool } from "@spool/sinks";
+import { createMemorySpool, startCapture } from "@spool/sinks";
 import { createRedactor, createStreamPlan } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
 

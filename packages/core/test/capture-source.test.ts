@@ -3,12 +3,11 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import {
   type CaptureSourceOptions,
-  captureSource,
   DEFAULT_PREVIEW_BUDGET,
   ReceiptSchema,
   receiptExitStatus,
 } from "@spool/core";
-import { createMemorySpool } from "@spool/sinks";
+import { captureSource, createMemorySpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
 

@@ -1,5 +1,5 @@
-import { DEFAULT_PREVIEW_BUDGET, ReceiptSchema, startCapture } from "@spool/core";
-import { createMemorySpool } from "@spool/sinks";
+import { DEFAULT_PREVIEW_BUDGET, ReceiptSchema } from "@spool/core";
+import { createMemorySpool, startCapture } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
 

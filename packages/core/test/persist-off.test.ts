@@ -1,8 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { DEFAULT_PREVIEW_BUDGET, ReceiptSchema, startCapture } from "@spool/core";
-import { createFileSpool } from "@spool/sinks";
+import { DEFAULT_PREVIEW_BUDGET, ReceiptSchema } from "@spool/core";
+import { createFileSpool, startCapture } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
 

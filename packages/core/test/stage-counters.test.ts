@@ -5,7 +5,6 @@
  */
 import { Readable } from "node:stream";
 import {
-  captureSource,
   DEFAULT_PREVIEW_BUDGET,
   MAX_COUNTED_STAGES,
   MAX_STAGE_COUNTERS,
@@ -14,9 +13,8 @@ import {
   type Stage,
   StageCountersReceiptSchema,
   stageCountersOf,
-  startCapture,
 } from "@spool/core";
-import { createMemorySpool } from "@spool/sinks";
+import { captureSource, createMemorySpool, startCapture } from "@spool/sinks";
 import {
   createPreviewTap,
   createRedactor,
