@@ -60,6 +60,7 @@ describe("capture.events as rxjs", () => {
   const options = () => ({
     root: "/r",
     preview: DEFAULT_PREVIEW_BUDGET,
+    redact: false, // a plan without a redactor: these tests are about events
     plan,
     spool: createMemorySpool().factory,
   });
@@ -100,9 +101,19 @@ describe("capture.events as rxjs", () => {
     expect(iterated).toEqual(["start", "exit", "final"]);
   });
 
+  it("refuses a plan whose streams share a stage instance, before reading the source", () => {
+    const shared = createUtf8Decoder();
+    const tap = () => createPreviewTap(previewTapBudget(64));
+    const source = Readable.from([Buffer.from("a\n")]);
+    expect(() =>
+      captureSource(source, { ...options(), plan: () => ({ stages: [shared], tap: tap() }) }),
+    ).toThrow(/share a stage instance/);
+    expect(source.readableFlowing).toBe(null); // never read
+  });
+
   it("a stage that throws is an event and a receipt reason naming the stage, with bytes accounted", async () => {
     let pushes = 0;
-    const brittle: Stage = {
+    const brittle = (): Stage => ({
       name: "brittle",
       held: 0,
       push(batch) {
@@ -110,7 +121,7 @@ describe("capture.events as rxjs", () => {
         return [...batch];
       },
       end: () => [],
-    };
+    });
     async function* parts() {
       yield Buffer.from("one\n");
       yield Buffer.from("two\n");
@@ -118,7 +129,7 @@ describe("capture.events as rxjs", () => {
     }
     const capture = captureSource({
       ...options(),
-      plan: () => ({ stages: [brittle], tap: createPreviewTap(previewTapBudget(64)) }),
+      plan: () => ({ stages: [brittle()], tap: createPreviewTap(previewTapBudget(64)) }),
       stdout: parts(),
       declared: "complete",
     });

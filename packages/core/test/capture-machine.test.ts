@@ -12,8 +12,9 @@ import {
   ReceiptSchema,
   type SpawnChild,
 } from "@spool/core";
+import { runCommandCapture } from "@spool/core/internal";
 import { createManualClock, type ManualClock } from "@spool/core/testing";
-import { createMemorySpool, startCapture } from "@spool/sinks";
+import { createMemorySpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
 
@@ -62,7 +63,7 @@ const BUDGET = { ...DEFAULT_PREVIEW_BUDGET, stdoutChars: 64, stderrChars: 64, ma
 
 function capture(child: FakeChild, clock: ManualClock, extra: Partial<CaptureOptions> = {}) {
   const memory = createMemorySpool({ clock });
-  const c = startCapture({
+  const c = runCommandCapture({
     command: "fake",
     args: [],
     root: "/r",
@@ -280,7 +281,7 @@ describe("capture state machine (manual clock, fake child)", () => {
       error: (o: { event: string }) => lines.push(o.event),
     } as unknown as Logger;
     const memory = createMemorySpool({ clock, queue: { budgetBytes: 64 * 1024 } });
-    const c = startCapture({
+    const c = runCommandCapture({
       command: "fake",
       args: [],
       root: "/r",

@@ -14,7 +14,8 @@ import {
   StageCountersReceiptSchema,
   stageCountersOf,
 } from "@spool/core";
-import { captureSource, createMemorySpool, startCapture } from "@spool/sinks";
+import { runCommandCapture, runSourceCapture } from "@spool/core/internal";
+import { createMemorySpool } from "@spool/sinks";
 import {
   createPreviewTap,
   createRedactor,
@@ -148,7 +149,7 @@ describe("stage counters through a capture", () => {
       body: "A-Za-z0-9",
       minBody: 16,
     });
-    const capture = startCapture({
+    const capture = runCommandCapture({
       command: "sh",
       args: [
         "-c",
@@ -179,7 +180,7 @@ describe("stage counters through a capture", () => {
   it("a bloating stage gets an invalid entry, and the receipt stays valid", async () => {
     const memory = createMemorySpool();
     const huge = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i]));
-    const capture = captureSource({
+    const capture = runSourceCapture({
       stdout: Readable.from([Buffer.from("x\n")]),
       declared: "complete",
       root: "/r",
@@ -197,7 +198,7 @@ describe("stage counters through a capture", () => {
 
   it("stages that report nothing leave the receipt as it was (no stageCounters key)", async () => {
     const memory = createMemorySpool();
-    const capture = startCapture({
+    const capture = runCommandCapture({
       command: "sh",
       args: ["-c", "echo plain"],
       root: "/r",
