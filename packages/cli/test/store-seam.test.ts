@@ -39,6 +39,7 @@ beforeAll(async () => {
     label: "seam",
     preview: { ...DEFAULT_PREVIEW_BUDGET, stdoutChars: 64, stderrChars: 64, maxBytes: 1024 },
     plan: () => ({ stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(64)) }),
+    redact: false,
     spool: memory.factory,
   });
   ({ receipt } = await capture.done);
