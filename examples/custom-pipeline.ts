@@ -39,6 +39,7 @@ export async function main() {
     args: ["-c", "echo pin 1234; echo done >&2"],
     root: "/nowhere",
     preview: DEFAULT_PREVIEW_BUDGET,
+    redact: false, // this plan has no redactor: say so, or the capture refuses it
     plan: (stream) => ({
       stages: [createUtf8Decoder(), createDigitMask()],
       tap: createPreviewTap(previewTapBudget(stream === "stdout" ? 8192 : 2048)),

@@ -38,6 +38,7 @@ describe("export from the memory store, import into a file root", () => {
             args: ["-e", script],
             root: "/memory",
             preview: { ...DEFAULT_PREVIEW_BUDGET, stdoutChars: 16, stderrChars: 16, maxBytes: 64 },
+            redact: false, // a hand-built plan without a redactor (storage is under test)
             plan: () => ({
               stages: [createUtf8Decoder()],
               tap: createPreviewTap(previewTapBudget(16)),

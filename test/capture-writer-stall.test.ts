@@ -128,6 +128,7 @@ async function runCapture(
     args: ["-c", `yes '${LINE.slice(0, -1)}' | head -c ${size}`],
     root,
     preview: DEFAULT_PREVIEW_BUDGET,
+    redact: false, // a hand-built plan without a redactor (storage is under test)
     plan: (stream) => ({
       stages: [createUtf8Decoder()],
       tap: createPreviewTap(previewTapBudget(stream === "stdout" ? 8192 : 2048)),

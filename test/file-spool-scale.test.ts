@@ -55,6 +55,7 @@ describe("file spool", () => {
           args,
           root,
           preview: DEFAULT_PREVIEW_BUDGET,
+          redact: false, // a hand-built plan without a redactor (storage is under test)
           plan,
           spool: files.factory,
         }),
@@ -98,6 +99,7 @@ describe("file spool", () => {
       args,
       root,
       preview: DEFAULT_PREVIEW_BUDGET,
+      redact: false, // a hand-built plan without a redactor (storage is under test)
       plan,
       spool: files.factory,
       clock,

@@ -61,6 +61,7 @@ describe("a missing root", () => {
       args: ["-c", "seq 1 100000"],
       root,
       preview: DEFAULT_PREVIEW_BUDGET,
+      redact: false, // a hand-built plan without a redactor (storage is under test)
       plan: () => ({ stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(200)) }),
       spool: files.factory,
     });
@@ -116,6 +117,7 @@ describe("failures in the middle of a capture", () => {
         args: [script, ...args],
         root,
         preview: DEFAULT_PREVIEW_BUDGET,
+        redact: false, // a hand-built plan without a redactor (storage is under test)
         plan: () => ({
           stages: [createUtf8Decoder()],
           tap: createPreviewTap(previewTapBudget(200)),
