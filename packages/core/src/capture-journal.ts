@@ -56,7 +56,8 @@ export function createCaptureJournal(
   };
   return {
     started(pid) {
-      log?.info({ event: "start", captureId, pid }, "capture started");
+      // `pid` is the logging process (pino's base): the child's is `childPid`, so no line has a key twice.
+      log?.info({ event: "start", captureId, childPid: pid }, "capture started");
       bus.emit(() => ({ type: "start", receipt: receipt() }));
     },
     spilled() {
