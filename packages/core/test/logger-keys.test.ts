@@ -24,7 +24,10 @@ describe("the log of a capture", () => {
     const start = lines.find((l) => l.includes('"event":"start"'))!;
     for (const line of lines) {
       const keys = [...line.matchAll(/"([^"]+)":/g)].map((m) => m[1]);
-      expect(keys.filter((k, i) => keys.indexOf(k) !== i), line).toEqual([]);
+      expect(
+        keys.filter((k, i) => keys.indexOf(k) !== i),
+        line,
+      ).toEqual([]);
     }
     expect(JSON.parse(start)).toMatchObject({ pid: process.pid, childPid: receipt.process.pid });
   });
