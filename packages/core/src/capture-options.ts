@@ -179,9 +179,13 @@ export type ResolvedCaptureOptions = Omit<
   CaptureCommonOptions,
   "root" | "preview" | "plan" | "spool"
 > & {
+  /** The root the receipt names and the spool is opened under. */
   readonly root: string;
+  /** The preview budget, handed to `plan`. */
   readonly preview: PreviewBudget;
+  /** The plan of each stream, already checked. */
   readonly plan: (stream: StreamName, preview: PreviewBudget) => StreamPlan;
+  /** The spool's factory. */
   readonly spool: SpoolFactory;
 };
 

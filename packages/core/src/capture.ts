@@ -85,6 +85,20 @@ export type { CaptureProducer } from "./capture-producer.js";
  * plan): run a command and capture its stdout and stderr through `plan` into `spool`, from
  * the first byte. Resolves `done` with the receipt and the exit status `spool run` would
  * use. Never rejects for the child's failure: that is in the receipt.
+ *
+ * @category capture
+ * @example
+ * ```ts
+ * import { runCommandCapture } from "@spool/core/internal";
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { createStreamPlan } from "@spool/transforms";
+ * import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+ * const capture = runCommandCapture({
+ *   command: "make", args: ["test"], root: "memory", preview: DEFAULT_PREVIEW_BUDGET,
+ *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream } }),
+ *   spool: createMemorySpool().factory,
+ * });
+ * ```
  */
 export function runCommandCapture(options: CaptureOptions & ResolvedCaptureOptions): Capture {
   const clock = options.clock ?? systemClock;
@@ -122,6 +136,21 @@ export function runCommandCapture(options: CaptureOptions & ResolvedCaptureOptio
  * The engine of `captureSource` (`@spool/sinks`): capture a Node `Readable`, a web
  * `ReadableStream` or an `AsyncIterable<Uint8Array>` with the same stages, spill,
  * finalisation and receipt as a command; the receipt has a `source` block.
+ *
+ * @category capture
+ * @example
+ * ```ts
+ * import { Readable } from "node:stream";
+ * import { runSourceCapture } from "@spool/core/internal";
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { createStreamPlan } from "@spool/transforms";
+ * import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+ * const capture = runSourceCapture({
+ *   stdout: Readable.from([Buffer.from("hi\n")]), root: "memory", preview: DEFAULT_PREVIEW_BUDGET,
+ *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream } }),
+ *   spool: createMemorySpool().factory,
+ * });
+ * ```
  */
 export function runSourceCapture(
   options: CaptureSourceOptions & ResolvedCaptureOptions,
@@ -195,20 +224,11 @@ function runCapture(
     build: receipt,
     publish: (r) => spool.publishLive(r),
   });
-  const pipelines = createPipelines(spool, plans, {
-    onProduced: () => spillIfOutgrown(run),
-    onStop: (stream, reason, error) => {
-      run.reasons.add(reason);
-      recordStorageError(run, error?.storage);
-      journal.stopped(stream, reason, error);
-    },
-    onStageError: (stream, error, where) => {
-      run.reasons.add("stage-error");
-      const message = (error instanceof Error ? error.message : String(error)).slice(0, 240);
-      run.stageError ??= { stream, stage: where.stage, message, heldBytes: where.heldBytes };
-      journal.stageFailed(stream, where.stage, message);
-    },
-  });
+  const pipelines = createPipelines(
+    spool,
+    plans,
+    pipelineHooks(() => run, journal),
+  );
   const storage = createStorageOpener(
     spool,
     storageHooks(spool, journal, live, (failure) => recordStorageError(run, failure)),
@@ -253,6 +273,29 @@ function runCapture(
     cancel: (signal = "SIGTERM") => producer.cancel(signal),
     spill: () => promote(run),
     done,
+  };
+}
+
+/** What the pipelines report, recorded on the run (they report only once the producer runs). */
+function pipelineHooks(
+  runOf: () => CaptureRun,
+  journal: CaptureJournal,
+): Pick<StreamPipelineOptions, "onProduced" | "onStop" | "onStageError"> {
+  return {
+    onProduced: () => spillIfOutgrown(runOf()),
+    onStop: (stream, reason, error) => {
+      const run = runOf();
+      run.reasons.add(reason);
+      recordStorageError(run, error?.storage);
+      journal.stopped(stream, reason, error);
+    },
+    onStageError: (stream, error, where) => {
+      const run = runOf();
+      run.reasons.add("stage-error");
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 240);
+      run.stageError ??= { stream, stage: where.stage, message, heldBytes: where.heldBytes };
+      journal.stageFailed(stream, where.stage, message);
+    },
   };
 }
 

@@ -143,10 +143,9 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
 
   const fail = (thrown: unknown) => {
     failed = true;
-    const { stage, error } =
-      thrown instanceof ThrownByStage ? thrown : { stage: "(unnamed)", error: thrown };
-    failure = error;
-    options.onStageError?.(name, error, { stage, heldBytes: chain?.held ?? 0 });
+    failure = thrown instanceof ThrownByStage ? thrown.error : thrown;
+    const stage = thrown instanceof ThrownByStage ? thrown.stage : "(unnamed)";
+    options.onStageError?.(name, failure, { stage, heldBytes: chain?.held ?? 0 });
   };
 
   return {

@@ -91,8 +91,8 @@ export function checkStageProperty(options: StagePropertyOptions): void {
  * ```ts
  * import fc from "fast-check";
  * import { arbBatched, arbStageInput } from "@spool/transforms/testing";
- * const [{ chunks, batches }] = fc.sample(arbBatched(arbStageInput()), 1);
- * batches.reduce((a, b) => a + b, 0) === chunks.length; // true
+ * for (const { chunks, batches } of fc.sample(arbBatched(arbStageInput()), 3))
+ *   console.log(batches.reduce((a: number, b: number) => a + b, 0) === chunks.length); // true
  * ```
  */
 export function arbBatched(

@@ -130,21 +130,23 @@ export function checkStreamPlan(
 ): void {
   const names = plan.stages.map((stage) => stage.name);
   const redactorAt = names.indexOf(REDACTOR);
-  if (options.redaction && redactorAt < 0) refuse("redaction is on but the plan has no redactor");
-  if (names.includes(PREVIEW_TAP)) refuse("the preview tap goes in `tap`, after every stage");
+  if (options.redaction && redactorAt < 0)
+    refusePlan("redaction is on but the plan has no redactor");
+  if (names.includes(PREVIEW_TAP)) refusePlan("the preview tap goes in `tap`, after every stage");
   if (redactorAt < 0) return;
   const joiner = names.findIndex((name, i) => i > redactorAt && JOINERS.has(name));
   if (joiner >= 0) {
-    refuse(
+    refusePlan(
       `${names[joiner]} runs after the redactor and can join a secret split by what it removes: put it before the redactor`,
     );
   }
-  if (names.indexOf(UTF8_DECODER) > redactorAt) refuse("the decoder must run before the redactor");
+  if (names.indexOf(UTF8_DECODER) > redactorAt)
+    refusePlan("the decoder must run before the redactor");
   const after = plan.stages.findIndex(
     (stage, i) => i > redactorAt && stage.name !== REDACTOR && !OBSERVERS.has(stage),
   );
   if (after >= 0) {
-    refuse(
+    refusePlan(
       `stage "${names[after]}" runs after the redactor and may change bytes there (joining a secret the redactor split, hiding its markers): put it in \`stages\` (before the redactor), or make it an observer with observeOnly()`,
     );
   }
@@ -195,7 +197,7 @@ export function observeOnly(stage: Stage): Stage {
   return observer;
 }
 
-function refuse(message: string): never {
+function refusePlan(message: string): never {
   throw new SpoolError("SPOOL_E_PLAN", "stream-plan", message);
 }
 
