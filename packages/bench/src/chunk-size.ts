@@ -59,6 +59,7 @@ export async function captureInChunks(root: string, total: number, chunk: number
     stdout,
     declared: "complete",
     preview: DEFAULT_PREVIEW_BUDGET,
+    redact: false, // the decoder alone: this measures chunk sizes, not redaction
     plan: () => ({ stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(4096)) }),
     spool: files.factory,
   });
