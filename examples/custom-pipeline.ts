@@ -3,8 +3,8 @@
  * memory, and watch lifecycle events. Run: `npx tsx examples/custom-pipeline.ts` (from the
  * repository root after the README's set-up; test/examples.test.ts runs that very command).
  */
-import { DEFAULT_PREVIEW_BUDGET, type Stage, startCapture } from "@spool/core";
-import { createMemorySpool } from "@spool/sinks";
+import { DEFAULT_PREVIEW_BUDGET, type Stage } from "@spool/core";
+import { createMemorySpool, startCapture } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 
 /** A user stage: masks every digit. Byte in, byte out: it holds nothing back. */
@@ -39,6 +39,7 @@ export async function main() {
     args: ["-c", "echo pin 1234; echo done >&2"],
     root: "/nowhere",
     preview: DEFAULT_PREVIEW_BUDGET,
+    redact: false, // this plan has no redactor: say so, or the capture refuses it
     plan: (stream) => ({
       stages: [createUtf8Decoder(), createDigitMask()],
       tap: createPreviewTap(previewTapBudget(stream === "stdout" ? 8192 : 2048)),

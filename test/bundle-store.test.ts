@@ -6,13 +6,14 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
+import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
 import {
   createFileStore,
   createLineIndexer,
   createMemorySpool,
   exportBundle,
   importBundle,
+  startCapture,
 } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import fc from "fast-check";
@@ -37,6 +38,7 @@ describe("export from the memory store, import into a file root", () => {
             args: ["-e", script],
             root: "/memory",
             preview: { ...DEFAULT_PREVIEW_BUDGET, stdoutChars: 16, stderrChars: 16, maxBytes: 64 },
+            redact: false, // a hand-built plan without a redactor (storage is under test)
             plan: () => ({
               stages: [createUtf8Decoder()],
               tap: createPreviewTap(previewTapBudget(16)),

@@ -15,10 +15,9 @@ import {
   type Receipt,
   type SpoolFactory,
   type StreamFinal,
-  startCapture,
 } from "@spool/core";
 import { createManualClock, type ManualClock } from "@spool/core/testing";
-import { createWriterQueue, type WriterQueue } from "@spool/sinks";
+import { createWriterQueue, startCapture, type WriterQueue } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -130,6 +129,7 @@ async function runCapture(
     args: ["-c", `yes '${LINE.slice(0, -1)}' | head -c ${size}`],
     root,
     preview,
+    redact: false, // a hand-built plan without a redactor (storage is under test)
     plan: (stream) => ({
       stages: [createUtf8Decoder()],
       tap: createPreviewTap(previewTapBudget(stream === "stdout" ? 8192 : 2048)),

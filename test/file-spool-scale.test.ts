@@ -7,9 +7,9 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { DEFAULT_PREVIEW_BUDGET, type StreamPlan, startCapture } from "@spool/core";
+import { DEFAULT_PREVIEW_BUDGET, type StreamPlan } from "@spool/core";
 import { createManualClock } from "@spool/core/testing";
-import { createFileSpool } from "@spool/sinks";
+import { createFileSpool, startCapture } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
@@ -55,6 +55,7 @@ describe("file spool", () => {
           args,
           root,
           preview: DEFAULT_PREVIEW_BUDGET,
+          redact: false, // a hand-built plan without a redactor (storage is under test)
           plan,
           spool: files.factory,
         }),
@@ -98,6 +99,7 @@ describe("file spool", () => {
       args,
       root,
       preview: DEFAULT_PREVIEW_BUDGET,
+      redact: false, // a hand-built plan without a redactor (storage is under test)
       plan,
       spool: files.factory,
       clock,

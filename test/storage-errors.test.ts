@@ -15,9 +15,8 @@ import {
   ReceiptSchema,
   redactPath,
   type SpoolError,
-  startCapture,
 } from "@spool/core";
-import { createFileSpool } from "@spool/sinks";
+import { createFileSpool, startCapture } from "@spool/sinks";
 import type { FaultSpec } from "@spool/sinks/testing";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -62,6 +61,7 @@ describe("a missing root", () => {
       args: ["-c", "seq 1 100000"],
       root,
       preview: DEFAULT_PREVIEW_BUDGET,
+      redact: false, // a hand-built plan without a redactor (storage is under test)
       plan: () => ({ stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(200)) }),
       spool: files.factory,
     });
@@ -117,6 +117,7 @@ describe("failures in the middle of a capture", () => {
         args: [script, ...args],
         root,
         preview: DEFAULT_PREVIEW_BUDGET,
+        redact: false, // a hand-built plan without a redactor (storage is under test)
         plan: () => ({
           stages: [createUtf8Decoder()],
           tap: createPreviewTap(previewTapBudget(200)),

@@ -13,12 +13,12 @@ import {
   ReceiptSchema,
   type StreamName,
   type StreamPlan,
-  startCapture,
 } from "@spool/core";
 import {
   createFileSpool,
   type FileSpoolOptions,
   type QuotaOptions,
+  startCapture,
   withQuotas,
 } from "@spool/sinks";
 import type { FaultSpec } from "@spool/sinks/testing";
@@ -58,6 +58,7 @@ async function capture(
       args: [script, ...args],
       root,
       preview: DEFAULT_PREVIEW_BUDGET,
+      redact: false, // a hand-built plan without a redactor (storage is under test)
       plan,
       spool: withQuotas(files.factory, { maxBytes, allowance }),
       drainMs: 5000,

@@ -10,8 +10,8 @@
 import { mkdirSync } from "node:fs";
 import * as path from "node:path";
 import { Readable } from "node:stream";
-import { captureSource, DEFAULT_PREVIEW_BUDGET } from "@spool/core";
-import { createFileSpool } from "@spool/sinks";
+import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+import { captureSource, createFileSpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { type BenchIo, type BenchOptions, benchContext } from "./context.js";
 import { median } from "./measure.js";
@@ -59,6 +59,7 @@ export async function captureInChunks(root: string, total: number, chunk: number
     stdout,
     declared: "complete",
     preview: DEFAULT_PREVIEW_BUDGET,
+    redact: false, // the decoder alone: this measures chunk sizes, not redaction
     plan: () => ({ stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(4096)) }),
     spool: files.factory,
   });

@@ -80,7 +80,8 @@ export interface PreparedCapture {
 }
 
 export interface CaptureSetup {
-  readonly options: Omit<CaptureOptions, "spool">;
+  /** The capture's options but its spool; the root is the one resolved here, always given. */
+  readonly options: Omit<CaptureOptions, "spool" | "root"> & { readonly root: string };
   readonly files: FileSpool;
   readonly logger: Logger;
   readonly json: boolean;
@@ -171,6 +172,7 @@ export function openCapture(
   const spool = createFileSpool({ binary, queue: config.queue });
   const releaseHeap = holdHeapBounds();
   const files: FileSpool = {
+    root: undefined, // each capture gives the root resolved for it
     factory: withQuotas(spool.factory, {
       maxBytes: config.maxBytes,
       allowance: rootQuotaAllowance(config.rootQuota),
@@ -186,7 +188,7 @@ export function openCapture(
       preview: { budget, stream },
       redactor: redaction ? createRedactor(redaction) : null,
       stripAnsi: !config.keepAnsi,
-      stages: after ? [after(stream)] : [],
+      observers: after ? [after(stream)] : [],
       binary,
     });
   return {
@@ -203,6 +205,7 @@ export function openCapture(
       ...(config.persist ? {} : { persist: false }),
       preview,
       plan,
+      redact: redaction !== null,
       logger,
     },
     files,

@@ -11,12 +11,12 @@
  */
 import {
   type CaptureCommonOptions,
-  captureSource,
   newCaptureId,
   receiptExitStatus,
   type SourceCapture,
   type SourceDeclaration,
 } from "@spool/core/runtime";
+import { captureSource } from "@spool/sinks/runtime";
 import { type CommandInput, type ParsedCommand, usageError } from "./args.js";
 import {
   type CaptureConfig,

@@ -21,10 +21,11 @@ import {
   type Receipt,
   receiptExitStatus,
   type SourceDeclaration,
-  startCapture,
+  type SpoolFactory,
 } from "@spool/core";
 import { TOOL_OUTPUTS } from "@spool/sinks";
 import { writeJobRecord } from "@spool/sinks/internal";
+import { startCapture } from "@spool/sinks/runtime";
 import { type CommandInput, commandInput, usageError } from "./args.js";
 import { type CaptureSetup, captureConfig, openCapture, prepareCapture } from "./capture-setup.js";
 import { SUPERVISE } from "./commands.js";
@@ -124,7 +125,7 @@ interface JobCapture {
   readonly done: Promise<{ readonly receipt: Receipt; readonly exitStatus: number }>;
 }
 
-type JobSpool = CaptureCommonOptions["spool"];
+type JobSpool = SpoolFactory;
 type JobOptions = Required<Pick<CaptureCommonOptions, "captureId" | "liveIntervalMs">>;
 
 function processJob(

@@ -10,8 +10,8 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { DEFAULT_PREVIEW_BUDGET, type Receipt, startCapture } from "@spool/core";
-import { createMemorySpool, type MemorySpool } from "@spool/sinks";
+import { DEFAULT_PREVIEW_BUDGET, type Receipt } from "@spool/core";
+import { createMemorySpool, type MemorySpool, startCapture } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { statusLine } from "../src/inline.js";
@@ -39,6 +39,7 @@ beforeAll(async () => {
     label: "seam",
     preview: { ...DEFAULT_PREVIEW_BUDGET, stdoutChars: 64, stderrChars: 64, maxBytes: 1024 },
     plan: () => ({ stages: [createUtf8Decoder()], tap: createPreviewTap(previewTapBudget(64)) }),
+    redact: false,
     spool: memory.factory,
   });
   ({ receipt } = await capture.done);

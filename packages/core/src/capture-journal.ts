@@ -26,7 +26,7 @@ export interface CaptureJournal {
   spillFailed(error: unknown): void;
   /** Persistence of `stream` stopped; `error` when storage failed (also a `storage-error`). */
   stopped(stream: StreamName, reason: CaptureReason, error?: SpoolError): void;
-  stageFailed(stream: StreamName, error: unknown): void;
+  stageFailed(stream: StreamName, stage: string, message: string): void;
   /** A stream's line index could not be written (its bytes are all kept). */
   indexLost(stream: StreamName, error: SpoolError): void;
   exited(): void;
@@ -56,7 +56,8 @@ export function createCaptureJournal(
   };
   return {
     started(pid) {
-      log?.info({ event: "start", captureId, pid }, "capture started");
+      // `pid` is the logging process (pino's base): the child's is `childPid`, so no line has a key twice.
+      log?.info({ event: "start", captureId, childPid: pid }, "capture started");
       bus.emit(() => ({ type: "start", receipt: receipt() }));
     },
     spilled() {
@@ -74,9 +75,9 @@ export function createCaptureJournal(
     indexLost(stream, error) {
       storageFailed("index-failed", error, "line index not written", stream);
     },
-    stageFailed(stream, error) {
-      const err = String((error as Error)?.message ?? error);
-      log?.error({ event: "stage-error", stream, err }, "stage failed");
+    stageFailed(stream, stage, message) {
+      log?.error({ event: "stage-error", captureId, stream, stage, err: message }, "stage failed");
+      bus.emit(() => ({ type: "stage-error", stream, stage, message }));
     },
     exited() {
       bus.emit(() => ({ type: "exit", receipt: receipt() }));

@@ -10,7 +10,7 @@
  * ```
  */
 
-import type { CaptureEvent, EventStream } from "./capture-events.js";
+import type { CaptureEvents } from "./capture-events.js";
 import type { SpawnChild } from "./child-spawn.js";
 import type { Clock } from "./clock.js";
 import type { Logger } from "./logger.js";
@@ -62,25 +62,49 @@ export interface StreamPlan {
 }
 
 /**
- * What every capture takes, of a child process or of any other source.
+ * A spool as `createFileSpool` and `createMemorySpool` in `@spool/sinks` return it: its
+ * factory, and the root it owns (a file spool made with `root`; the memory spool's is
+ * `"memory"`). A capture given a spool that owns a root takes it from there.
+ *
+ * @category storage
+ * @example
+ * ```ts
+ * import type { Spool } from "@spool/core";
+ * import { createMemorySpool } from "@spool/sinks";
+ * const memory: Spool = createMemorySpool();
+ * memory.root; // "memory"
+ * ```
+ */
+export interface Spool {
+  readonly factory: SpoolFactory;
+  /** The root every capture of this spool lives under, when the spool owns one. */
+  readonly root?: string | undefined;
+}
+
+/**
+ * What every capture takes, of a child process or of any other source. Everything has a
+ * default: the safe plan, the default preview budget, an in-memory spool.
  *
  * @category capture
  * @example
  * ```ts
- * import { DEFAULT_PREVIEW_BUDGET, type CaptureCommonOptions } from "@spool/core";
+ * import type { CaptureCommonOptions } from "@spool/core";
  * import { createFileSpool } from "@spool/sinks";
- * import { createStreamPlan } from "@spool/transforms";
  * const common: CaptureCommonOptions = {
- *   root: "/tmp/spools",
- *   preview: DEFAULT_PREVIEW_BUDGET,
- *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream }, redactor: null }),
- *   spool: createFileSpool({ root: "/tmp/spools", missingRoot: "create" }).factory,
+ *   spool: createFileSpool({ root: "/tmp/spools", missingRoot: "create" }), // owns its root
+ *   label: "nightly report",
+ *   signal: AbortSignal.timeout(60_000),
  * };
  * ```
  */
 export interface CaptureCommonOptions {
-  /** Absolute root the spool lives under (reported in the receipt). */
-  readonly root: string;
+  /**
+   * The root the capture lives under, only for a spool that owns none (a bare factory, or
+   * `createFileSpool()` made without `root`). A spool that owns its root takes it from
+   * there, and a different `root` here is refused (`SPOOL_E_OPTIONS`).
+   * @default the spool's root
+   */
+  readonly root?: string;
   /** The capture's id (16-64 base64url characters), e.g. to name it before it starts. @default a fresh random id ({@link newCaptureId}) */
   readonly captureId?: string;
   /** The caller's own id for this call (matches {@link CALL_ID_PATTERN}); a REF can name the capture by it. @default null */
@@ -89,16 +113,36 @@ export interface CaptureCommonOptions {
   readonly label?: string | null;
   /** Milliseconds to keep draining pipes after the producer ends (a grandchild may hold them open). @default 1000 */
   readonly drainMs?: number;
-  /** The preview's budget (characters per stream, bytes in all): usually {@link DEFAULT_PREVIEW_BUDGET}. The capture hands it to `plan`, so it is given once. */
-  readonly preview: PreviewBudget;
+  /** The preview's budget (characters per stream, bytes in all), handed to `plan`. @default DEFAULT_PREVIEW_BUDGET */
+  readonly preview?: PreviewBudget;
   /**
    * Fresh stages for each stream, called once per stream (stages keep state) with the
    * capture's `preview` budget, which the stream's tap is sized from:
-   * `(stream, budget) => createStreamPlan({ preview: { budget, stream }, … })`.
+   * `(stream, budget) => createStreamPlan({ preview: { budget, stream }, stages: [yours] })`.
+   * The capture checks it (`checkStreamPlan` in `@spool/transforms`) and refuses an unsafe
+   * one with `SPOOL_E_PLAN` before anything runs, unless `unsafePlan: true`.
+   * @default decoder → ANSI strip → redactor (the built-in rules) → preview tap
    */
-  readonly plan: (stream: StreamName, preview: PreviewBudget) => StreamPlan;
-  /** Where bytes go once they outgrow the preview: `createFileSpool(…).factory` from `@spool/sinks`, or `createMemorySpool().factory`. */
-  readonly spool: SpoolFactory;
+  readonly plan?: (stream: StreamName, preview: PreviewBudget) => StreamPlan;
+  /**
+   * Redaction is on: the plan must have a redactor. `false` captures without one (the
+   * default plan then has none). @default true
+   */
+  readonly redact?: boolean;
+  /**
+   * For experts: run `plan` unchecked (a redactor before the ANSI strip, a stage that
+   * changes bytes after the redactor, no redactor at all). What it lets through is yours.
+   * @default false
+   */
+  readonly unsafePlan?: boolean;
+  /**
+   * Where bytes go once they outgrow the preview: a spool from `@spool/sinks`
+   * (`createFileSpool({ root })`, `createMemorySpool()`), or a bare {@link SpoolFactory}.
+   * @default a fresh `createMemorySpool()` (bytes kept in memory until the capture is dropped)
+   */
+  readonly spool?: Spool | SpoolFactory;
+  /** Cancels the capture when aborted, as `cancel()` does (SIGTERM to a process group; a source is destroyed). */
+  readonly signal?: AbortSignal;
   /** Milliseconds between replacements of `live.json` while running (only when something changed). @default 250 */
   readonly liveIntervalMs?: number;
   /**
@@ -120,7 +164,33 @@ export interface CaptureCommonOptions {
 }
 
 /**
- * What {@link startCapture} takes: the common options plus the command and how to run it.
+ * The options a capture runs with once every default is filled in (`@spool/sinks` fills
+ * them): the engine in `@spool/core/internal` takes these.
+ *
+ * @category capture
+ * @example
+ * ```ts
+ * import type { ResolvedCaptureOptions } from "@spool/core";
+ * declare const resolved: ResolvedCaptureOptions;
+ * resolved.spool({ captureId: "AAAAAAAAAAAAAAAAAAAAAAAA", root: resolved.root, startedAt: Date.now() });
+ * ```
+ */
+export type ResolvedCaptureOptions = Omit<
+  CaptureCommonOptions,
+  "root" | "preview" | "plan" | "spool"
+> & {
+  /** The root the receipt names and the spool is opened under. */
+  readonly root: string;
+  /** The preview budget, handed to `plan`. */
+  readonly preview: PreviewBudget;
+  /** The plan of each stream, already checked. */
+  readonly plan: (stream: StreamName, preview: PreviewBudget) => StreamPlan;
+  /** The spool's factory. */
+  readonly spool: SpoolFactory;
+};
+
+/**
+ * What `startCapture` (in `@spool/sinks`) takes: the common options plus the command and how to run it.
  *
  * @category capture
  * @example
@@ -155,7 +225,7 @@ export interface CaptureOptions extends CaptureCommonOptions {
 }
 
 /**
- * What {@link captureSource} takes: a capture of a source that is not a child process (an
+ * What `captureSource` (in `@spool/sinks`) takes: a capture of a source that is not a child process (an
  * HTTP body, a socket, a generator). The receipt has a `source` block (kind, label, what
  * the source declared) instead of `process`; `label` is both the receipt's label and the
  * source's.
@@ -183,8 +253,9 @@ export interface CaptureSourceOptions extends CaptureCommonOptions {
    * What the source says of its own completeness, read when it ends (a function may
    * compare the bytes received with a declared length). A "truncated" source is never a
    * complete capture (reason `source-truncated`); a source error gives `source-error`.
+   * @default "unknown"
    */
-  readonly declared: SourceDeclaration | (() => SourceDeclaration);
+  readonly declared?: SourceDeclaration | (() => SourceDeclaration);
 }
 
 /**
@@ -266,8 +337,8 @@ export interface SourceCaptureResult {
 export interface CaptureHandle<R> {
   /** The capture's id: its directory under `tool-outputs/` and the REF that reads it. */
   readonly captureId: string;
-  /** Lifecycle events, read-only; completes after "final". */
-  readonly events: EventStream<CaptureEvent>;
+  /** Lifecycle events: an rxjs `Observable` (and `AsyncIterable`) that completes after "final". */
+  readonly events: CaptureEvents;
   /** The receipt as of now. */
   receipt(): R extends { receipt: infer T } ? T : Receipt;
   /** Signal the process group (escalating to SIGKILL after the grace period), or destroy the source. */
@@ -284,7 +355,7 @@ export interface CaptureHandle<R> {
 }
 
 /**
- * A capture of a child process, as {@link startCapture} returns it.
+ * A capture of a child process, as `startCapture` (in `@spool/sinks`) returns it.
  *
  * @category capture
  * @example
@@ -296,7 +367,7 @@ export interface CaptureHandle<R> {
  */
 export type Capture = CaptureHandle<CaptureResult>;
 /**
- * A capture of any other source, as {@link captureSource} returns it.
+ * A capture of any other source, as `captureSource` (in `@spool/sinks`) returns it.
  *
  * @category capture
  * @example

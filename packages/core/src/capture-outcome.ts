@@ -1,6 +1,7 @@
 /**
- * How a finished capture settles (SPEC §3), as pure functions of its state: `failed` if a
- * stage threw or nothing produced was kept, `unavailable` if storage never opened,
+ * How a finished capture settles (SPEC §3), as pure functions of its state: `failed` if
+ * nothing produced was kept (a stage that threw leaves `partial` if its stream produced
+ * anything before), `unavailable` if storage never opened,
  * `complete` with no reason against it, `partial` otherwise.
  *
  * @example
@@ -13,6 +14,11 @@
 import type { CaptureRun } from "./capture-state.js";
 import { type CaptureState, STREAM_NAMES } from "./receipt-vocabulary.js";
 
+/** Some stream produced bytes (kept in the spool or, on the small-result path, inline). */
+function anyProduced(run: CaptureRun): boolean {
+  return STREAM_NAMES.some((name) => run.pipelines[name].ledger.snapshot().produced > 0);
+}
+
 /** A stage threw on some stream. */
 export function stageFailed(run: CaptureRun): boolean {
   return STREAM_NAMES.some((name) => run.pipelines[name].error !== undefined);
@@ -24,12 +30,13 @@ export function nothingAgainst(run: CaptureRun): boolean {
 }
 
 export function settleOutcome(run: CaptureRun): CaptureState {
-  if (stageFailed(run)) return "failed";
+  if (stageFailed(run)) return anyProduced(run) ? "partial" : "failed";
   if (run.options.persist === false) return "disabled";
   if (run.storage.status === "unavailable") return "unavailable";
   if (run.reasons.size === 0) return "complete";
   const counts = STREAM_NAMES.map((name) => run.pipelines[name].ledger.snapshot());
   const anyCommitted = counts.some((s) => s.committed > 0);
-  const anyProduced = counts.some((s) => s.produced > 0);
-  return anyProduced && !anyCommitted && !run.reasons.has("drain-timeout") ? "failed" : "partial";
+  return anyProduced(run) && !anyCommitted && !run.reasons.has("drain-timeout")
+    ? "failed"
+    : "partial";
 }

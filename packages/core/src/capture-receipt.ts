@@ -22,6 +22,7 @@ import type { CaptureRun } from "./capture-state.js";
 import type { StorageFailure } from "./errors.js";
 import { DEFAULT_PREVIEW_BUDGET, type PreviewSnapshot, renderPreview } from "./preview.js";
 import type {
+  CaptureReceipt,
   PreviewReceipt,
   ProcessReceipt,
   Provenance,
@@ -63,6 +64,7 @@ export function buildReceipt(run: CaptureRun): Receipt {
     state: run.outcome,
     reasons: run.reasons,
     storageError: run.storageError,
+    stageError: run.stageError,
     streams,
     preview: { ...preview, budget: run.options.preview },
   });
@@ -178,6 +180,8 @@ export interface ReceiptParts {
   readonly reasons: Iterable<CaptureReason>;
   /** The first storage failure, or null (then the receipt has no `storageError`). */
   readonly storageError: StorageFailure | null;
+  /** The first stage that threw, or null/absent (then the receipt has no `stageError`). */
+  readonly stageError?: CaptureReceipt["stageError"] | null;
   readonly streams: Readonly<Record<StreamName, StreamParts>>;
   readonly preview: PreviewReceipt;
   /** Where an imported or shared capture came from; absent for a capture made here. */
@@ -207,6 +211,7 @@ export function assembleReceipt(parts: ReceiptParts): Receipt {
       state: parts.state,
       reasons: [...new Set(parts.reasons)].sort(),
       ...(parts.storageError ? { storageError: { ...parts.storageError } } : {}),
+      ...(parts.stageError ? { stageError: { ...parts.stageError } } : {}),
     },
     streams: {
       stdout: streamReceipt(parts.streams.stdout),
@@ -241,6 +246,7 @@ export function receiptParts(receipt: Receipt): ReceiptParts {
     state: receipt.capture.state,
     reasons: receipt.capture.reasons,
     storageError: receipt.capture.storageError ?? null,
+    stageError: receipt.capture.stageError ?? null,
     streams: {
       stdout: partsOfStream(receipt.streams.stdout),
       stderr: partsOfStream(receipt.streams.stderr),

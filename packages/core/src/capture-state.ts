@@ -23,9 +23,10 @@
  * enterPhase(run, "running");
  * ```
  */
-import type { CaptureCommonOptions, StreamPlan } from "./capture-options.js";
+import type { ResolvedCaptureOptions, StreamPlan } from "./capture-options.js";
 import type { CaptureProducer } from "./capture-producer.js";
 import { SpoolError, type StorageFailure } from "./errors.js";
+import type { CaptureReceipt } from "./receipt.js";
 import type { CaptureReason, CaptureState, StreamName } from "./receipt-vocabulary.js";
 import type { CaptureSpool, StreamFinal } from "./spool.js";
 import type { StorageOpener } from "./storage-opener.js";
@@ -68,7 +69,7 @@ export const PHASE_RULES: Readonly<Record<CapturePhase, PhaseRule>> = {
 export interface CaptureRun {
   phase: CapturePhase;
   readonly captureId: string;
-  readonly options: CaptureCommonOptions;
+  readonly options: ResolvedCaptureOptions;
   readonly spool: CaptureSpool;
   readonly plans: Readonly<Record<StreamName, StreamPlan>>;
   readonly pipelines: Readonly<Record<StreamName, StreamPipeline>>;
@@ -83,7 +84,12 @@ export interface CaptureRun {
   outcome: CaptureState;
   /** The first storage failure (errno, operation, redacted path); null if none. Written only by {@link recordStorageError}. */
   storageError: StorageFailure | null;
+  /** The first stage that threw (the receipt's `capture.stageError`); null if none. */
+  stageError: CaptureStageError | null;
 }
+
+/** The receipt's `capture.stageError`. */
+export type CaptureStageError = NonNullable<CaptureReceipt["stageError"]>;
 
 /** Move to `phase` if the table allows it from where the run is; `SPOOL_E_STATE` otherwise. */
 export function enterPhase(run: CaptureRun, phase: CapturePhase): void {

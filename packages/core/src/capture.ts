@@ -23,11 +23,11 @@ import { createEventBus } from "./capture-events.js";
 import { type CaptureJournal, createCaptureJournal } from "./capture-journal.js";
 import type {
   Capture,
-  CaptureCommonOptions,
   CaptureHandle,
   CaptureOptions,
   CaptureSourceOptions,
   ProcessCaptureReceipt,
+  ResolvedCaptureOptions,
   SourceCapture,
   SourceCaptureReceipt,
   StreamPlan,
@@ -71,37 +71,36 @@ export type {
   CaptureSourceOptions,
   PreviewTap,
   ProcessCaptureReceipt,
+  ResolvedCaptureOptions,
   SourceCapture,
   SourceCaptureReceipt,
   SourceCaptureResult,
+  Spool,
   StreamPlan,
 } from "./capture-options.js";
 export type { CaptureProducer } from "./capture-producer.js";
 
 /**
- * Run a command and capture its stdout and stderr through `plan` into `spool`, from the first
- * byte. Resolves `done` with the receipt (bounded preview, byte counts, refs) and the exit
- * status `spool run` would use. Never rejects for the child's failure: that is in the receipt.
+ * The engine of `startCapture` (`@spool/sinks`, which fills in the defaults and checks the
+ * plan): run a command and capture its stdout and stderr through `plan` into `spool`, from
+ * the first byte. Resolves `done` with the receipt and the exit status `spool run` would
+ * use. Never rejects for the child's failure: that is in the receipt.
  *
  * @category capture
  * @example
  * ```ts
- * import { DEFAULT_PREVIEW_BUDGET, startCapture } from "@spool/core";
+ * import { runCommandCapture } from "@spool/core/internal";
  * import { createMemorySpool } from "@spool/sinks";
- * import { createRedactor, createStreamPlan } from "@spool/transforms";
- * const capture = startCapture({
- *   command: "make",
- *   args: ["test"],
- *   root: "/tmp/spools",
- *   preview: DEFAULT_PREVIEW_BUDGET,
- *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream }, redactor: createRedactor() }),
+ * import { createStreamPlan } from "@spool/transforms";
+ * import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+ * const capture = runCommandCapture({
+ *   command: "make", args: ["test"], root: "memory", preview: DEFAULT_PREVIEW_BUDGET,
+ *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream } }),
  *   spool: createMemorySpool().factory,
- *   timeoutMs: 600_000,
  * });
- * const { receipt, exitStatus } = await capture.done;
  * ```
  */
-export function startCapture(options: CaptureOptions): Capture {
+export function runCommandCapture(options: CaptureOptions & ResolvedCaptureOptions): Capture {
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
   let onSpawned: (pid: number | null) => void = () => {};
@@ -134,42 +133,43 @@ export function startCapture(options: CaptureOptions): Capture {
 }
 
 /**
- * Capture any readable source that is not a child process: a Node `Readable`, a web
- * `ReadableStream` or an `AsyncIterable<Uint8Array>` (an HTTP body, a socket, a generator).
- * The same stages, spill, finalisation and receipt as {@link startCapture}; the receipt
- * has a `source` block instead of `process`. A source error settles the capture `partial`
- * with reason `source-error` (its message in `source.error`); a source that declares
- * itself truncated is never `complete` (reason `source-truncated`).
+ * The engine of `captureSource` (`@spool/sinks`): capture a Node `Readable`, a web
+ * `ReadableStream` or an `AsyncIterable<Uint8Array>` with the same stages, spill,
+ * finalisation and receipt as a command; the receipt has a `source` block.
  *
  * @category capture
  * @example
  * ```ts
- * import { captureSource } from "@spool/core";
- * declare const options: Omit<import("@spool/core").CaptureSourceOptions, "stdout" | "declared">;
- * const response = await fetch("http://127.0.0.1:8080/report");
- * const length = Number(response.headers.get("content-length") ?? Number.NaN);
- * const capture = captureSource({
- *   ...options,
- *   stdout: response.body!,
- *   label: "GET /report",
- *   declared: () => (Number.isNaN(length) ? "unknown" : capture.receipt().streams.stdout.raw.observed === length ? "complete" : "truncated"),
+ * import { Readable } from "node:stream";
+ * import { runSourceCapture } from "@spool/core/internal";
+ * import { createMemorySpool } from "@spool/sinks";
+ * import { createStreamPlan } from "@spool/transforms";
+ * import { DEFAULT_PREVIEW_BUDGET } from "@spool/core";
+ * const capture = runSourceCapture({
+ *   stdout: Readable.from([Buffer.from("hi\n")]), root: "memory", preview: DEFAULT_PREVIEW_BUDGET,
+ *   plan: (stream, budget) => createStreamPlan({ preview: { budget, stream } }),
+ *   spool: createMemorySpool().factory,
  * });
- * const { receipt } = await capture.done;
- * receipt.source.declared; // "complete"
  * ```
  */
-export function captureSource(options: CaptureSourceOptions): SourceCapture {
+export function runSourceCapture(
+  options: CaptureSourceOptions & ResolvedCaptureOptions,
+): SourceCapture {
   const clock = options.clock ?? systemClock;
   const startedAt = clock.now();
   const source = runSource({
     stdout: options.stdout,
     ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
-    declared: options.declared,
+    declared: options.declared ?? "unknown",
     label: options.label ?? null,
     startedAt,
     clock,
   });
-  const capture = runCapture(options, source, startedAt, (started) => started(null));
+  // A source runs at once, but `start` goes out on the next microtask: whoever subscribes
+  // right after this call returns hears it.
+  const capture = runCapture(options, source, startedAt, (started) =>
+    queueMicrotask(() => started(null)),
+  );
   return {
     ...withoutEvents(capture),
     get events() {
@@ -198,7 +198,7 @@ type RunningCapture = Omit<CaptureHandle<unknown>, "receipt" | "done"> & {
  * once the producer runs (a child has its pid; a source at once).
  */
 function runCapture(
-  options: CaptureCommonOptions,
+  options: ResolvedCaptureOptions,
   producer: CaptureProducer,
   startedAt: number,
   whenStarted: (started: (pid: number | null) => void) => void,
@@ -224,15 +224,11 @@ function runCapture(
     build: receipt,
     publish: (r) => spool.publishLive(r),
   });
-  const pipelines = createPipelines(spool, plans, {
-    onProduced: (_stream, answer) => spillIfOutgrown(run, answer === "wait"),
-    onStop: (stream, reason, error) => {
-      run.reasons.add(reason);
-      recordStorageError(run, error?.storage);
-      journal.stopped(stream, reason, error);
-    },
-    onStageError: journal.stageFailed,
-  });
+  const pipelines = createPipelines(
+    spool,
+    plans,
+    pipelineHooks(() => run, journal),
+  );
   const storage = createStorageOpener(
     spool,
     storageHooks(spool, journal, live, (failure) => recordStorageError(run, failure)),
@@ -250,6 +246,7 @@ function runCapture(
     finals: null,
     outcome: "pending",
     storageError: null,
+    stageError: null,
   };
   whenStarted((pid) => {
     enterPhase(run, "running");
@@ -260,12 +257,13 @@ function runCapture(
     stdout: pumpStream(producer.stdout, pipelines.stdout),
     stderr: pumpStream(producer.stderr, pipelines.stderr),
   };
+  const unlisten = cancelOnAbort(options.signal, producer);
   const done = finishCapture(run, pumps, {
     clock,
     drainMs: options.drainMs ?? 1000,
     journal,
     live,
-  });
+  }).finally(unlisten);
   return {
     captureId,
     get events() {
@@ -276,6 +274,41 @@ function runCapture(
     spill: () => promote(run),
     done,
   };
+}
+
+/** What the pipelines report, recorded on the run (they report only once the producer runs). */
+function pipelineHooks(
+  runOf: () => CaptureRun,
+  journal: CaptureJournal,
+): Pick<StreamPipelineOptions, "onProduced" | "onStop" | "onStageError"> {
+  return {
+    onProduced: (_stream, answer) => spillIfOutgrown(runOf(), answer === "wait"),
+    onStop: (stream, reason, error) => {
+      const run = runOf();
+      run.reasons.add(reason);
+      recordStorageError(run, error?.storage);
+      journal.stopped(stream, reason, error);
+    },
+    onStageError: (stream, error, where) => {
+      const run = runOf();
+      run.reasons.add("stage-error");
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 240);
+      run.stageError ??= { stream, stage: where.stage, message, heldBytes: where.heldBytes };
+      journal.stageFailed(stream, where.stage, message);
+    },
+  };
+}
+
+/** Cancel on `signal`'s abort (at once if it already was); returns the undo. */
+function cancelOnAbort(signal: AbortSignal | undefined, producer: CaptureProducer): () => void {
+  if (signal === undefined) return () => {};
+  const cancel = () => producer.cancel("SIGTERM");
+  if (signal.aborted) {
+    queueMicrotask(cancel);
+    return () => {};
+  }
+  signal.addEventListener("abort", cancel, { once: true });
+  return () => signal.removeEventListener("abort", cancel);
 }
 
 function storageHooks(

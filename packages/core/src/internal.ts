@@ -1,7 +1,8 @@
 /**
  * `@spool/core/internal`: what the sibling packages (`@spool/sinks`, `@spool/cli`) use from
  * core and library users do not: the checks behind the CLI's `--log-file` (the logger opens
- * its file through them too). Not part of the public API: it may change in any release,
+ * its file through them too), and the capture engine that `startCapture` and
+ * `captureSource` in `@spool/sinks` run once they have filled in the defaults. Not part of the public API: it may change in any release,
  * whatever the version says.
  *
  * @example
@@ -11,4 +12,6 @@
  * logFileProblem(lstatSync("/tmp/spool.log")); // why that file may not be the log, or null
  * ```
  */
+
+export { runCommandCapture, runSourceCapture } from "./capture.js";
 export { logFileProblem, openLogFile } from "./log-file.js";

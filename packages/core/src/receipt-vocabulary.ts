@@ -81,6 +81,7 @@ export const CAPTURE_REASONS = [
   "binary-not-retained",
   "source-error",
   "source-truncated",
+  "stage-error",
 ] as const;
 /**
  * What produced the bytes of a source capture (`captureSource`): the receipt's

@@ -189,6 +189,20 @@ export const CaptureReceiptSchema = z.object({
   storageError: z
     .object({ errno: z.string(), operation: z.string(), path: z.string().nullable() })
     .optional(),
+  /**
+   * Present only when a stage threw (reason `stage-error`): the first one's stream, the
+   * stage's name, the message it threw (at most 240 characters: a stage's own text, so it
+   * should not quote its input), and the representation bytes the stages held then (lost
+   * with it). The raw bytes of the batch it threw on, and every later one, are `discarded`.
+   */
+  stageError: z
+    .object({
+      stream: z.enum(STREAM_NAMES),
+      stage: z.string(),
+      message: z.string(),
+      heldBytes: count,
+    })
+    .optional(),
 });
 
 /**

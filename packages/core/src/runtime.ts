@@ -13,29 +13,29 @@
  *
  * @example
  * ```ts
- * import { startCapture, STREAM_NAMES } from "@spool/core/runtime";
+ * import { STREAM_NAMES } from "@spool/core/runtime";
  * STREAM_NAMES.length; // 2
  * ```
  */
-export {
-  type Capture,
-  type CaptureCommonOptions,
-  type CaptureEvent,
-  type CaptureHandle,
-  type CaptureOptions,
-  type CaptureProducer,
-  type CaptureResult,
-  type CaptureSourceOptions,
-  captureSource,
-  type PreviewTap,
-  type ProcessCaptureReceipt,
-  type SourceCapture,
-  type SourceCaptureReceipt,
-  type SourceCaptureResult,
-  type StreamPlan,
-  startCapture,
+export type {
+  Capture,
+  CaptureCommonOptions,
+  CaptureEvent,
+  CaptureHandle,
+  CaptureOptions,
+  CaptureProducer,
+  CaptureResult,
+  CaptureSourceOptions,
+  PreviewTap,
+  ProcessCaptureReceipt,
+  ResolvedCaptureOptions,
+  SourceCapture,
+  SourceCaptureReceipt,
+  SourceCaptureResult,
+  Spool,
+  StreamPlan,
 } from "./capture.js";
-export type { EventObserver, EventStream, EventSubscription } from "./capture-events.js";
+export type { CaptureEvents } from "./capture-events.js";
 export {
   assembleReceipt,
   type ReceiptParts,
@@ -217,6 +217,7 @@ export {
   createStreamPipeline,
   type PumpEnd,
   pumpStream,
+  type StageFailure,
   type StreamPipeline,
   type StreamPipelineOptions,
   type StreamPump,

@@ -19,7 +19,7 @@ import type { SpoolError } from "./errors.js";
 import { createLedger, type Ledger } from "./ledger.js";
 import type { CaptureReason, StreamName } from "./receipt-vocabulary.js";
 import type { OfferResult, StreamWriter } from "./spool.js";
-import { batchBytes, composeStages, type Stage } from "./stage.js";
+import { type Batch, batchBytes, composeStages, type Stage } from "./stage.js";
 
 /**
  * What {@link createStreamPipeline} takes.
@@ -50,10 +50,28 @@ export interface StreamPipelineOptions {
    * into storage).
    */
   readonly onProduced?: (name: StreamName, answer: OfferResult) => void;
-  /** Called once if a stage throws; later bytes are discarded and counted. */
-  readonly onStageError?: (name: StreamName, error: unknown) => void;
+  /**
+   * Called once if a stage throws, with the stage's name and the bytes the stages held
+   * then; the batch it threw on and every later one are discarded (and counted).
+   */
+  readonly onStageError?: (name: StreamName, error: unknown, where: StageFailure) => void;
   /** Called once if the writer stops persistence (its one report of why, and the storage error). */
   readonly onStop?: (name: StreamName, reason: CaptureReason, error?: SpoolError) => void;
+}
+
+/**
+ * Where a stage failed: its name, and the representation bytes the stages held then.
+ *
+ * @category stages
+ * @example
+ * ```ts
+ * import type { StageFailure } from "@spool/core";
+ * const where: StageFailure = { stage: "quote-lines", heldBytes: 0 };
+ * ```
+ */
+export interface StageFailure {
+  readonly stage: string;
+  readonly heldBytes: number;
 }
 
 /**
@@ -108,7 +126,7 @@ export interface StreamPipeline {
 export function createStreamPipeline(options: StreamPipelineOptions): StreamPipeline {
   const { name, writer } = options;
   const ledger = createLedger();
-  const chain = options.stages.length > 0 ? composeStages(options.stages) : null;
+  const chain = options.stages.length > 0 ? composeStages(options.stages.map(named)) : null;
   let failure: unknown;
   let failed = false;
   let ended = false;
@@ -127,10 +145,11 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
     return result;
   };
 
-  const fail = (error: unknown) => {
+  const fail = (thrown: unknown) => {
     failed = true;
-    failure = error;
-    options.onStageError?.(name, error);
+    failure = thrown instanceof ThrownByStage ? thrown.error : thrown;
+    const stage = thrown instanceof ThrownByStage ? thrown.stage : "(unnamed)";
+    options.onStageError?.(name, failure, { stage, heldBytes: chain?.held ?? 0 });
   };
 
   return {
@@ -150,15 +169,20 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
         ledger.discard(n);
         return "stopped";
       }
-      ledger.accept(n);
-      if (!chain) return emit([chunk]);
+      if (!chain) {
+        ledger.accept(n);
+        return emit([chunk]);
+      }
       let out: Uint8Array[];
       try {
         out = chain.push([chunk]);
       } catch (error) {
+        // The batch a stage threw on is dropped whole: counted as discarded, not accepted.
+        ledger.discard(n);
         fail(error);
         return "stopped";
       }
+      ledger.accept(n);
       return emit(out);
     },
     ready: () => writer.ready(),
@@ -178,6 +202,40 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
       }
     },
   };
+}
+
+/** What a stage threw, with the stage's name (unwrapped before anyone sees it). */
+class ThrownByStage {
+  constructor(
+    readonly stage: string,
+    readonly error: unknown,
+  ) {}
+}
+
+/** `stage`, with what its `push` or `end` throws tagged with its name. */
+function named(stage: Stage): Stage {
+  const tag = (error: unknown) =>
+    error instanceof ThrownByStage ? error : new ThrownByStage(stage.name, error);
+  return Object.create(stage, {
+    push: {
+      value: (batch: Batch) => {
+        try {
+          return stage.push(batch);
+        } catch (error) {
+          throw tag(error);
+        }
+      },
+    },
+    end: {
+      value: () => {
+        try {
+          return stage.end();
+        } catch (error) {
+          throw tag(error);
+        }
+      },
+    },
+  }) as Stage;
 }
 
 /**

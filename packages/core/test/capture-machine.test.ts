@@ -11,8 +11,8 @@ import {
   type Logger,
   ReceiptSchema,
   type SpawnChild,
-  startCapture,
 } from "@spool/core";
+import { runCommandCapture } from "@spool/core/internal";
 import { createManualClock, type ManualClock } from "@spool/core/testing";
 import { createMemorySpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
@@ -63,7 +63,7 @@ const BUDGET = { ...DEFAULT_PREVIEW_BUDGET, stdoutChars: 64, stderrChars: 64, ma
 
 function capture(child: FakeChild, clock: ManualClock, extra: Partial<CaptureOptions> = {}) {
   const memory = createMemorySpool({ clock });
-  const c = startCapture({
+  const c = runCommandCapture({
     command: "fake",
     args: [],
     root: "/r",
@@ -281,7 +281,7 @@ describe("capture state machine (manual clock, fake child)", () => {
       error: (o: { event: string }) => lines.push(o.event),
     } as unknown as Logger;
     const memory = createMemorySpool({ clock, queue: { budgetBytes: 64 * 1024 } });
-    const c = startCapture({
+    const c = runCommandCapture({
       command: "fake",
       args: [],
       root: "/r",

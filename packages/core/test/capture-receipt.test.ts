@@ -8,8 +8,8 @@ import {
   ReceiptSchema,
   receiptParts,
   type StreamParts,
-  startCapture,
 } from "@spool/core";
+import { runCommandCapture } from "@spool/core/internal";
 import { createMemorySpool } from "@spool/sinks";
 import { createRedactor, createStreamPlan } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ const BUDGET = { stdoutChars: 40, stderrChars: 20, maxBytes: 400 };
 
 /** A real final receipt: stored stdout, stderr, a redaction, a nonzero exit. */
 async function realReceipt(): Promise<Receipt> {
-  const capture = startCapture({
+  const capture = runCommandCapture({
     command: process.execPath,
     args: [
       "-e",

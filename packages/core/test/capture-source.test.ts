@@ -3,11 +3,11 @@ import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
 import {
   type CaptureSourceOptions,
-  captureSource,
   DEFAULT_PREVIEW_BUDGET,
   ReceiptSchema,
   receiptExitStatus,
 } from "@spool/core";
+import { runSourceCapture } from "@spool/core/internal";
 import { createMemorySpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
@@ -34,7 +34,7 @@ async function* chunks(parts: string[], fail?: string): AsyncIterable<Uint8Array
 describe("captureSource", () => {
   it("captures a Node Readable inline, with a source block and no process", async () => {
     const { memory, ...options } = common();
-    const c = captureSource({
+    const c = runSourceCapture({
       ...options,
       stdout: Readable.from([Buffer.from("hello "), Buffer.from("world\n")]),
       declared: "complete",
@@ -66,7 +66,7 @@ describe("captureSource", () => {
         controller.close();
       },
     });
-    const c = captureSource({ ...options, stdout: stream, declared: "unknown" });
+    const c = runSourceCapture({ ...options, stdout: stream, declared: "unknown" });
     const { receipt } = await c.done;
     ReceiptSchema.parse(receipt);
     expect(receipt.source?.kind).toBe("web-stream");
@@ -77,7 +77,7 @@ describe("captureSource", () => {
 
   it("settles partial with source-error and the message when the source fails", async () => {
     const { memory, ...options } = common();
-    const c = captureSource({
+    const c = runSourceCapture({
       ...options,
       stdout: chunks(["part one\n", "part two\n"], "connection reset"),
       declared: "unknown",
@@ -92,7 +92,11 @@ describe("captureSource", () => {
 
   it("is never complete when the source declares itself truncated", async () => {
     const { memory: _m, ...options } = common();
-    const c = captureSource({ ...options, stdout: chunks(["abc"]), declared: () => "truncated" });
+    const c = runSourceCapture({
+      ...options,
+      stdout: chunks(["abc"]),
+      declared: () => "truncated",
+    });
     const { receipt } = await c.done;
     ReceiptSchema.parse(receipt);
     expect(receipt.source?.declared).toBe("truncated");
@@ -111,7 +115,7 @@ describe("captureSource", () => {
       const response = await fetch(`http://127.0.0.1:${port}/`);
       const length = Number(response.headers.get("content-length"));
       const { memory, ...options } = common();
-      const c = captureSource({
+      const c = runSourceCapture({
         ...options,
         stdout: response.body!,
         label: "GET /",
@@ -131,7 +135,7 @@ describe("captureSource", () => {
     const { memory: _m, ...options } = common();
     const stdout = new Readable({ read() {} });
     stdout.push("started\n");
-    const c = captureSource({ ...options, stdout, declared: "unknown" });
+    const c = runSourceCapture({ ...options, stdout, declared: "unknown" });
     c.cancel();
     const { receipt } = await c.done;
     expect(receipt.capture).toEqual({ state: "partial", reasons: ["source-error"] });

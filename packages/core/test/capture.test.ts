@@ -1,4 +1,5 @@
-import { DEFAULT_PREVIEW_BUDGET, ReceiptSchema, startCapture } from "@spool/core";
+import { DEFAULT_PREVIEW_BUDGET, ReceiptSchema } from "@spool/core";
+import { runCommandCapture } from "@spool/core/internal";
 import { createMemorySpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ function capture(
   extra: { drainMs?: number; timeoutMs?: number } = {},
 ) {
   const memory = createMemorySpool();
-  const c = startCapture({
+  const c = runCommandCapture({
     command,
     args,
     root: "/r",

@@ -108,7 +108,7 @@ describe("ledger", () => {
     );
   });
 
-  it("counts bytes after a stage failure as discarded, never lost", () => {
+  it("counts the batch a stage threw on, and every later one, as discarded, never lost", () => {
     const boom: Stage = {
       name: "boom",
       held: 0,
@@ -132,9 +132,9 @@ describe("ledger", () => {
     expect(errors).toHaveLength(1);
     expect(pipeline.ledger.snapshot().raw).toEqual({
       observed: 8,
-      accepted: 3,
+      accepted: 2,
       pending: 0,
-      discarded: 5,
+      discarded: 6,
     });
   });
 });

@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
-import { DEFAULT_PREVIEW_BUDGET, ReceiptSchema, startCapture } from "@spool/core";
+import { DEFAULT_PREVIEW_BUDGET, ReceiptSchema } from "@spool/core";
+import { runCommandCapture } from "@spool/core/internal";
 import { createFileSpool } from "@spool/sinks";
 import { createPreviewTap, createUtf8Decoder, previewTapBudget } from "@spool/transforms";
 import { describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ describe("persist: false", () => {
     const root = mkdtempSync(path.join(tmpdir(), "spool-persist-off-"));
     const files = createFileSpool({});
     try {
-      const c = startCapture({
+      const c = runCommandCapture({
         command: "seq",
         args: ["1", "20000"],
         root,

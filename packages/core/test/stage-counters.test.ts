@@ -5,7 +5,6 @@
  */
 import { Readable } from "node:stream";
 import {
-  captureSource,
   DEFAULT_PREVIEW_BUDGET,
   MAX_COUNTED_STAGES,
   MAX_STAGE_COUNTERS,
@@ -14,8 +13,8 @@ import {
   type Stage,
   StageCountersReceiptSchema,
   stageCountersOf,
-  startCapture,
 } from "@spool/core";
+import { runCommandCapture, runSourceCapture } from "@spool/core/internal";
 import { createMemorySpool } from "@spool/sinks";
 import {
   createPreviewTap,
@@ -150,7 +149,7 @@ describe("stage counters through a capture", () => {
       body: "A-Za-z0-9",
       minBody: 16,
     });
-    const capture = startCapture({
+    const capture = runCommandCapture({
       command: "sh",
       args: [
         "-c",
@@ -181,7 +180,7 @@ describe("stage counters through a capture", () => {
   it("a bloating stage gets an invalid entry, and the receipt stays valid", async () => {
     const memory = createMemorySpool();
     const huge = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i]));
-    const capture = captureSource({
+    const capture = runSourceCapture({
       stdout: Readable.from([Buffer.from("x\n")]),
       declared: "complete",
       root: "/r",
@@ -199,7 +198,7 @@ describe("stage counters through a capture", () => {
 
   it("stages that report nothing leave the receipt as it was (no stageCounters key)", async () => {
     const memory = createMemorySpool();
-    const capture = startCapture({
+    const capture = runCommandCapture({
       command: "sh",
       args: ["-c", "echo plain"],
       root: "/r",

@@ -1,6 +1,6 @@
 /**
- * `@spool/sinks/runtime`: what a capture needs from `@spool/sinks` (file and memory spools,
- * the writer queue, storage primitives, root resolution) without the modules that import
+ * `@spool/sinks/runtime`: what a capture needs from `@spool/sinks` (`startCapture` and
+ * `captureSource`, file and memory spools, the writer queue, storage primitives, root resolution) without the modules that import
  * zod (locks, owners, root quota, recovery, the options schema as a value), so `spool run`
  * starts without loading zod. `@spool/sinks` re-exports all of it: use `@spool/sinks`
  * unless start-up time matters (a CLI, a worker thread).
@@ -13,6 +13,7 @@
  * ```
  */
 
+export { captureSource, startCapture } from "./capture/capture-entry.js";
 export type { FsLayer } from "./file/fs-layer.js";
 export {
   defaultRoot,

@@ -69,6 +69,7 @@ export {
 export {
   checkStreamPlan,
   createStreamPlan,
+  observeOnly,
   type StreamPlanOptions,
 } from "./stream-plan.js";
 export {

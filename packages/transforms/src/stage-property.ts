@@ -70,23 +70,96 @@ export interface StagePropertyOptions extends PropertyRunOptions {
  */
 export function checkStageProperty(options: StagePropertyOptions): void {
   const input = (options.input ?? arbStageInput()).map(toBytes);
-  const cases = input.chain((bytes) =>
+  assertProperty(
+    fc.property(arbBatched(input), ({ bytes, chunks, batches }) => {
+      const expected = options.model
+        ? toBytes(options.model(bytes))
+        : runStage(options.stage(), [bytes]);
+      checkStageRun(options.stage, bytes, chunks, expected, options.heldChecks ?? 8, batches);
+      checkTwoInstances(options.stage, bytes, chunks, expected);
+    }),
+    options,
+  );
+}
+
+/**
+ * An input, split at random (or one byte at a time), and its chunks grouped into batches
+ * of one or more (a capture hands a stage several chunks at once).
+ *
+ * @category testing
+ * @example
+ * ```ts
+ * import fc from "fast-check";
+ * import { arbBatched, arbStageInput } from "@spool/transforms/testing";
+ * for (const { chunks, batches } of fc.sample(arbBatched(arbStageInput()), 3))
+ *   console.log(batches.reduce((a: number, b: number) => a + b, 0) === chunks.length); // true
+ * ```
+ */
+export function arbBatched(
+  input: Arbitrary<Uint8Array>,
+): Arbitrary<{ bytes: Uint8Array; chunks: Uint8Array[]; batches: number[] }> {
+  return input.chain((bytes) =>
     fc
       .oneof(
         { weight: 4, arbitrary: arbSplitOffsets(bytes.length).map((o) => splitAt(bytes, o)) },
         { weight: 1, arbitrary: fc.constant(byteAtATime(bytes)) },
       )
-      .map((chunks) => ({ bytes, chunks })),
+      .chain((chunks) =>
+        fc
+          .array(fc.integer({ min: 1, max: 4 }), {
+            minLength: chunks.length,
+            maxLength: chunks.length,
+          })
+          .map((sizes) => ({ bytes, chunks, batches: batchSizes(sizes, chunks.length) })),
+      ),
   );
-  assertProperty(
-    fc.property(cases, ({ bytes, chunks }) => {
-      const expected = options.model
-        ? toBytes(options.model(bytes))
-        : runStage(options.stage(), [bytes]);
-      checkStageRun(options.stage, bytes, chunks, expected, options.heldChecks ?? 8);
-    }),
-    options,
-  );
+}
+
+/** Sizes (each 1-4) cut down to cover exactly `count` chunks. */
+function batchSizes(sizes: readonly number[], count: number): number[] {
+  const out: number[] = [];
+  let left = count;
+  for (const size of sizes) {
+    if (left === 0) break;
+    out.push(Math.min(size, left));
+    left -= out[out.length - 1]!;
+  }
+  return out;
+}
+
+/**
+ * Two instances fed the same chunks in turn, as a capture's stdout and stderr are: each
+ * must give the reference output. Fails a factory that hands out one shared instance, or
+ * stages that share state outside the instance.
+ */
+function checkTwoInstances(
+  makeStage: () => Stage,
+  input: Uint8Array,
+  chunks: readonly Uint8Array[],
+  expected: Uint8Array,
+): void {
+  const a = makeStage();
+  const b = makeStage();
+  const name = JSON.stringify(a.name);
+  if (a === b)
+    throw new Error(
+      `stage ${name}: the factory returned the same instance twice; a capture's stdout and stderr each need their own (a shared one mixes them)`,
+    );
+  const out = { a: [] as Uint8Array[], b: [] as Uint8Array[] };
+  for (const chunk of chunks) {
+    if (chunk.byteLength === 0) continue;
+    out.a.push(...a.push([chunk]));
+    out.b.push(...b.push([chunk]));
+  }
+  out.a.push(...a.end());
+  out.b.push(...b.end());
+  for (const side of ["a", "b"] as const) {
+    const got = Buffer.concat(out[side]);
+    if (!got.equals(Buffer.from(expected)))
+      throw new Error(
+        `stage ${name}: two instances fed in turn (as stdout and stderr are) affect each other: one gave ${showBytes(got)}, expected ${showBytes(expected)} (state shared outside the instance?)\n  input  ${showBytes(input)}`,
+      );
+  }
 }
 
 /**
@@ -156,6 +229,7 @@ export function checkStageRun(
   chunks: readonly Uint8Array[],
   expected: Uint8Array,
   heldChecks = 8,
+  batches: readonly number[] = chunks.map(() => 1),
 ): void {
   const stage = makeStage();
   const want = Buffer.from(expected);
@@ -185,11 +259,21 @@ export function checkStageRun(
       }
     }
   };
-  chunks.forEach((chunk, i) => {
-    if (chunk.byteLength === 0) return;
-    got.push(...stage.push([chunk]));
-    verify(`write ${i + 1}/${chunks.length} (${showBytes(chunk)})`, i + 1);
-  });
+  let at = 0;
+  for (const size of batches) {
+    const batch = chunks.slice(at, at + size).filter((c) => c.byteLength > 0);
+    at += size;
+    if (batch.length === 0) continue;
+    const before = batch.map((c) => Buffer.from(c));
+    got.push(...stage.push(batch));
+    const changed = batch.findIndex((c, k) => !before[k]!.equals(c));
+    if (changed >= 0)
+      fail(
+        `push changed its input: chunk ${showBytes(before[changed]!)} became ${showBytes(batch[changed]!)} (a stage must not write into the chunks it is given)`,
+      );
+    const what = batch.length === 1 ? showBytes(batch[0]!) : `a batch of ${batch.length} chunks`;
+    verify(`write ${at}/${chunks.length} (${what})`, at);
+  }
   got.push(...stage.end());
   verify("end()", chunks.length);
   if (stage.held !== 0) fail(`held is ${stage.held} after end(), expected 0`);

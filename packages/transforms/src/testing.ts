@@ -41,6 +41,10 @@ export {
   runThroughPipeline,
 } from "@spool/core/testing";
 export {
+  checkRedactingStage,
+  type RedactingStageOptions,
+} from "./redacting-stage-check.js";
+export {
   arbLogText,
   arbSecretEmbedding,
   type EmbeddingOptions,
@@ -50,6 +54,7 @@ export {
 } from "./secret-embedding.js";
 export {
   allChunkings,
+  arbBatched,
   arbChunked,
   arbSplitOffsets,
   arbStageInput,

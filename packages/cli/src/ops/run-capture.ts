@@ -20,13 +20,8 @@
  * ```
  */
 import type { StreamName } from "@spool/core";
-import {
-  newCaptureId,
-  type Receipt,
-  receiptExitStatus,
-  type Stage,
-  startCapture,
-} from "@spool/core/runtime";
+import { newCaptureId, type Receipt, receiptExitStatus, type Stage } from "@spool/core/runtime";
+import { startCapture } from "@spool/sinks/runtime";
 import { type CommandInput, usageError } from "../args.js";
 import {
   captureConfig,

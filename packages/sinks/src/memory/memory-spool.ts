@@ -76,7 +76,9 @@ export interface MemorySpoolOptions {
  * ```
  */
 export interface MemorySpool {
-  /** Give it to captures as their `spool`; the context's `root` and `startedAt` are optional here. */
+  /** The root its captures report: `"memory"` (it needs none). */
+  readonly root: "memory";
+  /** What a capture's `spool` option runs (give the capture the spool itself); the context's `root` and `startedAt` are optional here. */
   readonly factory: (context: {
     captureId: string;
     root?: string;
@@ -107,6 +109,7 @@ export function createMemorySpool(options: MemorySpoolOptions = {}): MemorySpool
   const receipts = new Map<string, unknown>();
   const { store, changed } = createMemoryStore(captures);
   return {
+    root: "memory",
     factory(context) {
       const queues = {
         stdout: createWriterQueue(options.queue ?? {}, options.clock),

@@ -29,8 +29,8 @@ import {
   type StoredStream,
   type StreamName,
   type StreamPlan,
-  startCapture,
 } from "@spool/core";
+import { startCapture } from "../capture/capture-entry.js";
 
 /**
  * What {@link checkStoreContract} takes: the store under test, its write side, a plan,
@@ -148,6 +148,7 @@ async function captureText(options: StoreContractOptions): Promise<Written> {
     callId,
     preview: PREVIEW,
     plan: options.plan,
+    unsafePlan: true, // the suite tests storage: the plan is the caller's to choose
     spool: options.factory,
     drainMs: 5000,
   });
@@ -351,6 +352,7 @@ async function checkLive(options: StoreContractOptions) {
     root: options.root,
     preview: PREVIEW,
     plan: options.plan,
+    unsafePlan: true, // the suite tests storage: the plan is the caller's to choose
     spool: options.factory,
     liveIntervalMs: 10,
     drainMs: 5000,

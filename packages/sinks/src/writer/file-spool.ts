@@ -127,8 +127,10 @@ export interface FileSpoolOptions {
  * ```
  */
 export interface FileSpool {
-  /** Give it to captures as their `spool`. */
+  /** What a capture's `spool` option runs (give the capture the spool itself). */
   readonly factory: SpoolFactory;
+  /** The root given to `createFileSpool`, which its captures live under; undefined when none was (each capture then gives its own). */
+  readonly root: string | undefined;
   /** Stop the writer threads (after every capture is done). */
   destroy(): Promise<void>;
 }
@@ -173,6 +175,7 @@ export function createFileSpool(options: FileSpoolOptions = {}): FileSpool {
     return pool;
   };
   return {
+    root: options.root,
     factory: (context) => {
       // Never throws here (a child may already run): a root still missing fails the spill.
       if (missingRoot === "create") prepareRoot(context.root, missingRoot, false);
