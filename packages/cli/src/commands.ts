@@ -247,7 +247,7 @@ export const START = defineCommand({
   summary: "start CMD as a background job, print its launch receipt",
   command: { name: "CMD" },
   description: [
-    "Starts CMD under a detached supervisor and prints its launch receipt as JSON at once (exit 0; 126/127 when CMD cannot be run). Follow the job with status, read, tail, grep, wait and kill.",
+    "Starts CMD under a detached supervisor and prints its launch receipt as JSON at once (exit 0; 126/127 when CMD cannot be run). Its storage is made ready first (the capture directory, owner.json, the receipt's reserve, the live files): if that fails (a full or read-only disk) CMD is not run and start exits 70 naming the cause, so starting it again is safe. Follow the job with status, read, tail, grep, wait and kill.",
   ],
   options: CAPTURE_OPTIONS,
 });
