@@ -276,7 +276,7 @@ export const WAIT = defineCommand({
   summary: "wait for the job, print its final receipt, exit with its status",
   positionals: [{ name: "REF" }],
   description: [
-    "Exit 75 if the job is still running after --timeout. If its owner died, or its receipt could not be stored, the receipt is partial and the exit status is the job's when its owner saw it end (exit.json), else 70.",
+    "Exit 75 if the job is still running after --timeout. If its owner died, or its receipt could not be stored, the receipt is partial, a line on stderr says which, and the exit status is the job's when its owner saw it end (exit.json), else 70; the same whether or not ls or recover has stored its crash receipt since (never 1, which would read as the job's own failure).",
   ],
   options: {
     root,
