@@ -349,6 +349,30 @@ suite("item 9: owner.json cannot be written", () => {
   });
 });
 
+suite("issue 29: lines after a disk-full cut", () => {
+  let m: Mount;
+  afterEach(() => m?.dispose());
+
+  it("the receipt's lines are those of the bytes on disk, not of the bytes produced", () => {
+    m = mountTmpfs("2m");
+    const root = path.join(m.dir, "root");
+    const script = 'let s="";for(let i=0;i<600000;i++)s+=i+"\\n";process.stdout.write(s)';
+    const r = cli(["run", "--root", root, "--json", "--", process.execPath, "-e", script]);
+    const said = json(r.stdout);
+    const out = said.streams.stdout;
+    expect(said.capture.reasons).toContain("no-space");
+    expect(out.committed).toBeLessThan(out.produced);
+    const kept = fs.readFileSync(out.path!);
+    expect(kept.byteLength).toBe(out.committed);
+    let newlines = 0;
+    for (let at = kept.indexOf(10); at !== -1; at = kept.indexOf(10, at + 1)) newlines++;
+    const partial = kept.byteLength > 0 && kept[kept.byteLength - 1] !== 10 ? 1 : 0;
+    // Before: 600000, every line produced, though most never reached the disk.
+    expect(out.lines).toBe(newlines + partial);
+    expect(out.endsWithNewline).toBe(partial === 0);
+  });
+});
+
 suite("issue 29: spool start on a full root", () => {
   let m: Mount;
   afterEach(() => m?.dispose());
