@@ -67,6 +67,7 @@ export {
   type FileLockOptions,
   withFileLock,
 } from "./lock/file-lock.js";
+export { isLockBusy } from "./lock/lock-busy.js";
 export {
   currentOwner,
   isOwnerAlive,
