@@ -117,7 +117,7 @@ const CAPTURE_OPTIONS = {
     choices: ["text", "keep"],
     default: "text",
     placeholder: "MODE",
-    help: "text: decode UTF-8 (invalid bytes become U+FFFD); keep: store raw bytes",
+    help: "text: decode UTF-8 (invalid bytes become U+FFFD); keep: store raw bytes (only values named by --redact-env/--redact-file are replaced; the preview still meets every rule)",
   },
   "preview-stdout": {
     kind: "int",

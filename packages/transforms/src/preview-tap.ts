@@ -137,7 +137,10 @@ export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
             : Buffer.concat([ring.subarray(start), ring.subarray(0, ringEnd)]);
       const binary =
         options.binary === true || nul || replacements * 10 > Math.max(16, headLength / 3);
-      if (options.binary) return { head: Buffer.from(headView), tail, total, binary };
+      if (options.binary) {
+        const markersAt = markers.spans(headLength, total - ringLength, total);
+        return { head: Buffer.from(headView), tail, total, binary, markers: markersAt };
+      }
       // Never split a character at the head's end or the tail's start.
       const headEnd = total > headLength ? charBoundaryBefore(headView, headLength) : headLength;
       let tailStart = 0;
