@@ -528,6 +528,7 @@ export const BENCH_NAMES = [
   "chunk-size",
   "serve",
   "mcp",
+  "binary",
 ] as const;
 
 export const BENCH = defineCommand({
