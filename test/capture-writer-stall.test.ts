@@ -123,12 +123,13 @@ async function runCapture(
   clock: ManualClock,
   size: number,
   onWait: () => void,
+  preview = DEFAULT_PREVIEW_BUDGET,
 ): Promise<{ receipt: Receipt; exitStatus: number }> {
   const capture = startCapture({
     command: "sh",
     args: ["-c", `yes '${LINE.slice(0, -1)}' | head -c ${size}`],
     root,
-    preview: DEFAULT_PREVIEW_BUDGET,
+    preview,
     plan: (stream) => ({
       stages: [createUtf8Decoder()],
       tap: createPreviewTap(previewTapBudget(stream === "stdout" ? 8192 : 2048)),
@@ -203,6 +204,21 @@ describe("a capture whose writer stalls", () => {
     expect(out.committed).toBe(size);
     expect(Buffer.concat(sink.received).equals(expected(size))).toBe(true);
     expect(out.sha256).toBe(createHash("sha256").update(expected(size)).digest("hex"));
+    expect(sink.queue().stats.peakBytes).toBeLessThanOrEqual(256 * KiB);
+  });
+
+  it("a preview larger than the writer's budget: storage opens once the writer holds its budget, and nothing waits for the stall", async () => {
+    // The writer queue holds 256 KiB before storage is open; the preview could keep 4 MiB
+    // inline. Held bytes drain only into storage, so the capture must open it rather than
+    // wait on the queue until it gives up (the clock never moves: a wait would never end).
+    const clock = createManualClock();
+    const sink = drivenSink(clock, Number.POSITIVE_INFINITY);
+    const size = 1 * MiB;
+    const preview = { stdoutChars: 4 * MiB, stderrChars: 2048, maxBytes: 4 * MiB };
+    const { receipt } = await runCapture(sink, clock, size, () => {}, preview);
+    expect(receipt.capture).toEqual({ state: "complete", reasons: [] });
+    expect(receipt.streams.stdout.committed).toBe(size);
+    expect(Buffer.concat(sink.received).equals(expected(size))).toBe(true);
     expect(sink.queue().stats.peakBytes).toBeLessThanOrEqual(256 * KiB);
   });
 });

@@ -225,7 +225,7 @@ function runCapture(
     publish: (r) => spool.publishLive(r),
   });
   const pipelines = createPipelines(spool, plans, {
-    onProduced: () => spillIfOutgrown(run),
+    onProduced: (_stream, answer) => spillIfOutgrown(run, answer === "wait"),
     onStop: (stream, reason, error) => {
       run.reasons.add(reason);
       recordStorageError(run, error?.storage);
@@ -407,11 +407,17 @@ async function promote(run: CaptureRun): Promise<boolean> {
   return run.storage.status === "open";
 }
 
-function spillIfOutgrown(run: CaptureRun): void {
+/**
+ * Open storage once the output outgrows the preview, or as soon as a writer holds its
+ * whole budget: held bytes drain only into storage, so waiting on a writer that has none
+ * would stall the capture until the writer gives up (`writer-saturated`), however large
+ * the preview.
+ */
+function spillIfOutgrown(run: CaptureRun, writerWaits: boolean): void {
   if (!phaseRule(run).opensOnDemand) return;
   if (run.storage.status !== "none" || run.options.persist === false) return;
   const produced = { stdout: producedOf(run, "stdout"), stderr: producedOf(run, "stderr") };
-  if (outgrowsPreview(produced, run.options.preview)) void run.storage.open();
+  if (writerWaits || outgrowsPreview(produced, run.options.preview)) void run.storage.open();
 }
 
 function createPipelines(

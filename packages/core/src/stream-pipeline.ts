@@ -44,8 +44,12 @@ export interface StreamPipelineOptions {
   readonly stages: readonly Stage[];
   /** Where produced bytes go (a spool's writer, or `createMemoryWriter()` in tests). */
   readonly writer: StreamWriter;
-  /** Called after each batch that produced bytes (the capture decides when to spill). */
-  readonly onProduced?: (name: StreamName) => void;
+  /**
+   * Called after each batch that produced bytes, with the writer's answer (the capture
+   * decides when to spill: a writer that says "wait" before storage is open drains only
+   * into storage).
+   */
+  readonly onProduced?: (name: StreamName, answer: OfferResult) => void;
   /** Called once if a stage throws; later bytes are discarded and counted. */
   readonly onStageError?: (name: StreamName, error: unknown) => void;
   /** Called once if the writer stops persistence (its one report of why, and the storage error). */
@@ -119,7 +123,7 @@ export function createStreamPipeline(options: StreamPipelineOptions): StreamPipe
       return writer.state.stopped ? "stopped" : "accepted";
     ledger.produce(out);
     const result = writer.offer(out);
-    options.onProduced?.(name);
+    options.onProduced?.(name, result);
     return result;
   };
 
