@@ -6,7 +6,9 @@ let settled = false;
 // (a bug): say so and fail, rather than exit 0 having printed nothing.
 process.once("beforeExit", () => {
   if (settled) return;
-  process.stderr.write("spool: internal error: the command stopped waiting on nothing left to happen\n");
+  process.stderr.write(
+    "spool: internal error: the command stopped waiting on nothing left to happen\n",
+  );
   process.exitCode = 70;
 });
 
