@@ -95,7 +95,9 @@ export async function superviseCommand(
   const { capture, started } =
     mode === "capture"
       ? stdinJob(setup, spool, { captureId, liveIntervalMs }, spec.options.declared)
-      : processJob(setup, spool, { captureId, liveIntervalMs }, mode === "start");
+      : // A spool opened already is handed to the capture once the child has its pid
+        // (announceJob spills it): its first live.json, published on opening, names the pid.
+        processJob(setup, spool, { captureId, liveIntervalMs }, mode === "start" && !ready?.ok);
   const stopSignals = cancelOnSignals(capture);
   const job: SupervisedJob = { capture, captureId, mode, dir, started, firstLive, send };
   const announce = (type: "launched" | "promoted") => announceJob(job, type);
