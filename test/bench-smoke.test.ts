@@ -113,6 +113,13 @@ describe("spool bench (smoke)", () => {
     expect(r.json.targets.map((t) => t.met)).not.toContain(null);
   });
 
+  it("binary measures --binary text next to keep and reports the ratio", () => {
+    const r = bench("binary", "--size", "1MiB", "--rounds", "1");
+    expect(r.json.rows.map((row) => row.mode)).toEqual(["--binary keep", "--binary text"]);
+    for (const row of r.json.rows) expect(row.bestCpuS as number).toBeGreaterThan(0);
+    expect(r.md).toContain("--binary text over --binary keep (CPU)");
+  });
+
   it("an unknown bench is a usage error (64)", () => {
     const r = spawnSync(process.execPath, [SPOOL, "bench", "frobnicate"], { encoding: "utf8" });
     expect(r.status).toBe(64);

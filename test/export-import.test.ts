@@ -236,18 +236,21 @@ describe("hostile bundles", () => {
   });
 
   /** Import `bytes` into a fresh root beside a sentinel directory; expect refusal and no trace. */
-  function refuse(bytes: Buffer, expected: RegExp): void {
+  function refuse(bytes: Buffer | ((file: string) => void), expected: RegExp): number {
     const base = tempRoot();
     const root = path.join(base, "root");
     fs.mkdirSync(path.join(root, "tool-outputs"), { recursive: true, mode: 0o700 });
     const file = path.join(base, "bad.tar");
-    fs.writeFileSync(file, bytes);
+    if (Buffer.isBuffer(bytes)) fs.writeFileSync(file, bytes);
+    else bytes(file);
     const before = tree(base);
-    const r = spool(["import", file, "--root", root]);
+    const usage = path.join(tempRoot(), "usage.json");
+    const r = spool(["import", file, "--root", root], { SPOOL_RUSAGE_FILE: usage });
     expect(r.stderr).toMatch(expected);
     expect(r.status).toBe(65);
     expect(tree(base)).toEqual(before);
     expect(fs.existsSync("/tmp/spool-evil")).toBe(false);
+    return (JSON.parse(fs.readFileSync(usage, "utf8")) as { maxRssKiB: number }).maxRssKiB * 1024;
   }
 
   it("refuses links, devices, fifos, directories, ../ and absolute names", () => {
@@ -314,6 +317,37 @@ describe("hostile bundles", () => {
     refuse(garbage, /not a valid tar/);
   });
 
+  it("reads nothing after the end marker: more than 1 MiB there is refused, in flat memory", () => {
+    // Before: the parser buffered whatever followed the end marker (4/16/64 MiB of it
+    // grew import's peak to 84/118/328 MB) and the bundle was accepted.
+    // (Written a MiB at a time: a child's peak RSS starts from this process's at spawn.)
+    const rss: number[] = [];
+    const tail = Buffer.alloc(1 << 20, 0x5a);
+    for (const mib of [2, 64]) {
+      const write = (file: string) => {
+        fs.writeFileSync(file, good);
+        for (let i = 0; i < mib; i++) fs.appendFileSync(file, tail);
+      };
+      rss.push(refuse(write, /bytes after the tar's end marker/));
+    }
+    expect(rss[1]! - rss[0]!).toBeLessThan(16 << 20);
+    // A tar writer's record padding (zeros, 10 KiB for GNU tar) is no reason to refuse.
+    const padded = path.join(tempRoot(), "padded.tar");
+    fs.writeFileSync(padded, Buffer.concat([good, Buffer.alloc(10240)]));
+    expect(spool(["import", padded, "--root", tempRoot()]).status).toBe(0);
+  });
+
+  it("refuses 100,000 entries from their headers, before staging any", { timeout: 60_000 }, () => {
+    // Before: every entry was staged (a directory and an fsynced file each) until the
+    // missing manifest refused it, 85-105 s later.
+    const entries = Array.from({ length: 100_000 }, (_, i) => ({
+      path: `tool-outputs/${String(i).padStart(24, "0")}/stdout.txt`,
+      type: "File",
+      size: 0,
+    }));
+    refuse(tarOf([...entries, entriesOf(good).at(-1)!]), /more than 50001 entries/);
+  });
+
   it("refuses a bundle bigger than the root's allowance", () => {
     const base = tempRoot();
     const file = path.join(base, "b.tar");
@@ -327,6 +361,31 @@ describe("hostile bundles", () => {
     fs.writeFileSync(evil, tarOf([{ path: "../x", type: "File", size: 1 }]));
     expect(spool(["import", evil, "--root", path.join(base, "fresh")]).status).toBe(65);
     expect(fs.readdirSync(base).sort()).toEqual(["b.tar", "evil.tar"]);
+  });
+});
+
+describe("directory bundles", () => {
+  it("export copies every file (one link each); import refuses a file with a second link", () => {
+    const source = tempRoot();
+    const id = runJson(source, nodeCmd('for(let i=0;i<3000;i++)console.log("d"+i)')).receipt
+      .captureId;
+    const dir = path.join(tempRoot(), "bundle");
+    expect(spool(["export", "--root", source, id, "--out", dir]).status).toBe(0);
+    const files = tree(dir).filter((line) => !line.endsWith(" dir"));
+    for (const line of files) {
+      expect(fs.lstatSync(path.join(dir, line.split(" ")[0]!)).nlink).toBe(1);
+    }
+    // Before: a hard link in a directory bundle was imported, though the docs refuse links.
+    const stdout = path.join(dir, "tool-outputs", id, "stdout.txt");
+    const elsewhere = path.join(tempRoot(), "elsewhere.txt");
+    fs.linkSync(stdout, elsewhere);
+    const root = path.join(tempRoot(), "root");
+    const r = spool(["import", dir, "--root", root]);
+    expect(r.stderr).toMatch(/stdout\.txt is a hard link \(2 links\)/);
+    expect(r.status).toBe(65);
+    expect(fs.existsSync(root)).toBe(false);
+    fs.unlinkSync(elsewhere);
+    expect(spool(["import", dir, "--root", root]).status).toBe(0);
   });
 });
 

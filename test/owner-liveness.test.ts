@@ -8,7 +8,15 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Receipt, ReceiptSchema } from "@spool/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { killGroups, SPOOL_BIN, spool, spoolAsync, tempRoot } from "./helpers.js";
+import {
+  killGroups,
+  nodeCmd,
+  SPOOL_BIN,
+  spool,
+  spoolAsync,
+  tempRoot,
+  waitGone,
+} from "./helpers.js";
 
 const groups: number[] = [];
 afterAll(() => killGroups(groups));
@@ -89,5 +97,42 @@ describe("a SIGKILLed foreground spool run", () => {
     expect(listed).toMatchObject([
       { captureId: live.captureId, condition: "final", capture: "partial", reasons: ["crash"] },
     ]);
+    // Once recover has stored the crash receipt, wait says the same (before: exit 1, silent).
+    const again = spool(["wait", "--root", root, "doomed"]);
+    expect(again.status, again.stderr).toBe(70);
+    expect(again.stderr).toMatch(
+      /died; capture partial \(crash\), the job's exit status is unknown/,
+    );
+    expect(JSON.parse(again.stdout.toString())).toEqual(crashed);
   });
+});
+
+describe("a job whose supervisor is SIGKILLed while its child runs", () => {
+  for (const first of ["nothing", "ls", "recover"] as const) {
+    it(`wait exits 70 with a message after ${first}`, async () => {
+      const root = tempRoot();
+      const started = spool([
+        "start",
+        "--root",
+        root,
+        "--",
+        ...nodeCmd("setInterval(() => {}, 1000)"),
+      ]);
+      expect(started.status, started.stderr).toBe(0);
+      const id = (JSON.parse(started.stdout.toString()) as Receipt).captureId;
+      const job = JSON.parse(
+        fs.readFileSync(path.join(root, "tool-outputs", id, "job.json"), "utf8"),
+      ) as { supervisorPid: number; pgid: number };
+      groups.push(job.pgid);
+      process.kill(job.supervisorPid, "SIGKILL");
+      await waitGone(job.supervisorPid);
+      if (first !== "nothing") expect(spool([first, "--root", root]).status).toBe(0);
+      const waited = spool(["wait", "--root", root, id]);
+      // Before: 70 before ls or recover, 1 with no message after them.
+      expect(waited.status, waited.stderr).toBe(70);
+      expect(waited.stderr).toMatch(
+        /died; capture partial \(crash\), the job's exit status is unknown/,
+      );
+    });
+  }
 });

@@ -211,3 +211,87 @@ describe("redaction through the CLI", () => {
     expect(readdirSync(root)).toEqual([]);
   });
 });
+
+describe("--binary keep stores raw bytes (issue 29)", () => {
+  /** `bytes` of seeded xorshift noise: the same every run. */
+  function noise(bytes: number): Buffer {
+    const out = Buffer.alloc(bytes);
+    let x = 0x2545f491;
+    for (let i = 0; i < bytes; i += 4) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      out.writeInt32LE(x | 0, i);
+    }
+    return out;
+  }
+
+  it("the file is the child's bytes but for named values; the preview still meets every rule", () => {
+    const root = tempRoot();
+    const known = "MYSECRETVALUE123";
+    // Noise, with the text shapes the rules look for (as random bytes form them by chance:
+    // 21-25 `PW=`-style rewrites per 50 MB before) and a value named by --redact-env.
+    const shapes = Buffer.from(` PW=q8Zr!x2Lm0Pw token=${SECRET} ${known} `);
+    const input = Buffer.concat([noise(64), shapes, noise(512)]);
+    const file = path.join(root, "input.bin");
+    writeFileSync(file, input);
+    const keep = spool(
+      [
+        "run",
+        "--root",
+        root,
+        "--json",
+        "--binary",
+        "keep",
+        "--redact-env",
+        "MYSEC",
+        "--",
+        "cat",
+        file,
+      ],
+      { MYSEC: known },
+    );
+    expect(keep.status, keep.stderr).toBe(0);
+    const receipt = JSON.parse(keep.stdout.toString()) as Receipt;
+    const stored = readFileSync(receipt.streams.stdout.path!);
+    // Before: the shapes (and chance shapes in the noise) were rewritten in the file.
+    const marker = Buffer.from("[REDACTED:env:MYSEC]");
+    const expected = Buffer.concat([
+      input.subarray(0, input.indexOf(known)),
+      marker,
+      input.subarray(input.indexOf(known) + known.length),
+    ]);
+    expect(stored.equals(expected)).toBe(true);
+    expect(receipt.streams.stdout.redactions).toBe(1);
+    // The preview is text a model reads (it shows these, near the start): every rule applies.
+    expect(receipt.preview.text).toContain("PW=[REDACTED:secret-assignment]");
+    expect(receipt.preview.text).not.toContain("q8Zr!x2Lm0Pw");
+    expect(leaks(receipt.preview.text)).toEqual([]);
+    expect(receipt.preview.text).not.toContain(known);
+  });
+
+  it("16 MiB of noise is stored byte for byte", () => {
+    const root = tempRoot();
+    const input = noise(16 << 20);
+    const file = path.join(root, "noise.bin");
+    writeFileSync(file, input);
+    const limits = ["--max-bytes", "1GiB", "--root-quota", "1GiB", "--stall-ms", "60000"];
+    const r = spool([
+      "run",
+      "--root",
+      root,
+      "--json",
+      "--binary",
+      "keep",
+      ...limits,
+      "--",
+      "cat",
+      file,
+    ]);
+    expect(r.status, r.stderr).toBe(0);
+    const receipt = JSON.parse(r.stdout.toString()) as Receipt;
+    expect(receipt.capture.state).toBe("complete");
+    expect(receipt.streams.stdout.redactions).toBe(0);
+    expect(readFileSync(receipt.streams.stdout.path!).equals(input)).toBe(true);
+  });
+});

@@ -104,6 +104,32 @@ describe("spool run storage", () => {
     expect(fs.readdirSync(elsewhere)).toEqual([]);
   });
 
+  for (const kind of ["directory", "FIFO", "symbolic link"] as const) {
+    it(`a bogus .spool-quota/lock (a ${kind}) is its own reason, not a full allowance`, async () => {
+      const root = path.join(base, "root");
+      const lock = path.join(root, ".spool-quota", "lock");
+      fs.mkdirSync(path.dirname(lock), { recursive: true, mode: 0o700 });
+      if (kind === "directory") fs.mkdirSync(lock, { mode: 0o700 });
+      else if (kind === "FIFO") execFileSync("mkfifo", ["-m", "600", lock]);
+      else fs.symlinkSync(path.join(base, "elsewhere"), lock);
+      const r = await runSpool(["run", "--json", "--root", root, ...big()]);
+      expect(r.code).toBe(0);
+      const receipt = receiptOf(r.stdout);
+      // Before: failed (root-quota), exactly what a full allowance says.
+      expect(receipt.capture.reasons).not.toContain("root-quota");
+      expect(receipt.capture).toEqual({
+        state: "unavailable",
+        reasons: ["storage-unavailable"],
+        storageError: {
+          errno: { directory: "EISDIR", FIFO: "EINVAL", "symbolic link": "ELOOP" }[kind],
+          operation: "lock",
+          path: lock,
+        },
+      });
+      expect(fs.existsSync(path.join(base, "elsewhere"))).toBe(false);
+    });
+  }
+
   for (const umask of ["000", "077"]) {
     it(`umask ${umask}: directories 0700, files 0600`, async () => {
       const root = path.join(base, "root");

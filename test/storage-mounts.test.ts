@@ -7,6 +7,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -345,6 +346,65 @@ suite("item 9: owner.json cannot be written", () => {
     const planted = cli(["status", id, "--root", root]);
     expect(planted.status).toBe(70);
     expect(planted.stderr).toMatch(/owner\.json is a directory, not a regular file/);
+  });
+});
+
+suite("issue 29: lines after a disk-full cut", () => {
+  let m: Mount;
+  afterEach(() => m?.dispose());
+
+  it("the receipt's lines are those of the bytes on disk, not of the bytes produced", () => {
+    m = mountTmpfs("2m");
+    const root = path.join(m.dir, "root");
+    const script = 'let s="";for(let i=0;i<600000;i++)s+=i+"\\n";process.stdout.write(s)';
+    const r = cli(["run", "--root", root, "--json", "--", process.execPath, "-e", script]);
+    const said = json(r.stdout);
+    const out = said.streams.stdout;
+    expect(said.capture.reasons).toContain("no-space");
+    expect(out.committed).toBeLessThan(out.produced);
+    const kept = fs.readFileSync(out.path!);
+    expect(kept.byteLength).toBe(out.committed);
+    let newlines = 0;
+    for (let at = kept.indexOf(10); at !== -1; at = kept.indexOf(10, at + 1)) newlines++;
+    const partial = kept.byteLength > 0 && kept[kept.byteLength - 1] !== 10 ? 1 : 0;
+    // Before: 600000, every line produced, though most never reached the disk.
+    expect(out.lines).toBe(newlines + partial);
+    expect(out.endsWithNewline).toBe(partial === 0);
+  });
+});
+
+suite("issue 29: spool start on a full root", () => {
+  let m: Mount;
+  afterEach(() => m?.dispose());
+
+  it("storage is made ready before the command: on a full disk it is not run, start exits 70 saying so", () => {
+    m = mountTmpfs("1m");
+    const root = path.join(m.dir, "root");
+    fs.mkdirSync(path.join(root, "tool-outputs"), { recursive: true, mode: 0o700 });
+    fillUp(m.dir);
+    const marker = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "spool-ran-")), "ran");
+    const command = [
+      process.execPath,
+      "-e",
+      `require("fs").writeFileSync(${JSON.stringify(marker)}, "x")`,
+    ];
+    // Before: the command ran, and start said "the job supervisor ended before reporting"
+    // (exit 70) with no capture left, so a retry ran it twice. That supervisor exited only
+    // after its child had, so the marker below would already be there.
+    const r = cli(["start", "--root", root, "--", ...command]);
+    expect(r.status).toBe(70);
+    expect(r.stderr).toMatch(
+      /^spool start: start: cannot store the job's output in .*ENOSPC.*; the command was not run\n$/,
+    );
+    expect(r.stdout).toBe("");
+    expect(fs.existsSync(marker)).toBe(false);
+    expect(fs.readdirSync(path.join(root, "tool-outputs"))).toEqual([]);
+    // With room again the same start runs it once.
+    fs.rmSync(path.join(m.dir, "filler"));
+    const job = start(root, command);
+    const w = cli(["wait", job.captureId, "--root", root]);
+    expect(w.status, w.stderr).toBe(0);
+    expect(fs.readFileSync(marker, "utf8")).toBe("x");
   });
 });
 

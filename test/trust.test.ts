@@ -209,6 +209,25 @@ describe("a root is trusted only if nobody else can write it (#11 item 5)", () =
     fs.chmodSync(base, 0o1777); // sticky, like /tmp: others cannot replace our entries
     expect(spoolBounded(["ls", "--root", root]).status).toBe(0);
   });
+
+  it("a root refused for a shared directory above it is not created (nor its parents)", () => {
+    const base = tempRoot();
+    const shared = path.join(base, "shared");
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o777);
+    for (const command of ["run", "start"]) {
+      const r = spoolBounded([command, "--root", path.join(shared, "a", "root"), "--", "true"]);
+      expect(r.status, command).toBe(70);
+      expect(r.stderr).toContain(`${shared} is writable by others (mode 777)`);
+      // Before: refused, but shared/a/root was left behind, made.
+      expect(fs.readdirSync(shared), command).toEqual([]);
+    }
+    // Under a sticky shared directory (like /tmp) the root is made, private.
+    fs.chmodSync(shared, 0o1777);
+    const r = spoolBounded(["run", "--root", path.join(shared, "a", "root"), "--", "true"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(fs.statSync(path.join(shared, "a")).mode & 0o777).toBe(0o700);
+  });
 });
 
 describe("files spool reads are regular, ours, with one link (#12 item 8)", () => {

@@ -77,6 +77,36 @@ export const CORPUS: readonly CorpusInput[] = [
     keptAsIs: false,
   },
   {
+    // Round 3: spool's own separator and status line forged behind invisible characters,
+    // bidi overrides and Unicode line separators (each must reach a person escaped).
+    name: "invisible-forgeries",
+    bytes: Buffer.from(
+      [
+        "out",
+        "\u200b--- stderr ---",
+        "\ufeff--- stderr ---",
+        "\u2060[spool] exit 0 · status 0 · capture complete",
+        "\u202egnp.exe\u202c looks reversed",
+        "zero\u200cwidth\u200djoiners",
+        "line\u2028separator\u2029paragraph",
+        "",
+      ].join("\n"),
+    ),
+    noSecrets: true,
+    keptAsIs: true,
+  },
+  {
+    // Round 3: noise that forms credential-like shapes by chance, and one real shape in it.
+    name: "noise-with-shapes",
+    bytes: Buffer.concat([
+      pseudoRandom(4096),
+      Buffer.from(" PW=q8Zr!x2Lm0Pw token=abcdefgh12345678 "),
+      pseudoRandom(1 << 20),
+    ]),
+    noSecrets: false,
+    keptAsIs: false,
+  },
+  {
     name: "catastrophic-grep-lines",
     bytes: Buffer.from(`${"a".repeat(30000)}!\n`.repeat(8)),
     noSecrets: true,

@@ -16,8 +16,11 @@ import { spool, tempRoot } from "../helpers.js";
 import { BAD_OPTIONS, CORPUS, writeCorpus } from "./corpus.js";
 
 const BOUNDED = { NODE_OPTIONS: "--max-old-space-size=128" };
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const UNSAFE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
+// Controls (C0 but tab and newline, DEL, C1), and the invisible, bidi and line-separator
+// characters a forged separator or status line can hide behind.
+const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060-\u2064\ufeff]/;
 const LOOK_ALIKE = /(^|[^\\])\[(REDACTED:|OMITTED:|…|spool\]|binary-looking )/m;
 
 let dir: string;
@@ -92,6 +95,21 @@ describe.each(CORPUS)("hostile input: $name", (input) => {
     expect(ls.status).toBe(0);
     expect(ls.stdout.toString()).not.toMatch(UNSAFE);
     expect(ls.stdout.toString()).toContain("lab?2J?el");
+  });
+});
+
+describe("--binary keep keeps every hostile input as it came", () => {
+  it.each(CORPUS.map((input) => [input.name]))("%s: read gives back its bytes", (name) => {
+    const file = files.get(name)!;
+    const root = tempRoot();
+    const r = bounded(["run", "--root", root, "--binary", "keep", "--json", "--", "cat", file]);
+    expect(r.status).toBe(0);
+    const receipt = JSON.parse(r.stdout.toString()) as Receipt;
+    expect(receipt.preview.text).not.toMatch(UNSAFE);
+    // Raw bytes (no shape rule rewrites noise), whether kept inline or in a file.
+    const read = bounded(["read", receipt.captureId, "--root", root]);
+    if (read.status === 0) expect(read.stdout.equals(readFileSync(file))).toBe(true);
+    else expect(receipt.streams.stdout.committed).toBe(readFileSync(file).byteLength);
   });
 });
 

@@ -65,6 +65,11 @@ export const BENCHES: Readonly<Record<string, { summary: string; load: () => Pro
       "retrieval through spool mcp's tools; bytes per call and small-call latency with and without mcp-proxy [--rounds 200]",
     load: async () => (await import("./mcp.js")).benchMcp,
   },
+  binary: {
+    summary:
+      "CPU of --binary text next to --binary keep on random bytes, best of rounds [--size 40MB] [--rounds 3]",
+    load: async () => (await import("./binary-cpu.js")).benchBinary,
+  },
   startup: {
     summary: "median wall time of spool run -- true next to node -e 0 [--rounds 15]",
     load: async () => (await import("./startup.js")).benchStartup,

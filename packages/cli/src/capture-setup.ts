@@ -76,7 +76,15 @@ export interface CaptureConfig {
 /** What {@link prepareCapture} read: the compiled redaction (null with `--no-redact`). */
 export interface PreparedCapture {
   readonly config: CaptureConfig;
+  /** For text (the label): the built-in rules and the known values. */
   readonly redaction: CompiledRedaction | null;
+  /**
+   * For the streams: the same, except with `--binary keep`, whose streams are stored as
+   * raw bytes: the known values alone (exact bytes, in their encoded forms), null when
+   * none were named. The shape rules find text shapes (`PW=…`) that random bytes form by
+   * chance, and would rewrite them (docs/redaction.md, "Binary output").
+   */
+  readonly streamRedaction: CompiledRedaction | null;
 }
 
 export interface CaptureSetup {
@@ -140,11 +148,18 @@ export function captureConfig(
  * user's input (exit 64) happens here or before.
  */
 export function prepareCapture(config: CaptureConfig): PreparedCapture {
-  const redaction = config.redact === null ? null : redactionOf(config.redact, config.env);
+  const known = config.redact === null ? null : knownValuesOf(config.redact, config.env);
+  const redaction = known === null ? null : compiledOnce(known, true);
+  const streamRedaction =
+    known === null || !config.binary
+      ? redaction
+      : known.length === 0
+        ? null
+        : compiledOnce(known, false);
   checkRootPath(config.rootChoice ?? defaultRoot(config.env), config.cwd);
   if (config.logDestination !== null && config.logDestination !== "stderr")
     checkLogPath(path.resolve(config.cwd, config.logDestination));
-  return { config, redaction };
+  return { config, redaction, streamRedaction };
 }
 
 /** Resolve the root, creating it (0700) if missing: storage faults surface here (exit 70). */
@@ -157,7 +172,7 @@ export function resolveCaptureRoot(config: CaptureConfig): string {
 
 /** Resolve (create) the root, open the logger, create the file spool. */
 export function openCapture(
-  { config, redaction }: PreparedCapture,
+  { config, redaction, streamRedaction }: PreparedCapture,
   /** A stage of the caller's after the redactor (`spool run`'s live view), per stream. */
   after?: (stream: StreamName) => Stage,
 ): CaptureSetup {
@@ -186,7 +201,9 @@ export function openCapture(
   const plan = (stream: StreamName, budget: PreviewBudget): StreamPlan =>
     createStreamPlan({
       preview: { budget, stream },
-      redactor: redaction ? createRedactor(redaction) : null,
+      redactor: streamRedaction ? createRedactor(streamRedaction) : null,
+      // Raw bytes stored, but the preview (what a model reads) still meets every rule.
+      previewRedactor: binary && redaction ? createRedactor(redaction) : null,
       stripAnsi: !config.keepAnsi,
       observers: after ? [after(stream)] : [],
       binary,
@@ -214,17 +231,17 @@ export function openCapture(
   };
 }
 
-/** Built-in rules plus the known values named by `--redact-env` and `--redact-file`. */
-function redactionOf(
+/** The known values named by `--redact-env` and `--redact-file`. */
+function knownValuesOf(
   redact: NonNullable<CaptureConfig["redact"]>,
   env: NodeJS.ProcessEnv,
-): CompiledRedaction {
+): KnownValue[] {
   const known: KnownValue[] = knownValuesFromEnv([...redact.envNames], env);
   const file = redact.file;
   if (file !== null) {
     known.push(...parseKnownValues(readRedactFile(file), `--redact-file ${file}`));
   }
-  return compiledOnce(known);
+  return known;
 }
 
 /**
@@ -235,11 +252,14 @@ function redactionOf(
  */
 let lastCompiled: { readonly key: string; readonly compiled: CompiledRedaction } | null = null;
 
-function compiledOnce(known: readonly KnownValue[]): CompiledRedaction {
+/** The known values, with the built-in rules or (`builtins: false`, binary streams) alone. */
+function compiledOnce(known: readonly KnownValue[], builtins: boolean): CompiledRedaction {
   // A digest, not the values: nothing secret is kept beyond the compiled automaton itself.
-  const key = createHash("sha256").update(JSON.stringify(known)).digest("hex");
+  const key = createHash("sha256")
+    .update(JSON.stringify([builtins, known]))
+    .digest("hex");
   if (lastCompiled?.key !== key) {
-    lastCompiled = { key, compiled: compileRedaction({ knownValues: known }) };
+    lastCompiled = { key, compiled: compileRedaction({ knownValues: known, builtins }) };
   }
   return lastCompiled.compiled;
 }

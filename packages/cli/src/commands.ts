@@ -117,7 +117,7 @@ const CAPTURE_OPTIONS = {
     choices: ["text", "keep"],
     default: "text",
     placeholder: "MODE",
-    help: "text: decode UTF-8 (invalid bytes become U+FFFD); keep: store raw bytes",
+    help: "text: decode UTF-8 (invalid bytes become U+FFFD); keep: store raw bytes (only values named by --redact-env/--redact-file are replaced; the preview still meets every rule)",
   },
   "preview-stdout": {
     kind: "int",
@@ -247,7 +247,7 @@ export const START = defineCommand({
   summary: "start CMD as a background job, print its launch receipt",
   command: { name: "CMD" },
   description: [
-    "Starts CMD under a detached supervisor and prints its launch receipt as JSON at once (exit 0; 126/127 when CMD cannot be run). Follow the job with status, read, tail, grep, wait and kill.",
+    "Starts CMD under a detached supervisor and prints its launch receipt as JSON at once (exit 0; 126/127 when CMD cannot be run). Its storage is made ready first (the capture directory, owner.json, the receipt's reserve, the live files): if that fails (a full or read-only disk) CMD is not run and start exits 70 naming the cause, so starting it again is safe. Follow the job with status, read, tail, grep, wait and kill.",
   ],
   options: CAPTURE_OPTIONS,
 });
@@ -276,7 +276,7 @@ export const WAIT = defineCommand({
   summary: "wait for the job, print its final receipt, exit with its status",
   positionals: [{ name: "REF" }],
   description: [
-    "Exit 75 if the job is still running after --timeout. If its owner died, or its receipt could not be stored, the receipt is partial and the exit status is the job's when its owner saw it end (exit.json), else 70.",
+    "Exit 75 if the job is still running after --timeout. If its owner died, or its receipt could not be stored, the receipt is partial, a line on stderr says which, and the exit status is the job's when its owner saw it end (exit.json), else 70; the same whether or not ls or recover has stored its crash receipt since (never 1, which would read as the job's own failure).",
   ],
   options: {
     root,
@@ -528,6 +528,7 @@ export const BENCH_NAMES = [
   "chunk-size",
   "serve",
   "mcp",
+  "binary",
 ] as const;
 
 export const BENCH = defineCommand({

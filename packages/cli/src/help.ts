@@ -94,7 +94,7 @@ export function cliMarkdown(): string {
     "| 126, 127 | `run`, `start`: CMD could not be run (not executable, not found) |",
     "| 128+N | `run`, `wait`: CMD was ended by signal N |",
     "| 64 | usage error: bad option, value out of range, unknown REF |",
-    "| 70 | internal or storage error (the message names it) |",
+    "| 70 | internal or storage error (the message names it); `start`: the job's storage could not be made ready, so CMD was not run |",
     "| 75 | `wait --timeout`: the job is still running |",
     "",
   );

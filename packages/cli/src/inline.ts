@@ -54,10 +54,13 @@ export function statusLine(receipt: Receipt, exitStatus: number, colour = false)
 }
 
 function streamPart(name: string, s: StreamReceipt): string {
-  const size = `${s.produced} B${s.lines !== null && s.produced > 0 ? `/${s.lines} lines` : ""}`;
+  // A kept stream that was cut counts the lines of what it kept: they go with those bytes.
+  const cut = s.committed < s.produced && s.retained !== null;
+  const lines = s.lines !== null && s.produced > 0 ? `/${s.lines} lines` : "";
+  const size = `${s.produced} B${cut ? "" : lines}`;
   const extra = [
     // What could not be kept is said, not only counted in the receipt.
-    s.committed < s.produced ? `only ${s.committed} B kept` : "",
+    s.committed < s.produced ? `only ${s.committed} B${cut ? lines : ""} kept` : "",
     s.redactions > 0 ? `${s.redactions} redacted` : "",
     s.omissions > 0 ? `${s.omissions} omitted` : "",
     s.replacements > 0 ? `${s.replacements} replaced` : "",

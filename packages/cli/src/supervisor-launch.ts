@@ -24,7 +24,9 @@ export type SupervisorMode = "start" | "run" | "capture";
 export type SupervisorMessage =
   | { type: "launched"; receipt: Receipt }
   | { type: "promoted"; receipt: Receipt }
-  | { type: "final"; receipt: Receipt; exitStatus: number };
+  | { type: "final"; receipt: Receipt; exitStatus: number }
+  /** `start`: the job's storage could not be made ready, so its command was not started. */
+  | { type: "refused"; message: string };
 
 /**
  * A job's specification: the capture options as typed values (what the launcher's parser,

@@ -30,6 +30,7 @@ import { type CommandInput, commandInput, usageError } from "./args.js";
 import { type CaptureSetup, captureConfig, openCapture, prepareCapture } from "./capture-setup.js";
 import { SUPERVISE } from "./commands.js";
 import type { Io } from "./io.js";
+import { openJobStorage } from "./job-storage.js";
 import { startStdinCapture, stdinCaptureConfig } from "./stdin-capture.js";
 import {
   type LauncherInbox,
@@ -73,19 +74,31 @@ export async function superviseCommand(
     mode === "capture" ? stdinCaptureConfig(spec, io) : captureConfig(spec, io.env, io.cwd);
   const setup = openCapture(prepareCapture(config));
   const dir = path.join(setup.options.root, TOOL_OUTPUTS, captureId);
+  const send = (message: SupervisorMessage) => {
+    if (process.connected && process.send) process.send(message);
+  };
+  // A job's storage is ready before its command starts: if it cannot be, nothing runs.
+  const ready = mode === "start" ? await openJobStorage(setup, captureId) : null;
+  if (ready !== null && !ready.ok) {
+    setup.logger.error({ event: "spill-failed", captureId, err: ready.message }, "not started");
+    send({ type: "refused", message: ready.message });
+    if (process.connected) process.disconnect();
+    await setup.files.destroy();
+    setup.logger.flush?.();
+    return 70;
+  }
   // The launch receipt advertises live.json: its first replacement, acknowledged by our
   // own writer (bounded by the writer's timeout), says it is readable.
   const firstLive = firstLiveAck();
   const spool = (context: Parameters<typeof setup.files.factory>[0]) =>
-    firstLive.watch(setup.files.factory(context));
+    firstLive.watch(ready?.ok ? ready.spool : setup.files.factory(context));
   const liveIntervalMs = spec.options["live-ms"];
   const { capture, started } =
     mode === "capture"
       ? stdinJob(setup, spool, { captureId, liveIntervalMs }, spec.options.declared)
-      : processJob(setup, spool, { captureId, liveIntervalMs }, mode === "start");
-  const send = (message: SupervisorMessage) => {
-    if (process.connected && process.send) process.send(message);
-  };
+      : // A spool opened already is handed to the capture once the child has its pid
+        // (announceJob spills it): its first live.json, published on opening, names the pid.
+        processJob(setup, spool, { captureId, liveIntervalMs }, mode === "start" && !ready?.ok);
   const stopSignals = cancelOnSignals(capture);
   const job: SupervisedJob = { capture, captureId, mode, dir, started, firstLive, send };
   const announce = (type: "launched" | "promoted") => announceJob(job, type);

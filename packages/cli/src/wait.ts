@@ -13,7 +13,7 @@ import type { WAIT } from "./commands.js";
 import type { Io } from "./io.js";
 import { jsonText } from "./json-text.js";
 import { locateCapture } from "./locate-capture.js";
-import { type WaitResult, waitForCapture } from "./ops/wait-capture.js";
+import { ownerDied, type WaitResult, waitForCapture } from "./ops/wait-capture.js";
 
 export async function waitCommand(parsed: CommandInput<typeof WAIT>, io: Io): Promise<number> {
   const { store, captureId } = await locateCapture(parsed, io);
@@ -33,7 +33,7 @@ function waitNotes(result: WaitResult, timeoutMs: number | null): string[] {
   // The receipt is printed all the same; a later `ls --unseen` may list it again.
   if (result.completionError !== null)
     notes.push(`completion not marked delivered: ${result.completionError}`);
-  if (state.condition !== "crashed") return notes;
+  if (!ownerDied(state)) return notes;
   notes.push(
     state.receipt.capture.reasons.includes("crash")
       ? `the owner of ${id} (its supervisor or spool run) died; capture partial (crash)${result.exitKnown ? "" : ", the job's exit status is unknown"}`

@@ -20,6 +20,7 @@
 import { createHash } from "node:crypto";
 import type { CaptureRun } from "./capture-state.js";
 import type { StorageFailure } from "./errors.js";
+import type { LedgerSnapshot } from "./ledger.js";
 import { DEFAULT_PREVIEW_BUDGET, type PreviewSnapshot, renderPreview } from "./preview.js";
 import type {
   CaptureReceipt,
@@ -36,6 +37,7 @@ import type {
   Representation,
   StreamName,
 } from "./receipt-vocabulary.js";
+import type { StreamFinal } from "./spool.js";
 import { type StageCounters, sumCounters } from "./stage.js";
 import { stageCountersOf } from "./stage-counters.js";
 
@@ -98,12 +100,29 @@ function streamPartsOfRun(run: CaptureRun, name: StreamName): StreamParts {
     kept: inline || stored,
     counters,
     stageCounters: stageCountersOf(pipeline.stages),
-    lines: short ? null : snap.lines,
-    endsWithNewline: short ? null : snap.endsWithNewline,
+    ...linesOf(snap, stored && !short ? final : undefined, committed, short),
     ref: stored ? (final?.ref ?? run.storage.info?.refs[name] ?? null) : null,
     path: stored ? (final?.path ?? run.storage.info?.paths?.[name] ?? null) : null,
     sha256: final?.sha256 ?? (inline ? sha256Of(run.plans[name].tap.snapshot()) : null),
   };
+}
+
+/**
+ * The lines of the bytes a receipt claims. The ledger counts what was produced; a final
+ * stream cut short of that (a full disk, a quota) has the spool's own count of exactly
+ * what it stored, or null when the spool has none: never the lines that were not kept.
+ */
+function linesOf(
+  snap: LedgerSnapshot,
+  final: StreamFinal | undefined,
+  committed: number,
+  short: boolean,
+): Pick<StreamParts, "lines" | "endsWithNewline"> {
+  if (short) return { lines: null, endsWithNewline: null };
+  if (final === undefined || committed === snap.produced) {
+    return { lines: snap.lines, endsWithNewline: snap.endsWithNewline };
+  }
+  return { lines: final.lines ?? null, endsWithNewline: final.endsWithNewline ?? null };
 }
 
 function representationOf(run: CaptureRun, name: StreamName, replacements: number): Representation {

@@ -140,6 +140,15 @@ export interface StreamFinal {
   /** Why persistence stopped, if it did (also told through {@link WriterListener.stopped}). */
   stopped: CaptureReason | null;
   /**
+   * Lines of the committed bytes (newlines, plus one for a final partial line), counted by
+   * the spool as it stored them; null when it cannot say. A final receipt whose stream was
+   * cut (fewer bytes committed than produced) reports this, not the lines produced.
+   * Absent: the spool does not count (then a cut stream's `lines` is null).
+   */
+  lines?: number | null;
+  /** Whether the committed bytes end with a newline (null: empty, or unknown), with `lines`. */
+  endsWithNewline?: boolean | null;
+  /**
    * A storage failure that cost the stream only its line index: every byte is kept,
    * readers scan instead. The capture reports it (event, `capture.storageError`).
    */

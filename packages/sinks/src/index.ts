@@ -15,8 +15,11 @@ export {
   type CopiedStream,
   indexFileName,
   MANIFEST_FILE,
+  MAX_BUNDLE_CAPTURES,
+  MAX_BUNDLE_ENTRIES,
   MAX_BUNDLE_RECEIPT_BYTES,
   MAX_MANIFEST_BYTES,
+  MAX_TRAILING_BYTES,
   OMISSION_REASONS,
   type OmissionReason,
   RECEIPT_FILE,
@@ -64,6 +67,7 @@ export {
   type FileLockOptions,
   withFileLock,
 } from "./lock/file-lock.js";
+export { isLockBusy } from "./lock/lock-busy.js";
 export {
   currentOwner,
   isOwnerAlive,

@@ -121,17 +121,20 @@ function stripChunk(p: Parser, chunk: Uint8Array, out: Uint8Array[]): void {
   let runStart = -1;
   const n = chunk.length;
   for (let i = 0; i < n; i++) {
-    const byte = chunk[i]!;
     if (state === State.Text) {
-      if (byte !== ESC) {
-        if (runStart < 0) runStart = i;
-        continue;
-      }
-      if (runStart >= 0) out.push(chunk.subarray(runStart, i));
+      // Text runs to the next ESC: found natively, not byte by byte (random bytes hold
+      // one every 256 bytes, and the text between is most of the stream).
+      const esc = chunk.indexOf(ESC, i);
+      const end = esc < 0 ? n : esc;
+      if (end > i && runStart < 0) runStart = i;
+      if (esc < 0) break;
+      if (runStart >= 0) out.push(chunk.subarray(runStart, esc));
       runStart = -1;
       state = State.Escape;
+      i = esc;
       continue;
     }
+    const byte = chunk[i]!;
     const step = sequenceStep(p, state, byte);
     state = step & STATE_BITS;
     if (step & KEEP) runStart = i;

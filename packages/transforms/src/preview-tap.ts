@@ -128,16 +128,13 @@ export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
     window: 0,
     snapshot(): PreviewSnapshot {
       const headView = head.subarray(0, headLength);
-      const start = (ringEnd - ringLength + ring.byteLength) % Math.max(1, ring.byteLength);
-      const tail =
-        ringLength === 0
-          ? Buffer.alloc(0)
-          : start + ringLength <= ring.byteLength
-            ? Buffer.from(ring.subarray(start, start + ringLength))
-            : Buffer.concat([ring.subarray(start), ring.subarray(0, ringEnd)]);
+      const tail = ringContents(ring, ringEnd, ringLength);
       const binary =
         options.binary === true || nul || replacements * 10 > Math.max(16, headLength / 3);
-      if (options.binary) return { head: Buffer.from(headView), tail, total, binary };
+      if (options.binary) {
+        const markersAt = markers.spans(headLength, total - ringLength, total);
+        return { head: Buffer.from(headView), tail, total, binary, markers: markersAt };
+      }
       // Never split a character at the head's end or the tail's start.
       const headEnd = total > headLength ? charBoundaryBefore(headView, headLength) : headLength;
       let tailStart = 0;
@@ -152,6 +149,15 @@ export function createPreviewTap(options: PreviewTapOptions): PreviewTap {
       };
     },
   };
+}
+
+/** The `length` bytes that end at `end` in `ring`, oldest first (a copy). */
+function ringContents(ring: Buffer, end: number, length: number): Buffer {
+  if (length === 0) return Buffer.alloc(0);
+  const start = (end - length + ring.byteLength) % ring.byteLength;
+  return start + length <= ring.byteLength
+    ? Buffer.from(ring.subarray(start, start + length))
+    : Buffer.concat([ring.subarray(start), ring.subarray(0, end)]);
 }
 
 function charBoundaryBefore(buf: Uint8Array, end: number): number {

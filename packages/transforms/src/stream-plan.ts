@@ -25,6 +25,7 @@ import {
 } from "@spool/core/runtime";
 import { ANSI_STRIP, createAnsiStrip } from "./ansi-strip.js";
 import { createPreviewTap, PREVIEW_TAP, previewTapBudget } from "./preview-tap.js";
+import { createPreviewFeed } from "./redacted-preview.js";
 import { createRedactor, REDACTOR } from "./redactor.js";
 import { createUtf8Decoder, UTF8_DECODER } from "./utf8-decoder.js";
 
@@ -76,6 +77,12 @@ export interface StreamPlanOptions {
    * @default false
    */
   readonly binary?: boolean;
+  /**
+   * With `binary`: a redactor for the preview alone, so the stream is stored as it came
+   * (only `redactor`'s changes, e.g. known values) while the preview, which a person or a
+   * model reads, is redacted by every rule. @default none (the preview shows the stream)
+   */
+  readonly previewRedactor?: Stage | null;
 }
 
 /**
@@ -97,13 +104,19 @@ export function createStreamPlan(options: StreamPlanOptions = {}): StreamPlan {
   const binary = options.binary ?? false;
   const redactor = options.redactor === undefined ? createRedactor() : options.redactor;
   const stages: Stage[] = [];
+  let tap = createPreviewTap({ ...previewTapBudget(previewCharsOf(options)), binary });
+  if (binary && options.previewRedactor) {
+    // The preview meets every rule on the bytes as they came; storage gets them raw.
+    const preview = createPreviewFeed(options.previewRedactor, tap);
+    stages.push(preview.feed);
+    tap = preview.tap;
+  }
   if (!binary) stages.push(createUtf8Decoder());
   // ANSI first: colour codes inside a secret must not hide it from the redactor.
   if (!binary && (options.stripAnsi ?? true)) stages.push(createAnsiStrip());
   stages.push(...(options.stages ?? []));
   if (redactor) stages.push(redactor);
   stages.push(...(options.observers ?? []).map(observeOnly));
-  const tap = createPreviewTap({ ...previewTapBudget(previewCharsOf(options)), binary });
   const plan: StreamPlan = binary ? { stages, tap, representation: "binary" } : { stages, tap };
   checkStreamPlan(plan, { redaction: redactor !== null });
   return plan;

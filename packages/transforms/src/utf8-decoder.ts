@@ -172,7 +172,7 @@ function incompleteTail(buf: Uint8Array): number {
 }
 
 /** Scratch output of {@link decodeSlow}, grown to 3 bytes per input byte as needed. */
-let scratch = Buffer.allocUnsafe(0);
+let scratch = new Uint8Array(0);
 
 /**
  * Decode bytes known to hold an invalid sequence; returns the replacements made. The
@@ -183,7 +183,7 @@ let scratch = Buffer.allocUnsafe(0);
  */
 function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
   const n = buf.byteLength;
-  if (scratch.byteLength < 3 * n) scratch = Buffer.allocUnsafe(3 * n);
+  if (scratch.byteLength < 3 * n) scratch = new Uint8Array(3 * n);
   const dest = scratch;
   let count = 0;
   let w = 0;
@@ -195,11 +195,19 @@ function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
       i++;
       continue;
     }
-    const len = sequenceLength(lead);
+    // Tables, not branches: random bytes reach this line for every other byte.
+    const len = LEAD_LENGTH[lead]!;
     let k = 1;
-    if (len > 0) while (k < len && i + k < n && continuationOk(lead, k, buf[i + k]!)) k++;
-    if (len > 0 && k === len) {
-      for (let j = 0; j < len; j++) dest[w++] = buf[i + j]!;
+    if (len !== 0 && i + 1 < n) {
+      const second = buf[i + 1]!;
+      if (second >= SECOND_LOW[lead]! && second <= SECOND_HIGH[lead]!) {
+        k = 2;
+        while (k < len && i + k < n && (buf[i + k]! & 0xc0) === 0x80) k++;
+      }
+    }
+    if (k === len) {
+      dest[w++] = lead;
+      for (let j = 1; j < len; j++) dest[w++] = buf[i + j]!;
       i += len;
       continue;
     }
@@ -208,9 +216,19 @@ function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
     dest[w++] = 0xbf;
     dest[w++] = 0xbd;
     count++;
-    i += len === 0 ? 1 : k;
+    i += k;
   }
   // A copy: the scratch is reused, and what is pushed must stay as it is.
   out.push(Buffer.from(dest.subarray(0, w)));
   return count;
 }
+
+/** Bytes a sequence led by each byte must have (0: it cannot lead one). */
+const LEAD_LENGTH = Uint8Array.from({ length: 256 }, (_, b) => sequenceLength(b));
+/** The range of the second byte after each lead (WHATWG: E0, ED, F0 and F4 narrow it). */
+const SECOND_LOW = Uint8Array.from({ length: 256 }, (_, b) =>
+  b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80,
+);
+const SECOND_HIGH = Uint8Array.from({ length: 256 }, (_, b) =>
+  b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf,
+);

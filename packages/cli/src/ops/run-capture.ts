@@ -20,7 +20,13 @@
  * ```
  */
 import type { StreamName } from "@spool/core";
-import { newCaptureId, type Receipt, receiptExitStatus, type Stage } from "@spool/core/runtime";
+import {
+  newCaptureId,
+  type Receipt,
+  receiptExitStatus,
+  SpoolError,
+  type Stage,
+} from "@spool/core/runtime";
 import { startCapture } from "@spool/sinks/runtime";
 import { type CommandInput, usageError } from "../args.js";
 import {
@@ -135,7 +141,10 @@ export async function startJob(
   const job = { options: input.options, rest: input.rest };
   const child = launchSupervisor("start", newCaptureId(), job, place);
   try {
-    const { receipt } = await nextMessage(child, ["launched"], LAUNCH_TIMEOUT_MS);
+    const message = await nextMessage(child, ["launched", "refused"], LAUNCH_TIMEOUT_MS);
+    if (message.type === "refused")
+      throw new SpoolError("SPOOL_E_STORAGE", "start", message.message);
+    const { receipt } = message;
     const status = receipt.process?.pid === null ? receiptExitStatus(receipt) : 0;
     return { receipt, status, command: config.command };
   } finally {

@@ -62,7 +62,9 @@ export async function waitForCapture(
   } catch (error) {
     completionError = (error as Error).message;
   }
-  const exitKnown = state.condition !== "crashed" || observedEnd(state);
+  // The receipt decides, not how it was reached: a crash receipt that `ls` or `recover`
+  // already stored (condition "final") says exactly what the unreconciled one says.
+  const exitKnown = !ownerDied(state) || observedEnd(state);
   const exitStatus = exitKnown ? receiptExitStatus(state.receipt) : WAIT_STATUS_UNKNOWN;
   return { state, timedOut: false, exitStatus, exitKnown, completionError };
 }
@@ -89,6 +91,11 @@ export async function waitForEnd(
 }
 
 /** A crashed capture's owner recorded how the job ended (its exit record). */
+/** Its owner died before it ended: crashed now, or a crash receipt stored by reconciliation. */
+export function ownerDied(state: StoredCapture): boolean {
+  return state.condition === "crashed" || state.receipt.capture.reasons.includes("crash");
+}
+
 function observedEnd(state: StoredCapture): boolean {
   const proc = state.receipt.process;
   return (

@@ -43,6 +43,7 @@ import {
   type CopiedStream,
   indexFileName,
   MANIFEST_FILE,
+  MAX_BUNDLE_CAPTURES,
   RECEIPT_FILE,
   streamFileName,
 } from "./bundle.js";
@@ -178,6 +179,13 @@ export async function writeBundle(
   const captures: BundleCapture[] = [];
   const omitted = [...options.omitted];
   const seen = new Set<string>();
+  if (new Set(captureIds).size > MAX_BUNDLE_CAPTURES) {
+    throw new SpoolError(
+      "SPOOL_E_USAGE",
+      COMPONENT,
+      `a bundle holds at most ${MAX_BUNDLE_CAPTURES} captures (${new Set(captureIds).size} chosen); export them in parts (--since, or REFs)`,
+    );
+  }
   for (const captureId of captureIds) {
     if (seen.has(captureId)) continue;
     seen.add(captureId);

@@ -61,12 +61,16 @@ import {
   bundlePath,
   indexFileName,
   MANIFEST_FILE,
+  MAX_BUNDLE_CAPTURES,
+  MAX_BUNDLE_ENTRIES,
   MAX_BUNDLE_RECEIPT_BYTES,
   MAX_MANIFEST_BYTES,
+  MAX_TRAILING_BYTES,
   RECEIPT_FILE,
   streamFileName,
 } from "./bundle.js";
 import { stagingName } from "./import-staging.js";
+import { type TarExtent, TarExtentError, tarExtent } from "./tar-extent.js";
 
 const COMPONENT = "import";
 /** Largest pax or long-name header accepted (node-tar ignores bigger ones; we refuse them). */
@@ -365,45 +369,55 @@ function removeEmptyRoot(root: string): void {
   }
 }
 
-/** Feed a tar file to the stager through node-tar's strict parser. */
+/**
+ * Feed a tar file to the stager through node-tar's strict parser. Its headers are walked
+ * first (`tarExtent`: positioned reads, bodies skipped), so too many entries, data after
+ * the end marker and a missing manifest are refused before anything is staged, and the
+ * parser is given exactly the archive: nothing after the end marker is ever read.
+ */
 async function stageTar(bundle: string, stager: Stager): Promise<void> {
   const fd = fs.openSync(bundle, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw refused(`${bundle} is not a regular file`);
+    const head = Buffer.alloc(4);
+    refuseCompressed(head.subarray(0, fs.readSync(fd, head, 0, 4, 0)));
+    const extent = walkTar(fd, st.size);
+    await parseTar(fd, extent.end, stager);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function walkTar(fd: number, size: number): TarExtent {
+  try {
+    const extent = tarExtent(fd, size, {
+      maxEntries: MAX_BUNDLE_ENTRIES,
+      maxTrailing: MAX_TRAILING_BYTES,
+      maxMeta: MAX_META_BYTES,
+    });
+    if (extent.complete && !extent.names.has(MANIFEST_FILE))
+      throw refused("it has no manifest.json");
+    return extent;
+  } catch (error) {
+    if (error instanceof TarExtentError) throw refused(error.message);
+    throw error;
+  }
+}
+
+/** Give the parser the first `end` bytes of `fd`, staging each entry; stop at its end marker. */
+async function parseTar(fd: number, end: number, stager: Stager): Promise<void> {
   let failure: unknown = null;
   const fail = (error: unknown) => {
     failure ??= error;
   };
+  const failed = () => failure !== null;
   const parser = new Parser({ strict: true, maxMetaEntrySize: MAX_META_BYTES });
-  parser.on("entry", (entry: ReadEntry) => {
-    if (failure !== null) {
-      entry.resume();
-      return;
-    }
-    try {
-      if (entry.type !== "File" && entry.type !== "OldFile") {
-        throw refused(`${printableName(entry.path)} is a ${entry.type}, not a regular file`);
-      }
-      const sink = stager.open(entry.path, entry.size);
-      entry.on("data", (chunk: Buffer) => {
-        if (failure !== null) return;
-        try {
-          sink.write(chunk);
-        } catch (error) {
-          fail(error);
-        }
-      });
-      entry.on("end", () => {
-        if (failure !== null) return;
-        try {
-          sink.end();
-        } catch (error) {
-          fail(error);
-        }
-      });
-    } catch (error) {
-      fail(error);
-      entry.resume();
-    }
+  let sawEnd = false;
+  parser.on("eof", () => {
+    sawEnd = true;
   });
+  parser.on("entry", (entry: ReadEntry) => stageEntry(entry, stager, fail, failed));
   parser.on("ignoredEntry", (entry: ReadEntry) => {
     fail(refused(`${printableName(entry.path)} (${entry.type}) is an entry a bundle may not hold`));
   });
@@ -414,31 +428,77 @@ async function stageTar(bundle: string, stager: Stager): Promise<void> {
     parser.on("end", resolve);
     parser.on("abort", () => resolve());
   });
-  try {
-    if (!fs.fstatSync(fd).isFile()) throw refused(`${bundle} is not a regular file`);
-    const buffer = Buffer.allocUnsafe(READ_CHUNK);
-    for (let first = true; ; first = false) {
-      const n = fs.readSync(fd, buffer, 0, buffer.byteLength, null);
-      if (n === 0) break;
-      if (first) refuseCompressed(buffer.subarray(0, n));
-      if (!parser.write(Buffer.from(buffer.subarray(0, n)))) {
-        await new Promise<void>((resolve) => parser.once("drain", resolve));
-      }
-      if (failure !== null) break;
+  const buffer = Buffer.allocUnsafe(READ_CHUNK);
+  // Never past the end marker, whatever the walk said: the parser would buffer it all.
+  for (let fed = 0; fed < end && !sawEnd && !failed(); ) {
+    const n = fs.readSync(fd, buffer, 0, Math.min(buffer.byteLength, end - fed), fed);
+    if (n === 0) break;
+    fed += n;
+    if (!parser.write(Buffer.from(buffer.subarray(0, n)))) {
+      await new Promise<void>((resolve) => parser.once("drain", resolve));
     }
-    if (failure === null) {
-      parser.end();
-      await ended;
-    }
-  } finally {
-    fs.closeSync(fd);
+  }
+  if (!failed()) {
+    parser.end();
+    await ended;
   }
   if (failure !== null) throw failure;
 }
 
-/** Feed a directory bundle to the stager, refusing anything that is not a plain file or directory. */
-async function stageDirectory(bundle: string, stager: Stager): Promise<void> {
-  const walk = async (dir: string, rel: string): Promise<void> => {
+/** Stage one entry the parser read; a failure is kept by `fail` and the entry drained. */
+function stageEntry(
+  entry: ReadEntry,
+  stager: Stager,
+  fail: (error: unknown) => void,
+  failed: () => boolean,
+): void {
+  if (failed()) {
+    entry.resume();
+    return;
+  }
+  try {
+    if (entry.type !== "File" && entry.type !== "OldFile") {
+      throw refused(`${printableName(entry.path)} is a ${entry.type}, not a regular file`);
+    }
+    const sink = stager.open(entry.path, entry.size);
+    entry.on("data", (chunk: Buffer) => {
+      if (failed()) return;
+      try {
+        sink.write(chunk);
+      } catch (error) {
+        fail(error);
+      }
+    });
+    entry.on("end", () => {
+      if (failed()) return;
+      try {
+        sink.end();
+      } catch (error) {
+        fail(error);
+      }
+    });
+  } catch (error) {
+    fail(error);
+    entry.resume();
+  }
+}
+
+/** One file of a directory bundle, as listed before anything is staged. */
+interface DirEntry {
+  readonly full: string;
+  readonly entryPath: string;
+  readonly st: fs.Stats;
+}
+
+/**
+ * List a directory bundle with `lstat`, refusing anything that is not a plain file with a
+ * single link under an allowed directory, and more than {@link MAX_BUNDLE_ENTRIES} files:
+ * all before any of it is staged. `spool export --out DIR` copies every file, so its
+ * files have one link each; a second link is someone else's file.
+ */
+function listDirectory(bundle: string): DirEntry[] {
+  const out: DirEntry[] = [];
+  const walk = (dir: string, rel: string): void => {
     for (const name of fs.readdirSync(dir).sort()) {
       const full = path.join(dir, name);
       const entryPath = rel === "" ? name : `${rel}/${name}`;
@@ -447,32 +507,49 @@ async function stageDirectory(bundle: string, stager: Stager): Promise<void> {
         if (entryPath !== TOOL_OUTPUTS && !entryPath.startsWith(`${TOOL_OUTPUTS}/`)) {
           throw refused(`${printableName(entryPath)}/ is a directory a bundle may not hold`);
         }
-        await walk(full, entryPath);
+        walk(full, entryPath);
         continue;
       }
       if (!st.isFile()) throw refused(`${printableName(entryPath)} is not a regular file`);
-      const sink = stager.open(entryPath, st.size);
-      const fd = fs.openSync(
-        full,
-        fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
-      );
-      try {
-        const opened = fs.fstatSync(fd);
-        if (!opened.isFile() || opened.ino !== st.ino)
-          throw refused(`${printableName(entryPath)} changed while read`);
-        const buffer = Buffer.allocUnsafe(READ_CHUNK);
-        for (;;) {
-          const n = fs.readSync(fd, buffer, 0, buffer.byteLength, null);
-          if (n === 0) break;
-          sink.write(Buffer.from(buffer.subarray(0, n)));
-        }
-        sink.end();
-      } finally {
-        fs.closeSync(fd);
+      if (st.nlink !== 1) {
+        throw refused(
+          `${printableName(entryPath)} is a hard link (${st.nlink} links); a directory bundle holds only files of its own`,
+        );
+      }
+      out.push({ full, entryPath, st });
+      if (out.length > MAX_BUNDLE_ENTRIES) {
+        throw refused(`it has more than ${MAX_BUNDLE_ENTRIES} entries`);
       }
     }
   };
-  await walk(bundle, "");
+  walk(bundle, "");
+  if (!out.some((e) => e.entryPath === MANIFEST_FILE)) throw refused("it has no manifest.json");
+  return out;
+}
+
+/** Feed a directory bundle to the stager: listed and checked first, then each file copied. */
+async function stageDirectory(bundle: string, stager: Stager): Promise<void> {
+  const buffer = Buffer.allocUnsafe(READ_CHUNK);
+  for (const { full, entryPath, st } of listDirectory(bundle)) {
+    const sink = stager.open(entryPath, st.size);
+    const fd = fs.openSync(
+      full,
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
+    try {
+      const opened = fs.fstatSync(fd);
+      if (!opened.isFile() || opened.ino !== st.ino || opened.nlink !== 1)
+        throw refused(`${printableName(entryPath)} changed while read`);
+      for (;;) {
+        const n = fs.readSync(fd, buffer, 0, buffer.byteLength, null);
+        if (n === 0) break;
+        sink.write(Buffer.from(buffer.subarray(0, n)));
+      }
+      sink.end();
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
 }
 
 /**
@@ -580,6 +657,9 @@ function verifyStaged(stager: Stager): BundleManifest {
   const parsed = BundleManifestSchema.safeParse(parseJson(raw, MANIFEST_FILE));
   if (!parsed.success) throw refused("its manifest.json is not a spool bundle manifest");
   const manifest = parsed.data;
+  if (manifest.captures.length > MAX_BUNDLE_CAPTURES) {
+    throw refused(`its manifest lists more than ${MAX_BUNDLE_CAPTURES} captures`);
+  }
   const listed = new Set<string>();
   for (const c of manifest.captures) {
     if (listed.has(`${c.captureId}/`)) throw lie(`${c.captureId} is listed twice`);

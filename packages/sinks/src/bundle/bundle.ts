@@ -96,6 +96,45 @@ export const MAX_BUNDLE_RECEIPT_BYTES = 1024 * 1024;
 export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
 
 /**
+ * Most captures one bundle holds: `spool export` refuses to write more, and `spool import`
+ * refuses a bundle with more entries than that many captures can have.
+ *
+ * @category bundles
+ * @example
+ * ```ts
+ * import { MAX_BUNDLE_CAPTURES } from "@spool/sinks";
+ * MAX_BUNDLE_CAPTURES; // 10000
+ * ```
+ */
+export const MAX_BUNDLE_CAPTURES = 10_000;
+
+/**
+ * Most entries a tar or directory bundle may have: five files per capture (the receipt,
+ * each stream's data and line index) and the manifest. Counted before anything is staged.
+ *
+ * @category bundles
+ * @example
+ * ```ts
+ * import { MAX_BUNDLE_ENTRIES } from "@spool/sinks";
+ * MAX_BUNDLE_ENTRIES; // 50001
+ * ```
+ */
+export const MAX_BUNDLE_ENTRIES = 5 * MAX_BUNDLE_CAPTURES + 1;
+
+/**
+ * Most bytes a tar bundle may hold after its end marker (a tar writer pads to its record
+ * size, 10 KiB for GNU tar); they are never read. More refuses the bundle.
+ *
+ * @category bundles
+ * @example
+ * ```ts
+ * import { MAX_TRAILING_BYTES } from "@spool/sinks";
+ * MAX_TRAILING_BYTES; // 1048576
+ * ```
+ */
+export const MAX_TRAILING_BYTES = 1024 * 1024;
+
+/**
  * The files a capture may have in a bundle; anything else is refused on import.
  *
  * @category bundles

@@ -83,15 +83,43 @@ export function resolveRoot(choice: RootChoice): string {
     throw new SpoolError("SPOOL_E_USAGE", "root", "the root must be a non-empty path");
   }
   const absolute = path.resolve(given);
+  let created: string[] = [];
   if (choice.create !== false && !fs.existsSync(absolute)) {
+    // Checked before anything is made: a root that would be refused is never created.
+    const existing = nearestExisting(absolute);
+    assertTrustedChain(absolute, fs.realpathSync(existing), null);
     try {
-      makePrivateDirs(absolute);
+      created = makePrivateDirs(absolute);
     } catch (error) {
       throw new SpoolError("SPOOL_E_STORAGE", "root", `cannot create root ${absolute}`, {
         cause: error,
       });
     }
   }
+  try {
+    return checkedRoot(absolute);
+  } catch (error) {
+    // Refused after all (something changed on the way): what we made goes again.
+    for (const dir of created.reverse()) {
+      try {
+        fs.rmdirSync(dir);
+      } catch {
+        // not empty, or gone: leave it
+      }
+    }
+    throw error;
+  }
+}
+
+/** The nearest of `p` and its parents that exists. */
+function nearestExisting(p: string): string {
+  let at = p;
+  while (!fs.existsSync(at) && path.dirname(at) !== at) at = path.dirname(at);
+  return at;
+}
+
+/** The existing root `absolute`, resolved and trusted. */
+function checkedRoot(absolute: string): string {
   let real: string;
   try {
     real = fs.realpathSync(absolute);
@@ -112,6 +140,15 @@ export function resolveRoot(choice: RootChoice): string {
  * parents are owned by us or by root and writable by nobody else (see above).
  */
 export function assertTrustedRoot(given: string, real: string): void {
+  assertTrustedChain(given, real, real);
+}
+
+/**
+ * The checks of {@link assertTrustedRoot} from `real` up; `root` is the root itself
+ * (never trusted for a sticky bit), or null when `real` is an existing parent of a root
+ * yet to be made (then every directory checked is a parent).
+ */
+function assertTrustedChain(given: string, real: string, root: string | null): void {
   const uid = process.getuid?.();
   if (uid === undefined) return; // no owners to check (Windows)
   const refuse = (what: string) =>
@@ -129,7 +166,7 @@ export function assertTrustedRoot(given: string, real: string): void {
     if (st.uid !== uid && st.uid !== 0) {
       throw refuse(`${p} is owned by another user (uid ${st.uid})`);
     }
-    const sticky = (st.mode & S_ISVTX) !== 0 && p !== real;
+    const sticky = (st.mode & S_ISVTX) !== 0 && p !== root;
     if ((st.mode & 0o022) !== 0 && !sticky) {
       const mode = (st.mode & 0o7777).toString(8);
       throw refuse(
@@ -147,11 +184,16 @@ export function assertTrustedRoot(given: string, real: string): void {
  * @example
  * ```ts
  * import { makePrivateDirs } from "./root.js"; // internal to @spool/sinks
- * makePrivateDirs("/tmp/a/b/c"); // each one made 0700
+ * makePrivateDirs("/tmp/a/b/c"); // each one made 0700; returns those it made, outermost first
  * ```
  */
-export function makePrivateDirs(dir: string): void {
+export function makePrivateDirs(dir: string): string[] {
   const missing: string[] = [];
   for (let at = dir; !fs.existsSync(at); at = path.dirname(at)) missing.unshift(at);
-  for (const at of missing) nodeFs.mkdirSync(at, { mode: 0o700 });
+  const made: string[] = [];
+  for (const at of missing) {
+    nodeFs.mkdirSync(at, { mode: 0o700 });
+    made.push(at);
+  }
+  return made;
 }

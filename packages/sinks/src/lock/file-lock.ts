@@ -16,6 +16,7 @@ import { randomBytes } from "node:crypto";
 import { SpoolError } from "@spool/core/runtime";
 import { type FsLayer, nodeFs } from "../file/fs-layer.js";
 import { createExclusive, errnoOf, writeFully } from "../file/storage.js";
+import { LOCK_BUSY_ERRNO } from "./lock-busy.js";
 import { currentOwner, isOwnerAlive, ownerOf } from "./owner.js";
 
 /**
@@ -76,7 +77,8 @@ export function withFileLock<T>(file: string, fn: () => T, options: FileLockOpti
       throw new SpoolError(
         "SPOOL_E_STORAGE",
         "file-lock",
-        `timed out after ${timeoutMs} ms waiting for the lock ${file}: ${why}`,
+        `timed out after ${timeoutMs} ms waiting for a lock: ${why}`,
+        { storage: { errno: LOCK_BUSY_ERRNO, operation: "lock", path: file } },
       );
     }
     sleep(backoff + Math.random() * backoff);
@@ -191,14 +193,32 @@ function breakStale(file: string, seen: string, fsl: FsLayer): boolean {
 function readQuietly(file: string, fsl: FsLayer): string | null {
   try {
     const st = fsl.lstatSync(file);
-    if (!st.isFile()) {
-      throw new SpoolError("SPOOL_E_UNSAFE_PATH", "file-lock", `${file} is not a regular file`);
-    }
+    if (!st.isFile()) throw bogusLock(file, st);
     return fsl.readFileSync(file).toString("utf8");
   } catch (error) {
     if (errnoOf(error) === "ENOENT") return null;
     throw error;
   }
+}
+
+/** Something other than a regular file where the lock file should be: planted, refused. */
+function bogusLock(
+  file: string,
+  st: { isDirectory(): boolean; isSymbolicLink(): boolean; isFIFO(): boolean },
+): SpoolError {
+  const [kind, errno] = st.isDirectory()
+    ? ["a directory", "EISDIR"]
+    : st.isSymbolicLink()
+      ? ["a symbolic link", "ELOOP"]
+      : st.isFIFO()
+        ? ["a FIFO", "EINVAL"]
+        : ["not a regular file", "EINVAL"];
+  return new SpoolError(
+    "SPOOL_E_UNSAFE_PATH",
+    "file-lock",
+    `a bogus lock: ${kind === "not a regular file" ? kind : `${kind}, not a regular file,`} where the lock file should be; remove it`,
+    { storage: { errno, operation: "lock", path: file } },
+  );
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));

@@ -38,6 +38,7 @@ import {
   type StreamWriter,
   type WriterListener,
 } from "@spool/core/runtime";
+import { isLockBusy } from "../lock/lock-busy.js";
 import {
   type Allowance,
   type AllowanceSource,
@@ -107,7 +108,7 @@ export function withQuotas(factory: SpoolFactory, options: QuotaOptions): SpoolF
   return (context) => createQuotaSpool(factory(context), context, maxBytes, source);
 }
 
-type Cut = Extract<CaptureReason, "quota" | "root-quota">;
+type Cut = Extract<CaptureReason, "quota" | "root-quota" | "storage-unavailable">;
 
 /** One capture's limits and what it has handed to the wrapped spool so far. */
 interface Books {
@@ -199,7 +200,7 @@ function limitedWriter(books: Books, name: StreamName): StreamWriter {
       if (books.cut[name] !== null) return "stopped";
       if (writer.state.stopped !== null) return writer.offer(batch);
       const want = batchBytes(batch);
-      const { allow, reason } = books.limit.admit(kept(books), want);
+      const { allow, reason, error } = books.limit.admit(kept(books), want);
       if (reason === null) {
         books.admitted[name] += want;
         return writer.offer(batch);
@@ -209,7 +210,7 @@ function limitedWriter(books: Books, name: StreamName): StreamWriter {
         books.admitted[name] += allow;
         writer.offer(prefix(batch, allow));
       }
-      tell(reason);
+      tell(reason, error);
       return "stopped";
     },
     ready: () => (books.cut[name] !== null ? Promise.resolve() : writer.ready()),
@@ -240,7 +241,8 @@ function reserveHeld(books: Books, allowance: Allowance): void {
     room = allowance.reserve(kept(books));
   } catch (error) {
     // Books that are busy (their lock held past its timeout): fail closed, keep nothing.
-    if (!(error instanceof SpoolError && error.component === "file-lock")) throw error;
+    // Any other lock fault (a bogus lock: a directory, FIFO or link) fails the spill.
+    if (!isLockBusy(error)) throw error;
     room = allowance.reserved;
   }
   books.allowance = allowance;

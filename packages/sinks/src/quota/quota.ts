@@ -13,7 +13,8 @@
  * limit.admit(8, 5); // { allow: 2, reason: "quota" }
  * ```
  */
-import type { CaptureReason, SpoolContext } from "@spool/core/runtime";
+import { type CaptureReason, type SpoolContext, SpoolError } from "@spool/core/runtime";
+import { isLockBusy } from "../lock/lock-busy.js";
 import type { Allowance } from "./allowance.js";
 
 export type { Allowance } from "./allowance.js";
@@ -91,8 +92,13 @@ export interface RetentionLimitOptions {
 export interface Admission {
   /** Bytes of the write that may be kept (0 to all of it). */
   allow: number;
-  /** The limit that cut the write (`quota` or `root-quota`), or null when none did. */
-  reason: Extract<CaptureReason, "quota" | "root-quota"> | null;
+  /**
+   * The limit that cut the write (`quota` or `root-quota`), or null when none did;
+   * `storage-unavailable` when the allowance's books could not be used (a bogus lock).
+   */
+  reason: Extract<CaptureReason, "quota" | "root-quota" | "storage-unavailable"> | null;
+  /** With `storage-unavailable`: what failed. */
+  error?: SpoolError;
 }
 
 /**
@@ -139,8 +145,13 @@ export function createRetentionLimit(options: RetentionLimitOptions): RetentionL
         let granted: number;
         try {
           granted = allowance.reserve(kept + allow);
-        } catch {
-          granted = allowance.reserved; // the books cannot be read: fail closed
+        } catch (error) {
+          // Busy books fail closed (root-quota); books that cannot be used at all (a bogus
+          // lock) stop the stream for what they are.
+          if (!isLockBusy(error) && error instanceof SpoolError) {
+            return { allow: 0, reason: "storage-unavailable", error };
+          }
+          granted = allowance.reserved;
         }
         if (granted < kept + allow) {
           allow = Math.max(0, granted - kept);

@@ -81,6 +81,12 @@ export function lineIndexName(stream: StreamName): string {
 export interface LineIndexer {
   /** Account for the next bytes of the stream; returns the entries to append, or null. */
   scan(data: Uint8Array): Buffer | null;
+  /**
+   * Lines of every byte scanned so far (newlines, plus one for a final line without one),
+   * and whether they end with a newline (null while none were scanned): the receipt's
+   * `lines` and `endsWithNewline` of exactly the bytes a writer stored.
+   */
+  counted(): { readonly lines: number; readonly endsWithNewline: boolean | null };
 }
 
 /**
@@ -98,7 +104,12 @@ export interface LineIndexer {
 export function createLineIndexer(every: number = LINE_INDEX_EVERY): LineIndexer {
   let position = 0;
   let newlines = 0;
+  let lastByte = -1;
   return {
+    counted: () => ({
+      lines: newlines + (position > 0 && lastByte !== NEWLINE ? 1 : 0),
+      endsWithNewline: position === 0 ? null : lastByte === NEWLINE,
+    }),
     scan(data) {
       const offsets: number[] = [];
       const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
@@ -119,6 +130,7 @@ export function createLineIndexer(every: number = LINE_INDEX_EVERY): LineIndexer
         at = bytes.indexOf(NEWLINE, at + 1);
       }
       position += data.byteLength;
+      if (data.byteLength > 0) lastByte = data[data.byteLength - 1]!;
       if (offsets.length === 0) return null;
       const out = Buffer.alloc(offsets.length * ENTRY_BYTES);
       offsets.forEach((offset, i) => {

@@ -460,6 +460,8 @@ function finalsOf(
     result[name] = {
       committed: s.committed,
       sha256: s.sha256,
+      lines: s.lines,
+      endsWithNewline: s.endsWithNewline,
       ref: refOf(captureId, file),
       path: path.join(dir, file),
       stopped: s.error ?? queues[name].state.stopped,

@@ -87,8 +87,10 @@ interface OpenStream {
   told: boolean;
   /** The write that cost the stream its line index (the data goes on; readers scan). */
   indexFailure: SystemFailure | null;
+  /** Counts the lines of every byte written, and makes the index's entries (kept when the index is dropped: the receipt's `lines`). */
+  indexer: LineIndexer;
   /** The sparse line index beside the data file; null once it cannot be written. */
-  index: { fd: number; indexer: LineIndexer; bytes: number } | null;
+  index: { fd: number; bytes: number } | null;
 }
 
 /** One capture's writer: its directory, its streams, and how to answer. */
@@ -243,11 +245,8 @@ function openStream(w: Writer, name: string): OpenStream {
     failure: null,
     told: false,
     indexFailure: null,
-    index: {
-      fd: createExclusive(path.join(w.at, `${stem}.idx`), w.fsl),
-      indexer: createLineIndexer(),
-      bytes: 0,
-    },
+    indexer: createLineIndexer(),
+    index: { fd: createExclusive(path.join(w.at, `${stem}.idx`), w.fsl), bytes: 0 },
   };
 }
 
@@ -459,9 +458,15 @@ function finish(w: Writer, message: FinishRequest): void {
       s.error ??= reasonOf(s.failure.code);
       file = null;
     }
-    const sha256 = s.committed === s.hashed ? s.hash.digest("hex") : null;
+    // Counts of exactly the committed bytes, while they are all that was written.
+    const whole = s.committed === s.hashed;
+    const sha256 = whole ? s.hash.digest("hex") : null;
+    const { lines, endsWithNewline } = whole
+      ? s.indexer.counted()
+      : { lines: null, endsWithNewline: null };
     const { failure, indexFailure } = s;
-    return { committed: s.committed, sha256, file, error: s.error, failure, indexFailure };
+    const counts = { committed: s.committed, sha256, lines, endsWithNewline };
+    return { ...counts, file, error: s.error, failure, indexFailure };
   }) as [FinishedStream, FinishedStream];
   try {
     syncDir(w.at, w.fsl);
@@ -547,9 +552,8 @@ function reasonOf(code: string): CaptureReason {
  * index (and is reported at finish).
  */
 function indexLines(w: Writer, s: OpenStream, data: Uint8Array) {
-  if (!s.index) return;
-  const entries = s.index.indexer.scan(data);
-  if (!entries) return;
+  const entries = s.indexer.scan(data);
+  if (!s.index || !entries) return;
   try {
     writeFully(s.index.fd, entries, w.fsl);
     s.index.bytes += entries.byteLength;

@@ -172,6 +172,9 @@ export interface FinishedStream {
   committed: number;
   /** Of those bytes; null when they are fewer than were written (the hash covers more). */
   sha256: string | null;
+  /** Lines of those bytes and whether they end with a newline; null as `sha256` is. */
+  lines: number | null;
+  endsWithNewline: boolean | null;
   file: string | null;
   error: CaptureReason | null;
   /** The first system call that failed on this stream, when one did. */

@@ -3,7 +3,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { type Receipt, ReceiptSchema } from "@spool/core";
-import { bundleFileOf, bundleReceipt, createStager, skeletonReceipt } from "@spool/sinks";
+import {
+  bundleFileOf,
+  bundleReceipt,
+  createMemorySpool,
+  createStager,
+  MAX_BUNDLE_CAPTURES,
+  skeletonReceipt,
+  writeBundle,
+} from "@spool/sinks";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 
@@ -156,5 +164,27 @@ describe("bundleReceipt", () => {
       pending: 0,
       discarded: 10,
     });
+  });
+});
+
+describe("bundle size bounds", () => {
+  it("export refuses more captures than import accepts, before writing anything", async () => {
+    const ids = Array.from({ length: MAX_BUNDLE_CAPTURES + 1 }, (_, i) =>
+      String(i).padStart(24, "A"),
+    );
+    const added: string[] = [];
+    const writer = {
+      add: async (name: string) => {
+        added.push(name);
+      },
+      link: () => false,
+      finish: async () => {},
+      abort: async () => {},
+    };
+    const store = createMemorySpool().store;
+    await expect(
+      writeBundle(store, ids, writer, { omitted: [], now: () => new Date(0) }),
+    ).rejects.toThrow(/at most 10000 captures \(10001 chosen\)/);
+    expect(added).toEqual([]);
   });
 });
