@@ -222,7 +222,8 @@ export function openCapture(
       ...(config.persist ? {} : { persist: false }),
       preview,
       plan,
-      redact: redaction !== null,
+      // With --binary keep the stream meets only the named values (the preview every rule).
+      redact: (binary ? streamRedaction : redaction) !== null,
       logger,
     },
     files,
