@@ -37,6 +37,21 @@ export async function launchChromium(): Promise<{ browser: Browser | null; skip:
   }
 }
 
+/**
+ * The browser and the page both web-view suites drive (1200×900, every request URL into
+ * `requested`, the screenshot folder made), or why there is none.
+ */
+export async function openViewerPage(
+  requested: string[],
+): Promise<{ browser: Browser | null; page: Page | null; skip: string | null }> {
+  const { browser, skip } = await launchChromium();
+  if (!browser) return { browser, page: null, skip };
+  const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  page.on("request", (r) => requested.push(r.url()));
+  fs.mkdirSync(SHOTS, { recursive: true });
+  return { browser, page, skip };
+}
+
 /** Sign in on the page at `url` with `token`, typed and submitted with the keyboard. */
 export async function signIn(page: Page, url: string, token: string): Promise<void> {
   await page.goto(url);

@@ -11,13 +11,12 @@
  * Skipped, with the reason printed, only where chromium cannot run at all; under CI it
  * must run (.ci/run installs it), so there a launch failure fails the test.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { createManualClock } from "@spool/core/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, POLL, SHOTS, shownRows, signIn } from "./browser-kit.js";
+import { openViewerPage, POLL, SHOTS, shownRows, signIn } from "./browser-kit.js";
 import { killGroups, nodeCmd, runJson, spool, tempRoot } from "./helpers.js";
 import { type InProcessServer, serveInProcess } from "./serve-helpers.js";
 
@@ -42,13 +41,11 @@ describe("spool serve: the web view in headless chromium", () => {
   beforeAll(async () => {
     finalId = runJson(root, nodeCmd(OUTPUT)).receipt.captureId;
     server = await serveInProcess(root, { clock, heartbeatMs: 15_000 });
-    const launched = await launchChromium();
-    browser = launched.browser;
-    skipReason = launched.skip;
-    if (!browser) return;
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    page.on("request", (r) => requested.push(r.url()));
-    fs.mkdirSync(SHOTS, { recursive: true });
+    const opened = await openViewerPage(requested);
+    browser = opened.browser;
+    skipReason = opened.skip;
+    if (!opened.page) return;
+    page = opened.page;
   });
   afterAll(async () => {
     await browser?.close();

@@ -25,7 +25,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   allLoaded,
-  launchChromium,
+  openViewerPage,
   POLL,
   SHOTS,
   settled,
@@ -105,13 +105,11 @@ describe("spool serve: the web view as a log viewer", () => {
       "bytes",
     ]).receipt.captureId;
     server = await serveInProcess(root, { maxTransfer: 64 * 1024 });
-    const launched = await launchChromium();
-    browser = launched.browser;
-    skipReason = launched.skip;
-    if (!browser) return;
-    page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-    page.on("request", (r) => requested.push(r.url()));
-    fs.mkdirSync(SHOTS, { recursive: true });
+    const opened = await openViewerPage(requested);
+    browser = opened.browser;
+    skipReason = opened.skip;
+    if (!opened.page) return;
+    page = opened.page;
     await signIn(page, server.url, server.rootToken);
   }, 120_000);
   afterAll(async () => {
