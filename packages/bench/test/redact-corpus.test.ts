@@ -11,7 +11,9 @@ async function targets(): Promise<Map<string, { value: string; met: string }>> {
     stderr: () => {},
   };
   const options = { size: undefined, rounds: undefined, report: undefined, work: undefined };
-  expect(await benchRedactCorpus({ ...options, corpus: true, adversarial: false }, io)).toBe(0);
+  // Without the gitleaks port beside it: no target reads it, and it costs more than spool.
+  const run = { ...options, corpus: true, adversarial: false };
+  expect(await benchRedactCorpus(run, io, { baseline: false })).toBe(0);
   const table = out.slice(out.indexOf("| target |"));
   const rows = new Map<string, { value: string; met: string }>();
   for (const line of table.split("\n").slice(2)) {
