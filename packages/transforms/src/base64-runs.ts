@@ -100,9 +100,10 @@ export class Base64Runs {
   /** While padding: `=` bytes redacted so far. */
   private padded = 0;
   private readonly cap: number;
-  private readonly decoded: Uint8Array;
-  /** The characters of the run being decided. */
-  private readonly chars: Uint8Array;
+  /** Decoded run bytes, allocated at the first decision (most redactors never make one). */
+  private decodedBytes: Uint8Array | null = null;
+  /** The characters of the run being decided, grown as runs need. */
+  private runChars: Uint8Array | null = null;
 
   constructor(
     private readonly input: InputRing,
@@ -114,8 +115,18 @@ export class Base64Runs {
     private readonly scanDecoded: DecodedScan,
   ) {
     this.cap = Math.max(MIN_RUN, Math.min(MAX_RUN, window >> 1));
-    this.decoded = new Uint8Array(Math.ceil((this.cap * 3) / 4) + 3);
-    this.chars = new Uint8Array(this.cap);
+  }
+
+  private get decoded(): Uint8Array {
+    this.decodedBytes ??= new Uint8Array(Math.ceil((this.cap * 3) / 4) + 3);
+    return this.decodedBytes;
+  }
+
+  /** Room for `length` run characters (a run is at most `cap`). */
+  private charsFor(length: number): Uint8Array {
+    if (this.runChars === null || this.runChars.length < length)
+      this.runChars = new Uint8Array(Math.min(this.cap, Math.max(64, 2 * length)));
+    return this.runChars;
   }
 
   /** The earliest byte a run may still claim, or `limit` when none is earlier (invariant 2). */
@@ -253,8 +264,9 @@ export class Base64Runs {
     const chars = inChunk ? chunk : this.copyRun(start, SECRET_KEY_LENGTH);
     const from = inChunk ? start - chunkBase : 0;
     if (!hasSecretKeyShape(chars, from, next)) return false;
-    const n = decode(chars, from, from + SECRET_KEY_LENGTH, this.decoded);
-    for (let k = 0; k < n; k++) if (TEXT[this.decoded[k]!] !== 1) return true;
+    const decoded = this.decoded;
+    const n = decode(chars, from, from + SECRET_KEY_LENGTH, decoded);
+    for (let k = 0; k < n; k++) if (TEXT[decoded[k]!] !== 1) return true;
     return false;
   }
 
@@ -271,8 +283,9 @@ export class Base64Runs {
     const from = inChunk ? start - chunkBase : 0;
     for (let skip = 0; skip < 4 && length - skip >= MIN_RUN; skip++) {
       if (!mayHoldText(chars, from + skip, from + length)) continue;
-      const n = decode(chars, from + skip, from + length, this.decoded);
-      if (hasText(this.decoded, n) && this.scanDecoded(this.decoded.subarray(0, n))) return true;
+      const decoded = this.decoded;
+      const n = decode(chars, from + skip, from + length, decoded);
+      if (hasText(decoded, n) && this.scanDecoded(decoded.subarray(0, n))) return true;
     }
     return false;
   }
@@ -281,7 +294,7 @@ export class Base64Runs {
   private copyRun(start: number, length: number): Uint8Array {
     const { chunk, chunkBase } = this.input;
     const end = start + length;
-    const out = this.chars;
+    const out = this.charsFor(length);
     const held = this.input.copyBeforeChunk(start, Math.min(end, chunkBase));
     out.set(held, 0);
     for (let p = Math.max(start, chunkBase); p < end; p++) out[p - start] = chunk[p - chunkBase]!;

@@ -12,18 +12,31 @@ const EMPTY = new Uint8Array(0);
 /** Bytes before an anchor that its word-boundary check may read (`\u0022` before it). */
 export const ESCAPE_LOOKBEHIND = 6;
 
+/** The ring's first size (it doubles up to the window as more is held). */
+const INITIAL_BYTES = 256;
+
 export class InputRing implements HeldText {
   /** The chunk being processed (empty between chunks). */
   chunk: Uint8Array = EMPTY;
   /** Input offset of `chunk[0]`. */
   chunkBase = 0;
-  private readonly bytes: Uint8Array;
-  private readonly mask: number;
+  private bytes: Uint8Array;
+  private mask: number;
+  /** The ring's largest size: the smallest power of two ≥ window + 1 + ESCAPE_LOOKBEHIND. */
+  private readonly capacity: number;
+  /** Input offset of the earliest byte before the chunk that may still be read. */
+  private heldFrom = 0;
 
-  /** A ring for `window` held bytes and the ones before them that anchors look at. */
+  /**
+   * A ring for `window` held bytes and the ones before them that anchors look at. It starts
+   * small and doubles as more is held: most redactors (one per short text, one per chunk
+   * split a test tries) never hold more than a few bytes, and zeroing the whole window for
+   * each cost more than redacting their text.
+   */
   constructor(window: number) {
-    // The smallest power of two ≥ window + 1 + ESCAPE_LOOKBEHIND (window ≤ 2^24).
-    this.bytes = new Uint8Array(1 << (32 - Math.clz32(window + ESCAPE_LOOKBEHIND)));
+    // window ≤ 2^24.
+    this.capacity = 1 << (32 - Math.clz32(window + ESCAPE_LOOKBEHIND));
+    this.bytes = new Uint8Array(Math.min(this.capacity, INITIAL_BYTES));
     this.mask = this.bytes.length - 1;
   }
 
@@ -58,15 +71,31 @@ export class InputRing implements HeldText {
     return piece;
   }
 
-  /** Keep the chunk's bytes `[from, to)` for the chunks that follow. */
+  /**
+   * Keep the chunk's bytes `[from, to)` for the chunks that follow (`from` is the chunk's
+   * start when bytes before it are still held: those stay).
+   */
   retain(from: number, to: number): void {
     const chunk = this.chunk;
     const base = this.chunkBase;
+    if (from > base) this.heldFrom = from;
+    this.heldFrom = Math.max(this.heldFrom, to - this.capacity);
+    if (to - this.heldFrom > this.bytes.length) this.grow(to - this.heldFrom);
     for (let p = from; p < to; ) {
       const at = p & this.mask;
       const length = Math.min(to - p, this.bytes.length - at);
       this.bytes.set(chunk.subarray(p - base, p - base + length), at);
       p += length;
     }
+  }
+
+  /** A ring of at least `size` bytes holding the same bytes before the chunk. */
+  private grow(size: number): void {
+    const old = this.bytes;
+    const oldMask = this.mask;
+    this.bytes = new Uint8Array(Math.min(this.capacity, 1 << (32 - Math.clz32(size - 1))));
+    this.mask = this.bytes.length - 1;
+    for (let p = Math.max(this.heldFrom, this.chunkBase - old.length); p < this.chunkBase; p++)
+      this.bytes[p & this.mask] = old[p & oldMask]!;
   }
 }

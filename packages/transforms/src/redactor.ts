@@ -953,9 +953,15 @@ function isPrefix(a: Automaton, key: number, length: number): boolean {
   return true;
 }
 
+/** {@link shallowStates} of each automaton, counted once (a redactor is made per text). */
+const SHALLOW = new WeakMap<Int32Array, number>();
+
 /** States of at most {@link FILTER_DEPTH} symbols: a prefix of the breadth-first numbering. */
 function shallowStates(depth: Int32Array): number {
-  let n = 0;
+  let n = SHALLOW.get(depth);
+  if (n !== undefined) return n;
+  n = 0;
   while (n < depth.length && depth[n]! <= FILTER_DEPTH) n++;
+  SHALLOW.set(depth, n);
   return n;
 }

@@ -1,0 +1,44 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { ESCAPE_LOOKBEHIND, InputRing } from "../src/input-ring.js";
+
+/**
+ * The ring starts small and grows as more is held: whatever chunking and however the held
+ * region moves (never backwards, never longer than the window plus the look-behind), every
+ * held byte reads back as the input's, before the next chunk and while it is read.
+ */
+describe("InputRing", () => {
+  it("reads back every held byte across chunks while it grows", () => {
+    const window = 1000;
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 4000 }),
+        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.integer({ min: 0, max: window + ESCAPE_LOOKBEHIND }), { minLength: 1 }),
+        (input, sizes, backs) => {
+          const ring = new InputRing(window);
+          let base = 0;
+          let heldFrom = 0;
+          for (let k = 0; base < input.length; k++) {
+            const chunk = input.subarray(base, base + sizes[k % sizes.length]!);
+            const end = base + chunk.length;
+            ring.begin(chunk, base);
+            // Bytes before the chunk still held read back while it is read.
+            for (let p = heldFrom; p < base; p++) expect(ring.byteAt(p)).toBe(input[p]);
+            heldFrom = Math.max(heldFrom, end - backs[k % backs.length]!);
+            ring.retain(Math.max(base, heldFrom), end);
+            ring.finish(end);
+            base = end;
+            for (let p = heldFrom; p < base; p++) expect(ring.byteAt(p)).toBe(input[p]);
+            if (heldFrom < base) {
+              const copy = ring.copyBeforeChunk(heldFrom, base);
+              expect(Buffer.from(copy).equals(Buffer.from(input.subarray(heldFrom, base)))).toBe(
+                true,
+              );
+            }
+          }
+        },
+      ),
+    );
+  });
+});
