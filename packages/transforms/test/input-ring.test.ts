@@ -12,10 +12,21 @@ describe("InputRing", () => {
     const window = 1000;
     fc.assert(
       fc.property(
-        fc.uint8Array({ minLength: 1, maxLength: 4000 }),
-        fc.array(fc.integer({ min: 1, max: 700 }), { minLength: 1, maxLength: 40 }),
-        fc.array(fc.integer({ min: 0, max: window + ESCAPE_LOOKBEHIND }), { minLength: 1 }),
-        (input, sizes, backs) => {
+        // Lengths and spans past the ring's first 256 bytes (fast-check leans to small ones).
+        fc.integer({ min: 300, max: 4000 }),
+        fc.array(fc.oneof(fc.integer({ min: 1, max: 700 }), fc.constantFrom(255, 256, 257)), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: window + ESCAPE_LOOKBEHIND }),
+            fc.constantFrom(300, 600, window, window + ESCAPE_LOOKBEHIND),
+          ),
+          { minLength: 1 },
+        ),
+        (length, sizes, backs) => {
+          const input = Uint8Array.from({ length }, (_, i) => (i * 7919) % 251);
           const ring = new InputRing(window);
           let base = 0;
           let heldFrom = 0;
