@@ -186,6 +186,20 @@ describe("spool mcp", () => {
       },
     })) as Result;
     expect(started.isError).toBeFalsy();
+    // Killed only once its output is stored past the first page (a kill at once could land
+    // before the child wrote anything, on a loaded machine).
+    await expect
+      .poll(
+        async () => {
+          const r = (await client.callTool({
+            name: "read",
+            arguments: { ref: "bg", offset: 39000, max_bytes: 4096 },
+          })) as Result;
+          return text(r).startsWith("x");
+        },
+        { timeout: 30_000, interval: 50 },
+      )
+      .toBe(true);
     const k = (await client.callTool({ name: "kill", arguments: { ref: "bg" } })) as Result;
     expect(k.isError).toBeFalsy();
     const w = (await client.callTool({

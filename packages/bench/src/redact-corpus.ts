@@ -218,7 +218,7 @@ function pct(t: Tally | undefined): number {
 }
 
 /** {@link pct} rounded, or "–" for a tool that was not run. */
-function shown(t: Tally | undefined): number | string {
+function percentOrDash(t: Tally | undefined): number | string {
   return t === undefined ? "–" : round(pct(t));
 }
 
@@ -228,7 +228,7 @@ function contextRowsOf(byContext: Record<string, Tally>) {
     context,
     secrets: byContext[`spool:${context}`]?.total ?? 0,
     spool: round(pct(byContext[`spool:${context}`])),
-    gitleaks: shown(byContext[`gitleaks:${context}`]),
+    gitleaks: percentOrDash(byContext[`gitleaks:${context}`]),
     spoolPartial: byContext[`spool:${context}`]?.partial ?? 0,
     gitleaksPartial: byContext[`gitleaks:${context}`]?.partial ?? "–",
   }));
@@ -242,7 +242,7 @@ function familyRowsOf(byFamily: Map<string, Record<string, Tally>>) {
       const row: Record<string, string | number> = { family };
       for (const context of CONTEXTS) {
         row[context] =
-          `${round(pct(t[`spool:${context}`]))} / ${shown(t[`gitleaks:${context}`])}`;
+          `${round(pct(t[`spool:${context}`]))} / ${percentOrDash(t[`gitleaks:${context}`])}`;
       }
       return row;
     });
