@@ -183,19 +183,28 @@ let scratch = new Uint8Array(0);
  */
 function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
   const n = buf.byteLength;
-  if (scratch.byteLength < 3 * n) scratch = new Uint8Array(3 * n);
+  // Two bytes of slack: a single byte writes three, of which it may keep one.
+  if (scratch.byteLength < 3 * n + 2) scratch = new Uint8Array(3 * n + 2);
   const dest = scratch;
   let count = 0;
   let w = 0;
   let i = 0;
   while (i < n) {
     const lead = buf[i]!;
-    if (lead < 0x80) {
-      dest[w++] = lead;
+    // An ASCII byte or a byte that cannot lead a sequence: one branch for both (random
+    // bytes are either half the time), the three bytes of U+FFFD written either way and
+    // the width deciding how many count.
+    const width = SINGLE_WIDTH[lead]!;
+    if (width !== 0) {
+      dest[w] = SINGLE_FIRST[lead]!;
+      dest[w + 1] = 0xbf;
+      dest[w + 2] = 0xbd;
+      w += width;
+      count += width >> 1;
       i++;
       continue;
     }
-    // Tables, not branches: random bytes reach this line for every other byte.
+    // A lead byte: tables, not branches, for its second byte.
     const len = LEAD_LENGTH[lead]!;
     let k = 1;
     if (len !== 0 && i + 1 < n) {
@@ -225,6 +234,12 @@ function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
 
 /** Bytes a sequence led by each byte must have (0: it cannot lead one). */
 const LEAD_LENGTH = Uint8Array.from({ length: 256 }, (_, b) => sequenceLength(b));
+/** Output bytes of a byte that stands alone: 1 (ASCII, itself), 3 (U+FFFD), 0 (a lead byte). */
+const SINGLE_WIDTH = Uint8Array.from({ length: 256 }, (_, b) =>
+  b < 0x80 ? 1 : sequenceLength(b) === 0 ? 3 : 0,
+);
+/** The first output byte of a byte that stands alone: itself, or U+FFFD's 0xEF. */
+const SINGLE_FIRST = Uint8Array.from({ length: 256 }, (_, b) => (b < 0x80 ? b : 0xef));
 /** The range of the second byte after each lead (WHATWG: E0, ED, F0 and F4 narrow it). */
 const SECOND_LOW = Uint8Array.from({ length: 256 }, (_, b) =>
   b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80,
