@@ -191,9 +191,9 @@ function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
   let i = 0;
   while (i < n) {
     const lead = buf[i]!;
-    // An ASCII byte or a byte that cannot lead a sequence: one branch for both (random
-    // bytes are either half the time), the three bytes of U+FFFD written either way and
-    // the width deciding how many count.
+    // An ASCII byte or a byte that cannot lead a sequence (four random bytes in five): one
+    // branch for both, the three bytes of U+FFFD written either way and the width deciding
+    // how many count.
     const width = SINGLE_WIDTH[lead]!;
     if (width !== 0) {
       dest[w] = SINGLE_FIRST[lead]!;
@@ -207,7 +207,7 @@ function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
     // A lead byte: tables, not branches, for its second byte.
     const len = LEAD_LENGTH[lead]!;
     let k = 1;
-    if (len !== 0 && i + 1 < n) {
+    if (i + 1 < n) {
       const second = buf[i + 1]!;
       if (second >= SECOND_LOW[lead]! && second <= SECOND_HIGH[lead]!) {
         k = 2;
