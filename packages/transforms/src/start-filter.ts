@@ -10,9 +10,10 @@
  * The exact test at byte `i` ({@link filterHit}), on `key`, the last four bytes read
  * (`b[i-3] .. b[i]`, one a byte, the latest lowest):
  *
- * - `samples`, one bit per value of the last three bytes (7 bits each: a byte ≥ 0x80 shares
- *   the bit of the byte 0x80 below it, 1 MiB in all): clear where they can end no needle's
- *   first four bytes and no shorter needle (3.5% of log text's positions start a
+ * - `samples`, one bit per value of the last three bytes (the earliest by its low 7 bits, a
+ *   byte ≥ 0x80 sharing the bit of the byte 0x80 below it, the last two whole: 1 MiB in
+ *   all, as 7 bits of each took, but U+FFFD's bytes, dense in decoded binary output, no
+ *   longer stand for the ASCII `o?=`): clear where they can end no needle's first four bytes and no shorter needle (3.5% of log text's positions start a
  *   three-byte prefix of the built-in anchors, 11% a two-byte one). Clear: go on.
  * - `pairs[key & 0xffff]`, for the last two bytes: bit {@link QUAD} when they are bytes 2–3
  *   of some needle's first four (then the four bytes are looked up in `quads`), {@link END2}
@@ -60,8 +61,8 @@ const HASH_BITS = 18;
 const HASH_SHIFT = 32 - HASH_BITS;
 const HASH_MULTIPLIER = 0x9e3779b1;
 
-/** The bits of three bytes that index `samples`: 7 of each (1 MiB of bits, not 2). */
-export const SAMPLE_MASK = 0x7f7f7f;
+/** The bits of three bytes that index `samples`: 7 of the earliest, 8 of the others (2^23 bits, 1 MiB). */
+export const SAMPLE_MASK = 0x7fffff;
 
 /** The filter's tables (see the file comment). */
 export interface StartFilter {

@@ -189,61 +189,67 @@ function decodeSlow(buf: Uint8Array, out: Uint8Array[]): number {
   let count = 0;
   let w = 0;
   let i = 0;
-  while (i < n) {
+  // The last byte of `buf` is never a lead byte that may go on (the caller holds those).
+  const last = n - 1;
+  while (i < last) {
     const lead = buf[i]!;
-    // An ASCII byte or a byte that cannot lead a sequence (four random bytes in five): one
-    // branch for both, the three bytes of U+FFFD written either way and the width deciding
-    // how many count.
-    const width = SINGLE_WIDTH[lead]!;
-    if (width !== 0) {
-      dest[w] = SINGLE_FIRST[lead]!;
-      dest[w + 1] = 0xbf;
-      dest[w + 2] = 0xbd;
-      w += width;
-      count += width >> 1;
-      i++;
-      continue;
-    }
-    // A lead byte: tables, not branches, for its second byte.
-    const len = LEAD_LENGTH[lead]!;
-    let k = 1;
-    if (i + 1 < n) {
-      const second = buf[i + 1]!;
-      if (second >= SECOND_LOW[lead]! && second <= SECOND_HIGH[lead]!) {
-        k = 2;
-        while (k < len && i + k < n && (buf[i + k]! & 0xc0) === 0x80) k++;
+    // The one branch taken rarely on random bytes (one in twenty): a lead byte followed by
+    // a byte that may stand second after it. The test is one unsigned comparison (a span
+    // of 0 for every byte that cannot lead), so a lead byte whose next byte cannot follow
+    // it goes the way of a lone byte, with no branch of its own.
+    if ((buf[i + 1]! - SECOND_LOW[lead]!) >>> 0 < SECOND_SPAN[lead]!) {
+      const len = LEAD_LENGTH[lead]!;
+      let k = 2;
+      while (k < len && i + k < n && (buf[i + k]! & 0xc0) === 0x80) k++;
+      if (k === len) {
+        dest[w++] = lead;
+        for (let j = 1; j < len; j++) dest[w++] = buf[i + j]!;
+      } else {
+        // Invalid: the maximal valid prefix becomes one U+FFFD.
+        dest[w++] = 0xef;
+        dest[w++] = 0xbf;
+        dest[w++] = 0xbd;
+        count++;
       }
-    }
-    if (k === len) {
-      dest[w++] = lead;
-      for (let j = 1; j < len; j++) dest[w++] = buf[i + j]!;
-      i += len;
+      i += k;
       continue;
     }
-    // Invalid: the maximal valid prefix (or the lone byte) becomes one U+FFFD.
-    dest[w++] = 0xef;
-    dest[w++] = 0xbf;
-    dest[w++] = 0xbd;
-    count++;
-    i += k;
+    w = writeSingle(dest, w, lead);
+    count += SINGLE_WIDTH[lead]! >> 1;
+    i++;
+  }
+  if (i < n) {
+    w = writeSingle(dest, w, buf[i]!);
+    count += SINGLE_WIDTH[buf[i]!]! >> 1;
   }
   // A copy: the scratch is reused, and what is pushed must stay as it is.
   out.push(Buffer.from(dest.subarray(0, w)));
   return count;
 }
 
+/**
+ * A byte that stands alone: ASCII is itself, any other byte becomes U+FFFD. Its three
+ * bytes are written either way, the width deciding how many are kept (no branch on the
+ * byte). Returns the new write offset.
+ */
+function writeSingle(dest: Uint8Array, w: number, byte: number): number {
+  dest[w] = SINGLE_FIRST[byte]!;
+  dest[w + 1] = 0xbf;
+  dest[w + 2] = 0xbd;
+  return w + SINGLE_WIDTH[byte]!;
+}
+
 /** Bytes a sequence led by each byte must have (0: it cannot lead one). */
 const LEAD_LENGTH = Uint8Array.from({ length: 256 }, (_, b) => sequenceLength(b));
-/** Output bytes of a byte that stands alone: 1 (ASCII, itself), 3 (U+FFFD), 0 (a lead byte). */
-const SINGLE_WIDTH = Uint8Array.from({ length: 256 }, (_, b) =>
-  b < 0x80 ? 1 : sequenceLength(b) === 0 ? 3 : 0,
-);
+/** Output bytes of a byte that stands alone: 1 (ASCII, itself), else 3 (U+FFFD). */
+const SINGLE_WIDTH = Uint8Array.from({ length: 256 }, (_, b) => (b < 0x80 ? 1 : 3));
 /** The first output byte of a byte that stands alone: itself, or U+FFFD's 0xEF. */
 const SINGLE_FIRST = Uint8Array.from({ length: 256 }, (_, b) => (b < 0x80 ? b : 0xef));
-/** The range of the second byte after each lead (WHATWG: E0, ED, F0 and F4 narrow it). */
+/** The lowest second byte after each lead (WHATWG: E0 and F0 narrow it). */
 const SECOND_LOW = Uint8Array.from({ length: 256 }, (_, b) =>
   b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80,
 );
-const SECOND_HIGH = Uint8Array.from({ length: 256 }, (_, b) =>
-  b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf,
+/** How many second bytes may follow each byte from `SECOND_LOW` on (ED and F4 narrow it; 0 where it cannot lead). */
+const SECOND_SPAN = Uint8Array.from({ length: 256 }, (_, b) =>
+  sequenceLength(b) < 2 ? 0 : (b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf) - SECOND_LOW[b]! + 1,
 );

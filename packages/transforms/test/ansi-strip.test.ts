@@ -19,6 +19,21 @@ describe("ansi-strip", () => {
     expect(strip("csi broken \x1b[12ü rest")).toBe("csi broken ü rest");
   });
 
+  it("hands on one buffer per chunk: the chunk itself without escapes, its text joined with them", () => {
+    const plain = Buffer.from("no escapes here\n");
+    const clean = createAnsiStrip().push([plain]);
+    expect(clean).toHaveLength(1);
+    expect(clean[0]).toBe(plain);
+    // An escape every few bytes (as decoded random bytes hold one every ~256): still one piece.
+    const coloured = Buffer.from("a\x1b[31mb\x1b[0mc\x1b]0;t\x07d\x1b(Be".repeat(50));
+    const out = createAnsiStrip().push([
+      coloured,
+      Buffer.from("\x1b[1m"),
+      Buffer.from("x\x1b[0my"),
+    ]);
+    expect(out.map((b) => Buffer.from(b).toString())).toEqual(["abcde".repeat(50), "xy"]);
+  });
+
   it("cuts off an unterminated string sequence without splitting a character", () => {
     for (const lead of ["0;", "0;x"]) {
       const out = runStage(createAnsiStrip(), [
