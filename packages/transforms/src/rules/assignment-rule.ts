@@ -39,6 +39,7 @@
  */
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { ALNUM, BLANK, byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
@@ -794,3 +795,10 @@ export function assignmentRule(
     },
   };
 }
+
+keepShape(
+  new AssignmentCandidate(
+    { anchor: "password", length: 8, before: -1 },
+    { vendor: false, boundary: false, wholeWord: false },
+  ),
+);

@@ -19,6 +19,7 @@
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { BLANK, byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
 /** Schemes whose credential is a single token (RFC 7235's token68, or a password). */
@@ -286,3 +287,5 @@ class AuthorizationCandidate implements Candidate {
     return this.phase === Phase.Word && this.word !== "" ? Verdict.Close : Verdict.Reject;
   }
 }
+
+keepShape(new AuthorizationCandidate(13));

@@ -12,6 +12,7 @@
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
 
 const SPACE = byteSet(" \t\r\n\v\f");
 const MAX_USER = 128;
@@ -99,3 +100,5 @@ class BasicAuthCandidate implements Candidate {
     return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;
   }
 }
+
+keepShape(new BasicAuthCandidate(2));

@@ -17,6 +17,7 @@
 import { SpoolError } from "@spool/core/errors";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { ALNUM, byteSet, classBodyProblem, HEX_VALUE } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
 
 /**
  * What {@link tokenRule} takes: the shape of a prefix + alphabet credential.
@@ -346,3 +347,5 @@ function validateTokenRule(options: TokenRuleOptions): void {
   )
     fail(`maxBody must be a whole number ≥ minBody (got ${options.maxBody})`);
 }
+
+keepShape(new TokenCandidate(0, 1, DIGIT, 1, 1, null, false, false));
