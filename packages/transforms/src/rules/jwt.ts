@@ -12,6 +12,7 @@
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { BASE64URL } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
 
 const MAX_HEADER = 4096;
 const MIN_PAYLOAD = 8;
@@ -25,49 +26,63 @@ export const JWT_RULE: MatcherRule = {
   start(match): Candidate | undefined {
     if (match.before >= 0 && (BASE64URL[match.before] === 1 || match.before === DOT))
       return undefined;
-    let header = 0;
-    let payload = -1; // -1 while in the header
-    let redacting = false;
-    return {
-      from: 0,
-      next(byte) {
-        const b64 = BASE64URL[byte] === 1;
-        if (redacting) return b64 || byte === DOT ? Verdict.Redact : Verdict.Reject;
-        if (payload < 0) {
-          if (b64) return ++header > MAX_HEADER ? Verdict.Reject : Verdict.Hold;
-          if (byte === DOT && header >= 4) {
-            payload = 0;
-            return Verdict.Hold;
-          }
-          return Verdict.Reject;
-        }
-        if (!b64) return Verdict.Reject;
-        if (++payload < MIN_PAYLOAD) return Verdict.Hold;
-        redacting = true;
-        return Verdict.Redact;
-      },
-      skip(input, start, end) {
-        let i = start;
-        if (redacting) {
-          for (; i < end; i++) {
-            const byte = input[i]!;
-            if (BASE64URL[byte] !== 1 && byte !== DOT) break;
-          }
-          return i;
-        }
-        if (payload < 0) {
-          const stop = Math.min(end, i + (MAX_HEADER - header));
-          while (i < stop && BASE64URL[input[i]!] === 1) i++;
-          header += i - start;
-          return i;
-        }
-        const stop = Math.min(end, i + (MIN_PAYLOAD - 1 - payload));
-        while (i < stop && BASE64URL[input[i]!] === 1) i++;
-        payload += i - start;
-        return i;
-      },
-      stateKey: () => (redacting ? 0 : undefined),
-      end: () => Verdict.Reject,
-    };
+    return new JwtCandidate();
   },
 };
+
+/** One token from its `eyJ` (a class, not a literal of closures: one allocation a token). */
+class JwtCandidate implements Candidate {
+  readonly from = 0;
+  header = 0;
+  /** Payload bytes read, -1 while in the header. */
+  payload = -1;
+  redacting = false;
+
+  next(byte: number): Verdict {
+    const b64 = BASE64URL[byte] === 1;
+    if (this.redacting) return b64 || byte === DOT ? Verdict.Redact : Verdict.Reject;
+    if (this.payload < 0) {
+      if (b64) return ++this.header > MAX_HEADER ? Verdict.Reject : Verdict.Hold;
+      if (byte === DOT && this.header >= 4) {
+        this.payload = 0;
+        return Verdict.Hold;
+      }
+      return Verdict.Reject;
+    }
+    if (!b64) return Verdict.Reject;
+    if (++this.payload < MIN_PAYLOAD) return Verdict.Hold;
+    this.redacting = true;
+    return Verdict.Redact;
+  }
+
+  skip(input: Uint8Array, start: number, end: number): number {
+    let i = start;
+    if (this.redacting) {
+      for (; i < end; i++) {
+        const byte = input[i]!;
+        if (BASE64URL[byte] !== 1 && byte !== DOT) break;
+      }
+      return i;
+    }
+    if (this.payload < 0) {
+      const stop = Math.min(end, i + (MAX_HEADER - this.header));
+      while (i < stop && BASE64URL[input[i]!] === 1) i++;
+      this.header += i - start;
+      return i;
+    }
+    const stop = Math.min(end, i + (MIN_PAYLOAD - 1 - this.payload));
+    while (i < stop && BASE64URL[input[i]!] === 1) i++;
+    this.payload += i - start;
+    return i;
+  }
+
+  stateKey(): number | undefined {
+    return this.redacting ? 0 : undefined;
+  }
+
+  end(): Verdict {
+    return Verdict.Reject;
+  }
+}
+
+keepShape(new JwtCandidate());

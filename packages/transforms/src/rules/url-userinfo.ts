@@ -15,6 +15,7 @@
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
 
 const SCHEME = byteSet("A-Za-z0-9+.-");
 /** Bytes that cannot be in userinfo: it ends the candidate without a match. */
@@ -34,51 +35,68 @@ export const URL_USERINFO_RULE: MatcherRule = {
   maxLength: 3 + MAX_USERINFO + 1,
   start(match): Candidate | undefined {
     if (match.before < 0 || SCHEME[match.before] !== 1) return undefined;
-    let length = 0;
-    let colon = false;
-    let overlong = false;
-    /** Where the userinfo ends: the last `@` of the authority with a `:` before it, or -1. */
-    let lastAt = -1;
-    return {
-      from: match.length,
-      get to() {
-        return lastAt >= 0 ? lastAt : undefined;
-      },
-      next(byte) {
-        if (byte === AT) {
-          // A password may hold an `@` (`user:p@ss@host`): the userinfo ends at the
-          // authority's last one, as URL parsers read it, so no piece is left after it.
-          if (colon && (length > 0 || lastAt >= 0)) lastAt = match.length + length;
-          length++;
-          return Verdict.Hold;
-        }
-        if (NOT_USERINFO[byte] === 1 || byte < 0x20 || byte === 0x7f) {
-          if (lastAt >= 0) return Verdict.Close;
-          return overlong ? Verdict.Close : Verdict.Reject;
-        }
-        if (byte === COLON) colon = true;
-        if (++length > MAX_USERINFO) {
-          if (lastAt >= 0) return Verdict.Close;
-          if (!colon) return Verdict.Reject;
-          overlong = true;
-          return Verdict.Redact;
-        }
-        return Verdict.Hold;
-      },
-      skip(input, start, end) {
-        // Userinfo bytes: held up to the limit, redacted past it.
-        const stop = overlong ? end : Math.min(end, start + (MAX_USERINFO - length));
-        let i = start;
-        for (; i < stop; i++) {
-          const byte = input[i]!;
-          if (RUN_END[byte] === 1) break;
-          if (byte === COLON) colon = true;
-        }
-        length += i - start;
-        return i;
-      },
-      stateKey: () => (overlong ? 0 : undefined),
-      end: () => (lastAt >= 0 ? Verdict.Close : Verdict.Reject),
-    };
+    return new UserinfoCandidate(match.length);
   },
 };
+
+/** One authority after `://` (a class, not a literal of closures: one allocation a URL). */
+class UserinfoCandidate implements Candidate {
+  /** Authority bytes read. */
+  length = 0;
+  colon = false;
+  overlong = false;
+  /** Where the userinfo ends: the last `@` of the authority with a `:` before it, or -1. */
+  lastAt = -1;
+
+  constructor(readonly from: number) {}
+
+  get to(): number | undefined {
+    return this.lastAt >= 0 ? this.lastAt : undefined;
+  }
+
+  next(byte: number): Verdict {
+    if (byte === AT) {
+      // A password may hold an `@` (`user:p@ss@host`): the userinfo ends at the
+      // authority's last one, as URL parsers read it, so no piece is left after it.
+      if (this.colon && (this.length > 0 || this.lastAt >= 0))
+        this.lastAt = this.from + this.length;
+      this.length++;
+      return Verdict.Hold;
+    }
+    if (NOT_USERINFO[byte] === 1 || byte < 0x20 || byte === 0x7f) {
+      if (this.lastAt >= 0) return Verdict.Close;
+      return this.overlong ? Verdict.Close : Verdict.Reject;
+    }
+    if (byte === COLON) this.colon = true;
+    if (++this.length > MAX_USERINFO) {
+      if (this.lastAt >= 0) return Verdict.Close;
+      if (!this.colon) return Verdict.Reject;
+      this.overlong = true;
+      return Verdict.Redact;
+    }
+    return Verdict.Hold;
+  }
+
+  skip(input: Uint8Array, start: number, end: number): number {
+    // Userinfo bytes: held up to the limit, redacted past it.
+    const stop = this.overlong ? end : Math.min(end, start + (MAX_USERINFO - this.length));
+    let i = start;
+    for (; i < stop; i++) {
+      const byte = input[i]!;
+      if (RUN_END[byte] === 1) break;
+      if (byte === COLON) this.colon = true;
+    }
+    this.length += i - start;
+    return i;
+  }
+
+  stateKey(): number | undefined {
+    return this.overlong ? 0 : undefined;
+  }
+
+  end(): Verdict {
+    return this.lastAt >= 0 ? Verdict.Close : Verdict.Reject;
+  }
+}
+
+keepShape(new UserinfoCandidate(3));
