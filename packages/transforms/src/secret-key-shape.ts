@@ -78,16 +78,24 @@ export function hasSecretKeyShape(chars: Uint8Array, from: number, next: number)
   return entropy(chars, from, end) >= MIN_ENTROPY;
 }
 
-/** Shannon entropy of `chars[from .. end)`, bits per character. */
+/** `c · log2 c` for every count a run of {@link SECRET_KEY_LENGTH} characters can hold. */
+const C_LOG_C = Float64Array.from({ length: SECRET_KEY_LENGTH + 1 }, (_, c) =>
+  c === 0 ? 0 : c * Math.log2(c),
+);
+
+/**
+ * Shannon entropy of `chars[from .. end)` (at most {@link SECRET_KEY_LENGTH} of them), bits
+ * per character: `log2 n − Σ c·log2 c / n` over the characters' counts `c`, by table.
+ */
 function entropy(chars: Uint8Array, from: number, end: number): number {
   const n = end - from;
   for (let p = from; p < end; p++) counts[chars[p]!] = counts[chars[p]!]! + 1;
-  let h = 0;
+  let sum = 0;
   for (let p = from; p < end; p++) {
     const c = counts[chars[p]!]!;
     if (c === 0) continue;
-    h -= (c / n) * Math.log2(c / n);
+    sum += C_LOG_C[c]!;
     counts[chars[p]!] = 0;
   }
-  return h;
+  return Math.log2(n) - sum / n;
 }
