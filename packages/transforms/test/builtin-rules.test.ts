@@ -3,7 +3,9 @@ import { BUILTIN_RULES } from "../src/builtin-rules.js";
 import { compileRedaction } from "../src/compile-redaction.js";
 import { PROVIDER_FORMATS } from "../src/provider-catalogue.js";
 import { redactText } from "../src/redact-text.js";
+import { createRedactor } from "../src/redactor.js";
 import { allChunkings, checkNoSecretPiece, checkRedaction, checkRedactor } from "../src/testing.js";
+import { checkEverySplit } from "./every-split.js";
 
 const compiled = compileRedaction();
 const redact = (text: string) => redactText(text, compiled);
@@ -126,6 +128,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "authorization: opaque-credential-1234\n",
     "opaque-credential-1234",
     "authorization: [REDACTED:authorization-header]\n",
+  ],
+  [
+    // A scheme the rule does not know: the word and the token after it both go.
+    "authorization-header",
+    "Authorization: SSWS 00aBcD3fGh1jKlMn0pQrStUvWxYz12345678-_ab\r\nHost: x\r\n",
+    "00aBcD3fGh1jKlMn0pQrStUvWxYz12345678-_ab",
+    "Authorization: [REDACTED:authorization-header]\r\nHost: x\r\n",
+  ],
+  [
+    "authorization-header",
+    '{"headers":{"Authorization":"Splunk 1f2e3d4c-5b6a-7980-a1b2-c3d4e5f6a7b8"},"next":"kept"}',
+    "1f2e3d4c-5b6a-7980-a1b2-c3d4e5f6a7b8",
+    '{"headers":{"Authorization":"[REDACTED:authorization-header]"},"next":"kept"}',
   ],
   [
     "url-userinfo",
@@ -402,6 +417,27 @@ describe("built-in rules", () => {
     }
     expect(redact("token=ab1; Y")).toBe("token=[REDACTED:secret-assignment]; Y");
     expect(redact("token=ab1;x Y")).toBe("token=[REDACTED:secret-assignment] Y");
+  });
+
+  it("takes an unknown scheme word and one token after it, never more, however split", () => {
+    const cases: [string, string][] = [
+      [
+        "Authorization: abc123token from 10.0.0.1\n",
+        "Authorization: [REDACTED:authorization-header] 10.0.0.1\n",
+      ],
+      // Nothing after the blanks: the word alone was the credential, the blanks stay.
+      ["Authorization: tok3n-only   \n", "Authorization: [REDACTED:authorization-header]   \n"],
+      ['"Authorization: tok3n-only "', '"Authorization: [REDACTED:authorization-header] "'],
+      ["Authorization: GenieKey <KEY>\n", "Authorization: [REDACTED:authorization-header] <KEY>\n"],
+    ];
+    for (const [text, expected] of cases) {
+      expect(redact(text)).toBe(expected);
+      // Every byte through `next`, the skip fast path left out: the same output.
+      const stepped = createRedactor(compiled, { skip: false });
+      const out = [...stepped.push([Buffer.from(text)]), ...stepped.end()];
+      expect(Buffer.concat(out).toString()).toBe(expected);
+      checkEverySplit(compiled, Buffer.from(text), 3);
+    }
   });
 
   it("redacts a whole PEM block however it is split, and a long value without holding it", () => {

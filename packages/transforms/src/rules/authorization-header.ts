@@ -108,6 +108,18 @@ class AuthorizationCandidate implements Candidate {
   tail = "";
   /** The separator was `=` (not a header's `:`). */
   equals = false;
+  /**
+   * Blank gaps the credential may still cross: 1 after a first word that is no known
+   * scheme (`SSWS <token>`, `Splunk <token>`: the word may be a scheme or the credential,
+   * so both go), else 0.
+   */
+  gaps = 0;
+  /** Inside such a gap (blanks read, the next token not yet). */
+  inGap = false;
+  /** Where the gap began (offset from the anchor): a value that ends in it ends there. */
+  gapFrom = 0;
+  /** Where the redaction ends when it ends before the byte that decides (see `to`). */
+  closeAt: number | undefined = undefined;
 
   constructor(length: number) {
     this.here = length - 1;
@@ -116,6 +128,10 @@ class AuthorizationCandidate implements Candidate {
 
   get from(): number {
     return this.claim;
+  }
+
+  get to(): number | undefined {
+    return this.closeAt;
   }
 
   endsValue(byte: number): boolean {
@@ -233,8 +249,11 @@ class AuthorizationCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (this.endsValue(byte)) return Verdict.Reject;
-    // Not a scheme: the value itself is the credential, one token.
+    // Not a known scheme: the word is the credential, one token, or a scheme of its own
+    // (`SSWS`, `Splunk`, `GenieKey`) with the token after it: the word and the token
+    // after a blank go, never more.
     this.single = true;
+    this.gaps = 1;
     this.phase = Phase.Credential;
     return this.credentialByte(byte);
   }
@@ -246,13 +265,32 @@ class AuthorizationCandidate implements Candidate {
       this.escaped = false;
       return Verdict.Redact;
     }
-    if (this.endsCredential(byte)) return Verdict.Close;
+    if (this.inGap) {
+      // Held, not redacted: if no token follows, the blanks stay.
+      if (BLANK[byte] === 1) return Verdict.Hold;
+      this.inGap = false;
+      if (this.endsCredential(byte) || PLACEHOLDER[byte] === 1) {
+        // Nothing after the blanks: the word alone was the credential.
+        this.closeAt = this.gapFrom;
+        return Verdict.Close;
+      }
+      return Verdict.Redact;
+    }
+    if (this.endsCredential(byte)) {
+      if (this.gaps === 0 || BLANK[byte] !== 1) return Verdict.Close;
+      this.gaps--;
+      this.inGap = true;
+      this.gapFrom = this.here;
+      return Verdict.Hold;
+    }
     this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.single && byte === 0x5c;
     return Verdict.Redact;
   }
 
   skip(input: Uint8Array, start: number, end: number): number {
     let i = start;
+    // A gap's bytes go through `next` (a blank may end the credential or be crossed).
+    if (this.inGap) return start;
     if (this.phase === Phase.Credential) {
       const stop = this.single ? end : Math.min(end, start + (MAX_CREDENTIAL - this.length));
       for (; i < stop; i++) {
@@ -280,7 +318,9 @@ class AuthorizationCandidate implements Candidate {
   stateKey(): number | undefined {
     // One token ends at the same byte whatever came before it; a multi-word credential's
     // length cap makes its future its own.
-    return this.phase === Phase.Credential && this.single ? 0 : undefined;
+    return this.phase === Phase.Credential && this.single
+      ? this.gaps * 2 + (this.inGap ? 1 : 0)
+      : undefined;
   }
 
   end(): Verdict {
