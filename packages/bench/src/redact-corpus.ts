@@ -374,7 +374,8 @@ const ExternalCaseSchema = z.object({
   source: z.string(),
   rule: z.string(),
   text: z.string(),
-  secrets: z.array(z.string()).readonly(),
+  // Near misses (`dev-negatives.jsonl`) label no secret.
+  secrets: z.array(z.string()).readonly().default([]),
 });
 type ExternalCase = z.infer<typeof ExternalCaseSchema>;
 

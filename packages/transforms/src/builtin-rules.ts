@@ -12,6 +12,7 @@
 import type { RedactionRule } from "./rule.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
+import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import {
@@ -45,5 +46,6 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   SENSITIVE_ASSIGNMENT_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
   BASIC_AUTH_FLAG_RULE,
+  COMMAND_FLAG_RULE,
   VENDOR_ASSIGNMENT_RULE,
 ]);

@@ -34,6 +34,7 @@ export const COMMAND_FLAG_MARKER = "[REDACTED:command-flag]";
 
 const SECRET_FLAG =
   /^(--?(?:password|passwd|pass|pwd|token|secret|api-?key|access-token|auth-token|client-secret|private-key|passphrase|http-password|ftp-password|proxy-password))(=.*)?$/i;
+const OPENSSL_SOURCE = /^(?:(?:env|file|fd):.|stdin$)/;
 const USER_FLAG = /^(-u|--user|--proxy-user)(=.*)?$/;
 
 /** What a listed command takes a secret in (see the file comment). */
@@ -89,6 +90,9 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ["htpasswd", {}],
 ]);
 
+/** The commands of the table, by name (lowercase, as `commandOf` reads them). */
+export const COMMAND_NAMES: readonly string[] = [...COMMANDS.keys()];
+
 /** The table's entry for a word that names a command (`/usr/bin/mysql`, `PsExec.exe`), else null. */
 function commandOf(
   word: string,
@@ -104,8 +108,8 @@ function commandOf(
 /** What the word after the current one is. */
 type Pending = "secret" | "user" | "user-percent" | null;
 
-/** The state of one pass over a label's words. */
-interface Scan {
+/** The state of one pass over a command line's words (see {@link secretIn}). */
+export interface CommandScan {
   command: { readonly name: string; readonly secrets: CommandSecrets } | null;
   /** Whether the command's `after` word (if it has one) has been seen. */
   armed: boolean;
@@ -130,86 +134,112 @@ interface Scan {
 export function redactCommandFlags(label: string): string {
   // Words and the whitespace between them, so the label keeps its spacing.
   const parts = label.split(/(\s+)/);
-  const scan: Scan = { command: null, armed: false, pending: null, htpasswd: null };
+  const scan = newCommandScan();
   for (let i = 0; i < parts.length; i += 2) {
     const word = parts[i]!;
-    if (word !== "") parts[i] = redactWord(word, scan);
+    if (word === "") continue;
+    const at = secretIn(word, scan);
+    if (at >= 0) parts[i] = `${word.slice(0, at)}${COMMAND_FLAG_MARKER}`;
   }
   return parts.join("");
 }
 
-function redactWord(word: string, scan: Scan): string {
+/** A scan before the first word of a command line. */
+export function newCommandScan(): CommandScan {
+  return { command: null, armed: false, pending: null, htpasswd: null };
+}
+
+/** The word a command's flags count after (`login` for `docker`), if it has one. */
+export function commandArmingWord(scan: CommandScan): string | undefined {
+  return scan.command?.secrets.after;
+}
+
+/**
+ * Where the secret in `word`, the next word of a command line, starts (0: the whole word;
+ * `word.length` for an empty value), or -1 when it holds none; `scan` carries what the
+ * words before it said (a command named, a flag whose value comes next). Shared by labels
+ * ({@link redactCommandFlags}) and the stream rule `command-flag`.
+ */
+export function secretIn(word: string, scan: CommandScan): number {
   const pending = scan.pending;
   scan.pending = null;
-  if (pending === "secret") return COMMAND_FLAG_MARKER;
-  if (pending === "user") return userValue(word, ":");
-  if (pending === "user-percent") return userValue(word, "%");
+  // OpenSSL's password arguments: `pass:X` is the password; `env:`, `file:`, `fd:` and
+  // `stdin` only say where it is.
+  if (pending === "secret")
+    return word.startsWith("pass:") ? 5 : OPENSSL_SOURCE.test(word) ? -1 : 0;
+  if (pending === "user") return userSecret(word, ":");
+  if (pending === "user-percent") return userSecret(word, "%");
   const command = commandOf(word);
   if (command !== null) {
     scan.command = command;
     scan.armed = command.secrets.after === undefined;
     scan.htpasswd =
       command.name === "htpasswd" ? { batch: false, positionals: 0, password: 2 } : null;
-    return word;
+    return -1;
   }
-  return genericFlag(word, scan) ?? commandFlag(word, scan) ?? word;
+  const generic = genericFlag(word, scan);
+  return generic === -1 ? commandFlag(word, scan) : generic;
 }
 
-/** The flags every command is read for; null when `word` is none of them. */
-function genericFlag(word: string, scan: Scan): string | null {
+/** The flags every command is read for; -1 when `word` is none of them or holds no value. */
+function genericFlag(word: string, scan: CommandScan): number {
   const secret = SECRET_FLAG.exec(word);
   if (secret) {
     if (secret[2] === undefined) scan.pending = "secret";
-    return secret[2] === undefined ? word : `${secret[1]}=${COMMAND_FLAG_MARKER}`;
+    return secret[2] === undefined ? -1 : secret[1]!.length + 1;
   }
   const user = USER_FLAG.exec(word);
   if (user) {
-    if (user[2] === undefined) scan.pending = "user";
-    return user[2] === undefined ? word : `${user[1]}=${userValue(user[2].slice(1), ":")}`;
+    if (user[2] === undefined) {
+      scan.pending = "user";
+      return -1;
+    }
+    const at = userSecret(user[2].slice(1), ":");
+    return at < 0 ? -1 : user[1]!.length + 1 + at;
   }
-  if (word.startsWith("pass:") && word.length > 5) return `pass:${COMMAND_FLAG_MARKER}`;
-  return null;
+  if (word.startsWith("pass:") && word.length > 5) return 5;
+  return -1;
 }
 
-/** The flags of the current command (see the table); null when `word` is none of them. */
-function commandFlag(word: string, scan: Scan): string | null {
+/** The flags of the current command (see the table); -1 when `word` is none of them. */
+function commandFlag(word: string, scan: CommandScan): number {
   const secrets = scan.command?.secrets;
-  if (secrets === undefined) return null;
+  if (secrets === undefined) return -1;
   if (!scan.armed) {
     if (word === secrets.after) scan.armed = true;
-    return null;
+    return -1;
   }
   if (secrets.next?.includes(word)) {
     scan.pending = "secret";
-    return word;
+    return -1;
   }
   if (secrets.userPercent === word) {
     scan.pending = "user-percent";
-    return word;
+    return -1;
   }
   const attached = secrets.attached;
   if (attached !== undefined && word.length > attached.length && word.startsWith(attached))
-    return `${attached}${COMMAND_FLAG_MARKER}`;
-  return scan.htpasswd === null ? null : htpasswdWord(word, scan.htpasswd);
+    return attached.length;
+  return scan.htpasswd === null ? -1 : htpasswdWord(word, scan.htpasswd);
 }
 
 /**
  * `htpasswd -b[flags] FILE USER PASSWORD` (`-n`: no FILE): the password is the third
  * positional (the second with `-n`); `-C` takes a number.
  */
-function htpasswdWord(word: string, h: NonNullable<Scan["htpasswd"]>): string | null {
+function htpasswdWord(word: string, h: NonNullable<CommandScan["htpasswd"]>): number {
   if (word.startsWith("-") && word.length > 1) {
     if (word.includes("b")) h.batch = true;
     if (word.includes("n")) h.password = 1;
     if (word.endsWith("C")) h.positionals--; // its number is not a positional
-    return null;
+    return -1;
   }
   const at = h.positionals++;
-  return h.batch && at === h.password ? COMMAND_FLAG_MARKER : null;
+  return h.batch && at === h.password ? 0 : -1;
 }
 
-/** `user<sep>pass` keeps the user; a value without the separator is a user name and stays. */
-function userValue(value: string, sep: ":" | "%"): string {
+/** `user<sep>pass`: the password after the separator; a value without one is a user name (-1). */
+function userSecret(value: string, sep: ":" | "%"): number {
   const at = value.indexOf(sep);
-  return at === -1 ? value : `${value.slice(0, at + 1)}${COMMAND_FLAG_MARKER}`;
+  return at === -1 ? -1 : at + 1;
 }

@@ -130,6 +130,31 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "authorization: [REDACTED:authorization-header]\n",
   ],
   [
+    "command-flag",
+    "+ mysql -u root -pHunt3r2Secret app\n",
+    "Hunt3r2Secret",
+    "+ mysql -u root -p[REDACTED:command-flag] app\n",
+  ],
+  [
+    "command-flag",
+    "$ docker login -u me -p Hunt3r2Secret registry.example.com\n",
+    "Hunt3r2Secret",
+    "$ docker login -u me -p [REDACTED:command-flag] registry.example.com\n",
+  ],
+  [
+    // Inside a JSON string, after an escaped line end; the string's quote ends the command.
+    "command-flag",
+    '{"log":"start\\nsshpass -p Hunt3r2Secret ssh host","ok":true}',
+    "Hunt3r2Secret",
+    '{"log":"start\\nsshpass -p [REDACTED:command-flag] ssh host","ok":true}',
+  ],
+  [
+    "command-flag",
+    "PsExec.exe \\\\host -u admin -p Hunt3r2Secret cmd\n",
+    "Hunt3r2Secret",
+    "PsExec.exe \\\\host -u admin -p [REDACTED:command-flag] cmd\n",
+  ],
+  [
     // A scheme the rule does not know: the word and the token after it both go.
     "authorization-header",
     "Authorization: SSWS 00aBcD3fGh1jKlMn0pQrStUvWxYz12345678-_ab\r\nHost: x\r\n",
@@ -360,6 +385,9 @@ const SETTINGS = [
 
 /** Text that must come through unchanged. */
 const BENIGN = [
+  // A flag value the table does not name a secret, a prompt, a command only mentioned.
+  "docker run -p 8080:80 nginx\nmysql -u root -p app\nthe mysql server is up; zip -r a.zip d",
+  "redis-cli -h cache -p 6379 ping\nsshpass -f ~/.pw ssh host\nopenssl rand -hex 16",
   "max_tokens=4096 input_tokens: 12 tokenizer=cl100k secretary: alice",
   "password:\nnext line",
   "if token == expected { } Token::Bearer",

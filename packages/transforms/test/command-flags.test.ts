@@ -17,6 +17,7 @@ describe("redactCommandFlags", () => {
     ["sshpass -e -p  x ssh", `sshpass -e -p  ${M} ssh`],
     // The issue's commands: each value after its credential flag, the shape kept.
     ["openssl rsa -in k.pem -passin pass:Hunter2x", `openssl rsa -in k.pem -passin pass:${M}`],
+    ["openssl enc -aes256 -pass pass:Hunter2x -in f", `openssl enc -aes256 -pass pass:${M} -in f`],
     ["openssl enc -aes256 -k Hunter2x -in f", `openssl enc -aes256 -k ${M} -in f`],
     ["docker login -u bob -p Hunter2x reg.io", `docker login -u bob -p ${M} reg.io`],
     ["az login -u bob -p Hunter2x", `az login -u bob -p ${M}`],
@@ -49,6 +50,8 @@ describe("redactCommandFlags", () => {
       "mysql -p db",
       "openssl rsa -passin env:KEY_PASS -in k.pem",
       "openssl rsa -passin file:/run/pass -in k.pem",
+      "openssl enc -aes256 -pass env:KEY_PASS -in f",
+      "openssl enc -aes256 -pass stdin -in f",
       "git log -p -a",
       "htpasswd -c f u",
       "docker run -p 8080:80 img",

@@ -1,0 +1,170 @@
+/**
+ * Passwords in the flags of a command line written into the output (a shell trace, a CI
+ * log that echoes its commands, a process listing): `mysql -u root -phunter2`, `sshpass -p
+ * hunter2 ssh …`, `docker login -u me -p hunter2`, `redis-cli -a hunter2`, `htpasswd -b f
+ * user hunter2`. The same per-command table as labels (`command-flags.ts`): the rule
+ * starts at a listed command's name (standing as a word of its own), reads the words after
+ * it to the end of the command (a line end, `;`, `&`, `|`, a backtick, `)`, an escaped
+ * line end or tab inside a string, `\n`, or a `"` that ends one) and redacts the first flag value the table names a secret,
+ * nothing else. A command whose flags count only after a word (`docker login`) must have
+ * that word next. Only the bytes of the current word are held, at most
+ * {@link MAX_WORD}; a command line longer than {@link MAX_LINE} bytes is read no further.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("+ mysql -u root -phunter2 app\n"); // "+ mysql -u root -p[REDACTED:command-flag] app\n"
+ * ```
+ */
+import {
+  COMMAND_NAMES,
+  type CommandScan,
+  commandArmingWord,
+  newCommandScan,
+  secretIn,
+} from "../command-flags.js";
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { BLANK, byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
+
+/** Most bytes of a command line read from its command's name. */
+const MAX_LINE = 2048;
+/** Most bytes of one word (a longer one is no flag value this rule takes). */
+const MAX_WORD = 512;
+/** Bytes that may stand before a command's name: a line start, a blank, a path, a shell operator. */
+const BEFORE_COMMAND = byteSet(" \t\r\n/\\(`'\";&|$");
+/** Bytes that end a command line. */
+const ENDS_COMMAND = byteSet('\r\n;&|`)"');
+/** Letters that, after a backslash, are an escaped line end or tab inside a string (`\n`). */
+const ESCAPED_END = byteSet("nrt");
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+
+export const COMMAND_FLAG_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "command-flag",
+  anchors: [...COMMAND_NAMES, "PsExec", "PsExec64"],
+  maxLength: MAX_LINE + 1,
+  start(match): Candidate | undefined {
+    if (match.before >= 0 && BEFORE_COMMAND[match.before] !== 1) return undefined;
+    return new CommandLineCandidate(match.anchor, match.length);
+  },
+};
+
+/** One command line from its command's name. */
+class CommandLineCandidate implements Candidate {
+  /** Offset (from the anchor) of the byte read last. */
+  here: number;
+  /** Offset from which the candidate may still redact: the current word's start. */
+  claim = 0;
+  /** Where the secret ends, once found. */
+  to: number | undefined = undefined;
+  /** The command word (the anchor and what follows it up to a blank), then the current word. */
+  word: string;
+  /** Still reading the command word. */
+  naming = true;
+  inWord = false;
+  /** The current word started with `"`, and its closing quote is not read yet. */
+  quoted = false;
+  /** The byte before was a backslash (held: `\n` ends the command, `\\host` is a word). */
+  escape = false;
+  wordStart = 0;
+  /** Words read after the command word. */
+  words = 0;
+  readonly scan: CommandScan = newCommandScan();
+
+  constructor(anchor: string, length: number) {
+    this.word = anchor;
+    this.here = length - 1;
+  }
+
+  get from(): number {
+    return this.claim;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (here >= MAX_LINE) return Verdict.Reject;
+    if (this.naming) return this.nameByte(byte, here);
+    if (this.escape) {
+      this.escape = false;
+      if (ESCAPED_END[byte] === 1) return this.endWord(here - 1, false);
+      // Escaped, the byte is the word's (`\"` inside a string, `\\host`), whatever it is.
+      if (this.word.length >= MAX_WORD) return Verdict.Reject;
+      this.word += `\\${String.fromCharCode(byte)}`;
+      return Verdict.Hold;
+    }
+    if (byte === BACKSLASH) {
+      this.escape = true;
+      if (!this.inWord) this.startWord(here, "");
+      return Verdict.Hold;
+    }
+    if (!this.inWord) {
+      if (BLANK[byte] === 1) return Verdict.Hold;
+      if (ENDS_COMMAND[byte] === 1 && byte !== QUOTE) return Verdict.Reject;
+      this.startWord(here, String.fromCharCode(byte));
+      this.quoted = byte === QUOTE;
+      return Verdict.Hold;
+    }
+    if (this.quoted) {
+      if (byte === 0x0a || byte === 0x0d) return this.endWord(here, false);
+      if (byte === QUOTE) this.quoted = false;
+    } else if (BLANK[byte] === 1) {
+      return this.endWord(here, true);
+    } else if (ENDS_COMMAND[byte] === 1) {
+      return this.endWord(here, false);
+    }
+    if (this.word.length >= MAX_WORD) return Verdict.Reject;
+    this.word += String.fromCharCode(byte);
+    return Verdict.Hold;
+  }
+
+  private startWord(here: number, word: string): void {
+    this.inWord = true;
+    this.quoted = false;
+    this.wordStart = here;
+    this.claim = here;
+    this.word = word;
+  }
+
+  /** A byte of the command word: the name may go on (`mysqldump` is another anchor) or end. */
+  private nameByte(byte: number, here: number): Verdict {
+    if (BLANK[byte] !== 1) {
+      // `mysql.exe`, `PsExec64.exe`; any other run makes another word.
+      if (ENDS_COMMAND[byte] === 1 || this.word.length >= 64) return Verdict.Reject;
+      this.word += String.fromCharCode(byte);
+      return Verdict.Hold;
+    }
+    secretIn(this.word, this.scan);
+    if (this.scan.command === null) return Verdict.Reject;
+    this.naming = false;
+    this.claim = here + 1;
+    return Verdict.Hold;
+  }
+
+  /** The current word ended at `end` (exclusive): a secret closes the candidate. */
+  private endWord(end: number, more: boolean): Verdict {
+    this.inWord = false;
+    const word = this.word;
+    const arming = this.words++ === 0 ? commandArmingWord(this.scan) : undefined;
+    // `docker login -p X`, never `docker run -p 8080:80`: the arming word comes first.
+    if (arming !== undefined && word !== arming) return Verdict.Reject;
+    const at = secretIn(word, this.scan);
+    if (at >= 0 && at < word.length) {
+      this.claim = this.wordStart + at;
+      this.to = end;
+      return Verdict.Close;
+    }
+    if (!more) return Verdict.Reject;
+    this.claim = end + 1;
+    return Verdict.Hold;
+  }
+
+  end(): Verdict {
+    if (!this.inWord || this.naming) return Verdict.Reject;
+    if (this.escape) this.word += "\\";
+    return this.endWord(this.here + 1, false);
+  }
+}
+
+keepShape(new CommandLineCandidate("mysql", 5));
