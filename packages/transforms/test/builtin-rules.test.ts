@@ -4,6 +4,7 @@ import { compileRedaction } from "../src/compile-redaction.js";
 import { PROVIDER_FORMATS } from "../src/provider-catalogue.js";
 import { redactText } from "../src/redact-text.js";
 import { createRedactor } from "../src/redactor.js";
+import { Verdict } from "../src/rule.js";
 import { allChunkings, checkNoSecretPiece, checkRedaction, checkRedactor } from "../src/testing.js";
 import { checkEverySplit } from "./every-split.js";
 
@@ -445,6 +446,22 @@ describe("built-in rules", () => {
     }
     expect(redact("token=ab1; Y")).toBe("token=[REDACTED:secret-assignment]; Y");
     expect(redact("token=ab1;x Y")).toBe("token=[REDACTED:secret-assignment] Y");
+  });
+
+  it("command-flag: a command name on the line ends the candidate before it (one a word)", () => {
+    const rule = BUILTIN_RULES.find((r) => r.name === "command-flag");
+    if (rule?.kind !== "matcher") throw new Error("command-flag is a matcher rule");
+    const verdicts = (text: string) => {
+      const cand = rule.start({ anchor: "mysql", length: 5, before: -1 })!;
+      return [...Buffer.from(text)].map((byte) => cand.next(byte));
+    };
+    // `mysql mysql …`: the second name is its own candidate's; the first stops there.
+    expect(verdicts(" mysql ").at(-1)).toBe(Verdict.Reject);
+    // …unless it is the value a flag names: `sshpass -p mysql` has the password `mysql`.
+    expect(redact("sshpass -p mysql ssh h\n")).toBe("sshpass -p [REDACTED:command-flag] ssh h\n");
+    expect(redact("mysql mysql mysql -pS3cretPass1 db\n")).toBe(
+      "mysql mysql mysql -p[REDACTED:command-flag] db\n",
+    );
   });
 
   it("takes an unknown scheme word and one token after it, never more, however split", () => {

@@ -149,7 +149,11 @@ class CommandLineCandidate implements Candidate {
     const arming = this.words++ === 0 ? commandArmingWord(this.scan) : undefined;
     // `docker login -p X`, never `docker run -p 8080:80`: the arming word comes first.
     if (arming !== undefined && word !== arming) return Verdict.Reject;
+    const command = this.scan.command;
     const at = secretIn(word, this.scan);
+    // Another command's name (`sshpass -p x mysql -p…`, or `mysql mysql mysql…`): the
+    // candidate its anchor started reads on, so a line of names costs one candidate a word.
+    if (this.scan.command !== command) return Verdict.Reject;
     if (at >= 0 && at < word.length) {
       this.claim = this.wordStart + at;
       this.to = end;
