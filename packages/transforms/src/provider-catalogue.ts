@@ -246,6 +246,13 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$argon2id$", "$argon2i$", "$argon2d$", "$scrypt$", "$pbkdf2-sha256$", "$pbkdf2-sha512$"], body: "A-Za-z0-9+/=,.$-", minBody: 30, maxBody: 512, shape: "%v=19$m=65536,t=3,p=4$" + "{22:A-Za-z0-9+/}$" + "{43:A-Za-z0-9+/}" },
   // OpenSSL's `-passin pass:X` / `-passout pass:X`: the password itself on the command line.
   { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!-&(-~", minBody: 4, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },
+  // Developer tools and AI APIs (their documented prefixes and lengths).
+  { family: "crates", rule: "crates-io-token", prefixes: ["cio"], body: B62, minBody: 32, maxBody: 36, mixed: true, shape: "%{32:A-Za-z0-9}" },
+  { family: "dependency-track", rule: "dependency-track-key", prefixes: ["odt_"], body: "A-Za-z0-9_", minBody: 32, maxBody: 64, mixed: true, shape: "%{32:A-Za-z0-9}" },
+  { family: "firecrawl", rule: "firecrawl-key", prefixes: ["fc-"], body: HEX, minBody: 32, maxBody: 32, mixed: "digit", shape: "%{32:a-f0-9}" },
+  { family: "jina", rule: "jina-key", prefixes: ["jina_"], body: B62, minBody: 40, maxBody: 100, mixed: true, shape: "%{60:A-Za-z0-9}" },
+  { family: "tavily", rule: "tavily-key", prefixes: ["tvly-"], body: "A-Za-z0-9-", minBody: 32, maxBody: 48, mixed: true, shape: "%dev-{32:A-Za-z0-9}" },
+  { family: "stackhawk", rule: "stackhawk-key", prefixes: ["hawk."], body: "A-Za-z0-9.", minBody: 41, maxBody: 44, mixed: true, shape: "%{20:A-Za-z0-9}.{20:A-Za-z0-9}" },
   // Formats first listed as context-only whose own prefix is distinctive enough alone.
   { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, maxBody: 200, mixed: true, shape: "%{80:A-Za-z0-9}" },
   { family: "dropbox", rule: "dropbox-token", prefixes: ["sl."], body: URLSAFE, minBody: 100, mixed: true, shape: "%{135:A-Za-z0-9_-}" },
