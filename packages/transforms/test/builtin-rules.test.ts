@@ -131,6 +131,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "authorization: [REDACTED:authorization-header]\n",
   ],
   [
+    // A multi-word keyword with its words apart, as a person or a form writes it.
+    "secret-assignment",
+    "datadog api key e49ca020812e5b4f6b6f1f09d1a3945e\nYour API Key: 5b6c3b2a7c1e9f4d4e2b8a6c1d2e3f4a\n",
+    "e49ca020812e5b4f6b6f1f09d1a3945e",
+    "datadog api key [REDACTED:secret-assignment]\nYour API Key: [REDACTED:secret-assignment]\n",
+  ],
+  [
     "command-flag",
     "+ mysql -u root -pHunt3r2Secret app\n",
     "Hunt3r2Secret",
@@ -386,6 +393,7 @@ const SETTINGS = [
 
 /** Text that must come through unchanged. */
 const BENIGN = [
+  "Enter your API key:\nset the API key in the settings page; the private key file is missing",
   // A flag value the table does not name a secret, a prompt, a command only mentioned.
   "docker run -p 8080:80 nginx\nmysql -u root -p app\nthe mysql server is up; zip -r a.zip d",
   "redis-cli -h cache -p 6379 ping\nsshpass -f ~/.pw ssh host\nopenssl rand -hex 16",
