@@ -1,9 +1,10 @@
 /**
- * Secrets a command line carries in its flags, which the stream rules cannot see because
- * the value stands alone (`mysql -phunter2`, `docker login -p hunter2`, `openssl …
- * -passin pass:hunter2`): a label built from argv (or given with `--label`) keeps every
- * word of its shape, and the value of each credential flag becomes
- * `[REDACTED:command-flag]`, before the ordinary rules run over it.
+ * Secrets a command line carries in its flags, where the value stands alone (`mysql
+ * -phunter2`, `docker login -p hunter2`, `openssl … -passin pass:hunter2`): a label built
+ * from argv (or given with `--label`) keeps every word of its shape, and the value of each
+ * credential flag becomes `[REDACTED:command-flag]`, before the ordinary rules run over
+ * it. The word scan ({@link secretIn}) is also the stream rule `command-flag`'s
+ * (`rules/command-line.ts`), for command lines written into the output.
  *
  * Covered, for any command: `--password X`/`--password=X` and the same for `passwd`,
  * `pass`, `pwd`, `token`, `secret`, `api-key`/`apikey`, `access-token`, `auth-token`,

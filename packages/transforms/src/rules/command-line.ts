@@ -4,11 +4,13 @@
  * hunter2 ssh …`, `docker login -u me -p hunter2`, `redis-cli -a hunter2`, `htpasswd -b f
  * user hunter2`. The same per-command table as labels (`command-flags.ts`): the rule
  * starts at a listed command's name (standing as a word of its own), reads the words after
- * it to the end of the command (a line end, `;`, `&`, `|`, a backtick, `)`, an escaped
- * line end or tab inside a string, `\n`, or a `"` that ends one) and redacts the first flag value the table names a secret,
- * nothing else. A command whose flags count only after a word (`docker login`) must have
- * that word next. Only the bytes of the current word are held, at most
- * {@link MAX_WORD}; a command line longer than {@link MAX_LINE} bytes is read no further.
+ * it to the end of the command (a line end, `;`, `&`, `|`, a backtick, `)`, an escaped line
+ * end or tab inside a string, `\n`, or a `"` that ends one) and redacts the first flag
+ * value the table names a secret, nothing else. A command whose flags count only after a
+ * word (`docker login`) must have that word next; another command's name ends the line's
+ * candidate (that name's own candidate reads on). Only the current word is held, at most
+ * {@link MAX_WORD} bytes; a command line longer than {@link MAX_LINE} bytes is read no
+ * further.
  *
  * @example
  * ```ts
