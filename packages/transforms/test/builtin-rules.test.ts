@@ -138,6 +138,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "datadog api key [REDACTED:secret-assignment]\nYour API Key: [REDACTED:secret-assignment]\n",
   ],
   [
+    // `pass` as a whole word (`DB_PASS`, `db_pass:`), and Azure API Management's header.
+    "secret-assignment",
+    'DB_PASS=Hunt3r2Secret\ndb_pass: "Hunt3r2Secret"\nOcp-Apim-Subscription-Key: Hunt3r2Secret\n',
+    "Hunt3r2Secret",
+    'DB_PASS=[REDACTED:secret-assignment]\ndb_pass: "[REDACTED:secret-assignment]"\nOcp-Apim-Subscription-Key: [REDACTED:secret-assignment]\n',
+  ],
+  [
     "command-flag",
     "+ mysql -u root -pHunt3r2Secret app\n",
     "Hunt3r2Secret",
@@ -393,6 +400,8 @@ const SETTINGS = [
 
 /** Text that must come through unchanged. */
 const BENIGN = [
+  "all tests pass\ntests pass: 12\nif ok: pass\npass = next\ncompass=north1 bypass=1 pass_through=yes",
+  "openssl enc -aes256 -pass env:KEY_PASS -in f\nopenssl enc -aes256 -pass file:/run/pw -in f",
   "Enter your API key:\nset the API key in the settings page; the private key file is missing",
   // A flag value the table does not name a secret, a prompt, a command only mentioned.
   "docker run -p 8080:80 nginx\nmysql -u root -p app\nthe mysql server is up; zip -r a.zip d",

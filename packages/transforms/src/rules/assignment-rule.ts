@@ -63,6 +63,7 @@ const VALUE_RUN = (() => {
   return run;
 })();
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
+const OPENSSL_ARGUMENT = /^(?:pass|env|file|fd):|^stdin$/;
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
 const ALPHA = byteSet("A-Za-z");
@@ -626,6 +627,9 @@ class AssignmentCandidate implements Candidate {
     }
     const text = String.fromCharCode(...v);
     const first = v[0]!;
+    // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (the
+    // prefix stays), `env:`, `file:`, `fd:` and `stdin` only say where the password is.
+    if (this.flag && OPENSSL_ARGUMENT.test(text)) return false;
     // Placeholders and templates.
     if (first === 0x24 || first === 0x25 || first === 0x3c || text.startsWith("{{")) return false;
     if (text.startsWith("[REDACTED") || text.includes("...") || text.includes("\u2026"))

@@ -1,7 +1,8 @@
 /**
  * Built-in assignment rules: AWS secret access keys by their variable name, any assignment
  * whose name contains a sensitive keyword (TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE,
- * API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, and PW / PWD as whole words, in lower,
+ * API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, SUBSCRIPTION_KEY, and PW / PWD / PASS /
+ * CREDS as whole words, in lower,
  * UPPER, Capitalized, camel and Pascal case with `_`, `-` or no separator), and assignments
  * named after a vendor whose keys have no prefix (`HEROKU_API=…`, `"datadog_key": "…"`).
  * See `assignment-rule.ts` for the grammar and the value test.
@@ -31,12 +32,14 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   ["private", "key"],
   ["credential"],
   ["access", "key"],
+  // Azure API Management's header (`Ocp-Apim-Subscription-Key: …`).
+  ["subscription", "key"],
 ]);
 
-/** `_pw=`, `PWD:`, `creds =`: short keywords, so only as whole words. */
+/** `_pw=`, `PWD:`, `creds =`, `DB_PASS=`: short keywords, so only as whole words. */
 export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "secret-assignment",
-  [["pw"], ["pwd"], ["creds"]],
+  [["pw"], ["pwd"], ["pass"], ["creds"]],
   { wholeWord: true },
 );
 
