@@ -35,7 +35,11 @@ export const COMMAND_FLAG_MARKER = "[REDACTED:command-flag]";
 
 const SECRET_FLAG =
   /^(--?(?:password|passwd|pass|pwd|token|secret|api-?key|access-token|auth-token|client-secret|private-key|passphrase|http-password|ftp-password|proxy-password))(=.*)?$/i;
-const OPENSSL_SOURCE = /^(?:(?:env|file|fd):.|stdin$)/;
+/**
+ * OpenSSL's password argument (`-pass`, `-passin`): `pass:X` is the password itself;
+ * `env:`, `file:`, `fd:` and `stdin` only say where it is.
+ */
+export const OPENSSL_PASSWORD_ARGUMENT = /^(?:(?:pass|env|file|fd):|stdin$)/;
 const USER_FLAG = /^(-u|--user|--proxy-user)(=.*)?$/;
 
 /** What a listed command takes a secret in (see the file comment). */
@@ -164,10 +168,10 @@ export function commandArmingWord(scan: CommandScan): string | undefined {
 export function secretIn(word: string, scan: CommandScan): number {
   const pending = scan.pending;
   scan.pending = null;
-  // OpenSSL's password arguments: `pass:X` is the password; `env:`, `file:`, `fd:` and
-  // `stdin` only say where it is.
-  if (pending === "secret")
-    return word.startsWith("pass:") ? 5 : OPENSSL_SOURCE.test(word) ? -1 : 0;
+  if (pending === "secret") {
+    if (!OPENSSL_PASSWORD_ARGUMENT.test(word)) return 0;
+    return word.startsWith("pass:") ? 5 : -1;
+  }
   if (pending === "user") return userSecret(word, ":");
   if (pending === "user-percent") return userSecret(word, "%");
   const command = commandOf(word);

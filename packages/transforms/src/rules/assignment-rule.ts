@@ -37,6 +37,7 @@
  * // '{"api_key": "[REDACTED:secret-assignment]"} DB_PASSWORD=[REDACTED:secret-assignment] max_tokens=10 PASSWORD_MIN_LENGTH=12'
  * ```
  */
+import { OPENSSL_PASSWORD_ARGUMENT } from "../command-flags.js";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { ALNUM, BLANK, byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
@@ -63,7 +64,6 @@ const VALUE_RUN = (() => {
   return run;
 })();
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
-const OPENSSL_ARGUMENT = /^(?:pass|env|file|fd):|^stdin$/;
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
 const ALPHA = byteSet("A-Za-z");
@@ -627,9 +627,9 @@ class AssignmentCandidate implements Candidate {
     }
     const text = String.fromCharCode(...v);
     const first = v[0]!;
-    // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (the
-    // prefix stays), `env:`, `file:`, `fd:` and `stdin` only say where the password is.
-    if (this.flag && OPENSSL_ARGUMENT.test(text)) return false;
+    // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (its
+    // prefix stays), the others only say where the password is.
+    if (this.flag && OPENSSL_PASSWORD_ARGUMENT.test(text)) return false;
     // Placeholders and templates.
     if (first === 0x24 || first === 0x25 || first === 0x3c || text.startsWith("{{")) return false;
     if (text.startsWith("[REDACTED") || text.includes("...") || text.includes("\u2026"))

@@ -1,10 +1,10 @@
 /**
  * The usual spellings of a (possibly multi-word) keyword: lowercase, UPPERCASE,
- * Capitalized, camelCase and PascalCase, joined by `_`, `-`, nothing or a space. Built-in rules
- * spell their keywords out this way instead of matching ASCII case-insensitively: the
- * spellings join the one exact automaton, so scanning stays one table lookup per byte
- * (a case-folded automaton would be a second lookup on every byte). Arbitrary case mixes
- * such as `pAsSwOrD` are not matched.
+ * Capitalized, camelCase, PascalCase and an acronym first (`APIKey`), joined by `_`, `-`,
+ * nothing or a space. Built-in rules spell their keywords out this way instead of matching
+ * ASCII case-insensitively: the spellings join the one exact automaton, so scanning stays
+ * one table lookup per byte (a case-folded automaton would be a second lookup on every
+ * byte). Arbitrary case mixes such as `pAsSwOrD` are not matched.
  *
  * @example
  * ```ts
