@@ -21,7 +21,7 @@
  * const ac = buildAutomaton([{ bytes: Buffer.from("secret"), literal: 0, anchor: -1 }], {});
  * let s = 0;
  * for (const b of Buffer.from("a secret")) s = ac.step(s, ac.classOf[b]!);
- * ac.outLength[s]; // 6: "secret" ends here
+ * ac.depthOf(ac.outState[s]!); // 6: "secret" ends here
  * ```
  */
 
@@ -74,18 +74,25 @@ export interface Automaton {
    * row, so the loop needs one load and one sign test per byte.
    */
   readonly code: Int32Array;
-  /** Depth of each state in symbols. */
-  readonly depth: Int32Array;
+  /**
+   * The first state of each depth (breadth order: a depth's states are consecutive), and
+   * the number of states after the deepest: depths in 4 bytes a depth, not a state.
+   */
+  readonly levelStart: Int32Array;
   /** Whitespace symbols in each state's string. */
   readonly wsCount: Int32Array;
   /** `FLAG_*` bits per state. */
   readonly flags: Uint8Array;
-  /** Length in symbols of the longest literal needle ending at this state, 0 if none. */
-  readonly outLength: Int32Array;
-  /** Whitespace symbols inside that needle. */
-  readonly outWs: Int32Array;
-  /** Its literal rule index (the lowest among equal needles); meaningless where `outLength` is 0. */
-  readonly outLiteral: Int32Array;
+  /**
+   * The state whose string is the longest literal needle ending at this state (itself, or
+   * one down its failure links), 0 if none: its depth is the needle's length, its
+   * `wsCount` the whitespace symbols inside, {@link literalOf} its literal rule index.
+   */
+  readonly outState: Int32Array;
+  /** Depth of `state` in symbols (a search of {@link levelStart}). */
+  depthOf(state: number): number;
+  /** The literal rule index (the lowest among equal needles) of a state that ends a literal needle. */
+  literalOf(state: number): number;
   /** Longest proper suffix state of `s` (its failure link). */
   readonly fail: Int32Array;
   /**
@@ -135,8 +142,8 @@ export function buildAutomaton(
   const fold = options.foldCase ?? false;
   const { classOf, classes, wsClass } = buildClasses(pool, collapse, fold);
   const rows = buildRows(pool, classOf, wsClass);
-  const states = rows.depth.length;
-  const denseStates = denseStateCount(options, states, classes, rows.depth);
+  const states = rows.flags.length;
+  const denseStates = denseStateCount(options, states, classes, rows.levelStart);
   const dense = new Int32Array(denseStates * classes);
   const fail = new Int32Array(states);
   const step = createStep(rows, dense, fail, denseStates, classes, wsClass);
@@ -201,6 +208,7 @@ export function assemble(tables: AutomatonTables): Automaton {
   const { classes, wsClass, denseStates, dense, fail, rows } = tables;
   const states = fail.length;
   const step = createStep(rows, dense, fail, denseStates, classes, wsClass);
+  const { levelStart, literalStates, literalIds } = rows;
   let full: Automaton | null = null;
   const automaton: Automaton = {
     classOf: tables.classOf,
@@ -210,12 +218,12 @@ export function assemble(tables: AutomatonTables): Automaton {
     denseStates,
     dense,
     code: tables.code,
-    depth: rows.depth,
+    levelStart,
     wsCount: rows.wsCount,
     flags: rows.flags,
-    outLength: rows.outLength,
-    outWs: rows.outWs,
-    outLiteral: rows.outLiteral,
+    outState: rows.outState,
+    depthOf: (state) => lastAtMost(levelStart, levelStart.length, state),
+    literalOf: (state) => literalIds[lastAtMost(literalStates, literalStates.length, state)]!,
     fail,
     anchorStart: tables.anchorStart,
     anchorIds: tables.anchorIds,
@@ -280,12 +288,19 @@ function densify(a: Automaton, rows: AutomatonTables["rows"], wsClass: number): 
 
 /** Per-state rows in breadth-first numbering, before failure links. */
 interface StateRows {
-  readonly depth: Int32Array;
+  /** See {@link Automaton.levelStart}. */
+  readonly levelStart: Int32Array;
   readonly wsCount: Int32Array;
   readonly flags: Uint8Array;
-  readonly outLength: Int32Array;
-  readonly outWs: Int32Array;
-  readonly outLiteral: Int32Array;
+  /** See {@link Automaton.outState}: before failure links, a state's own needle only. */
+  readonly outState: Int32Array;
+  /**
+   * The states that end literal needles, ascending, and each one's literal rule index:
+   * outputs are found in millions of states of known values, their index is read only
+   * where one matches (a search), so it takes 8 bytes an output, not 4 a state.
+   */
+  readonly literalStates: Int32Array;
+  readonly literalIds: Int32Array;
   /**
    * Children of `s`: `cClass[cStart[s] .. cStart[s + 1])`, sorted by class. In breadth-first
    * numbering every state's children are consecutive and state 0 is no one's, so the child
@@ -323,7 +338,7 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
   let maxAnchorId = -1;
   for (let n = 0; n < pool.count; n++) maxAnchorId = Math.max(maxAnchorId, pool.anchor[n]!);
   // States are at most one per symbol, plus the root.
-  const rows = newRows((layout.symEnd[count - 1] ?? 0) + 1, maxAnchorId);
+  const rows = newRows((layout.symEnd[count - 1] ?? 0) + 1, count, maxAnchorId);
   // `active[0 .. live)`: needles (indices into the layout) longer than the depth `d`, grouped
   // by `at[k]`, the state their first `d` symbols reach. `at` goes by position, not by needle
   // (sequential reads): sorting within a group, where it is all one value, leaves it as is.
@@ -335,6 +350,7 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
   const bins = new Int32Array(257);
   let spare: Layout | null = null;
   for (let d = 0; live > 0; d++) {
+    rows.levelStart.push(rows.states);
     if (d >= 2 && (d & (d - 1)) === 0) {
       // Every needle still active, its symbols from `d` on, copied in the active order and
       // renumbered so: the reads of the deeper levels are sequential, not one cache miss per
@@ -354,12 +370,15 @@ function buildRows(pool: NeedlePool, classOf: Uint8Array, wsClass: number): Stat
 /** The per-state tables while {@link buildRows} fills them, sized for the most states. */
 interface GrowingRows {
   states: number;
-  readonly depth: Int32Array;
+  /** The first state of each depth made so far (depth 0: the root, state 0). */
+  readonly levelStart: number[];
   readonly wsCount: Int32Array;
   readonly flags: Uint8Array;
-  readonly outLength: Int32Array;
-  readonly outWs: Int32Array;
-  readonly outLiteral: Int32Array;
+  readonly outState: Int32Array;
+  /** `literalStates[0 .. literals)`, `literalIds`: see {@link StateRows}. */
+  literals: number;
+  readonly literalStates: Int32Array;
+  readonly literalIds: Int32Array;
   /** Children per state, at `s + 1` (prefix-summed into `cStart` at the end). */
   readonly childCount: Int32Array;
   readonly cClass: Uint8Array;
@@ -369,19 +388,19 @@ interface GrowingRows {
   readonly ownAnchors: number[];
 }
 
-function newRows(capacity: number, maxAnchorId: number): GrowingRows {
+function newRows(capacity: number, needles: number, maxAnchorId: number): GrowingRows {
   // Tables are cut to the states made at the end (views): the pages never touched cost no
-  // memory. Only states with an output (`outLength > 0`) have a meaningful `outLiteral`,
-  // and only whitespace writes `wsCount`/`outWs`, so most of those pages stay untouched
-  // too (most known values have no whitespace).
+  // memory. Only whitespace writes `wsCount`, so most of its pages stay untouched too (most
+  // known values have no whitespace).
   return {
     states: 1,
-    depth: new Int32Array(capacity),
+    levelStart: [0],
     wsCount: new Int32Array(capacity),
     flags: new Uint8Array(capacity),
-    outLength: new Int32Array(capacity),
-    outWs: new Int32Array(capacity),
-    outLiteral: new Int32Array(capacity),
+    outState: new Int32Array(capacity),
+    literals: 0,
+    literalStates: new Int32Array(needles),
+    literalIds: new Int32Array(needles),
     childCount: new Int32Array(capacity + 1),
     cClass: new Uint8Array(capacity),
     anchorLength: new Int32Array(maxAnchorId + 1),
@@ -400,7 +419,7 @@ function addLevel(
   d: number,
   wsClass: number,
 ): void {
-  const { depth, wsCount, flags, cClass, childCount } = rows;
+  const { wsCount, flags, cClass, childCount } = rows;
   let states = rows.states;
   let prevState = -1;
   let prevSym = -1;
@@ -409,7 +428,6 @@ function addLevel(
     const sym = symbols[symStart[active[k]!]! + d]!;
     if (parent !== prevState || sym !== prevSym) {
       const s = states++;
-      depth[s] = d + 1;
       const ws = wsCount[parent]! + (sym === wsClass ? 1 : 0);
       if (ws > 0) wsCount[s] = ws;
       if (sym === wsClass) flags[s]! |= FLAG_WS_END;
@@ -433,7 +451,7 @@ function retireEnded(
   { symStart, symEnd, kept }: Layout,
   d: number,
 ): number {
-  const { depth, wsCount, outLength, outWs, outLiteral, anchorLength, anchorWs } = rows;
+  const { wsCount, outState, literalStates, literalIds, anchorLength, anchorWs } = rows;
   let w = 0;
   for (let k = 0; k < live; k++) {
     const n = active[k]!;
@@ -446,14 +464,19 @@ function retireEnded(
     const needle = kept[n]!;
     const literal = pool.literal[needle]!;
     if (literal >= 0) {
-      outLiteral[s] = outLength[s] === 0 ? literal : Math.min(outLiteral[s]!, literal);
-      outLength[s] = depth[s]!;
-      if (wsCount[s]! > 0) outWs[s] = wsCount[s]!;
+      // States come in ascending order, equal needles one after another.
+      const last = rows.literals - 1;
+      if (outState[s] === s) literalIds[last] = Math.min(literalIds[last]!, literal);
+      else {
+        outState[s] = s;
+        literalStates[rows.literals] = s;
+        literalIds[rows.literals++] = literal;
+      }
     }
     const anchor = pool.anchor[needle]!;
     if (anchor >= 0) {
       rows.ownAnchors.push(s, anchor);
-      anchorLength[anchor] = depth[s]!;
+      anchorLength[anchor] = d + 1;
       anchorWs[anchor] = wsCount[s]!;
     }
   }
@@ -467,12 +490,12 @@ function finishRows(rows: GrowingRows): StateRows {
   for (let s = 0; s < states; s++) cStart[s + 1] = cStart[s]! + cStart[s + 1]!;
   const { ownAnchorStart, ownAnchorIds } = groupAnchors(rows.ownAnchors, states);
   return {
-    depth: rows.depth.subarray(0, states),
+    levelStart: Int32Array.from([...rows.levelStart, states]),
     wsCount: rows.wsCount.subarray(0, states),
     flags: rows.flags.subarray(0, states),
-    outLength: rows.outLength.subarray(0, states),
-    outWs: rows.outWs.subarray(0, states),
-    outLiteral: rows.outLiteral.subarray(0, states),
+    outState: rows.outState.subarray(0, states),
+    literalStates: rows.literalStates.slice(0, rows.literals),
+    literalIds: rows.literalIds.slice(0, rows.literals),
     cStart,
     cClass: rows.cClass.subarray(0, states - 1),
     ownAnchorStart,
@@ -618,14 +641,14 @@ function denseStateCount(
   options: AutomatonOptions,
   states: number,
   classes: number,
-  depth: Int32Array,
+  levelStart: Int32Array,
 ): number {
   const cells = options.denseCells ?? 1 << 20;
-  let denseStates = Math.max(1, Math.min(states, Math.floor(cells / classes)));
+  const denseStates = Math.max(1, Math.min(states, Math.floor(cells / classes)));
   const denseDepth = options.denseDepth ?? Number.POSITIVE_INFINITY;
   // Breadth order: the states within `denseDepth` are a prefix.
-  while (denseStates > 1 && depth[denseStates - 1]! > denseDepth) denseStates--;
-  return denseStates;
+  if (denseDepth + 1 >= levelStart.length) return denseStates;
+  return Math.max(1, Math.min(denseStates, levelStart[denseDepth + 1]!));
 }
 
 /** The transition function: dense row, whitespace loop, sparse children, else failure link. */
@@ -687,22 +710,15 @@ function inheritOutputs(
   fail: Int32Array,
   states: number,
 ): { anchorStart: Int32Array; anchorIds: Int32Array; maxWsCount: number; maxDepth: number } {
-  const { depth, wsCount, flags, outLength, outWs, outLiteral, ownAnchorStart, ownAnchorIds } =
-    rows;
+  const { levelStart, wsCount, flags, outState, ownAnchorStart, ownAnchorIds } = rows;
   const anchorStart = new Int32Array(states + 1);
   const ids: number[] = [];
   let maxWsCount = 0;
-  let maxDepth = 0;
   for (let s = 0; s < states; s++) {
     maxWsCount = Math.max(maxWsCount, wsCount[s]!);
-    maxDepth = Math.max(maxDepth, depth[s]!);
     const f = fail[s]!;
-    if (s > 0 && outLength[s] === 0 && outLength[f]! > 0) {
-      outLength[s] = outLength[f]!;
-      if (outWs[f]! > 0) outWs[s] = outWs[f]!;
-      outLiteral[s] = outLiteral[f]!;
-    }
-    if (outLength[s]! > 0) flags[s]! |= FLAG_OUTPUT;
+    if (s > 0 && outState[s] === 0) outState[s] = outState[f]!;
+    if (outState[s] !== 0) flags[s]! |= FLAG_OUTPUT;
     // Only states with anchors (own or inherited) write their range: the pages of the
     // others stay untouched (no memory for the millions of states of known values).
     const inherits = s > 0 && (flags[f]! & FLAG_ANCHOR) !== 0;
@@ -714,6 +730,7 @@ function inheritOutputs(
       flags[s]! |= FLAG_ANCHOR;
     }
   }
+  const maxDepth = levelStart.length - 2;
   return { anchorStart, anchorIds: Int32Array.from(ids), maxWsCount, maxDepth };
 }
 
@@ -789,4 +806,16 @@ function buildClasses(
 
 function lower(byte: number): number {
   return byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte;
+}
+
+/** The last index `i < n` with `sorted[i] <= value` (`sorted` ascending, `sorted[0] <= value`). */
+function lastAtMost(sorted: Int32Array, n: number, value: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (sorted[mid]! <= value) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

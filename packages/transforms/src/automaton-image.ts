@@ -34,17 +34,17 @@ import {
 
 const FORMAT = "spool-automaton";
 /** Bump when the tables' meaning changes: older images then no longer load. */
-const VERSION = 2;
+const VERSION = 3;
 
 /** The byte tables; every other table is `Int32Array`. */
 const BYTE_TABLES = new Set(["classOf", "flags", "cClass"]);
 const ROW_TABLES = [
-  "depth",
+  "levelStart",
   "wsCount",
   "flags",
-  "outLength",
-  "outWs",
-  "outLiteral",
+  "outState",
+  "literalStates",
+  "literalIds",
   "cStart",
   "cClass",
 ] as const;
@@ -184,16 +184,15 @@ function readHeader(bytes: Uint8Array): Header | null {
 function fits(t: AutomatonTables): boolean {
   const states = t.fail.length;
   const { rows } = t;
-  const perState = [
-    rows.depth,
-    rows.wsCount,
-    rows.flags,
-    rows.outLength,
-    rows.outWs,
-    rows.outLiteral,
-  ];
+  const perState = [rows.wsCount, rows.flags, rows.outState];
+  const levels = rows.levelStart;
   return (
     states > 0 &&
+    levels.length >= 2 &&
+    levels[0] === 0 &&
+    levels[levels.length - 1] === states &&
+    t.maxDepth === levels.length - 2 &&
+    rows.literalStates.length === rows.literalIds.length &&
     t.classOf.length === 256 &&
     t.denseStates > 0 &&
     t.denseStates <= states &&

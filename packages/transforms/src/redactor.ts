@@ -350,8 +350,8 @@ class Redactor implements RedactorStage {
     this.scan = folded.states > 1 ? scanBoth : scanExact;
     this.filter = compiled.startFilter;
     this.useFilter = options.startFilter ?? true;
-    this.exactShallow = shallowStates(exact.depth);
-    this.foldedShallow = shallowStates(folded.depth);
+    this.exactShallow = shallowStates(exact);
+    this.foldedShallow = shallowStates(folded);
     this.base64 =
       options.decodeBase64 === false
         ? null
@@ -586,8 +586,9 @@ class Redactor implements RedactorStage {
     const flags = exact.flags[state]!;
     if ((flags & FLAG_WS_END) !== 0) this.wsRuns.note(state === previous);
     if ((flags & FLAG_OUTPUT) !== 0) {
-      const length = exact.outLength[state]! + this.wsRuns.extraOf(exact.outWs[state]!);
-      this.addSpan(pos - length, pos, exact.outLiteral[state]!);
+      const own = exact.outState[state]!;
+      const length = exact.depthOf(own) + this.wsRuns.extraOf(exact.wsCount[own]!);
+      this.addSpan(pos - length, pos, exact.literalOf(own));
     }
     if ((flags & FLAG_ANCHOR) !== 0) {
       const from = exact.anchorStart[state]!;
@@ -671,7 +672,7 @@ class Redactor implements RedactorStage {
       const { exact, folded } = this;
       while (this.exactState !== 0 && this.exactFrontier() <= limit)
         this.exactState = exact.fail[this.exactState]!;
-      while (this.foldedState !== 0 && this.pos - folded.depth[this.foldedState]! <= limit)
+      while (this.foldedState !== 0 && this.pos - folded.depthOf(this.foldedState) <= limit)
         this.foldedState = folded.fail[this.foldedState]!;
       this.candidates.dropClaimsUpTo(limit);
       f = this.frontier();
@@ -731,7 +732,8 @@ class Redactor implements RedactorStage {
   /** Earliest start of the exact automaton's partial match. */
   private exactFrontier(): number {
     const state = this.exactState;
-    return this.pos - this.exact.depth[state]! - this.wsRuns.extraOf(this.exact.wsCount[state]!);
+    const { exact } = this;
+    return this.pos - exact.depthOf(state) - this.wsRuns.extraOf(exact.wsCount[state]!);
   }
 
   /**
@@ -743,7 +745,7 @@ class Redactor implements RedactorStage {
     if (this.filtering) f = this.pos - this.heldByFilter();
     else {
       f = this.exactFrontier();
-      const f2 = this.pos - this.folded.depth[this.foldedState]!;
+      const f2 = this.pos - this.folded.depthOf(this.foldedState);
       if (f2 < f) f = f2;
     }
     if (this.lead !== null) f = this.leadStart(f);
@@ -947,21 +949,14 @@ function isPrefix(a: Automaton, key: number, length: number): boolean {
     const next = a.step(s, cls);
     // A child is one symbol deeper; a whitespace run stays in its state.
     const loops = next === s && s !== 0 && cls === a.wsClass;
-    if (a.depth[next] !== a.depth[s]! + 1 && !loops) return false;
+    if (a.depthOf(next) !== a.depthOf(s) + 1 && !loops) return false;
     s = next;
   }
   return true;
 }
 
-/** {@link shallowStates} of each automaton, counted once (a redactor is made per text). */
-const SHALLOW = new WeakMap<Int32Array, number>();
-
 /** States of at most {@link FILTER_DEPTH} symbols: a prefix of the breadth-first numbering. */
-function shallowStates(depth: Int32Array): number {
-  let n = SHALLOW.get(depth);
-  if (n !== undefined) return n;
-  n = 0;
-  while (n < depth.length && depth[n]! <= FILTER_DEPTH) n++;
-  SHALLOW.set(depth, n);
-  return n;
+function shallowStates(a: Automaton): number {
+  const { levelStart } = a;
+  return levelStart[Math.min(FILTER_DEPTH + 1, levelStart.length - 1)]!;
 }

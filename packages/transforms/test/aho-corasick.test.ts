@@ -11,6 +11,13 @@ function longestSuffixNeedle(text: string, needles: readonly string[]): number {
   return best;
 }
 
+/** The first needle (lowest index) of `length` symbols that `text` ends with. */
+function lowestLiteralEnding(text: string, needles: readonly string[], length: number): number {
+  const norm = (s: string) => s.replace(/\s+/g, " ").trim();
+  const t = text.replace(/\s+/g, " ");
+  return needles.findIndex((n) => norm(n).length === length && t.endsWith(norm(n)));
+}
+
 describe("aho-corasick", () => {
   it("reports the longest needle ending at each byte, with dense rows or sparse fallbacks alike", () => {
     const word = fc
@@ -39,8 +46,12 @@ describe("aho-corasick", () => {
             s1 = full.step(s1, full.classOf[byte]!);
             s2 = sparse.step(s2, sparse.classOf[byte]!);
             text += ch;
-            expect(sparse.outLength[s2]).toBe(full.outLength[s1]);
-            expect(full.outLength[s1]).toBe(longestSuffixNeedle(text, values));
+            const own = full.outState[s1]!;
+            const length = full.depthOf(own);
+            expect(sparse.depthOf(sparse.outState[s2]!)).toBe(length);
+            expect(length).toBe(longestSuffixNeedle(text, values));
+            // The lowest literal index among the needles that normalise to that suffix.
+            if (length > 0) expect(full.literalOf(own)).toBe(lowestLiteralEnding(text, values, length));
           }
         },
       ),
