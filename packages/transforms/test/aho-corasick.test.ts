@@ -51,7 +51,8 @@ describe("aho-corasick", () => {
             expect(sparse.depthOf(sparse.outState[s2]!)).toBe(length);
             expect(length).toBe(longestSuffixNeedle(text, values));
             // The lowest literal index among the needles that normalise to that suffix.
-            if (length > 0) expect(full.literalOf(own)).toBe(lowestLiteralEnding(text, values, length));
+            if (length > 0)
+              expect(full.literalOf(own)).toBe(lowestLiteralEnding(text, values, length));
           }
         },
       ),
