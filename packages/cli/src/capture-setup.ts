@@ -240,7 +240,8 @@ function knownValuesOf(
   const known: KnownValue[] = knownValuesFromEnv([...redact.envNames], env);
   const file = redact.file;
   if (file !== null) {
-    known.push(...parseKnownValues(readRedactFile(file), `--redact-file ${file}`));
+    for (const value of parseKnownValues(readRedactFile(file), `--redact-file ${file}`))
+      known.push(value);
   }
   return known;
 }
@@ -256,9 +257,11 @@ let lastCompiled: { readonly key: string; readonly compiled: CompiledRedaction }
 /** The known values, with the built-in rules or (`builtins: false`, binary streams) alone. */
 function compiledOnce(known: readonly KnownValue[], builtins: boolean): CompiledRedaction {
   // A digest, not the values: nothing secret is kept beyond the compiled automaton itself.
-  const key = createHash("sha256")
-    .update(JSON.stringify([builtins, known]))
-    .digest("hex");
+  // Value by value (a JSON of 100,000 values was tens of MiB at start-up).
+  const hash = createHash("sha256").update(builtins ? "1" : "0");
+  for (const { value, name = "" } of known)
+    hash.update(`${value.length}:${value}${name.length}:${name}`);
+  const key = hash.digest("hex");
   if (lastCompiled?.key !== key) {
     lastCompiled = { key, compiled: compileRedaction({ knownValues: known, builtins }) };
   }

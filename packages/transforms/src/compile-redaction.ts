@@ -26,6 +26,7 @@ import {
 } from "./aho-corasick.js";
 import { automatonKey, readAutomatonImage, writeAutomatonImage } from "./automaton-image.js";
 import { BUILTIN_RULES } from "./builtin-rules.js";
+import { hexViewFits } from "./hex-runs.js";
 import { checkKnownValue, type KnownValue, knownValueForms } from "./known-values.js";
 import { NeedlePool } from "./needle-pool.js";
 import {
@@ -154,6 +155,8 @@ export interface CompiledRedaction {
   readonly lead: { readonly bytes: Uint8Array; readonly length: number } | null;
   /** Where a needle of either automaton may start (`start-filter.ts`), built when first read. */
   readonly startFilter: StartFilter;
+  /** Some known value is found in hex by decoding hex runs (`hex-runs.ts`), not by needles. */
+  readonly hexView: boolean;
 }
 
 /**
@@ -209,7 +212,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
   const buildExact = (): Automaton => {
     const image = builtinsOnly ? loadBuiltinImage(exactNeedles) : null;
     if (image !== null) return image;
-    const pool = exactPool(known, exactNeedles);
+    const pool = exactPool(known, exactNeedles, window);
     if (known.length > 0) startFilter ??= buildStartFilter(exactNeedles, foldedNeedles, pool);
     return buildAutomaton(pool, EXACT_OPTIONS);
   };
@@ -230,6 +233,7 @@ export function compileRedaction(options: RedactionOptions = {}): CompiledRedact
     foldedAnchors: anchors.foldedAnchors,
     base64Rule,
     secretKeyRule,
+    hexView: known.some(({ value }) => hexViewFits(Buffer.byteLength(value), window)),
     lead:
       anchors.leadBytes === null ? null : { bytes: anchors.leadBytes, length: anchors.leadLength },
   } as unknown as CompiledRedaction;
@@ -426,11 +430,20 @@ interface KnownNeedle {
   readonly rule: number;
 }
 
-/** The exact automaton's needles packed: every form of every known value, then the rules'. */
-function exactPool(known: readonly KnownNeedle[], ruleNeedles: readonly Needle[]): NeedlePool {
+/**
+ * The exact automaton's needles packed: every form of every known value (in hex only where
+ * the hex view cannot find it), then the rules'.
+ */
+function exactPool(
+  known: readonly KnownNeedle[],
+  ruleNeedles: readonly Needle[],
+  window: number,
+): NeedlePool {
   const pool = new NeedlePool();
   for (const { value, rule } of known) {
-    for (const form of knownValueForms(value)) pool.addText(form, rule, -1);
+    const hex = !hexViewFits(Buffer.byteLength(value), window);
+    for (const form of knownValueForms(value, Number.POSITIVE_INFINITY, hex))
+      pool.addText(form, rule, -1);
   }
   for (const needle of ruleNeedles) pool.add(needle.bytes, needle.literal, needle.anchor);
   return pool;

@@ -72,7 +72,8 @@ export interface KnownValue {
  *
  * A value made only of bytes no encoder changes (`A-Za-z0-9-_.`) has only the raw, base64
  * and hex forms: the others are the same bytes. With `longest`, forms that are surely longer
- * than that many bytes may be left out (the raw value never is).
+ * than that many bytes may be left out (the raw value never is); with `hex` false, the hex
+ * forms are (the redactor finds most values in hex by decoding hex runs: `hex-runs.ts`).
  *
  * @category redaction
  * @example
@@ -82,7 +83,11 @@ export interface KnownValue {
  * knownValueForms("pa ss/word").includes("pa+ss%2fword"); // true
  * ```
  */
-export function knownValueForms(value: string, longest = Number.POSITIVE_INFINITY): string[] {
+export function knownValueForms(
+  value: string,
+  longest = Number.POSITIVE_INFINITY,
+  hex = true,
+): string[] {
   const raw = value.trim();
   const bytes = Buffer.from(raw, "utf8");
   const forms = new Set<string>([raw]);
@@ -95,10 +100,10 @@ export function knownValueForms(value: string, longest = Number.POSITIVE_INFINIT
       forms.add(b64.replaceAll("+", "-").replaceAll("/", "_"));
     }
   }
-  if (2 * bytes.length <= longest) {
-    const hex = bytes.toString("hex");
-    forms.add(hex);
-    forms.add(hex.toUpperCase());
+  if (hex && 2 * bytes.length <= longest) {
+    const digits = bytes.toString("hex");
+    forms.add(digits);
+    forms.add(digits.toUpperCase());
   }
   if (!UNCHANGED.test(raw) && bytes.length <= longest) {
     for (const keep of PERCENT_KEEP) addPercentForms(forms, bytes, keep);
@@ -198,15 +203,35 @@ export function knownValuesFromEnv(
  */
 export function parseKnownValues(text: string, source: string): KnownValue[] {
   const values: KnownValue[] = [];
-  const lines = text.split("\n");
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.replace(/\r$/, "");
-    if (line.trim() === "") continue;
-    const known: KnownValue = { value: line, source: `line ${i + 1} of ${source}` };
+  let line = 0;
+  for (let at = 0; at < text.length; ) {
+    const newline = text.indexOf("\n", at);
+    const end = newline < 0 ? text.length : newline;
+    line++;
+    const value = text.slice(at, text.charCodeAt(end - 1) === 0x0d ? end - 1 : end);
+    at = end + 1;
+    if (value.trim() === "") continue;
+    const known = new FileValue(value, line, source);
     checkKnownValue(known, Number.POSITIVE_INFINITY);
     values.push(known);
   }
   return values;
+}
+
+/**
+ * A value read from a file: its source (`line N of F`) is made only for an error message,
+ * not kept for each of a hundred thousand values.
+ */
+class FileValue implements KnownValue {
+  constructor(
+    readonly value: string,
+    private readonly line: number,
+    private readonly file: string,
+  ) {}
+
+  get source(): string {
+    return `line ${this.line} of ${this.file}`;
+  }
 }
 
 /**

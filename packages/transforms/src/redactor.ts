@@ -55,6 +55,7 @@ import {
   type RedactionOptions,
 } from "./compile-redaction.js";
 import { FailClosedDrop } from "./fail-closed.js";
+import { HexRuns } from "./hex-runs.js";
 import { ESCAPE_LOOKBEHIND, InputRing } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
 import { markerPiece } from "./redaction-markers.js";
@@ -293,6 +294,8 @@ class Redactor implements RedactorStage {
   private readonly drop = new FailClosedDrop();
   /** Base64 runs, decoded and scanned beside the automata (`null`: not decoded). */
   private readonly base64: Base64Runs | null;
+  /** Hex runs, decoded and walked for known values (`null`: no known value needs it). */
+  private readonly hex: HexRuns | null;
   /** Bytes rules may claim before their anchors, held back behind a partial match. */
   private readonly lead: CompiledRedaction["lead"];
   private readonly scan: typeof scanBoth;
@@ -363,6 +366,7 @@ class Redactor implements RedactorStage {
             this.addSpanOf,
             (decoded) => findsSecret(compiled, decoded),
           );
+    this.hex = compiled.hexView ? new HexRuns(this.input, window, exact, this.addSpanOf) : null;
   }
 
   get held(): number {
@@ -399,6 +403,7 @@ class Redactor implements RedactorStage {
     else {
       this.candidates.endOfInput(this.pos);
       this.base64?.endOfInput(this.pos);
+      this.hex?.endOfInput(this.pos);
       this.flush(this.pos, true);
       if (this.output.open) this.output.closeOpen();
     }
@@ -431,6 +436,7 @@ class Redactor implements RedactorStage {
       i = this.runAutomata(chunk, i, end, base);
       if (this.candidates.size > 0) this.candidates.feedAll(chunk, base, end);
       if (this.base64 !== null) this.base64.scan(chunk, base, start, end);
+      if (this.hex !== null) this.hex.scan(chunk, base, start, end);
     }
     if (this.phase === Phase.Matching) {
       const f = this.frontier();
@@ -692,6 +698,7 @@ class Redactor implements RedactorStage {
     this.filtering = false;
     this.candidates.clear();
     this.base64?.clear();
+    this.hex?.clear();
     this.spans.clear();
     this.wsRuns.clear();
   }
@@ -750,6 +757,7 @@ class Redactor implements RedactorStage {
     }
     if (this.lead !== null) f = this.leadStart(f);
     if (this.base64 !== null) f = this.base64.frontier(f);
+    if (this.hex !== null) f = this.hex.frontier(f);
     return this.candidates.frontier(f);
   }
 }

@@ -1,0 +1,233 @@
+/**
+ * Known values written in hex (`xxd -p`, Go's `%x`, a dump of a buffer, in either case) as
+ * a view rather than as needles. Hex doubles a value's length and has two cases, so as
+ * needles the hex forms were over half of the exact automaton's states for a large
+ * `--redact-file`; here a run of hex digits is decoded at both alignments and the exact
+ * automaton walks the decoded bytes: every literal it finds there (a known value in any of
+ * its forms, a literal rule) redacts exactly the hex digits that encode it, under its own
+ * rule's marker.
+ *
+ * A run is held like any candidate, so the redactor's promises hold:
+ *
+ * - **No prefix exposure.** From its first byte a run is held (part of the frontier) until
+ *   it is decided.
+ * - **Chunking invariance.** A run is decided on its own bytes: at its first byte outside
+ *   the alphabet, at the end of input, or in segments of `cap` characters.
+ * - **Bounded hold.** A run still going at `cap` characters (half the window) is decided on
+ *   those, and the next segment starts `overlap` (half of `cap`) characters before where
+ *   that one ended, so a value whose hex fits `overlap` is found wherever it lies in a run
+ *   of any length. Longer values keep their hex forms as needles (see
+ *   {@link hexViewFits}).
+ * - **Linear time.** Outside runs the scan skips {@link MIN_HEX} bytes at a time (a skip
+ *   search); a run costs two walks of half its length, segments twice that.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * const value = "correct-horse-battery";
+ * redactText(`dump ${Buffer.from(value).toString("hex")}!`, { knownValues: [value] }); // "dump [REDACTED:known-value]!"
+ * ```
+ */
+import { type Automaton, FLAG_OUTPUT } from "./aho-corasick.js";
+import type { InputRing } from "./input-ring.js";
+import { MIN_KNOWN_VALUE_BYTES } from "./known-values.js";
+
+/** Shortest run decoded: the hex of the shortest known value. */
+export const MIN_HEX = 2 * MIN_KNOWN_VALUE_BYTES;
+
+/** Hex digit values, -1 for every other byte. */
+const NIBBLE = new Int8Array(256).fill(-1);
+for (let d = 0; d < 10; d++) NIBBLE[0x30 + d] = d;
+for (let d = 0; d < 6; d++) {
+  NIBBLE[0x41 + d] = 10 + d;
+  NIBBLE[0x61 + d] = 10 + d;
+}
+
+/** Characters a run of the view may hold at once (half the window). */
+function capOf(window: number): number {
+  return window >> 1;
+}
+
+/**
+ * True when a value of `bytes` bytes is found by the hex view under `window`: its hex fits
+ * a segment's overlap. Longer values keep hex needles in the automaton.
+ */
+export function hexViewFits(bytes: number, window: number): boolean {
+  return 2 * bytes <= capOf(window) >> 1;
+}
+
+/** The hex part of one redactor: run state across chunks, and its claim on the frontier. */
+export class HexRuns {
+  private holding = false;
+  /** Input offset of the first character of the segment being held. */
+  private runStart = 0;
+  private readonly cap: number;
+  private readonly overlap: number;
+  /** Decoded bytes of one alignment, and where each of their symbols starts (allocated on first use). */
+  private decoded: Uint8Array | null = null;
+  private symbolStart: Int32Array | null = null;
+  /** A segment's characters when it began in an earlier chunk. */
+  private chars: Uint8Array | null = null;
+
+  constructor(
+    private readonly input: InputRing,
+    window: number,
+    private readonly exact: Automaton,
+    private readonly addSpan: (start: number, end: number, rule: number) => void,
+  ) {
+    this.cap = capOf(window);
+    this.overlap = this.cap >> 1;
+  }
+
+  /** The earliest byte a run may still claim, or `limit` when none is earlier (invariant 2). */
+  frontier(limit: number): number {
+    return this.holding ? Math.min(limit, this.runStart) : limit;
+  }
+
+  /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`). */
+  scan(chunk: Uint8Array, base: number, from: number, end: number): void {
+    let i = from;
+    if (this.holding) {
+      i = this.continueRun(chunk, base, i, end);
+      if (i >= end) return;
+    }
+    for (;;) {
+      const found = findRun(chunk, i, end);
+      if (found < 0) {
+        i = -1 - found;
+        break;
+      }
+      this.holding = true;
+      this.runStart = base + found;
+      i = this.continueRun(chunk, base, found + MIN_HEX, end);
+      if (i >= end) return;
+    }
+    // Fewer than MIN_HEX bytes left: a run reaching the end may go on in the next chunk.
+    if (i < end && NIBBLE[chunk[end - 1]!]! >= 0) {
+      let s = end - 1;
+      while (s > i && NIBBLE[chunk[s - 1]!]! >= 0) s--;
+      this.holding = true;
+      this.runStart = base + s;
+    }
+  }
+
+  /** End of input at `pos`: decide the run still held. */
+  endOfInput(pos: number): void {
+    if (this.holding && pos - this.runStart >= MIN_HEX)
+      this.decide(this.runStart, pos - this.runStart);
+    this.holding = false;
+  }
+
+  /** Fail closed dropped everything held: start again outside any run. */
+  clear(): void {
+    this.holding = false;
+  }
+
+  /**
+   * Go on with the held run from `chunk[i]`; returns the index of the first byte after it
+   * (no longer holding) or `end` (still in the run).
+   */
+  private continueRun(chunk: Uint8Array, base: number, from: number, end: number): number {
+    let i = from;
+    for (;;) {
+      const capAt = this.runStart + this.cap - base;
+      const limit = Math.min(end, capAt);
+      while (i < limit && NIBBLE[chunk[i]!]! >= 0) i++;
+      if (i < capAt) {
+        if (i === end) return end;
+        // The run ended at chunk[i]: decide it on all of its characters.
+        const length = base + i - this.runStart;
+        this.holding = false;
+        if (length >= MIN_HEX) this.decide(this.runStart, length);
+        return i;
+      }
+      // Invariant 3: a segment is decided at `cap` characters, and the next one begins
+      // `overlap` characters back, however long the run goes on.
+      this.decide(this.runStart, this.cap);
+      this.runStart += this.cap - this.overlap;
+    }
+  }
+
+  /** Redact every literal encoded in the `length` hex characters from input offset `start`. */
+  private decide(start: number, length: number): void {
+    const { chunk, chunkBase } = this.input;
+    // Mostly the run lies in the chunk: read it there; else copy it out of the held bytes.
+    const inChunk = start >= chunkBase;
+    const chars = inChunk ? chunk : this.copyRun(start, length);
+    const from = inChunk ? start - chunkBase : 0;
+    for (let align = 0; align < 2; align++) {
+      const n = (length - align) >> 1;
+      if (n < MIN_KNOWN_VALUE_BYTES) continue;
+      this.decoded ??= new Uint8Array(this.cap >> 1);
+      this.symbolStart ??= new Int32Array(this.cap >> 1);
+      const decoded = this.decoded;
+      for (let k = 0, p = from + align; k < n; k++, p += 2)
+        decoded[k] = (NIBBLE[chars[p]!]! << 4) | NIBBLE[chars[p + 1]!]!;
+      const at = start + align;
+      findLiterals(this.exact, decoded, n, this.symbolStart, (s, e, rule) =>
+        this.addSpan(at + 2 * s, at + 2 * e, rule),
+      );
+    }
+  }
+
+  /** The run's characters `[start, start + length)`, from the held bytes and the chunk. */
+  private copyRun(start: number, length: number): Uint8Array {
+    const { chunk, chunkBase } = this.input;
+    const end = start + length;
+    this.chars ??= new Uint8Array(this.cap);
+    const out = this.chars;
+    const held = this.input.copyBeforeChunk(start, Math.min(end, chunkBase));
+    out.set(held, 0);
+    for (let p = Math.max(start, chunkBase); p < end; p++) out[p - start] = chunk[p - chunkBase]!;
+    return out;
+  }
+}
+
+/**
+ * Walk `a` over `bytes[0 .. n)` from its root and report every literal needle that ends
+ * there: its bytes `[start, end)` and rule. A whitespace run is one symbol, as in the
+ * redactor's scan: `symbolStart[k]` is where the k-th symbol began.
+ */
+function findLiterals(
+  a: Automaton,
+  bytes: Uint8Array,
+  n: number,
+  symbolStart: Int32Array,
+  report: (start: number, end: number, rule: number) => void,
+): void {
+  const { classOf, wsClass, flags, outState } = a;
+  let state = 0;
+  let symbol = -1;
+  let previousWs = false;
+  for (let k = 0; k < n; k++) {
+    const cls = classOf[bytes[k]!]!;
+    const ws = cls === wsClass;
+    if (!(ws && previousWs)) symbolStart[++symbol] = k;
+    previousWs = ws;
+    state = a.step(state, cls);
+    if ((flags[state]! & FLAG_OUTPUT) !== 0) {
+      const own = outState[state]!;
+      report(symbolStart[symbol - a.depthOf(own) + 1]!, k + 1, a.literalOf(own));
+    }
+  }
+}
+
+/**
+ * The first index in `[from, end - MIN_HEX]` where MIN_HEX hex digits start, or `-1 - i`
+ * where `i` is where the search stopped (fewer than MIN_HEX bytes left after it). The byte
+ * before `from` is not a hex digit; looking from the far end of each place back, the first
+ * byte that is not rules out every start up to it (a skip search).
+ */
+function findRun(chunk: Uint8Array, from: number, end: number): number {
+  let i = from;
+  const last = end - MIN_HEX;
+  while (i <= last) {
+    let r = i + MIN_HEX - 1;
+    while (NIBBLE[chunk[r]!]! >= 0) {
+      if (r === i) return i;
+      r--;
+    }
+    i = r + 1;
+  }
+  return -1 - i;
+}
