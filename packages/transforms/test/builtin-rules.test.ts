@@ -346,6 +346,18 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "curl --user '[REDACTED:basic-auth]' x",
   ],
   [
+    "basic-auth",
+    "curl --user  'deploy:p4ssw0rd-x' x",
+    "p4ssw0rd-x",
+    "curl --user  '[REDACTED:basic-auth]' x",
+  ],
+  [
+    "basic-auth",
+    'curl -u "d2LkV78zLx!t:" https://localhost:9200',
+    "d2LkV78zLx!t",
+    'curl -u "[REDACTED:basic-auth]" https://localhost:9200',
+  ],
+  [
     "vendor-credential",
     "HEROKU_API=01234567-89ab-4cde-8f01-23456789abcd",
     "01234567-89ab-4cde-8f01-23456789abcd",
@@ -373,6 +385,9 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the false alarms and kin). */
 const SETTINGS = [
+  // A login name with an empty password: not shaped like a token.
+  "curl -u deploy-bot-01: https://x",
+  "curl -u Deploy01: https://x",
   "TOKENIZERS_PARALLELISM=false",
   "PASSWORD_MIN_LENGTH=12",
   '"tokenCount": 1834',

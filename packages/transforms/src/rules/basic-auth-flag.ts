@@ -19,6 +19,12 @@ const MAX_USER = 128;
 const MAX_PASSWORD = 256;
 /** A part of `user:password` that is a placeholder (`$USER`, `${pass}`, `<password>`, `[PASSWORD]`). */
 const PLACEHOLDER = /^[$<[{]|\$\{/;
+/**
+ * A user of 8 or more bytes with a digit and, past its first letter, capitals and small
+ * letters mixed, or a sign a login name does not hold (not `-_.@`): a token, not
+ * `deploy-bot-01` or `Deploy01`.
+ */
+const TOKEN_USER = /^(?=.*[0-9])(?:(?=.+[a-z])(?=.+[A-Z])|(?=.*[A-Za-z])(?=.*[^A-Za-z0-9_.@-])).{8,}$/;
 
 export const BASIC_AUTH_FLAG_RULE: MatcherRule = {
   kind: "matcher",
@@ -63,6 +69,11 @@ class BasicAuthCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (this.phase === 0) {
+      // More blanks before the argument (`--user  'u:p'`): still before it.
+      if (byte === 0x20 || byte === 0x09) {
+        this.claim = here + 1;
+        return this.claim > 64 ? Verdict.Reject : Verdict.Hold;
+      }
       this.phase = 1;
       if (byte === 0x22 || byte === 0x27) {
         this.quote = byte;
@@ -85,14 +96,15 @@ class BasicAuthCandidate implements Candidate {
   }
 
   /**
-   * Not a placeholder: a password, or a user long enough to be a token; and not dictionary
-   * words of documentation (`test:test`, `user:pass`, `username:password`, `xxx:yyy`).
+   * Not a placeholder: a password, or a user that is a token (16 bytes or more, or 8 or more
+   * shaped like one: `-u "d2LkV78zLx!t:"`); and not dictionary words of
+   * documentation (`test:test`, `user:pass`, `username:password`, `xxx:yyy`).
    */
   credible(): boolean {
     const user = this.value.slice(0, this.colon);
     const password = this.value.slice(this.colon + 1);
     if (PLACEHOLDER.test(user) || PLACEHOLDER.test(password)) return false;
-    if (password === "") return user.length >= 16;
+    if (password === "") return user.length >= 16 || TOKEN_USER.test(user);
     return !(/^[A-Za-z]{1,8}$/.test(password) && /^[A-Za-z_]*$/.test(user));
   }
 
