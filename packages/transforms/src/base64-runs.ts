@@ -31,6 +31,7 @@
  * redactText(`.dockerconfigjson: ${wrapped}`); // ".dockerconfigjson: [REDACTED:base64]"
  * ```
  */
+import { copyRun, type RunView, scanRuns } from "./alphabet-runs.js";
 import type { InputRing } from "./input-ring.js";
 import { hasSecretKeyShape, SECRET_KEY_LENGTH } from "./secret-key-shape.js";
 
@@ -91,7 +92,7 @@ type Mode = (typeof Mode)[keyof typeof Mode];
 export type DecodedScan = (decoded: Uint8Array) => boolean;
 
 /** The base64 part of one redactor: run state across chunks, and its claim on the frontier. */
-export class Base64Runs {
+export class Base64Runs implements RunView {
   private mode: Mode = Mode.Idle;
   /** Input offset of the current run's first byte. */
   private runStart = 0;
@@ -139,29 +140,16 @@ export class Base64Runs {
 
   /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`). */
   scan(chunk: Uint8Array, base: number, from: number, end: number): void {
-    let i = from;
-    if (this.mode !== Mode.Idle) {
-      i = this.continueRun(chunk, base, i, end);
-      if (i >= end) return;
-    }
-    for (;;) {
-      const found = findRun(chunk, i, end);
-      if (found < 0) {
-        i = -1 - found;
-        break;
-      }
-      this.mode = Mode.Holding;
-      this.runStart = base + found;
-      i = this.continueRun(chunk, base, found + MIN_RUN, end);
-      if (i >= end) return;
-    }
-    // Fewer than MIN_RUN bytes left: a run reaching the end may go on in the next chunk.
-    if (i < end && IN_RUN[chunk[end - 1]!] === 1) {
-      let s = end - 1;
-      while (s > i && IN_RUN[chunk[s - 1]!] === 1) s--;
-      this.mode = Mode.Holding;
-      this.runStart = base + s;
-    }
+    scanRuns(this, chunk, base, from, end, IN_RUN, MIN_RUN);
+  }
+
+  get inRun(): boolean {
+    return this.mode !== Mode.Idle;
+  }
+
+  startRun(at: number): void {
+    this.mode = Mode.Holding;
+    this.runStart = at;
   }
 
   /** End of input at `pos`: decide the run still held. */
@@ -184,7 +172,7 @@ export class Base64Runs {
    * it and its padding (the mode is then Idle, and the byte before is outside the alphabet)
    * or `end` (still in the run).
    */
-  private continueRun(chunk: Uint8Array, base: number, i: number, end: number): number {
+  continueRun(chunk: Uint8Array, base: number, i: number, end: number): number {
     if (this.mode === Mode.Padding) return this.pad(chunk, base, i, end);
     if (this.mode === Mode.Holding) {
       const capAt = this.runStart + this.cap - base;
@@ -292,36 +280,8 @@ export class Base64Runs {
 
   /** The run's characters `[start, start + length)`, from the held bytes and the chunk. */
   private copyRun(start: number, length: number): Uint8Array {
-    const { chunk, chunkBase } = this.input;
-    const end = start + length;
-    const out = this.charsFor(length);
-    const held = this.input.copyBeforeChunk(start, Math.min(end, chunkBase));
-    out.set(held, 0);
-    for (let p = Math.max(start, chunkBase); p < end; p++) out[p - start] = chunk[p - chunkBase]!;
-    return out;
+    return copyRun(this.input, start, length, this.charsFor(length));
   }
-}
-
-/**
- * The first index in `[from, end - MIN_RUN]` where MIN_RUN alphabet bytes start, or
- * `-1 - i` where `i` is where the search stopped (fewer than MIN_RUN bytes left after it,
- * none of them a run start found so far). The byte before `from` is outside the
- * alphabet, and stays so before every `i` tried: a run of MIN_RUN starting at `i` covers
- * `i .. i + MIN_RUN - 1`, and looking from the far end back, the first byte outside the
- * alphabet rules out every start up to it (a skip search: most looks stop within a word).
- */
-function findRun(chunk: Uint8Array, from: number, end: number): number {
-  let i = from;
-  const last = end - MIN_RUN;
-  while (i <= last) {
-    let r = i + MIN_RUN - 1;
-    while (IN_RUN[chunk[r]!] === 1) {
-      if (r === i) return i;
-      r--;
-    }
-    i = r + 1;
-  }
-  return -1 - i;
 }
 
 /**

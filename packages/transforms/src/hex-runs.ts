@@ -29,6 +29,7 @@
  * ```
  */
 import { type Automaton, FLAG_OUTPUT } from "./aho-corasick.js";
+import { copyRun, type RunView, scanRuns } from "./alphabet-runs.js";
 import type { InputRing } from "./input-ring.js";
 import { MIN_KNOWN_VALUE_BYTES } from "./known-values.js";
 
@@ -42,6 +43,8 @@ for (let d = 0; d < 6; d++) {
   NIBBLE[0x41 + d] = 10 + d;
   NIBBLE[0x61 + d] = 10 + d;
 }
+/** 1 for a hex digit. */
+const HEX_DIGIT = Uint8Array.from(NIBBLE, (v) => (v >= 0 ? 1 : 0));
 
 /** Characters a run of the view may hold at once (half the window). */
 function capOf(window: number): number {
@@ -57,7 +60,7 @@ export function hexViewFits(bytes: number, window: number): boolean {
 }
 
 /** The hex part of one redactor: run state across chunks, and its claim on the frontier. */
-export class HexRuns {
+export class HexRuns implements RunView {
   private holding = false;
   /** Input offset of the first character of the segment being held. */
   private runStart = 0;
@@ -86,29 +89,16 @@ export class HexRuns {
 
   /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`). */
   scan(chunk: Uint8Array, base: number, from: number, end: number): void {
-    let i = from;
-    if (this.holding) {
-      i = this.continueRun(chunk, base, i, end);
-      if (i >= end) return;
-    }
-    for (;;) {
-      const found = findRun(chunk, i, end);
-      if (found < 0) {
-        i = -1 - found;
-        break;
-      }
-      this.holding = true;
-      this.runStart = base + found;
-      i = this.continueRun(chunk, base, found + MIN_HEX, end);
-      if (i >= end) return;
-    }
-    // Fewer than MIN_HEX bytes left: a run reaching the end may go on in the next chunk.
-    if (i < end && NIBBLE[chunk[end - 1]!]! >= 0) {
-      let s = end - 1;
-      while (s > i && NIBBLE[chunk[s - 1]!]! >= 0) s--;
-      this.holding = true;
-      this.runStart = base + s;
-    }
+    scanRuns(this, chunk, base, from, end, HEX_DIGIT, MIN_HEX);
+  }
+
+  get inRun(): boolean {
+    return this.holding;
+  }
+
+  startRun(at: number): void {
+    this.holding = true;
+    this.runStart = at;
   }
 
   /** End of input at `pos`: decide the run still held. */
@@ -127,12 +117,12 @@ export class HexRuns {
    * Go on with the held run from `chunk[i]`; returns the index of the first byte after it
    * (no longer holding) or `end` (still in the run).
    */
-  private continueRun(chunk: Uint8Array, base: number, from: number, end: number): number {
+  continueRun(chunk: Uint8Array, base: number, from: number, end: number): number {
     let i = from;
     for (;;) {
       const capAt = this.runStart + this.cap - base;
       const limit = Math.min(end, capAt);
-      while (i < limit && NIBBLE[chunk[i]!]! >= 0) i++;
+      while (i < limit && HEX_DIGIT[chunk[i]!] === 1) i++;
       if (i < capAt) {
         if (i === end) return end;
         // The run ended at chunk[i]: decide it on all of its characters.
@@ -153,7 +143,8 @@ export class HexRuns {
     const { chunk, chunkBase } = this.input;
     // Mostly the run lies in the chunk: read it there; else copy it out of the held bytes.
     const inChunk = start >= chunkBase;
-    const chars = inChunk ? chunk : this.copyRun(start, length);
+    this.chars ??= new Uint8Array(this.cap);
+    const chars = inChunk ? chunk : copyRun(this.input, start, length, this.chars);
     const from = inChunk ? start - chunkBase : 0;
     for (let align = 0; align < 2; align++) {
       const n = (length - align) >> 1;
@@ -168,18 +159,6 @@ export class HexRuns {
         this.addSpan(at + 2 * s, at + 2 * e, rule),
       );
     }
-  }
-
-  /** The run's characters `[start, start + length)`, from the held bytes and the chunk. */
-  private copyRun(start: number, length: number): Uint8Array {
-    const { chunk, chunkBase } = this.input;
-    const end = start + length;
-    this.chars ??= new Uint8Array(this.cap);
-    const out = this.chars;
-    const held = this.input.copyBeforeChunk(start, Math.min(end, chunkBase));
-    out.set(held, 0);
-    for (let p = Math.max(start, chunkBase); p < end; p++) out[p - start] = chunk[p - chunkBase]!;
-    return out;
   }
 }
 
@@ -210,24 +189,4 @@ function findLiterals(
       report(symbolStart[symbol - a.depthOf(own) + 1]!, k + 1, a.literalOf(own));
     }
   }
-}
-
-/**
- * The first index in `[from, end - MIN_HEX]` where MIN_HEX hex digits start, or `-1 - i`
- * where `i` is where the search stopped (fewer than MIN_HEX bytes left after it). The byte
- * before `from` is not a hex digit; looking from the far end of each place back, the first
- * byte that is not rules out every start up to it (a skip search).
- */
-function findRun(chunk: Uint8Array, from: number, end: number): number {
-  let i = from;
-  const last = end - MIN_HEX;
-  while (i <= last) {
-    let r = i + MIN_HEX - 1;
-    while (NIBBLE[chunk[r]!]! >= 0) {
-      if (r === i) return i;
-      r--;
-    }
-    i = r + 1;
-  }
-  return -1 - i;
 }

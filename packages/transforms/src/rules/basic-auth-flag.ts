@@ -24,7 +24,8 @@ const PLACEHOLDER = /^[$<[{]|\$\{/;
  * letters mixed, or a sign a login name does not hold (not `-_.@`): a token, not
  * `deploy-bot-01` or `Deploy01`.
  */
-const TOKEN_USER = /^(?=.*[0-9])(?:(?=.+[a-z])(?=.+[A-Z])|(?=.*[A-Za-z])(?=.*[^A-Za-z0-9_.@-])).{8,}$/;
+const TOKEN_USER =
+  /^(?=.*[0-9])(?:(?=.+[a-z])(?=.+[A-Z])|(?=.*[A-Za-z])(?=.*[^A-Za-z0-9_.@-])).{8,}$/;
 
 export const BASIC_AUTH_FLAG_RULE: MatcherRule = {
   kind: "matcher",
