@@ -61,6 +61,18 @@ describe("redaction engine, end to end", () => {
     expect(receipt.streams.stdout.redactedBytes).toBe(TOKENS.github.length - 4);
   });
 
+  it("a password, a token flag and curl -u inside strings of one-line JSON keep what follows them", () => {
+    const password = `Xk29${"sLq0Zp81"}`;
+    const tail = JSON.stringify(Array.from({ length: 2000 }, (_, i) => ({ id: i, ok: true })));
+    const doc = `{"conn":"Host=db;Password=${password}","cmd":"deploy --token ${password}abc","curl":"curl -u ci:${password}","items":${tail}}`;
+    const { receipt, stored } = capture(doc);
+    expect(stored).toBe(
+      `{"conn":"Host=db;Password=[REDACTED:secret-assignment]","cmd":"deploy --token [REDACTED:secret-assignment]","curl":"curl -u [REDACTED:basic-auth]","items":${tail}}${PADDING}`,
+    );
+    expect(receipt.streams.stdout.redactions).toBe(3);
+    expect(receipt.streams.stdout.redactedBytes).toBe(3 * password.length + 3 + 3);
+  });
+
   it("keeps 100,000 repeated letters and minified JavaScript that starts like a token", () => {
     const letters = `${"A".repeat(100_000)}\n`;
     const code = "s.addComponentsFromRegistry();s.getElementsByTagNameNS(a,b);\n";

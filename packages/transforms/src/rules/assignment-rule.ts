@@ -11,6 +11,8 @@
  *   `& , ; ) ] }` and quotes inside an unquoted value are redacted with it), except for
  *   `;` (or `;;`) just before whitespace or the end: in `echo token=x; exit 3` the `;` ends
  *   the shell command, not the value, so it stays (held until the next byte says which);
+ *   and a quote followed by whitespace, the end or code punctuation (`QUOTE_CLOSER`) closes
+ *   a string the assignment stood in: `{"env":["TOKEN=x","B=2"]}` keeps `","B=2"]}`;
  * - the **value test**: the first bytes of the value (at most {@link DECIDE}) are held and
  *   looked at before anything is redacted. Numbers shorter than 8 digits, booleans and null
  *   words, type names, placeholders (`$API_KEY`, `${…}`, `<token>`, `{{ … }}`, `***`, `%X%`),
@@ -39,7 +41,7 @@
  */
 import { OPENSSL_PASSWORD_ARGUMENT } from "../command-flags.js";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, BLANK, byteSet } from "./byte-classes.js";
+import { ALNUM, BLANK, byteSet, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
@@ -57,10 +59,11 @@ const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
 const ESCAPED_SPACE = byteSet("ntr");
 /** Bytes that close code, not start a value. */
 const CLOSING = byteSet(",);]}");
-/** Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&` and `\`. */
+/** Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&`, `\` and quotes. */
 const VALUE_RUN = (() => {
   const run = new Uint8Array(256).fill(1);
-  for (const byte of [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x3b, 0x26, 0x5c]) run[byte] = 0;
+  for (const byte of [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x3b, 0x26, 0x5c, 0x22, 0x27, 0x60])
+    run[byte] = 0;
   return run;
 })();
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
@@ -164,8 +167,12 @@ class AssignmentCandidate implements Candidate {
   colon = false;
   /** Vendor mode: a YAML block was entered (at most one level). */
   block = false;
-  /** Offset of a `;` run that ends an unquoted value if whitespace or the end follows, or -1. */
+  /**
+   * Offset of a `;` run that ends an unquoted value if whitespace or the end follows, or of
+   * a quote that ends it if a `QUOTE_CLOSER` or the end follows (`semiQuote`), or -1.
+   */
   semi = -1;
+  semiQuote = false;
   /** Bytes of a possible connection-string key after a `;` (see `semicolonKey`), or -1. */
   key = -1;
   /** Offset of a backslash in an unquoted value that ends it if an escape letter follows, or -1. */
@@ -456,7 +463,7 @@ class AssignmentCandidate implements Candidate {
             if (!this.credible(true)) return Verdict.Reject;
             return this.quote === 0x3c ? this.xmlTail(false) : Verdict.Close;
           }
-          const key = this.semicolonKey(byte);
+          const key = this.closesQuote(byte) ? Semicolon.Ends : this.semicolonKey(byte);
           if (key === Semicolon.Ends) {
             this.value.length = this.semi - (here - this.value.length);
             return this.credible(true) ? Verdict.Close : Verdict.Reject;
@@ -511,7 +518,7 @@ class AssignmentCandidate implements Candidate {
           this.escaped = byte === 0x5c;
           return Verdict.Redact;
         case Phase.Unquoted: {
-          if (this.endsAtBackslash(byte)) return Verdict.Close;
+          if (this.endsAtBackslash(byte) || this.closesQuote(byte)) return Verdict.Close;
           const holding = this.semi >= 0;
           const key = this.semicolonKey(byte);
           if (key === Semicolon.Ends) return Verdict.Close;
@@ -534,9 +541,27 @@ class AssignmentCandidate implements Candidate {
    */
   noteSemicolon(byte: number, here: number): void {
     if (this.quote !== 0) return;
-    if (byte !== 0x3b && byte !== 0x26) this.semi = -1;
-    else if (this.semi < 0) this.semi = here;
+    if (QUOTES[byte] === 1) {
+      this.semi = here;
+      this.semiQuote = true;
+    } else if (byte !== 0x3b && byte !== 0x26) this.semi = -1;
+    else if (this.semi < 0 || this.semiQuote) {
+      this.semi = here;
+      this.semiQuote = false;
+    }
     this.key = -1;
+  }
+
+  /**
+   * After a quote in an unquoted value: true when `byte` shows it closed a string the
+   * assignment stood in (the value ends at the quote, `to`); else the quote is the value's.
+   */
+  closesQuote(byte: number): boolean {
+    if (this.semi < 0 || !this.semiQuote) return false;
+    this.semiQuote = false;
+    if (QUOTE_CLOSER[byte] === 1) return true;
+    this.semi = -1;
+    return false;
   }
 
   /**
@@ -546,7 +571,7 @@ class AssignmentCandidate implements Candidate {
    * held), or `No`.
    */
   semicolonKey(byte: number): number {
-    if (this.semi < 0 || this.quote !== 0) return Semicolon.No;
+    if (this.semi < 0 || this.quote !== 0 || this.semiQuote) return Semicolon.No;
     if (this.key < 0) {
       if (ALPHA[byte] !== 1) return Semicolon.No;
       this.key = 1;
@@ -576,6 +601,7 @@ class AssignmentCandidate implements Candidate {
     this.backslash = -1;
     if (ESCAPE_LETTER[byte] !== 1) return false;
     this.semi = at;
+    this.semiQuote = false;
     return true;
   }
 

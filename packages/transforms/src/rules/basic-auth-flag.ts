@@ -1,8 +1,9 @@
 /**
  * `curl -u user:password` and `--user user:password` (also `--proxy-user`): the whole
  * `user:password` is redacted, to the next whitespace byte or closing quote (an API token
- * often stands as the user). Nothing is held beyond the user name (at most 128 bytes):
- * without a `:` in it the argument is released.
+ * often stands as the user), or, unquoted, to a quote that closes a string the command
+ * stood in (`{"cmd":"curl -u u:p","n":1}`: see `QUOTE_CLOSER`). Nothing is held beyond the
+ * user name (at most 128 bytes): without a `:` in it the argument is released.
  *
  * @example
  * ```ts
@@ -11,7 +12,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet } from "./byte-classes.js";
+import { byteSet, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 const SPACE = byteSet(" \t\r\n\v\f");
@@ -51,6 +52,10 @@ class BasicAuthCandidate implements Candidate {
   /** The argument so far (latin1), for the placeholder test. */
   value = "";
   colon = -1;
+  /** Offset of a quote in an unquoted argument, that ends it if a `QUOTE_CLOSER` follows, or -1. */
+  quoteAt = -1;
+  /** After `Close`: where the argument ended (a closing quote's offset), or the current byte. */
+  to: number | undefined = undefined;
 
   constructor(anchorLength: number) {
     this.claim = anchorLength;
@@ -82,6 +87,16 @@ class BasicAuthCandidate implements Candidate {
         return Verdict.Hold;
       }
     }
+    if (this.quoteAt >= 0) {
+      // The byte after a quote in an unquoted argument says whether the quote closed a string.
+      const at = this.quoteAt;
+      this.quoteAt = -1;
+      if (QUOTE_CLOSER[byte] === 1) {
+        this.value = this.value.slice(0, -1);
+        this.to = at;
+        return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;
+      }
+    }
     if (SPACE[byte] === 1 || byte === this.quote) {
       // The whole `user:password` is the credential as sent (an API token often stands as
       // the user, with an empty password).
@@ -91,6 +106,9 @@ class BasicAuthCandidate implements Candidate {
       this.phase = 2;
       this.colon = this.value.length;
     }
+    // An escaped quote (`\"` inside a JSON string) is the argument's own, not a string's end.
+    const escaped = this.value.endsWith("\\");
+    if (this.quote === 0 && (byte === 0x22 || byte === 0x27) && !escaped) this.quoteAt = here;
     this.value += String.fromCharCode(byte);
     const limit = this.phase === 1 ? MAX_USER : MAX_USER + MAX_PASSWORD;
     return this.value.length > limit ? Verdict.Reject : Verdict.Hold;
@@ -110,6 +128,10 @@ class BasicAuthCandidate implements Candidate {
   }
 
   end(): Verdict {
+    if (this.quoteAt >= 0) {
+      this.value = this.value.slice(0, -1);
+      this.to = this.quoteAt;
+    }
     return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;
   }
 }

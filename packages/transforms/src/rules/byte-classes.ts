@@ -41,6 +41,13 @@ export const HEX_VALUE: Int8Array = (() => {
 })();
 /** Space and tab: the blanks allowed around `=` and `:`. */
 export const BLANK = byteSet(" \t");
+/**
+ * Bytes that, right after a quote inside an unquoted value, show the quote closed a string
+ * the value stood in (`{"env":["TOKEN=x","B=2"]}`, `f('pw=x')`): the value ends before the
+ * quote. Whitespace and the end of input do too; any other byte keeps the quote in the value
+ * (`pa"ss`).
+ */
+export const QUOTE_CLOSER = byteSet(" \t\r\n\v\f,;:)]}>&|+.");
 
 /**
  * Why `spec` is not a usable character-class body for a user's rule, or null when it is:

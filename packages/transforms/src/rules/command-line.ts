@@ -26,7 +26,7 @@ import {
   secretIn,
 } from "../command-flags.js";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet } from "./byte-classes.js";
+import { BLANK, byteSet, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of a command line read from its command's name. */
@@ -41,6 +41,7 @@ const ENDS_COMMAND = byteSet('\r\n;&|`)"');
 const ESCAPED_END = byteSet("nrt");
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
 
 export const COMMAND_FLAG_RULE: MatcherRule = {
   kind: "matcher",
@@ -70,6 +71,11 @@ class CommandLineCandidate implements Candidate {
   quoted = false;
   /** The byte before was a backslash (held: `\n` ends the command, `\\host` is a word). */
   escape = false;
+  /**
+   * Offset of a `'` that no `'` of the word opened: it ends the word if a `QUOTE_CLOSER`
+   * follows (it closed a string the command stood in: `{'cmd':'mysql -pX','n':1}`), or -1.
+   */
+  quoteAt = -1;
   wordStart = 0;
   /** Words read after the command word. */
   words = 0;
@@ -96,6 +102,14 @@ class CommandLineCandidate implements Candidate {
       this.word += `\\${String.fromCharCode(byte)}`;
       return Verdict.Hold;
     }
+    if (this.quoteAt >= 0) {
+      const at = this.quoteAt;
+      this.quoteAt = -1;
+      if (QUOTE_CLOSER[byte] === 1) {
+        this.word = this.word.slice(0, -1);
+        return this.endWord(at, false);
+      }
+    }
     if (byte === BACKSLASH) {
       this.escape = true;
       if (!this.inWord) this.startWord(here, "");
@@ -117,6 +131,7 @@ class CommandLineCandidate implements Candidate {
       return this.endWord(here, false);
     }
     if (this.word.length >= MAX_WORD) return Verdict.Reject;
+    if (byte === APOSTROPHE && !this.quoted && evenApostrophes(this.word)) this.quoteAt = here;
     this.word += String.fromCharCode(byte);
     return Verdict.Hold;
   }
@@ -169,8 +184,19 @@ class CommandLineCandidate implements Candidate {
   end(): Verdict {
     if (!this.inWord || this.naming) return Verdict.Reject;
     if (this.escape) this.word += "\\";
+    if (this.quoteAt >= 0) {
+      this.word = this.word.slice(0, -1);
+      return this.endWord(this.quoteAt, false);
+    }
     return this.endWord(this.here + 1, false);
   }
+}
+
+/** True when `word` holds an even number of `'` (none open). */
+function evenApostrophes(word: string): boolean {
+  let n = 0;
+  for (let i = word.indexOf("'"); i >= 0; i = word.indexOf("'", i + 1)) n++;
+  return n % 2 === 0;
 }
 
 keepShape(new CommandLineCandidate("mysql", 5));
