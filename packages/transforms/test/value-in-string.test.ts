@@ -85,6 +85,28 @@ describe("a secret inside a string of a one-line document", () => {
     );
   });
 
+  it("after an element's closing tag inside a JSON string, and after an unterminated quote, the document stays", () => {
+    assertProperty(
+      fc.property(
+        fc.stringMatching(/^[a-z]{1,8}$/),
+        arbSecret,
+        arbRest,
+        fc.boolean(),
+        (name, secret, rest, lines) => {
+          const br = lines ? "\n" : " ";
+          const xml = `<${name}Token>${br}${secret}${br}</${name}Token>`;
+          const doc = JSON.stringify({ log: xml, rest });
+          const out = redactText(doc, compiled);
+          expect(restored(out, secret)).toBe(doc);
+          // A quoted value whose closing quote is missing ends where its string does.
+          const cut = JSON.stringify({ log: `"${name}_token": "${secret}`, rest });
+          expect(restored(redactText(cut, compiled), secret)).toBe(cut);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("a quote inside an unquoted value followed by more of it stays in the value", () => {
     expect(redactText('PASSWORD=ab"cd1234 next', compiled)).toBe(
       "PASSWORD=[REDACTED:secret-assignment] next",

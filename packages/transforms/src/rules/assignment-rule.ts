@@ -609,7 +609,10 @@ class AssignmentCandidate implements Candidate {
   endsValue(byte: number): boolean {
     if (this.quote === 0) return SPACE[byte] === 1;
     if (this.quote === 0x3c) return byte === 0x3c || SPACE[byte] === 1;
-    if (this.escapedQuote) return byte === 0x5c || byte === 0x0a || byte === 0x0d;
+    // Escaped quotes: the value ends at its own `\"` or, unterminated, where the string it
+    // stood in closes (a quote no backslash escapes).
+    if (this.escapedQuote)
+      return byte === 0x5c || byte === this.quote || byte === 0x0a || byte === 0x0d;
     if (this.escaped) return false;
     return byte === this.quote || byte === 0x0a || byte === 0x0d;
   }
@@ -667,6 +670,9 @@ class AssignmentCandidate implements Candidate {
     // (`prompt='Password: ', stream=None)`); one that names the keyword is a name
     // (`IETFToken = "ietf-token"`, `code = 'invalid_token'`), not a secret.
     if (!unquoted && CLOSING[first] === 1) return false;
+    // Text after a closing tag's `>` (`</xToken>","next":…` inside a JSON string), not an
+    // element's text: it opens with a quote or code punctuation.
+    if (this.quote === 0x3c && (CLOSING[first] === 1 || QUOTES[first] === 1)) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
     if (/^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
     const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
@@ -716,7 +722,12 @@ class AssignmentCandidate implements Candidate {
       if (this.semi >= 0 || this.backslash >= 0) return start;
       while (i < end && VALUE_RUN[input[i]!] === 1) i++;
     } else if (this.phase === Phase.Quoted && this.escapedQuote) {
-      while (i < end && input[i] !== 0x5c && input[i] !== 0x0a && input[i] !== 0x0d) i++;
+      const quote = this.quote;
+      while (i < end) {
+        const byte = input[i]!;
+        if (byte === 0x5c || byte === quote || byte === 0x0a || byte === 0x0d) break;
+        i++;
+      }
     } else if (this.phase === Phase.Quoted) {
       for (; i < end; i++) {
         if (this.escaped) {
