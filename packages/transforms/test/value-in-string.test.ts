@@ -116,3 +116,35 @@ describe("a secret inside a string of a one-line document", () => {
     );
   });
 });
+
+describe("where an unquoted value ends", () => {
+  it("a `,` before whitespace or the next key ends it; one before more of the value does not", () => {
+    expect(redactText("{password: Xk29sLq0Zp81, next: 1}", compiled)).toBe(
+      "{password: [REDACTED:secret-assignment], next: 1}",
+    );
+    expect(redactText("dsn: user=app,password=Xk29sLq0Zp81,host=db", compiled)).toBe(
+      "dsn: user=app,password=[REDACTED:secret-assignment],host=db",
+    );
+    expect(redactText("PASSWORD=ab,cd12 next", compiled)).toBe(
+      "PASSWORD=[REDACTED:secret-assignment] next",
+    );
+  });
+
+  it("`;`, `&` or `,` and letters at the end of input are the value's, however split", () => {
+    assertProperty(
+      fc.property(
+        fc.stringMatching(/^[a-z]{2,60}[0-9]{2}$/),
+        fc.constantFrom(";", "&", ","),
+        fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/),
+        fc.nat(),
+        (value, separator, rest, cut) => {
+          const text = `PASSWORD=${value}${separator}${rest}`;
+          const expected = "PASSWORD=[REDACTED:secret-assignment]";
+          expect(redactText(text, compiled)).toBe(expected);
+          expect(redactSplit(text, 1 + (cut % (text.length - 1)))).toBe(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -59,10 +59,10 @@ const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
 const ESCAPED_SPACE = byteSet("ntr");
 /** Bytes that close code, not start a value. */
 const CLOSING = byteSet(",);]}");
-/** Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&`, `\` and quotes. */
+/** Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&`, `,`, `\` and quotes. */
 const VALUE_RUN = (() => {
   const run = new Uint8Array(256).fill(1);
-  for (const byte of [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x3b, 0x26, 0x5c, 0x22, 0x27, 0x60])
+  for (const byte of [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x3b, 0x26, 0x2c, 0x5c, 0x22, 0x27, 0x60])
     run[byte] = 0;
   return run;
 })();
@@ -536,7 +536,7 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
-   * Track a run of `;` or `&` in an unquoted value: it ends the value if whitespace (a
+   * Track a run of `;`, `&` or `,` in an unquoted value: it ends the value if whitespace (a
    * shell's `;`, `&&`) or the next key (`;Key=`, a query string's `&key=`) follows.
    */
   noteSemicolon(byte: number, here: number): void {
@@ -544,7 +544,7 @@ class AssignmentCandidate implements Candidate {
     if (QUOTES[byte] === 1) {
       this.semi = here;
       this.semiQuote = true;
-    } else if (byte !== 0x3b && byte !== 0x26) this.semi = -1;
+    } else if (byte !== 0x3b && byte !== 0x26 && byte !== 0x2c) this.semi = -1;
     else if (this.semi < 0 || this.semiQuote) {
       this.semi = here;
       this.semiQuote = false;
@@ -767,6 +767,10 @@ class AssignmentCandidate implements Candidate {
   }
 
   end(): Verdict {
+    // A `;` run followed by what may still have been a key (`pw=ab;cd12` and the end): no
+    // key came, so those bytes are the value's.
+    const keyOpen = this.semi >= 0 && this.key >= 0 && !this.semiQuote;
+    if (keyOpen) this.semi = -1;
     if (this.phase === Phase.TypeWord && this.count > 0 && this.spaced) {
       this.strict = true;
       this.phase = Phase.Held;
@@ -776,7 +780,7 @@ class AssignmentCandidate implements Candidate {
       this.claim = Math.min(this.claim, this.anchorLength + this.offset - this.value.length);
       return this.credible(true) ? Verdict.Close : Verdict.Reject;
     }
-    if (this.phase === Phase.Unquoted && this.semi >= 0) return Verdict.Close;
+    if (this.phase === Phase.Unquoted && (this.semi >= 0 || keyOpen)) return Verdict.Close;
     return Verdict.Reject;
   }
 }
