@@ -667,12 +667,11 @@ class AssignmentCandidate implements Candidate {
     if (/^\*+$/.test(text)) return false;
     if (/^https?:\/\/[^@]*$/.test(text)) return false;
     // A quoted value that opens with code punctuation closes a string the keyword stood in
-    // (`prompt='Password: ', stream=None)`); one that names the keyword is a name
+    // (`prompt='Password: ', stream=None)`), as does text after a closing tag's `>` that
+    // opens with a quote (`</xToken>","next":…`); one that names the keyword is a name
     // (`IETFToken = "ietf-token"`, `code = 'invalid_token'`), not a secret.
-    if (!unquoted && CLOSING[first] === 1) return false;
-    // Text after a closing tag's `>` (`</xToken>","next":…` inside a JSON string), not an
-    // element's text: it opens with a quote or code punctuation.
-    if (this.quote === 0x3c && (CLOSING[first] === 1 || QUOTES[first] === 1)) return false;
+    const xml = this.quote === 0x3c;
+    if ((!unquoted || xml) && (CLOSING[first] === 1 || (xml && QUOTES[first] === 1))) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
     if (/^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
     const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
