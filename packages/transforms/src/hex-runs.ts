@@ -32,19 +32,13 @@ import { type Automaton, FLAG_OUTPUT } from "./aho-corasick.js";
 import { copyRun, type RunView, scanRuns } from "./alphabet-runs.js";
 import type { InputRing } from "./input-ring.js";
 import { MIN_KNOWN_VALUE_BYTES } from "./known-values.js";
+import { byteSet, HEX_VALUE } from "./rules/byte-classes.js";
 
 /** Shortest run decoded: the hex of the shortest known value. */
 export const MIN_HEX = 2 * MIN_KNOWN_VALUE_BYTES;
 
-/** Hex digit values, -1 for every other byte. */
-const NIBBLE = new Int8Array(256).fill(-1);
-for (let d = 0; d < 10; d++) NIBBLE[0x30 + d] = d;
-for (let d = 0; d < 6; d++) {
-  NIBBLE[0x41 + d] = 10 + d;
-  NIBBLE[0x61 + d] = 10 + d;
-}
 /** 1 for a hex digit. */
-const HEX_DIGIT = Uint8Array.from(NIBBLE, (v) => (v >= 0 ? 1 : 0));
+const HEX_DIGIT = byteSet("0-9A-Fa-f");
 
 /** Characters a run of the view may hold at once (half the window). */
 function capOf(window: number): number {
@@ -138,13 +132,17 @@ export class HexRuns implements RunView {
     }
   }
 
+  private heldChars(): Uint8Array {
+    this.chars ??= new Uint8Array(this.cap);
+    return this.chars;
+  }
+
   /** Redact every literal encoded in the `length` hex characters from input offset `start`. */
   private decide(start: number, length: number): void {
     const { chunk, chunkBase } = this.input;
     // Mostly the run lies in the chunk: read it there; else copy it out of the held bytes.
     const inChunk = start >= chunkBase;
-    this.chars ??= new Uint8Array(this.cap);
-    const chars = inChunk ? chunk : copyRun(this.input, start, length, this.chars);
+    const chars = inChunk ? chunk : copyRun(this.input, start, length, this.heldChars());
     const from = inChunk ? start - chunkBase : 0;
     for (let align = 0; align < 2; align++) {
       const n = (length - align) >> 1;
@@ -153,7 +151,7 @@ export class HexRuns implements RunView {
       this.symbolStart ??= new Int32Array(this.cap >> 1);
       const decoded = this.decoded;
       for (let k = 0, p = from + align; k < n; k++, p += 2)
-        decoded[k] = (NIBBLE[chars[p]!]! << 4) | NIBBLE[chars[p + 1]!]!;
+        decoded[k] = (HEX_VALUE[chars[p]!]! << 4) | HEX_VALUE[chars[p + 1]!]!;
       const at = start + align;
       findLiterals(this.exact, decoded, n, this.symbolStart, (s, e, rule) =>
         this.addSpan(at + 2 * s, at + 2 * e, rule),

@@ -8,9 +8,10 @@
  *   between name and `=` (`var xToken string = "…"`), and a flag's space (`--token value`,
  *   when the flag name ends with the keyword);
  * - a value runs to its closing quote when quoted, else to the next whitespace byte (so
- *   `& , ; ) ] }` and quotes inside an unquoted value are redacted with it), except for
- *   `;` (or `;;`) just before whitespace or the end: in `echo token=x; exit 3` the `;` ends
- *   the shell command, not the value, so it stays (held until the next byte says which);
+ *   `& , ; ) ] }` and quotes inside an unquoted value are redacted with it), except for a
+ *   run of `;`, `&` or `,` just before whitespace or the end: in `echo token=x; exit 3` the
+ *   `;` ends the shell command, not the value, so it stays (held until the next byte says
+ *   which);
  *   and a quote followed by whitespace, the end or code punctuation (`QUOTE_CLOSER`) closes
  *   a string the assignment stood in: `{"env":["TOKEN=x","B=2"]}` keeps `","B=2"]}`;
  * - the **value test**: the first bytes of the value (at most {@link DECIDE}) are held and
@@ -168,10 +169,11 @@ class AssignmentCandidate implements Candidate {
   /** Vendor mode: a YAML block was entered (at most one level). */
   block = false;
   /**
-   * Offset of a `;` run that ends an unquoted value if whitespace or the end follows, or of
-   * a quote that ends it if a `QUOTE_CLOSER` or the end follows (`semiQuote`), or -1.
+   * Offset of a `;`, `&` or `,` run that ends an unquoted value if whitespace or the end
+   * follows, or of a quote that ends it if a `QUOTE_CLOSER` or the end follows, or -1.
    */
   semi = -1;
+  /** The byte at `semi` is a quote. */
   semiQuote = false;
   /** Bytes of a possible connection-string key after a `;` (see `semicolonKey`), or -1. */
   key = -1;
@@ -565,7 +567,7 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
-   * After a `;` or `&` in an unquoted value, a key and `=` end the value there: the next
+   * After a `;`, `&` or `,` in an unquoted value, a key and `=` end the value there: the next
    * key of a connection string (`Password=x;Trusted_Connection=no`) or a query string
    * (`?password=x&user=y`), whose values hold no bare `;` or `&`. Returns `Semicolon.Ends`, `Undecided` while the bytes may still be a key (they are
    * held), or `No`.
