@@ -90,6 +90,38 @@ describe("known values in hex, found by decoding hex runs", () => {
     }
   });
 
+  it("keeps SPEC §5 with hex runs of any length around known values, in a small window", () => {
+    // Window 128: segments of 64 digits, 32 back; values of up to 16 bytes use the view.
+    const values = ["s3cret-val-0042", "Zq9!pass word"];
+    const source = compileRedaction({ knownValues: values, builtins: false, window: 128 });
+    const pieces = [
+      ...values.map((v) => Buffer.from(v).toString("hex")),
+      ...values.map((v) => Buffer.from(v).toString("hex").toUpperCase()),
+      "0",
+      "a1",
+      "deadbeef",
+      "F00D",
+      " ",
+      "\n",
+      "=",
+      '"',
+      "token=",
+      "x",
+    ];
+    assertProperty(
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 600 }), { maxLength: 12 }),
+        (parts, cuts) => {
+          const input = Buffer.from(parts.join(""));
+          checkRedactor(source, input, splitAt(input, cuts));
+          checkRedactor(source, input, byteAtATime(input));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("keeps the hex needles of a value too long for the view (found in any run)", () => {
     const window = 256;
     const value = "v".repeat(40); // 80 digits: more than the 64-digit overlap
