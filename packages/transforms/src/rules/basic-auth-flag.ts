@@ -107,8 +107,8 @@ class BasicAuthCandidate implements Candidate {
       this.colon = this.value.length;
     }
     // An escaped quote (`\"` inside a JSON string) is the argument's own, not a string's end.
-    const escaped = this.value.endsWith("\\");
-    if (this.quote === 0 && (byte === 0x22 || byte === 0x27) && !escaped) this.quoteAt = here;
+    if (this.quote === 0 && (byte === 0x22 || byte === 0x27) && !this.value.endsWith("\\"))
+      this.quoteAt = here;
     this.value += String.fromCharCode(byte);
     const limit = this.phase === 1 ? MAX_USER : MAX_USER + MAX_PASSWORD;
     return this.value.length > limit ? Verdict.Reject : Verdict.Hold;
