@@ -114,6 +114,8 @@ export class Base64Runs implements RunView {
     private readonly keyRule: number,
     private readonly addSpan: (start: number, end: number, rule: number) => void,
     private readonly scanDecoded: DecodedScan,
+    /** True when `[start, end)` is decided redacted already, so adding it for a rule no lower than the third argument changes nothing. */
+    private readonly redacted: (start: number, end: number, rule: number) => boolean = () => false,
   ) {
     this.cap = Math.max(MIN_RUN, Math.min(MAX_RUN, window >> 1));
   }
@@ -240,6 +242,10 @@ export class Base64Runs implements RunView {
    * the end of input), or -1: a bare secret key, else a decoded secret.
    */
   private decide(start: number, length: number, next: number): number {
+    // A run the rules already redacted whole (a token, a JWT's parts, an assignment's
+    // value) is not decoded: its span would change nothing, and no padding follows it.
+    const lowest = this.keyRule >= 0 ? Math.min(this.keyRule, this.rule) : this.rule;
+    if (next !== PAD && this.redacted(start, start + length, lowest)) return -1;
     if (length === SECRET_KEY_LENGTH && this.keyRule >= 0 && this.isSecretKey(start, next))
       return this.keyRule;
     return this.carriesSecret(start, length) ? this.rule : -1;

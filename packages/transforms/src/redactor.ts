@@ -365,6 +365,7 @@ class Redactor implements RedactorStage {
             compiled.secretKeyRule,
             this.addSpanOf,
             (decoded) => findsSecret(compiled, decoded),
+            (start, end, rule) => this.redacted(start, end, rule),
           );
     this.hex = compiled.hexView ? new HexRuns(this.input, window, exact, this.addSpanOf) : null;
   }
@@ -638,6 +639,16 @@ class Redactor implements RedactorStage {
     if (start < output.at)
       throw new SpoolError("SPOOL_E_STAGE", REDACTOR, "internal: a span reaches emitted bytes");
     this.spans.add(start, end, rule);
+  }
+
+  /**
+   * True when `[start, end)` lies in what is decided redacted (the open span, or one
+   * pending span), so that adding it for a rule no lower than `rule` would change nothing.
+   */
+  private redacted(start: number, end: number, rule: number): boolean {
+    const output = this.output;
+    if (output.open && start <= output.at && end <= output.at) return true;
+    return this.spans.covers(start, end, rule);
   }
 
   /** Hand on everything decided before `frontier` (everything at all when `final`). */

@@ -82,6 +82,20 @@ export class SpanQueue {
     if (j > i + 1) this.removeRange(i + 1, j);
   }
 
+  /**
+   * True when adding `[start, end)` for a rule no lower than `rule` would change nothing:
+   * one span holds it, and starts before it or is named by a rule no higher than `rule`.
+   */
+  covers(start: number, end: number, rule: number): boolean {
+    // The last spans are the likeliest (what was just decided): search from the end.
+    for (let k = this.count - 1; k >= 0; k--) {
+      const s = this.startAt(k);
+      if (s > start) continue;
+      return this.endAt(k) >= end && (s < start || this.ruleAt(k) <= rule);
+    }
+    return false;
+  }
+
   private startAt(k: number): number {
     return this.data[3 * (this.head + k)]!;
   }

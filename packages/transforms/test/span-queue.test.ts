@@ -80,4 +80,24 @@ describe("span queue", () => {
     queue.add(0, 1, 0); // same start, lower rule: the merge takes its name
     expect(contents(queue)).toEqual([{ start: 0, end: 997, rule: 0 }]);
   });
+
+  it("covers a range exactly when adding it would change nothing", () => {
+    const span = fc.record({
+      start: fc.integer({ min: 0, max: 120 }),
+      length: fc.integer({ min: 1, max: 12 }),
+      rule: fc.integer({ min: 0, max: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(span, { maxLength: 12 }), span, (spans, query) => {
+        const queue = new SpanQueue();
+        for (const s of spans) queue.add(s.start, s.start + s.length, s.rule);
+        const before = contents(queue);
+        const { start, length, rule } = query;
+        const covered = queue.covers(start, start + length, rule);
+        queue.add(start, start + length, rule);
+        expect(covered).toBe(JSON.stringify(contents(queue)) === JSON.stringify(before));
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

@@ -621,12 +621,22 @@ class AssignmentCandidate implements Candidate {
 
   /** The name after the keyword says the value is something else (`_MIN_LENGTH`, `Url`). */
   namesNoSecret(): boolean {
-    if (this.tail === "") return false;
-    const words = splitWords(this.tail);
-    if (this.mode.vendor) return words.some((w) => NOT_VENDOR_SECRET_WORDS.has(w));
-    let first = words[0];
-    if (first === "s") first = words[1];
-    return first !== undefined && NOT_SECRET_WORDS.has(first);
+    const tail = this.tail;
+    if (tail === "") return false;
+    // Names repeat (a log prints the same variables again and again): remember the verdicts.
+    const seen = this.mode.vendor ? VENDOR_TAIL_VERDICTS : TAIL_VERDICTS;
+    let verdict = seen.get(tail);
+    if (verdict === undefined) {
+      const words = splitWords(tail);
+      if (this.mode.vendor) verdict = words.some((w) => NOT_VENDOR_SECRET_WORDS.has(w));
+      else {
+        const first = words[0] === "s" ? words[1] : words[0];
+        verdict = first !== undefined && NOT_SECRET_WORDS.has(first);
+      }
+      if (seen.size >= MAX_TAIL_VERDICTS) seen.clear();
+      seen.set(tail, verdict);
+    }
+    return verdict;
   }
 
   /** The keyword, lowercase without separators (`api_key` → apikey); only a value test needs it. */
@@ -749,9 +759,12 @@ class AssignmentCandidate implements Candidate {
       const stop = Math.min(end, start + (DECIDE - 1 - value.length));
       while (i < stop && ALNUM[input[i]!] === 1) value.push(input[i++]!);
       if (i > start && this.quote === 0) this.key = -1;
-    } else if (this.phase === Phase.Name && this.tail.length >= MAX_TAIL) {
+    } else if (this.phase === Phase.Name) {
+      // The rest of the name: each byte is only held (and kept for the next-word test).
       const stop = Math.min(end, start + (MAX_NAME - this.count));
       while (i < stop && NAME[input[i]!] === 1) i++;
+      const kept = Math.min(i, start + MAX_TAIL - this.tail.length);
+      for (let p = start; p < kept; p++) this.tail += String.fromCharCode(input[p]!);
       this.count += i - start;
       this.claim = this.anchorLength + this.offset + (i - start);
     }
@@ -785,6 +798,14 @@ class AssignmentCandidate implements Candidate {
     return Verdict.Reject;
   }
 }
+
+/**
+ * {@link AssignmentCandidate.namesNoSecret}'s verdicts by tail (at most {@link MAX_TAIL}
+ * bytes), for keyword and vendor names; emptied when full, so memory stays bounded.
+ */
+const TAIL_VERDICTS = new Map<string, boolean>();
+const VENDOR_TAIL_VERDICTS = new Map<string, boolean>();
+const MAX_TAIL_VERDICTS = 4096;
 
 /** Lowercase words of a name's tail: `_MIN_LENGTH` → min, length; `sProvider` → s, provider. */
 function splitWords(tail: string): string[] {
