@@ -24,6 +24,8 @@ interface LiveCandidate {
   readonly maxLength: number;
   /** The next byte it is fed. */
   next: number;
+  /** It has a `skip` fast path, and the set uses them (read once: candidates' classes vary). */
+  readonly skips: boolean;
   /** The last verdict `next` returned (`Hold` or `Redact`), or -1 before the first. */
   last: number;
   /** Input offset before which `skip` is not tried again (it consumed nothing last time). */
@@ -112,6 +114,7 @@ export class CandidateSet {
         front: clampFront(at + cand.from, at - lead, pos),
         maxLength: anchor.maxLength,
         next: pos,
+        skips: this.useSkip && cand.skip !== undefined,
         last: -1,
         skipFrom: 0,
         skipGap: 1,
@@ -226,10 +229,10 @@ export class CandidateSet {
         break;
       }
       const last = l.last;
-      if (last >= 0 && this.useSkip && cand.skip !== undefined && base + i >= l.skipFrom) {
+      if (last >= 0 && l.skips && base + i >= l.skipFrom) {
         // A held run may not pass the hold limit: the byte that would goes through `next`.
         const limit = last === Verdict.Hold ? Math.min(end, l.front + l.maxLength - base) : end;
-        const j = cand.skip(chunk, i, limit);
+        const j = cand.skip!(chunk, i, limit);
         if (j > i) {
           if (last === Verdict.Hold) {
             l.front = clampFront(l.at + cand.from, l.front, base + j);
