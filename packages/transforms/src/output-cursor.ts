@@ -106,9 +106,11 @@ export class OutputCursor {
     if (this.markerCount > FEW_MARKERS) this.pieces.push(this.gather(chunk, 0, n));
     else {
       // Few markers: no fresh copy of the whole chunk (sparse secrets cost nothing extra).
+      // Bytes held from earlier chunks are a fresh copy already: they go on as themselves
+      // too (merged, they made a copy of every chunk that began inside a held run).
       let run = 0;
       for (let k = 0; k <= n; k++) {
-        if (k < n && this.segFrom[k] !== OWN_MARKER) continue;
+        if (k < n && this.segFrom[k]! >= 0) continue;
         if (k > run) this.pieces.push(this.gather(chunk, run, k));
         if (k < n) this.pieces.push(this.own[this.segTo[k]!]!);
         run = k + 1;

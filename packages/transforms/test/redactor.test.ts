@@ -538,4 +538,18 @@ describe("gathered pieces", () => {
     const expected = Buffer.concat([...whole.push([Buffer.concat(chunks)]), ...whole.end()]);
     expect(Buffer.concat(pieces).equals(expected)).toBe(true);
   });
+
+  it("hand on a chunk that begins with held bytes as those bytes and a view of the chunk", () => {
+    // "tok" may start `token=…`: held at the end of the first chunk, then decided by the
+    // second, whose bytes go on as a view of it, not in a fresh copy of the whole chunk.
+    const redactor = createRedactor(compileRedaction({}));
+    expect(Buffer.concat(redactor.push([bytes("a line of text tok")])).toString()).toBe(
+      "a line of text ",
+    );
+    const second = bytes(`ens are counted here\n${"more text\n".repeat(100)}`);
+    const out = redactor.push([second]);
+    expect(Buffer.concat(out).toString()).toBe(`tok${second.toString()}`);
+    expect(out.map((piece) => piece.byteLength)).toEqual([3, second.byteLength]);
+    expect(out[1]!.buffer).toBe(second.buffer);
+  });
 });
