@@ -78,14 +78,24 @@ interface Header {
 export function automatonKey(needles: readonly Needle[], options: AutomatonOptions): string {
   const hash = createHash("sha256");
   hash.update(`${FORMAT} ${VERSION} ${JSON.stringify(options)}\n`);
-  const head = Buffer.alloc(12);
-  for (const needle of needles) {
-    head.writeInt32LE(needle.bytes.length, 0);
-    head.writeInt32LE(needle.literal, 4);
-    head.writeInt32LE(needle.anchor, 8);
-    hash.update(head);
-    hash.update(needle.bytes);
+  // Each needle's length, literal and anchor, then all their bytes: two updates, not two a
+  // needle (this runs at every start-up that loads the built-in image).
+  const heads = new Int32Array(3 * needles.length);
+  let size = 0;
+  for (const [i, needle] of needles.entries()) {
+    heads[3 * i] = needle.bytes.length;
+    heads[3 * i + 1] = needle.literal;
+    heads[3 * i + 2] = needle.anchor;
+    size += needle.bytes.length;
   }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const needle of needles) {
+    bytes.set(needle.bytes, at);
+    at += needle.bytes.length;
+  }
+  hash.update(new Uint8Array(heads.buffer));
+  hash.update(bytes);
   return hash.digest("hex");
 }
 

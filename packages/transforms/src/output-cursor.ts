@@ -65,8 +65,8 @@ export class OutputCursor {
 
   constructor(
     private readonly input: InputRing,
-    /** `[REDACTED:<rule>]` by rule index, each a registered marker piece. */
-    private readonly markers: readonly Buffer[],
+    /** `[REDACTED:<rule>]` by rule index, each a registered marker piece (made at first use, shared). */
+    private readonly markers: Buffer[],
     private readonly ruleNames: readonly string[],
     private readonly trace: ((segment: TraceSegment) => void) | undefined,
   ) {}
@@ -149,7 +149,11 @@ export class OutputCursor {
     // The marker is gathered with the ranges around it and registered as a marker range of
     // the chunk's piece: the preview tap tells the redactor's markers from the child's bytes
     // by those ranges (see redaction-markers.ts).
-    const marker = this.markers[rule]!;
+    let marker = this.markers[rule];
+    if (marker === undefined) {
+      marker = markerPiece(Buffer.from(`[REDACTED:${this.ruleNames[rule]!}]`, "latin1"));
+      this.markers[rule] = marker;
+    }
     this.addOwn(marker, OWN_MARKER);
     this.counters.redactions++;
     this.counters.markerBytes += marker.byteLength;

@@ -58,7 +58,6 @@ import { FailClosedDrop } from "./fail-closed.js";
 import { HexRuns } from "./hex-runs.js";
 import { ESCAPE_LOOKBEHIND, InputRing } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
-import { markerPiece } from "./redaction-markers.js";
 import { SpanQueue } from "./span-queue.js";
 import { END2, QUAD, quadHash, SAMPLE_MASK, type StartFilter, TRIPLE } from "./start-filter.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
@@ -774,17 +773,17 @@ class Redactor implements RedactorStage {
 }
 
 /**
- * The marker of each rule, built and registered as a marker piece once per compiled rules
- * (base64 runs start a redactor each; registering a piece per redaction cost ~7% of a
- * redacting capture's CPU). Every redaction of a rule hands on the same read-only piece.
+ * The marker of each rule, built and registered as a marker piece at most once per
+ * compiled rules, when the rule first redacts (base64 runs start a redactor each;
+ * registering a piece per redaction cost ~7% of a redacting capture's CPU, and building
+ * every rule's marker up front a few milliseconds of each capture's start-up). Every
+ * redaction of a rule hands on the same read-only piece.
  */
-const MARKERS = new WeakMap<CompiledRedaction, readonly Buffer[]>();
-function markersOf(compiled: CompiledRedaction): readonly Buffer[] {
+const MARKERS = new WeakMap<CompiledRedaction, Buffer[]>();
+function markersOf(compiled: CompiledRedaction): Buffer[] {
   let markers = MARKERS.get(compiled);
   if (markers === undefined) {
-    markers = compiled.ruleNames.map((name) =>
-      markerPiece(Buffer.from(`[REDACTED:${name}]`, "latin1")),
-    );
+    markers = new Array<Buffer>(compiled.ruleNames.length);
     MARKERS.set(compiled, markers);
   }
   return markers;

@@ -183,14 +183,12 @@ function addKey(filter: StartFilter, key: Key): void {
       }
       for (let before = 0; before < 256; before++) filter.pairs[(before << 8) | value]! |= END2;
     } else if (n === 2) {
-      for (let other = 0; other < 256; other++) {
-        sample(filter, (other << 16) | value);
-        sample(filter, (value << 8) | other);
-      }
+      for (let other = 0; other < 256; other++) sample(filter, (other << 16) | value);
+      sampleBlock(filter, value);
       filter.pairs[value]! |= END2;
     } else if (n === 3) {
       sample(filter, value);
-      for (let after = 0; after < 256; after++) sample(filter, ((value << 8) | after) & 0xffffff);
+      sampleBlock(filter, value & 0xffff);
       filter.pairs[value & 0xffff]! |= TRIPLE;
       setBit(filter.triples, quadHash(value));
     } else {
@@ -204,6 +202,12 @@ function addKey(filter: StartFilter, key: Key): void {
 
 function sample(filter: StartFilter, bytes: number): void {
   setBit(filter.samples, bytes & SAMPLE_MASK);
+}
+
+/** Every `samples` bit of the two bytes in `pair` followed by any byte: 256 bits, 8 words. */
+function sampleBlock(filter: StartFilter, pair: number): void {
+  const word = ((pair << 8) & SAMPLE_MASK) >> 5;
+  filter.samples.fill(-1, word, word + 8);
 }
 
 /** The byte strings of `key`, packed one byte each, the first highest. */
