@@ -219,7 +219,7 @@ export class OutputCursor {
         const piece = this.own[to]!;
         const n = piece.byteLength;
         if (from === OWN_MARKER) markers.push(at, at + n);
-        if (n > SHORT_COPY) out.set(piece, at);
+        if (n > SHORT_PIECE) out.set(piece, at);
         else for (let i = 0; i < n; i++) out[at + i] = piece[i]!;
         at += n;
       } else if (to - from > SHORT_COPY) {
@@ -236,6 +236,8 @@ export class OutputCursor {
 
 /** Ranges up to this many bytes are copied byte by byte; longer ones through `set` (a line between two markers, ~60 bytes, copies faster so). */
 const SHORT_COPY = 32;
+/** A marker or held piece up to this many bytes is copied byte by byte (no view to make for `set`). */
+const SHORT_PIECE = 16;
 /**
  * Markers in one chunk past which its output goes as one piece: a piece costs ~0.4 µs
  * downstream, a fresh copy of a 64 KiB chunk some microseconds and garbage.
