@@ -217,6 +217,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "yandex", rule: "yandex-key", prefixes: ["AQVN", "y0_AgAAAA", "t1.9euelZ"], body: `.${URLSAFE}`, minBody: 30, shape: "%{40:A-Za-z0-9_-}" },
   { family: "vault", rule: "vault-token", prefixes: ["b.AAAAAQ"], body: URLSAFE, minBody: 60, shape: "%{120:A-Za-z0-9_-}" },
   { family: "notion", rule: "notion-token", prefixes: ["ntn_"], body: B62, minBody: 40, shape: "ntn_{46:A-Za-z0-9}" },
+  // Notion's integration tokens before `ntn_`: `secret_` and 43 characters (mixed: the
+  // prefix also starts names in code, `secret_key_base`, which are short runs anyway).
+  { family: "notion", rule: "notion-token", prefixes: ["secret_"], body: B62, minBody: 40, maxBody: 50, mixed: true, shape: "secret_{43:A-Za-z0-9}" },
   // Exactly 38 after the prefix: a hex digest or commit id that starts with 4b1d is 36 or 60.
   { family: "clickhouse", rule: "clickhouse-key", prefixes: ["4b1d"], body: B62, minBody: 38, maxBody: 38, mixed: true, shape: "4b1d{38:A-Za-z0-9}" },
   { family: "cloudflare", rule: "cloudflare-origin-ca-key", prefixes: ["v1.0-"], body: "a-f0-9-", minBody: 100, shape: "v1.0-{24:a-f0-9}-{146:a-f0-9}" },
@@ -265,6 +268,12 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "vault", rule: "vault-token", prefixes: ["s."], body: B62, minBody: 24, maxBody: 24, mixed: "digit", shape: "%{24:A-Za-z0-9}" },
   // A Docker registry config in base64 ({"auths": / {"auth":"), as in k8s `.dockerconfigjson`.
   { family: "docker", rule: "docker-config", prefixes: ["eyJhdXRocyI6", "eyJhdXRoIjoi"], body: B64, minBody: 16, shape: "%{120:A-Za-z0-9+/}==" },
+  // WooCommerce REST API keys: consumer key `ck_` and secret `cs_`, each 40 hex digits.
+  { family: "woocommerce", rule: "woocommerce-key", prefixes: ["ck_", "cs_"], body: HEX, minBody: 32, maxBody: 64, mixed: "digit", shape: "%{40:a-f0-9}" },
+  // Tencent Cloud's SecretId: `AKID` and 32 characters (its SecretKey has no prefix).
+  { family: "tencent", rule: "tencent-secret-id", prefixes: ["AKID"], body: B62, minBody: 32, maxBody: 40, mixed: "digit", shape: "%{32:A-Za-z0-9}" },
+  // A Zapier "Catch Hook" URL: whoever has it can trigger the Zap (the account and hook ids).
+  { family: "zapier", rule: "zapier-webhook", boundary: false, prefixes: ["hooks.zapier.com/hooks/catch/"], body: "A-Za-z0-9/", minBody: 12, maxBody: 64, keepPrefix: true, shape: "https://%{7:0-9}/{7:a-z0-9}/" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
