@@ -270,6 +270,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "docker", rule: "docker-config", prefixes: ["eyJhdXRocyI6", "eyJhdXRoIjoi"], body: B64, minBody: 16, shape: "%{120:A-Za-z0-9+/}==" },
   // WooCommerce REST API keys: consumer key `ck_` and secret `cs_`, each 40 hex digits.
   { family: "woocommerce", rule: "woocommerce-key", prefixes: ["ck_", "cs_"], body: HEX, minBody: 32, maxBody: 64, mixed: "digit", shape: "%{40:a-f0-9}" },
+  // Honeycomb ingest keys: the key id (`hc<letter>ik_`, the letter set at creation) and the
+  // secret concatenated, 58 characters after the prefix.
+  { family: "honeycomb", rule: "honeycomb-ingest-key", prefixes: [..."abcdefghijklmnopqrstuvwxyz"].map((x) => `hc${x}ik_`), body: B62, minBody: 50, maxBody: 64, mixed: "digit", shape: "%{58:a-z0-9}" },
   // Tencent Cloud's SecretId: `AKID` and 32 characters (its SecretKey has no prefix).
   { family: "tencent", rule: "tencent-secret-id", prefixes: ["AKID"], body: B62, minBody: 32, maxBody: 40, mixed: "digit", shape: "%{32:A-Za-z0-9}" },
   // A Zapier "Catch Hook" URL: whoever has it can trigger the Zap (the account and hook ids).
