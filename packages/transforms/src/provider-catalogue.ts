@@ -273,6 +273,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Honeycomb ingest keys: the key id (`hc<letter>ik_`, the letter set at creation) and the
   // secret concatenated, 58 characters after the prefix.
   { family: "honeycomb", rule: "honeycomb-ingest-key", prefixes: [..."abcdefghijklmnopqrstuvwxyz"].map((x) => `hc${x}ik_`), body: B62, minBody: 50, maxBody: 64, mixed: "digit", shape: "%{58:a-z0-9}" },
+  // Private Packagist authentication tokens: `packagist_`, the token type (`ort`, `out`,
+  // `uut`, …) and `_`, 60 hex digits and an 8-digit CRC32.
+  { family: "packagist", rule: "packagist-token", prefixes: ["packagist_"], body: "a-z0-9_", minBody: 64, maxBody: 80, mixed: "digit", shape: "%out_{68:a-f0-9}" },
   // Tencent Cloud's SecretId: `AKID` and 32 characters (its SecretKey has no prefix).
   { family: "tencent", rule: "tencent-secret-id", prefixes: ["AKID"], body: B62, minBody: 32, maxBody: 40, mixed: "digit", shape: "%{32:A-Za-z0-9}" },
   // A Zapier "Catch Hook" URL: whoever has it can trigger the Zap (the account and hook ids).
