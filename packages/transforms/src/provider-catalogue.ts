@@ -276,6 +276,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Private Packagist authentication tokens: `packagist_`, the token type (`ort`, `out`,
   // `uut`, …) and `_`, 60 hex digits and an 8-digit CRC32.
   { family: "packagist", rule: "packagist-token", prefixes: ["packagist_"], body: "a-z0-9_", minBody: 64, maxBody: 80, mixed: "digit", shape: "%out_{68:a-f0-9}" },
+  // Paddle Billing API keys: `pdl_live_apikey_` or `pdl_sdbx_apikey_`, a 26-character id,
+  // `_` and the secret.
+  { family: "paddle", rule: "paddle-api-key", prefixes: ["pdl_live_apikey_", "pdl_sdbx_apikey_"], body: URLSAFE, minBody: 40, maxBody: 96, mixed: "digit", shape: "%01{24:a-z0-9}_{27:A-Za-z0-9}" },
   // Tencent Cloud's SecretId: `AKID` and 32 characters (its SecretKey has no prefix).
   { family: "tencent", rule: "tencent-secret-id", prefixes: ["AKID"], body: B62, minBody: 32, maxBody: 40, mixed: "digit", shape: "%{32:A-Za-z0-9}" },
   // A Zapier "Catch Hook" URL: whoever has it can trigger the Zap (the account and hook ids).
