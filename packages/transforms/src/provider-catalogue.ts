@@ -279,6 +279,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Paddle Billing API keys: `pdl_live_apikey_` or `pdl_sdbx_apikey_`, a 26-character id,
   // `_` and the secret.
   { family: "paddle", rule: "paddle-api-key", prefixes: ["pdl_live_apikey_", "pdl_sdbx_apikey_"], body: URLSAFE, minBody: 40, maxBody: 96, mixed: "digit", shape: "%01{24:a-z0-9}_{27:A-Za-z0-9}" },
+  // ClickUp personal API tokens: `pk_`, the user's number, `_` and 32 capitals and digits
+  // (Stripe's publishable `pk_live_…` keys, small letters, are not this).
+  { family: "clickup", rule: "clickup-token", prefixes: ["pk_"], body: "A-Z0-9_", minBody: 36, maxBody: 48, mixed: "digit", shape: "%{7:0-9}_{32:A-Z0-9}" },
   // Tencent Cloud's SecretId: `AKID` and 32 characters (its SecretKey has no prefix).
   { family: "tencent", rule: "tencent-secret-id", prefixes: ["AKID"], body: B62, minBody: 32, maxBody: 40, mixed: "digit", shape: "%{32:A-Za-z0-9}" },
   // A Zapier "Catch Hook" URL: whoever has it can trigger the Zap (the account and hook ids).
