@@ -114,8 +114,11 @@ export class Base64Runs implements RunView {
     private readonly keyRule: number,
     private readonly addSpan: (start: number, end: number, rule: number) => void,
     private readonly scanDecoded: DecodedScan,
-    /** True when `[start, end)` is decided redacted already, so adding it for a rule no lower than the third argument changes nothing. */
-    private readonly redacted: (start: number, end: number, rule: number) => boolean = () => false,
+    /**
+     * True when `[start, end)` is decided redacted already: adding it for a rule no lower
+     * than the third argument would change nothing.
+     */
+    private readonly redacted: (start: number, end: number, rule: number) => boolean,
   ) {
     this.cap = Math.max(MIN_RUN, Math.min(MAX_RUN, window >> 1));
   }
