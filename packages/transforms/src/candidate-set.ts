@@ -56,8 +56,6 @@ export class CandidateSet {
     private readonly addSpan: (start: number, end: number, rule: number) => void,
     /** Let candidates consume runs through `skip` (same output, fewer calls). */
     private readonly useSkip: boolean,
-    /** Bytes a rule may claim before its anchor (`CompiledRedaction.lead`), 1 per byte. */
-    private readonly leadBytes: Uint8Array | null = null,
     /** The first byte not yet handed on: a lead never reaches before it. */
     private readonly emittedTo: () => number = () => 0,
   ) {}
@@ -92,7 +90,10 @@ export class CandidateSet {
       const length = lengthOf(id);
       const at = pos - length;
       const before = at > 0 ? byteBefore(this.input, at) : -1;
-      const lead = anchor.lookbehind > 0 ? this.leadBefore(at, anchor.lookbehind) : 0;
+      const lead =
+        anchor.lookbehindClass === null
+          ? 0
+          : this.leadBefore(at, anchor.lookbehind, anchor.lookbehindClass);
       const match =
         lead > 0
           ? {
@@ -138,10 +139,11 @@ export class CandidateSet {
     truncate(live, kept);
   }
 
-  /** How many lead bytes (at most `most`) stand just before `at` and were not handed on. */
-  private leadBefore(at: number, most: number): number {
-    const bytes = this.leadBytes;
-    if (bytes === null) return 0;
+  /**
+   * How many bytes of the anchor's lookbehind class (`bytes`, at most `most`) stand just
+   * before `at` and were not handed on.
+   */
+  private leadBefore(at: number, most: number, bytes: Uint8Array): number {
     const floor = Math.max(0, at - most, this.emittedTo());
     let s = at;
     while (s > floor && bytes[this.input.byteAt(s - 1)] === 1) s--;

@@ -116,6 +116,8 @@ export interface CompiledAnchor {
   readonly maxLength: number;
   /** Most bytes before the anchor it may claim (the rule's `lookbehind`), 0 for none. */
   readonly lookbehind: number;
+  /** The rule's `lookbehind` class (1 per byte), `null` for none. */
+  readonly lookbehindClass: Uint8Array | null;
   start(match: AnchorMatch, held: HeldText, at: number): Candidate | undefined;
 }
 
@@ -481,11 +483,11 @@ function addAnchors(
   const start =
     rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
   const lookbehind = rule.kind === "matcher" ? rule.lookbehind : undefined;
-  if (lookbehind !== undefined) {
+  const lookbehindClass = lookbehind === undefined ? null : byteSet(lookbehind.body);
+  if (lookbehind !== undefined && lookbehindClass !== null) {
     into.leadBytes ??= new Uint8Array(256);
     const lead = into.leadBytes;
-    const set = byteSet(lookbehind.body);
-    for (let b = 0; b < 256; b++) if (set[b] === 1) lead[b] = 1;
+    for (let b = 0; b < 256; b++) if (lookbehindClass[b] === 1) lead[b] = 1;
     into.leadLength = Math.max(into.leadLength, lookbehind.length);
   }
   for (const anchor of rule.anchors) {
@@ -494,6 +496,7 @@ function addAnchors(
       anchor,
       maxLength: rule.maxLength,
       lookbehind: lookbehind?.length ?? 0,
+      lookbehindClass,
       start,
     };
     const bytes = Buffer.from(anchor, "utf8");

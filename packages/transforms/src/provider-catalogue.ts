@@ -72,6 +72,8 @@ export interface ProviderFormat {
    * middle); they are held back and redacted with it. @default undefined
    */
   readonly lead?: number;
+  /** The alphabet of the `lead` bytes, as a character-class body. @default "A-Za-z0-9" */
+  readonly leadBody?: string;
 }
 
 /**
@@ -133,6 +135,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "openrouter", rule: "openrouter-key", prefixes: ["sk-or-v1-"], body: HEX, minBody: 48, shape: "sk-or-v1-{64:a-f0-9}" },
   // Listed before the OpenAI rule so an "sk-ant-" key is named for Anthropic.
   { family: "anthropic", rule: "anthropic-api-key", prefixes: ["sk-ant-"], body: URLSAFE, minBody: 20, notAfter: "_-", shape: "sk-ant-api03-{93:A-Za-z0-9_-}AA" },
+  // Langfuse secret keys (`sk-lf-` and a UUID), named for Langfuse rather than OpenAI.
+  { family: "langfuse", rule: "langfuse-secret-key", prefixes: ["sk-lf-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
   // "sk-" also starts ordinary kebab-case words: require a digit or capital as keys have.
   { family: "openai", rule: "openai-api-key", prefixes: ["sk-"], body: URLSAFE, minBody: 20, notAfter: "_-", mixed: true, shape: "sk-proj-{74:A-Za-z0-9_-}T3BlbkFJ{74:A-Za-z0-9_-}" },
   { family: "google", rule: "google-api-key", prefixes: ["AIza"], body: URLSAFE, minBody: 30, maxBody: 35, shape: "AIza{35:A-Za-z0-9_-}" },
@@ -245,7 +249,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Password hashes (crypt(3) and PHC strings): a hash of a password is as good as one to
   // an offline attack. Prefixes are the schemes' identifiers.
   { family: "crypt", rule: "password-hash", prefixes: ["$2a$", "$2b$", "$2y$"], body: "./A-Za-z0-9$", minBody: 50, maxBody: 60, shape: "%12$" + "{53:./A-Za-z0-9}" },
-  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$1$", "$5$", "$6$", "$y$", "$7$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%{8:./A-Za-z0-9}$" + "{86:./A-Za-z0-9}" },
+  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$1$", "$5$", "$6$", "$y$", "$7$", "$apr1$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%{8:./A-Za-z0-9}$" + "{86:./A-Za-z0-9}" },
   { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$argon2id$", "$argon2i$", "$argon2d$", "$scrypt$", "$pbkdf2-sha256$", "$pbkdf2-sha512$"], body: "A-Za-z0-9+/=,.$-", minBody: 30, maxBody: 512, shape: "%v=19$m=65536,t=3,p=4$" + "{22:A-Za-z0-9+/}$" + "{43:A-Za-z0-9+/}" },
   // OpenSSL's `-passin pass:X` / `-passout pass:X`: the password itself on the command line.
   { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!-&(-~", minBody: 4, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },
@@ -286,7 +290,20 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "tencent", rule: "tencent-secret-id", prefixes: ["AKID"], body: B62, minBody: 32, maxBody: 40, mixed: "digit", shape: "%{32:A-Za-z0-9}" },
   // A Zapier "Catch Hook" URL: whoever has it can trigger the Zap (the account and hook ids).
   { family: "zapier", rule: "zapier-webhook", boundary: false, prefixes: ["hooks.zapier.com/hooks/catch/"], body: "A-Za-z0-9/", minBody: 12, maxBody: 64, keepPrefix: true, shape: "https://%{7:0-9}/{7:a-z0-9}/" },
-  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
+  // LaunchDarkly server-side SDK keys: `sdk-` and a UUID (mobile keys, `mob-`, are public).
+  { family: "launchdarkly", rule: "launchdarkly-sdk-key", prefixes: ["sdk-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  // PostHog personal API keys `phx_` (project keys, `phc_`, are public by design).
+  { family: "posthog", rule: "posthog-personal-key", prefixes: ["phx_"], body: B62, minBody: 30, maxBody: 64, mixed: true, shape: "%{43:A-Za-z0-9}" },
+  // HubSpot private app access tokens: `pat-`, the account's data centre (`na1`, `eu1`…), a UUID.
+  { family: "hubspot", rule: "hubspot-token", prefixes: ["pat-na1-", "pat-na2-", "pat-eu1-", "pat-ap1-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  // Firebase Cloud Messaging legacy server keys: `AAAA` and 7 characters (the lead), then
+  // `:APA91b` and the secret.
+  { family: "firebase", rule: "fcm-server-key", prefixes: [":APA91b"], lead: 11, leadBody: "A-Za-z0-9_-", body: URLSAFE, minBody: 100, maxBody: 200, shape: "AAAA{7:A-Za-z0-9_-}%{134:A-Za-z0-9_-}" },
+  // Password hashes as web servers and frameworks store them: Django's
+  // `pbkdf2_sha256$<iterations>$<salt>$<hash>`, LDAP's and htpasswd's `{SHA}` / `{SSHA}`.
+  { family: "crypt", rule: "password-hash", prefixes: ["pbkdf2_sha256$", "pbkdf2_sha1$"], body: "A-Za-z0-9+/=$", minBody: 40, maxBody: 256, mixed: "digit", shape: "%600000${22:A-Za-z0-9}${43:A-Za-z0-9+/}=" },
+  { family: "crypt", rule: "password-hash", prefixes: ["{SHA}", "{SSHA}", "{SHA256}", "{SSHA256}", "{SHA512}", "{SSHA512}"], body: B64, minBody: 24, maxBody: 256, mixed: true, shape: "%{27:A-Za-z0-9+/}=" },
+  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */

@@ -344,7 +344,6 @@ class Redactor implements RedactorStage {
       this.input,
       (start, end, rule) => this.addSpan(start, end, rule),
       options.skip ?? true,
-      compiled.lead?.bytes ?? null,
       () => this.output.at,
     );
     this.lead = compiled.lead;

@@ -73,6 +73,23 @@ describe("MatcherRule.lookbehind", () => {
     for (let cut = 1; cut < input.length; cut++) checkRedactor(rules, input, splitAt(input, [cut]));
   });
 
+  it("hands each rule the bytes of its own class, whatever other rules' classes are", () => {
+    const letters: MatcherRule = {
+      ...dotted({ length: 5, body: "a-z" }),
+      name: "lettered",
+      anchors: [".y."],
+    };
+    const rules = compileRedaction({
+      builtins: false,
+      rules: [dotted({ length: 5, body: "0-9" }), letters],
+    });
+    expect(redactText("ab12.x. 12ab.y. ", rules)).toBe(
+      "ab[REDACTED:dotted] 12[REDACTED:lettered] ",
+    );
+    const input = Buffer.from("ab12.x. 12ab.y. ");
+    for (let cut = 1; cut < input.length; cut++) checkRedactor(rules, input, splitAt(input, [cut]));
+  });
+
   it("never lets a rule claim bytes before its anchor without declaring them", () => {
     const rules = compileRedaction({ builtins: false, rules: [dotted(undefined)] });
     expect(redactText("a 12.x.b", rules)).toBe("a 12[REDACTED:dotted]b");

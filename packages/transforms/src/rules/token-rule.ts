@@ -70,6 +70,11 @@ export interface TokenRuleOptions {
    * @default none
    */
   readonly lead?: number;
+  /**
+   * The alphabet of the `lead` bytes, as a character-class body (Firebase's legacy server
+   * keys, `AAAA<7>:APA91b…`, have `_` and `-` in theirs). @default "A-Za-z0-9"
+   */
+  readonly leadBody?: string;
 }
 
 /**
@@ -115,7 +120,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     anchors: options.prefixes,
     ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
     // One more lead byte than the token has, to see the boundary before it.
-    ...(lead > 0 ? { lookbehind: { length: lead + 1, body: "A-Za-z0-9" } } : {}),
+    ...(lead > 0 ? { lookbehind: { length: lead + 1, body: options.leadBody ?? "A-Za-z0-9" } } : {}),
     // The byte after the longest run is the one that decides (a `%XX` escape counts as the
     // three bytes it takes).
     maxLength: lead + longestPrefix + maxBody + 1,
@@ -314,7 +319,7 @@ class TokenCandidate implements Candidate {
 
 /**
  * The byte before a token's `lead` bytes: -1 when the lead run is exactly `lead` long (a
- * boundary), an alphanumeric byte when it runs longer, `undefined` when it is too short.
+ * boundary), a byte of the lead's class when it runs longer, `undefined` when it is too short.
  */
 function leadBoundary(match: AnchorMatch, lead: number): number | undefined {
   const held = match.lead ?? "";
@@ -339,6 +344,8 @@ function validateTokenRule(options: TokenRuleOptions): void {
     fail("needs at least one non-empty prefix");
   if (options.lead !== undefined && (!Number.isInteger(options.lead) || options.lead < 1))
     fail(`lead must be a whole number ≥ 1 (got ${options.lead})`);
+  const leadBody = options.leadBody ? classBodyProblem(options.leadBody) : null;
+  if (leadBody !== null) fail(`leadBody ${JSON.stringify(options.leadBody)} ${leadBody}`);
   if (!Number.isInteger(options.minBody) || options.minBody < 1)
     fail(`minBody must be a whole number ≥ 1 (got ${options.minBody})`);
   if (

@@ -29,6 +29,7 @@ export function providerRule(format: ProviderFormat): MatcherRule {
     ...(format.boundary === undefined ? {} : { boundary: format.boundary }),
     ...(format.notAfter === undefined ? {} : { notAfter: format.notAfter }),
     ...(format.lead === undefined ? {} : { lead: format.lead }),
+    ...(format.leadBody === undefined ? {} : { leadBody: format.leadBody }),
   });
 }
 
