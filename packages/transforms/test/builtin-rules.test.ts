@@ -145,6 +145,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     'DB_PASS=[REDACTED:secret-assignment]\ndb_pass: "[REDACTED:secret-assignment]"\nOcp-Apim-Subscription-Key: [REDACTED:secret-assignment]\n',
   ],
   [
+    // Keys named for what they do.
+    "secret-assignment",
+    'ENCRYPTION_KEY=Hunt3r2Secret\nsigningKey: "Hunt3r2Secret"\nNEW_RELIC_LICENSE_KEY=Hunt3r2Secret\nmaster_key = Hunt3r2Secret\nhmacKey: Hunt3r2Secret\n',
+    "Hunt3r2Secret",
+    'ENCRYPTION_KEY=[REDACTED:secret-assignment]\nsigningKey: "[REDACTED:secret-assignment]"\nNEW_RELIC_LICENSE_KEY=[REDACTED:secret-assignment]\nmaster_key = [REDACTED:secret-assignment]\nhmacKey: [REDACTED:secret-assignment]\n',
+  ],
+  [
     "command-flag",
     "+ mysql -u root -pHunt3r2Secret app\n",
     "Hunt3r2Secret",
