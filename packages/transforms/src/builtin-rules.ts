@@ -14,7 +14,7 @@ import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { JWT_RULE } from "./rules/jwt.js";
-import { PEM_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
+import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import {
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
@@ -38,6 +38,7 @@ import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
  */
 export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   PEM_PRIVATE_KEY_RULE,
+  PUTTY_PRIVATE_KEY_RULE,
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,
   AUTHORIZATION_HEADER_RULE,

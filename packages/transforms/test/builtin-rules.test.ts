@@ -19,8 +19,34 @@ const PEM = [
   "-----END RSA PRIVATE KEY-----",
 ].join("\n");
 
+/** A PuTTY key file's private lines (synthetic), and the file around them. */
+const PPK_PRIVATE = "AAAAIH9kLm3Nq5Rt7Vw9Xy1Zb3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1Uv3Wx5Yz7Ab9Cd";
+const ppk = (eol: string) =>
+  [
+    "PuTTY-User-Key-File-3: ssh-ed25519",
+    "Public-Lines: 1",
+    "AAAAC3NzaC1lZDI1NTE5AAAAIF6pWlYq0cQkFv7uT3bR2dK8nM1xZ4aJ9hL5sW2eR7yT",
+    "Private-Lines: 2",
+    PPK_PRIVATE,
+    "1Ef3Gh5Ij7Kl9Mn1Op3Qr5St7Uv9Wx1Y=",
+    "Private-MAC: 4f1c2b3a5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70",
+  ].join(eol);
+
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
+  // Exactly the `Private-Lines: N` lines: raw line ends, CRLF, and escaped inside a string.
+  ...["\n", "\r\n", "\\n", "\\r\\n"].map(
+    (eol) =>
+      [
+        "putty-private-key",
+        ppk(eol),
+        PPK_PRIVATE,
+        ppk(eol).replace(
+          `${PPK_PRIVATE}${eol}1Ef3Gh5Ij7Kl9Mn1Op3Qr5St7Uv9Wx1Y=`,
+          "[REDACTED:putty-private-key]",
+        ),
+      ] as const,
+  ),
   [
     "aws-access-key-id",
     "id AKIAIOSFODNN7EXAMPLE ok",
@@ -462,6 +488,15 @@ describe("built-in rules", () => {
 
   it.each(SETTINGS)("leaves a setting or code alone: %j", (text) => {
     expect(redact(text)).toBe(text);
+  });
+
+  it("keeps a PuTTY key's lines when the count is missing or zero", () => {
+    for (const text of [
+      "Private-Lines: 0\nAAAA\n",
+      "Private-Lines: x\nAAAA\n",
+      "Private-Lines:\nAAAA\n",
+    ])
+      expect(redact(text)).toBe(text);
   });
 
   it.each(BENIGN)("leaves benign text alone: %j", (text) => {

@@ -1,5 +1,5 @@
 /**
- * PEM private key blocks, redacted whole: from `-----BEGIN … PRIVATE KEY-----` through the
+ * Private key blocks. PEM private key blocks, redacted whole: from `-----BEGIN … PRIVATE KEY-----` through the
  * matching `-----END … -----` line, however long (an RSA-4096 key is ~3.3 KB; nothing is
  * held, the span is swallowed as it arrives). The block also ends at the first byte that
  * cannot be part of one, so a key cut off without its END line does not swallow the rest
@@ -11,6 +11,10 @@
  * redactText("-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\n-----END EC PRIVATE KEY-----\nok");
  * // "[REDACTED:pem-private-key]\nok"
  * ```
+ *
+ * PuTTY's `.ppk` key files: the `Private-Lines: N` line says how many base64 lines of the
+ * private key follow; exactly those lines are redacted (the header and the public lines,
+ * before it, stay readable; so does the `Private-MAC:` after it).
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
@@ -66,6 +70,80 @@ export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
       },
       stateKey: () => phase * 8 + Math.min(dashes, 5),
       end: () => Verdict.Close,
+    };
+  },
+};
+
+/** Base64 of a `.ppk` file's private lines. */
+const PPK_BODY = byteSet("A-Za-z0-9+/=");
+/** Most private lines a PuTTY key has (an RSA-16384 key has ~120). */
+const MAX_PPK_LINES = 256;
+
+/** Where a `.ppk` candidate stands: the line count, a line's base64, or a line end. */
+const Ppk = { Count: 0, Body: 1, LineEnd: 2 } as const;
+type Ppk = (typeof Ppk)[keyof typeof Ppk];
+/** `from` before the first private line: nothing held. */
+const NONE = Number.MAX_SAFE_INTEGER;
+
+export const PUTTY_PRIVATE_KEY_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "putty-private-key",
+  anchors: ["Private-Lines:"],
+  maxLength: 32,
+  start(match): Candidate {
+    let phase: Ppk = Ppk.Count;
+    let lines = 0;
+    /** Line ends still to come: the last one ends the last private line. */
+    let left = 0;
+    let here = match.length - 1;
+    let from = NONE;
+    /** In a line end, after a backslash (`\\n` inside a JSON or C string). */
+    let escaped = false;
+    const going = (): Verdict => (from === NONE ? Verdict.Hold : Verdict.Redact);
+    const lineEnd = (byte: number): Verdict => {
+      if (lines === 0) return Verdict.Reject;
+      if (--left === 0) return from === NONE ? Verdict.Reject : Verdict.Close;
+      phase = Ppk.LineEnd;
+      escaped = byte === 0x5c;
+      return going();
+    };
+    return {
+      get from() {
+        return from;
+      },
+      next(byte) {
+        here++;
+        switch (phase) {
+          case Ppk.Count:
+            if (byte >= 0x30 && byte <= 0x39) {
+              lines = lines * 10 + (byte - 0x30);
+              return lines > MAX_PPK_LINES ? Verdict.Reject : Verdict.Hold;
+            }
+            if (byte === 0x20 && lines === 0) return Verdict.Hold;
+            if (byte !== 0x0a && byte !== 0x0d && byte !== 0x5c) return Verdict.Reject;
+            left = lines + 1;
+            return lineEnd(byte);
+          case Ppk.LineEnd:
+            // `\r\n`, `\n`, or escaped `\\n`, `\\r\\n`.
+            if (escaped ? byte === 0x6e || byte === 0x72 : byte === 0x0a) {
+              escaped = false;
+              return going();
+            }
+            if (byte === 0x5c && !escaped) {
+              escaped = true;
+              return going();
+            }
+            if (PPK_BODY[byte] !== 1 || escaped) return Verdict.Reject;
+            phase = Ppk.Body;
+            if (from === NONE) from = here;
+            return Verdict.Redact;
+          default:
+            if (PPK_BODY[byte] === 1) return Verdict.Redact;
+            if (byte === 0x0a || byte === 0x0d || byte === 0x5c) return lineEnd(byte);
+            return Verdict.Close;
+        }
+      },
+      end: () => (from === NONE ? Verdict.Reject : Verdict.Close),
     };
   },
 };
