@@ -301,7 +301,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "firebase", rule: "fcm-server-key", prefixes: [":APA91b"], lead: 11, leadBody: "A-Za-z0-9_-", body: URLSAFE, minBody: 100, maxBody: 200, shape: "AAAA{7:A-Za-z0-9_-}%{134:A-Za-z0-9_-}" },
   // Password hashes as web servers and frameworks store them: Django's
   // `pbkdf2_sha256$<iterations>$<salt>$<hash>`, LDAP's and htpasswd's `{SHA}` / `{SSHA}`.
-  { family: "crypt", rule: "password-hash", prefixes: ["pbkdf2_sha256$", "pbkdf2_sha1$"], body: "A-Za-z0-9+/=$", minBody: 40, maxBody: 256, mixed: "digit", shape: "%600000${22:A-Za-z0-9}${43:A-Za-z0-9+/}=" },
+  { family: "crypt", rule: "password-hash", prefixes: ["pbkdf2_sha256$", "pbkdf2_sha1$"], body: "A-Za-z0-9+/=$", minBody: 40, maxBody: 256, mixed: "digit", shape: "%600000$" + "{22:A-Za-z0-9}$" + "{43:A-Za-z0-9+/}=" },
   { family: "crypt", rule: "password-hash", prefixes: ["{SHA}", "{SSHA}", "{SHA256}", "{SSHA256}", "{SHA512}", "{SSHA512}"], body: B64, minBody: 24, maxBody: 256, mixed: true, shape: "%{27:A-Za-z0-9+/}=" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];

@@ -171,6 +171,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     'DB_PASS=[REDACTED:secret-assignment]\ndb_pass: "[REDACTED:secret-assignment]"\nOcp-Apim-Subscription-Key: [REDACTED:secret-assignment]\n',
   ],
   [
+    // A closing bracket after an unquoted value closes the code around it (the value opened
+    // none): it stays; one the value opened is the value's.
+    "secret-assignment",
+    "connect(password=Hunt3r2Secret)\n{token: Hunt3r2Secret} [pw=Hunt3r2Secret]\nPASSWORD=Hunt3r2{Secret} x\n",
+    "Hunt3r2Secret",
+    "connect(password=[REDACTED:secret-assignment])\n{token: [REDACTED:secret-assignment]} [pw=[REDACTED:secret-assignment]]\nPASSWORD=[REDACTED:secret-assignment] x\n",
+  ],
+  [
     // Keys named for what they do.
     "secret-assignment",
     'ENCRYPTION_KEY=Hunt3r2Secret\nsigningKey: "Hunt3r2Secret"\nNEW_RELIC_LICENSE_KEY=Hunt3r2Secret\nmaster_key = Hunt3r2Secret\nhmacKey: Hunt3r2Secret\n',

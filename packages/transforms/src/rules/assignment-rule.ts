@@ -13,7 +13,9 @@
  *   `;` ends the shell command, not the value, so it stays (held until the next byte says
  *   which);
  *   and a quote followed by whitespace, the end or code punctuation (`QUOTE_CLOSER`) closes
- *   a string the assignment stood in: `{"env":["TOKEN=x","B=2"]}` keeps `","B=2"]}`;
+ *   a string the assignment stood in: `{"env":["TOKEN=x","B=2"]}` keeps `","B=2"]}`; so
+ *   does a closing bracket the value did not open, before the same or a quote or backslash:
+ *   `connect(password=x)` keeps its `)`;
  * - the **value test**: the first bytes of the value (at most {@link DECIDE}) are held and
  *   looked at before anything is redacted. Numbers shorter than 8 digits, booleans and null
  *   words, type names, placeholders (`$API_KEY`, `${…}`, `<token>`, `{{ … }}`, `***`, `%X%`),
@@ -60,13 +62,20 @@ const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
 const ESCAPED_SPACE = byteSet("ntr");
 /** Bytes that close code, not start a value. */
 const CLOSING = byteSet(",);]}");
-/** Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&`, `,`, `\` and quotes. */
+/**
+ * Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&`, `,`, `\`,
+ * quotes and brackets.
+ */
 const VALUE_RUN = (() => {
   const run = new Uint8Array(256).fill(1);
-  for (const byte of [0x20, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x3b, 0x26, 0x2c, 0x5c, 0x22, 0x27, 0x60])
-    run[byte] = 0;
+  for (const byte of Buffer.from(" \t\n\v\f\r;&,\\\"'`()[]{}", "latin1")) run[byte] = 0;
   return run;
 })();
+/** Brackets that open (`(`, `[`, `{`) and close (`)`, `]`, `}`) code around a value. */
+const OPENING = byteSet("([{");
+const CLOSING_BRACKET = byteSet(")]}");
+/** After a closing bracket, what shows it closed code: what closes a string, a quote, a backslash. */
+const BRACKET_CLOSER = byteSet(" \t\r\n\v\f,;:)]}>&|+.\"'`\\");
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
@@ -170,11 +179,17 @@ class AssignmentCandidate implements Candidate {
   block = false;
   /**
    * Offset of a `;`, `&` or `,` run that ends an unquoted value if whitespace or the end
-   * follows, or of a quote that ends it if a `QUOTE_CLOSER` or the end follows, or -1.
+   * follows, of a quote that ends it if a `QUOTE_CLOSER` or the end follows, or of a closing
+   * bracket (the value opened none) that ends it if a `BRACKET_CLOSER` or the end follows
+   * (`connect(password=x)`), or -1.
    */
   semi = -1;
-  /** The byte at `semi` is a quote. */
+  /** The byte at `semi` is a quote or a closing bracket. */
   semiQuote = false;
+  /** The byte at `semi` is a closing bracket. */
+  semiBracket = false;
+  /** The unquoted value holds an opening bracket: its closing brackets are its own. */
+  opened = false;
   /** Bytes of a possible connection-string key after a `;` (see `semicolonKey`), or -1. */
   key = -1;
   /** Offset of a backslash in an unquoted value that ends it if an escape letter follows, or -1. */
@@ -543,9 +558,12 @@ class AssignmentCandidate implements Candidate {
    */
   noteSemicolon(byte: number, here: number): void {
     if (this.quote !== 0) return;
-    if (QUOTES[byte] === 1) {
+    if (OPENING[byte] === 1) this.opened = true;
+    const bracket = CLOSING_BRACKET[byte] === 1 && !this.opened;
+    if (QUOTES[byte] === 1 || bracket) {
       this.semi = here;
       this.semiQuote = true;
+      this.semiBracket = bracket;
     } else if (byte !== 0x3b && byte !== 0x26 && byte !== 0x2c) this.semi = -1;
     else if (this.semi < 0 || this.semiQuote) {
       this.semi = here;
@@ -561,7 +579,7 @@ class AssignmentCandidate implements Candidate {
   closesQuote(byte: number): boolean {
     if (this.semi < 0 || !this.semiQuote) return false;
     this.semiQuote = false;
-    if (QUOTE_CLOSER[byte] === 1) return true;
+    if ((this.semiBracket ? BRACKET_CLOSER : QUOTE_CLOSER)[byte] === 1) return true;
     this.semi = -1;
     return false;
   }

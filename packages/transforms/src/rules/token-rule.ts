@@ -120,7 +120,9 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     anchors: options.prefixes,
     ...(options.ignoreCase === undefined ? {} : { ignoreCase: options.ignoreCase }),
     // One more lead byte than the token has, to see the boundary before it.
-    ...(lead > 0 ? { lookbehind: { length: lead + 1, body: options.leadBody ?? "A-Za-z0-9" } } : {}),
+    ...(lead > 0
+      ? { lookbehind: { length: lead + 1, body: options.leadBody ?? "A-Za-z0-9" } }
+      : {}),
     // The byte after the longest run is the one that decides (a `%XX` escape counts as the
     // three bytes it takes).
     maxLength: lead + longestPrefix + maxBody + 1,
