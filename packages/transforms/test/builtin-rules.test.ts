@@ -411,6 +411,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     '"datadog_key": "[REDACTED:vendor-credential]"',
   ],
   [
+    // The vendor's name, a space and `key` (no other word: `Pusher keys: …` is not it).
+    "vendor-credential",
+    "Pusher key: f64ef892d2609b892b36\nPOSTMARK KEY = 0044229f-ffeb-4e99-89e5-bab7ec426383\n",
+    "f64ef892d2609b892b36",
+    "Pusher key: [REDACTED:vendor-credential]\nPOSTMARK KEY = [REDACTED:vendor-credential]\n",
+  ],
+  [
     "vendor-credential",
     "twilio:\n  key: 3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f\n",
     "3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f",

@@ -853,6 +853,12 @@ export interface AssignmentRuleOptions {
   readonly boundary?: boolean;
   /** The keyword is a whole word: no letter or digit may follow it either. @default false */
   readonly wholeWord?: boolean;
+  /**
+   * More names, as anchors only in their spellings with the words apart (`Pusher key:`):
+   * their other spellings (`pusher_key`, `pusherKey`) are a keyword's name going on.
+   * @default []
+   */
+  readonly apart?: readonly (readonly string[])[];
 }
 
 /**
@@ -872,7 +878,14 @@ export function assignmentRule(
   return {
     kind: "matcher",
     name,
-    anchors: [...new Set(keywords.flatMap(keywordSpellings))],
+    anchors: [
+      ...new Set([
+        ...keywords.flatMap(keywordSpellings),
+        ...(options.apart ?? []).flatMap((words) =>
+          keywordSpellings(words).filter((spelling) => spelling.includes(" ")),
+        ),
+      ]),
+    ],
     maxLength: DECIDE + 16,
     start(match): Candidate | undefined {
       if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;

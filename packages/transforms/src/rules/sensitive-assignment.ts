@@ -49,9 +49,13 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   { wholeWord: true },
 );
 
-/** Names of vendors whose credentials have no prefix, as context. */
+const VENDOR_NAMES = CONTEXT_PROVIDERS.flatMap((p) =>
+  p.names.map((n) => n.split("_").filter((w) => w !== "")),
+);
+
+/** Names of vendors whose credentials have no prefix, as context (`Pusher key: …` too). */
 export const VENDOR_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "vendor-credential",
-  CONTEXT_PROVIDERS.flatMap((p) => p.names.map((n) => n.split("_").filter((w) => w !== ""))),
-  { vendor: true, boundary: true },
+  VENDOR_NAMES,
+  { vendor: true, boundary: true, apart: VENDOR_NAMES.map((words) => [...words, "key"]) },
 );
