@@ -411,11 +411,11 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     '"datadog_key": "[REDACTED:vendor-credential]"',
   ],
   [
-    // The vendor's name, a space and `key` (no other word: `Pusher keys: …` is not it).
+    // The vendor's name, a space and `key` (no other word: `Mailjet keys: …` is not it).
     "vendor-credential",
-    "Pusher key: f64ef892d2609b892b36\nPOSTMARK KEY = 0044229f-ffeb-4e99-89e5-bab7ec426383\n",
-    "f64ef892d2609b892b36",
-    "Pusher key: [REDACTED:vendor-credential]\nPOSTMARK KEY = [REDACTED:vendor-credential]\n",
+    "Mailjet key: 8d0cf10341929f8ed3b0a62463fd4372\nMIXPANEL KEY=8d0cf10341929f8ed3b0a62463fd4372\n",
+    "8d0cf10341929f8ed3b0a62463fd4372",
+    "Mailjet key: [REDACTED:vendor-credential]\nMIXPANEL KEY=[REDACTED:vendor-credential]\n",
   ],
   [
     "vendor-credential",

@@ -341,6 +341,13 @@ class AssignmentCandidate implements Candidate {
               this.value.push(byte);
               return Verdict.Hold;
             }
+            // A vendor's name, a space and `key` (`Mailjet key: …`): the word goes on the name.
+            if (this.mode.vendor && (byte === 0x3a || byte === 0x3d) && isKeyWord(this.value)) {
+              this.value = [];
+              this.phase = byte === 0x3a ? Phase.AfterColon : Phase.AfterEquals;
+              this.claim = here + 1;
+              return Verdict.Hold;
+            }
             if (BLANK[byte] !== 1 && byte !== 0x3d) {
               // Not a type: the word after the name is the value, if it looks like a token.
               if (!this.spaced) return Verdict.Reject;
@@ -825,6 +832,16 @@ const TAIL_VERDICTS = new Map<string, boolean>();
 const VENDOR_TAIL_VERDICTS = new Map<string, boolean>();
 const MAX_TAIL_VERDICTS = 4096;
 
+/** The bytes spell `key`, `Key` or `KEY`. */
+function isKeyWord(word: readonly number[]): boolean {
+  return (
+    word.length === 3 &&
+    (word[0]! | 0x20) === 0x6b &&
+    (word[1]! | 0x20) === 0x65 &&
+    (word[2]! | 0x20) === 0x79
+  );
+}
+
 /** Lowercase words of a name's tail: `_MIN_LENGTH` → min, length; `sProvider` → s, provider. */
 function splitWords(tail: string): string[] {
   const words: string[] = [];
@@ -853,12 +870,6 @@ export interface AssignmentRuleOptions {
   readonly boundary?: boolean;
   /** The keyword is a whole word: no letter or digit may follow it either. @default false */
   readonly wholeWord?: boolean;
-  /**
-   * More names, as anchors only in their spellings with the words apart (`Pusher key:`):
-   * their other spellings (`pusher_key`, `pusherKey`) are a keyword's name going on.
-   * @default []
-   */
-  readonly apart?: readonly (readonly string[])[];
 }
 
 /**
@@ -878,14 +889,7 @@ export function assignmentRule(
   return {
     kind: "matcher",
     name,
-    anchors: [
-      ...new Set([
-        ...keywords.flatMap(keywordSpellings),
-        ...(options.apart ?? []).flatMap((words) =>
-          keywordSpellings(words).filter((spelling) => spelling.includes(" ")),
-        ),
-      ]),
-    ],
+    anchors: [...new Set(keywords.flatMap(keywordSpellings))],
     maxLength: DECIDE + 16,
     start(match): Candidate | undefined {
       if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;

@@ -49,13 +49,9 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   { wholeWord: true },
 );
 
-const VENDOR_NAMES = CONTEXT_PROVIDERS.flatMap((p) =>
-  p.names.map((n) => n.split("_").filter((w) => w !== "")),
-);
-
-/** Names of vendors whose credentials have no prefix, as context (`Pusher key: …` too). */
+/** Names of vendors whose credentials have no prefix, as context (`Mailjet key: …` too). */
 export const VENDOR_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "vendor-credential",
-  VENDOR_NAMES,
-  { vendor: true, boundary: true, apart: VENDOR_NAMES.map((words) => [...words, "key"]) },
+  CONTEXT_PROVIDERS.flatMap((p) => p.names.map((n) => n.split("_").filter((w) => w !== ""))),
+  { vendor: true, boundary: true },
 );
