@@ -404,7 +404,7 @@ export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
   { family: "mezmo", names: ["logdna", "mezmo"], shape: "{32:a-f0-9}" },
   { family: "splunk", names: ["splunk"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
   { family: "coralogix", names: ["coralogix"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
-  { family: "newrelic", names: ["newrelic"], shape: "{36:a-f0-9}NRAL" },
+  { family: "newrelic", names: ["newrelic", "relic"], shape: "{36:a-f0-9}NRAL" },
   { family: "bigcommerce", names: ["bigcommerce"], shape: "{31:a-z0-9}" },
   { family: "braintree", names: ["braintree"], shape: "{32:a-f0-9}" },
   { family: "razorpay", names: ["razorpay"], shape: "{24:A-Za-z0-9}" },

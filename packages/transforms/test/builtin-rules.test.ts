@@ -181,9 +181,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   [
     // Keys named for what they do.
     "secret-assignment",
-    'ENCRYPTION_KEY=Hunt3r2Secret\nsigningKey: "Hunt3r2Secret"\nNEW_RELIC_LICENSE_KEY=Hunt3r2Secret\nmaster_key = Hunt3r2Secret\nhmacKey: Hunt3r2Secret\n',
+    'ENCRYPTION_KEY=Hunt3r2Secret\nsigningKey: "Hunt3r2Secret"\nmaster_key = Hunt3r2Secret\nhmacKey: Hunt3r2Secret\n',
     "Hunt3r2Secret",
-    'ENCRYPTION_KEY=[REDACTED:secret-assignment]\nsigningKey: "[REDACTED:secret-assignment]"\nNEW_RELIC_LICENSE_KEY=[REDACTED:secret-assignment]\nmaster_key = [REDACTED:secret-assignment]\nhmacKey: [REDACTED:secret-assignment]\n',
+    'ENCRYPTION_KEY=[REDACTED:secret-assignment]\nsigningKey: "[REDACTED:secret-assignment]"\nmaster_key = [REDACTED:secret-assignment]\nhmacKey: [REDACTED:secret-assignment]\n',
   ],
   [
     "command-flag",

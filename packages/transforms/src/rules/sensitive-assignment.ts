@@ -2,7 +2,7 @@
  * Built-in assignment rules: AWS secret access keys by their variable name, any assignment
  * whose name contains a sensitive keyword (TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE,
  * API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, SUBSCRIPTION_KEY, ENCRYPTION_KEY, SIGNING_KEY,
- * MASTER_KEY, LICENSE_KEY, HMAC_KEY, and PW / PWD / PASS /
+ * MASTER_KEY, HMAC_KEY, and PW / PWD / PASS /
  * CREDS as whole words, in the spellings of `keyword-spellings.ts`), and assignments
  * named after a vendor whose keys have no prefix (`HEROKU_API=…`, `"datadog_key": "…"`).
  * See `assignment-rule.ts` for the grammar and the value test.
@@ -34,11 +34,11 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   ["access", "key"],
   // Azure API Management's header (`Ocp-Apim-Subscription-Key: …`).
   ["subscription", "key"],
-  // Keys named for what they do (`ENCRYPTION_KEY=`, `signingKey:`, New Relic's `LICENSE_KEY`).
+  // Keys named for what they do (`ENCRYPTION_KEY=`, `signingKey:`). Not LICENSE_KEY: its
+  // first bytes `lice` are in `slice` and `alice`, and would stop the scan at every one.
   ["encryption", "key"],
   ["signing", "key"],
   ["master", "key"],
-  ["license", "key"],
   ["hmac", "key"],
 ]);
 
