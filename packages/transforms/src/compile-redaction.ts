@@ -483,8 +483,9 @@ function addAnchors(
   const start =
     rule.kind === "pattern" ? patternStarter(rule) : (match: AnchorMatch) => rule.start(match);
   const lookbehind = rule.kind === "matcher" ? rule.lookbehind : undefined;
-  const lookbehindClass = lookbehind === undefined ? null : byteSet(lookbehind.body);
-  if (lookbehind !== undefined && lookbehindClass !== null) {
+  let lookbehindClass: Uint8Array | null = null;
+  if (lookbehind !== undefined) {
+    lookbehindClass = byteSet(lookbehind.body);
     into.leadBytes ??= new Uint8Array(256);
     const lead = into.leadBytes;
     for (let b = 0; b < 256; b++) if (lookbehindClass[b] === 1) lead[b] = 1;

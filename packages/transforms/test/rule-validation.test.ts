@@ -25,6 +25,10 @@ describe("rule validation is loud", () => {
     expect(token("a-zé")).toThrow(/non-ASCII/);
     expect(token("A-Z", { minBody: 0 })).toThrow(/minBody/);
     expect(token("A-Z", { notAfter: "9-0" })).toThrow(/notAfter "9-0" has the empty range/);
+    expect(token("A-Z", { lead: 4, leadBody: "9-0" })).toThrow(
+      /leadBody "9-0" has the empty range/,
+    );
+    expect(token("A-Z", { lead: 4, leadBody: "0-9_-" })).not.toThrow();
     expect(() => tokenRule({ name: "x", prefixes: [], body: "a-z", minBody: 4 })).toThrow(/prefix/);
     expect(token("A-Za-z0-9_-")).not.toThrow();
   });

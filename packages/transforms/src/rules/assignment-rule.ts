@@ -799,7 +799,9 @@ class AssignmentCandidate implements Candidate {
 
   stateKey(): number | undefined {
     if (this.phase === Phase.Unquoted)
-      return this.semi >= 0 || this.backslash >= 0 ? undefined : 1 + this.quote;
+      return this.semi >= 0 || this.backslash >= 0
+        ? undefined
+        : 1 + this.quote + (this.opened ? 1024 : 0);
     if (this.phase === Phase.Quoted)
       return 256 + this.quote * 4 + (this.escaped ? 1 : 0) + (this.escapedQuote ? 2 : 0);
     return undefined;
