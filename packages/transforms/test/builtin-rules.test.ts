@@ -179,6 +179,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "connect(password=[REDACTED:secret-assignment])\n{token: [REDACTED:secret-assignment]} [pw=[REDACTED:secret-assignment]]\nPASSWORD=[REDACTED:secret-assignment] x\n",
   ],
   [
+    // A quoted value whose quote never comes ends where a quote of the other kind closes the
+    // string it stood in (then code punctuation); the tail stays.
+    "secret-assignment",
+    "{'cmd': 'echo password=\"Hunt3r2Secret', 'next': 1}\n{'log': '\\\"pass\\\": \\\"Hunt3r2Secret','tail':[1]}\n",
+    "Hunt3r2Secret",
+    "{'cmd': 'echo password=\"[REDACTED:secret-assignment]', 'next': 1}\n{'log': '\\\"pass\\\": \\\"[REDACTED:secret-assignment]','tail':[1]}\n",
+  ],
+  [
     // Keys named for what they do.
     "secret-assignment",
     'ENCRYPTION_KEY=Hunt3r2Secret\nsigningKey: "Hunt3r2Secret"\nmaster_key = Hunt3r2Secret\nhmacKey: Hunt3r2Secret\n',

@@ -15,7 +15,8 @@
  *   and a quote followed by whitespace, the end or code punctuation (`QUOTE_CLOSER`) closes
  *   a string the assignment stood in: `{"env":["TOKEN=x","B=2"]}` keeps `","B=2"]}`; so
  *   does a closing bracket the value did not open, before the same or a quote or backslash:
- *   `connect(password=x)` keeps its `)`;
+ *   `connect(password=x)` keeps its `)`; and a quoted value's quote of the other kind
+ *   before the same punctuation (`['echo password="x y', 'next']`: its own never came);
  * - the **value test**: the first bytes of the value (at most {@link DECIDE}) are held and
  *   looked at before anything is redacted. Numbers shorter than 8 digits, booleans and null
  *   words, type names, placeholders (`$API_KEY`, `${…}`, `<token>`, `{{ … }}`, `***`, `%X%`),
@@ -534,13 +535,16 @@ class AssignmentCandidate implements Candidate {
           if (SPACE[byte] !== 1) return Verdict.Reject;
           return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
         case Phase.Quoted:
+          if (this.closesQuote(byte)) return Verdict.Close;
           if (this.escaped) {
             this.escaped = false;
             return Verdict.Redact;
           }
-          if (this.endsValue(byte)) return Verdict.Reject;
+          // Close, not Reject: a held quote of the other kind before it is the value's.
+          if (this.endsValue(byte)) return Verdict.Close;
           this.escaped = byte === 0x5c;
-          return Verdict.Redact;
+          this.noteSemicolon(byte, here);
+          return this.semi >= 0 ? Verdict.Hold : Verdict.Redact;
         case Phase.Unquoted: {
           if (this.endsAtBackslash(byte) || this.closesQuote(byte)) return Verdict.Close;
           const holding = this.semi >= 0;
@@ -564,7 +568,16 @@ class AssignmentCandidate implements Candidate {
    * shell's `;`, `&&`) or the next key (`;Key=`, a query string's `&key=`) follows.
    */
   noteSemicolon(byte: number, here: number): void {
-    if (this.quote !== 0) return;
+    if (this.quote !== 0) {
+      // A quote of the other kind followed by code punctuation closed the string the value
+      // stood in, its own quote never coming (`['echo password="x y', 'next']`).
+      if (byte === otherQuote(this.quote) && !this.escaped) {
+        this.semi = here;
+        this.semiQuote = true;
+        this.semiBracket = false;
+      }
+      return;
+    }
     if (OPENING[byte] === 1) this.opened = true;
     const bracket = CLOSING_BRACKET[byte] === 1 && !this.opened;
     if (QUOTES[byte] === 1 || bracket) {
@@ -757,21 +770,26 @@ class AssignmentCandidate implements Candidate {
       // The next byte decides what a held `;` or backslash is.
       if (this.semi >= 0 || this.backslash >= 0) return start;
       while (i < end && VALUE_RUN[input[i]!] === 1) i++;
+    } else if (this.phase === Phase.Quoted && this.semi >= 0) {
+      return start;
     } else if (this.phase === Phase.Quoted && this.escapedQuote) {
       const quote = this.quote;
+      const other = otherQuote(quote);
       while (i < end) {
         const byte = input[i]!;
-        if (byte === 0x5c || byte === quote || byte === 0x0a || byte === 0x0d) break;
+        if (byte === 0x5c || byte === quote || byte === other || byte === 0x0a || byte === 0x0d)
+          break;
         i++;
       }
     } else if (this.phase === Phase.Quoted) {
+      const other = otherQuote(this.quote);
       for (; i < end; i++) {
         if (this.escaped) {
           this.escaped = false;
           continue;
         }
         const byte = input[i]!;
-        if (byte === this.quote || byte === 0x0a || byte === 0x0d) break;
+        if (byte === this.quote || byte === other || byte === 0x0a || byte === 0x0d) break;
         this.escaped = byte === 0x5c;
       }
     } else if (this.phase === Phase.Held) {
@@ -803,7 +821,9 @@ class AssignmentCandidate implements Candidate {
         ? undefined
         : 1 + this.quote + (this.opened ? 1024 : 0);
     if (this.phase === Phase.Quoted)
-      return 256 + this.quote * 4 + (this.escaped ? 1 : 0) + (this.escapedQuote ? 2 : 0);
+      return this.semi >= 0
+        ? undefined
+        : 256 + this.quote * 4 + (this.escaped ? 1 : 0) + (this.escapedQuote ? 2 : 0);
     return undefined;
   }
 
@@ -833,6 +853,11 @@ class AssignmentCandidate implements Candidate {
 const TAIL_VERDICTS = new Map<string, boolean>();
 const VENDOR_TAIL_VERDICTS = new Map<string, boolean>();
 const MAX_TAIL_VERDICTS = 4096;
+
+/** `'` for a value quoted with `"` and the other way round; -1 for other quotes. */
+function otherQuote(quote: number): number {
+  return quote === 0x22 ? 0x27 : quote === 0x27 ? 0x22 : -1;
+}
 
 /** The bytes spell `key`, `Key` or `KEY`. */
 function isKeyWord(word: readonly number[]): boolean {
