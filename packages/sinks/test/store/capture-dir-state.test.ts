@@ -59,7 +59,9 @@ describe("readCaptureState: one rule for every reader", () => {
   });
 
   it("an owner that is a zombie nobody reaps is dead: crashed, process unknown (#12 items 4, 6)", async () => {
-    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 5"], {
+    // The parent outlives the poll below (a loaded machine once let it exit first, taking
+    // the zombie with it), and is killed at the end.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 60"], {
       detached: true,
       stdio: ["ignore", "pipe", "ignore"],
     });
@@ -67,17 +69,22 @@ describe("readCaptureState: one rule for every reader", () => {
       const zombie = Number(
         await new Promise<string>((r) => parent.stdout!.once("data", (d) => r(String(d)))),
       );
-      const end = Date.now() + 20_000;
+      const end = Date.now() + 30_000;
       while (readProcStat(zombie)?.state !== "Z" && Date.now() < end) {
         await new Promise((r) => setTimeout(r, 20));
       }
+      expect(readProcStat(zombie)?.state, "the child became a zombie").toBe("Z");
       const owner = { pid: zombie, start: readProcStat(zombie)!.start };
       fs.writeFileSync(path.join(dir, "owner.json"), JSON.stringify(owner));
       const state = readCaptureState(dir);
       expect(state.condition).toBe("crashed");
       expect(state.receipt.process).toMatchObject({ state: "unknown", exitCode: null });
     } finally {
-      process.kill(-parent.pid!, "SIGKILL");
+      try {
+        process.kill(-parent.pid!, "SIGKILL");
+      } catch {
+        // Already gone: a failure above says why.
+      }
     }
   });
 
