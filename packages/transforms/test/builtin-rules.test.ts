@@ -419,11 +419,12 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     '"datadog_key": "[REDACTED:vendor-credential]"',
   ],
   [
-    // The vendor's name, a space and `key` (no other word: `Mailjet keys: …` is not it).
+    // The vendor's name, a space and `key`, then `:`, `=` or a space (`Mailjet keys: …`,
+    // another word, is not it; nor is a word that is no token: `datadog key rotation`).
     "vendor-credential",
-    "Mailjet key: 8d0cf10341929f8ed3b0a62463fd4372\nMIXPANEL KEY=8d0cf10341929f8ed3b0a62463fd4372\n",
+    "Mailjet key: 8d0cf10341929f8ed3b0a62463fd4372\nMIXPANEL KEY=8d0cf10341929f8ed3b0a62463fd4372\ndatadog key 8d0cf10341929f8ed3b0a62463fd4372\n",
     "8d0cf10341929f8ed3b0a62463fd4372",
-    "Mailjet key: [REDACTED:vendor-credential]\nMIXPANEL KEY=[REDACTED:vendor-credential]\n",
+    "Mailjet key: [REDACTED:vendor-credential]\nMIXPANEL KEY=[REDACTED:vendor-credential]\ndatadog key [REDACTED:vendor-credential]\n",
   ],
   [
     "vendor-credential",
@@ -471,6 +472,7 @@ const SETTINGS = [
 
 /** Text that must come through unchanged. */
 const BENIGN = [
+  "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
   "all tests pass\ntests pass: 12\nif ok: pass\npass = next\ncompass=north1 bypass=1 pass_through=yes",
   "openssl enc -aes256 -pass env:KEY_PASS -in f\nopenssl enc -aes256 -pass file:/run/pw -in f",
   "Enter your API key:\nset the API key in the settings page; the private key file is missing",

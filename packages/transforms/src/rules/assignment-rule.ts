@@ -199,6 +199,8 @@ class AssignmentCandidate implements Candidate {
   spacedEquals = false;
   /** A word after the name and a space may be the value (`password X`). */
   spaced = false;
+  /** A vendor's name was followed by the word `key` and a space (`Datadog key X`). */
+  keyLabel = false;
   /** The value's quote came escaped (`\"` inside a string): a backslash ends the value. */
   escapedQuote = false;
   /** The previous byte was a backslash before a key's or value's quote. */
@@ -324,7 +326,8 @@ class AssignmentCandidate implements Candidate {
           ) {
             // A value after a space only where the keyword ends the name (`password X`):
             // a vendor's name or a longer name followed by a word is prose or an id.
-            this.spaced = this.tail === "" && !this.mode.vendor && !this.keyQuoted;
+            this.spaced =
+              (this.tail === "" && !this.mode.vendor && !this.keyQuoted) || this.keyLabel;
             // A Go type (`var xToken string = "…"`), or the value itself after a space
             // (netrc `password X`, `api_token X`): the word is held until it says which.
             this.phase = Phase.TypeWord;
@@ -359,6 +362,14 @@ class AssignmentCandidate implements Candidate {
           }
           this.claim = here + 1;
           if (BLANK[byte] === 1) {
+            if (this.mode.vendor && this.count > 0 && isKeyWord(this.value)) {
+              // `Datadog key <value>`: the word after `key` may be the value, as after a keyword.
+              this.keyLabel = true;
+              this.phase = Phase.AfterName;
+              this.count = 1;
+              this.value = [];
+              return Verdict.Hold;
+            }
             this.count = 0; // now the blanks before `=`
             this.value = [];
             return Verdict.Hold;
