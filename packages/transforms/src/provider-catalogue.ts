@@ -100,6 +100,8 @@ const B62 = "A-Za-z0-9";
 const URLSAFE = "A-Za-z0-9_-";
 const HEX = "a-f0-9";
 const B64 = "A-Za-z0-9+/=";
+/** A UUID's shape (lower-case hex), as several vendors issue their keys. */
+const UUID = "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}";
 
 /** Formats with a prefix, in tie-break order (a span claimed by two is named after the first). */
 // biome-ignore format: one provider per line
@@ -136,7 +138,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Listed before the OpenAI rule so an "sk-ant-" key is named for Anthropic.
   { family: "anthropic", rule: "anthropic-api-key", prefixes: ["sk-ant-"], body: URLSAFE, minBody: 20, notAfter: "_-", shape: "sk-ant-api03-{93:A-Za-z0-9_-}AA" },
   // Langfuse secret keys (`sk-lf-` and a UUID), named for Langfuse rather than OpenAI.
-  { family: "langfuse", rule: "langfuse-secret-key", prefixes: ["sk-lf-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "langfuse", rule: "langfuse-secret-key", prefixes: ["sk-lf-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // "sk-" also starts ordinary kebab-case words: require a digit or capital as keys have.
   { family: "openai", rule: "openai-api-key", prefixes: ["sk-"], body: URLSAFE, minBody: 20, notAfter: "_-", mixed: true, shape: "sk-proj-{74:A-Za-z0-9_-}T3BlbkFJ{74:A-Za-z0-9_-}" },
   { family: "google", rule: "google-api-key", prefixes: ["AIza"], body: URLSAFE, minBody: 30, maxBody: 35, shape: "AIza{35:A-Za-z0-9_-}" },
@@ -242,7 +244,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "intra42", rule: "intra42-secret", prefixes: ["s-s4t2ud-", "s-s4t2af-"], body: HEX, minBody: 64, maxBody: 64, shape: "%{64:a-f0-9}" },
   { family: "lob", rule: "lob-key", prefixes: ["test_pub_", "live_pub_"], body: HEX, minBody: 31, maxBody: 40, shape: "%{31:a-f0-9}" },
   { family: "mapbox", rule: "mapbox-token", prefixes: ["pk."], body: `.${URLSAFE}`, minBody: 60, maxBody: 256, mixed: true, shape: "pk.{60:a-z0-9}.{22:a-z0-9}" },
-  { family: "plaid", rule: "plaid-token", prefixes: ["access-development-", "access-sandbox-", "access-production-"], body: "a-f0-9-", minBody: 36, maxBody: 36, shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "plaid", rule: "plaid-token", prefixes: ["access-development-", "access-sandbox-", "access-production-"], body: "a-f0-9-", minBody: 36, maxBody: 36, shape: `%${UUID}` },
   { family: "sonarqube", rule: "sonar-token", prefixes: ["squ_", "sqp_", "sqa_"], body: B62, minBody: 40, maxBody: 44, shape: "%{40:a-f0-9}" },
   { family: "cloudflare", rule: "cloudflare-token", prefixes: ["cfat_", "cfut_", "cfk_"], body: B62, minBody: 40, maxBody: 64, shape: "%{40:A-Za-z0-9}{8:a-f0-9}" },
   { family: "telegram", rule: "telegram-bot-token", boundary: false, prefixes: ["api.telegram.org/bot"], body: "A-Za-z0-9:_-", minBody: 40, maxBody: 64, keepPrefix: true, shape: "https://%{10:0-9}:AA{33:A-Za-z0-9_-}" },
@@ -294,11 +296,11 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // A Zapier "Catch Hook" URL: whoever has it can trigger the Zap (the account and hook ids).
   { family: "zapier", rule: "zapier-webhook", boundary: false, prefixes: ["hooks.zapier.com/hooks/catch/"], body: "A-Za-z0-9/", minBody: 12, maxBody: 64, keepPrefix: true, shape: "https://%{7:0-9}/{7:a-z0-9}/" },
   // LaunchDarkly server-side SDK keys: `sdk-` and a UUID (mobile keys, `mob-`, are public).
-  { family: "launchdarkly", rule: "launchdarkly-sdk-key", prefixes: ["sdk-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "launchdarkly", rule: "launchdarkly-sdk-key", prefixes: ["sdk-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // PostHog personal API keys `phx_` (project keys, `phc_`, are public by design).
   { family: "posthog", rule: "posthog-personal-key", prefixes: ["phx_"], body: B62, minBody: 30, maxBody: 64, mixed: true, shape: "%{43:A-Za-z0-9}" },
   // HubSpot private app access tokens: `pat-`, the account's data centre (`na1`, `eu1`…), a UUID.
-  { family: "hubspot", rule: "hubspot-token", prefixes: ["pat-na1-", "pat-na2-", "pat-eu1-", "pat-ap1-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: "%{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "hubspot", rule: "hubspot-token", prefixes: ["pat-na1-", "pat-na2-", "pat-eu1-", "pat-ap1-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // Firebase Cloud Messaging legacy server keys: `AAAA` and 7 characters (the lead), then
   // `:APA91b` and the secret.
   { family: "firebase", rule: "fcm-server-key", prefixes: [":APA91b"], lead: 11, leadBody: "A-Za-z0-9_-", body: URLSAFE, minBody: 100, maxBody: 200, shape: "AAAA{7:A-Za-z0-9_-}%{134:A-Za-z0-9_-}" },
@@ -370,7 +372,7 @@ export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
   { family: "rapidapi", names: ["rapidapi"], shape: "{50:A-Za-z0-9_-}" },
   { family: "zoom", names: ["zoom"], shape: "{32:A-Za-z0-9}" },
   { family: "sonarqube", names: ["sonar"], shape: "{40:a-f0-9}" },
-  { family: "hubspot", names: ["hubspot"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "hubspot", names: ["hubspot"], shape: UUID },
   { family: "jfrog", names: ["jfrog", "artifactory"], shape: "{64:a-z0-9}" },
   // Sidekiq Enterprise's gem server credentials (`BUNDLE_ENTERPRISE__CONTRIBSYS__COM=…`).
   { family: "sidekiq", names: ["contribsys"], shape: "{8:a-f0-9}:{8:a-f0-9}" },
@@ -383,11 +385,11 @@ export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
   { family: "bugsnag", names: ["bugsnag"], shape: "{32:a-f0-9}" },
   { family: "airbrake", names: ["airbrake"], shape: "{32:a-f0-9}" },
   { family: "sparkpost", names: ["sparkpost"], shape: "{40:a-f0-9}" },
-  { family: "opsgenie", names: ["opsgenie"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
-  { family: "saucelabs", names: ["saucelabs"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "opsgenie", names: ["opsgenie"], shape: UUID },
+  { family: "saucelabs", names: ["saucelabs"], shape: UUID },
   { family: "codeclimate", names: ["codeclimate"], shape: "{64:a-f0-9}" },
   { family: "bitly", names: ["bitly"], shape: "{40:a-f0-9}" },
-  { family: "deepl", names: ["deepl"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}:fx" },
+  { family: "deepl", names: ["deepl"], shape: `${UUID}:fx` },
   { family: "openweather", names: ["openweather", "owm_"], shape: "{32:a-f0-9}" },
   { family: "freshdesk", names: ["freshdesk"], shape: "{20:A-Za-z0-9}" },
   { family: "spotify", names: ["spotify"], shape: "{32:a-f0-9}" },
@@ -399,11 +401,11 @@ export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
   { family: "deepgram", names: ["deepgram"], shape: "{40:a-f0-9}" },
   { family: "wandb", names: ["wandb"], shape: "{40:a-f0-9}" },
   { family: "elevenlabs", names: ["elevenlabs", "xi_api"], shape: "{32:a-f0-9}" },
-  { family: "pinecone", names: ["pinecone"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "pinecone", names: ["pinecone"], shape: UUID },
   { family: "papertrail", names: ["papertrail"], shape: "{20:A-Za-z0-9}" },
   { family: "mezmo", names: ["logdna", "mezmo"], shape: "{32:a-f0-9}" },
-  { family: "splunk", names: ["splunk"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
-  { family: "coralogix", names: ["coralogix"], shape: "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}" },
+  { family: "splunk", names: ["splunk"], shape: UUID },
+  { family: "coralogix", names: ["coralogix"], shape: UUID },
   { family: "newrelic", names: ["newrelic", "relic"], shape: "{36:a-f0-9}NRAL" },
   { family: "bigcommerce", names: ["bigcommerce"], shape: "{31:a-z0-9}" },
   { family: "braintree", names: ["braintree"], shape: "{32:a-f0-9}" },
