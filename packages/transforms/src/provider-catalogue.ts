@@ -175,7 +175,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "contentful", rule: "contentful-token", prefixes: ["CFPAT-"], body: URLSAFE, minBody: 36, shape: "CFPAT-{43:A-Za-z0-9_-}" },
   { family: "defined", rule: "defined-networking-key", prefixes: ["dnkey-"], body: "A-Za-z0-9_=-", minBody: 40, maxBody: 128, shape: "dnkey-{26:a-z0-9}-{52:a-z0-9}" },
   { family: "docker", rule: "docker-token", prefixes: ["dckr_pat_", "dckr_oat_"], body: URLSAFE, minBody: 24, shape: "%{27:A-Za-z0-9_-}" },
-  { family: "doppler", rule: "doppler-token", prefixes: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."], body: B62, minBody: 40, shape: "%{43:A-Za-z0-9}" },
+  { family: "doppler", rule: "doppler-token", prefixes: ["dp.pt.", "dp.st.", "dp.sa.", "dp.said.", "dp.ct.", "dp.scim.", "dp.audit."], body: "A-Za-z0-9._-", minBody: 40, maxBody: 84, shape: "%{43:A-Za-z0-9}" },
   { family: "duffel", rule: "duffel-token", prefixes: ["duffel_test_", "duffel_live_"], body: "A-Za-z0-9_=-", minBody: 40, maxBody: 96, shape: "%{43:A-Za-z0-9_-}" },
   { family: "dynatrace", rule: "dynatrace-token", prefixes: ["dt0c01.", "dt0s01.", "dt0s16."], body: "A-Za-z0-9.", minBody: 60, shape: "%{24:A-Z0-9}.{64:A-Z0-9}" },
   { family: "easypost", rule: "easypost-key", prefixes: ["EZAK", "EZTK"], body: "a-zA-Z0-9", minBody: 48, shape: "%{54:a-z0-9}" },
@@ -308,7 +308,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // `pbkdf2_sha256$<iterations>$<salt>$<hash>`, LDAP's and htpasswd's `{SHA}` / `{SSHA}`.
   { family: "crypt", rule: "password-hash", prefixes: ["pbkdf2_sha256$", "pbkdf2_sha1$"], body: "A-Za-z0-9+/=$", minBody: 40, maxBody: 256, mixed: "digit", shape: "%600000$" + "{22:A-Za-z0-9}$" + "{43:A-Za-z0-9+/}=" },
   { family: "crypt", rule: "password-hash", prefixes: ["{SHA}", "{SSHA}", "{SHA256}", "{SSHA256}", "{SHA512}", "{SSHA512}"], body: B64, minBody: 24, maxBody: 256, mixed: true, shape: "%{27:A-Za-z0-9+/}=" },
-  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
+  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */

@@ -47,6 +47,35 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
         ),
       ] as const,
   ),
+  // A presigned URL keeps every parameter but the signature (the query key ends a value).
+  [
+    "url-query-key",
+    "GET /o?X-Amz-Date=20240524T000000Z&X-Amz-Signature=aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404&x-id=GetObject",
+    "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404",
+    "GET /o?X-Amz-Date=20240524T000000Z&X-Amz-Signature=[REDACTED:url-query-key]&x-id=GetObject",
+  ],
+  [
+    "secret-assignment",
+    "GET /login?password=hunter2xyz9&X-Request-Id=abc-42 200",
+    "hunter2xyz9",
+    "GET /login?password=[REDACTED:secret-assignment]&X-Request-Id=abc-42 200",
+  ],
+  // A full stop after a token whose alphabet has `.` ends the sentence, not the token.
+  [
+    "dynatrace-token",
+    `use dt0c01.${"ABCD2345EFGH6789IJKLMNOP"}.${"QRST2345UVWX6789".repeat(4)}. Then`,
+    `dt0c01.${"ABCD2345EFGH6789IJKLMNOP"}.${"QRST2345UVWX6789".repeat(4)}`,
+    "use [REDACTED:dynatrace-token]. Then",
+  ],
+  // Doppler's service tokens may name their environment: `dp.st.<env>.<token>`.
+  ["doppler-token", `dp.st.dev.${B62}${B62}`, `${B62}${B62}`, "[REDACTED:doppler-token]"],
+  // A data centre of one repeated digit is a real key's, not a placeholder.
+  [
+    "mailchimp-key",
+    "key 6268a570cfa1b11431a0029d00435f5e-us11 ok",
+    "6268a570cfa1b11431a0029d00435f5e-us11",
+    "key [REDACTED:mailchimp-key] ok",
+  ],
   [
     "aws-access-key-id",
     "id AKIAIOSFODNN7EXAMPLE ok",

@@ -81,8 +81,8 @@ const BRACKET_CLOSER = byteSet(" \t\r\n\v\f,;:)]}>&|+.\"'`\\");
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
 const ALPHA = byteSet("A-Za-z");
-/** Bytes of a connection string's key (`Trusted_Connection`). */
-const CONNECTION_KEY = byteSet("A-Za-z0-9_.");
+/** Bytes of a connection string's or query string's key (`Trusted_Connection`, `X-Amz-Date`). */
+const CONNECTION_KEY = byteSet("A-Za-z0-9_.-");
 const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
 const MAX_BLANKS = 16;
 const MAX_TAIL = 24;

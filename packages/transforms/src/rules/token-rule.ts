@@ -177,6 +177,20 @@ function withoutPadding(body: Uint8Array): Uint8Array {
   return table;
 }
 
+const DOT = 0x2e;
+const UNDOTTED = new WeakMap<Uint8Array, Uint8Array>();
+/** `body` without `.` (made once per alphabet; the same table when it has none). */
+function withoutDot(body: Uint8Array): Uint8Array {
+  if (body[DOT] !== 1) return body;
+  let table = UNDOTTED.get(body);
+  if (table === undefined) {
+    table = body.slice();
+    table[DOT] = 0;
+    UNDOTTED.set(body, table);
+  }
+  return table;
+}
+
 /** Bytes a token may follow even where its alphabet has them (`=` of an assignment). */
 const AFTER_SEPARATOR = byteSet("=");
 
@@ -189,6 +203,12 @@ export const DEFAULT_MAX_BODY = 1024;
 const DIGIT = byteSet("0-9");
 const DIGIT_OR_CAPITAL = byteSet("0-9A-Z");
 const CAPITAL = byteSet("A-Z");
+
+/**
+ * Shortest body that one repeated character marks as a placeholder (`XXXXXXXX`); a shorter
+ * one is a real token's (Mailchimp's data centre `-us11`).
+ */
+const PLACEHOLDER_MIN = 8;
 
 /** One token candidate: counts its run, decides when the run ends. */
 class TokenCandidate implements Candidate {
@@ -204,8 +224,10 @@ class TokenCandidate implements Candidate {
   escapeAt = 0;
   /** A `=` was read (padded alphabets). */
   padding = false;
-  /** Where the token ended when it ends before the byte that decides (at a `%`). */
+  /** Where the token ended when it ends before the byte that decides (at a `%`, a last `.`). */
   to: number | undefined = undefined;
+  /** Offset of the `.` just read, in an alphabet with `.`: the token may end before it. */
+  dot = -1;
 
   constructor(
     readonly from: number,
@@ -231,7 +253,10 @@ class TokenCandidate implements Candidate {
 
   private get credential(): boolean {
     return (
-      this.count >= this.minBody && this.count <= this.maxBody && this.sawMixed && !this.uniform
+      this.count >= this.minBody &&
+      this.count <= this.maxBody &&
+      this.sawMixed &&
+      !(this.uniform && this.count >= PLACEHOLDER_MIN)
     );
   }
 
@@ -255,9 +280,23 @@ class TokenCandidate implements Candidate {
         this.escapeAt = here;
         return Verdict.Hold;
       }
-      return this.credential ? Verdict.Close : Verdict.Reject;
+      return this.ended();
     }
+    if (byte === DOT) this.dot = here;
+    else this.dot = -1;
     return this.bodyByte(byte);
+  }
+
+  /**
+   * The run ended: a `.` just before the byte that ended it closes the sentence, not the
+   * token (`… dt0c01.X.Y.` keeps its full stop).
+   */
+  private ended(): Verdict {
+    if (this.dot >= 0 && this.dot === this.here - 2) {
+      this.count--;
+      this.to = this.dot;
+    }
+    return this.credential ? Verdict.Close : Verdict.Reject;
   }
 
   private bodyByte(byte: number): Verdict {
@@ -294,7 +333,8 @@ class TokenCandidate implements Candidate {
     // Body bytes up to the longest run; the byte that ends it (or passes it) goes to `next`,
     // and so do the digits of a `%XX` escape.
     if (this.escape >= 0 || this.padding) return start;
-    const body = this.padded ? this.bodyBeforePadding : this.body;
+    // A `.` goes through `next`, which notes it (the token may end before it).
+    const body = withoutDot(this.padded ? this.bodyBeforePadding : this.body);
     const stop = Math.min(end, start + (this.maxBody - this.count));
     let i = start;
     if (this.sawMixed && !this.uniform) {
@@ -314,8 +354,12 @@ class TokenCandidate implements Candidate {
 
   end(): Verdict {
     // A `%` held at the end is not part of the token: it ends before it.
-    if (this.escape >= 0) this.to = this.escapeAt;
-    return this.credential ? Verdict.Close : Verdict.Reject;
+    if (this.escape >= 0) {
+      this.to = this.escapeAt;
+      return this.credential ? Verdict.Close : Verdict.Reject;
+    }
+    this.here++;
+    return this.ended();
   }
 }
 
