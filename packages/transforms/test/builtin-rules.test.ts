@@ -60,6 +60,23 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "hunter2xyz9",
     "GET /login?password=[REDACTED:secret-assignment]&X-Request-Id=abc-42 200",
   ],
+  // A value ends where the next field starts: `|key=`, `,--flag=`, HTML's `&amp;key=`, a closing tag.
+  ...(
+    [
+      ["password=Zx9Kq2Lm8Np4Rt6Vw3Yb|user=bob", "|user=bob"],
+      ["--password=Zx9Kq2Lm8Np4Rt6Vw3Yb,--user=bob", ",--user=bob"],
+      ['<a href="/x?password=Zx9Kq2Lm8Np4Rt6Vw3Yb&amp;user=bob">', '&amp;user=bob">'],
+      ["<td>password=Zx9Kq2Lm8Np4Rt6Vw3Yb</td><td>next</td>", "</td><td>next</td>"],
+    ] as const
+  ).map(
+    ([text, rest]) =>
+      [
+        "secret-assignment",
+        text,
+        "Zx9Kq2Lm8Np4Rt6Vw3Yb",
+        text.replace(`Zx9Kq2Lm8Np4Rt6Vw3Yb${rest}`, `[REDACTED:secret-assignment]${rest}`),
+      ] as const,
+  ),
   // A full stop after a token whose alphabet has `.` ends the sentence, not the token.
   [
     "dynatrace-token",

@@ -64,12 +64,12 @@ const ESCAPED_SPACE = byteSet("ntr");
 /** Bytes that close code, not start a value. */
 const CLOSING = byteSet(",);]}");
 /**
- * Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&`, `,`, `\`,
- * quotes and brackets.
+ * Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&`, `,`, `|`,
+ * `<`, `\`, quotes and brackets.
  */
 const VALUE_RUN = (() => {
   const run = new Uint8Array(256).fill(1);
-  for (const byte of Buffer.from(" \t\n\v\f\r;&,\\\"'`()[]{}", "latin1")) run[byte] = 0;
+  for (const byte of Buffer.from(" \t\n\v\f\r;&,|<\\\"'`()[]{}", "latin1")) run[byte] = 0;
   return run;
 })();
 /** Brackets that open (`(`, `[`, `{`) and close (`)`, `]`, `}`) code around a value. */
@@ -77,10 +77,17 @@ const OPENING = byteSet("([{");
 const CLOSING_BRACKET = byteSet(")]}");
 /** After a closing bracket, what shows it closed code: what closes a string, a quote, a backslash. */
 const BRACKET_CLOSER = byteSet(" \t\r\n\v\f,;:)]}>&|+.\"'`\\");
+/** After a `<` in an unquoted value, what shows a tag began (`pw=x</td>`): a closing tag's `/`. */
+const TAG_CLOSER = byteSet("/");
+/** `amp` read as a key after `&`: `&amp;` is an HTML-escaped `&`, and a key may follow. */
+const AMP = (0x61 << 16) | (0x6d << 8) | 0x70;
 /** Bytes that may not stand before a boundary anchor (letters, digits, base64's `+/`). */
 const NOT_BEFORE = byteSet("A-Za-z0-9+/");
 const MAX_NAME = 64;
-const ALPHA = byteSet("A-Za-z");
+/** Bytes whose run may end an unquoted value (`x;Key=`, `x&key=`, `x,key=`, `x|key=`, `x; `). */
+const SEPARATOR = byteSet(";&,|");
+/** First bytes of such a key: a letter, or a flag's `-` (`--password=x,--user=y`). */
+const KEY_START = byteSet("A-Za-z-");
 /** Bytes of a connection string's or query string's key (`Trusted_Connection`, `X-Amz-Date`). */
 const CONNECTION_KEY = byteSet("A-Za-z0-9_.-");
 const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
@@ -179,16 +186,20 @@ class AssignmentCandidate implements Candidate {
   /** Vendor mode: a YAML block was entered (at most one level). */
   block = false;
   /**
-   * Offset of a `;`, `&` or `,` run that ends an unquoted value if whitespace or the end
-   * follows, of a quote that ends it if a `QUOTE_CLOSER` or the end follows, or of a closing
-   * bracket (the value opened none) that ends it if a `BRACKET_CLOSER` or the end follows
-   * (`connect(password=x)`), or -1.
+   * Offset of a `;`, `&`, `,` or `|` run that ends an unquoted value if whitespace or the
+   * end follows, of a quote that ends it if a `QUOTE_CLOSER` or the end follows, of a
+   * closing bracket (the value opened none) that ends it if a `BRACKET_CLOSER` or the end
+   * follows (`connect(password=x)`), of a `<` that ends it if `/` follows, or -1.
    */
   semi = -1;
-  /** The byte at `semi` is a quote or a closing bracket. */
+  /** The byte at `semi` is a quote, a closing bracket or a `<`. */
   semiQuote = false;
-  /** The byte at `semi` is a closing bracket. */
-  semiBracket = false;
+  /** What, after the quote, bracket or `<` at `semi`, shows the value ended there. */
+  semiCloser: Uint8Array = QUOTE_CLOSER;
+  /** The last byte of the `;` run at `semi` is `&` (then `amp;` continues the run). */
+  semiAmp = false;
+  /** The first three bytes of the key after a `;` run (see `semicolonKey`), one a byte. */
+  keyWord = 0;
   /** The unquoted value holds an opening bracket: its closing brackets are its own. */
   opened = false;
   /** Bytes of a possible connection-string key after a `;` (see `semicolonKey`), or -1. */
@@ -585,20 +596,23 @@ class AssignmentCandidate implements Candidate {
       if (byte === otherQuote(this.quote) && !this.escaped) {
         this.semi = here;
         this.semiQuote = true;
-        this.semiBracket = false;
+        this.semiCloser = QUOTE_CLOSER;
       }
       return;
     }
     if (OPENING[byte] === 1) this.opened = true;
     const bracket = CLOSING_BRACKET[byte] === 1 && !this.opened;
-    if (QUOTES[byte] === 1 || bracket) {
+    if (QUOTES[byte] === 1 || bracket || byte === 0x3c) {
       this.semi = here;
       this.semiQuote = true;
-      this.semiBracket = bracket;
-    } else if (byte !== 0x3b && byte !== 0x26 && byte !== 0x2c) this.semi = -1;
-    else if (this.semi < 0 || this.semiQuote) {
-      this.semi = here;
-      this.semiQuote = false;
+      this.semiCloser = bracket ? BRACKET_CLOSER : byte === 0x3c ? TAG_CLOSER : QUOTE_CLOSER;
+    } else if (SEPARATOR[byte] !== 1) this.semi = -1;
+    else {
+      if (this.semi < 0 || this.semiQuote) {
+        this.semi = here;
+        this.semiQuote = false;
+      }
+      this.semiAmp = byte === 0x26;
     }
     this.key = -1;
   }
@@ -610,7 +624,7 @@ class AssignmentCandidate implements Candidate {
   closesQuote(byte: number): boolean {
     if (this.semi < 0 || !this.semiQuote) return false;
     this.semiQuote = false;
-    if ((this.semiBracket ? BRACKET_CLOSER : QUOTE_CLOSER)[byte] === 1) return true;
+    if (this.semiCloser[byte] === 1) return true;
     this.semi = -1;
     return false;
   }
@@ -624,12 +638,20 @@ class AssignmentCandidate implements Candidate {
   semicolonKey(byte: number): number {
     if (this.semi < 0 || this.quote !== 0 || this.semiQuote) return Semicolon.No;
     if (this.key < 0) {
-      if (ALPHA[byte] !== 1) return Semicolon.No;
+      if (KEY_START[byte] !== 1) return Semicolon.No;
       this.key = 1;
+      this.keyWord = byte;
       return Semicolon.Undecided;
     }
     if (byte === 0x3d) return Semicolon.Ends;
-    if (CONNECTION_KEY[byte] === 1 && ++this.key <= MAX_NAME) return Semicolon.Undecided;
+    if (byte === 0x3b && this.semiAmp && this.key === 3 && this.keyWord === AMP) {
+      this.key = -1; // `&amp;`: the run goes on, a key may follow
+      return Semicolon.Undecided;
+    }
+    if (CONNECTION_KEY[byte] === 1 && ++this.key <= MAX_NAME) {
+      if (this.key <= 3) this.keyWord = (this.keyWord << 8) | byte;
+      return Semicolon.Undecided;
+    }
     this.key = -1;
     this.semi = -1;
     return Semicolon.No;
