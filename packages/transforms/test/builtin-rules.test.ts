@@ -19,6 +19,9 @@ const PEM = [
   "-----END RSA PRIVATE KEY-----",
 ].join("\n");
 
+const JWT_SAMPLE =
+  "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PSR5vC7cW5xQ";
+
 /** A PuTTY key file's private lines (synthetic), and the file around them. */
 const PPK_PRIVATE = "AAAAIH9kLm3Nq5Rt7Vw9Xy1Zb3Cd5Ef7Gh9Ij1Kl3Mn5Op7Qr9St1Uv3Wx5Yz7Ab9Cd";
 const ppk = (eol: string) =>
@@ -77,6 +80,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
         text.replace(`Zx9Kq2Lm8Np4Rt6Vw3Yb${rest}`, `[REDACTED:secret-assignment]${rest}`),
       ] as const,
   ),
+  // A JWT at the end of a sentence keeps its full stop; a query string's `&` and a shell's
+  // `|`/`;` end a header's token and a flag's argument.
+  ["jwt", `got ${JWT_SAMPLE}. Next`, JWT_SAMPLE, "got [REDACTED:jwt]. Next"],
+  [
+    "authorization-header",
+    "Authorization: Bearer Zx9Kq2Lm8Np4Rt6Vw3Yb&next=1|more",
+    "Zx9Kq2Lm8Np4Rt6Vw3Yb",
+    "Authorization: Bearer [REDACTED:authorization-header]&next=1|more",
+  ],
+  [
+    "basic-auth",
+    "curl -u admin:Zx9Kq2Lm8Np4Rt6Vw3Yb|jq .;echo ok",
+    "admin:Zx9Kq2Lm8Np4Rt6Vw3Yb",
+    "curl -u [REDACTED:basic-auth]|jq .;echo ok",
+  ],
   // A full stop after a token whose alphabet has `.` ends the sentence, not the token.
   [
     "dynatrace-token",

@@ -34,8 +34,11 @@ const SINGLE_TOKEN_SCHEMES = new Set([
   "negotiate",
   "ntlm",
 ]);
-/** Bytes that end a token scheme's credential: whitespace, quotes, escapes, delimiters. */
-const TOKEN_END = byteSet(" \t\r\n\v\f\"'\\,;)}]<>");
+/**
+ * Bytes that end a token scheme's credential: whitespace, quotes, escapes, delimiters, and
+ * a query string's or a shell's `&` and `|` (none is in RFC 7235's token68).
+ */
+const TOKEN_END = byteSet(" \t\r\n\v\f\"'\\,;)}]<>&|");
 /** Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`). */
 const PLACEHOLDER = byteSet("${<");
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */

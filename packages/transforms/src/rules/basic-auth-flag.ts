@@ -16,6 +16,8 @@ import { byteSet, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 const SPACE = byteSet(" \t\r\n\v\f");
+/** Shell operators that end an unquoted argument (`-u a:b|jq`, `-u a:b;echo`, `$(… -u a:b)`). */
+const SHELL_END = byteSet(";|&<>)`");
 const MAX_USER = 128;
 const MAX_PASSWORD = 256;
 /** A part of `user:password` that is a placeholder (`$USER`, `${pass}`, `<password>`, `[PASSWORD]`). */
@@ -97,7 +99,7 @@ class BasicAuthCandidate implements Candidate {
         return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;
       }
     }
-    if (SPACE[byte] === 1 || byte === this.quote) {
+    if (SPACE[byte] === 1 || byte === this.quote || (this.quote === 0 && SHELL_END[byte] === 1)) {
       // The whole `user:password` is the credential as sent (an API token often stands as
       // the user, with an empty password).
       return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;

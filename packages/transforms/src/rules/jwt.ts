@@ -17,6 +17,8 @@ import { keepShape } from "./kept-shapes.js";
 const MAX_HEADER = 4096;
 const MIN_PAYLOAD = 8;
 const DOT = 0x2e;
+/** Dots of the longest form, a JWE's five segments. */
+const MAX_DOTS = 4;
 
 export const JWT_RULE: MatcherRule = {
   kind: "matcher",
@@ -37,14 +39,29 @@ class JwtCandidate implements Candidate {
   /** Payload bytes read, -1 while in the header. */
   payload = -1;
   redacting = false;
+  /** Dots read (a JWS has two, a JWE four). */
+  dots = 0;
+  /** The last byte was a dot, held: a segment after it redacts it, anything else keeps it. */
+  heldDot = false;
 
   next(byte: number): Verdict {
     const b64 = BASE64URL[byte] === 1;
-    if (this.redacting) return b64 || byte === DOT ? Verdict.Redact : Verdict.Reject;
+    if (this.redacting) {
+      if (byte === DOT) {
+        // `… <token>. Next`: a full stop, not a segment, unless a segment follows.
+        if (this.heldDot || this.dots >= MAX_DOTS) return Verdict.Reject;
+        this.dots++;
+        this.heldDot = true;
+        return Verdict.Hold;
+      }
+      this.heldDot = false;
+      return b64 ? Verdict.Redact : Verdict.Reject;
+    }
     if (this.payload < 0) {
       if (b64) return ++this.header > MAX_HEADER ? Verdict.Reject : Verdict.Hold;
       if (byte === DOT && this.header >= 4) {
         this.payload = 0;
+        this.dots = 1;
         return Verdict.Hold;
       }
       return Verdict.Reject;
@@ -58,10 +75,9 @@ class JwtCandidate implements Candidate {
   skip(input: Uint8Array, start: number, end: number): number {
     let i = start;
     if (this.redacting) {
-      for (; i < end; i++) {
-        const byte = input[i]!;
-        if (BASE64URL[byte] !== 1 && byte !== DOT) break;
-      }
+      // Dots go through `next` (held until a segment follows).
+      if (this.heldDot) return i;
+      while (i < end && BASE64URL[input[i]!] === 1) i++;
       return i;
     }
     if (this.payload < 0) {
@@ -77,7 +93,7 @@ class JwtCandidate implements Candidate {
   }
 
   stateKey(): number | undefined {
-    return this.redacting ? 0 : undefined;
+    return this.redacting ? this.dots * 2 + (this.heldDot ? 1 : 0) : undefined;
   }
 
   end(): Verdict {
