@@ -174,10 +174,13 @@ export class CandidateSet {
   }
 
   /**
-   * Before a candidate of `rule` starts at `pos`: feed the rule's live candidates up to
-   * there and keep one per state key, so anchors repeated inside a run being redacted
-   * (`token=token=…`) cost O(1) candidates, not one per occurrence (invariant 4; output
-   * unchanged, see `Candidate.stateKey`).
+   * Before a candidate of `rule` starts at `pos`: feed every live candidate up to there,
+   * dropping the ones that are done, so the set holds only what is still undecided (a
+   * chunk of credential lines would otherwise pile up thousands, each walked at every
+   * start), and keep one of `rule`'s per state key, so anchors repeated inside a run being
+   * redacted (`token=token=…`) cost O(1) candidates, not one per occurrence (invariant 4).
+   * Output unchanged: candidates are independent until the next flush, and spans merge
+   * the same in any order (see `Candidate.stateKey`, `SpanQueue.add`).
    */
   private settle(rule: number, pos: number): void {
     const live = this.live;
@@ -185,10 +188,8 @@ export class CandidateSet {
     let kept = 0;
     for (let k = 0; k < live.length; k++) {
       const l = live[k]!;
-      if (l.rule === rule) {
-        if (l.next < pos && !this.feed(l, chunk, chunkBase, pos - chunkBase)) continue;
-        if (this.duplicate(l, kept)) continue;
-      }
+      if (l.next < pos && !this.feed(l, chunk, chunkBase, pos - chunkBase)) continue;
+      if (l.rule === rule && this.duplicate(l, kept)) continue;
       live[kept++] = l;
     }
     truncate(live, kept);
