@@ -9,15 +9,16 @@
  * Covered, for any command: `--password X`/`--password=X` and the same for `passwd`,
  * `pass`, `pwd`, `token`, `secret`, `api-key`/`apikey`, `access-token`, `auth-token`,
  * `client-secret`, `private-key`, `passphrase`, `http-password`, `ftp-password`,
- * `proxy-password` (one or two dashes, any case); `-u user:pass`, `--user user:pass` and
+ * `proxy-password`, curl's `oauth2-bearer` (one or two dashes, any case); `-u user:pass`, `--user user:pass` and
  * `--proxy-user` (the user stays); a word `pass:X` (OpenSSL's password argument).
  *
  * Covered for the commands that take them (by the command word's base name, from that
  * word on): `-pX` attached (mysql, mysqldump, mysqladmin, mariadb, 7z, unrar: `-p` alone
  * prompts, and the word after it is not a password); `-p X` (sshpass, psexec, mongo and
- * its tools, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm, az, oras); `-a X` (redis-cli); `-w X`
- * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` (openssl); `-U user%pass`
- * (smbclient); the password of `htpasswd -b`.
+ * its tools, twine, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm, az, oras); `-a X` (redis-cli); `-w X`
+ * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` and the raw key `-K X`
+ * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
+ * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`.
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -34,7 +35,7 @@
 export const COMMAND_FLAG_MARKER = "[REDACTED:command-flag]";
 
 const SECRET_FLAG =
-  /^(--?(?:password|passwd|pass|pwd|token|secret|api-?key|access-token|auth-token|client-secret|private-key|passphrase|http-password|ftp-password|proxy-password))(=.*)?$/i;
+  /^(--?(?:password|passwd|pass|pwd|token|secret|api-?key|access-token|auth-token|client-secret|private-key|passphrase|http-password|ftp-password|proxy-password|oauth2-bearer))(=.*)?$/i;
 /**
  * OpenSSL's password argument (`-pass`, `-passin`): `pass:X` is the password itself;
  * `env:`, `file:`, `fd:` and `stdin` only say where it is.
@@ -59,6 +60,18 @@ const DASH_P: CommandSecrets = { next: ["-p", "--password"] };
 const LOGIN_P: CommandSecrets = { ...DASH_P, after: "login" };
 const CAPITAL_P: CommandSecrets = { next: ["-P"] };
 const LDAP: CommandSecrets = { next: ["-w"] };
+/** The JDK's keystore passwords (`-new`: keytool's new password for `-storepasswd`). */
+const JAVA_KEYSTORE: CommandSecrets = {
+  next: [
+    "-storepass",
+    "-keypass",
+    "-srcstorepass",
+    "-deststorepass",
+    "-srckeypass",
+    "-destkeypass",
+    "-new",
+  ],
+};
 
 const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ...[
@@ -84,14 +97,16 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
     "mongorestore",
     "mongoexport",
     "mongoimport",
+    "twine",
   ].map((name) => [name, DASH_P] as const),
   ["redis-cli", { next: ["-a", "--pass"] }],
   ...["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd"].map(
     (name) => [name, LDAP] as const,
   ),
   ...["sqlcmd", "bcp", "zip", "unzip"].map((name) => [name, CAPITAL_P] as const),
-  ["openssl", { next: ["-k"] }],
-  ["smbclient", { userPercent: "-U" }],
+  ["openssl", { next: ["-k", "-K"] }],
+  ...["keytool", "jarsigner"].map((name) => [name, JAVA_KEYSTORE] as const),
+  ...["smbclient", "rpcclient"].map((name) => [name, { userPercent: "-U" }] as const),
   ["htpasswd", {}],
 ]);
 
@@ -144,9 +159,24 @@ export function redactCommandFlags(label: string): string {
     const word = parts[i]!;
     if (word === "") continue;
     const at = secretIn(word, scan);
-    if (at >= 0) parts[i] = `${word.slice(0, at)}${COMMAND_FLAG_MARKER}`;
+    if (at < 0) continue;
+    const [start, end] = secretSpan(word, at);
+    parts[i] = `${word.slice(0, start)}${COMMAND_FLAG_MARKER}${word.slice(end)}`;
   }
   return parts.join("");
+}
+
+/**
+ * The secret that starts at `at` in `word` ({@link secretIn}), as `[start, end)`: without
+ * the quotes around it (`-storepass 'X'` keeps its quotes).
+ */
+export function secretSpan(word: string, at: number): readonly [number, number] {
+  const quote = word.charCodeAt(at);
+  const quoted =
+    (quote === 0x22 || quote === 0x27) &&
+    word.length - at > 2 &&
+    word.charCodeAt(word.length - 1) === quote;
+  return quoted ? [at + 1, word.length - 1] : [at, word.length];
 }
 
 /** A scan before the first word of a command line. */

@@ -95,6 +95,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "admin:Zx9Kq2Lm8Np4Rt6Vw3Yb",
     "curl -u [REDACTED:basic-auth]|jq .;echo ok",
   ],
+  // Every secret of a command line, not only the first; the words between stay.
+  [
+    "command-flag",
+    "keytool -importkeystore -srcstorepass Zx9Kq2Lm8 -deststorepass Qw8Er7Ty6 -destkeystore b.jks",
+    "Qw8Er7Ty6",
+    "keytool -importkeystore -srcstorepass [REDACTED:command-flag] -deststorepass [REDACTED:command-flag] -destkeystore b.jks",
+  ],
   // A full stop after a token whose alphabet has `.` ends the sentence, not the token.
   [
     "dynatrace-token",
@@ -625,6 +632,15 @@ describe("built-in rules", () => {
     expect(redact("mysql mysql mysql -pS3cretPass1 db\n")).toBe(
       "mysql mysql mysql -p[REDACTED:command-flag] db\n",
     );
+  });
+
+  it("redacts every secret of a command line and keeps the words between, however split", () => {
+    const text =
+      "keytool -srcstorepass Zx9Kq2Lm8 -deststorepass 'Qw8Er7Ty' -v\nmysql -pAb3dE5fG7\n";
+    const expected =
+      "keytool -srcstorepass [REDACTED:command-flag] -deststorepass '[REDACTED:command-flag]' -v\nmysql -p[REDACTED:command-flag]\n";
+    expect(redact(text)).toBe(expected);
+    checkEverySplit(compiled, Buffer.from(text), 3);
   });
 
   it("takes an unknown scheme word and one token after it, never more, however split", () => {

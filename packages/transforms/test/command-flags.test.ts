@@ -35,6 +35,24 @@ describe("redactCommandFlags", () => {
     ["7z x -pHunter2x a.7z", `7z x -p${M} a.7z`],
     ["smbclient //h/s -U bob%Hunter2x", `smbclient //h/s -U bob%${M}`],
     ["wget --http-password=Hunter2x https://x", `wget --http-password=${M} https://x`],
+    ["curl --oauth2-bearer Hunter2x https://x", `curl --oauth2-bearer ${M} https://x`],
+    [
+      "keytool -importkeystore -srcstorepass Hunter2x -deststorepass Other9x -destkeystore k.jks",
+      `keytool -importkeystore -srcstorepass ${M} -deststorepass ${M} -destkeystore k.jks`,
+    ],
+    [
+      "jarsigner -storepass Hunter2x -keypass Other9x a.jar k",
+      `jarsigner -storepass ${M} -keypass ${M} a.jar k`,
+    ],
+    ["twine upload -u __token__ -p Hunter2x dist/*", `twine upload -u __token__ -p ${M} dist/*`],
+    // The quotes around a value are not the secret.
+    ["keytool -storepass 'Hunter2x' -list", `keytool -storepass '${M}' -list`],
+    ['mysql -p"Hunter2x" db', `mysql -p"${M}" db`],
+    [
+      "openssl enc -aes-256-cbc -K 00aa11bb -iv 0f0e -in f",
+      `openssl enc -aes-256-cbc -K ${M} -iv 0f0e -in f`,
+    ],
+    ["rpcclient -U bob%Hunter2x 10.0.0.1", `rpcclient -U bob%${M} 10.0.0.1`],
   ])("%s", (label, expected) => {
     expect(redactCommandFlags(label)).toBe(expected);
   });
@@ -56,6 +74,7 @@ describe("redactCommandFlags", () => {
       "htpasswd -c f u",
       "docker run -p 8080:80 img",
       "podman run --rm -p 80:80 -a stdout img",
+      "keytool -list -v -keystore k.jks",
     ]) {
       expect(redactCommandFlags(label)).toBe(label);
     }

@@ -24,6 +24,7 @@ import {
   commandArmingWord,
   newCommandScan,
   secretIn,
+  secretSpan,
 } from "../command-flags.js";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { BLANK, byteSet, QUOTE_CLOSER } from "./byte-classes.js";
@@ -60,8 +61,10 @@ class CommandLineCandidate implements Candidate {
   here: number;
   /** Offset from which the candidate may still redact: the current word's start. */
   claim = 0;
-  /** Where the secret ends, once found. */
+  /** Where the secret just found ends (set with the verdict that redacts it). */
   to: number | undefined = undefined;
+  /** After a secret in the middle of the line: where reading goes on (after its blank). */
+  resume = 0;
   /** The command word (the anchor and what follows it up to a blank), then the current word. */
   word: string;
   /** Still reading the command word. */
@@ -92,6 +95,11 @@ class CommandLineCandidate implements Candidate {
 
   next(byte: number): Verdict {
     const here = ++this.here;
+    if (this.to !== undefined) {
+      // The secret before was redacted: its blank is released, the line read on.
+      this.to = undefined;
+      this.claim = this.resume;
+    }
     if (here >= MAX_LINE) return Verdict.Reject;
     if (this.naming) return this.nameByte(byte, here);
     if (this.escape) {
@@ -159,7 +167,10 @@ class CommandLineCandidate implements Candidate {
     return Verdict.Hold;
   }
 
-  /** The current word ended at `end` (exclusive): a secret closes the candidate. */
+  /**
+   * The current word ended at `end` (exclusive): a secret is redacted, and the line read on
+   * for more (`keytool -srcstorepass X -deststorepass Y`) unless it ended there.
+   */
   private endWord(end: number, more: boolean): Verdict {
     this.inWord = false;
     const word = this.word;
@@ -172,9 +183,12 @@ class CommandLineCandidate implements Candidate {
     // candidate its anchor started reads on, so a line of names costs one candidate a word.
     if (this.scan.command !== command) return Verdict.Reject;
     if (at >= 0 && at < word.length) {
-      this.claim = this.wordStart + at;
-      this.to = end;
-      return Verdict.Close;
+      const [start, stop] = secretSpan(word, at);
+      this.claim = this.wordStart + start;
+      this.to = end - (word.length - stop);
+      if (!more) return Verdict.Close;
+      this.resume = end + 1;
+      return Verdict.Redact;
     }
     if (!more) return Verdict.Reject;
     this.claim = end + 1;
