@@ -13,6 +13,7 @@ import type { RedactionRule } from "./rule.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
+import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import {
@@ -42,6 +43,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,
   AUTHORIZATION_HEADER_RULE,
+  COOKIE_HEADER_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

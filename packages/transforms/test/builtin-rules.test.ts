@@ -95,6 +95,31 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "admin:Zx9Kq2Lm8Np4Rt6Vw3Yb",
     "curl -u [REDACTED:basic-auth]|jq .;echo ok",
   ],
+  // Cookies: every credible value of `Cookie:`, the cookie of `Set-Cookie:` (not its attributes).
+  [
+    "cookie",
+    "> Cookie: theme=dark; sessionid=8f2k3j4h5g6f7d8s9a0q1w2e3r4t5y6u; lang=en-US",
+    "8f2k3j4h5g6f7d8s9a0q1w2e3r4t5y6u",
+    "> Cookie: theme=dark; sessionid=[REDACTED:cookie]; lang=en-US",
+  ],
+  [
+    "cookie",
+    "< Set-Cookie: PHPSESSID=el4ukv0kqbvoirg7nkp4dncpk3; path=/; HttpOnly",
+    "el4ukv0kqbvoirg7nkp4dncpk3",
+    "< Set-Cookie: PHPSESSID=[REDACTED:cookie]; path=/; HttpOnly",
+  ],
+  [
+    "cookie",
+    '{"headers":"Cookie: sid=0123456789abcdefghij\\nHost: x"}',
+    "0123456789abcdefghij",
+    '{"headers":"Cookie: sid=[REDACTED:cookie]\\nHost: x"}',
+  ],
+  [
+    "cookie",
+    'curl --cookie "a=1; sid=s%3Aabc123def456ghi789.xyz" https://x',
+    "s%3Aabc123def456ghi789.xyz",
+    'curl --cookie "a=1; sid=[REDACTED:cookie]" https://x',
+  ],
   // Every secret of a command line, not only the first; the words between stay.
   [
     "command-flag",
@@ -513,6 +538,11 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Cookies that carry no credential, and code that only names one.
+  "document.cookie: x=1",
+  "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT",
+  "curl --cookie cookies.txt --cookie-jar jar.txt https://x",
+  "cookies: enabled",
   // A login name with an empty password: not shaped like a token.
   "curl -u deploy-bot-01: https://x",
   "curl -u Deploy01: https://x",
@@ -632,6 +662,15 @@ describe("built-in rules", () => {
     expect(redact("mysql mysql mysql -pS3cretPass1 db\n")).toBe(
       "mysql mysql mysql -p[REDACTED:command-flag] db\n",
     );
+  });
+
+  it("redacts each cookie's value and keeps names, short values and attributes, however split", () => {
+    const text =
+      "Cookie: a=1; sid=Zx9Kq2Lm8Np4Rt6Vw3Yb; b=x\nSet-Cookie: t=Qw8Er7Ty6Ui5; Max-Age=3600\n";
+    const expected =
+      "Cookie: a=1; sid=[REDACTED:cookie]; b=x\nSet-Cookie: t=[REDACTED:cookie]; Max-Age=3600\n";
+    expect(redact(text)).toBe(expected);
+    checkEverySplit(compiled, Buffer.from(text), 3);
   });
 
   it("redacts every secret of a command line and keeps the words between, however split", () => {

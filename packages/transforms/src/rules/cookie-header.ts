@@ -1,0 +1,182 @@
+/**
+ * Cookies as HTTP dumps, `curl -v` and HAR-like JSON show them: a session cookie is a
+ * bearer credential, whatever its name (`sessionid`, `PHPSESSID`, `connect.sid`). In a
+ * `Cookie:` header every cookie's value is redacted, in `Set-Cookie:` the cookie's (its
+ * attributes, `Path=/; HttpOnly`, stay); names and separators stay either way. A value
+ * counts when it is long enough to be a credential (16 bytes, or 8 with a letter and a
+ * digit): `theme=dark` and `lang=en-US` stay.
+ *
+ * Read as a header (`Cookie: a=b; c=d`), a JSON or YAML key (`"Cookie": "a=b"`), curl's
+ * `--cookie "a=b"`, and inside a JSON string (`\"Cookie\": \"…\"`, after `\n`). A value ends at `;`, a blank, a
+ * quote, a backslash or a line end; one longer than {@link MAX_VALUE} fails closed.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("> Cookie: theme=dark; sessionid=8f2k3j4h5g6f7d8s9a0q1w2e3r4t5y6u\n");
+ * // "> Cookie: theme=dark; sessionid=[REDACTED:cookie]\n"
+ * ```
+ */
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { BLANK, byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
+import { keywordSpellings } from "./keyword-spellings.js";
+
+/** Most bytes of one cookie's value held undecided (browsers keep at most 4096 a cookie). */
+const MAX_VALUE = 4096;
+/** Most bytes of a cookie's name, and of blanks and quotes before the value. */
+const MAX_NAME = 64;
+/** A cookie name's bytes (RFC 6265's token: no separators, no blanks). */
+const COOKIE_NAME = byteSet("A-Za-z0-9!#$%&'*+.^_`|~-");
+/** Bytes that end a value: `;`, `,`, blanks, quotes, a backslash, line ends. */
+const VALUE_END = byteSet(" \t\r\n\v\f;,\"'\\");
+/** Bytes before the keyword where a header or key starts (the `-` of `Set-Cookie`). */
+const BEFORE = byteSet(" \t\r\n<>\"'{,-");
+const LETTER = byteSet("A-Za-z");
+const DIGIT = byteSet("0-9");
+
+const Phase = {
+  /** After the keyword: its closing quote, blanks, then `:` or `=`. */
+  AfterName: 0,
+  /** Blanks and the value's opening quote. */
+  ValueStart: 1,
+  /** A cookie's name. */
+  Name: 2,
+  /** A cookie's value. */
+  Value: 3,
+  /** After a value's `;`: blanks, then the next cookie (a `Cookie:` header only). */
+  Next: 4,
+} as const;
+
+export const COOKIE_HEADER_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "cookie",
+  anchors: keywordSpellings(["cookie"]),
+  maxLength: MAX_VALUE + MAX_NAME + 2,
+  start(match): Candidate | undefined {
+    if (match.before >= 0 && BEFORE[match.before] !== 1) return undefined;
+    return new CookieCandidate(match.length, match.before === 0x2d);
+  },
+};
+
+/** One `Cookie` or `Set-Cookie` value, read a cookie at a time. */
+class CookieCandidate implements Candidate {
+  phase: number = Phase.AfterName;
+  /** Offset (from the anchor) of the byte read last. */
+  here: number;
+  claim: number;
+  /** Where the value just redacted ends (set with the verdict that redacts it). */
+  to: number | undefined = undefined;
+  /** Where reading goes on after a redacted value (its end byte is released). */
+  resume = 0;
+  keyQuoted = false;
+  count = 0;
+  /** The value's start (offset), its letters and digits seen. */
+  valueAt = 0;
+  letter = false;
+  digit = false;
+
+  constructor(
+    anchorLength: number,
+    /** After a `-`: `Set-Cookie` (one cookie, then its attributes, kept) or curl's `--cookie`. */
+    private set: boolean,
+  ) {
+    this.here = anchorLength - 1;
+    this.claim = anchorLength;
+  }
+
+  get from(): number {
+    return this.claim;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (this.to !== undefined) {
+      this.to = undefined;
+      this.claim = this.resume;
+    }
+    switch (this.phase) {
+      case Phase.AfterName:
+        this.claim = here + 1;
+        if ((byte === 0x22 || byte === 0x27 || byte === 0x5c) && !this.keyQuoted) {
+          // `"Cookie":`, `\"Cookie\":` inside a string (the backslash, then its quote).
+          if (byte !== 0x5c) this.keyQuoted = true;
+          return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
+        }
+        if (BLANK[byte] === 1) {
+          if (this.set && this.count === 0) {
+            // curl's `--cookie "a=b; c=d"`: every cookie, after one blank.
+            this.set = false;
+            this.phase = Phase.ValueStart;
+            return Verdict.Hold;
+          }
+          return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
+        }
+        if (byte !== 0x3a && byte !== 0x3d) return Verdict.Reject;
+        this.phase = Phase.ValueStart;
+        this.count = 0;
+        return Verdict.Hold;
+      case Phase.ValueStart:
+      case Phase.Next:
+        this.claim = here + 1;
+        if (BLANK[byte] === 1 || (this.phase === Phase.ValueStart && QUOTE_OR_ESCAPE[byte] === 1))
+          return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
+        if (COOKIE_NAME[byte] !== 1 || byte === 0x27) return Verdict.Reject;
+        this.phase = Phase.Name;
+        this.count = 1;
+        return Verdict.Hold;
+      case Phase.Name:
+        this.claim = here + 1;
+        if (byte === 0x3d) {
+          this.phase = Phase.Value;
+          this.valueAt = here + 1;
+          this.letter = false;
+          this.digit = false;
+          return Verdict.Hold;
+        }
+        if (COOKIE_NAME[byte] !== 1 || byte === 0x27) return Verdict.Reject;
+        return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
+      default:
+        if (VALUE_END[byte] !== 1) {
+          if (LETTER[byte] === 1) this.letter = true;
+          else if (DIGIT[byte] === 1) this.digit = true;
+          return Verdict.Hold;
+        }
+        return this.valueEnd(byte, here);
+    }
+  }
+
+  /** The value ended at `here` (`byte` is not its own): redact it if credible, read on after `;`. */
+  private valueEnd(byte: number, here: number): Verdict {
+    const more = byte === 0x3b && !this.set;
+    if (more) {
+      this.phase = Phase.Next;
+      this.count = 0;
+    }
+    if (!this.credible(here)) {
+      if (!more) return Verdict.Reject;
+      this.claim = here + 1;
+      return Verdict.Hold;
+    }
+    this.claim = this.valueAt;
+    this.to = here;
+    if (!more) return Verdict.Close;
+    this.resume = here + 1;
+    return Verdict.Redact;
+  }
+
+  private credible(end: number): boolean {
+    const length = end - this.valueAt;
+    return length >= 16 || (length >= 8 && this.letter && this.digit);
+  }
+
+  end(): Verdict {
+    if (this.phase !== Phase.Value || !this.credible(this.here + 1)) return Verdict.Reject;
+    this.claim = this.valueAt;
+    return Verdict.Close;
+  }
+}
+
+const QUOTE_OR_ESCAPE = byteSet("\"'\\");
+
+keepShape(new CookieCandidate(6, false));
