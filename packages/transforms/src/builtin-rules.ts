@@ -22,6 +22,7 @@ import {
   SHORT_KEYWORD_ASSIGNMENT_RULE,
   VENDOR_ASSIGNMENT_RULE,
 } from "./rules/sensitive-assignment.js";
+import { SENSITIVE_OUTPUT_RULE } from "./rules/sensitive-output.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
 
@@ -44,6 +45,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   ...VENDOR_TOKEN_RULES,
   AUTHORIZATION_HEADER_RULE,
   COOKIE_HEADER_RULE,
+  SENSITIVE_OUTPUT_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

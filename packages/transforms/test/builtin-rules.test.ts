@@ -120,6 +120,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "s%3Aabc123def456ghi789.xyz",
     'curl --cookie "a=1; sid=[REDACTED:cookie]" https://x',
   ],
+  // `terraform output -json`: a sensitive output's value, whatever its name or shape.
+  [
+    "sensitive-output",
+    '{"db": {"sensitive": true, "type": "string", "value": "hunter2-prod"}, "n": 1}',
+    "hunter2-prod",
+    '{"db": {"sensitive": true, "type": "string", "value": "[REDACTED:sensitive-output]"}, "n": 1}',
+  ],
   // Every secret of a command line, not only the first; the words between stay.
   [
     "command-flag",
@@ -543,6 +550,7 @@ const SETTINGS = [
   "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT",
   "curl --cookie cookies.txt --cookie-jar jar.txt https://x",
   "cookies: enabled",
+  '{"sensitive": true} {"value": "kept: the object closed"}',
   // A login name with an empty password: not shaped like a token.
   "curl -u deploy-bot-01: https://x",
   "curl -u Deploy01: https://x",
@@ -671,6 +679,19 @@ describe("built-in rules", () => {
       "Cookie: a=1; sid=[REDACTED:cookie]; b=x\nSet-Cookie: t=[REDACTED:cookie]; Max-Age=3600\n";
     expect(redact(text)).toBe(expected);
     checkEverySplit(compiled, Buffer.from(text), 3);
+  });
+
+  it("redacts a sensitive output's value of any shape and keeps the rest, however split", () => {
+    const text =
+      '{"a": {"sensitive": true, "type": ["object", {"p": "string"}], "value": {"p": "x\\"}"}},\n' +
+      ' "b": {"sensitive":true,"type":"number","value":5432},\n' +
+      ' "c": {"sensitive": false, "type": "string", "value": "keep"}}';
+    const expected =
+      '{"a": {"sensitive": true, "type": ["object", {"p": "string"}], "value": [REDACTED:sensitive-output]},\n' +
+      ' "b": {"sensitive":true,"type":"number","value":[REDACTED:sensitive-output]},\n' +
+      ' "c": {"sensitive": false, "type": "string", "value": "keep"}}';
+    expect(redact(text)).toBe(expected);
+    checkEverySplit(compiled, Buffer.from(text), 5);
   });
 
   it("redacts every secret of a command line and keeps the words between, however split", () => {
