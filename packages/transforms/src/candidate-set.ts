@@ -265,12 +265,12 @@ export class CandidateSet {
         continue;
       }
       if (verdict === Verdict.Redact) {
-        // Up to `to` when the candidate sets it (a word redacted, the candidate reads on):
-        // the bytes after it stay held, for its next verdict to release or redact.
+        // Up to `to` when the candidate sets it (a value redacted, the candidate reads on):
+        // the bytes from `to` through this one are released.
         const to = cand.to;
         const stop = to === undefined ? p + 1 : Math.min(p + 1, l.at + to);
         this.pend(clampFront(l.at + cand.from, l.front, p), stop, rule);
-        if (stop > l.front) l.front = stop;
+        l.front = p + 1;
         l.last = to === undefined ? Verdict.Redact : Verdict.Hold;
         continue;
       }

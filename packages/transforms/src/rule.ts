@@ -62,8 +62,9 @@ export const Verdict = {
   /** Undecided: bytes from offset `from` on may still be redacted, so they are held. */
   Hold: 0,
   /**
-   * Bytes from offset `from` through this byte (up to `to`, excluded, when the candidate
-   * sets it: the bytes after it stay held) are redacted; more may follow.
+   * Bytes from offset `from` through this byte are redacted; more may follow. When the
+   * candidate sets `to`, only those up to `to` (excluded) are, and the rest through this
+   * byte are released: one value of several redacted, the candidate reads on.
    */
   Redact: 1,
   /** Done: bytes from offset `from` up to this byte (excluded) are redacted, if any. */

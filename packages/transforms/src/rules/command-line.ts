@@ -63,8 +63,6 @@ class CommandLineCandidate implements Candidate {
   claim = 0;
   /** Where the secret just found ends (set with the verdict that redacts it). */
   to: number | undefined = undefined;
-  /** After a secret in the middle of the line: where reading goes on (after its blank). */
-  resume = 0;
   /** The command word (the anchor and what follows it up to a blank), then the current word. */
   word: string;
   /** Still reading the command word. */
@@ -95,11 +93,8 @@ class CommandLineCandidate implements Candidate {
 
   next(byte: number): Verdict {
     const here = ++this.here;
-    if (this.to !== undefined) {
-      // The secret before was redacted: its blank is released, the line read on.
-      this.to = undefined;
-      this.claim = this.resume;
-    }
+    // A value redacted with the verdict before (up to `to`) is done.
+    this.to = undefined;
     if (here >= MAX_LINE) return Verdict.Reject;
     if (this.naming) return this.nameByte(byte, here);
     if (this.escape) {
@@ -187,7 +182,6 @@ class CommandLineCandidate implements Candidate {
       this.claim = this.wordStart + start;
       this.to = end - (word.length - stop);
       if (!more) return Verdict.Close;
-      this.resume = end + 1;
       return Verdict.Redact;
     }
     if (!more) return Verdict.Reject;

@@ -67,8 +67,6 @@ class CookieCandidate implements Candidate {
   claim: number;
   /** Where the value just redacted ends (set with the verdict that redacts it). */
   to: number | undefined = undefined;
-  /** Where reading goes on after a redacted value (its end byte is released). */
-  resume = 0;
   keyQuoted = false;
   count = 0;
   /** The value's start (offset), its letters and digits seen. */
@@ -91,10 +89,8 @@ class CookieCandidate implements Candidate {
 
   next(byte: number): Verdict {
     const here = ++this.here;
-    if (this.to !== undefined) {
-      this.to = undefined;
-      this.claim = this.resume;
-    }
+    // A value redacted with the verdict before (up to `to`) is done.
+    this.to = undefined;
     switch (this.phase) {
       case Phase.AfterName:
         this.claim = here + 1;
@@ -161,7 +157,6 @@ class CookieCandidate implements Candidate {
     this.claim = this.valueAt;
     this.to = here;
     if (!more) return Verdict.Close;
-    this.resume = here + 1;
     return Verdict.Redact;
   }
 
