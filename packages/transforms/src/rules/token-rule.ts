@@ -165,28 +165,20 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
 /** Bytes no URL encoder escapes (RFC 3986 unreserved). */
 const UNRESERVED = new Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~");
 
-const UNPADDED = new WeakMap<Uint8Array, Uint8Array>();
-/** `body` without `=` (made once per alphabet). */
-function withoutPadding(body: Uint8Array): Uint8Array {
-  let table = UNPADDED.get(body);
-  if (table === undefined) {
-    table = body.slice();
-    table[0x3d] = 0;
-    UNPADDED.set(body, table);
-  }
-  return table;
-}
-
 const DOT = 0x2e;
-const UNDOTTED = new WeakMap<Uint8Array, Uint8Array>();
-/** `body` without `.` (made once per alphabet; the same table when it has none). */
-function withoutDot(body: Uint8Array): Uint8Array {
-  if (body[DOT] !== 1) return body;
-  let table = UNDOTTED.get(body);
+const SKIP_TABLES = [new WeakMap<Uint8Array, Uint8Array>(), new WeakMap<Uint8Array, Uint8Array>()];
+/**
+ * The bytes the fast path runs over: `body` without `.` (the token may end before one) and,
+ * in a padded alphabet, without `=`: those go through `next`. Made once per alphabet.
+ */
+function skipTable(body: Uint8Array, padded: boolean): Uint8Array {
+  const tables = SKIP_TABLES[padded ? 1 : 0]!;
+  let table = tables.get(body);
   if (table === undefined) {
     table = body.slice();
     table[DOT] = 0;
-    UNDOTTED.set(body, table);
+    if (padded) table[0x3d] = 0;
+    tables.set(body, table);
   }
   return table;
 }
@@ -244,11 +236,6 @@ class TokenCandidate implements Candidate {
   ) {
     this.sawMixed = signal === null;
     this.here = anchorLength;
-  }
-
-  /** The body without `=`, for the fast path of a padded alphabet (`=` goes through `next`). */
-  private get bodyBeforePadding(): Uint8Array {
-    return withoutPadding(this.body);
   }
 
   private get credential(): boolean {
@@ -333,8 +320,7 @@ class TokenCandidate implements Candidate {
     // Body bytes up to the longest run; the byte that ends it (or passes it) goes to `next`,
     // and so do the digits of a `%XX` escape.
     if (this.escape >= 0 || this.padding) return start;
-    // A `.` goes through `next`, which notes it (the token may end before it).
-    const body = withoutDot(this.padded ? this.bodyBeforePadding : this.body);
+    const body = skipTable(this.body, this.padded);
     const stop = Math.min(end, start + (this.maxBody - this.count));
     let i = start;
     if (this.sawMixed && !this.uniform) {
