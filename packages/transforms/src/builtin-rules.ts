@@ -23,6 +23,7 @@ import {
   VENDOR_ASSIGNMENT_RULE,
 } from "./rules/sensitive-assignment.js";
 import { SENSITIVE_OUTPUT_RULE } from "./rules/sensitive-output.js";
+import { SQL_PASSWORD_RULE } from "./rules/sql-password.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
 
@@ -46,6 +47,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   AUTHORIZATION_HEADER_RULE,
   COOKIE_HEADER_RULE,
   SENSITIVE_OUTPUT_RULE,
+  SQL_PASSWORD_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

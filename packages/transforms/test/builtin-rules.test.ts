@@ -120,6 +120,25 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "s%3Aabc123def456ghi789.xyz",
     'curl --cookie "a=1; sid=[REDACTED:cookie]" https://x',
   ],
+  // SQL: the literal after PASSWORD or IDENTIFIED BY; the quotes and the statement stay.
+  [
+    "sql-password",
+    "ALTER ROLE app WITH ENCRYPTED PASSWORD 'Zx9Kq2Lm8Np4'; SELECT 1;",
+    "Zx9Kq2Lm8Np4",
+    "ALTER ROLE app WITH ENCRYPTED PASSWORD '[REDACTED:sql-password]'; SELECT 1;",
+  ],
+  [
+    "sql-password",
+    "CREATE USER 'u'@'%' IDENTIFIED WITH caching_sha2_password BY 'it''s-S3cret9'; FLUSH;",
+    "s-S3cret9",
+    "CREATE USER 'u'@'%' IDENTIFIED WITH caching_sha2_password BY '[REDACTED:sql-password]'; FLUSH;",
+  ],
+  [
+    "sql-password",
+    "CREATE USER scott IDENTIFIED BY tiger9x;",
+    "tiger9x",
+    "CREATE USER scott IDENTIFIED BY [REDACTED:sql-password];",
+  ],
   // `terraform output -json`: a sensitive output's value, whatever its name or shape.
   [
     "sensitive-output",
@@ -550,6 +569,10 @@ const SETTINGS = [
   "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT",
   "curl --cookie cookies.txt --cookie-jar jar.txt https://x",
   "cookies: enabled",
+  "the request was identified by the server",
+  "ALTER USER x PASSWORD '$" +
+    "{PW}'; ALTER USER y PASSWORD NULL; CREATE USER z IDENTIFIED BY :pw;",
+  "CREATE USER q WITH PASSWORD ''; ALTER USER w IDENTIFIED BY VALUES 'S:0A1B'",
   '{"sensitive": true} {"value": "kept: the object closed"}',
   // A login name with an empty password: not shaped like a token.
   "curl -u deploy-bot-01: https://x",
@@ -692,6 +715,15 @@ describe("built-in rules", () => {
       ' "c": {"sensitive": false, "type": "string", "value": "keep"}}';
     expect(redact(text)).toBe(expected);
     checkEverySplit(compiled, Buffer.from(text), 5);
+  });
+
+  it("redacts SQL passwords with their doubled quotes and keeps the statement, however split", () => {
+    const text =
+      "CREATE USER a IDENTIFIED BY 'x''y9Kq2' ;\nALTER ROLE b PASSWORD 'Lm8Np4Rt' VALID UNTIL 'infinity';\n";
+    const expected =
+      "CREATE USER a IDENTIFIED BY '[REDACTED:sql-password]' ;\nALTER ROLE b PASSWORD '[REDACTED:sql-password]' VALID UNTIL 'infinity';\n";
+    expect(redact(text)).toBe(expected);
+    checkEverySplit(compiled, Buffer.from(text), 3);
   });
 
   it("redacts every secret of a command line and keeps the words between, however split", () => {
