@@ -120,6 +120,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "s%3Aabc123def456ghi789.xyz",
     'curl --cookie "a=1; sid=[REDACTED:cookie]" https://x',
   ],
+  // Prose that gives the value: `password is: X`, `password is X`; a full stop stays.
+  [
+    "secret-assignment",
+    "Your password is: Zx9!Kq2#Lm8",
+    "Zx9!Kq2#Lm8",
+    "Your password is: [REDACTED:secret-assignment]",
+  ],
+  [
+    "secret-assignment",
+    "The generated admin password is Zx9Kq2Lm8Np4. Log in now.",
+    "Zx9Kq2Lm8Np4",
+    "The generated admin password is [REDACTED:secret-assignment]. Log in now.",
+  ],
   // SQL: the literal after PASSWORD or IDENTIFIED BY; the quotes and the statement stay.
   [
     "sql-password",
@@ -569,6 +582,8 @@ const SETTINGS = [
   "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT",
   "curl --cookie cookies.txt --cookie-jar jar.txt https://x",
   "cookies: enabled",
+  "the password is required; Password is too short; if password is None: pass",
+  "password is: string, token is 3, password is set to default",
   "the request was identified by the server",
   "ALTER USER x PASSWORD '$" +
     "{PW}'; ALTER USER y PASSWORD NULL; CREATE USER z IDENTIFIED BY :pw;",

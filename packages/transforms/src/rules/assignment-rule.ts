@@ -356,6 +356,16 @@ class AssignmentCandidate implements Candidate {
               this.value.push(byte);
               return Verdict.Hold;
             }
+            // Prose that gives the value: `Your password is: X` (read as after a `:`), `the
+            // admin password is X` (the value must look like a token, as after a space).
+            if (this.spaced && (byte === 0x3a || BLANK[byte] === 1) && isIsWord(this.value)) {
+              this.value = [];
+              this.count = 0;
+              this.claim = here + 1;
+              this.strict = byte !== 0x3a;
+              this.phase = byte === 0x3a ? Phase.AfterColon : Phase.ValueStart;
+              return Verdict.Hold;
+            }
             // A vendor's name, a space and `key` (`Mailjet key: …`): the word goes on the name.
             if (this.mode.vendor && (byte === 0x3a || byte === 0x3d) && isKeyWord(this.value)) {
               this.value = [];
@@ -536,6 +546,7 @@ class AssignmentCandidate implements Candidate {
             this.semi = -1;
             return Verdict.Redact;
           }
+          this.dropFullStop(here);
           if (!this.credible(true)) return Verdict.Reject;
           if (this.quote === 0x3c && byte !== 0x3c) {
             this.semi = here;
@@ -655,6 +666,18 @@ class AssignmentCandidate implements Candidate {
     this.key = -1;
     this.semi = -1;
     return Semicolon.No;
+  }
+
+  /**
+   * A word given after a space (`password is hunter2.`) ended at `here`: a full stop ending
+   * it closes the sentence, not the value (the value ends before it, `to`).
+   */
+  dropFullStop(here: number): void {
+    const v = this.value;
+    if (!this.strict || this.quote !== 0 || v.length < 2 || v[v.length - 1] !== 0x2e) return;
+    v.pop();
+    this.semi = here - 1;
+    this.semiQuote = false;
   }
 
   /** The XML value ended at whitespace (`space`) or an escape: wait for its closing tag. */
@@ -871,6 +894,7 @@ class AssignmentCandidate implements Candidate {
     }
     // An XML element's text is a value only once its closing tag is seen.
     if (this.phase === Phase.Held && this.quote !== 0x3c) {
+      this.dropFullStop(this.anchorLength + this.offset);
       this.claim = Math.min(this.claim, this.anchorLength + this.offset - this.value.length);
       return this.credible(true) ? Verdict.Close : Verdict.Reject;
     }
@@ -893,6 +917,11 @@ function otherQuote(quote: number): number {
 }
 
 /** The bytes spell `key`, `Key` or `KEY`. */
+/** True when `word` is `is` (`password is: X`). */
+function isIsWord(word: readonly number[]): boolean {
+  return word.length === 2 && word[0] === 0x69 && word[1] === 0x73;
+}
+
 function isKeyWord(word: readonly number[]): boolean {
   return (
     word.length === 3 &&
