@@ -148,6 +148,12 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   ],
   [
     "sql-password",
+    "CREATE USER 'u'@'localhost' IDENTIFIED BY \"Zx9Kq2Lm8\"; FLUSH PRIVILEGES;",
+    "Zx9Kq2Lm8",
+    "CREATE USER 'u'@'localhost' IDENTIFIED BY \"[REDACTED:sql-password]\"; FLUSH PRIVILEGES;",
+  ],
+  [
+    "sql-password",
     "CREATE USER scott IDENTIFIED BY tiger9x;",
     "tiger9x",
     "CREATE USER scott IDENTIFIED BY [REDACTED:sql-password];",

@@ -4,9 +4,9 @@
  * … PASSWORD '…'`) or after `IDENTIFIED BY` (MySQL, MariaDB, Oracle; also `IDENTIFIED WITH
  * <plugin> BY '…'`, whose `_password BY '` is an anchor). The literal's characters are
  * redacted, its quotes and the statement stay; SQL's doubled quote (`'it''s'`) is part of
- * it. Oracle's unquoted `IDENTIFIED BY word` (capitals: prose says "identified by the…") is
- * redacted to the word's end. Placeholders
- * (`'${PW}'`, `'%s'`, `':pw'`, `'<password>'`) and an empty literal stay.
+ * it, and MySQL's `IDENTIFIED BY "…"` is read the same way. Oracle's unquoted `IDENTIFIED
+ * BY word` (in capitals: prose says "identified by the…") is redacted to the word's end.
+ * Placeholders (`'${PW}'`, `'%s'`, `':pw'`, `'<password>'`) and an empty literal stay.
  *
  * @example
  * ```ts
@@ -22,6 +22,7 @@ import { keepShape } from "./kept-shapes.js";
 /** Most bytes of a literal (a password, not a document). */
 const MAX_LITERAL = 256;
 const QUOTE = 0x27;
+const DOUBLE_QUOTE = 0x22;
 /** Bytes that start a placeholder, not a password (`&pw` is SQL*Plus's). */
 const PLACEHOLDER = byteSet("$%{<:?&");
 /** Bytes that end Oracle's unquoted password. */
@@ -77,6 +78,8 @@ class SqlPasswordCandidate implements Candidate {
   /** A quote was read: it closes the literal unless another quote follows (`''`). */
   quoteAt = -1;
   to: number | undefined = undefined;
+  /** The literal's quote. */
+  quote = QUOTE;
   /** The first bytes of Oracle's word (`VALUES` is a hash's keyword, not a password). */
   word = "";
 
@@ -91,7 +94,9 @@ class SqlPasswordCandidate implements Candidate {
     if (this.mode === Mode.Before || this.mode === Mode.BeforeQuote) {
       this.from = here + 1;
       if (byte === 0x20 || byte === 0x09) return here > 64 ? Verdict.Reject : Verdict.Hold;
-      if (byte === QUOTE) {
+      if (byte === QUOTE || byte === DOUBLE_QUOTE) {
+        // MySQL also takes `IDENTIFIED BY "…"`.
+        this.quote = byte;
         this.mode = Mode.Quoted;
         return Verdict.Hold;
       }
@@ -107,7 +112,7 @@ class SqlPasswordCandidate implements Candidate {
       return ++this.length > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
     }
     if (this.quoteAt >= 0) {
-      if (byte !== QUOTE) {
+      if (byte !== this.quote) {
         // The quote closed the literal.
         this.to = this.quoteAt;
         return this.length > 0 ? Verdict.Close : Verdict.Reject;
@@ -116,7 +121,7 @@ class SqlPasswordCandidate implements Candidate {
       this.length += 2;
       return Verdict.Hold;
     }
-    if (byte === QUOTE) {
+    if (byte === this.quote) {
       this.quoteAt = here;
       return Verdict.Hold;
     }
