@@ -14,6 +14,7 @@ import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
+import { ENCODED_ASSIGNMENT_RULE } from "./rules/encoded-assignment.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import {
@@ -52,6 +53,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
+  ENCODED_ASSIGNMENT_RULE,
   BASIC_AUTH_FLAG_RULE,
   COMMAND_FLAG_RULE,
   VENDOR_ASSIGNMENT_RULE,

@@ -133,6 +133,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4",
     "The generated admin password is [REDACTED:secret-assignment]. Log in now.",
   ],
+  // A query string encoded once more: `%3D` after the keyword, the value up to `%26`.
+  [
+    "secret-assignment",
+    "GET /login?next=%2Fapp%3Fpassword%3DZx9Kq2Lm8%26lang%3Den HTTP/1.1",
+    "Zx9Kq2Lm8",
+    "GET /login?next=%2Fapp%3Fpassword%3D[REDACTED:secret-assignment]%26lang%3Den HTTP/1.1",
+  ],
   // SQL: the literal after PASSWORD or IDENTIFIED BY; the quotes and the statement stay.
   [
     "sql-password",
@@ -588,6 +595,7 @@ const SETTINGS = [
   "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT",
   "curl --cookie cookies.txt --cookie-jar jar.txt https://x",
   "cookies: enabled",
+  "q=password%3D%24%7BPW%7D&token%3Dabc&x=encodeURIComponent('api_key%3D')",
   "the password is required; Password is too short; if password is None: pass",
   "password is: string, token is 3, password is set to default",
   "the request was identified by the server",
@@ -736,6 +744,14 @@ describe("built-in rules", () => {
       ' "c": {"sensitive": false, "type": "string", "value": "keep"}}';
     expect(redact(text)).toBe(expected);
     checkEverySplit(compiled, Buffer.from(text), 5);
+  });
+
+  it("redacts an encoded query's value up to its encoded separator, however split", () => {
+    const text = "r=%2Fcb%3Faccess_token%3Dya29abc%2526DEF123%26t%3D1&s=2 db_password%3DZx9Kq2+x\n";
+    const expected =
+      "r=%2Fcb%3Faccess_token%3D[REDACTED:secret-assignment]%26t%3D1&s=2 db_password%3D[REDACTED:secret-assignment]+x\n";
+    expect(redact(text)).toBe(expected);
+    checkEverySplit(compiled, Buffer.from(text), 3);
   });
 
   it("redacts SQL passwords with their doubled quotes and keeps the statement, however split", () => {
