@@ -19,6 +19,9 @@ function readImports(root, dirs) {
     if (!existsSync(dir)) return;
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const f = path.join(dir, e.name);
+      // Hidden directories are scratch, not source: `test/.doc-examples-*` is written and
+      // removed by another test while this one may run.
+      if (e.isDirectory() && e.name.startsWith(".")) continue;
       if (e.isDirectory()) walk(f);
       else if (/\.(m?ts|tsx)$/.test(e.name) && !e.name.endsWith(".d.ts")) files.push(f);
     }

@@ -161,6 +161,12 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   ],
   [
     "sql-password",
+    "create user app identified by 'hunter2x'; alter role r with password 'Zx9Kq2Lm8';",
+    "hunter2x",
+    "create user app identified by '[REDACTED:sql-password]'; alter role r with password '[REDACTED:sql-password]';",
+  ],
+  [
+    "sql-password",
     "CREATE USER scott IDENTIFIED BY tiger9x;",
     "tiger9x",
     "CREATE USER scott IDENTIFIED BY [REDACTED:sql-password];",
@@ -596,9 +602,11 @@ const SETTINGS = [
   "curl --cookie cookies.txt --cookie-jar jar.txt https://x",
   "cookies: enabled",
   "q=password%3D%24%7BPW%7D&token%3Dabc&x=encodeURIComponent('api_key%3D')",
+  "a boundary is read through `%XX` (token%3Dghp_…); see above",
   "the password is required; Password is too short; if password is None: pass",
   "password is: string, token is 3, password is set to default",
   "the request was identified by the server",
+  "Load a dynamic library identified by 'name'; password 'secret' will be sent",
   "ALTER USER x PASSWORD '$" +
     "{PW}'; ALTER USER y PASSWORD NULL; CREATE USER z IDENTIFIED BY :pw;",
   "CREATE USER q WITH PASSWORD ''; ALTER USER w IDENTIFIED BY VALUES 'S:0A1B'",
@@ -747,9 +755,10 @@ describe("built-in rules", () => {
   });
 
   it("redacts an encoded query's value up to its encoded separator, however split", () => {
-    const text = "r=%2Fcb%3Faccess_token%3Dya29abc%2526DEF123%26t%3D1&s=2 db_password%3DZx9Kq2+x\n";
+    const text =
+      "r=%2Fcb%3Faccess_token%3Dya29abc%2526DEF123%26t%3D1&s=2 db_password%3DZx9Kq2+x (token%3DQw8Er7Ty6)\n";
     const expected =
-      "r=%2Fcb%3Faccess_token%3D[REDACTED:secret-assignment]%26t%3D1&s=2 db_password%3D[REDACTED:secret-assignment]+x\n";
+      "r=%2Fcb%3Faccess_token%3D[REDACTED:secret-assignment]%26t%3D1&s=2 db_password%3D[REDACTED:secret-assignment]+x (token%3D[REDACTED:secret-assignment])\n";
     expect(redact(text)).toBe(expected);
     checkEverySplit(compiled, Buffer.from(text), 3);
   });

@@ -2,8 +2,9 @@
  * Keyword assignments percent-encoded as a whole: a query string inside a URL parameter
  * (`?next=%2Fcb%3Fpassword%3Dhunter2%26user%3Dbob`, a redirect or a logged form body). The
  * name and its `%3D` are the anchor; the value is redacted up to what ends it in the text
- * encoded once more: a raw `&`, `+`, quote, `<`, `>` or whitespace, or an escape of one of
- * those or of `;` and `#` (`%26`, `%20`, `%22`…). The value's own escapes stay in it: an
+ * encoded once more: a raw `&`, `+`, quote, `<`, `>`, `;`, `,`, `|`, backslash, closing
+ * bracket or whitespace, or an escape of `&`, `+`, a quote, `<`, `>`, `;`, `#` or whitespace
+ * (`%26`, `%20`, `%22`…). A raw byte outside ASCII says it is not encoded text at all. The value's own escapes stay in it: an
  * `&` of the password itself was escaped twice (`%2526`). Placeholders (`$…`, `{…`, `<…`,
  * raw or escaped) and values under 4 bytes stay.
  *
@@ -23,8 +24,11 @@ import { keywordSpellings } from "./keyword-spellings.js";
 const MAX_VALUE = 1024;
 /** Shortest value redacted, in bytes as written. */
 const MIN_VALUE = 4;
-/** Raw bytes that end the value. */
-const RAW_END = byteSet(" \t\r\n\v\f&+\"'<>`");
+/**
+ * Raw bytes that end the value: what an encoder escapes, and code's brackets around a
+ * string (`(token%3Dx)`).
+ */
+const RAW_END = byteSet(" \t\r\n\v\f&+\"'<>`;,)]}|\\");
 /** Bytes whose escape ends the value (the text encoded once less has them raw). */
 const ENDS_ESCAPED = byteSet(" \t\r\n&+;#\"'<>");
 /** Escaped first bytes of a placeholder: `$`, `{`, `<`. */
@@ -78,6 +82,8 @@ class EncodedValueCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (RAW_END[byte] === 1) return this.ended(here);
+    // Raw text outside ASCII (`token%3Dghp_…` in prose) is not an encoded value.
+    if (byte >= 0x80) return Verdict.Reject;
     if (this.length === 0 && PLACEHOLDER[byte] === 1) return Verdict.Reject;
     return ++this.length > MAX_VALUE ? Verdict.Reject : Verdict.Hold;
   }

@@ -6,7 +6,10 @@
  * redacted, its quotes and the statement stay; SQL's doubled quote (`'it''s'`) is part of
  * it, and MySQL's `IDENTIFIED BY "…"` is read the same way. Oracle's unquoted `IDENTIFIED
  * BY word` (in capitals: prose says "identified by the…") is redacted to the word's end.
- * Placeholders (`'${PW}'`, `'%s'`, `':pw'`, `'<password>'`) and an empty literal stay.
+ * After a keyword not in capitals (prose also says "a library identified by 'name'",
+ * "password 'secret' will be sent"), the literal must look like a password: 6+ bytes with
+ * a letter and a digit, no blank. Placeholders (`'${PW}'`, `'%s'`, `':pw'`, `'<password>'`)
+ * and an empty literal stay.
  *
  * @example
  * ```ts
@@ -27,6 +30,19 @@ const DOUBLE_QUOTE = 0x22;
 const PLACEHOLDER = byteSet("$%{<:?&");
 /** Bytes that end Oracle's unquoted password. */
 const WORD_END = byteSet(" \t\r\n;\"'(),\\");
+const LETTER = 1;
+const DIGIT = 2;
+const BLANK_SEEN = 4;
+/** Per byte: a letter, a digit or a blank (the `strict` test). */
+const SHAPE = (() => {
+  const table = new Uint8Array(256);
+  for (let b = 0x41; b <= 0x5a; b++) table[b] = LETTER;
+  for (let b = 0x61; b <= 0x7a; b++) table[b] = LETTER;
+  for (let b = 0x30; b <= 0x39; b++) table[b] = DIGIT;
+  table[0x20] = BLANK_SEEN;
+  table[0x09] = BLANK_SEEN;
+  return table;
+})();
 /** Bytes that may stand before the keyword (not a longer word: `old_password '`). */
 const BEFORE = byteSet(" \t\r\n(\"'`");
 
@@ -63,7 +79,10 @@ export const SQL_PASSWORD_RULE: MatcherRule = {
       : match.anchor === "IDENTIFIED BY"
         ? Mode.Before
         : Mode.BeforeQuote;
-    return new SqlPasswordCandidate(match.length, mode);
+    // Keywords not in capitals are also prose ("a library identified by 'name'"): their
+    // literal must look like a password (6+ bytes with a letter and a digit, no blank).
+    const strict = !inWord && match.anchor !== match.anchor.toUpperCase();
+    return new SqlPasswordCandidate(match.length, mode, strict);
   },
 };
 
@@ -83,7 +102,15 @@ class SqlPasswordCandidate implements Candidate {
   /** The first bytes of Oracle's word (`VALUES` is a hash's keyword, not a password). */
   word = "";
 
-  constructor(anchorLength: number, mode: number) {
+  /** Letters, digits and blanks seen in the literal (for `strict`). */
+  shape = 0;
+
+  constructor(
+    anchorLength: number,
+    mode: number,
+    /** The literal must look like a password (see `SQL_PASSWORD_RULE.start`). */
+    private readonly strict: boolean,
+  ) {
     this.from = anchorLength;
     this.here = anchorLength - 1;
     this.mode = mode;
@@ -115,7 +142,7 @@ class SqlPasswordCandidate implements Candidate {
       if (byte !== this.quote) {
         // The quote closed the literal.
         this.to = this.quoteAt;
-        return this.length > 0 ? Verdict.Close : Verdict.Reject;
+        return this.credible() ? Verdict.Close : Verdict.Reject;
       }
       this.quoteAt = -1; // `''`: a quote inside the password
       this.length += 2;
@@ -126,7 +153,14 @@ class SqlPasswordCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (byte === 0x0a || byte === 0x0d) return Verdict.Reject;
+    this.shape |= SHAPE[byte]!;
     return ++this.length > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /** A literal to redact: any, after a keyword in capitals; else one shaped like a password. */
+  private credible(): boolean {
+    if (this.length === 0) return false;
+    return !this.strict || (this.length >= 6 && this.shape === (LETTER | DIGIT));
   }
 
   private get keyword(): boolean {
@@ -135,7 +169,7 @@ class SqlPasswordCandidate implements Candidate {
 
   end(): Verdict {
     if (this.mode === Mode.Quoted) {
-      if (this.quoteAt < 0 || this.length === 0) return Verdict.Reject;
+      if (this.quoteAt < 0 || !this.credible()) return Verdict.Reject;
       this.to = this.quoteAt;
       return Verdict.Close;
     }
@@ -145,4 +179,4 @@ class SqlPasswordCandidate implements Candidate {
   }
 }
 
-keepShape(new SqlPasswordCandidate(10, Mode.Quoted));
+keepShape(new SqlPasswordCandidate(10, Mode.Quoted, false));
