@@ -30,6 +30,8 @@ const MAX_NAME = 64;
 const COOKIE_NAME = byteSet("A-Za-z0-9!#$%&'*+.^_`|~-");
 /** Bytes that end a value: `;`, `,`, blanks, quotes, a backslash, line ends. */
 const VALUE_END = byteSet(" \t\r\n\v\f;,\"'\\");
+/** Bytes that may stand before a value's first cookie: its quote, or a backslash escaping it. */
+const QUOTE_OR_ESCAPE = byteSet("\"'\\");
 /** Bytes before the keyword where a header or key starts (the `-` of `Set-Cookie`). */
 const BEFORE = byteSet(" \t\r\n<>\"'{,-");
 const LETTER = byteSet("A-Za-z");
@@ -171,7 +173,5 @@ class CookieCandidate implements Candidate {
     return Verdict.Close;
   }
 }
-
-const QUOTE_OR_ESCAPE = byteSet("\"'\\");
 
 keepShape(new CookieCandidate(6, false));

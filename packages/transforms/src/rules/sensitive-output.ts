@@ -14,6 +14,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes read from the anchor to the value (an output's `type` may be a nested type). */
@@ -22,6 +23,8 @@ const MAX_BEFORE_VALUE = 4096;
 const MAX_VALUE = 1 << 20;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+/** JSON's whitespace. */
+const JSON_SPACE = byteSet(" \t\n\r");
 
 const Phase = {
   /** Inside the output's object, before its `"value"` key. */
@@ -78,7 +81,7 @@ class SensitiveOutputCandidate implements Candidate {
         return this.seek(byte);
       case Phase.Colon:
         this.claim = here + 1;
-        if (isBlank(byte)) return Verdict.Hold;
+        if (JSON_SPACE[byte] === 1) return Verdict.Hold;
         if (byte !== 0x3a) {
           this.phase = Phase.Seek;
           return this.seek(byte);
@@ -87,7 +90,7 @@ class SensitiveOutputCandidate implements Candidate {
         return Verdict.Hold;
       case Phase.ValueStart:
         this.claim = here + 1;
-        if (isBlank(byte)) return Verdict.Hold;
+        if (JSON_SPACE[byte] === 1) return Verdict.Hold;
         if (byte === QUOTE) {
           this.phase = Phase.String;
           return Verdict.Hold;
@@ -149,7 +152,7 @@ class SensitiveOutputCandidate implements Candidate {
       this.depth--;
       // A list or an object ends with its bracket: redacted with it, nothing after.
       if (this.depth === 0) this.phase = Phase.Done;
-    } else if (this.depth === 0 && (byte === 0x2c || isBlank(byte))) return Verdict.Close;
+    } else if (this.depth === 0 && (byte === 0x2c || JSON_SPACE[byte] === 1)) return Verdict.Close;
     return Verdict.Redact;
   }
 
@@ -157,10 +160,6 @@ class SensitiveOutputCandidate implements Candidate {
     const redacting = (this.phase === Phase.Other && this.length > 0) || this.phase === Phase.Done;
     return redacting ? Verdict.Close : Verdict.Reject;
   }
-}
-
-function isBlank(byte: number): boolean {
-  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
 }
 
 keepShape(new SensitiveOutputCandidate(17));
