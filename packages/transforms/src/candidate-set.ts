@@ -102,6 +102,7 @@ export class CandidateSet {
               before,
               lead: this.input.latin1(at - lead, at),
               leadFirst: byteBefore(this.input, at - lead + 1),
+              leadBefore: at - lead > 0 ? byteBefore(this.input, at - lead) : -1,
             }
           : { anchor: anchor.anchor, length, before };
       this.starts++;

@@ -103,6 +103,11 @@ export interface AnchorMatch {
    * feed). @default undefined
    */
   readonly leadFirst?: number;
+  /**
+   * With `lead`: the byte just before it as {@link AnchorMatch.before} reads it (-1 at the
+   * start of input): where a name the anchor ends starts. @default undefined
+   */
+  readonly leadBefore?: number;
 }
 
 /**

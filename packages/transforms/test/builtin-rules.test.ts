@@ -405,6 +405,33 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "mongodb+srv://[REDACTED:url-userinfo]@cluster0.example.net/db?w=majority&to=a@b.c",
   ],
   [
+    "url-userinfo",
+    // A user name holding a keyword: the assignment it also reads ends at the `@`, so the
+    // host and the path stay.
+    "git remote set-url origin https://x-access-token:ghs_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3gH5@github.com/o/r.git && git push",
+    "x-access-token:ghs_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dF3gH5",
+    "git remote set-url origin https://[REDACTED:url-userinfo]@github.com/o/r.git && git push",
+  ],
+  [
+    "url-userinfo",
+    "pip install --index-url https://__token__:s3cr3tPassw0rd@pypi.example.org/simple pkg",
+    "__token__:s3cr3tPassw0rd",
+    "pip install --index-url https://[REDACTED:url-userinfo]@pypi.example.org/simple pkg",
+  ],
+  [
+    "secret-assignment",
+    // Without a scheme the assignment alone finds it, and stops at the `@` too.
+    "//gitlab-ci-token:s3cr3tPassw0rd@gitlab.example.com/g/p.git",
+    "s3cr3tPassw0rd",
+    "//gitlab-ci-token:[REDACTED:secret-assignment]@gitlab.example.com/g/p.git",
+  ],
+  [
+    "secret-assignment",
+    "The API key is sk9Xq2Lm4Pn6Rt8Vw0Yz3",
+    "sk9Xq2Lm4Pn6Rt8Vw0Yz3",
+    "The API key is [REDACTED:secret-assignment]",
+  ],
+  [
     "secret-assignment",
     "export DB_PASSWORD=correct-horse-battery",
     "correct-horse-battery",

@@ -164,6 +164,10 @@ class AssignmentCandidate implements Candidate {
   /** The keyword as written ends in a lowercase letter (`Secret`, `apiKey`). */
   readonly lowerEnd: boolean;
   readonly flag: boolean;
+  /** The name starts right after a `/` (`https://x-access-token:…@`, a URL's user name). */
+  readonly afterSlash: boolean;
+  /** The value follows `//name:`, a URL's user name: an `@` ends it. */
+  urlUser = false;
   phase: number = Phase.First;
   /** Bytes seen after the anchor. */
   offset = 0;
@@ -225,6 +229,8 @@ class AssignmentCandidate implements Candidate {
     this.claim = match.length;
     this.mode = mode;
     this.flag = match.before === 0x2d;
+    const lead = match.lead ?? "";
+    this.afterSlash = (lead === "" ? match.before : match.leadBefore) === 0x2f;
   }
 
   get from(): number {
@@ -318,9 +324,12 @@ class AssignmentCandidate implements Candidate {
             this.pending = byte;
             this.spacedEquals = this.count > 0;
             return Verdict.Hold;
-          } else if (byte === 0x3e && this.count === 0 && !this.keyQuoted) {
-            this.phase = Phase.ValueStart; // XML: <xToken>value</xToken>
+          } else if (byte === 0x3e && this.count === 0) {
+            // XML: <xToken>value</xToken>; after an attribute naming it (`<entry
+            // key="db.password">value</entry>`) the text must look like a token.
+            this.phase = Phase.ValueStart;
             this.quote = 0x3c;
+            this.strict = this.keyQuoted;
             return Verdict.Hold;
           } else if (this.keyQuoted && (byte === 0x2c || byte === 0x5d)) {
             // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…'
@@ -444,6 +453,9 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (this.pending > 0 && byte !== 0x3d) return Verdict.Reject;
+          // `scheme://name:value@host`: a URL's user name and password; the value ends at
+          // the `@` (it would run on over the host and path).
+          this.urlUser = this.afterSlash && BLANK[byte] !== 1 && QUOTES[byte] !== 1;
           this.pending = 0;
           this.phase = Phase.ValueStart;
           if (byte === 0x3d) {
@@ -703,7 +715,7 @@ class AssignmentCandidate implements Candidate {
 
   /** True when `byte` ends the value (not part of it). */
   endsValue(byte: number): boolean {
-    if (this.quote === 0) return SPACE[byte] === 1;
+    if (this.quote === 0) return SPACE[byte] === 1 || (byte === 0x40 && this.urlUser);
     if (this.quote === 0x3c) return byte === 0x3c || SPACE[byte] === 1;
     // Escaped quotes: the value ends at its own `\"` or, unterminated, where the string it
     // stood in closes (a quote no backslash escapes).
@@ -911,17 +923,20 @@ const TAIL_VERDICTS = new Map<string, boolean>();
 const VENDOR_TAIL_VERDICTS = new Map<string, boolean>();
 const MAX_TAIL_VERDICTS = 4096;
 
+/** Most name bytes read before a keyword (`x-access-token`): where the name starts. */
+const NAME_LOOKBEHIND = 24;
+
 /** `'` for a value quoted with `"` and the other way round; -1 for other quotes. */
 function otherQuote(quote: number): number {
   return quote === 0x22 ? 0x27 : quote === 0x27 ? 0x22 : -1;
 }
 
-/** The bytes spell `key`, `Key` or `KEY`. */
 /** True when `word` is `is` (`password is: X`). */
 function isIsWord(word: readonly number[]): boolean {
   return word.length === 2 && word[0] === 0x69 && word[1] === 0x73;
 }
 
+/** The bytes spell `key`, `Key` or `KEY`. */
 function isKeyWord(word: readonly number[]): boolean {
   return (
     word.length === 3 &&
@@ -980,6 +995,8 @@ export function assignmentRule(
     name,
     anchors: [...new Set(keywords.flatMap(keywordSpellings))],
     maxLength: DECIDE + 16,
+    // The rest of the name before the keyword, read (never claimed) for where it starts.
+    lookbehind: { length: NAME_LOOKBEHIND, body: "A-Za-z0-9_-" },
     start(match): Candidate | undefined {
       if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
       return new AssignmentCandidate(match, mode);

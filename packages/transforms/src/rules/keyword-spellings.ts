@@ -9,7 +9,7 @@
  * @example
  * ```ts
  * import { keywordSpellings } from "./keyword-spellings.js";
- * keywordSpellings(["api", "key"]); // ["api_key", "API_KEY", "Api_key", "api_Key", "Api_Key", "api-key", …, "apiKey", "ApiKey"]
+ * keywordSpellings(["api", "key"]); // ["api_key", "API_KEY", "Api_key", "api_Key", "Api_Key", "api-key", …, "apiKey", "ApiKey", …, "API key"]
  * ```
  */
 export function keywordSpellings(words: readonly string[]): string[] {
@@ -28,5 +28,7 @@ export function keywordSpellings(words: readonly string[]): string[] {
     if (lower.length > 1)
       spellings.add([lower[0]!.toUpperCase(), ...lower.slice(1).map(cap)].join(joiner));
   }
+  // An acronym in prose (`The API key is …`): words apart, the rest lowercase.
+  if (lower.length > 1) spellings.add([lower[0]!.toUpperCase(), ...lower.slice(1)].join(" "));
   return [...spellings];
 }
