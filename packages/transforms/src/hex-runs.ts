@@ -18,7 +18,7 @@
  *   that one ended, so a value whose hex fits `overlap` is found wherever it lies in a run
  *   of any length. Longer values keep their hex forms as needles (see
  *   {@link hexViewFits}).
- * - **Linear time.** Outside runs the scan skips {@link MIN_HEX} bytes at a time (a skip
+ * - **Linear time.** Outside runs the scan skips the shortest literal's hex at a time (a skip
  *   search); a run costs two walks of half its length, segments twice that.
  *
  * @example
@@ -36,6 +36,27 @@ import { byteSet, HEX_VALUE } from "./rules/byte-classes.js";
 
 /** Shortest run decoded: the hex of the shortest known value. */
 export const MIN_HEX = 2 * MIN_KNOWN_VALUE_BYTES;
+
+/** Shortest run each automaton's literals need (see {@link minRunOf}), once per automaton. */
+const MIN_RUNS = new WeakMap<Automaton, number>();
+
+/**
+ * The shortest hex run that may encode a literal of `exact`: twice its shortest literal's
+ * symbols (a decoded byte is at most one symbol), and never below {@link MIN_HEX}. Ten
+ * known values of 32 bytes skip runs of 64 digits at a time instead of 16.
+ */
+function minRunOf(exact: Automaton): number {
+  let run = MIN_RUNS.get(exact);
+  if (run === undefined) {
+    // Breadth-first numbering: the first state with an output is at the shortest literal's depth.
+    let state = 1;
+    while (state < exact.states && (exact.flags[state]! & FLAG_OUTPUT) === 0) state++;
+    const shortest = state < exact.states ? exact.depthOf(state) : MIN_KNOWN_VALUE_BYTES;
+    run = 2 * Math.max(MIN_KNOWN_VALUE_BYTES, shortest);
+    MIN_RUNS.set(exact, run);
+  }
+  return run;
+}
 
 /** 1 for a hex digit. */
 const HEX_DIGIT = byteSet("0-9A-Fa-f");
@@ -60,6 +81,8 @@ export class HexRuns implements RunView {
   private runStart = 0;
   private readonly cap: number;
   private readonly overlap: number;
+  /** Shortest run decoded (see {@link minRunOf}). */
+  private readonly minRun: number;
   /** Decoded bytes of one alignment, and where each of their symbols starts (allocated on first use). */
   private decoded: Uint8Array | null = null;
   private symbolStart: Int32Array | null = null;
@@ -74,6 +97,7 @@ export class HexRuns implements RunView {
   ) {
     this.cap = capOf(window);
     this.overlap = this.cap >> 1;
+    this.minRun = Math.min(minRunOf(exact), this.overlap);
   }
 
   /** The earliest byte a run may still claim, or `limit` when none is earlier (invariant 2). */
@@ -83,7 +107,7 @@ export class HexRuns implements RunView {
 
   /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`). */
   scan(chunk: Uint8Array, base: number, from: number, end: number): void {
-    scanRuns(this, chunk, base, from, end, HEX_DIGIT, MIN_HEX);
+    scanRuns(this, chunk, base, from, end, HEX_DIGIT, this.minRun);
   }
 
   get inRun(): boolean {
@@ -97,7 +121,7 @@ export class HexRuns implements RunView {
 
   /** End of input at `pos`: decide the run still held. */
   endOfInput(pos: number): void {
-    if (this.holding && pos - this.runStart >= MIN_HEX)
+    if (this.holding && pos - this.runStart >= this.minRun)
       this.decide(this.runStart, pos - this.runStart);
     this.holding = false;
   }
@@ -122,7 +146,7 @@ export class HexRuns implements RunView {
         // The run ended at chunk[i]: decide it on all of its characters.
         const length = base + i - this.runStart;
         this.holding = false;
-        if (length >= MIN_HEX) this.decide(this.runStart, length);
+        if (length >= this.minRun) this.decide(this.runStart, length);
         return i;
       }
       // Invariant 3: a segment is decided at `cap` characters, and the next one begins

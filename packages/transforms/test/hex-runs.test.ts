@@ -122,6 +122,25 @@ describe("known values in hex, found by decoding hex runs", () => {
     );
   });
 
+  it("skips runs too short for the shortest literal, and finds a short literal rule's hex with long known values", () => {
+    const long = "q".repeat(40);
+    const hexOf = (v: string) => Buffer.from(v).toString("hex");
+    // Only runs of 80 digits or more can hold the value; a shorter run is kept as it is.
+    const run = (compiled: ReturnType<typeof compileRedaction>, text: string) =>
+      redact(compiled, [Buffer.from(text)]);
+    const alone = compileRedaction({ knownValues: [long] });
+    const short = hexOf("q".repeat(39));
+    expect(run(alone, `x ${short} y`)).toBe(`x ${short} y`);
+    expect(run(alone, `x 00${hexOf(long)}ff y`)).toBe("x 00[REDACTED:known-value]ff y");
+    // A literal rule of 9 bytes sets the shortest run: its 18 digits are found too.
+    const both = compileRedaction({
+      knownValues: [long],
+      rules: [{ kind: "literal", name: "lit", values: ["nine-byte"] }],
+    });
+    expect(run(both, `x ${hexOf("nine-byte")} y`)).toBe("x [REDACTED:lit] y");
+    expect(run(both, `x 00${hexOf(long)}ff y`)).toBe("x 00[REDACTED:known-value]ff y");
+  });
+
   it("keeps the hex needles of a value too long for the view (found in any run)", () => {
     const window = 256;
     const value = "v".repeat(40); // 80 digits: more than the 64-digit overlap
