@@ -59,7 +59,8 @@ import { HexRuns } from "./hex-runs.js";
 import { ESCAPE_LOOKBEHIND, InputRing } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
 import { SpanQueue } from "./span-queue.js";
-import { END2, QUAD, quadHash, SAMPLE_MASK, type StartFilter, TRIPLE } from "./start-filter.js";
+import type { StartFilter } from "./start-filter.js";
+import { nextChunkSerial, type StartScan, startScanOf } from "./start-scan.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
 
 /**
@@ -102,6 +103,12 @@ export interface RedactorStageOptions {
    * compare the two). @default true
    */
   readonly startFilter?: boolean;
+  /**
+   * Run the start filter's scan as WebAssembly where the runtime has it (`start-scan.ts`).
+   * `false` runs it as JavaScript; the output is the same either way (tests compare the
+   * two). @default true
+   */
+  readonly wasmScan?: boolean;
   /**
    * Decode base64 and base64url runs and scan the decoded bytes with the same rules (see
    * `base64-runs.ts`); a hit redacts the whole run. @default true
@@ -299,6 +306,9 @@ class Redactor implements RedactorStage {
   private readonly lead: CompiledRedaction["lead"];
   private readonly scan: typeof scanBoth;
   private readonly scanResult = new Int32Array(4);
+  private readonly startScan: StartScan;
+  /** The chunk being processed, as the start scan names it ({@link nextChunkSerial}). */
+  private serial = 0;
   private readonly filter: StartFilter;
   /** False: never hand over to the filter (`RedactorStageOptions.startFilter`). */
   private readonly useFilter: boolean;
@@ -351,6 +361,7 @@ class Redactor implements RedactorStage {
     this.scan = folded.states > 1 ? scanBoth : scanExact;
     this.filter = compiled.startFilter;
     this.useFilter = options.startFilter ?? true;
+    this.startScan = startScanOf(this.filter, options.wasmScan ?? true);
     this.exactShallow = shallowStates(exact);
     this.foldedShallow = shallowStates(folded);
     this.base64 =
@@ -417,8 +428,9 @@ class Redactor implements RedactorStage {
     if (base >= DENSIFY_AFTER) this.exact = this.exact.densified();
     this.input.begin(chunk, base);
     const n = chunk.length;
-    // The start filter reads four bytes at a time through it (one load, any alignment).
+    // The start scan reads four bytes at a time through it (one load, any alignment).
     const view = new DataView(chunk.buffer, chunk.byteOffset, n);
+    this.serial = nextChunkSerial();
     let i = 0;
     for (;;) {
       // Invariant 3: the window is enforced exactly at the deadline byte, however chunked.
@@ -464,12 +476,11 @@ class Redactor implements RedactorStage {
     end: number,
     base: number,
   ): number {
-    const filter = this.filter;
-    const scanResult = this.scanResult;
+    const { startScan, scanResult, serial } = this;
     let i = from;
     while (i < end) {
       if (this.filtering) {
-        i = scanStarts(chunk, view, i, end, this.key, filter, scanResult);
+        i = startScan.scan(chunk, view, serial, i, end, this.key, scanResult);
         const k = scanResult[0]!;
         if (i >= end) {
           this.key = k & 0xffffff;
@@ -897,82 +908,6 @@ function scanExact(
   result[1] = 0;
   result[2] = exactRow / exactClasses;
   result[3] = 0;
-  return i;
-}
-
-/**
- * The start filter over `input[from .. limit)` (see `start-filter.ts`), `key` holding the
- * three bytes before `from`. Returns the index of the first byte it stops at (`limit` if
- * none) and writes to `result[0]` the last four bytes read (the byte at that index lowest,
- * when it stopped there).
- *
- * Two bytes a step while the looks at every other byte are clear: a byte is passed only
- * when the looks on both sides of it are, and the byte a look ends at only when that look
- * is; a look that is not clear sends the scan a byte at a time through the exact test
- * until the look before the next byte is clear again.
- */
-function scanStarts(
-  input: Uint8Array,
-  /** `input`'s bytes, for reading four at once. */
-  view: DataView,
-  from: number,
-  limit: number,
-  key: number,
-  filter: StartFilter,
-  result: Int32Array,
-): number {
-  const { samples, pairs, quads, triples } = filter;
-  let k = key;
-  let i = from;
-  while (i < limit) {
-    // A shift count is taken modulo 32: `>> v` picks bit `v & 31` of the word.
-    let v = k & SAMPLE_MASK;
-    if (((samples[v >> 5]! >> v) & 1) === 0) {
-      // The look ending before `i` is clear: look at the bytes ending at `i + 1` and at
-      // `i + 3`, four bytes read at once (`input[i]` highest), while both are clear.
-      while (i + 3 < limit) {
-        const x = view.getUint32(i);
-        const t = (k << 16) | (x >>> 16);
-        v = t & SAMPLE_MASK;
-        if (((samples[v >> 5]! >> v) & 1) !== 0) break;
-        v = x & SAMPLE_MASK;
-        if (((samples[v >> 5]! >> v) & 1) !== 0) {
-          k = t;
-          i += 2;
-          break;
-        }
-        k = x;
-        i += 4;
-      }
-      // Two bytes at a time (the last few bytes, or the look ending at `i + 1` again).
-      while (i + 1 < limit) {
-        const t = (k << 16) | (input[i]! << 8) | input[i + 1]!;
-        v = t & SAMPLE_MASK;
-        if (((samples[v >> 5]! >> v) & 1) !== 0) break;
-        k = t;
-        i += 2;
-      }
-      if (i >= limit) break;
-    }
-    k = (k << 8) | input[i]!;
-    v = k & SAMPLE_MASK;
-    if (((samples[v >> 5]! >> v) & 1) !== 0) {
-      const p = pairs[k & 0xffff]!;
-      if ((p & END2) !== 0) break;
-      if ((p & QUAD) !== 0) {
-        const h = quadHash(k);
-        if (((quads[h >> 5]! >> h) & 1) !== 0) break;
-      }
-      if ((p & TRIPLE) !== 0) {
-        const h = quadHash(k & 0xffffff);
-        if (((triples[h >> 5]! >> h) & 1) !== 0) break;
-      }
-    }
-    i++;
-  }
-  // The caller keeps the bytes before `i` (a conditional here, rarely taken in text where
-  // the filter seldom stops, made V8 drop the loop's optimised code again and again).
-  result[0] = k;
   return i;
 }
 

@@ -58,8 +58,9 @@ export const TRIPLE = 4;
 
 /** Bits of each hashed bitset: 2^18 bits (32 KiB), a few thousand keys at ~1% filled. */
 const HASH_BITS = 18;
-const HASH_SHIFT = 32 - HASH_BITS;
-const HASH_MULTIPLIER = 0x9e3779b1;
+/** `quadHash`'s shift and multiplier (the WebAssembly scan computes it too). */
+export const HASH_SHIFT = 32 - HASH_BITS;
+export const HASH_MULTIPLIER = 0x9e3779b1;
 
 /** The bits of three bytes that index `samples`: 7 of the earliest, 8 of the others (2^23 bits, 1 MiB). */
 export const SAMPLE_MASK = 0x7fffff;
