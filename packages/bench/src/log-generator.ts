@@ -38,6 +38,15 @@ export function logBlock(secrets: readonly string[], bytes: number): Buffer {
 }
 
 /**
+ * About `bytes` of log lines of which one in a hundred carries a credential (the ordinary
+ * lines of {@link logBlock}, the credential lines of {@link denseCredentialBlock}): the
+ * redactor's everyday case, where its cost is the scan over text that holds nothing.
+ */
+export function quietLogBlock(secrets: readonly string[], bytes: number): Buffer {
+  return lineBlock(prng(11), bytes, (next, n) => quietLine(next, n, secrets));
+}
+
+/**
  * About `bytes` of whole lines that each carry a credential (an AWS key id, a GitHub
  * token, a bearer JWT, a URL with a password and a `password=`, a known secret, a secret
  * access key assignment): the redactor's worst everyday case, where most lines stop it.
@@ -85,8 +94,20 @@ const INTL = [
 ];
 
 function logLine(next: () => number, n: number, secrets: readonly string[]): string {
-  const ts = `2024-05-01T12:${pad(Math.floor(n / 60) % 60)}:${pad(n % 60)}.${String(n % 1000).padStart(3, "0")}Z`;
+  const ts = stamp(n);
   const r = next() % 100;
+  if (r < 80 || r >= 97) return ordinaryLine(next, ts, r);
+  if (r < 84) return `${ts} DEBUG aws key AKIA${word(next, 16, UPPER)} region=eu-west-1`;
+  if (r < 88) return `${ts} DEBUG cloning with ghp_${word(next, 36, ALNUM)}`;
+  if (r < 91)
+    return `${ts} DEBUG Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.${word(next, 40, ALNUM)}.${word(next, 43, ALNUM)}`;
+  if (r < 94)
+    return `${ts} DEBUG connecting to postgres://app:${word(next, 12, ALNUM)}@db.internal:5432/app password=${word(next, 14, ALNUM)}`;
+  return `${ts} INFO  using token=${secrets[next() % secrets.length]} for upload`;
+}
+
+/** A log line without a credential, of the kind `r` picks (as in {@link logLine}). */
+function ordinaryLine(next: () => number, ts: string, r: number): string {
   if (r < 55) {
     const path = PATHS[next() % PATHS.length]!;
     return `${ts} INFO  [worker-${next() % 8}] GET ${path}/${next() % 100000} 200 ${next() % 500}ms user=u${next() % 1000} trace=${word(next, 16, ALNUM)}`;
@@ -94,18 +115,19 @@ function logLine(next: () => number, n: number, secrets: readonly string[]): str
   if (r < 72) return `${ts} WARN  [i18n] ${INTL[next() % INTL.length]} count=${next() % 100}`;
   if (r < 80)
     return `${ts} ERROR [db] query failed: timeout after 30000ms\n    at Pool.query (/srv/app/db.js:${next() % 900}:17)\n    at async handler (/srv/app/routes.js:${next() % 400}:5)`;
-  if (r < 84) return `${ts} DEBUG aws key AKIA${word(next, 16, UPPER)} region=eu-west-1`;
-  if (r < 88) return `${ts} DEBUG cloning with ghp_${word(next, 36, ALNUM)}`;
-  if (r < 91)
-    return `${ts} DEBUG Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.${word(next, 40, ALNUM)}.${word(next, 43, ALNUM)}`;
-  if (r < 94)
-    return `${ts} DEBUG connecting to postgres://app:${word(next, 12, ALNUM)}@db.internal:5432/app password=${word(next, 14, ALNUM)}`;
-  if (r < 97) return `${ts} INFO  using token=${secrets[next() % secrets.length]} for upload`;
   return `${ts} INFO  ${"-".repeat(next() % 120)}`;
 }
 
+/** One line in a hundred carries a credential (one of {@link credentialLine}'s). */
+function quietLine(next: () => number, n: number, secrets: readonly string[]): string {
+  if (next() % 100 === 0) return credentialLine(next, n, secrets);
+  // The ordinary kinds of logLine, in its proportions.
+  const r = next() % 83;
+  return ordinaryLine(next, stamp(n), r < 80 ? r : r + 17);
+}
+
 function credentialLine(next: () => number, n: number, secrets: readonly string[]): string {
-  const ts = `2024-05-01T12:${pad(Math.floor(n / 60) % 60)}:${pad(n % 60)}.${String(n % 1000).padStart(3, "0")}Z`;
+  const ts = stamp(n);
   switch (next() % 6) {
     case 0:
       return `${ts} DEBUG aws key AKIA${word(next, 16, UPPER)} region=eu-west-1`;
@@ -120,6 +142,10 @@ function credentialLine(next: () => number, n: number, secrets: readonly string[
     default:
       return `${ts} DEBUG env AWS_SECRET_ACCESS_KEY=${word(next, 40, ALNUM)}`;
   }
+}
+
+function stamp(n: number): string {
+  return `2024-05-01T12:${pad(Math.floor(n / 60) % 60)}:${pad(n % 60)}.${String(n % 1000).padStart(3, "0")}Z`;
 }
 
 function writeAll(fd: number, chunk: Uint8Array): void {

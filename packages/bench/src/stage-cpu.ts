@@ -35,6 +35,7 @@ import {
   benchSecrets,
   denseCredentialBlock,
   logBlock,
+  quietLogBlock,
 } from "./log-generator.js";
 
 export interface StageCpuOptions {
@@ -71,7 +72,7 @@ interface Part {
 }
 
 export function stageCpuBreakdown(options: StageCpuOptions): StageCpuRow[] {
-  const text = logText(options.bytes);
+  const text = repeated(logBlock, options.bytes);
   const reads: Batch[] = [];
   for (let at = 0; at < text.byteLength; at += READ_BYTES)
     reads.push([text.subarray(at, at + READ_BYTES)]);
@@ -90,20 +91,32 @@ export function stageCpuBreakdown(options: StageCpuOptions): StageCpuRow[] {
     parts.push({ stage, input, run: (batches) => pushBatches(make(), batches) });
     input = pushBatches(make(), input);
   }
-  // The same redactor on lines that each carry a credential (its worst everyday case).
-  const dense = decodedReads(denseText(options.bytes));
-  const denseRedactor: Part = {
-    stage: "redactor, dense credentials",
-    input: dense,
-    run: (batches) => {
-      denseRedactor.stops = runRedactor(createRedactor(redaction), batches);
-    },
+  // The same redactor on log text where one line in a hundred carries a credential (its
+  // everyday case) and on lines that each carry one (its worst everyday case).
+  const redactorOn = (stage: string, input: readonly Batch[]): Part => {
+    const part: Part = {
+      stage,
+      input,
+      run: (batches) => {
+        part.stops = runRedactor(createRedactor(redaction), batches);
+      },
+    };
+    return part;
   };
-  const redactorPart = parts.find((p) => p.stage === "redactor")!;
-  redactorPart.run = (batches) => {
-    redactorPart.stops = runRedactor(createRedactor(redaction), batches);
-  };
-  parts.splice(parts.indexOf(redactorPart) + 1, 0, denseRedactor);
+  const at = parts.findIndex((p) => p.stage === "redactor");
+  parts.splice(
+    at,
+    1,
+    redactorOn("redactor", parts[at]!.input),
+    redactorOn(
+      "redactor, 1% credential lines",
+      decodedReads(repeated(quietLogBlock, options.bytes)),
+    ),
+    redactorOn(
+      "redactor, dense credentials",
+      decodedReads(repeated(denseCredentialBlock, options.bytes)),
+    ),
+  );
   const messages = messagesOf(input);
   const file = path.join(options.dir, "stage-cpu.out");
   parts.push(
@@ -145,11 +158,14 @@ function runRedactor(redactor: ReturnType<typeof createRedactor>, batches: reado
   return redactor.scanCounters;
 }
 
-/** `bytes` of lines that each carry a credential ({@link denseCredentialBlock}, repeated). */
-function denseText(bytes: number): Buffer {
-  const block = denseCredentialBlock(benchSecrets(), 1024 * 1024);
+/** `bytes` of a generator's text (its 1 MiB block, repeated). */
+function repeated(
+  block: (secrets: readonly string[], bytes: number) => Buffer,
+  bytes: number,
+): Buffer {
+  const once = block(benchSecrets(), 1024 * 1024);
   const text = Buffer.allocUnsafe(bytes);
-  for (let at = 0; at < bytes; at += block.byteLength) block.copy(text, at, 0, bytes - at);
+  for (let at = 0; at < bytes; at += once.byteLength) once.copy(text, at, 0, bytes - at);
   return text;
 }
 
@@ -159,14 +175,6 @@ function decodedReads(text: Buffer): Batch[] {
   for (let at = 0; at < text.byteLength; at += READ_BYTES)
     reads.push([text.subarray(at, at + READ_BYTES)]);
   return pushBatches(createAnsiStrip(), pushBatches(createUtf8Decoder(), reads));
-}
-
-/** `bytes` of the generator's log text (its 1 MiB block, repeated). */
-function logText(bytes: number): Buffer {
-  const block = logBlock(benchSecrets(), 1024 * 1024);
-  const text = Buffer.allocUnsafe(bytes);
-  for (let at = 0; at < bytes; at += block.byteLength) block.copy(text, at, 0, bytes - at);
-  return text;
 }
 
 /** Push every batch through `stage`, then end it; returns what it handed on, batch by batch. */
