@@ -7,9 +7,9 @@
  */
 import { isWhitespaceByte } from "./aho-corasick.js";
 import type { CompiledAnchor } from "./compile-redaction.js";
-import { ESCAPE_LOOKBEHIND, type InputRing } from "./input-ring.js";
+import { ESCAPE_LOOKBEHIND, type InputRing, NAME_LOOKBEHIND } from "./input-ring.js";
 import { type Candidate, Verdict } from "./rule.js";
-import { HEX_VALUE } from "./rules/byte-classes.js";
+import { byteSet, HEX_VALUE } from "./rules/byte-classes.js";
 
 /** A live candidate and where it stands in the input (absolute offsets). */
 interface LiveCandidate {
@@ -94,17 +94,18 @@ export class CandidateSet {
         anchor.lookbehindClass === null
           ? 0
           : this.leadBefore(at, anchor.lookbehind, anchor.lookbehindClass);
+      const nameBefore = nameStart(this.input, at, before);
       const match =
         lead > 0
           ? {
               anchor: anchor.anchor,
               length,
               before,
+              nameBefore,
               lead: this.input.latin1(at - lead, at),
               leadFirst: byteBefore(this.input, at - lead + 1),
-              leadBefore: at - lead > 0 ? byteBefore(this.input, at - lead) : -1,
             }
-          : { anchor: anchor.anchor, length, before };
+          : { anchor: anchor.anchor, length, before, nameBefore };
       this.starts++;
       const cand = anchor.start(match, this.input, at);
       if (cand === undefined) continue;
@@ -321,6 +322,22 @@ function clampFront(value: number, low: number, high: number): number {
 function truncate(list: unknown[], length: number): void {
   while (list.length > length) list.pop();
 }
+
+/**
+ * The byte before the name bytes (`A-Za-z0-9_-`) that end at `at`, as {@link byteBefore}
+ * reads it: `before` (the byte before `at`) when that is no name byte, -1 at the start of
+ * input, a name byte when the name is longer than {@link NAME_LOOKBEHIND}. The redactor
+ * keeps that many bytes, and the escape before them, before anything held.
+ */
+function nameStart(input: InputRing, at: number, before: number): number {
+  if (before < 0 || NAME_BYTE[before] !== 1) return before;
+  const floor = Math.max(0, at - NAME_LOOKBEHIND);
+  let s = at - 1;
+  while (s > floor && NAME_BYTE[input.byteAt(s - 1)] === 1) s--;
+  return s > 0 ? byteBefore(input, s) : -1;
+}
+
+const NAME_BYTE = byteSet("A-Za-z0-9_-");
 
 /**
  * The byte before `at` as a word-boundary check should see it: through a string escape

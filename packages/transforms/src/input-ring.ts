@@ -1,9 +1,9 @@
 /**
  * The input the redactor has seen and may still need, by absolute input offset: the chunk
  * being processed, and a ring holding what earlier chunks left undecided plus the
- * {@link ESCAPE_LOOKBEHIND} bytes before it (anchors check the byte before a match for a
- * word boundary, seen through a string escape such as `\n` or `\u0022`). Pattern rules read
- * the bytes they hold through it ({@link HeldText}).
+ * {@link LOOKBEHIND} bytes before it (anchors check the byte before a match for a word
+ * boundary, seen through a string escape such as `\n` or `\u0022`, and where the name
+ * they stand in starts). Pattern rules read the bytes they hold through it ({@link HeldText}).
  */
 import type { HeldText } from "./compile-redaction.js";
 
@@ -11,6 +11,12 @@ const EMPTY = new Uint8Array(0);
 
 /** Bytes before an anchor that its word-boundary check may read (`\u0022` before it). */
 export const ESCAPE_LOOKBEHIND = 6;
+
+/** Name bytes before an anchor read for where its name starts (`AnchorMatch.nameBefore`). */
+export const NAME_LOOKBEHIND = 24;
+
+/** Bytes kept before anything held: a name, and the escape before it. */
+export const LOOKBEHIND = NAME_LOOKBEHIND + ESCAPE_LOOKBEHIND;
 
 /** The ring's first size (it doubles up to the window as more is held). */
 const INITIAL_BYTES = 256;
@@ -22,7 +28,7 @@ export class InputRing implements HeldText {
   chunkBase = 0;
   private bytes: Uint8Array;
   private mask: number;
-  /** The ring's largest size: the smallest power of two ≥ window + 1 + ESCAPE_LOOKBEHIND. */
+  /** The ring's largest size: the smallest power of two ≥ window + 1 + LOOKBEHIND. */
   private readonly capacity: number;
   /** Input offset of the earliest byte before the chunk that may still be read. */
   private heldFrom = 0;
@@ -35,7 +41,7 @@ export class InputRing implements HeldText {
    */
   constructor(window: number) {
     // window ≤ 2^24.
-    this.capacity = 1 << (32 - Math.clz32(window + ESCAPE_LOOKBEHIND));
+    this.capacity = 1 << (32 - Math.clz32(window + LOOKBEHIND));
     this.bytes = new Uint8Array(Math.min(this.capacity, INITIAL_BYTES));
     this.mask = this.bytes.length - 1;
   }

@@ -56,7 +56,7 @@ import {
 } from "./compile-redaction.js";
 import { FailClosedDrop } from "./fail-closed.js";
 import { HexRuns } from "./hex-runs.js";
-import { ESCAPE_LOOKBEHIND, InputRing } from "./input-ring.js";
+import { InputRing, LOOKBEHIND } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
 import { SpanQueue } from "./span-queue.js";
 import type { StartFilter } from "./start-filter.js";
@@ -457,7 +457,7 @@ class Redactor implements RedactorStage {
       const heldFrom = Math.min(this.output.at, f);
       this.deadline = heldFrom + this.window;
       // Keep what is held, and the bytes before it that anchors' word boundary reads.
-      this.input.retain(Math.max(base, heldFrom - ESCAPE_LOOKBEHIND), this.pos);
+      this.input.retain(Math.max(base, heldFrom - LOOKBEHIND), this.pos);
     }
     this.output.endChunk();
     this.input.finish(this.pos);

@@ -104,10 +104,12 @@ export interface AnchorMatch {
    */
   readonly leadFirst?: number;
   /**
-   * With `lead`: the byte just before it as {@link AnchorMatch.before} reads it (-1 at the
-   * start of input): where a name the anchor ends starts. @default undefined
+   * The byte before the name the anchor stands in (the run of `A-Za-z0-9_-` bytes just
+   * before it, at most 24), as {@link AnchorMatch.before} reads it: `before` when no name
+   * byte precedes the anchor, -1 at the start of input, a name byte for a longer name
+   * (`https://x-access-token:` gives `/` for the anchor `token`). @default `before`
    */
-  readonly leadBefore?: number;
+  readonly nameBefore?: number;
 }
 
 /**

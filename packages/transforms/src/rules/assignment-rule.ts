@@ -229,8 +229,7 @@ class AssignmentCandidate implements Candidate {
     this.claim = match.length;
     this.mode = mode;
     this.flag = match.before === 0x2d;
-    const lead = match.lead ?? "";
-    this.afterSlash = (lead === "" ? match.before : match.leadBefore) === 0x2f;
+    this.afterSlash = (match.nameBefore ?? match.before) === 0x2f;
   }
 
   get from(): number {
@@ -923,9 +922,6 @@ const TAIL_VERDICTS = new Map<string, boolean>();
 const VENDOR_TAIL_VERDICTS = new Map<string, boolean>();
 const MAX_TAIL_VERDICTS = 4096;
 
-/** Most name bytes read before a keyword (`x-access-token`): where the name starts. */
-const NAME_LOOKBEHIND = 24;
-
 /** `'` for a value quoted with `"` and the other way round; -1 for other quotes. */
 function otherQuote(quote: number): number {
   return quote === 0x22 ? 0x27 : quote === 0x27 ? 0x22 : -1;
@@ -995,8 +991,6 @@ export function assignmentRule(
     name,
     anchors: [...new Set(keywords.flatMap(keywordSpellings))],
     maxLength: DECIDE + 16,
-    // The rest of the name before the keyword, read (never claimed) for where it starts.
-    lookbehind: { length: NAME_LOOKBEHIND, body: "A-Za-z0-9_-" },
     start(match): Candidate | undefined {
       if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
       return new AssignmentCandidate(match, mode);
