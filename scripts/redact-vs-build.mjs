@@ -3,7 +3,7 @@
 // run (rounds interleaved in a rotated order, so the machine's load hits both alike):
 // built-in rules plus 10 known secrets, on log text like `spool bench redact`'s and on text
 // full of base64 runs (lockfile integrity lines, go.sum hashes), and on `bench throughput`'s
-// log and dense-credential texts, 64 KiB chunks. Prints MB
+// log, quiet-log and dense-credential texts, 64 KiB chunks. Prints MB
 // per CPU-second (median of the rounds), the ratio to the other build, and this build's
 // time at 2× input. `--no-base64` runs this build without base64 decoding (a separate run:
 // two configurations of one build in one process share the engine's type feedback, which
@@ -91,20 +91,23 @@ function cpuSeconds(build, compiled, input, options) {
   return (t.user + t.system) / 1e6;
 }
 
-// `bench throughput`'s own two texts (this checkout's generator): log text with ~17% of
-// lines credential-shaped, and text where every line carries a credential.
+// `bench throughput`'s own texts (this checkout's generator): log text with ~1 line in 7
+// credential-shaped, the same lines with 1 in 100, and text where every line carries one.
 const generator = await import(
   pathToFileURL(path.join(here, "packages/bench/dist/log-generator.js")).href
 );
 const benchLog = (bytes) => generator.logBlock(generator.benchSecrets(), bytes).subarray(0, bytes);
 const benchDense = (bytes) =>
   generator.denseCredentialBlock(generator.benchSecrets(), bytes).subarray(0, bytes);
+const benchQuiet = (bytes) =>
+  generator.quietLogBlock(generator.benchSecrets(), bytes).subarray(0, bytes);
 
 const median = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 for (const [name, make] of [
   ["log text", logText],
   ["base64-heavy text", base64Text],
   ["bench log text", benchLog],
+  ["bench log text, 1% credential lines", benchQuiet],
   ["bench dense-credential text", benchDense],
 ]) {
   const input = make(size);

@@ -223,7 +223,7 @@ export async function runThroughput(
       floorNote((id) => rows.find((r) => r.id === id)?.ownCpuSPerGiB ?? null),
       "CPU seconds are user+system of the whole process tree (GNU time), the generator included; own CPU is what the capturing process (spool, or the Node baseline) reports of itself at exit (user+system of all its threads, start-up and the kernel's copies included, no child), per GiB captured; peak RSS is VmHWM of the capturing process (none for direct; tee for tee; the node process otherwise).",
       "spool-redact passes the 10 known secrets with --redact-env on top of the default rules; spool-run uses the default rules only.",
-      "Per-stage CPU: each part of the byte path run alone in the bench process over the recorded output of the part before it (the writer's parts over 256 KiB messages, as the queue sends them); minimum over the rounds, in CPU seconds per GiB of log text. The stages of one capture share one thread; the writer's parts run in its worker thread. The redactor also runs on two other texts: log lines of which one in a hundred carries a credential, and lines that each carry one (the bench's log text has one in six).",
+      "Per-stage CPU: each part of the byte path run alone in the bench process over the recorded output of the part before it (the writer's parts over 256 KiB messages, as the queue sends them); minimum over the rounds, in CPU seconds per GiB of log text. The stages of one capture share one thread; the writer's parts run in its worker thread. The redactor also runs on two other texts: log lines of which one in a hundred carries a credential, and lines that each carry one (the bench's log text has about one in seven).",
     ],
   };
 }
