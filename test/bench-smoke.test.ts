@@ -54,6 +54,8 @@ describe("spool bench (smoke)", () => {
       "spool-redact",
       "spool-run",
       "spool-no-redact",
+      "spool-run-quiet",
+      "spool-no-redact-quiet",
       "cat-pty",
       "spool-live-pty",
     ]);
@@ -63,8 +65,16 @@ describe("spool bench (smoke)", () => {
       true,
       true,
       true,
+      true,
+      true,
     ]);
     expect(r.md).toContain("| spool run --no-redact |");
+    // Redacting's own CPU against --no-redact, on both texts, as ratios with a bar.
+    const ratios = r.json.targets.filter(
+      (t) => String(t.name).includes("vs --no-redact") || String(t.name).includes("1% credential"),
+    );
+    expect(ratios.map((t) => t.target)).toEqual(["≤ 2.5×", "≤ 2.5×"]);
+    for (const t of ratios) expect(String(t.value)).toMatch(/^\d+\.\d\d×$/);
     // Every Node baseline and spool report their own CPU, and the floor note quotes them.
     for (const row of r.json.rows.filter((row) => String(row.id).match(/^(node|spool)-/)))
       expect(row.ownCpuSPerGiB as number).toBeGreaterThan(0);

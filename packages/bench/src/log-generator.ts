@@ -3,7 +3,8 @@
  * strings, and the ten known secrets now and then), written by a child process as fast as
  * the pipe takes it. Deterministic: the same size gives the same bytes.
  *
- * Run as a program: `node log-generator.js SIZE` writes SIZE bytes to stdout.
+ * Run as a program: `node log-generator.js SIZE [--quiet]` writes SIZE bytes to stdout
+ * (`--quiet`: one credential line in a hundred).
  *
  * @example
  * ```ts
@@ -71,9 +72,9 @@ function lineBlock(
   return Buffer.from(lines.join(""));
 }
 
-/** Write `size` bytes of log text to `fd`, a block at a time. */
-export function generate(size: number, fd = 1): void {
-  const block = logBlock(benchSecrets(), 1024 * 1024);
+/** Write `size` bytes of log text to `fd`, a block at a time ({@link quietLogBlock}'s when `quiet`). */
+export function generate(size: number, fd = 1, quiet = false): void {
+  const block = (quiet ? quietLogBlock : logBlock)(benchSecrets(), 1024 * 1024);
   let left = size;
   while (left > 0) {
     const chunk = left >= block.byteLength ? block : block.subarray(0, left);
@@ -184,9 +185,10 @@ function pad(n: number): string {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const size = Number(process.argv[2]);
-  if (!Number.isSafeInteger(size) || size < 0) {
-    process.stderr.write("usage: log-generator SIZE\n");
+  const quiet = process.argv[3] === "--quiet";
+  if (!Number.isSafeInteger(size) || size < 0 || (process.argv.length > 3 && !quiet)) {
+    process.stderr.write("usage: log-generator SIZE [--quiet]\n");
     process.exit(64);
   }
-  generate(size);
+  generate(size, 1, quiet);
 }

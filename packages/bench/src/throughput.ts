@@ -32,6 +32,8 @@ interface Scratch {
   readonly out: string;
   readonly root: string;
   readonly gen: readonly string[];
+  /** The generator of log lines of which one in a hundred carries a credential. */
+  readonly quietGen: readonly string[];
   /** `--max-bytes` and `--root-quota` for spool: room for every byte (the defaults are 32/128 MiB). */
   readonly storeBytes: number;
 }
@@ -46,21 +48,23 @@ export interface ThroughputVariant {
   readonly receipt?: boolean;
 }
 
-const spoolRun = (extra: readonly string[]) => (c: BenchContext, s: Scratch) => [
-  c.node,
-  c.spool,
-  "run",
-  "--root",
-  s.root,
-  "--json",
-  "--max-bytes",
-  String(s.storeBytes),
-  "--root-quota",
-  String(s.storeBytes),
-  ...extra,
-  "--",
-  ...s.gen,
-];
+const spoolRun =
+  (extra: readonly string[], quiet = false) =>
+  (c: BenchContext, s: Scratch) => [
+    c.node,
+    c.spool,
+    "run",
+    "--root",
+    s.root,
+    "--json",
+    "--max-bytes",
+    String(s.storeBytes),
+    "--root-quota",
+    String(s.storeBytes),
+    ...extra,
+    "--",
+    ...(quiet ? s.quietGen : s.gen),
+  ];
 
 export const THROUGHPUT_VARIANTS: readonly ThroughputVariant[] = [
   {
@@ -128,6 +132,20 @@ export const THROUGHPUT_VARIANTS: readonly ThroughputVariant[] = [
     receipt: true,
   },
   {
+    id: "spool-run-quiet",
+    label: "spool run (defaults), 1% credential lines",
+    argv: spoolRun([], true),
+    rssOf: "command",
+    receipt: true,
+  },
+  {
+    id: "spool-no-redact-quiet",
+    label: "spool run --no-redact, 1% credential lines",
+    argv: spoolRun(["--no-redact"], true),
+    rssOf: "command",
+    receipt: true,
+  },
+  {
     id: "cat-pty",
     label: "child | cat → a terminal (pty of script)",
     argv: (_, s) => ["script", "-qfec", `${s.gen.map(sh).join(" ")} | cat`, "/dev/null"],
@@ -171,6 +189,7 @@ export async function runThroughput(
     out: path.join(c.work, "out.txt"),
     root: path.join(c.work, "root"),
     gen: [c.node, c.generator, String(size)],
+    quietGen: [c.node, c.generator, String(size), "--quiet"],
     storeBytes: 2 * size,
   };
   const runs: Record<string, Cell>[] = [];
@@ -364,6 +383,17 @@ function throughputTargets(
     value: value === null ? "–" : `${value.toFixed(2)}×`,
     met: value === null ? null : value >= min,
   });
+  const ownRatio = (a: string, b: string) => {
+    const x = ownCpu(a);
+    const y = ownCpu(b);
+    return x !== null && y !== null ? x / y : null;
+  };
+  const times = (name: string, value: number | null): TargetResult => ({
+    name,
+    target: "≤ 2.5×",
+    value: value === null ? "–" : `${value.toFixed(2)}×`,
+    met: value === null ? null : value <= 2.5,
+  });
   const cpu = (name: string, value: number | null, max: number): TargetResult => ({
     name,
     target: `≤ ${max.toFixed(1)} s`,
@@ -390,6 +420,14 @@ function throughputTargets(
       2,
     ),
     cpu("spool's own CPU per GiB, --no-redact", ownCpu("spool-no-redact"), 0.5),
+    times(
+      "spool's own CPU redacting vs --no-redact (defaults)",
+      ownRatio("spool-run", "spool-no-redact"),
+    ),
+    times(
+      "the same, on log text with 1% credential lines",
+      ownRatio("spool-run-quiet", "spool-no-redact-quiet"),
+    ),
     live(ratio("spool-live-pty", "cat-pty")),
   ];
 }
