@@ -12,6 +12,15 @@
  */
 import type { InputRing } from "./input-ring.js";
 
+/** {@link findRun}'s contract: the redactor hands the views a WebAssembly one (`byte-scan.ts`). */
+export type RunFinder = (
+  chunk: Uint8Array,
+  from: number,
+  end: number,
+  alphabet: Uint8Array,
+  min: number,
+) => number;
+
 /** A view's run state, as {@link scanRuns} drives it. */
 export interface RunView {
   /** A run is held from an earlier stretch. */
@@ -28,7 +37,7 @@ export interface RunView {
 /**
  * Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`) for runs of at least `min`
  * bytes of `alphabet`, handing each to `view` from its first byte; a run reaching `end`
- * is started too, however short, as the next stretch may go on with it.
+ * is started too, however short, as the next stretch may go on with it. `find` searches.
  */
 export function scanRuns(
   view: RunView,
@@ -38,6 +47,7 @@ export function scanRuns(
   end: number,
   alphabet: Uint8Array,
   min: number,
+  find: RunFinder = findRun,
 ): void {
   let i = from;
   if (view.inRun) {
@@ -45,7 +55,7 @@ export function scanRuns(
     if (i >= end) return;
   }
   for (;;) {
-    const found = findRun(chunk, i, end, alphabet, min);
+    const found = find(chunk, i, end, alphabet, min);
     if (found < 0) {
       i = -1 - found;
       break;

@@ -31,7 +31,7 @@
  * redactText(`.dockerconfigjson: ${wrapped}`); // ".dockerconfigjson: [REDACTED:base64]"
  * ```
  */
-import { copyRun, type RunView, scanRuns } from "./alphabet-runs.js";
+import { copyRun, type RunFinder, type RunView, scanRuns } from "./alphabet-runs.js";
 import type { InputRing } from "./input-ring.js";
 import { hasSecretKeyShape, SECRET_KEY_LENGTH } from "./secret-key-shape.js";
 
@@ -143,9 +143,9 @@ export class Base64Runs implements RunView {
     return limit;
   }
 
-  /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`). */
-  scan(chunk: Uint8Array, base: number, from: number, end: number): void {
-    scanRuns(this, chunk, base, from, end, IN_RUN, MIN_RUN);
+  /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`), runs found by `find`. */
+  scan(chunk: Uint8Array, base: number, from: number, end: number, find?: RunFinder): void {
+    scanRuns(this, chunk, base, from, end, IN_RUN, MIN_RUN, find);
   }
 
   get inRun(): boolean {

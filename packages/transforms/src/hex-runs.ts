@@ -29,7 +29,7 @@
  * ```
  */
 import { type Automaton, FLAG_OUTPUT } from "./aho-corasick.js";
-import { copyRun, type RunView, scanRuns } from "./alphabet-runs.js";
+import { copyRun, type RunFinder, type RunView, scanRuns } from "./alphabet-runs.js";
 import type { InputRing } from "./input-ring.js";
 import { MIN_KNOWN_VALUE_BYTES } from "./known-values.js";
 import { byteSet, HEX_VALUE } from "./rules/byte-classes.js";
@@ -105,9 +105,9 @@ export class HexRuns implements RunView {
     return this.holding ? Math.min(limit, this.runStart) : limit;
   }
 
-  /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`). */
-  scan(chunk: Uint8Array, base: number, from: number, end: number): void {
-    scanRuns(this, chunk, base, from, end, HEX_DIGIT, this.minRun);
+  /** Scan `chunk[from .. end)` (`chunk[0]` is input offset `base`), runs found by `find`. */
+  scan(chunk: Uint8Array, base: number, from: number, end: number, find?: RunFinder): void {
+    scanRuns(this, chunk, base, from, end, HEX_DIGIT, this.minRun, find);
   }
 
   get inRun(): boolean {

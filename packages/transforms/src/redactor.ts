@@ -45,7 +45,9 @@
  */
 import { type Batch, SpoolError, type Stage } from "@spool/core/runtime";
 import { type Automaton, FLAG_ANCHOR, FLAG_OUTPUT, FLAG_WS_END } from "./aho-corasick.js";
+import type { RunFinder } from "./alphabet-runs.js";
 import { Base64Runs } from "./base64-runs.js";
+import { type ByteScan, byteScanOf, nextChunkSerial } from "./byte-scan.js";
 import { CandidateSet } from "./candidate-set.js";
 import {
   type CompiledAnchor,
@@ -60,7 +62,6 @@ import { InputRing, LOOKBEHIND } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
 import { SpanQueue } from "./span-queue.js";
 import type { StartFilter } from "./start-filter.js";
-import { nextChunkSerial, type StartScan, startScanOf } from "./start-scan.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
 
 /**
@@ -104,7 +105,8 @@ export interface RedactorStageOptions {
    */
   readonly startFilter?: boolean;
   /**
-   * Run the start filter's scan as WebAssembly where the runtime has it (`start-scan.ts`).
+   * Run the start filter's scan and the search for base64 and hex runs as WebAssembly where
+   * the runtime has it (`byte-scan.ts`).
    * `false` runs it as JavaScript; the output is the same either way (tests compare the
    * two). @default true
    */
@@ -306,8 +308,11 @@ class Redactor implements RedactorStage {
   private readonly lead: CompiledRedaction["lead"];
   private readonly scan: typeof scanBoth;
   private readonly scanResult = new Int32Array(4);
-  private readonly startScan: StartScan;
-  /** The chunk being processed, as the start scan names it ({@link nextChunkSerial}). */
+  private readonly byteScan: ByteScan;
+  /** The views' search for runs, in the chunk being processed. */
+  private readonly findRun: RunFinder = (chunk, from, end, alphabet, min) =>
+    this.byteScan.findRun(chunk, this.serial, from, end, alphabet, min);
+  /** The chunk being processed, as the byte scans name it ({@link nextChunkSerial}). */
   private serial = 0;
   private readonly filter: StartFilter;
   /** False: never hand over to the filter (`RedactorStageOptions.startFilter`). */
@@ -361,7 +366,7 @@ class Redactor implements RedactorStage {
     this.scan = folded.states > 1 ? scanBoth : scanExact;
     this.filter = compiled.startFilter;
     this.useFilter = options.startFilter ?? true;
-    this.startScan = startScanOf(this.filter, options.wasmScan ?? true);
+    this.byteScan = byteScanOf(this.filter, options.wasmScan ?? true);
     this.exactShallow = shallowStates(exact);
     this.foldedShallow = shallowStates(folded);
     this.base64 =
@@ -428,7 +433,7 @@ class Redactor implements RedactorStage {
     if (base >= DENSIFY_AFTER) this.exact = this.exact.densified();
     this.input.begin(chunk, base);
     const n = chunk.length;
-    // The start scan reads four bytes at a time through it (one load, any alignment).
+    // The JavaScript start scan reads four bytes at a time through it (one load, any alignment).
     const view = new DataView(chunk.buffer, chunk.byteOffset, n);
     this.serial = nextChunkSerial();
     let i = 0;
@@ -448,8 +453,8 @@ class Redactor implements RedactorStage {
       const start = i;
       i = this.runAutomata(chunk, view, i, end, base);
       if (this.candidates.size > 0) this.candidates.feedAll(chunk, base, end);
-      if (this.base64 !== null) this.base64.scan(chunk, base, start, end);
-      if (this.hex !== null) this.hex.scan(chunk, base, start, end);
+      if (this.base64 !== null) this.base64.scan(chunk, base, start, end, this.findRun);
+      if (this.hex !== null) this.hex.scan(chunk, base, start, end, this.findRun);
     }
     if (this.phase === Phase.Matching) {
       const f = this.frontier();
@@ -476,11 +481,11 @@ class Redactor implements RedactorStage {
     end: number,
     base: number,
   ): number {
-    const { startScan, scanResult, serial } = this;
+    const { byteScan, scanResult, serial } = this;
     let i = from;
     while (i < end) {
       if (this.filtering) {
-        i = startScan.scan(chunk, view, serial, i, end, this.key, scanResult);
+        i = byteScan.scan(chunk, view, serial, i, end, this.key, scanResult);
         const k = scanResult[0]!;
         if (i >= end) {
           this.key = k & 0xffffff;

@@ -1,7 +1,7 @@
 /**
  * Just enough of the WebAssembly binary format to write one small module by hand: i32
  * functions, one exported memory, and the instructions the start scan uses
- * (`start-scan.ts`). Writing the few hundred bytes here keeps the build free of a
+ * (`byte-scan.ts`). Writing the few hundred bytes here keeps the build free of a
  * toolchain and nothing is fetched or compiled natively: `WebAssembly.Module` compiles
  * them when the scan is first needed.
  *
@@ -57,12 +57,15 @@ export const op = {
   load8: (offset: number) => [0x2d, 0x00, ...unsigned(offset)],
   store: (offset: number) => [0x36, 0x02, ...unsigned(offset)],
   add: [0x6a],
+  sub: [0x6b],
   mul: [0x6c],
   and: [0x71],
   or: [0x72],
   shl: [0x74],
   shrU: [0x76],
   eqz: [0x45],
+  eq: [0x46],
+  gtS: [0x4a],
   geU: [0x4f],
   block: [0x02, 0x40],
   loop: [0x03, 0x40],
@@ -70,6 +73,7 @@ export const op = {
   end: [0x0b],
   br: (depth: number) => [0x0c, ...unsigned(depth)],
   brIf: (depth: number) => [0x0d, ...unsigned(depth)],
+  return: [0x0f],
 } as const;
 
 function section(id: number, bytes: readonly number[]): number[] {

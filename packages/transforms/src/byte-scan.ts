@@ -1,27 +1,30 @@
 /**
- * The start filter's scan (`start-filter.ts` says what it tests): over a chunk, to the first
- * byte where a needle may start or end. It is the redactor's cost on ordinary text, where
- * the automata seldom run, so it runs as WebAssembly where the runtime has it (the same
- * loop without bounds checks or deoptimisation: about 1.5× faster on log text), and as
- * JavaScript otherwise (`node --jitless`). Both stop at the same bytes and leave the same
- * key; a property test holds them to it.
+ * The redactor's two scans over every byte of ordinary text: the start filter's
+ * (`start-filter.ts` says what it tests), to the first byte where a needle may start or end,
+ * and the search for runs of an alphabet that the base64 and hex views decode
+ * (`alphabet-runs.ts`). Where the automata seldom run they are the redactor's cost, so they
+ * run as WebAssembly where the runtime has it (the same loops without bounds checks or
+ * deoptimisation), and as JavaScript otherwise (`node --jitless`). Both give the same
+ * answers; property tests hold them to it.
  *
  * The WebAssembly module is written here (`wasm-encoding.ts`) and instantiated once per
- * filter with the filter's tables copied into its memory; the scan reads the chunk from a
- * window of that memory, loaded 64 KiB at a time. Redactors sharing a filter (stdout,
+ * filter with the filter's tables and the alphabets in its memory; the scans read the chunk
+ * from a window of that memory, loaded 64 KiB at a time. Redactors sharing a filter (stdout,
  * stderr, the base64 view's nested scan) each tag their chunk with a fresh serial, so a
  * window another one loaded is never read as theirs.
  *
  * @example
  * ```ts
  * import { buildStartFilter } from "./start-filter.js";
- * import { nextChunkSerial, startScanOf } from "./start-scan.js";
- * const scan = startScanOf(buildStartFilter([{ bytes: Buffer.from("token"), literal: -1, anchor: 0 }], []));
+ * import { byteScanOf, nextChunkSerial } from "./byte-scan.js";
+ * const scan = byteScanOf(buildStartFilter([{ bytes: Buffer.from("token"), literal: -1, anchor: 0 }], []));
  * const chunk = Buffer.from("a line with a token in it");
- * const result = new Int32Array(1);
- * scan.scan(chunk, new DataView(chunk.buffer, chunk.byteOffset, chunk.length), nextChunkSerial(), 0, chunk.length, 0, result); // 17: "toke" ends there
+ * const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
+ * scan.scan(chunk, view, nextChunkSerial(), 0, chunk.length, 0, new Int32Array(1)); // 17: "toke" ends there
  * ```
  */
+
+import { findRun } from "./alphabet-runs.js";
 import {
   END2,
   HASH_MULTIPLIER,
@@ -34,8 +37,8 @@ import {
 } from "./start-filter.js";
 import { op, wasmModule } from "./wasm-encoding.js";
 
-/** Scans a chunk with one filter's tables (see {@link startScanOf}). */
-export interface StartScan {
+/** Scans a chunk with one filter's tables (see {@link byteScanOf}). */
+export interface ByteScan {
   /**
    * The first index in `input[from .. limit)` where the filter stops (`limit` if none),
    * `key` holding the three bytes before `from`; writes to `result[0]` the last four bytes
@@ -51,6 +54,15 @@ export interface StartScan {
     key: number,
     result: Int32Array,
   ): number;
+  /** `findRun` (`alphabet-runs.ts`) over `input`, named by `serial` as for {@link scan}. */
+  findRun(
+    input: Uint8Array,
+    serial: number,
+    from: number,
+    end: number,
+    alphabet: Uint8Array,
+    min: number,
+  ): number;
 }
 
 let serials = 0;
@@ -61,13 +73,13 @@ export function nextChunkSerial(): number {
   return serials;
 }
 
-const SCANS = new WeakMap<StartFilter, StartScan>();
+const SCANS = new WeakMap<StartFilter, ByteScan>();
 
 /**
- * The scan for `filter`: WebAssembly unless `wasm` is false or the runtime has none, made
+ * The scans for `filter`: WebAssembly unless `wasm` is false or the runtime has none, made
  * once per filter.
  */
-export function startScanOf(filter: StartFilter, wasm = true): StartScan {
+export function byteScanOf(filter: StartFilter, wasm = true): ByteScan {
   if (!wasm) return new JsScan(filter);
   let scan = SCANS.get(filter);
   if (scan === undefined) {
@@ -77,8 +89,19 @@ export function startScanOf(filter: StartFilter, wasm = true): StartScan {
   return scan;
 }
 
-class JsScan implements StartScan {
+class JsScan implements ByteScan {
   constructor(private readonly filter: StartFilter) {}
+
+  findRun(
+    input: Uint8Array,
+    _serial: number,
+    from: number,
+    end: number,
+    alphabet: Uint8Array,
+    min: number,
+  ): number {
+    return findRun(input, from, end, alphabet, min);
+  }
 
   scan(
     input: Uint8Array,
@@ -163,12 +186,15 @@ function scanJs(
   return i;
 }
 
-// The WebAssembly memory: the last four bytes read at 0, the filter's tables, the window.
+// The WebAssembly memory: the last four bytes read at 0, the filter's tables, the
+// alphabets of runs (256 bytes each, 1 for a member), the window.
 const SAMPLES = 64;
 const PAIRS = SAMPLES + ((SAMPLE_MASK + 1) >> 3);
 const QUADS = PAIRS + (1 << 16);
 const TRIPLES = QUADS + (1 << 15);
-const WINDOW_AT = TRIPLES + (1 << 15);
+const ALPHABETS = TRIPLES + (1 << 15);
+const MAX_ALPHABETS = 4;
+const WINDOW_AT = ALPHABETS + 256 * MAX_ALPHABETS;
 /** Chunk bytes the memory holds at once. */
 const WINDOW = 1 << 16;
 const PAGES = Math.ceil((WINDOW_AT + WINDOW) / (1 << 16));
@@ -179,15 +205,23 @@ interface WasmRuntime {
   readonly Instance: new (module: object) => { readonly exports: Record<string, unknown> };
 }
 
-class WasmScan implements StartScan {
+/** The module's functions (window offsets; see `SCAN_MODULE`). */
+interface WasmExports {
+  scan(from: number, limit: number, key: number): number;
+  findRun(from: number, end: number, min: number, alphabet: number): number;
+}
+
+class WasmScan implements ByteScan {
   private serial = 0;
   private loadedFrom = 0;
   private loadedTo = 0;
+  /** The alphabets copied into memory so far, by their address there. */
+  private readonly alphabets = new Map<Uint8Array, number>();
 
   private constructor(
     private readonly memory: Uint8Array,
     private readonly last: Int32Array,
-    private readonly run: (from: number, limit: number, key: number) => number,
+    private readonly run: WasmExports,
   ) {}
 
   /** The scan with `filter`'s tables in its memory, or null where WebAssembly is missing. */
@@ -207,8 +241,7 @@ class WasmScan implements StartScan {
     memory.set(filter.pairs, PAIRS);
     memory.set(bytesOf(filter.quads), QUADS);
     memory.set(bytesOf(filter.triples), TRIPLES);
-    const run = exports.scan as (from: number, limit: number, key: number) => number;
-    return new WasmScan(memory, new Int32Array(buffer, 0, 1), run);
+    return new WasmScan(memory, new Int32Array(buffer, 0, 1), exports as unknown as WasmExports);
   }
 
   scan(
@@ -223,21 +256,56 @@ class WasmScan implements StartScan {
     let i = from;
     let k = key;
     while (i < limit) {
-      if (serial !== this.serial || i < this.loadedFrom || i >= this.loadedTo) {
-        const to = Math.min(input.length, i + WINDOW);
-        this.memory.set(input.subarray(i, to), WINDOW_AT);
-        this.serial = serial;
-        this.loadedFrom = i;
-        this.loadedTo = to;
-      }
+      this.load(input, serial, i);
       const base = this.loadedFrom;
       const end = Math.min(limit, this.loadedTo);
-      i = this.run(i - base, end - base, k) + base;
+      i = this.run.scan(i - base, end - base, k) + base;
       k = this.last[0]!;
       if (i < end) break;
     }
     result[0] = k;
     return i;
+  }
+
+  findRun(
+    input: Uint8Array,
+    serial: number,
+    from: number,
+    end: number,
+    alphabet: Uint8Array,
+    min: number,
+  ): number {
+    const at = this.alphabetAt(alphabet);
+    if (at < 0 || end <= from) return findRun(input, from, end, alphabet, min);
+    this.load(input, serial, from);
+    // A range past the window (chunks over 64 KiB) is searched in JavaScript.
+    if (end > this.loadedTo) return findRun(input, from, end, alphabet, min);
+    const base = this.loadedFrom;
+    const found = this.run.findRun(from - base, end - base, min, at);
+    return found >= 0 ? found + base : found - base;
+  }
+
+  /** Have `input[at]` in the window: the whole chunk when it fits, else from `at` on. */
+  private load(input: Uint8Array, serial: number, at: number): void {
+    if (serial === this.serial && at >= this.loadedFrom && at < this.loadedTo) return;
+    const from = input.length <= WINDOW ? 0 : at;
+    const to = Math.min(input.length, from + WINDOW);
+    this.memory.set(input.subarray(from, to), WINDOW_AT);
+    this.serial = serial;
+    this.loadedFrom = from;
+    this.loadedTo = to;
+  }
+
+  /** `alphabet`'s address in memory (copied there on first use), or -1 when there is no room. */
+  private alphabetAt(alphabet: Uint8Array): number {
+    let at = this.alphabets.get(alphabet);
+    if (at === undefined) {
+      if (this.alphabets.size >= MAX_ALPHABETS) return -1;
+      at = ALPHABETS + 256 * this.alphabets.size;
+      this.memory.set(alphabet.subarray(0, 256), at);
+      this.alphabets.set(alphabet, at);
+    }
+    return at;
   }
 }
 
@@ -302,5 +370,38 @@ const SCAN_MODULE = (): Uint8Array => {
     ...c(0), ...get(k), ...op.store(0),
     ...get(i),
   ];
-  return wasmModule(PAGES, [{ name: "scan", params: 3, locals: 7, code }]);
+  return wasmModule(PAGES, [
+    { name: "scan", params: 3, locals: 7, code },
+    { name: "findRun", params: 4, locals: 3, code: FIND_RUN },
+  ]);
 };
+
+/**
+ * `findRun(from, end, min, alphabet) -> index`: `findRun` of `alphabet-runs.ts` over the
+ * window, the alphabet's 256 bytes at address `alphabet`.
+ */
+const FIND_RUN = (() => {
+  const [from, end, min, alphabet, i, last, r] = [0, 1, 2, 3, 4, 5, 6];
+  const { get, set, brIf, br } = op;
+  const c = op.const;
+  // biome-ignore format: one step of the search a line, nested as the blocks nest
+  return [
+    ...get(from), ...set(i), ...get(end), ...get(min), ...op.sub, ...set(last),
+    ...op.loop, // each start tried
+      ...get(i), ...get(last), ...op.gtS, ...op.if,
+        ...c(-1), ...get(i), ...op.sub, ...op.return,
+      ...op.end,
+      ...get(i), ...get(min), ...op.add, ...c(1), ...op.sub, ...set(r),
+      ...op.block, ...op.loop, // back from the far end while in the alphabet
+        ...get(r), ...op.load8(WINDOW_AT), ...get(alphabet), ...op.add, ...op.load8(0), ...op.eqz,
+        ...brIf(1),
+        ...get(r), ...get(i), ...op.eq, ...op.if, ...get(i), ...op.return, ...op.end,
+        ...get(r), ...c(1), ...op.sub, ...set(r),
+        ...br(0),
+      ...op.end, ...op.end,
+      ...get(r), ...c(1), ...op.add, ...set(i),
+      ...br(0),
+    ...op.end,
+    ...c(0),
+  ];
+})();

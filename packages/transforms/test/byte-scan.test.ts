@@ -1,13 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { findRun } from "../src/alphabet-runs.js";
+import { type ByteScan, byteScanOf, nextChunkSerial } from "../src/byte-scan.js";
 import { compileRedaction } from "../src/compile-redaction.js";
 import { buildStartFilter, type StartFilter } from "../src/start-filter.js";
-import { nextChunkSerial, type StartScan, startScanOf } from "../src/start-scan.js";
 
 const needle = (bytes: Uint8Array, anchor: number) => ({ bytes, literal: -1, anchor });
 
 /** Every stop of `scan` over `chunk`, going on after each as the redactor does (key: the last three bytes). */
-function stops(scan: StartScan, chunk: Uint8Array, serial: number, step: number): number[][] {
+function stops(scan: ByteScan, chunk: Uint8Array, serial: number, step: number): number[][] {
   const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
   const result = new Int32Array(1);
   const out: number[][] = [];
@@ -27,11 +28,11 @@ const BYTES = [..."abAB-_. =\n\t"].map((c) => c.charCodeAt(0)).concat([0x00, 0xc
 const arbBytes = (max: number) =>
   fc.array(fc.constantFrom(...BYTES), { maxLength: max }).map((b) => Uint8Array.from(b));
 
-describe("start scan: WebAssembly and JavaScript", () => {
+describe("byte scans: WebAssembly and JavaScript", () => {
   it("runs as WebAssembly here (Node 20 has it)", () => {
     const filter = buildStartFilter([needle(Buffer.from("token"), 0)], []);
-    expect(startScanOf(filter).constructor.name).toBe("WasmScan");
-    expect(startScanOf(filter, false).constructor.name).toBe("JsScan");
+    expect(byteScanOf(filter).constructor.name).toBe("WasmScan");
+    expect(byteScanOf(filter, false).constructor.name).toBe("JsScan");
   });
 
   it("stops at the same bytes with the same key, for any needles, text and stretches", () => {
@@ -47,8 +48,8 @@ describe("start scan: WebAssembly and JavaScript", () => {
             folded.filter((b) => b.length > 0).map((b, i) => needle(b, i)),
           );
           const serial = nextChunkSerial();
-          const js = stops(startScanOf(filter, false), text, serial, step);
-          expect(stops(startScanOf(filter), text, serial, step)).toEqual(js);
+          const js = stops(byteScanOf(filter, false), text, serial, step);
+          expect(stops(byteScanOf(filter), text, serial, step)).toEqual(js);
         },
       ),
       { numRuns: 400 },
@@ -57,8 +58,8 @@ describe("start scan: WebAssembly and JavaScript", () => {
 
   it("reads chunks longer than its window, and never another chunk's bytes as its own", () => {
     const filter = compileRedaction({}).startFilter;
-    const wasm = startScanOf(filter);
-    const js = startScanOf(filter, false);
+    const wasm = byteScanOf(filter);
+    const js = byteScanOf(filter, false);
     const line = Buffer.from("GET /api/v1/items 200 user=u1 trace=abcDEF123 password=x token=y\n");
     const long = Buffer.alloc(200_000);
     for (let at = 0; at < long.length; at += line.length) line.copy(long, at);
@@ -74,5 +75,50 @@ describe("start scan: WebAssembly and JavaScript", () => {
     const key = (result[0]! >> 8) & 0xffffff;
     const rest = [wasm.scan(long, view, serial, half + 1, long.length, key, result), result[0]];
     expect(rest).toEqual([js.scan(long, view, 0, half + 1, long.length, key, result), result[0]]);
+  });
+
+  it("finds the same alphabet runs, for any alphabet, text, range and length", () => {
+    const scan = byteScanOf(compileRedaction({}).startFilter);
+    const alphabetOf = (members: string) => {
+      const alphabet = new Uint8Array(256);
+      for (const m of Buffer.from(members, "latin1")) alphabet[m] = 1;
+      return alphabet;
+    };
+    // At most four alphabets live in the module's memory: three here.
+    const alphabets = ["ab", "aAbB-_.=", "\n\t \u00e9\u00ff"].map(alphabetOf);
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...alphabets),
+        arbBytes(200),
+        fc.nat({ max: 200 }),
+        fc.nat({ max: 200 }),
+        fc.integer({ min: 1, max: 40 }),
+        (alphabet, text, a, b, min) => {
+          const from = Math.min(a, b, text.length);
+          const end = Math.min(Math.max(a, b), text.length);
+          const expected = findRun(text, from, end, alphabet, min);
+          expect(scan.findRun(text, nextChunkSerial(), from, end, alphabet, min)).toBe(expected);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("finds runs through the window of a chunk longer than 64 KiB, and in JS past it", () => {
+    const scan = byteScanOf(compileRedaction({}).startFilter);
+    const digits = new Uint8Array(256).fill(1, 0x30, 0x3a);
+    const text = Buffer.alloc(150_000, 0x20);
+    for (const at of [10, 70_000, 149_990]) text.write("0123456789", at);
+    const serial = nextChunkSerial();
+    for (const [from, end] of [
+      [0, 150_000],
+      [11, 150_000],
+      [69_000, 100_000],
+      [71_000, 150_000],
+      [140_000, 150_000],
+    ])
+      expect(scan.findRun(text, serial, from, end, digits, 8)).toBe(
+        findRun(text, from, end, digits, 8),
+      );
   });
 });
