@@ -86,10 +86,15 @@ export class CandidateSet {
     for (let j = from; j < to; j++) {
       const id = ids[j]!;
       const anchor = anchors[id]!;
-      this.settle(anchor.rule, pos);
       const length = lengthOf(id);
       const at = pos - length;
       const before = at > 0 ? byteBefore(this.input, at) : -1;
+      const notBefore = anchor.notBefore;
+      if (before >= 0 && notBefore != null && notBefore[before] === 1) {
+        this.starts++; // ruled out as its own start would (no candidate: nothing to settle)
+        continue;
+      }
+      this.settle(anchor.rule, pos);
       const lead =
         anchor.lookbehindClass === null
           ? 0

@@ -38,6 +38,7 @@ import {
   validateRule,
 } from "./rule.js";
 import { byteSet } from "./rules/byte-classes.js";
+import { notBeforeOf } from "./rules/not-before.js";
 import { buildStartFilter, type StartFilter } from "./start-filter.js";
 
 /** Deepest state of the exact automaton with a dense transition row. */
@@ -118,6 +119,11 @@ export interface CompiledAnchor {
   readonly lookbehind: number;
   /** The rule's `lookbehind` class (1 per byte), `null` for none. */
   readonly lookbehindClass: Uint8Array | null;
+  /**
+   * Bytes (1 each) that, just before the anchor as `AnchorMatch.before` reads them, rule it
+   * out: it is not started. @default none
+   */
+  readonly notBefore?: Uint8Array | null;
   start(match: AnchorMatch, held: HeldText, at: number): Candidate | undefined;
 }
 
@@ -491,6 +497,7 @@ function addAnchors(
     for (let b = 0; b < 256; b++) if (lookbehindClass[b] === 1) lead[b] = 1;
     into.leadLength = Math.max(into.leadLength, lookbehind.length);
   }
+  const notBefore = (rule.kind === "matcher" ? notBeforeOf(rule) : undefined) ?? null;
   for (const anchor of rule.anchors) {
     const compiled: CompiledAnchor = {
       rule: index,
@@ -498,6 +505,7 @@ function addAnchors(
       maxLength: rule.maxLength,
       lookbehind: lookbehind?.length ?? 0,
       lookbehindClass,
+      notBefore,
       start,
     };
     const bytes = Buffer.from(anchor, "utf8");

@@ -5,6 +5,7 @@ import { PROVIDER_FORMATS } from "../src/provider-catalogue.js";
 import { redactText } from "../src/redact-text.js";
 import { createRedactor } from "../src/redactor.js";
 import { Verdict } from "../src/rule.js";
+import { notBeforeOf } from "../src/rules/not-before.js";
 import { allChunkings, checkNoSecretPiece, checkRedaction, checkRedactor } from "../src/testing.js";
 import { checkEverySplit } from "./every-split.js";
 
@@ -843,4 +844,25 @@ describe("built-in rules", () => {
       checkRedaction(compiled, { secrets: [{ text, secret }], numRuns: 15 });
     },
   );
+});
+
+describe("bytes that rule an anchor out before it starts", () => {
+  it("are only bytes on which the rule's own start declines, for every anchor of every built-in", () => {
+    let checked = 0;
+    for (const rule of BUILTIN_RULES) {
+      if (rule.kind !== "matcher") continue;
+      const ruledOut = notBeforeOf(rule);
+      if (ruledOut === undefined) continue;
+      for (const anchor of rule.anchors) {
+        const length = Buffer.byteLength(anchor);
+        for (let before = 0; before < 256; before++) {
+          if (ruledOut[before] !== 1) continue;
+          expect(rule.start({ anchor, length, before, nameBefore: before })).toBeUndefined();
+          checked++;
+        }
+      }
+    }
+    // The token, assignment and command-line rules register theirs.
+    expect(checked).toBeGreaterThan(10_000);
+  });
 });

@@ -48,6 +48,7 @@ import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../
 import { ALNUM, BLANK, byteSet, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
+import { withNotBefore } from "./not-before.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
 const QUOTES = byteSet("\"'`");
@@ -986,7 +987,7 @@ export function assignmentRule(
     boundary: (options.boundary ?? false) || (options.wholeWord ?? false),
     wholeWord: options.wholeWord ?? false,
   };
-  return {
+  const rule: MatcherRule = {
     kind: "matcher",
     name,
     anchors: [...new Set(keywords.flatMap(keywordSpellings))],
@@ -996,6 +997,7 @@ export function assignmentRule(
       return new AssignmentCandidate(match, mode);
     },
   };
+  return mode.boundary ? withNotBefore(rule, NOT_BEFORE) : rule;
 }
 
 keepShape(

@@ -29,6 +29,7 @@ import {
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { BLANK, byteSet, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
+import { withNotBefore } from "./not-before.js";
 
 /** Most bytes of a command line read from its command's name. */
 const MAX_LINE = 2048;
@@ -44,16 +45,19 @@ const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 
-export const COMMAND_FLAG_RULE: MatcherRule = {
-  kind: "matcher",
-  name: "command-flag",
-  anchors: [...COMMAND_NAMES, "PsExec", "PsExec64"],
-  maxLength: MAX_LINE + 1,
-  start(match): Candidate | undefined {
-    if (match.before >= 0 && BEFORE_COMMAND[match.before] !== 1) return undefined;
-    return new CommandLineCandidate(match.anchor, match.length);
+export const COMMAND_FLAG_RULE: MatcherRule = withNotBefore(
+  {
+    kind: "matcher",
+    name: "command-flag",
+    anchors: [...COMMAND_NAMES, "PsExec", "PsExec64"],
+    maxLength: MAX_LINE + 1,
+    start(match): Candidate | undefined {
+      if (match.before >= 0 && BEFORE_COMMAND[match.before] !== 1) return undefined;
+      return new CommandLineCandidate(match.anchor, match.length);
+    },
   },
-};
+  BEFORE_COMMAND.map((b) => 1 - b),
+);
 
 /** One command line from its command's name. */
 class CommandLineCandidate implements Candidate {

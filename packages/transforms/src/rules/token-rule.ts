@@ -18,6 +18,7 @@ import { SpoolError } from "@spool/core/errors";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { ALNUM, byteSet, classBodyProblem, HEX_VALUE } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
+import { withNotBefore } from "./not-before.js";
 
 /**
  * What {@link tokenRule} takes: the shape of a prefix + alphabet credential.
@@ -114,7 +115,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   // Base64's `=` is padding: in an alphabet with `+` or `/`, the token ends after its `=` run.
   const padded =
     (options.padding ?? true) && body[0x3d] === 1 && (body[0x2b] === 1 || body[0x2f] === 1);
-  return {
+  const rule: MatcherRule = {
     kind: "matcher",
     name: options.name,
     anchors: options.prefixes,
@@ -160,6 +161,14 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
       );
     },
   };
+  if (lead > 0) return rule;
+  // The bytes before a prefix that `start` declines on, tested before a candidate is started.
+  const ruledOut = notAfter.slice();
+  for (let b = 0; b < 256; b++) {
+    const inRun = !keepPrefix && body[b] === 1 && !AFTER_SEPARATOR[b];
+    if (boundary && (ALNUM[b] === 1 || inRun)) ruledOut[b] = 1;
+  }
+  return withNotBefore(rule, ruledOut);
 }
 
 /** Bytes no URL encoder escapes (RFC 3986 unreserved). */
