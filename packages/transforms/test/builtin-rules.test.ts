@@ -421,6 +421,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   ],
   [
     "secret-assignment",
+    // PHP's JSON escapes the slashes: the host stays all the same.
+    '{"remote":"https:\\/\\/x-access-token:s3cr3tPassw0rd@github.com\\/o\\/r.git","n":1}',
+    "s3cr3tPassw0rd",
+    '{"remote":"https:\\/\\/x-access-token:[REDACTED:secret-assignment]@github.com\\/o\\/r.git","n":1}',
+  ],
+  [
+    "secret-assignment",
     // Without a scheme the assignment alone finds it, and stops at the `@` too.
     "//gitlab-ci-token:s3cr3tPassw0rd@gitlab.example.com/g/p.git",
     "s3cr3tPassw0rd",

@@ -165,7 +165,7 @@ class AssignmentCandidate implements Candidate {
   /** The keyword as written ends in a lowercase letter (`Secret`, `apiKey`). */
   readonly lowerEnd: boolean;
   readonly flag: boolean;
-  /** The name starts right after a `/` (`https://x-access-token:…@`, a URL's user name). */
+  /** The name starts right after a `/` (`https://x-access-token:…@`, a URL's user name) or `\/`. */
   readonly afterSlash: boolean;
   /** The value follows `//name:`, a URL's user name: an `@` ends it. */
   urlUser = false;
@@ -230,7 +230,9 @@ class AssignmentCandidate implements Candidate {
     this.claim = match.length;
     this.mode = mode;
     this.flag = match.before === 0x2d;
-    this.afterSlash = (match.nameBefore ?? match.before) === 0x2f;
+    // `\/` (PHP's JSON) reads as a backslash before the name.
+    const nameBefore = match.nameBefore ?? match.before;
+    this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
   }
 
   get from(): number {
