@@ -19,8 +19,7 @@
  * import { byteScanOf, nextChunkSerial } from "./byte-scan.js";
  * const scan = byteScanOf(buildStartFilter([{ bytes: Buffer.from("token"), literal: -1, anchor: 0 }], []));
  * const chunk = Buffer.from("a line with a token in it");
- * const view = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
- * scan.scan(chunk, view, nextChunkSerial(), 0, chunk.length, 0, new Int32Array(1)); // 17: "toke" ends there
+ * scan.scan(chunk, nextChunkSerial(), 0, chunk.length, 0, new Int32Array(1)); // 17: "toke" ends there
  * ```
  */
 
@@ -42,12 +41,11 @@ export interface ByteScan {
   /**
    * The first index in `input[from .. limit)` where the filter stops (`limit` if none),
    * `key` holding the three bytes before `from`; writes to `result[0]` the last four bytes
-   * read (the byte at that index lowest, when it stopped there). `view` reads `input`;
-   * `serial` names this chunk's bytes ({@link nextChunkSerial}, one per chunk scanned).
+   * read (the byte at that index lowest, when it stopped there). `serial` names this
+   * chunk's bytes ({@link nextChunkSerial}, one per chunk scanned).
    */
   scan(
     input: Uint8Array,
-    view: DataView,
     serial: number,
     from: number,
     limit: number,
@@ -90,6 +88,10 @@ export function byteScanOf(filter: StartFilter, wasm = true): ByteScan {
 }
 
 class JsScan implements ByteScan {
+  /** The chunk last scanned, and a view of it that reads four bytes at once. */
+  private chunk: Uint8Array | null = null;
+  private view: DataView | null = null;
+
   constructor(private readonly filter: StartFilter) {}
 
   findRun(
@@ -105,14 +107,17 @@ class JsScan implements ByteScan {
 
   scan(
     input: Uint8Array,
-    view: DataView,
     _serial: number,
     from: number,
     limit: number,
     key: number,
     result: Int32Array,
   ): number {
-    return scanJs(input, view, from, limit, key, this.filter, result);
+    if (this.chunk !== input || this.view === null) {
+      this.chunk = input;
+      this.view = new DataView(input.buffer, input.byteOffset, input.byteLength);
+    }
+    return scanJs(input, this.view, from, limit, key, this.filter, result);
   }
 }
 
@@ -246,7 +251,6 @@ class WasmScan implements ByteScan {
 
   scan(
     input: Uint8Array,
-    _view: DataView,
     serial: number,
     from: number,
     limit: number,

@@ -433,8 +433,6 @@ class Redactor implements RedactorStage {
     if (base >= DENSIFY_AFTER) this.exact = this.exact.densified();
     this.input.begin(chunk, base);
     const n = chunk.length;
-    // The JavaScript start scan reads four bytes at a time through it (one load, any alignment).
-    const view = new DataView(chunk.buffer, chunk.byteOffset, n);
     this.serial = nextChunkSerial();
     let i = 0;
     for (;;) {
@@ -451,7 +449,7 @@ class Redactor implements RedactorStage {
       // (spawning candidates at anchors), then feed every live candidate its bytes.
       const end = Math.min(n, this.deadline - base);
       const start = i;
-      i = this.runAutomata(chunk, view, i, end, base);
+      i = this.runAutomata(chunk, i, end, base);
       if (this.candidates.size > 0) this.candidates.feedAll(chunk, base, end);
       if (this.base64 !== null) this.base64.scan(chunk, base, start, end, this.findRun);
       if (this.hex !== null) this.hex.scan(chunk, base, start, end, this.findRun);
@@ -461,7 +459,8 @@ class Redactor implements RedactorStage {
       this.flush(f, false);
       const heldFrom = Math.min(this.output.at, f);
       this.deadline = heldFrom + this.window;
-      // Keep what is held, and the bytes before it that anchors' word boundary reads.
+      // Keep what is held, and the bytes before it that anchors read (a word boundary
+      // through an escape, where a name starts).
       this.input.retain(Math.max(base, heldFrom - LOOKBEHIND), this.pos);
     }
     this.output.endChunk();
@@ -474,18 +473,12 @@ class Redactor implements RedactorStage {
    * automata from where something may until they are shallow again. Returns `end`; `pos`
    * and the states are current on return and at every event.
    */
-  private runAutomata(
-    chunk: Uint8Array,
-    view: DataView,
-    from: number,
-    end: number,
-    base: number,
-  ): number {
+  private runAutomata(chunk: Uint8Array, from: number, end: number, base: number): number {
     const { byteScan, scanResult, serial } = this;
     let i = from;
     while (i < end) {
       if (this.filtering) {
-        i = byteScan.scan(chunk, view, serial, i, end, this.key, scanResult);
+        i = byteScan.scan(chunk, serial, i, end, this.key, scanResult);
         const k = scanResult[0]!;
         if (i >= end) {
           this.key = k & 0xffffff;
