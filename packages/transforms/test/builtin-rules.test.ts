@@ -440,6 +440,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "The API key is [REDACTED:secret-assignment]",
   ],
   [
+    "jwk-private-key",
+    '{"kty":"EC","crv":"P-256","x":"f4Tg8Hn2Jm6Kp0Lq4Rs8Tu2Vw6Xy0Za4Bc8De2Fg6Hi","d":"Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ","use":"sig"}',
+    "Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ",
+    '{"kty":"EC","crv":"P-256","x":"f4Tg8Hn2Jm6Kp0Lq4Rs8Tu2Vw6Xy0Za4Bc8De2Fg6Hi","d":"[REDACTED:jwk-private-key]","use":"sig"}',
+  ],
+  [
+    "jwk-private-key",
+    // A key printed inside a JSON string (a tool result, a log line).
+    '{"out":"{\\"kty\\":\\"OKP\\",\\"d\\": \\"Zx8Wq3Lm5Np7Rt9Vb1Cd3Fg5Hj7Kl9Mn1Pq3Rs5Tu7V\\"}"}',
+    "Zx8Wq3Lm5Np7Rt9Vb1Cd3Fg5Hj7Kl9Mn1Pq3Rs5Tu7V",
+    '{"out":"{\\"kty\\":\\"OKP\\",\\"d\\": \\"[REDACTED:jwk-private-key]\\"}"}',
+  ],
+  [
     "secret-assignment",
     "export DB_PASSWORD=correct-horse-battery",
     "correct-horse-battery",
@@ -631,6 +644,11 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the false alarms and kin). */
 const SETTINGS = [
+  // One-letter JSON keys whose values are no key: short, worded, or a public member.
+  '{"q": "search terms here", "p": 2, "d": "2024-05-01"}',
+  '{"d":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}',
+  '{"kty":"RSA","e":"AQAB","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86z"}',
+  'x"d":"Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ"',
   // Cookies that carry no credential, and code that only names one.
   "document.cookie: x=1",
   "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT",
