@@ -204,6 +204,9 @@ const WINDOW_AT = ALPHABETS + 256 * MAX_ALPHABETS;
 const WINDOW = 1 << 16;
 const PAGES = Math.ceil((WINDOW_AT + WINDOW) / (1 << 16));
 
+/** The module, compiled once per process (each filter instantiates it with its own memory). */
+let compiledModule: object | undefined;
+
 /** What the scan needs of the runtime's `WebAssembly` (the project's types leave it out). */
 interface WasmRuntime {
   readonly Module: new (bytes: Uint8Array) => object;
@@ -235,7 +238,8 @@ class WasmScan implements ByteScan {
     if (runtime === undefined || filter.quads.byteLength !== 1 << 15) return null;
     let exports: Record<string, unknown>;
     try {
-      exports = new runtime.Instance(new runtime.Module(SCAN_MODULE())).exports;
+      compiledModule ??= new runtime.Module(SCAN_MODULE());
+      exports = new runtime.Instance(compiledModule).exports;
     } catch {
       return null; // e.g. `node --jitless`
     }
