@@ -15,7 +15,7 @@
  * ```
  */
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, byteSet } from "./byte-classes.js";
+import { ALNUM, BLANK, byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -27,7 +27,6 @@ const MAX_VALUE = 1400;
 const MAX_BLANKS = 8;
 const BASE64URL = byteSet("A-Za-z0-9_-");
 const DIGIT_OR_CAPITAL = byteSet("0-9A-Z");
-const BLANK = byteSet(" \t");
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
