@@ -15,7 +15,7 @@ import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
 import { ENCODED_ASSIGNMENT_RULE } from "./rules/encoded-assignment.js";
-import { JWK_PRIVATE_KEY_RULE } from "./rules/jwk.js";
+import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import {
@@ -50,6 +50,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   COOKIE_HEADER_RULE,
   SENSITIVE_OUTPUT_RULE,
   JWK_PRIVATE_KEY_RULE,
+  DOCKER_AUTH_RULE,
   SQL_PASSWORD_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,

@@ -453,6 +453,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     '{"out":"{\\"kty\\":\\"OKP\\",\\"d\\": \\"[REDACTED:jwk-private-key]\\"}"}',
   ],
   [
+    "docker-auth",
+    // ~/.docker/config.json: base64 of `user:password` under a registry's `auth`.
+    '{"auths":{"ghcr.io":{"auth":"Ym9iOnMzY3IzdC1wYXNz"}},"credsStore":"desktop"}',
+    "Ym9iOnMzY3IzdC1wYXNz",
+    '{"auths":{"ghcr.io":{"auth":"[REDACTED:docker-auth]"}},"credsStore":"desktop"}',
+  ],
+  [
     "secret-assignment",
     "export DB_PASSWORD=correct-horse-battery",
     "correct-horse-battery",
@@ -649,6 +656,9 @@ const SETTINGS = [
   '{"d":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}',
   '{"kty":"RSA","e":"AQAB","n":"0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86z"}',
   'x"d":"Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ"',
+  // An `auth` that names a method, or is base64 of no `user:password` pair.
+  '{"auth": "jwt", "mode": {"auth": "basic"}}',
+  '{"auth":"dGhpcyBpcyBub3QgYSBwYWly"}',
   // Cookies that carry no credential, and code that only names one.
   "document.cookie: x=1",
   "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT",
