@@ -295,8 +295,11 @@ export interface MatcherRule extends RuleBase {
  */
 export type RedactionRule = LiteralRule | PatternRule | MatcherRule;
 
-/** Most bytes a rule may claim before its anchor (they are held back behind every anchor). */
-export const MAX_LOOKBEHIND = 64;
+/**
+ * Most bytes a rule may claim before its anchor (they are held back behind every anchor):
+ * an Azure DevOps token's 76 characters before its `AZDO` signature, and the byte before.
+ */
+export const MAX_LOOKBEHIND = 80;
 
 const RULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 
