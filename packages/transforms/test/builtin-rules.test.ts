@@ -435,6 +435,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   ],
   [
     "secret-assignment",
+    // An element named by its attribute (Java's XML properties, Android's strings).
+    '<entry key="db.password">Zx9Kq2Lm8Np4</entry>\n<string name="api_key">Qw8Er7Ty6Ui5Op4</string>',
+    "Zx9Kq2Lm8Np4",
+    '<entry key="db.password">[REDACTED:secret-assignment]</entry>\n<string name="api_key">[REDACTED:secret-assignment]</string>',
+  ],
+  [
+    "secret-assignment",
     "The API key is sk9Xq2Lm4Pn6Rt8Vw0Yz3",
     "sk9Xq2Lm4Pn6Rt8Vw0Yz3",
     "The API key is [REDACTED:secret-assignment]",
@@ -659,6 +666,8 @@ const SETTINGS = [
   // An `auth` that names a method, or is base64 of no `user:password` pair.
   '{"auth": "jwt", "mode": {"auth": "basic"}}',
   '{"auth":"dGhpcyBpcyBub3QgYSBwYWly"}',
+  // An attribute that names a password, before text that is no token.
+  '<label for="password">Password</label><entry key="db.password">changeme</entry>',
   // Cookies that carry no credential, and code that only names one.
   "document.cookie: x=1",
   "Set-Cookie: id=a3fWa; Expires=Thu, 21 Oct 2021 07:28:00 GMT",
