@@ -3,9 +3,10 @@
  * (`start-filter.ts` says what it tests), to the first byte where a needle may start or end,
  * and the search for runs of an alphabet that the base64 and hex views decode
  * (`alphabet-runs.ts`). Where the automata seldom run they are the redactor's cost, so they
- * run as WebAssembly where the runtime has it (the same loops without bounds checks or
- * deoptimisation), and as JavaScript otherwise (`node --jitless`). Both give the same
- * answers; property tests hold them to it.
+ * run as WebAssembly where the runtime has it (the same tests without bounds checks or
+ * deoptimisation, the filter's looks four bytes a step), and as JavaScript otherwise
+ * (`node --jitless`, two bytes a step). Both give the same answers; property tests hold
+ * them to it.
  *
  * The WebAssembly module is written here (`wasm-encoding.ts`) and instantiated once per
  * filter with the filter's tables and the alphabets in its memory; the scans read the chunk
@@ -88,10 +89,6 @@ export function byteScanOf(filter: StartFilter, wasm = true): ByteScan {
 }
 
 class JsScan implements ByteScan {
-  /** The chunk last scanned, and a view of it that reads four bytes at once. */
-  private chunk: Uint8Array | null = null;
-  private view: DataView | null = null;
-
   constructor(private readonly filter: StartFilter) {}
 
   findRun(
@@ -113,11 +110,7 @@ class JsScan implements ByteScan {
     key: number,
     result: Int32Array,
   ): number {
-    if (this.chunk !== input || this.view === null) {
-      this.chunk = input;
-      this.view = new DataView(input.buffer, input.byteOffset, input.byteLength);
-    }
-    return scanJs(input, this.view, from, limit, key, this.filter, result);
+    return scanJs(input, from, limit, key, this.filter, result);
   }
 }
 
@@ -129,7 +122,6 @@ class JsScan implements ByteScan {
  */
 function scanJs(
   input: Uint8Array,
-  view: DataView,
   from: number,
   limit: number,
   key: number,
@@ -143,23 +135,7 @@ function scanJs(
     // A shift count is taken modulo 32: `>> v` picks bit `v & 31` of the word.
     let v = k & SAMPLE_MASK;
     if (((samples[v >> 5]! >> v) & 1) === 0) {
-      // The look ending before `i` is clear: look at the bytes ending at `i + 1` and at
-      // `i + 3`, four bytes read at once (`input[i]` highest), while both are clear.
-      while (i + 3 < limit) {
-        const x = view.getUint32(i);
-        const t = (k << 16) | (x >>> 16);
-        v = t & SAMPLE_MASK;
-        if (((samples[v >> 5]! >> v) & 1) !== 0) break;
-        v = x & SAMPLE_MASK;
-        if (((samples[v >> 5]! >> v) & 1) !== 0) {
-          k = t;
-          i += 2;
-          break;
-        }
-        k = x;
-        i += 4;
-      }
-      // Two bytes at a time (the last few bytes, or the look ending at `i + 1` again).
+      // The look ending before `i` is clear: look at the bytes ending at `i + 1`.
       while (i + 1 < limit) {
         const t = (k << 16) | (input[i]! << 8) | input[i + 1]!;
         v = t & SAMPLE_MASK;
