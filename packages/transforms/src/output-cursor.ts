@@ -62,6 +62,8 @@ export class OutputCursor {
   private readonly segTo: number[] = [];
   private readonly own: Uint8Array[] = [];
   private markerCount = 0;
+  /** Where {@link gather} builds a piece (reused: the piece itself is a fresh copy). */
+  private scratch = new Uint8Array(0);
 
   constructor(
     private readonly input: InputRing,
@@ -204,12 +206,25 @@ export class OutputCursor {
     if (k1 === k0 + 1 && this.segFrom[k0]! >= 0)
       return chunk.subarray(this.segFrom[k0]!, this.segTo[k0]!);
     let bytes = 0;
+    let low = chunk.length;
+    let high = 0;
     for (let k = k0; k < k1; k++) {
       const from = this.segFrom[k]!;
       const to = this.segTo[k]!;
-      bytes += from < 0 ? this.own[to]!.byteLength : to - from;
+      if (from < 0) bytes += this.own[to]!.byteLength;
+      else {
+        bytes += to - from;
+        if (from < low) low = from;
+        if (to > high) high = to;
+      }
     }
-    const out = Buffer.allocUnsafeSlow(bytes);
+    // The chunk's ranges are moved inside one scratch buffer (its bytes from `low` copied in
+    // once, after room for the output): a view per range cost more than its bytes.
+    const span = Math.max(0, high - low);
+    const scratch = this.scratchOf(bytes + span);
+    if (span > 0)
+      scratch.set(low === 0 && high === chunk.length ? chunk : chunk.subarray(low, high), bytes);
+    const shift = bytes - low;
     const markers: number[] = [];
     let at = 0;
     for (let k = k0; k < k1; k++) {
@@ -217,28 +232,32 @@ export class OutputCursor {
       const to = this.segTo[k]!;
       if (from < 0) {
         const piece = this.own[to]!;
-        const n = piece.byteLength;
-        if (from === OWN_MARKER) markers.push(at, at + n);
-        if (n > SHORT_PIECE) out.set(piece, at);
-        else for (let i = 0; i < n; i++) out[at + i] = piece[i]!;
-        at += n;
-      } else if (to - from > SHORT_COPY) {
-        // A plain view: half the cost of `Buffer#subarray`, which makes a Buffer.
-        out.set(new Uint8Array(chunk.buffer, chunk.byteOffset + from, to - from), at);
-        at += to - from;
+        if (from === OWN_MARKER) markers.push(at, at + piece.byteLength);
+        scratch.set(piece, at);
+        at += piece.byteLength;
       } else {
-        // A short range is cheaper copied by hand than through a view.
-        for (let i = from; i < to; i++) out[at++] = chunk[i]!;
+        scratch.copyWithin(at, from + shift, to + shift);
+        at += to - from;
       }
     }
+    // Its own memory, not the shared pool: a consumer may keep or merge it.
+    const out = Buffer.allocUnsafeSlow(bytes);
+    out.set(scratch.subarray(0, bytes));
     return markers.length === 0 ? out : markedPiece(out, markers);
+  }
+
+  /** The scratch buffer, at least `size` bytes (grown by doubling; kept up to {@link MAX_SCRATCH}). */
+  private scratchOf(size: number): Uint8Array {
+    if (size > MAX_SCRATCH) return new Uint8Array(size);
+    if (this.scratch.length < size) {
+      this.scratch = new Uint8Array(Math.max(size, 2 * this.scratch.length));
+    }
+    return this.scratch;
   }
 }
 
-/** Ranges up to this many bytes are copied byte by byte; longer ones through `set` (a line between two markers, ~60 bytes, copies faster so). */
-const SHORT_COPY = 24;
-/** A marker or held piece up to this many bytes is copied byte by byte (no view to make for `set`). */
-const SHORT_PIECE = 16;
+/** Most bytes of scratch a cursor keeps between chunks (a pipe's chunks are 64 KiB). */
+const MAX_SCRATCH = 1 << 18;
 /**
  * Markers in one chunk past which its output goes as one piece: a piece costs ~0.4 µs
  * downstream, a fresh copy of a 64 KiB chunk some microseconds and garbage.

@@ -147,7 +147,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "google", rule: "google-oauth", prefixes: ["1//0"], body: URLSAFE, minBody: 30, shape: "1//0{60:A-Za-z0-9_-}" },
   { family: "google", rule: "google-oauth", prefixes: ["GOCSPX-"], body: URLSAFE, minBody: 24, shape: "GOCSPX-{28:A-Za-z0-9_-}" },
   { family: "huggingface", rule: "huggingface-token", prefixes: ["hf_", "api_org_"], body: "A-Za-z", minBody: 30, maxBody: 40, mixed: true, shape: "%{34:A-Za-z}" },
-  { family: "azure", rule: "azure-client-secret", boundary: false, prefixes: ["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"], body: "A-Za-z0-9_~.-", minBody: 28, maxBody: 40, shape: "{3:A-Za-z0-9}%" + "{34:A-Za-z0-9_~.-}" },
+  { family: "azure", rule: "azure-client-secret", boundary: false, lead: 3, leadBody: "A-Za-z0-9_~.", prefixes: ["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"], body: "A-Za-z0-9_~.-", minBody: 28, maxBody: 40, shape: "{3:A-Za-z0-9}%" + "{34:A-Za-z0-9_~.-}" },
   { family: "azure", rule: "azure-storage-key", prefixes: ["AccountKey=", "SharedAccessKey=", "AccessKey="], body: B64, minBody: 32, keepPrefix: true, shape: "DefaultEndpointsProtocol=https;AccountName=acct;%" + "{86:A-Za-z0-9+/}==;EndpointSuffix=core.windows.net" },
   { family: "hashicorp", rule: "vault-token", prefixes: ["hvs.", "hvb.", "hvr."], body: URLSAFE, minBody: 24, shape: "%{90:A-Za-z0-9_-}" },
   { family: "hashicorp", rule: "terraform-token", prefixes: [".atlasv1."], lead: 14, body: "A-Za-z0-9_=-", minBody: 60, shape: "{14:A-Za-z0-9}%{67:A-Za-z0-9_=-}" },
