@@ -94,6 +94,12 @@ export class CandidateSet {
         this.starts++; // ruled out as its own start would (no candidate: nothing to settle)
         continue;
       }
+      const notAfter = anchor.notAfter;
+      const after = notAfter == null ? -1 : this.input.byteAfter(pos);
+      if (after >= 0 && notAfter![after] === 1) {
+        this.starts++; // ruled out as its first byte would (read when the chunk holds it)
+        continue;
+      }
       this.settle(anchor.rule, pos);
       const lead =
         anchor.lookbehindClass === null

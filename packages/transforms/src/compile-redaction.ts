@@ -38,7 +38,7 @@ import {
   validateRule,
 } from "./rule.js";
 import { byteSet } from "./rules/byte-classes.js";
-import { notBeforeOf } from "./rules/not-before.js";
+import { notAfterOf, notBeforeOf } from "./rules/not-before.js";
 import { buildStartFilter, type StartFilter } from "./start-filter.js";
 
 /** Deepest state of the exact automaton with a dense transition row. */
@@ -124,6 +124,10 @@ export interface CompiledAnchor {
    * out: it is not started. @default none
    */
   readonly notBefore?: Uint8Array | null;
+  /**
+   * Bytes (1 each) that, right after the anchor, rule it out: it is not started. @default none
+   */
+  readonly notAfter?: Uint8Array | null;
   start(match: AnchorMatch, held: HeldText, at: number): Candidate | undefined;
 }
 
@@ -498,6 +502,7 @@ function addAnchors(
     into.leadLength = Math.max(into.leadLength, lookbehind.length);
   }
   const notBefore = (rule.kind === "matcher" ? notBeforeOf(rule) : undefined) ?? null;
+  const notAfter = (rule.kind === "matcher" ? notAfterOf(rule) : undefined) ?? null;
   for (const anchor of rule.anchors) {
     const compiled: CompiledAnchor = {
       rule: index,
@@ -506,6 +511,7 @@ function addAnchors(
       lookbehind: lookbehind?.length ?? 0,
       lookbehindClass,
       notBefore,
+      notAfter,
       start,
     };
     const bytes = Buffer.from(anchor, "utf8");

@@ -61,6 +61,12 @@ export class InputRing implements HeldText {
     return p >= this.chunkBase ? this.chunk[p - this.chunkBase]! : this.bytes[p & this.mask]!;
   }
 
+  /** The byte at `p` when the chunk holds it (`p` past the bytes read), else -1 (not read yet). */
+  byteAfter(p: number): number {
+    const k = p - this.chunkBase;
+    return k >= 0 && k < this.chunk.length ? this.chunk[k]! : -1;
+  }
+
   latin1(start: number, end: number): string {
     const text = Buffer.allocUnsafe(Math.max(0, end - start));
     for (let p = start; p < end; p++) text[p - start] = this.byteAt(p);

@@ -5,7 +5,7 @@ import { PROVIDER_FORMATS } from "../src/provider-catalogue.js";
 import { redactText } from "../src/redact-text.js";
 import { createRedactor } from "../src/redactor.js";
 import { Verdict } from "../src/rule.js";
-import { notBeforeOf } from "../src/rules/not-before.js";
+import { notAfterOf, notBeforeOf } from "../src/rules/not-before.js";
 import { allChunkings, checkNoSecretPiece, checkRedaction, checkRedactor } from "../src/testing.js";
 import { checkEverySplit } from "./every-split.js";
 
@@ -907,6 +907,28 @@ describe("bytes that rule an anchor out before it starts", () => {
       }
     }
     // The token, assignment and command-line rules register theirs.
+    expect(checked).toBeGreaterThan(10_000);
+  });
+
+  it("and after it: only first bytes every candidate rejects, whatever came before", () => {
+    let checked = 0;
+    for (const rule of BUILTIN_RULES) {
+      if (rule.kind !== "matcher") continue;
+      const ruledOut = notAfterOf(rule);
+      if (ruledOut === undefined) continue;
+      for (const anchor of rule.anchors) {
+        const length = Buffer.byteLength(anchor);
+        for (const before of [-1, 0x20, 0x2d, 0x2f, 0x5f, 0x41, 0x22]) {
+          for (let after = 0; after < 256; after++) {
+            if (ruledOut[after] !== 1) continue;
+            const candidate = rule.start({ anchor, length, before, nameBefore: before });
+            if (candidate !== undefined) expect(candidate.next(after)).toBe(Verdict.Reject);
+            checked++;
+          }
+        }
+      }
+    }
+    // The assignment rules (keywords and vendor names) register theirs.
     expect(checked).toBeGreaterThan(10_000);
   });
 });

@@ -48,7 +48,7 @@ import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../
 import { ALNUM, BLANK, byteSet, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
-import { withNotBefore } from "./not-before.js";
+import { withNotAfter, withNotBefore } from "./not-before.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
 const QUOTES = byteSet("\"'`");
@@ -999,6 +999,9 @@ export function assignmentRule(
       return new AssignmentCandidate(match, mode);
     },
   };
+  // What `Phase.First` rejects: a lowercase letter (a longer word; `s` may be a plural, read
+  // on), and for a whole word any letter or digit.
+  withNotAfter(rule, byteSet(mode.wholeWord ? "A-Za-z0-9" : mode.vendor ? "a-z" : "a-rt-z"));
   return mode.boundary ? withNotBefore(rule, NOT_BEFORE) : rule;
 }
 

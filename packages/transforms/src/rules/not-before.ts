@@ -1,10 +1,12 @@
 /**
  * Bytes that, standing just before an anchor (as `AnchorMatch.before` reads them), rule the
- * anchor out whatever follows, for the built-in rules that check a boundary first. The
- * candidate set tests them before it starts a candidate: in ordinary text most anchor
- * occurrences of short prefixes (`s.` in `routes.js`, `az` in a trace id) end there, at the
- * cost of one table lookup instead of a candidate's start. A rule's own `start` still makes
- * the same test; this only skips the work around it.
+ * anchor out whatever follows, for the built-in rules that check a boundary first; and bytes
+ * that rule it out when they come right after it (the first byte a candidate is fed), for
+ * rules whose candidates reject such a byte at once (`pass` in `password`, `token` in
+ * `tokens`). The candidate set tests them before it starts a candidate: in ordinary text
+ * most anchor occurrences of short prefixes (`s.` in `routes.js`, `az` in a trace id) end
+ * there, at the cost of one table lookup instead of a candidate's start. A rule's own
+ * `start` and `next` still make the same tests; this only skips the work around them.
  *
  * @example
  * ```ts
@@ -17,6 +19,7 @@
 import type { MatcherRule } from "../rule.js";
 
 const NOT_BEFORE = new WeakMap<MatcherRule, Uint8Array>();
+const NOT_AFTER = new WeakMap<MatcherRule, Uint8Array>();
 
 /** `rule`, registered with the bytes (1 each) whose presence before an anchor rules it out. */
 export function withNotBefore<R extends MatcherRule>(rule: R, bytes: Uint8Array): R {
@@ -27,4 +30,19 @@ export function withNotBefore<R extends MatcherRule>(rule: R, bytes: Uint8Array)
 /** The bytes registered for `rule`, if any. */
 export function notBeforeOf(rule: MatcherRule): Uint8Array | undefined {
   return NOT_BEFORE.get(rule);
+}
+
+/**
+ * `rule`, registered with the bytes (1 each) that rule an anchor out when they follow it:
+ * every candidate it starts rejects such a first byte whatever the anchor and what came
+ * before it.
+ */
+export function withNotAfter<R extends MatcherRule>(rule: R, bytes: Uint8Array): R {
+  NOT_AFTER.set(rule, bytes);
+  return rule;
+}
+
+/** The bytes registered for `rule` by {@link withNotAfter}, if any. */
+export function notAfterOf(rule: MatcherRule): Uint8Array | undefined {
+  return NOT_AFTER.get(rule);
 }
