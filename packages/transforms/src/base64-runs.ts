@@ -246,9 +246,10 @@ export class Base64Runs implements RunView {
    */
   private decide(start: number, length: number, next: number): number {
     // A run the rules already redacted whole (a token, a JWT's parts, an assignment's
-    // value) is not decoded: its span would change nothing, and no padding follows it.
-    const lowest = this.keyRule >= 0 ? Math.min(this.keyRule, this.rule) : this.rule;
-    if (next !== PAD && this.redacted(start, start + length, lowest)) return -1;
+    // value) is not decoded: its span would change no byte, and no padding follows it
+    // (only, at most, the marker's name: `MY_SECRET=<40 random>` stays a secret
+    // assignment rather than an AWS secret key, which nothing but its length says).
+    if (next !== PAD && this.redacted(start, start + length, Number.MAX_SAFE_INTEGER)) return -1;
     if (length === SECRET_KEY_LENGTH && this.keyRule >= 0 && this.isSecretKey(start, next))
       return this.keyRule;
     return this.carriesSecret(start, length) ? this.rule : -1;
