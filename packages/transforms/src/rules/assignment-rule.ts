@@ -173,7 +173,7 @@ class AssignmentCandidate implements Candidate {
   /** Bytes seen after the anchor. */
   offset = 0;
   /** First byte (offset from the anchor) this candidate may redact. */
-  claim: number;
+  from: number;
   count = 0;
   keyQuoted = false;
   quote = 0;
@@ -227,7 +227,7 @@ class AssignmentCandidate implements Candidate {
     const last = match.anchor.charCodeAt(match.anchor.length - 1);
     this.lowerEnd = last >= 0x61 && last <= 0x7a;
     this.anchorLength = match.length;
-    this.claim = match.length;
+    this.from = match.length;
     this.mode = mode;
     this.flag = match.before === 0x2d;
     // `\/` (PHP's JSON) reads as a backslash before the name.
@@ -235,9 +235,6 @@ class AssignmentCandidate implements Candidate {
     this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
   }
 
-  get from(): number {
-    return this.claim;
-  }
 
   get to(): number | undefined {
     return this.semi >= 0 ? this.semi : undefined;
@@ -262,7 +259,7 @@ class AssignmentCandidate implements Candidate {
               : Phase.Name;
           if (this.phase === Phase.Plural) {
             this.tail += String.fromCharCode(byte);
-            this.claim = here + 1;
+            this.from = here + 1;
             return Verdict.Hold;
           }
           continue;
@@ -275,7 +272,7 @@ class AssignmentCandidate implements Candidate {
           if (NAME[byte] === 1) {
             if (++this.count > MAX_NAME) return Verdict.Reject;
             if (this.tail.length < MAX_TAIL) this.tail += String.fromCharCode(byte);
-            this.claim = here + 1;
+            this.from = here + 1;
             return Verdict.Hold;
           }
           if (this.namesNoSecret()) return Verdict.Reject;
@@ -283,7 +280,7 @@ class AssignmentCandidate implements Candidate {
           this.count = 0;
           continue;
         case Phase.AfterName:
-          this.claim = here + 1;
+          this.from = here + 1;
           if (this.pending !== 0) {
             if (byte === 0x3d) {
               this.pending = 0;
@@ -354,7 +351,7 @@ class AssignmentCandidate implements Candidate {
             // (netrc `password X`, `api_token X`): the word is held until it says which.
             this.phase = Phase.TypeWord;
             this.count = 1;
-            this.claim = here;
+            this.from = here;
             this.value = [byte];
             return Verdict.Hold;
           } else return Verdict.Reject;
@@ -372,7 +369,7 @@ class AssignmentCandidate implements Candidate {
             if (this.spaced && (byte === 0x3a || BLANK[byte] === 1) && isIsWord(this.value)) {
               this.value = [];
               this.count = 0;
-              this.claim = here + 1;
+              this.from = here + 1;
               this.strict = byte !== 0x3a;
               this.phase = byte === 0x3a ? Phase.AfterColon : Phase.ValueStart;
               return Verdict.Hold;
@@ -381,7 +378,7 @@ class AssignmentCandidate implements Candidate {
             if (this.mode.vendor && (byte === 0x3a || byte === 0x3d) && isKeyWord(this.value)) {
               this.value = [];
               this.phase = byte === 0x3a ? Phase.AfterColon : Phase.AfterEquals;
-              this.claim = here + 1;
+              this.from = here + 1;
               return Verdict.Hold;
             }
             if (BLANK[byte] !== 1 && byte !== 0x3d) {
@@ -392,7 +389,7 @@ class AssignmentCandidate implements Candidate {
               continue;
             }
           }
-          this.claim = here + 1;
+          this.from = here + 1;
           if (BLANK[byte] === 1) {
             if (this.mode.vendor && this.count > 0 && isKeyWord(this.value)) {
               // `Datadog key <value>`: the word after `key` may be the value, as after a keyword.
@@ -422,11 +419,11 @@ class AssignmentCandidate implements Candidate {
           if (byte === 0x3d) {
             // "== x" is a comparison; "==x" a value starting with "=".
             this.phase = Phase.Compound;
-            this.claim = here;
+            this.from = here;
             return Verdict.Hold;
           }
           if (byte === 0x3e) {
-            this.claim = here + 1;
+            this.from = here + 1;
             return Verdict.Hold;
           }
           continue;
@@ -443,7 +440,7 @@ class AssignmentCandidate implements Candidate {
             this.phase = Phase.Block;
             this.count = 0;
             this.pending = byte; // a "\r" may take one "\n" after it
-            this.claim = here + 1;
+            this.from = here + 1;
             return Verdict.Hold;
           }
           // `aws:iam::…` is a name, not an assignment: a vendor's value follows a blank or quote.
@@ -451,7 +448,7 @@ class AssignmentCandidate implements Candidate {
           // "::" is a scope operator unless `::=` / `:::=`; ":=" an assignment.
           if (byte === 0x3a) {
             if (++this.pending > 2) return Verdict.Reject;
-            this.claim = here + 1;
+            this.from = here + 1;
             return Verdict.Hold;
           }
           if (this.pending > 0 && byte !== 0x3d) return Verdict.Reject;
@@ -461,13 +458,13 @@ class AssignmentCandidate implements Candidate {
           this.pending = 0;
           this.phase = Phase.ValueStart;
           if (byte === 0x3d) {
-            this.claim = here + 1;
+            this.from = here + 1;
             return Verdict.Hold;
           }
           this.colon = true;
           continue;
         case Phase.Block:
-          this.claim = here + 1;
+          this.from = here + 1;
           if (byte === 0x0a && this.pending === 0x0d) {
             this.pending = 0; // "\r\n"
             return Verdict.Hold;
@@ -480,7 +477,7 @@ class AssignmentCandidate implements Candidate {
           this.count = 0;
           continue;
         case Phase.BlockName:
-          this.claim = here + 1;
+          this.from = here + 1;
           if (NAME[byte] === 1) {
             if (++this.count > MAX_NAME) return Verdict.Reject;
             if (this.tail.length < MAX_TAIL) this.tail += String.fromCharCode(byte);
@@ -492,7 +489,7 @@ class AssignmentCandidate implements Candidate {
           this.count = 0;
           return Verdict.Hold;
         case Phase.ValueStart:
-          this.claim = here + 1;
+          this.from = here + 1;
           if (this.quoteEscape) {
             this.quoteEscape = false;
             if (byte !== 0x22 && byte !== 0x27) return Verdict.Reject;
@@ -525,10 +522,10 @@ class AssignmentCandidate implements Candidate {
           }
           if (SPACE[byte] === 1 || byte === this.quote) return Verdict.Reject;
           this.phase = Phase.Held;
-          this.claim = here;
+          this.from = here;
           continue;
         case Phase.Held: {
-          if (this.value.length === 0 || this.claim > here) this.claim = here - this.value.length;
+          if (this.value.length === 0 || this.from > here) this.from = here - this.value.length;
           if (this.endsAtBackslash(byte)) {
             this.value.pop();
             if (!this.credible(true)) return Verdict.Reject;
@@ -879,7 +876,7 @@ class AssignmentCandidate implements Candidate {
       const kept = Math.min(i, start + MAX_TAIL - this.tail.length);
       for (let p = start; p < kept; p++) this.tail += String.fromCharCode(input[p]!);
       this.count += i - start;
-      this.claim = this.anchorLength + this.offset + (i - start);
+      this.from = this.anchorLength + this.offset + (i - start);
     }
     this.offset += i - start;
     return i;
@@ -909,7 +906,7 @@ class AssignmentCandidate implements Candidate {
     // An XML element's text is a value only once its closing tag is seen.
     if (this.phase === Phase.Held && this.quote !== 0x3c) {
       this.dropFullStop(this.anchorLength + this.offset);
-      this.claim = Math.min(this.claim, this.anchorLength + this.offset - this.value.length);
+      this.from = Math.min(this.from, this.anchorLength + this.offset - this.value.length);
       return this.credible(true) ? Verdict.Close : Verdict.Reject;
     }
     if (this.phase === Phase.Unquoted && (this.semi >= 0 || keyOpen)) return Verdict.Close;

@@ -93,7 +93,7 @@ export const AUTHORIZATION_HEADER_RULE: MatcherRule = {
 class AuthorizationCandidate implements Candidate {
   phase: number = Phase.Name;
   here: number;
-  claim: number;
+  from: number;
   count = 0;
   keyQuoted = false;
   quote = 0;
@@ -126,12 +126,9 @@ class AuthorizationCandidate implements Candidate {
 
   constructor(length: number) {
     this.here = length - 1;
-    this.claim = length;
+    this.from = length;
   }
 
-  get from(): number {
-    return this.claim;
-  }
 
   get to(): number | undefined {
     return this.closeAt;
@@ -155,7 +152,7 @@ class AuthorizationCandidate implements Candidate {
     for (;;) {
       switch (this.phase) {
         case Phase.Name:
-          this.claim = here + 1;
+          this.from = here + 1;
           if (NAME[byte] === 1) {
             if (byte !== 0x5f && byte !== 0x2d) this.tail += String.fromCharCode(byte | 0x20);
             return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
@@ -165,7 +162,7 @@ class AuthorizationCandidate implements Candidate {
           this.phase = Phase.AfterName;
           continue;
         case Phase.AfterName:
-          this.claim = here + 1;
+          this.from = here + 1;
           if (this.quoteEscape) {
             this.quoteEscape = false;
             if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
@@ -186,7 +183,7 @@ class AuthorizationCandidate implements Candidate {
           this.phase = Phase.ValueStart;
           return Verdict.Hold;
         case Phase.ValueStart:
-          this.claim = here + 1;
+          this.from = here + 1;
           if (this.quoteEscape) {
             this.quoteEscape = false;
             if (byte !== 0x22 && byte !== 0x27) return Verdict.Reject;
@@ -215,12 +212,12 @@ class AuthorizationCandidate implements Candidate {
         case Phase.Word:
           return this.wordByte(byte, here);
         case Phase.CredentialStart:
-          this.claim = here + 1;
+          this.from = here + 1;
           if (BLANK[byte] === 1) return Verdict.Hold;
           // A placeholder (`Bearer ${token}`, `Bearer <token>`, `Bearer {{token}}`) is code or
           // documentation, not a credential.
           if (this.endsValue(byte) || PLACEHOLDER[byte] === 1) return Verdict.Reject;
-          this.claim = here;
+          this.from = here;
           this.phase = Phase.Credential;
           continue;
         default:
@@ -234,7 +231,7 @@ class AuthorizationCandidate implements Candidate {
     const word = this.word;
     if (word === "") {
       if (PLACEHOLDER[byte] === 1) return Verdict.Reject;
-      this.claim = here;
+      this.from = here;
     }
     if (WORD[byte] === 1 && word.length < MAX_WORD) {
       this.word += String.fromCharCode(byte | 0x20);
@@ -248,7 +245,7 @@ class AuthorizationCandidate implements Candidate {
     if (scheme) {
       this.single = SINGLE_TOKEN_SCHEMES.has(word);
       this.phase = Phase.CredentialStart;
-      this.claim = here + 1;
+      this.from = here + 1;
       return Verdict.Hold;
     }
     if (this.endsValue(byte)) return Verdict.Reject;
@@ -312,7 +309,7 @@ class AuthorizationCandidate implements Candidate {
         if (input[i] !== 0x5f && input[i] !== 0x2d)
           this.tail += String.fromCharCode(input[i]! | 0x20);
       this.count += i - start;
-      this.claim = this.here + (i - start) + 1;
+      this.from = this.here + (i - start) + 1;
     }
     this.here += i - start;
     return i;
