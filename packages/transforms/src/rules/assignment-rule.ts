@@ -235,7 +235,6 @@ class AssignmentCandidate implements Candidate {
     this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
   }
 
-
   get to(): number | undefined {
     return this.semi >= 0 ? this.semi : undefined;
   }

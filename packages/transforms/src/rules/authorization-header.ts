@@ -129,7 +129,6 @@ class AuthorizationCandidate implements Candidate {
     this.from = length;
   }
 
-
   get to(): number | undefined {
     return this.closeAt;
   }
