@@ -233,7 +233,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Mailchimp: 32 hex digits, then the data centre `-us<N>`; anchored on `-us`, the 32
   // characters before it claimed with it.
   { family: "mailchimp", rule: "mailchimp-key", prefixes: ["-us"], lead: 32, body: "0-9", minBody: 1, maxBody: 2, shape: "{32:a-f0-9}%{2:1-9}" },
-  { family: "mailgun", rule: "mailgun-key", prefixes: ["key-", "pubkey-"], body: HEX, minBody: 32, shape: "key-{32:a-f0-9}" },
+  // Mailgun's documented keys are 32 lowercase letters and digits (`key-3ax6…`), not only hex.
+  { family: "mailgun", rule: "mailgun-key", prefixes: ["key-", "pubkey-"], body: "a-z0-9", minBody: 32, maxBody: 40, mixed: "digit", shape: "key-{32:a-z0-9}" },
   { family: "resend", rule: "resend-key", prefixes: ["re_"], body: "A-Za-z0-9_", minBody: 30, mixed: true, shape: "re_{8:A-Za-z0-9}_{24:A-Za-z0-9}" },
   { family: "authress", rule: "authress-key", prefixes: ["authress_", "scauth_"], body: "A-Za-z0-9_.-", minBody: 40, mixed: true, shape: "%{12:a-z0-9}.{4:a-z0-9}.acc_{16:a-z0-9}.{40:A-Za-z0-9}" },
   { family: "fastly", rule: "fastly-token", prefixes: ["fa-"], body: URLSAFE, minBody: 32, mixed: true, shape: "fa-{32:A-Za-z0-9_-}" },
@@ -315,6 +316,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Laravel's application key, as `php artisan key:generate` writes it to `.env`: 32 random
   // bytes in base64 after `base64:` (the name stays).
   { family: "laravel", rule: "laravel-app-key", prefixes: ["APP_KEY=base64:"], body: B64, minBody: 40, maxBody: 64, keepPrefix: true, shape: "%{43:A-Za-z0-9+/}=" },
+  // NVIDIA's personal API keys (NGC, the API catalog): `nvapi-` and 64 URL-safe characters.
+  { family: "nvidia", rule: "nvidia-api-key", prefixes: ["nvapi-"], body: URLSAFE, minBody: 40, maxBody: 128, mixed: true, shape: "nvapi-{64:A-Za-z0-9_-}" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
