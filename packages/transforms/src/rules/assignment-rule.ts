@@ -118,6 +118,12 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
     " ",
   ),
 ]);
+/** Keywords as the value test compares them, by anchor (see `keyword()`). */
+const KEYWORDS = new Map<string, string>();
+/** First bytes of a regular expression written as a value (`/^…`, `/[…`, `^[…`, `[…]+`). */
+const REGEX_START = byteSet("/^[");
+/** A value with one of these may end a statement early (`tokenStart=0;for(`). */
+const STATEMENT_END = /[;,)]/;
 /** Whole values that are words, not secrets. */
 const NOT_SECRET_VALUES = new Set(
   (
@@ -125,6 +131,7 @@ const NOT_SECRET_VALUES = new Set(
     "unknown object await new this self typeof function async return required optional default readonly"
   ).split(" "),
 );
+const LONGEST_NOT_SECRET_VALUE = Math.max(...[...NOT_SECRET_VALUES].map((w) => w.length));
 
 const Phase = {
   First: 0,
@@ -745,7 +752,37 @@ class AssignmentCandidate implements Candidate {
 
   /** The keyword, lowercase without separators (`api_key` → apikey); only a value test needs it. */
   keyword(): string {
-    return this.anchor.toLowerCase().replace(/[_-]/g, "");
+    let keyword = KEYWORDS.get(this.anchor);
+    if (keyword === undefined) {
+      keyword = this.anchor.toLowerCase().replace(/[_-]/g, "");
+      KEYWORDS.set(this.anchor, keyword);
+    }
+    return keyword;
+  }
+
+  /** An unquoted value that is code: a call, a member path, an object or array literal. */
+  codeNotValue(text: string, bare: string, first: number, complete: boolean): boolean {
+    if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26 || first === 0x21)
+      return true;
+    const call = text.includes("(") || text.includes("[");
+    if (call && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return true;
+    if (complete && bare.includes(".") && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(bare))
+      return true;
+    // Minified code: a number or a literal word ending a statement (`tokenStart=0;for(`).
+    const head = STATEMENT_END.test(text) ? /^([^;,)]*)[;,)]/.exec(text)?.[1] : undefined;
+    if (head !== undefined && (/^[0-9._:-]{1,7}$/.test(head) || NOT_SECRET_VALUES.has(head)))
+      return true;
+    // A property of an object named after the keyword (`token.prev = prev`), or an
+    // identifier ending a statement (`token = next;`: code spaces its `=`, a shell cannot).
+    if (this.tail.startsWith(".")) return true;
+    if (complete && this.spacedEquals && text.endsWith(";") && /^[A-Za-z_$][\w$]*$/.test(bare))
+      return true;
+    // `token = nextchar`, `self.password = password`: a spaced `=` before a word of
+    // letters alone assigns a variable (a password in an INI file has a digit or a sign).
+    if (complete && this.spacedEquals && /^[A-Za-z_]+$/.test(bare)) return true;
+    // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
+    // after `=` it may be a password (`PASSWORD=hunter`).
+    return complete && this.colon && /^[A-Za-z_]+$/.test(bare);
   }
 
   /** The value test, on the held bytes (`complete`: the value ended there). */
@@ -772,6 +809,12 @@ class AssignmentCandidate implements Candidate {
     }
     const text = String.fromCharCode(...v);
     const first = v[0]!;
+    // The tests below only say no, so their order is free: the commonest first (`null`,
+    // `true`), and each regular expression only where its first byte or sign is present.
+    const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
+    if (complete && bare.length <= LONGEST_NOT_SECRET_VALUE) {
+      if (NOT_SECRET_VALUES.has(bare.toLowerCase()) || /^[0-9._:-]{1,7}$/.test(bare)) return false;
+    }
     // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (its
     // prefix stays), the others only say where the password is.
     if (this.flag && OPENSSL_PASSWORD_ARGUMENT.test(text)) return false;
@@ -780,8 +823,8 @@ class AssignmentCandidate implements Candidate {
     if (text.startsWith("[REDACTED") || text.includes("...") || text.includes("\u2026"))
       return false;
     if (complete && n >= 2 && v.every((b) => b === first)) return false;
-    if (/^\*+$/.test(text)) return false;
-    if (/^https?:\/\/[^@]*$/.test(text)) return false;
+    if (first === 0x2a && /^\*+$/.test(text)) return false;
+    if (first === 0x68 && /^https?:\/\/[^@]*$/.test(text)) return false;
     // A quoted value that opens with code punctuation closes a string the keyword stood in
     // (`prompt='Password: ', stream=None)`), as does text after a closing tag's `>` that
     // opens with a quote (`</xToken>","next":…`); one that names the keyword is a name
@@ -789,8 +832,7 @@ class AssignmentCandidate implements Candidate {
     const xml = this.quote === 0x3c;
     if ((!unquoted || xml) && (CLOSING[first] === 1 || (xml && QUOTES[first] === 1))) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
-    if (/^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
-    const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
+    if (REGEX_START[first] === 1 && /^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
     if (
       complete &&
       /^[A-Za-z][A-Za-z_.-]*$/.test(bare) &&
@@ -798,30 +840,7 @@ class AssignmentCandidate implements Candidate {
     )
       return false;
     if (!/[A-Za-z0-9]/.test(text)) return false;
-    if (complete && NOT_SECRET_VALUES.has(bare.toLowerCase())) return false;
-    if (complete && /^[0-9._:-]{1,7}$/.test(bare)) return false;
-    if (unquoted) {
-      // Code, not a value: a call, a member path, an object or array literal.
-      if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26 || first === 0x21)
-        return false;
-      if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return false;
-      if (complete && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(bare)) return false;
-      // Minified code: a number or a literal word ending a statement (`tokenStart=0;for(`).
-      const head = /^([^;,)]*)[;,)]/.exec(text)?.[1];
-      if (head !== undefined && (/^[0-9._:-]{1,7}$/.test(head) || NOT_SECRET_VALUES.has(head)))
-        return false;
-      // A property of an object named after the keyword (`token.prev = prev`), or an
-      // identifier ending a statement (`token = next;`: code spaces its `=`, a shell cannot).
-      if (this.tail.startsWith(".")) return false;
-      if (complete && this.spacedEquals && text.endsWith(";") && /^[A-Za-z_$][\w$]*$/.test(bare))
-        return false;
-      // `token = nextchar`, `self.password = password`: a spaced `=` before a word of
-      // letters alone assigns a variable (a password in an INI file has a digit or a sign).
-      if (complete && this.spacedEquals && /^[A-Za-z_]+$/.test(bare)) return false;
-      // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
-      // after `=` it may be a password (`PASSWORD=hunter`).
-      if (complete && this.colon && /^[A-Za-z_]+$/.test(bare)) return false;
-    }
+    if (unquoted && this.codeNotValue(text, bare, first, complete)) return false;
     if (this.strict || this.mode.vendor) {
       if (complete && n < (this.mode.vendor ? 16 : 6)) return false;
       if (!v.every((b) => TOKEN_ALPHABET[b] === 1)) return false;
