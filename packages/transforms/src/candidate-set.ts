@@ -26,6 +26,12 @@ interface LiveCandidate {
   next: number;
   /** It has a `skip` fast path, and the set uses them (read once: candidates' classes vary). */
   readonly skips: boolean;
+  /**
+   * The candidate's `next` and `skip`, read once at its start: candidates of many classes
+   * pass through the same loop, where reading them a byte at a time is a megamorphic lookup.
+   */
+  readonly nextOf: Candidate["next"];
+  readonly skipOf: Candidate["skip"];
   /** The last verdict `next` returned (`Hold` or `Redact`), or -1 before the first. */
   last: number;
   /** Input offset before which `skip` is not tried again (it consumed nothing last time). */
@@ -129,6 +135,8 @@ export class CandidateSet {
         maxLength: anchor.maxLength,
         next: pos,
         skips: this.useSkip && cand.skip !== undefined,
+        nextOf: cand.next,
+        skipOf: cand.skip,
         last: -1,
         skipFrom: 0,
         skipGap: 1,
@@ -248,7 +256,7 @@ export class CandidateSet {
       if (last >= 0 && l.skips && base + i >= l.skipFrom) {
         // A held run may not pass the hold limit: the byte that would goes through `next`.
         const limit = last === Verdict.Hold ? Math.min(end, l.front + l.maxLength - base) : end;
-        const j = cand.skip!(chunk, i, limit);
+        const j = l.skipOf!.call(cand, chunk, i, limit);
         if (j > i) {
           if (last === Verdict.Hold) {
             l.front = clampFront(l.at + cand.from, l.front, base + j);
@@ -267,7 +275,7 @@ export class CandidateSet {
         l.skipGap = Math.min(2 * l.skipGap, MAX_SKIP_GAP);
       }
       const p = base + i;
-      const verdict = cand.next(chunk[i]!);
+      const verdict = l.nextOf.call(cand, chunk[i]!);
       i++;
       if (verdict === Verdict.Hold) {
         l.front = clampFront(l.at + cand.from, l.front, p + 1);
