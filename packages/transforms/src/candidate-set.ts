@@ -266,8 +266,7 @@ export class CandidateSet {
           }
           i = j;
           l.skipGap = 1;
-          // It stopped at a byte it does not take: that byte goes through `next` (a second
-          // call there would consume nothing; `next` gives the same verdicts either way).
+          // Stopped short, on a byte it does not take: `next` reads it (the same verdicts).
           if (j < limit) l.skipFrom = base + j + 1;
           continue;
         }
