@@ -145,7 +145,8 @@ for (const [name, make] of [
     }
   }
   // The linearity check after the rounds: run among them it warmed this build alone.
-  for (let r = 0; r < rounds; r++) doubles.push(cpuSeconds(mine, contenders.this[1], double, thisOptions));
+  for (let r = 0; r < rounds; r++)
+    doubles.push(cpuSeconds(mine, contenders.this[1], double, thisOptions));
   const mbps = (s) => size / 1e6 / s;
   const base = median(times.other);
   console.log(
