@@ -447,6 +447,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "The API key is [REDACTED:secret-assignment]",
   ],
   [
+    "secret-assignment",
+    // A properties file's or flattened YAML's dotted keys, the keyword inside the name.
+    "jwt.secret.key=Zx9Kq2Lm8Np4Qr6\napi.key: Qw8Er7Ty6Ui5Op4\nmail.private.key=Zx9Kq2Lm8Np4Qr6",
+    "Zx9Kq2Lm8Np4Qr6",
+    "jwt.secret.key=[REDACTED:secret-assignment]\napi.key: [REDACTED:secret-assignment]\nmail.private.key=[REDACTED:secret-assignment]",
+  ],
+  [
     "jwk-private-key",
     '{"kty":"EC","crv":"P-256","x":"f4Tg8Hn2Jm6Kp0Lq4Rs8Tu2Vw6Xy0Za4Bc8De2Fg6Hi","d":"Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ","use":"sig"}',
     "Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ",
@@ -723,6 +730,10 @@ const BENIGN = [
   "max_tokens=4096 input_tokens: 12 tokenizer=cl100k secretary: alice",
   "password:\nnext line",
   "if token == expected { } Token::Bearer",
+  // A property of an object named after a keyword: code spaces its `=`, minified code
+  // assigns names, and a dotted name's next word may say it is not the secret.
+  "token.prev = prev1; e.token.value=n1; token.url=https1example; token.length=abc12345",
+  "Loading private.key from /etc/ssl and api.key in the settings; see api.example.com",
   "ssh://git@github.com/org/repo.git and https://example.com:8443/path",
   "task-runner-for-the-pipeline sk-learn-compatible-estimator-thing",
   "AKIA is a prefix; ghp_ too; eyJ alone; npm_config_cache=/tmp",

@@ -95,6 +95,8 @@ const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
 const MAX_BLANKS = 16;
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
+/** Shortest value after a dotted name that is read as a key's (see `dottedKey`). */
+const DOTTED_VALUE = 8;
 /** Value bytes held and looked at before deciding. */
 export const DECIDE = 48;
 
@@ -220,6 +222,8 @@ class AssignmentCandidate implements Candidate {
   backslash = -1;
   /** Blanks stood before the `=` (`token = x`: code or an INI file, not a shell). */
   spacedEquals = false;
+  /** The separator was a plain `=` (not `.=`, `+=`, `?=`, `:`). */
+  equals = false;
   /** A word after the name and a space may be the value (`password X`). */
   spaced = false;
   /** A vendor's name was followed by the word `key` and a space (`Datadog key X`). */
@@ -324,6 +328,7 @@ class AssignmentCandidate implements Candidate {
           if (byte === 0x3d) {
             this.phase = Phase.AfterEquals;
             this.spacedEquals = this.count > 0;
+            this.equals = true;
           } else if (byte === 0x3a) this.phase = Phase.AfterColon;
           else if (byte === 0x3f || byte === 0x2b || byte === 0x2e) {
             this.pending = byte;
@@ -760,6 +765,19 @@ class AssignmentCandidate implements Candidate {
     return keyword;
   }
 
+  /**
+   * A dotted name going on after the keyword (`jwt.secret.key=…`, `api.key: …`) names a
+   * key of a properties or YAML file, not a property of an object named after it (`token.prev
+   * = prev`), when the value is a literal token: `n` letters, digits, `_` and `-` with a
+   * letter and a digit, at least {@link DOTTED_VALUE} of them, after `:` or an `=` with no
+   * blank before it (code spaces its `=`; minified code assigns names, not such literals).
+   */
+  dottedKey(n: number): boolean {
+    return (
+      !this.mode.vendor && n >= DOTTED_VALUE && (this.colon || (this.equals && !this.spacedEquals))
+    );
+  }
+
   /** An unquoted value that is code: a call, a member path, an object or array literal. */
   codeNotValue(text: string, bare: string, first: number, complete: boolean): boolean {
     if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26 || first === 0x21)
@@ -804,7 +822,7 @@ class AssignmentCandidate implements Candidate {
       else if (b !== 0x5f && b !== 0x2d) sign = true;
     }
     if (!sign && digit && letter) {
-      if (unquoted && this.tail.startsWith(".")) return false;
+      if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
       return !complete || n >= (this.mode.vendor ? 16 : this.strict ? 6 : 1);
     }
     const text = String.fromCharCode(...v);

@@ -1,7 +1,7 @@
 /**
  * The usual spellings of a (possibly multi-word) keyword: lowercase, UPPERCASE,
  * Capitalized, camelCase, PascalCase and an acronym first (`APIKey`), joined by `_`, `-`,
- * nothing or a space. Built-in rules spell their keywords out this way instead of matching
+ * nothing, a space or a dot. Built-in rules spell their keywords out this way instead of matching
  * ASCII case-insensitively: the spellings join the one exact automaton, so scanning stays
  * one table lookup per byte (a case-folded automaton would be a second lookup on every
  * byte). Arbitrary case mixes such as `pAsSwOrD` are not matched.
@@ -16,8 +16,9 @@ export function keywordSpellings(words: readonly string[]): string[] {
   const lower = words.map((w) => w.toLowerCase());
   const cap = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
   const spellings = new Set<string>();
-  // Words apart too (`API key: …`, `datadog api key …`), as a form or a person writes them.
-  const joiners = lower.length > 1 ? ["_", "-", "", " "] : [""];
+  // Words apart too (`API key: …`, `datadog api key …`), as a form or a person writes them,
+  // and dotted, as a properties or flattened YAML key (`api.key=…`).
+  const joiners = lower.length > 1 ? ["_", "-", "", " ", "."] : [""];
   for (const joiner of joiners) {
     spellings.add(lower.join(joiner));
     spellings.add(lower.join(joiner).toUpperCase());
