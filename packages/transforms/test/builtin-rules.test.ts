@@ -661,6 +661,62 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Ab3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e",
     'zoom:\r\n    sdk_key: "[REDACTED:vendor-credential]"',
   ],
+  // A name that holds the keyword, as the value of a `name` key, and the secret under its
+  // sibling `value` key: Kubernetes and ECS env lists, HCL, Hadoop XML, CLI key/value pairs.
+  [
+    "secret-assignment",
+    '{"name": "DB_PASSWORD", "value": "Vq7pLm2xZ9wR"}',
+    "Vq7pLm2xZ9wR",
+    '{"name": "DB_PASSWORD", "value": "[REDACTED:secret-assignment]"}',
+  ],
+  [
+    "secret-assignment",
+    '"env": [\n  {\n    "Name": "API_TOKEN",\n    "Value": "9f8e7d6c5b4a3928"\n  }\n]',
+    "9f8e7d6c5b4a3928",
+    '"env": [\n  {\n    "Name": "API_TOKEN",\n    "Value": "[REDACTED:secret-assignment]"\n  }\n]',
+  ],
+  [
+    "secret-assignment",
+    '{"log":"{\\"name\\":\\"API_TOKEN\\",\\"value\\":\\"9f8e7d6c5b4a3928\\"}"}',
+    "9f8e7d6c5b4a3928",
+    '{"log":"{\\"name\\":\\"API_TOKEN\\",\\"value\\":\\"[REDACTED:secret-assignment]\\"}"}',
+  ],
+  [
+    "secret-assignment",
+    "env:\n  - name: DB_PASSWORD\n    value: Vq7pLm2xZ9wR\n  - name: B\n",
+    "Vq7pLm2xZ9wR",
+    "env:\n  - name: DB_PASSWORD\n    value: [REDACTED:secret-assignment]\n  - name: B\n",
+  ],
+  [
+    "secret-assignment",
+    '{"log":"- name: GITHUB_TOKEN\\r\\n  value: \\"9f8e7d6c5b4a3928\\"\\n"}',
+    "9f8e7d6c5b4a3928",
+    '{"log":"- name: GITHUB_TOKEN\\r\\n  value: \\"[REDACTED:secret-assignment]\\"\\n"}',
+  ],
+  [
+    "secret-assignment",
+    '  name  = "DB_PASSWORD"\r\n  value = "Vq7pLm2xZ9wR"\r\n',
+    "Vq7pLm2xZ9wR",
+    '  name  = "DB_PASSWORD"\r\n  value = "[REDACTED:secret-assignment]"\r\n',
+  ],
+  [
+    "secret-assignment",
+    "<property>\n  <name>javax.jdo.option.ConnectionPassword</name>\n  <value>Vq7pLm2xZ9wR</value>\n</property>",
+    "Vq7pLm2xZ9wR",
+    "<property>\n  <name>javax.jdo.option.ConnectionPassword</name>\n  <value>[REDACTED:secret-assignment]</value>\n</property>",
+  ],
+  [
+    "secret-assignment",
+    "--parameters ParameterKey=DBPassword,ParameterValue=Vq7pLm2xZ9wR ParameterKey=Env,ParameterValue=prod",
+    "Vq7pLm2xZ9wR",
+    "--parameters ParameterKey=DBPassword,ParameterValue=[REDACTED:secret-assignment] ParameterKey=Env,ParameterValue=prod",
+  ],
+  [
+    "secret-assignment",
+    "--set env[0].name=DB_PASSWORD,env[0].value=Vq7pLm2xZ9wR",
+    "Vq7pLm2xZ9wR",
+    "--set env[0].name=DB_PASSWORD,env[0].value=[REDACTED:secret-assignment]",
+  ],
 ];
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
@@ -716,6 +772,18 @@ const SETTINGS = [
   "zoom:\n  id: 3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f",
   "segment:\nkey: 3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f",
   "AWS_REGION=us-east-1",
+  // Name/value pairs whose value is no secret: a reference, a placeholder, a path, another
+  // key than `value`, another list item, and a word after the line break.
+  "- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef:\n      name: db",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a CI placeholder, on purpose
+  "- name: GITHUB_TOKEN\n  value: ${{ secrets.GITHUB_TOKEN }}",
+  '- name: VAULT_TOKEN\n  value: "{{ vault_token }}"\n- name: PASSWORD_FILE\n  value: /run/db',
+  "- name: DB_PASSWORD\n  description: the database password, 12 characters",
+  "- name: DB_PASSWORD\n- value: Vq7pLm2xZ9wR",
+  "read -s password\necho value: Vq7pLm2xZ9wR",
+  '{"name": "DB_PASSWORD", "required": true, "value": "Vq7pLm2xZ9wR"}',
+  '{"name":"tokens","value":12} {"name": "SECRET_NAME", "value": "db-creds"}',
+  "<name>db.password.file</name><value>/etc/db.pw</value>",
 ];
 
 /** Text that must come through unchanged. */

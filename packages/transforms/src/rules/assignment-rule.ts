@@ -7,6 +7,10 @@
  *   `,` (`setProperty("X_TOKEN", "…")`) or `]` (`$c['x_password'] .= '…'`), a Go type
  *   between name and `=` (`var xToken string = "…"`), and a flag's space (`--token value`,
  *   when the flag name ends with the keyword);
+ * - a name/value pair: a name that stands as a value (`- name: DB_PASSWORD`,
+ *   `"name": "API_TOKEN",`, `<name>db.password</name>`, `ParameterKey=DBPassword,`) followed
+ *   by its sibling key `value` (`value: …`, `"value": "…"`, `<value>…`, `ParameterValue=…`),
+ *   whose value is read as an assignment's;
  * - a value runs to its closing quote when quoted, else to the next whitespace byte (so
  *   `& , ; ) ] }` and quotes inside an unquoted value are redacted with it), except for a
  *   run of `;`, `&` or `,` just before whitespace or the end: in `echo token=x; exit 3` the
@@ -93,6 +97,10 @@ const KEY_START = byteSet("A-Za-z-");
 const CONNECTION_KEY = byteSet("A-Za-z0-9_.-");
 const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
 const MAX_BLANKS = 16;
+/** Most bytes between a name that stood as a value and its sibling's value (indentation included). */
+const MAX_SIBLING = 48;
+/** Bytes that may stand between such a name and its sibling key (besides one line break and tags). */
+const SIBLING_GAP = byteSet(" \t\r\"'`,;&{");
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
 /** Shortest value after a dotted name that is read as a key's (see `dottedKey`). */
@@ -157,6 +165,12 @@ const Phase = {
    * follows (`<xToken>\n  value\n</xToken>`), not text after a closing tag.
    */
   XmlTail: 14,
+  /**
+   * The name stood as a value (`- name: DB_PASSWORD`, `"name": "API_TOKEN",`,
+   * `<name>db.password</name>`, `ParameterKey=DBPassword,`): the bytes up to its sibling key
+   * named `value`, whose value is the secret (see `sibling`).
+   */
+  Sibling: 15,
 } as const;
 
 interface Mode {
@@ -176,6 +190,8 @@ class AssignmentCandidate implements Candidate {
   readonly flag: boolean;
   /** The name starts right after a `/` (`https://x-access-token:…@`, a URL's user name) or `\/`. */
   readonly afterSlash: boolean;
+  /** The byte before the name (through an escape), or -1. */
+  readonly nameBefore: number;
   /** The value follows `//name:`, a URL's user name: an `@` ends it. */
   urlUser = false;
   phase: number = Phase.First;
@@ -232,6 +248,15 @@ class AssignmentCandidate implements Candidate {
   escapedQuote = false;
   /** The previous byte was a backslash before a key's or value's quote. */
   quoteEscape = false;
+  /** A quoted name was followed by `,`: the quoted word after it may be a `"value"` key. */
+  pairComma = false;
+  /** Sibling phase: the last word read (lowercase), and whether the next name byte starts another. */
+  word = "";
+  wordEnded = false;
+  /** Sibling phase: the word was opened by `</` (a closing tag) or `<` (an opening one), else 0. */
+  tag = 0;
+  /** Sibling phase: line breaks passed. */
+  breaks = 0;
 
   constructor(match: AnchorMatch, mode: Mode) {
     this.anchor = match.anchor;
@@ -243,6 +268,7 @@ class AssignmentCandidate implements Candidate {
     this.flag = match.before === 0x2d;
     // `\/` (PHP's JSON) reads as a backslash before the name.
     const nameBefore = match.nameBefore ?? match.before;
+    this.nameBefore = nameBefore;
     this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
   }
 
@@ -302,6 +328,7 @@ class AssignmentCandidate implements Candidate {
           if (this.quoteEscape) {
             // `\"x_token\": …` inside a string: the key's closing quote, escaped.
             this.quoteEscape = false;
+            if (byte === 0x6e || byte === 0x72) return this.siblingAfter(byte, true);
             if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
             this.keyQuoted = true;
             return Verdict.Hold;
@@ -342,8 +369,10 @@ class AssignmentCandidate implements Candidate {
             this.strict = this.keyQuoted;
             return Verdict.Hold;
           } else if (this.keyQuoted && (byte === 0x2c || byte === 0x5d)) {
-            // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…'
+            // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…'; or a name/value pair
+            // (`"name": "API_TOKEN", "value": "…"`, see `Held`).
             this.keyQuoted = false;
+            this.pairComma = byte === 0x2c;
             this.phase = byte === 0x2c ? Phase.ValueStart : Phase.AfterName;
             this.strict = byte === 0x2c;
             this.count = 0;
@@ -365,7 +394,7 @@ class AssignmentCandidate implements Candidate {
             this.from = here;
             this.value = [byte];
             return Verdict.Hold;
-          } else return Verdict.Reject;
+          } else return this.siblingAfter(byte, false);
           this.count = 0;
           return Verdict.Hold;
         case Phase.TypeWord:
@@ -499,6 +528,9 @@ class AssignmentCandidate implements Candidate {
           this.phase = Phase.AfterColon;
           this.count = 0;
           return Verdict.Hold;
+        case Phase.Sibling:
+          this.from = here + 1;
+          return this.sibling(byte);
         case Phase.ValueStart:
           this.from = here + 1;
           if (this.quoteEscape) {
@@ -521,8 +553,15 @@ class AssignmentCandidate implements Candidate {
           }
           // Prose quoting code (`pw=" read 2.2"`): a quoted secret never starts with a blank.
           if (BLANK[byte] === 1 && this.quote !== 0 && this.quote !== 0x3c) return Verdict.Reject;
-          if (BLANK[byte] === 1 || (this.quote === 0x3c && SPACE[byte] === 1))
-            return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+          // `"name": "API_TOKEN",\n  "value": …` (pretty-printed JSON): line breaks too.
+          if (
+            BLANK[byte] === 1 ||
+            (this.quote === 0x3c && SPACE[byte] === 1) ||
+            (this.pairComma && this.quote === 0 && (byte === 0x0a || byte === 0x0d))
+          )
+            return ++this.count > (this.pairComma ? MAX_SIBLING : MAX_BLANKS)
+              ? Verdict.Reject
+              : Verdict.Hold;
           if (QUOTES[byte] === 1 && this.quote === 0) {
             this.quote = byte;
             return Verdict.Hold;
@@ -567,6 +606,14 @@ class AssignmentCandidate implements Candidate {
             if (this.semi === here) return Verdict.Hold;
             this.semi = -1;
             return Verdict.Redact;
+          }
+          if (this.pairComma && this.quote !== 0 && isValueWord(this.value)) {
+            // `"name": "API_TOKEN", "value": "…"`: the quoted word after the name was the
+            // key of its sibling; its `:` follows.
+            this.enterSibling(0, 0);
+            this.word = "value";
+            this.wordEnded = true;
+            return Verdict.Hold;
           }
           this.dropFullStop(here);
           if (!this.credible(true)) return Verdict.Reject;
@@ -616,6 +663,104 @@ class AssignmentCandidate implements Candidate {
         }
       }
     }
+  }
+
+  /**
+   * After a name that stood as a value, the byte that may lead to its sibling key `value`
+   * (`Phase.Sibling`): a line break after `name: DB_PASSWORD` or `name = "DB_PASSWORD"`
+   * (`escaped`: a `\n` inside a string), a `,`, `;` or `&` after `Key=DBPassword`, a `<`
+   * after `<name>db.password`.
+   */
+  siblingAfter(byte: number, escaped: boolean): Verdict {
+    const before = this.nameBefore;
+    let enters: boolean;
+    if (escaped || byte === 0x0a || byte === 0x0d)
+      enters = this.keyQuoted ? QUOTES[before] === 1 : BLANK[before] === 1;
+    else if (this.count > 0 || this.keyQuoted) enters = false;
+    else if (byte === 0x3c) enters = true;
+    else enters = before === 0x3d && (byte === 0x2c || byte === 0x3b || byte === 0x26);
+    if (!enters || this.mode.vendor) return Verdict.Reject;
+    // A line break is `\n` (after `\r`, counted then), as a byte or escaped.
+    this.enterSibling(byte === 0x3c ? 1 : 0, byte === 0x0a || byte === 0x6e ? 1 : 0);
+    return Verdict.Hold;
+  }
+
+  enterSibling(tag: number, breaks: number): void {
+    this.phase = Phase.Sibling;
+    this.word = "";
+    this.wordEnded = false;
+    this.tag = tag;
+    this.breaks = breaks;
+    this.count = 0;
+    this.quote = 0;
+    this.escapedQuote = false;
+    this.quoteEscape = false;
+    this.keyQuoted = false;
+    this.pairComma = false;
+    this.value = [];
+  }
+
+  /**
+   * A byte between a name that stood as a value and its sibling key: quotes, blanks, one
+   * line break, `,`, `;`, `&`, `{` and a closing tag (`</name>`) may come before it; the
+   * first word after them must be the key (`value`, `Value`, `env[0].value`,
+   * `ParameterValue`), and a `:` or `=` after it, or the end of its opening tag (`<value>`),
+   * starts the value, read as an assignment's.
+   */
+  sibling(byte: number): Verdict {
+    if (++this.count > MAX_SIBLING) return Verdict.Reject;
+    if (this.quoteEscape) {
+      // An escape inside a string: `\n` is the line break, `\"` a quote.
+      this.quoteEscape = false;
+      if (byte === 0x6e && ++this.breaks > 1) return Verdict.Reject;
+      if (byte !== 0x6e && byte !== 0x72 && byte !== 0x74 && QUOTES[byte] !== 1)
+        return Verdict.Reject;
+      this.wordEnded = true;
+      return Verdict.Hold;
+    }
+    if (NAME[byte] === 1 || byte === 0x5b || byte === 0x5d) {
+      if (this.wordEnded) {
+        // Only one word: the key (a closing tag's name aside).
+        if (this.word !== "" && this.tag !== -1) return Verdict.Reject;
+        this.word = "";
+        this.wordEnded = false;
+        if (this.tag === -1) this.tag = 0;
+      }
+      if (this.word.length >= MAX_TAIL) return Verdict.Reject;
+      this.word += String.fromCharCode(byte | 0x20);
+      return Verdict.Hold;
+    }
+    this.wordEnded = true;
+    if (byte === 0x3a || byte === 0x3d) {
+      if (this.tag !== 0 || !isSiblingKey(this.word)) return Verdict.Reject;
+      this.count = 0;
+      this.strict = false;
+      this.equals = byte === 0x3d;
+      this.phase = byte === 0x3a ? Phase.AfterColon : Phase.AfterEquals;
+      return Verdict.Hold;
+    }
+    if (byte === 0x3e) {
+      if (this.tag === 2) {
+        this.tag = -1; // a closing tag ended: the next word starts afresh
+        return Verdict.Hold;
+      }
+      if (this.tag !== 1 || !isSiblingKey(this.word)) return Verdict.Reject;
+      this.count = 0;
+      this.strict = false;
+      this.quote = 0x3c;
+      this.phase = Phase.ValueStart;
+      return Verdict.Hold;
+    }
+    if (byte === 0x3c || (byte === 0x2f && this.tag === 1 && this.word === "")) {
+      if (byte === 0x3c && this.tag > 0) return Verdict.Reject;
+      this.tag = byte === 0x3c ? 1 : 2;
+      this.word = "";
+      return Verdict.Hold;
+    }
+    if (byte === 0x0a) return ++this.breaks > 1 ? Verdict.Reject : Verdict.Hold;
+    if (byte === 0x5c) this.quoteEscape = true;
+    else if (SIBLING_GAP[byte] !== 1) return Verdict.Reject;
+    return Verdict.Hold;
   }
 
   /**
@@ -969,6 +1114,16 @@ function isIsWord(word: readonly number[]): boolean {
 }
 
 /** The bytes spell `key`, `Key` or `KEY`. */
+/** The key of a name's sibling that holds its value (lowercase): `value`, `env[0].value` (`[` read as `{`), `ParameterValue`. */
+function isSiblingKey(word: string): boolean {
+  return word === "value" || word.endsWith(".value") || word === "parametervalue";
+}
+
+/** `value`, any case: a quoted word that may be a name/value pair's key. */
+function isValueWord(word: readonly number[]): boolean {
+  return word.length === 5 && isSiblingKey(String.fromCharCode(...word).toLowerCase());
+}
+
 function isKeyWord(word: readonly number[]): boolean {
   return (
     word.length === 3 &&
