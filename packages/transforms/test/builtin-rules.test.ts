@@ -717,6 +717,25 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR",
     "--set env[0].name=DB_PASSWORD,env[0].value=[REDACTED:secret-assignment]",
   ],
+  // A YAML block scalar: the value is the next line's indented text.
+  [
+    "secret-assignment",
+    "stringData:\n  DB_PASSWORD: |\n    Vq7pLm2xZ9wR\n  USER: app\n",
+    "Vq7pLm2xZ9wR",
+    "stringData:\n  DB_PASSWORD: |\n    [REDACTED:secret-assignment]\n  USER: app\n",
+  ],
+  [
+    "secret-assignment",
+    "token: >-2\r\n   9f8e7d6c5b4a3928\r\n",
+    "9f8e7d6c5b4a3928",
+    "token: >-2\r\n   [REDACTED:secret-assignment]\r\n",
+  ],
+  [
+    "secret-assignment",
+    '{"log":"secret: |+\\n  9f8e7d6c5b4a3928\\n"}',
+    "9f8e7d6c5b4a3928",
+    '{"log":"secret: |+\\n  [REDACTED:secret-assignment]\\n"}',
+  ],
 ];
 
 /** Settings and code that must come through unchanged (the false alarms and kin). */
@@ -784,6 +803,9 @@ const SETTINGS = [
   '{"name": "DB_PASSWORD", "required": true, "value": "Vq7pLm2xZ9wR"}',
   '{"name":"tokens","value":12} {"name": "SECRET_NAME", "value": "db-creds"}',
   "<name>db.password.file</name><value>/etc/db.pw</value>",
+  // Block scalars whose text is prose or a placeholder, or not indented, and a shell pipe.
+  "secret: >\n  This secret signs the session cookies\ntoken: |\n  {{ .Values.token }}",
+  "password: |\nVq7pLm2xZ9wR\npassword: | cat x1y2z3w4",
 ];
 
 /** Text that must come through unchanged. */

@@ -99,6 +99,8 @@ const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
 const MAX_BLANKS = 16;
 /** Most bytes between a name that stood as a value and its sibling's value (indentation included). */
 const MAX_SIBLING = 48;
+/** Bytes after a YAML block scalar's `|` or `>` on its line: chomping, an indentation digit, blanks. */
+const BLOCK_HEADER = byteSet("+1-9 \t\r-");
 /** Bytes that may stand between such a name and its sibling key (besides one line break and tags). */
 const SIBLING_GAP = byteSet(" \t\r\"'`,;&{");
 const MAX_TAIL = 24;
@@ -171,6 +173,8 @@ const Phase = {
    * named `value`, whose value is the secret (see `sibling`).
    */
   Sibling: 15,
+  /** YAML: `password: |` (or `>-`, `|2`): the header's rest, its line break, the indentation. */
+  BlockScalar: 16,
 } as const;
 
 interface Mode {
@@ -571,6 +575,36 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (SPACE[byte] === 1 || byte === this.quote) return Verdict.Reject;
+          if (this.colon && this.quote === 0 && (byte === 0x7c || byte === 0x3e)) {
+            // A YAML block scalar: the value is the next line's text, indented.
+            this.phase = Phase.BlockScalar;
+            this.count = 0;
+            this.breaks = 0;
+            return Verdict.Hold;
+          }
+          this.phase = Phase.Held;
+          this.from = here;
+          continue;
+        case Phase.BlockScalar:
+          this.from = here + 1;
+          if (++this.count > MAX_SIBLING) return Verdict.Reject;
+          if (this.breaks === 0) {
+            // The header: a chomping sign, an indentation digit, blanks, `\r`, then `\n` (also
+            // escaped, inside a string).
+            const escaped = this.quoteEscape;
+            this.quoteEscape = false;
+            if (byte === 0x0a || (escaped && byte === 0x6e)) {
+              this.breaks = 1;
+              this.count = 0;
+              return Verdict.Hold;
+            }
+            if (escaped) return byte === 0x72 ? Verdict.Hold : Verdict.Reject;
+            this.quoteEscape = byte === 0x5c;
+            return BLOCK_HEADER[byte] === 1 || byte === 0x5c ? Verdict.Hold : Verdict.Reject;
+          }
+          if (BLANK[byte] === 1) return Verdict.Hold;
+          // The first line must be indented and hold something.
+          if (this.count === 1 || SPACE[byte] === 1) return Verdict.Reject;
           this.phase = Phase.Held;
           this.from = here;
           continue;
