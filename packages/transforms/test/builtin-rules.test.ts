@@ -717,6 +717,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR",
     "--set env[0].name=DB_PASSWORD,env[0].value=[REDACTED:secret-assignment]",
   ],
+  // npm's `_auth` (base64 `user:password` in an `.npmrc`).
+  [
+    "secret-assignment",
+    "//registry.npmjs.org/:_auth=YWRtaW46UHE5eExtMlZ6OHc=\n",
+    "YWRtaW46UHE5eExtMlZ6OHc=",
+    "//registry.npmjs.org/:_auth=[REDACTED:secret-assignment]\n",
+  ],
   // A YAML block scalar: the value is the next line's indented text.
   [
     "secret-assignment",
@@ -803,6 +810,7 @@ const SETTINGS = [
   '{"name": "DB_PASSWORD", "required": true, "value": "Vq7pLm2xZ9wR"}',
   '{"name":"tokens","value":12} {"name": "SECRET_NAME", "value": "db-creds"}',
   "<name>db.password.file</name><value>/etc/db.pw</value>",
+  "self._auth = auth; this._auth = options.auth || null; def _authenticate(self): _author=x1y2z3",
   // Block scalars whose text is prose or a placeholder, or not indented, and a shell pipe.
   "secret: >\n  This secret signs the session cookies\ntoken: |\n  {{ .Values.token }}",
   "password: |\nVq7pLm2xZ9wR\npassword: | cat x1y2z3w4",

@@ -42,10 +42,13 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   ["hmac", "key"],
 ]);
 
-/** `_pw=`, `PWD:`, `creds =`, `DB_PASS=`: short keywords, so only as whole words. */
+/**
+ * `_pw=`, `PWD:`, `creds =`, `DB_PASS=`: short keywords, so only as whole words; and npm's
+ * `_auth=` (an `.npmrc`'s base64 `user:password`).
+ */
 export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "secret-assignment",
-  [["pw"], ["pwd"], ["pass"], ["creds"]],
+  [["pw"], ["pwd"], ["pass"], ["creds"], ["_auth"]],
   { wholeWord: true },
 );
 
