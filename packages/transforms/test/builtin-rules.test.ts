@@ -717,6 +717,20 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR",
     "--set env[0].name=DB_PASSWORD,env[0].value=[REDACTED:secret-assignment]",
   ],
+  // A token-like word after a keyword and a space, with more words after it: 16+
+  // characters switching between letters and digits 4+ times.
+  [
+    "secret-assignment",
+    "login failed: password Xk9mP2qL8vR4tW6y expired at 12:00",
+    "Xk9mP2qL8vR4tW6y",
+    "login failed: password [REDACTED:secret-assignment] expired at 12:00",
+  ],
+  [
+    "vendor-credential",
+    "datadog key 9f8e7d6c5b4a39281706f5e4 for the eu site",
+    "9f8e7d6c5b4a39281706f5e4",
+    "datadog key [REDACTED:vendor-credential] for the eu site",
+  ],
   // npm's `_auth` (base64 `user:password` in an `.npmrc`).
   [
     "secret-assignment",
@@ -811,6 +825,7 @@ const SETTINGS = [
   '{"name":"tokens","value":12} {"name": "SECRET_NAME", "value": "db-creds"}',
   "<name>db.password.file</name><value>/etc/db.pw</value>",
   "self._auth = auth; this._auth = options.auth || null; def _authenticate(self): _author=x1y2z3",
+  "password sha256WithRSAEncryption is used; token x509CertificateV3 here; api_token Ab12cd34 now",
   // Block scalars whose text is prose or a placeholder, or not indented, and a shell pipe.
   "secret: >\n  This secret signs the session cookies\ntoken: |\n  {{ .Values.token }}",
   "password: |\nVq7pLm2xZ9wR\npassword: | cat x1y2z3w4",

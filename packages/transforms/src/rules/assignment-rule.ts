@@ -105,6 +105,8 @@ const BLOCK_HEADER = byteSet("+1-9 \t\r-");
 const SIBLING_GAP = byteSet(" \t\r\"'`,;&{");
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
+/** Shortest word after a keyword and a space that is its value even with more words after it. */
+const SPACED_WORD = 16;
 /** Shortest value after a dotted name that is read as a key's (see `dottedKey`). */
 const DOTTED_VALUE = 8;
 /** Value bytes held and looked at before deciding. */
@@ -425,8 +427,17 @@ class AssignmentCandidate implements Candidate {
               this.from = here + 1;
               return Verdict.Hold;
             }
-            if (BLANK[byte] !== 1 && byte !== 0x3d) {
-              // Not a type: the word after the name is the value, if it looks like a token.
+            // Not a type: the word after the name is the value, if it looks like a token; a
+            // blank after it ends it when it is long and random enough for no type or name to
+            // be that: 16+ characters switching between letters and digits 4+ times
+            // (`password Xk9mP2qL8vR4tW6y expired`; `password sha256WithRSAEncryption is` stays).
+            if (
+              (BLANK[byte] !== 1 && byte !== 0x3d) ||
+              (BLANK[byte] === 1 &&
+                this.count >= SPACED_WORD &&
+                this.spaced &&
+                digitSwitches(this.value) >= 4)
+            ) {
               if (!this.spaced) return Verdict.Reject;
               this.strict = true;
               this.phase = Phase.Held;
@@ -1084,6 +1095,12 @@ class AssignmentCandidate implements Candidate {
       const stop = Math.min(end, start + (DECIDE - 1 - value.length));
       while (i < stop && ALNUM[input[i]!] === 1) value.push(input[i++]!);
       if (i > start && this.quote === 0) this.key = -1;
+    } else if (this.phase === Phase.TypeWord && this.count > 0) {
+      // A word after the name and a space (a type or the value): each byte is only held.
+      const value = this.value;
+      const stop = Math.min(end, start + (MAX_TYPE - this.count));
+      while (i < stop && TYPE_WORD[input[i]!] === 1) value.push(input[i++]!);
+      this.count += i - start;
     } else if (this.phase === Phase.Name) {
       // The rest of the name: each byte is only held (and kept for the next-word test).
       const stop = Math.min(end, start + (MAX_NAME - this.count));
@@ -1151,6 +1168,19 @@ function isIsWord(word: readonly number[]): boolean {
 /** The key of a name's sibling that holds its value (lowercase): `value`, `env[0].value` (`[` read as `{`), `ParameterValue`. */
 function isSiblingKey(word: string): boolean {
   return word === "value" || word.endsWith(".value") || word === "parametervalue";
+}
+
+/** How often `word` switches between a digit and a letter (`a1b2` 3 times, `sha256With` twice). */
+function digitSwitches(word: readonly number[]): number {
+  let switches = 0;
+  let wasDigit = -1;
+  for (const byte of word) {
+    const digit = byte >= 0x30 && byte <= 0x39 ? 1 : ALNUM[byte] === 1 ? 0 : -1;
+    if (digit < 0) continue;
+    if (wasDigit >= 0 && digit !== wasDigit) switches++;
+    wasDigit = digit;
+  }
+  return switches;
 }
 
 /** `value`, any case: a quoted word that may be a name/value pair's key. */
