@@ -731,6 +731,25 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "9f8e7d6c5b4a39281706f5e4",
     "datadog key [REDACTED:vendor-credential] for the eu site",
   ],
+  // AWS Systems Manager's encrypted parameters, and PowerShell's plain text made secure.
+  [
+    "secret-assignment",
+    '{\n  "Parameter": {\n    "Name": "/prod/db/password",\n    "Type": "SecureString",\n    "Value": "Vq7pLm2xZ9wR",\n    "Version": 1\n  }\n}',
+    "Vq7pLm2xZ9wR",
+    '{\n  "Parameter": {\n    "Name": "/prod/db/password",\n    "Type": "SecureString",\n    "Value": "[REDACTED:secret-assignment]",\n    "Version": 1\n  }\n}',
+  ],
+  [
+    "secret-assignment",
+    "Parameter:\n  Name: /app/api-key\n  Type: SecureString\n  Value: 9f8e7d6c5b4a3928\n",
+    "9f8e7d6c5b4a3928",
+    "Parameter:\n  Name: /app/api-key\n  Type: SecureString\n  Value: [REDACTED:secret-assignment]\n",
+  ],
+  [
+    "secret-assignment",
+    '$s = ConvertTo-SecureString "Vq7pLm2xZ9wR" -AsPlainText -Force',
+    "Vq7pLm2xZ9wR",
+    '$s = ConvertTo-SecureString "[REDACTED:secret-assignment]" -AsPlainText -Force',
+  ],
   // npm's `_auth` (base64 `user:password` in an `.npmrc`).
   [
     "secret-assignment",
@@ -826,6 +845,9 @@ const SETTINGS = [
   "<name>db.password.file</name><value>/etc/db.pw</value>",
   "self._auth = auth; this._auth = options.auth || null; def _authenticate(self): _author=x1y2z3",
   "password sha256WithRSAEncryption is used; token x509CertificateV3 here; api_token Ab12cd34 now",
+  // PowerShell: a cmdlet assigned, and a parameter that is no SecureString's value.
+  "$password = Read-Host -AsSecureString; token = ConvertTo-Json $x",
+  '{"Name": "/app/region", "Type": "String", "Value": "eu-west-1"}',
   // Block scalars whose text is prose or a placeholder, or not indented, and a shell pipe.
   "secret: >\n  This secret signs the session cookies\ntoken: |\n  {{ .Values.token }}",
   "password: |\nVq7pLm2xZ9wR\npassword: | cat x1y2z3w4",

@@ -986,8 +986,9 @@ class AssignmentCandidate implements Candidate {
     if (complete && this.spacedEquals && text.endsWith(";") && /^[A-Za-z_$][\w$]*$/.test(bare))
       return true;
     // `token = nextchar`, `self.password = password`: a spaced `=` before a word of
-    // letters alone assigns a variable (a password in an INI file has a digit or a sign).
-    if (complete && this.spacedEquals && /^[A-Za-z_]+$/.test(bare)) return true;
+    // letters alone assigns a variable (a password in an INI file has a digit or a sign),
+    // and before a PowerShell cmdlet (`$password = Read-Host`, `ConvertTo-SecureString`).
+    if (complete && this.spacedEquals && /^[A-Za-z_]+(?:-[A-Z][A-Za-z]+)?$/.test(bare)) return true;
     // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
     // after `=` it may be a password (`PASSWORD=hunter`).
     return complete && this.colon && /^[A-Za-z_]+$/.test(bare);

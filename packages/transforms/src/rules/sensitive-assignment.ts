@@ -40,6 +40,9 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   ["signing", "key"],
   ["master", "key"],
   ["hmac", "key"],
+  // AWS Systems Manager's encrypted parameter type: its `Value` beside it is the secret
+  // (`"Type": "SecureString", "Value": "…"`, a name/value pair).
+  ["secure", "string"],
 ]);
 
 /**
