@@ -1165,8 +1165,10 @@ function isIsWord(word: readonly number[]): boolean {
   return word.length === 2 && word[0] === 0x69 && word[1] === 0x73;
 }
 
-/** The bytes spell `key`, `Key` or `KEY`. */
-/** The key of a name's sibling that holds its value (lowercase): `value`, `env[0].value` (`[` read as `{`), `ParameterValue`. */
+/**
+ * The key of a name's sibling that holds its value, lowercased (`[` reads as `{`): `value`,
+ * `env[0].value`, `ParameterValue`.
+ */
 function isSiblingKey(word: string): boolean {
   return word === "value" || word.endsWith(".value") || word === "parametervalue";
 }
@@ -1189,6 +1191,7 @@ function isValueWord(word: readonly number[]): boolean {
   return word.length === 5 && isSiblingKey(String.fromCharCode(...word).toLowerCase());
 }
 
+/** The bytes spell `key`, `Key` or `KEY`. */
 function isKeyWord(word: readonly number[]): boolean {
   return (
     word.length === 3 &&

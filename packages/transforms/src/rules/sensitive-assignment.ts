@@ -2,8 +2,8 @@
  * Built-in assignment rules: AWS secret access keys by their variable name, any assignment
  * whose name contains a sensitive keyword (TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE,
  * API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, SUBSCRIPTION_KEY, ENCRYPTION_KEY, SIGNING_KEY,
- * MASTER_KEY, HMAC_KEY, and PW / PWD / PASS /
- * CREDS as whole words, in the spellings of `keyword-spellings.ts`), and assignments
+ * MASTER_KEY, HMAC_KEY, SECURE_STRING, and PW / PWD / PASS / CREDS / npm's `_auth` as whole
+ * words, in the spellings of `keyword-spellings.ts`), and assignments
  * named after a vendor whose keys have no prefix (`HEROKU_API=…`, `"datadog_key": "…"`).
  * See `assignment-rule.ts` for the grammar and the value test.
  *
