@@ -320,7 +320,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "nvidia", rule: "nvidia-api-key", prefixes: ["nvapi-"], body: URLSAFE, minBody: 40, maxBody: 128, mixed: true, shape: "nvapi-{64:A-Za-z0-9_-}" },
   // Amazon MWS authorization tokens: `amzn.mws.` and a UUID (the MWS developer guide's form).
   { family: "aws", rule: "amazon-mws-token", prefixes: ["amzn.mws."], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
-  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
+  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */
