@@ -18,7 +18,9 @@
  * its tools, twine, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm, az, oras); `-a X` (redis-cli); `-w X`
  * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` and the raw key `-K X`
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
- * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`.
+ * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
+ * `-N X` and `-P X` (ssh-keygen); `-P X` and `--pw X` (the Mosquitto clients); `/p:X`
+ * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks).
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -108,6 +110,17 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ...["keytool", "jarsigner"].map((name) => [name, JAVA_KEYSTORE] as const),
   ...["smbclient", "rpcclient"].map((name) => [name, { userPercent: "-U" }] as const),
   ["htpasswd", {}],
+  // ssh-keygen's new and old passphrases; the Mosquitto clients' password.
+  ["ssh-keygen", { next: ["-N", "-P"] }],
+  ...["mosquitto_pub", "mosquitto_sub", "mosquitto_rr"].map(
+    (name) => [name, { next: ["-P", "--pw"] }] as const,
+  ),
+  // Windows-style: FreeRDP's `/p:X`, cmdkey's `/pass:X`, schtasks' `/RP X`.
+  ...["xfreerdp", "xfreerdp3", "wlfreerdp", "sdl-freerdp"].map(
+    (name) => [name, { attached: "/p:" }] as const,
+  ),
+  ["cmdkey", { attached: "/pass:" }],
+  ["schtasks", { next: ["/RP", "/rp"] }],
 ]);
 
 /** The commands of the table, by name (lowercase, as `commandOf` reads them). */
@@ -199,6 +212,8 @@ export function secretIn(word: string, scan: CommandScan): number {
   const pending = scan.pending;
   scan.pending = null;
   if (pending === "secret") {
+    // An empty quoted value holds no secret (`ssh-keygen -N ""`: no passphrase).
+    if (word === '""' || word === "''") return -1;
     if (!OPENSSL_PASSWORD_ARGUMENT.test(word)) return 0;
     return word.startsWith("pass:") ? 5 : -1;
   }

@@ -53,6 +53,12 @@ describe("redactCommandFlags", () => {
       `openssl enc -aes-256-cbc -K ${M} -iv 0f0e -in f`,
     ],
     ["rpcclient -U bob%Hunter2x 10.0.0.1", `rpcclient -U bob%${M} 10.0.0.1`],
+    ["ssh-keygen -p -P 'Old1pass' -N 'New2pass' -f k", `ssh-keygen -p -P '${M}' -N '${M}' -f k`],
+    ["mosquitto_pub -u bob -P Hunter2x -t t", `mosquitto_pub -u bob -P ${M} -t t`],
+    ["mosquitto_sub --pw Hunter2x -t t", `mosquitto_sub --pw ${M} -t t`],
+    ["xfreerdp /v:h /u:bob /p:Hunter2x", `xfreerdp /v:h /u:bob /p:${M}`],
+    ["cmdkey /add:h /user:bob /pass:Hunter2x", `cmdkey /add:h /user:bob /pass:${M}`],
+    ["schtasks /create /tn t /RU bob /RP Hunter2x", `schtasks /create /tn t /RU bob /RP ${M}`],
   ])("%s", (label, expected) => {
     expect(redactCommandFlags(label)).toBe(expected);
   });
@@ -75,6 +81,10 @@ describe("redactCommandFlags", () => {
       "docker run -p 8080:80 img",
       "podman run --rm -p 80:80 -a stdout img",
       "keytool -list -v -keystore k.jks",
+      // An empty passphrase or password holds nothing to redact.
+      'ssh-keygen -t ed25519 -N "" -f key',
+      "sshpass -p '' ssh host",
+      "ssh-keygen -lf key.pub -E sha256",
     ]) {
       expect(redactCommandFlags(label)).toBe(label);
     }
