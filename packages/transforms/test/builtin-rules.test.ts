@@ -750,6 +750,19 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR",
     '$s = ConvertTo-SecureString "[REDACTED:secret-assignment]" -AsPlainText -Force',
   ],
+  // One word between a vendor's name and `key`.
+  [
+    "vendor-credential",
+    "algolia admin key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    "algolia admin key: [REDACTED:vendor-credential]",
+  ],
+  [
+    "vendor-credential",
+    "Datadog application key 9f8e7d6c5b4a39281706f5e4d3c2b1a0bcde1234\n",
+    "9f8e7d6c5b4a39281706f5e4d3c2b1a0bcde1234",
+    "Datadog application key [REDACTED:vendor-credential]\n",
+  ],
   // npm's `_auth` (base64 `user:password` in an `.npmrc`).
   [
     "secret-assignment",
@@ -845,6 +858,10 @@ const SETTINGS = [
   "<name>db.password.file</name><value>/etc/db.pw</value>",
   "self._auth = auth; this._auth = options.auth || null; def _authenticate(self): _author=x1y2z3",
   "password sha256WithRSAEncryption is used; token x509CertificateV3 here; api_token Ab12cd34 now",
+  // A public key, an id, or prose after a vendor's name and a word.
+  "algolia search key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+  "the algolia admin panel shows 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+  "datadog org id key 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   // PowerShell: a cmdlet assigned, and a parameter that is no SecureString's value.
   "$password = Read-Host -AsSecureString; token = ConvertTo-Json $x",
   '{"Name": "/app/region", "Type": "String", "Value": "eu-west-1"}',

@@ -55,6 +55,9 @@ import { keywordSpellings } from "./keyword-spellings.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
+const ALPHA = byteSet("A-Za-z");
+/** Words that make a vendor's key public (`Algolia search key`, Stripe's publishable key). */
+const PUBLIC_KEY_WORDS = new Set(["public", "publishable", "search", "site", "read", "readonly"]);
 const QUOTES = byteSet("\"'`");
 const SPACE = byteSet(" \t\r\n\v\f");
 const TYPE_WORD = byteSet("A-Za-z0-9_.[]*");
@@ -250,6 +253,8 @@ class AssignmentCandidate implements Candidate {
   spaced = false;
   /** A vendor's name was followed by the word `key` and a space (`Datadog key X`). */
   keyLabel = false;
+  /** Vendor mode: a word between the name and `key` was read (`Algolia admin key`). */
+  qualified = false;
   /** The value's quote came escaped (`\"` inside a string): a backslash ends the value. */
   escapedQuote = false;
   /** The previous byte was a backslash before a key's or value's quote. */
@@ -449,6 +454,21 @@ class AssignmentCandidate implements Candidate {
             if (this.mode.vendor && this.count > 0 && isKeyWord(this.value)) {
               // `Datadog key <value>`: the word after `key` may be the value, as after a keyword.
               this.keyLabel = true;
+              this.phase = Phase.AfterName;
+              this.count = 1;
+              this.value = [];
+              return Verdict.Hold;
+            }
+            if (
+              this.mode.vendor &&
+              this.count > 0 &&
+              !this.keyLabel &&
+              !this.qualified &&
+              isQualifierWord(this.value)
+            ) {
+              // One word may qualify the key (`Algolia admin key: …`, `Datadog application
+              // key …`), never one that says it is public or no secret (`search`, `id`).
+              this.qualified = true;
               this.phase = Phase.AfterName;
               this.count = 1;
               this.value = [];
@@ -1189,6 +1209,13 @@ function digitSwitches(word: readonly number[]): number {
 /** `value`, any case: a quoted word that may be a name/value pair's key. */
 function isValueWord(word: readonly number[]): boolean {
   return word.length === 5 && isSiblingKey(String.fromCharCode(...word).toLowerCase());
+}
+
+/** Words that may stand between a vendor's name and `key`: letters, none that says public. */
+function isQualifierWord(word: readonly number[]): boolean {
+  if (word.length < 3 || word.length > 12 || !word.every((b) => ALPHA[b] === 1)) return false;
+  const lower = String.fromCharCode(...word).toLowerCase();
+  return !NOT_VENDOR_SECRET_WORDS.has(lower) && !PUBLIC_KEY_WORDS.has(lower);
 }
 
 /** The bytes spell `key`, `Key` or `KEY`. */
