@@ -737,6 +737,7 @@ class AssignmentCandidate implements Candidate {
    * after `<name>db.password`.
    */
   siblingAfter(byte: number, escaped: boolean): Verdict {
+    if (this.mode.vendor) return Verdict.Reject;
     const before = this.nameBefore;
     let enters: boolean;
     if (escaped || byte === 0x0a || byte === 0x0d)
@@ -744,7 +745,7 @@ class AssignmentCandidate implements Candidate {
     else if (this.count > 0 || this.keyQuoted) enters = false;
     else if (byte === 0x3c) enters = true;
     else enters = before === 0x3d && (byte === 0x2c || byte === 0x3b || byte === 0x26);
-    if (!enters || this.mode.vendor) return Verdict.Reject;
+    if (!enters) return Verdict.Reject;
     // A line break is `\n` (after `\r`, counted then), as a byte or escaped.
     this.enterSibling(byte === 0x3c ? 1 : 0, byte === 0x0a || byte === 0x6e ? 1 : 0);
     return Verdict.Hold;
@@ -1116,12 +1117,6 @@ class AssignmentCandidate implements Candidate {
       const stop = Math.min(end, start + (DECIDE - 1 - value.length));
       while (i < stop && ALNUM[input[i]!] === 1) value.push(input[i++]!);
       if (i > start && this.quote === 0) this.key = -1;
-    } else if (this.phase === Phase.TypeWord && this.count > 0) {
-      // A word after the name and a space (a type or the value): each byte is only held.
-      const value = this.value;
-      const stop = Math.min(end, start + (MAX_TYPE - this.count));
-      while (i < stop && TYPE_WORD[input[i]!] === 1) value.push(input[i++]!);
-      this.count += i - start;
     } else if (this.phase === Phase.Name) {
       // The rest of the name: each byte is only held (and kept for the next-word test).
       const stop = Math.min(end, start + (MAX_NAME - this.count));
@@ -1208,7 +1203,7 @@ function digitSwitches(word: readonly number[]): number {
 
 /** `value`, any case: a quoted word that may be a name/value pair's key. */
 function isValueWord(word: readonly number[]): boolean {
-  return word.length === 5 && isSiblingKey(String.fromCharCode(...word).toLowerCase());
+  return word.length === 5 && String.fromCharCode(...word).toLowerCase() === "value";
 }
 
 /** Words that may stand between a vendor's name and `key`: letters, none that says public. */
