@@ -770,6 +770,31 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "YWRtaW46UHE5eExtMlZ6OHc=",
     "//registry.npmjs.org/:_auth=[REDACTED:secret-assignment]\n",
   ],
+  // A key named for what it unlocks (`qualified-key.ts`): snake, kebab, dotted, camelCase.
+  [
+    "secret-assignment",
+    "LICENSE_KEY=Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "LICENSE_KEY=[REDACTED:secret-assignment]\n",
+  ],
+  [
+    "secret-assignment",
+    '{"sessionKey": "9f8e7d6c5b4a39281706f5e4d3c2b1a0", "n": 1}',
+    "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    '{"sessionKey": "[REDACTED:secret-assignment]", "n": 1}',
+  ],
+  [
+    "secret-assignment",
+    "export AZURE_STORAGE_ACCOUNT_KEY=Vq7pLm2xZ9wR4tW6yZ3a+b/Q0e8Jk1Nn5Ss7Uu==\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a+b/Q0e8Jk1Nn5Ss7Uu==",
+    "export AZURE_STORAGE_ACCOUNT_KEY=[REDACTED:secret-assignment]\n",
+  ],
+  [
+    "secret-assignment",
+    "app.jwt-key: Vq7pLm2xZ9wR4tW6yZ3a\nappLicenseKey = 'Vq7pLm2xZ9wR4tW6yZ3a'",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "app.jwt-key: [REDACTED:secret-assignment]\nappLicenseKey = '[REDACTED:secret-assignment]'",
+  ],
   // A YAML block scalar: the value is the next line's indented text.
   [
     "secret-assignment",
@@ -862,6 +887,12 @@ const SETTINGS = [
   "algolia search key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   "the algolia admin panel shows 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   "datadog org id key 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+  // Keys that are no secret (a cache's, a table's), another word ending in the
+  // qualifier, an id or a file of a secret key, a value that is no token.
+  "CACHE_KEY=user42abcdefghijklmn; partitionKey: tenant1a2b3c4d5e6f7g8; sortKey=created9abcdefghij",
+  "xlicense_key=Vq7pLm2xZ9wR4tW6yZ3a license_keys=Vq7pLm2xZ9wR4tW6yZ3a",
+  "LICENSE_KEY_ID=Vq7pLm2xZ9wR4tW6yZ3a\nclient_key: /etc/ssl/private/client.key",
+  "SESSION_KEY=session appKey: process.env.APP_KEY jwtKeyword=Vq7pLm2xZ9wR4tW6yZ3a",
   // PowerShell: a cmdlet assigned, and a parameter that is no SecureString's value.
   "$password = Read-Host -AsSecureString; token = ConvertTo-Json $x",
   '{"Name": "/app/region", "Type": "String", "Value": "eu-west-1"}',

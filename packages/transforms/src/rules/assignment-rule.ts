@@ -1283,6 +1283,17 @@ export function assignmentRule(
   return mode.boundary ? withNotBefore(rule, NOT_BEFORE) : rule;
 }
 
+/**
+ * A candidate read as after a vendor's name (the value must look like a token, and no word
+ * of the name after the anchor may say it is an id, a URL, a file…), for rules that decide
+ * at the anchor whether the name is sensitive (see `qualified-key.ts`).
+ */
+export function tokenValueCandidate(match: AnchorMatch): Candidate {
+  return new AssignmentCandidate(match, VENDOR_MODE);
+}
+
+const VENDOR_MODE: Mode = { vendor: true, boundary: false, wholeWord: false };
+
 keepShape(
   new AssignmentCandidate(
     { anchor: "password", length: 8, before: -1 },

@@ -17,6 +17,7 @@
 import { CONTEXT_PROVIDERS } from "../provider-catalogue.js";
 import type { MatcherRule } from "../rule.js";
 import { assignmentRule } from "./assignment-rule.js";
+import { qualifiedKeyRules, SECRET_KEY_QUALIFIERS } from "./qualified-key.js";
 
 export const AWS_SECRET_ASSIGNMENT_RULE: MatcherRule = assignmentRule("aws-secret-access-key", [
   ["secret", "access", "key"],
@@ -53,6 +54,12 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "secret-assignment",
   [["pw"], ["pwd"], ["pass"], ["creds"], ["_auth"]],
   { wholeWord: true },
+);
+
+/** `LICENSE_KEY=`, `sessionKey:`, `"jwt-key":` (see `qualified-key.ts`). */
+export const QUALIFIED_KEY_ASSIGNMENT_RULES: readonly MatcherRule[] = qualifiedKeyRules(
+  "secret-assignment",
+  SECRET_KEY_QUALIFIERS,
 );
 
 /** Names of vendors whose credentials have no prefix, as context (`Mailjet key: …` too). */

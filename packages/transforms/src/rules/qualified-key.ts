@@ -1,0 +1,114 @@
+/**
+ * Keys named for what they unlock: `key` after a word that makes it a secret
+ * (`LICENSE_KEY=…`, `sessionKey: …`, `"jwt-key": "…"`, `AZURE_STORAGE_ACCOUNT_KEY=…`). A
+ * cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`, `sortKey`) names none of
+ * these words and is never read.
+ *
+ * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, and `eKey`,
+ * its last letter, in camelCase), so no common word's first bytes stop the scan; the word
+ * itself comes from the bytes the rule holds back before its anchor (its lookbehind). The value must look like a token, as after a vendor's name: 16+ bytes of a
+ * token alphabet with a letter and a digit.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("LICENSE_KEY=Xk9mP2qL8vR4tW6yZ3aB CACHE_KEY=user42abcdefghijklmn");
+ * // "LICENSE_KEY=[REDACTED:secret-assignment] CACHE_KEY=user42abcdefghijklmn"
+ * ```
+ */
+import type { AnchorMatch, MatcherRule } from "../rule.js";
+import { DECIDE, tokenValueCandidate } from "./assignment-rule.js";
+import { byteSet } from "./byte-classes.js";
+import { withNotAfter, withNotBefore } from "./not-before.js";
+
+/** The words before `key` that make it a secret (lowercase). */
+export const SECRET_KEY_QUALIFIERS: readonly string[] = [
+  "license",
+  "auth",
+  "session",
+  "jwt",
+  "account",
+  "service",
+  "client",
+  "admin",
+  "storage",
+  "ingest",
+  "deploy",
+  "write",
+  "server",
+  "consumer",
+  "encrypt",
+  "decryption",
+  "decrypt",
+  "cipher",
+  "crypto",
+  "shared",
+  "webhook",
+  "root",
+  "cookie",
+  "integration",
+  "personal",
+  "secure",
+  "rest",
+  "sign",
+];
+
+/** `key` after a separator, in the case of the word before it. */
+const JOINED = ["_key", "_KEY", "_Key", "-key", "-KEY", "-Key", ".key"];
+
+/**
+ * The rules: `name` on their markers, `qualifiers` the words (lowercase) that make the key a
+ * secret. Two rules, so that each rules out what it can before a candidate starts: `key`
+ * after a separator only after a qualifier's last letter (`ACCESS_KEY`, `CACHE_KEY` end
+ * there), and camelCase only on the anchors of those letters (`eKey`, `tKey`, …).
+ */
+export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): MatcherRule[] {
+  const words = new Set(qualifiers);
+  const lastLetters = [...new Set(qualifiers.map((q) => q.charAt(q.length - 1)))];
+  // One letter more than the longest word: a longer run of letters is another word.
+  const most = Math.max(...qualifiers.map((q) => q.length)) + 1;
+  const rule = (anchors: string[]): MatcherRule =>
+    // `keys`, `keyboard`: a longer word (as `Phase.First` would say).
+    withNotAfter(
+      {
+        kind: "matcher",
+        name,
+        anchors,
+        maxLength: DECIDE + 16,
+        lookbehind: { length: most, body: "A-Za-z" },
+        start(match) {
+          const word = qualifierOf(match, most);
+          return word !== undefined && words.has(word) ? tokenValueCandidate(match) : undefined;
+        },
+      },
+      byteSet("a-z"),
+    );
+  const notLast = new Uint8Array(256).fill(1);
+  for (const c of lastLetters)
+    notLast[c.charCodeAt(0)] = notLast[c.toUpperCase().charCodeAt(0)] = 0;
+  return [withNotBefore(rule(JOINED), notLast), rule(lastLetters.map((c) => `${c}Key`))];
+}
+
+/**
+ * The word just before `key`, lowercase: the last camelCase word of the letters before
+ * the anchor (`appLicense` → `license`, `LICENSE` → `license`), or `undefined` when there
+ * is none or the letters may run on past what the rule held back.
+ */
+export function qualifierOf(match: AnchorMatch, most: number): string | undefined {
+  const camel = match.anchor.length === 4 && match.anchor[0] !== match.anchor[0]?.toUpperCase();
+  const letters = (match.lead ?? "") + (camel ? match.anchor[0] : "");
+  let start = letters.length;
+  const lower = (c: string) => c >= "a" && c <= "z";
+  const upper = (c: string) => c >= "A" && c <= "Z";
+  if (start === 0) return undefined;
+  if (lower(letters[start - 1]!)) {
+    while (start > 0 && lower(letters[start - 1]!)) start--;
+    if (start > 0 && upper(letters[start - 1]!)) start--; // `License`
+  } else {
+    // `myLICENSE`: the capitals after a small letter are the word.
+    while (start > 0 && upper(letters[start - 1]!)) start--;
+  }
+  // The run reached what the rule held back: more letters may stand before it.
+  if (start === 0 && (match.lead ?? "").length >= most) return undefined;
+  return letters.slice(start).toLowerCase();
+}
