@@ -329,7 +329,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // A Cloudflare Tunnel token (`cloudflared tunnel token`): base64 of `{"a":…,"t":…,"s":…}`.
   { family: "cloudflare", rule: "cloudflare-tunnel-token", prefixes: ["eyJhIjoi"], body: B64, minBody: 60, maxBody: 400, shape: "%{150:A-Za-z0-9}=" },
   // Braintree (PayPal) access tokens: `access_token$<environment>$<merchant id>$<32 hex>`.
-  { family: "braintree", rule: "braintree-access-token", prefixes: ["access_token$production$", "access_token$sandbox$"], body: "a-z0-9$", minBody: 40, maxBody: 64, mixed: "digit", shape: "%{16:a-z0-9}${32:a-f0-9}" },
+  { family: "braintree", rule: "braintree-access-token", prefixes: ["access_token$production$", "access_token$sandbox$"], body: "a-z0-9$", minBody: 40, maxBody: 64, mixed: "digit", shape: "%{16:a-z0-9}$" + "{32:a-f0-9}" },
   // Deno Deploy personal and organization access tokens.
   { family: "deno", rule: "deno-deploy-token", prefixes: ["ddp_", "ddw_"], body: B62, minBody: 36, maxBody: 40, mixed: "digit", shape: "%{36:A-Za-z0-9}" },
   // Razorpay live key ids (the id half of a key pair; its secret has no prefix).
