@@ -51,6 +51,9 @@ export const SECRET_KEY_QUALIFIERS: readonly string[] = [
   "secure",
   "rest",
   "sign",
+  "db",
+  "database",
+  "priv",
 ];
 
 /** `key` after a separator, in the case of the word before it. */
