@@ -332,16 +332,15 @@ class TokenCandidate implements Candidate {
     const body = skipTable(this.body, this.padded);
     const stop = Math.min(end, start + (this.maxBody - this.count));
     let i = start;
-    if (this.sawMixed && !this.uniform) {
-      while (i < stop && body[input[i]!] === 1) i++;
-    } else {
-      for (; i < stop; i++) {
-        const byte = input[i]!;
-        if (body[byte] !== 1) break;
-        if (!this.sawMixed && this.signal![byte] === 1) this.sawMixed = true;
-        if (this.uniform) this.note(byte);
-      }
+    // Until the body is known mixed and not one character repeated, each byte is looked at;
+    // from then on only the alphabet is.
+    for (; i < stop && !(this.sawMixed && !this.uniform); i++) {
+      const byte = input[i]!;
+      if (body[byte] !== 1) break;
+      if (!this.sawMixed && this.signal![byte] === 1) this.sawMixed = true;
+      if (this.uniform) this.note(byte);
     }
+    while (i < stop && body[input[i]!] === 1) i++;
     this.count += i - start;
     this.here += i - start;
     return i;
