@@ -20,7 +20,8 @@
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
  * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
  * `-N X` and `-P X` (ssh-keygen); `-P X` and `--pw X` (the Mosquitto clients); `/p:X`
- * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks).
+ * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); Windows' `net use [device] \\host\share
+ * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word).
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -121,6 +122,7 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ),
   ["cmdkey", { attached: "/pass:" }],
   ["schtasks", { next: ["/RP", "/rp"] }],
+  ["net", {}],
 ]);
 
 /** The commands of the table, by name (lowercase, as `commandOf` reads them). */
@@ -149,6 +151,8 @@ export interface CommandScan {
   pending: Pending;
   /** htpasswd: in `-b` mode, positionals seen and the password's place among them. */
   htpasswd: { batch: boolean; positionals: number; password: number } | null;
+  /** Windows' `net`: its verb once read, and what the words after it said so far. */
+  net: { verb: string | null; positionals: number; share: boolean } | null;
 }
 
 /**
@@ -194,7 +198,7 @@ export function secretSpan(word: string, at: number): readonly [number, number] 
 
 /** A scan before the first word of a command line. */
 export function newCommandScan(): CommandScan {
-  return { command: null, armed: false, pending: null, htpasswd: null };
+  return { command: null, armed: false, pending: null, htpasswd: null, net: null };
 }
 
 /** The word a command's flags count after (`login` for `docker`), if it has one. */
@@ -225,6 +229,7 @@ export function secretIn(word: string, scan: CommandScan): number {
     scan.armed = command.secrets.after === undefined;
     scan.htpasswd =
       command.name === "htpasswd" ? { batch: false, positionals: 0, password: 2 } : null;
+    scan.net = command.name === "net" ? { verb: null, positionals: 0, share: false } : null;
     return -1;
   }
   const generic = genericFlag(word, scan);
@@ -270,7 +275,27 @@ function commandFlag(word: string, scan: CommandScan): number {
   const attached = secrets.attached;
   if (attached !== undefined && word.length > attached.length && word.startsWith(attached))
     return attached.length;
+  if (scan.net !== null) return netWord(word, scan.net);
   return scan.htpasswd === null ? -1 : htpasswdWord(word, scan.htpasswd);
+}
+
+/**
+ * `net use [device] \\host\share PASSWORD [/user:NAME]`: the word after the share (`*`
+ * prompts for it); `net user NAME PASSWORD [/add]`: the word after the name. Flags (`/…`)
+ * are no positionals.
+ */
+function netWord(word: string, net: NonNullable<CommandScan["net"]>): number {
+  if (net.verb === null) {
+    net.verb = word.toLowerCase();
+    return -1;
+  }
+  if (word.startsWith("/") || word === "*") return -1;
+  if (net.verb === "use") {
+    const password = net.share;
+    net.share = word.startsWith("\\\\");
+    return password ? 0 : -1;
+  }
+  return net.verb === "user" && net.positionals++ === 1 ? 0 : -1;
 }
 
 /**

@@ -373,6 +373,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "PsExec.exe \\\\host -u admin -p [REDACTED:command-flag] cmd\n",
   ],
+  // Windows' `net use` (the anchor holds the verb: `net` alone starts `network`).
+  [
+    "command-flag",
+    "C:\\> net use Z: \\\\fs01\\share Hunt3r2Secret /user:CORP\\alice\r\n",
+    "Hunt3r2Secret",
+    "C:\\> net use Z: \\\\fs01\\share [REDACTED:command-flag] /user:CORP\\alice\r\n",
+  ],
+  [
+    "command-flag",
+    "NET USER backup Hunt3r2Secret /add\n",
+    "Hunt3r2Secret",
+    "NET USER backup [REDACTED:command-flag] /add\n",
+  ],
   [
     // A scheme the rule does not know: the word and the token after it both go.
     "authorization-header",
@@ -899,6 +912,8 @@ const SETTINGS = [
   // Block scalars whose text is prose or a placeholder, or not indented, and a shell pipe.
   "secret: >\n  This secret signs the session cookies\ntoken: |\n  {{ .Values.token }}",
   "password: |\nVq7pLm2xZ9wR\npassword: | cat x1y2z3w4",
+  // `net` without a verb that takes a password, or a prompt for it.
+  "net start spooler; netstat -an; dotnet run; net use Z: \\\\fs\\s * /user:bob",
 ];
 
 /** Text that must come through unchanged. */

@@ -59,6 +59,10 @@ describe("redactCommandFlags", () => {
     ["xfreerdp /v:h /u:bob /p:Hunter2x", `xfreerdp /v:h /u:bob /p:${M}`],
     ["cmdkey /add:h /user:bob /pass:Hunter2x", `cmdkey /add:h /user:bob /pass:${M}`],
     ["schtasks /create /tn t /RU bob /RP Hunter2x", `schtasks /create /tn t /RU bob /RP ${M}`],
+    // Windows' `net`: the word after the share, before or after `/user:`; a new user's password.
+    ["net use Z: \\\\fs\\s Hunter2x /user:bob", `net use Z: \\\\fs\\s ${M} /user:bob`],
+    ["NET USE \\\\fs\\s /user:CORP\\bob Hunter2x", `NET USE \\\\fs\\s /user:CORP\\bob ${M}`],
+    ["net user backup Hunter2x /add", `net user backup ${M} /add`],
   ])("%s", (label, expected) => {
     expect(redactCommandFlags(label)).toBe(expected);
   });
@@ -85,13 +89,21 @@ describe("redactCommandFlags", () => {
       'ssh-keygen -t ed25519 -N "" -f key',
       "sshpass -p '' ssh host",
       "ssh-keygen -lf key.pub -E sha256",
+      // `*` prompts for the password; a share or a user without one; another verb.
+      "net use Z: \\\\fs\\s * /user:bob",
+      "net use Z: \\\\fs\\s /persistent:yes",
+      "net user bob /domain",
+      "net start spooler now",
     ]) {
       expect(redactCommandFlags(label)).toBe(label);
     }
   });
 
   it("keeps every word and space it does not redact (property)", () => {
-    const word = fc.stringMatching(/^[a-z0-9./]{1,8}$/);
+    // No word names `net`, whose `net user NAME X` takes a password by its place.
+    const word = fc
+      .stringMatching(/^[a-z0-9./]{1,8}$/)
+      .filter((w) => w.slice(w.lastIndexOf("/") + 1) !== "net");
     fc.assert(
       fc.property(
         fc.array(word, { maxLength: 12 }),

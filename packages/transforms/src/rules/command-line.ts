@@ -49,7 +49,16 @@ export const COMMAND_FLAG_RULE: MatcherRule = withNotBefore(
   {
     kind: "matcher",
     name: "command-flag",
-    anchors: [...COMMAND_NAMES, "PsExec", "PsExec64"],
+    // `net` only with its verb (the word alone starts `network`, `netstat`, `.NET`), in
+    // the cases Windows users write it.
+    anchors: [
+      ...COMMAND_NAMES.filter((name) => name !== "net"),
+      "PsExec",
+      "PsExec64",
+      "net use",
+      "NET USE",
+      "Net use",
+    ],
     maxLength: MAX_LINE + 1,
     start(match): Candidate | undefined {
       if (match.before >= 0 && BEFORE_COMMAND[match.before] !== 1) return undefined;
@@ -159,7 +168,8 @@ class CommandLineCandidate implements Candidate {
       this.word += String.fromCharCode(byte);
       return Verdict.Hold;
     }
-    secretIn(this.word, this.scan);
+    // The anchor may hold the command's verb too (`net use`): one word at a time.
+    for (const word of this.word.split(" ")) secretIn(word, this.scan);
     if (this.scan.command === null) return Verdict.Reject;
     this.naming = false;
     this.claim = here + 1;
