@@ -21,7 +21,8 @@
  * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
  * `-N X` and `-P X` (ssh-keygen); `-P X` and `--pw X` (the Mosquitto clients); `/p:X`
  * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); Windows' `net use [device] \\host\share
- * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word).
+ * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word);
+ * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`).
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -56,6 +57,11 @@ interface CommandSecrets {
   readonly userPercent?: string;
   /** The flags count only after this word (`docker login -p`; `docker run -p` publishes a port). */
   readonly after?: string;
+  /**
+   * Once the word `after` was read, the value of `flag=KEY=VALUE` is a secret (`kubectl
+   * create secret generic x --from-literal=api=X`; a configmap's literals are not).
+   */
+  readonly keyValue?: { readonly after: string; readonly flag: string };
 }
 
 const MYSQL: CommandSecrets = { attached: "-p" };
@@ -123,6 +129,9 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ["cmdkey", { attached: "/pass:" }],
   ["schtasks", { next: ["/RP", "/rp"] }],
   ["net", {}],
+  // A new secret's value on the command line: Kubernetes' literals, GitHub CLI's body.
+  ["kubectl", { keyValue: { after: "secret", flag: "--from-literal=" } }],
+  ["gh", { after: "secret", next: ["--body", "-b"] }],
 ]);
 
 /** The commands of the table, by name (lowercase, as `commandOf` reads them). */
@@ -153,6 +162,8 @@ export interface CommandScan {
   htpasswd: { batch: boolean; positionals: number; password: number } | null;
   /** Windows' `net`: its verb once read, and what the words after it said so far. */
   net: { verb: string | null; positionals: number; share: boolean } | null;
+  /** The command's `keyValue.after` word was read. */
+  keyValues: boolean;
 }
 
 /**
@@ -198,7 +209,14 @@ export function secretSpan(word: string, at: number): readonly [number, number] 
 
 /** A scan before the first word of a command line. */
 export function newCommandScan(): CommandScan {
-  return { command: null, armed: false, pending: null, htpasswd: null, net: null };
+  return {
+    command: null,
+    armed: false,
+    pending: null,
+    htpasswd: null,
+    net: null,
+    keyValues: false,
+  };
 }
 
 /** The word a command's flags count after (`login` for `docker`), if it has one. */
@@ -230,6 +248,7 @@ export function secretIn(word: string, scan: CommandScan): number {
     scan.htpasswd =
       command.name === "htpasswd" ? { batch: false, positionals: 0, password: 2 } : null;
     scan.net = command.name === "net" ? { verb: null, positionals: 0, share: false } : null;
+    scan.keyValues = false;
     return -1;
   }
   const generic = genericFlag(word, scan);
@@ -275,6 +294,12 @@ function commandFlag(word: string, scan: CommandScan): number {
   const attached = secrets.attached;
   if (attached !== undefined && word.length > attached.length && word.startsWith(attached))
     return attached.length;
+  const keyValue = secrets.keyValue;
+  if (keyValue !== undefined) {
+    if (word === keyValue.after) scan.keyValues = true;
+    const equals = word.indexOf("=", keyValue.flag.length);
+    if (scan.keyValues && word.startsWith(keyValue.flag) && equals > 0) return equals + 1;
+  }
   if (scan.net !== null) return netWord(word, scan.net);
   return scan.htpasswd === null ? -1 : htpasswdWord(word, scan.htpasswd);
 }

@@ -387,6 +387,18 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "NET USER backup [REDACTED:command-flag] /add\n",
   ],
   [
+    "command-flag",
+    "+ kubectl create secret generic api --from-literal=key=Hunt3r2Secret\n",
+    "Hunt3r2Secret",
+    "+ kubectl create secret generic api --from-literal=key=[REDACTED:command-flag]\n",
+  ],
+  [
+    "command-flag",
+    "$ gh secret set API_KEY --body Hunt3r2Secret\n",
+    "Hunt3r2Secret",
+    "$ gh secret set API_KEY --body [REDACTED:command-flag]\n",
+  ],
+  [
     // A scheme the rule does not know: the word and the token after it both go.
     "authorization-header",
     "Authorization: SSWS 00aBcD3fGh1jKlMn0pQrStUvWxYz12345678-_ab\r\nHost: x\r\n",
@@ -914,6 +926,7 @@ const SETTINGS = [
   "password: |\nVq7pLm2xZ9wR\npassword: | cat x1y2z3w4",
   // `net` without a verb that takes a password, or a prompt for it.
   "net start spooler; netstat -an; dotnet run; net use Z: \\\\fs\\s * /user:bob",
+  "kubectl create configmap c --from-literal=LOG_LEVEL=debug1; gh pr create --body text1",
 ];
 
 /** Text that must come through unchanged. */

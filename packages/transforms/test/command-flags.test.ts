@@ -63,6 +63,12 @@ describe("redactCommandFlags", () => {
     ["net use Z: \\\\fs\\s Hunter2x /user:bob", `net use Z: \\\\fs\\s ${M} /user:bob`],
     ["NET USE \\\\fs\\s /user:CORP\\bob Hunter2x", `NET USE \\\\fs\\s /user:CORP\\bob ${M}`],
     ["net user backup Hunter2x /add", `net user backup ${M} /add`],
+    // A new secret's value: Kubernetes' literals, GitHub CLI's body.
+    [
+      "kubectl create secret generic api --from-literal=key=Hunter2x --from-literal=u=bob",
+      `kubectl create secret generic api --from-literal=key=${M} --from-literal=u=${M}`,
+    ],
+    ["gh secret set API_KEY --body Hunter2x", `gh secret set API_KEY --body ${M}`],
   ])("%s", (label, expected) => {
     expect(redactCommandFlags(label)).toBe(expected);
   });
@@ -94,6 +100,9 @@ describe("redactCommandFlags", () => {
       "net use Z: \\\\fs\\s /persistent:yes",
       "net user bob /domain",
       "net start spooler now",
+      // A configmap's literals and another gh command's body are no secrets.
+      "kubectl create configmap cfg --from-literal=LOG_LEVEL=debug",
+      "gh pr create --title t --body text",
     ]) {
       expect(redactCommandFlags(label)).toBe(label);
     }

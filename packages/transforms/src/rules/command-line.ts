@@ -49,15 +49,16 @@ export const COMMAND_FLAG_RULE: MatcherRule = withNotBefore(
   {
     kind: "matcher",
     name: "command-flag",
-    // `net` only with its verb (the word alone starts `network`, `netstat`, `.NET`), in
-    // the cases Windows users write it.
+    // `net` and `gh` only with their verbs (the words alone start `network`, `netstat`,
+    // `.NET`, `high`, `github`), `net` in the cases Windows users write it.
     anchors: [
-      ...COMMAND_NAMES.filter((name) => name !== "net"),
+      ...COMMAND_NAMES.filter((name) => name !== "net" && name !== "gh"),
       "PsExec",
       "PsExec64",
       "net use",
       "NET USE",
       "Net use",
+      "gh secret",
     ],
     maxLength: MAX_LINE + 1,
     start(match): Candidate | undefined {
@@ -183,8 +184,10 @@ class CommandLineCandidate implements Candidate {
   private endWord(end: number, more: boolean): Verdict {
     this.inWord = false;
     const word = this.word;
-    const arming = this.words++ === 0 ? commandArmingWord(this.scan) : undefined;
-    // `docker login -p X`, never `docker run -p 8080:80`: the arming word comes first.
+    // `docker login -p X`, never `docker run -p 8080:80`: the arming word comes first (or
+    // was the anchor's own: `gh secret`).
+    const arming =
+      this.words++ === 0 && !this.scan.armed ? commandArmingWord(this.scan) : undefined;
     if (arming !== undefined && word !== arming) return Verdict.Reject;
     const command = this.scan.command;
     const at = secretIn(word, this.scan);
