@@ -314,7 +314,8 @@ function netWord(word: string, net: NonNullable<CommandScan["net"]>): number {
     net.verb = word.toLowerCase();
     return -1;
   }
-  if (word.startsWith("/") || word === "*") return -1;
+  // A flag, a prompt (`*`), an empty password (`""`).
+  if (word.startsWith("/") || word === "*" || word === '""') return -1;
   if (net.verb === "use") {
     const password = net.share;
     net.share = word.startsWith("\\\\");

@@ -99,6 +99,7 @@ describe("redactCommandFlags", () => {
       "net use Z: \\\\fs\\s * /user:bob",
       "net use Z: \\\\fs\\s /persistent:yes",
       "net user bob /domain",
+      'net use \\\\srv\\ipc$ "" /user:""',
       "net start spooler now",
       // A configmap's literals and another gh command's body are no secrets.
       "kubectl create configmap cfg --from-literal=LOG_LEVEL=debug",

@@ -6,8 +6,9 @@
  *
  * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, and `eKey`,
  * its last letter, in camelCase), so no common word's first bytes stop the scan; the word
- * itself comes from the bytes the rule holds back before its anchor (its lookbehind). The value must look like a token, as after a vendor's name: 16+ bytes of a
- * token alphabet with a letter and a digit.
+ * itself comes from the bytes the rule holds back before its anchor (its lookbehind). The
+ * value must look like a token, as after a vendor's name: 16+ bytes of a token alphabet with
+ * a letter and a digit.
  *
  * @example
  * ```ts
@@ -97,8 +98,8 @@ export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): 
  * the anchor (`appLicense` → `license`, `LICENSE` → `license`), or `undefined` when there
  * is none or the letters may run on past what the rule held back.
  */
-export function qualifierOf(match: AnchorMatch, most: number): string | undefined {
-  const camel = match.anchor.length === 4 && match.anchor[0] !== match.anchor[0]?.toUpperCase();
+function qualifierOf(match: AnchorMatch, most: number): string | undefined {
+  const camel = /^[a-z]Key$/.test(match.anchor);
   const letters = (match.lead ?? "") + (camel ? match.anchor[0] : "");
   let start = letters.length;
   const lower = (c: string) => c >= "a" && c <= "z";
