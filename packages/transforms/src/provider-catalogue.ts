@@ -327,7 +327,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "aws", rule: "amazon-mws-token", prefixes: ["amzn.mws."], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // Pinecone API keys (`pcsk_`, a short id, `_`, the secret) and Pinterest's OAuth access
   // and refresh tokens (`pina_`, `pinr_`).
-  { family: "pinecone", rule: "pinecone-key", prefixes: ["pcsk_"], body: "A-Za-z0-9_", minBody: 40, maxBody: 96, mixed: "digit", shape: "%{5:A-Za-z0-9}_{64:A-Za-z0-9}" },
+  { family: "pinecone", rule: "pinecone-key", prefixes: ["pcsk_"], body: "A-Za-z0-9_", minBody: 40, maxBody: 96, mixed: "digit", shape: "%{5:A-Za-z0-9}_{63:A-Za-z0-9}" },
   { family: "pinterest", rule: "pinterest-token", prefixes: ["pina_", "pinr_"], body: B62, minBody: 40, maxBody: 256, mixed: "digit", shape: "%{64:A-Za-z0-9}" },
   // Akamai EdgeGrid client and access tokens: `akab-`, 16 characters, `-`, 16 characters.
   { family: "akamai", rule: "akamai-token", prefixes: ["akab-"], body: "a-z0-9-", minBody: 33, maxBody: 33, mixed: "digit", shape: "%{16:a-z0-9}-{16:a-z0-9}" },
@@ -335,14 +335,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "cloudflare", rule: "cloudflare-tunnel-token", prefixes: ["eyJhIjoi"], body: B64, minBody: 60, maxBody: 400, shape: "%{150:A-Za-z0-9}=" },
   // Braintree (PayPal) access tokens: `access_token$<environment>$<merchant id>$<32 hex>`.
   { family: "braintree", rule: "braintree-access-token", prefixes: ["access_token$production$", "access_token$sandbox$"], body: "a-z0-9$", minBody: 40, maxBody: 64, mixed: "digit", shape: "%{16:a-z0-9}$" + "{32:a-f0-9}" },
-  // Deno Deploy personal and organization access tokens.
-  { family: "deno", rule: "deno-deploy-token", prefixes: ["ddp_", "ddw_"], body: B62, minBody: 36, maxBody: 40, mixed: "digit", shape: "%{36:A-Za-z0-9}" },
-  // Razorpay live key ids (the id half of a key pair; its secret has no prefix).
-  { family: "razorpay", rule: "razorpay-key-id", prefixes: ["rzp_live_"], body: B62, minBody: 14, maxBody: 14, mixed: "digit", shape: "%{14:A-Za-z0-9}" },
-  // Scaleway access keys: `SCW` and 17 capitals and digits (the secret key is a UUID).
-  { family: "scaleway", rule: "scaleway-access-key", prefixes: ["SCW"], body: "A-Z0-9", minBody: 17, maxBody: 17, mixed: "digit", shape: "%{17:A-Z0-9}" },
-  // Aiven service passwords, prefixed for secret scanning.
-  { family: "aiven", rule: "aiven-password", prefixes: ["AVNS_"], body: URLSAFE, minBody: 19, maxBody: 48, mixed: "digit", shape: "%{24:A-Za-z0-9_-}" },
+  // Deno Deploy personal (`ddp_`) and organization (`ddo_`) access tokens.
+  { family: "deno", rule: "deno-deploy-token", prefixes: ["ddp_", "ddo_"], body: B62, minBody: 30, maxBody: 48, mixed: "digit", shape: "%{36:A-Za-z0-9}" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
