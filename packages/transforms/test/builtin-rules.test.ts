@@ -1024,6 +1024,17 @@ describe("built-in rules", () => {
     expect(redact("mysql mysql mysql -pS3cretPass1 db\n")).toBe(
       "mysql mysql mysql -p[REDACTED:command-flag] db\n",
     );
+    // A value that is itself a command's name (or this command's) closes the candidate
+    // there: that name's own candidate reads on, so a line of `sshpass -p sshpass -p …` holds
+    // one candidate a command (it held one for every command before it: 0.1 MB/s).
+    const sshpass = rule.start({ anchor: "sshpass", length: 7, before: -1 })!;
+    expect([...Buffer.from(" -p sshpass ")].map((b) => sshpass.next(b)).at(-1)).toBe(Verdict.Close);
+    expect(redact("sshpass -p sshpass -p S3cretPass1 ssh h\n")).toBe(
+      "sshpass -p [REDACTED:command-flag] -p [REDACTED:command-flag] ssh h\n",
+    );
+    expect(redact("keytool -storepass keytool -keypass S3cretPass1 -v\n")).toBe(
+      "keytool -storepass [REDACTED:command-flag] -keypass [REDACTED:command-flag] -v\n",
+    );
   });
 
   it("redacts each cookie's value and keeps names, short values and attributes, however split", () => {

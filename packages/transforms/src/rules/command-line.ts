@@ -45,21 +45,27 @@ const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 
+/**
+ * The rule's anchors. `net` and `gh` only with their verbs (the words alone start
+ * `network`, `netstat`, `.NET`, `high`, `github`), `net` in the cases Windows users write it.
+ */
+const ANCHORS = [
+  ...COMMAND_NAMES.filter((name) => name !== "net" && name !== "gh"),
+  "PsExec",
+  "PsExec64",
+  "net use",
+  "NET USE",
+  "Net use",
+  "gh secret",
+];
+/** The anchors that are one word: such a word starts a candidate of its own. */
+const ANCHOR_WORDS = new Set(ANCHORS.filter((anchor) => !anchor.includes(" ")));
+
 export const COMMAND_FLAG_RULE: MatcherRule = withNotBefore(
   {
     kind: "matcher",
     name: "command-flag",
-    // `net` and `gh` only with their verbs (the words alone start `network`, `netstat`,
-    // `.NET`, `high`, `github`), `net` in the cases Windows users write it.
-    anchors: [
-      ...COMMAND_NAMES.filter((name) => name !== "net" && name !== "gh"),
-      "PsExec",
-      "PsExec64",
-      "net use",
-      "NET USE",
-      "Net use",
-      "gh secret",
-    ],
+    anchors: ANCHORS,
     maxLength: MAX_LINE + 1,
     start(match): Candidate | undefined {
       if (match.before >= 0 && BEFORE_COMMAND[match.before] !== 1) return undefined;
@@ -198,7 +204,11 @@ class CommandLineCandidate implements Candidate {
       const [start, stop] = secretSpan(word, at);
       this.claim = this.wordStart + start;
       this.to = end - (word.length - stop);
-      if (!more) return Verdict.Close;
+      // A secret that is itself a command's name (`sshpass -p sshpass`) started that
+      // command's own candidate, which reads on from there: this one stops, so a line of
+      // them holds one candidate a command, not one for every command before. So does one
+      // that is this command's name (`gh … -b gh`: `gh` reads on only as `gh secret`).
+      if (!more || (at === 0 && startsOwnCandidate(word, command?.name))) return Verdict.Close;
       return Verdict.Redact;
     }
     if (!more) return Verdict.Reject;
@@ -215,6 +225,16 @@ class CommandLineCandidate implements Candidate {
     }
     return this.endWord(this.here + 1, false);
   }
+}
+
+/**
+ * True when `word` (its quotes and path aside, `/usr/bin/mysql`) is one of the anchors, or
+ * the name of the command being read (`command`).
+ */
+function startsOwnCandidate(word: string, command: string | undefined): boolean {
+  const bare = word.replace(/^["']|["']$/g, "");
+  const name = bare.slice(bare.lastIndexOf("/") + 1).replace(/\.exe$/, "");
+  return ANCHOR_WORDS.has(name) || name.toLowerCase() === command;
 }
 
 /** True when `word` holds an even number of `'` (none open). */
