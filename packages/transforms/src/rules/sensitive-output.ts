@@ -21,6 +21,8 @@ import { keepShape } from "./kept-shapes.js";
 const MAX_BEFORE_VALUE = 4096;
 /** Most bytes of a value that is not a string (a list or an object is redacted whole). */
 const MAX_VALUE = 1 << 20;
+/** Characters of a key kept: enough for `"sensitive"` (a longer key is neither). */
+const KEY_CHARS = 10;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** JSON's whitespace. */
@@ -122,7 +124,11 @@ class SensitiveOutputCandidate implements Candidate {
       else if (byte === QUOTE) {
         this.inString = false;
         if (this.depth === 0 && this.key === "value") this.phase = Phase.Colon;
-      } else if (this.key.length <= 5) this.key += String.fromCharCode(byte);
+        // The object's `"sensitive"` again: the last one says (as JSON parsers read a
+        // repeated key), and one marked true has its own candidate from there; this one
+        // stops, so a run of them holds one candidate, not one for each before it.
+        if (this.depth === 0 && this.key === "sensitive") return Verdict.Reject;
+      } else if (this.key.length < KEY_CHARS) this.key += String.fromCharCode(byte);
       return Verdict.Hold;
     }
     if (byte === QUOTE) {
