@@ -795,6 +795,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "YWRtaW46UHE5eExtMlZ6OHc=",
     "//registry.npmjs.org/:_auth=[REDACTED:secret-assignment]\n",
   ],
+  // `=` escaped as Gson and other HTML-safe JSON writers do (`\u003d`); `\u0026` ends the value.
+  [
+    "secret-assignment",
+    '{"url":"https://x/cb?token\\u003dVq7pLm2xZ9wR4tW6\\u0026user\\u003dbob"}',
+    "Vq7pLm2xZ9wR4tW6",
+    '{"url":"https://x/cb?token\\u003d[REDACTED:secret-assignment]\\u0026user\\u003dbob"}',
+  ],
   // A key named for what it unlocks (`qualified-key.ts`): snake, kebab, dotted, camelCase.
   [
     "secret-assignment",
@@ -912,6 +919,8 @@ const SETTINGS = [
   "algolia search key: 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   "the algolia admin panel shows 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   "datadog org id key 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+  // Another escaped character after a keyword, and a placeholder after an escaped `=`.
+  '{"h":"password\\u003cbr\\u003e","q":"api_key\\u003d\\u003cyour key\\u003e"}',
   // Keys that are no secret (a cache's, a table's), another word ending in the
   // qualifier, an id or a file of a secret key, a value that is no token.
   "CACHE_KEY=user42abcdefghijklmn; partitionKey: tenant1a2b3c4d5e6f7g8; sortKey=created9abcdefghij",

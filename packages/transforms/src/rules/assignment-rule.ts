@@ -49,7 +49,7 @@
  */
 import { OPENSSL_PASSWORD_ARGUMENT } from "../command-flags.js";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, BLANK, byteSet, QUOTE_CLOSER } from "./byte-classes.js";
+import { ALNUM, BLANK, byteSet, HEX_VALUE, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
@@ -259,6 +259,12 @@ class AssignmentCandidate implements Candidate {
   escapedQuote = false;
   /** The previous byte was a backslash before a key's or value's quote. */
   quoteEscape = false;
+  /**
+   * Hex digits of a `\uXXXX` escape after the name read so far (-1 outside one), and their
+   * value: Gson and other HTML-safe JSON writers escape the `=` (`token\u003dx`).
+   */
+  unicodeDigits = -1;
+  unicode = 0;
   /** A quoted name was followed by `,`: the quoted word after it may be a `"value"` key. */
   pairComma = false;
   /** Sibling phase: the last word read (lowercase), and whether the next name byte starts another. */
@@ -328,6 +334,7 @@ class AssignmentCandidate implements Candidate {
           continue;
         case Phase.AfterName:
           this.from = here + 1;
+          if (this.unicodeDigits >= 0) return this.unicodeSeparator(byte);
           if (this.pending !== 0) {
             if (byte === 0x3d) {
               this.pending = 0;
@@ -340,6 +347,11 @@ class AssignmentCandidate implements Candidate {
             // `\"x_token\": …` inside a string: the key's closing quote, escaped.
             this.quoteEscape = false;
             if (byte === 0x6e || byte === 0x72) return this.siblingAfter(byte, true);
+            if (byte === 0x75 && !this.keyQuoted) {
+              this.unicodeDigits = 0;
+              this.unicode = 0;
+              return Verdict.Hold;
+            }
             if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
             this.keyQuoted = true;
             return Verdict.Hold;
@@ -728,6 +740,23 @@ class AssignmentCandidate implements Candidate {
         }
       }
     }
+  }
+
+  /**
+   * A digit of a `\uXXXX` escape right after the name: `\u003d` (`=` as Gson and other
+   * HTML-safe JSON writers escape it) separates as `=` does; any other character does not.
+   */
+  unicodeSeparator(byte: number): Verdict {
+    const digit = HEX_VALUE[byte]!;
+    if (digit < 0) return Verdict.Reject;
+    this.unicode = this.unicode * 16 + digit;
+    if (++this.unicodeDigits < 4) return Verdict.Hold;
+    this.unicodeDigits = -1;
+    if (this.unicode !== 0x3d) return Verdict.Reject;
+    this.phase = Phase.AfterEquals;
+    this.spacedEquals = this.count > 0;
+    this.equals = true;
+    return Verdict.Hold;
   }
 
   /**
