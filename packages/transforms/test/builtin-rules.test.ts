@@ -827,6 +827,12 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR4tW6yZ3a",
     "app.jwt-key: [REDACTED:secret-assignment]\nappLicenseKey = '[REDACTED:secret-assignment]'",
   ],
+  [
+    "secret-assignment",
+    "tool --license-key Vq7pLm2xZ9wR4tW6yZ3a --verbose\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "tool --license-key [REDACTED:secret-assignment] --verbose\n",
+  ],
   // A YAML block scalar: the value is the next line's indented text.
   [
     "secret-assignment",

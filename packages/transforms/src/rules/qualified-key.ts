@@ -57,6 +57,8 @@ export const SECRET_KEY_QUALIFIERS: readonly string[] = [
   "priv",
 ];
 
+const DASH = 0x2d;
+
 /** `key` after a separator, in the case of the word before it. */
 const JOINED = ["_key", "_KEY", "_Key", "-key", "-KEY", "-Key", ".key"];
 
@@ -82,7 +84,12 @@ export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): 
         lookbehind: { length: most, body: "A-Za-z" },
         start(match) {
           const word = qualifierOf(match, most);
-          return word !== undefined && words.has(word) ? tokenValueCandidate(match) : undefined;
+          if (word === undefined || !words.has(word)) return undefined;
+          // A kebab-case name reads as a keyword after a `-` does (`--license-key X`, as
+          // `--api-token X`): a flag, whose value may follow a space.
+          return tokenValueCandidate(
+            match.anchor.startsWith("-") ? { ...match, before: DASH } : match,
+          );
         },
       },
       byteSet("a-z"),
