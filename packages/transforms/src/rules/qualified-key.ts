@@ -1,8 +1,8 @@
 /**
  * Keys named for what they unlock: `key` after a word that makes it a secret
- * (`LICENSE_KEY=…`, `sessionKey: …`, `"jwt-key": "…"`, `AZURE_STORAGE_ACCOUNT_KEY=…`). A
- * cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`, `sortKey`) names none of
- * these words and is never read.
+ * (`LICENSE_KEY=…`, `sessionKey: …`, `"jwt-key": "…"`, `AZURE_STORAGE_ACCOUNT_KEY=…`,
+ * `License key: …`). A cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`,
+ * `sortKey`) names none of these words and is never read.
  *
  * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, and `eKey`,
  * its last letter, in camelCase), so no common word's first bytes stop the scan; the word
@@ -14,10 +14,10 @@
  * ```ts
  * import { redactText } from "@spool/transforms";
  * redactText("LICENSE_KEY=Xk9mP2qL8vR4tW6yZ3aB CACHE_KEY=user42abcdefghijklmn");
- * // "LICENSE_KEY=[REDACTED:secret-assignment] CACHE_KEY=user42abcdefghijklmn"
+ * // "LICENSE_KEY=[REDACTED:key-assignment] CACHE_KEY=user42abcdefghijklmn"
  * ```
  */
-import type { AnchorMatch, MatcherRule } from "../rule.js";
+import type { MatcherRule } from "../rule.js";
 import { DECIDE, tokenValueCandidate } from "./assignment-rule.js";
 import { byteSet } from "./byte-classes.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
@@ -64,7 +64,7 @@ const JOINED = ["_key", "_KEY", "_Key", "-key", "-KEY", "-Key", ".key"];
 
 /**
  * The rules: `name` on their markers, `qualifiers` the words (lowercase) that make the key a
- * secret. Two rules, so that each rules out what it can before a candidate starts: `key`
+ * secret. A rule per form, so that each rules out what it can before a candidate starts: `key`
  * after a separator only after a qualifier's last letter (`ACCESS_KEY`, `CACHE_KEY` end
  * there), and camelCase only on the anchors of those letters (`eKey`, `tKey`, …).
  */
@@ -83,7 +83,10 @@ export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): 
         maxLength: DECIDE + 16,
         lookbehind: { length: most, body: "A-Za-z" },
         start(match) {
-          const word = qualifierOf(match, most);
+          const lead = match.lead ?? "";
+          // camelCase: the anchor's first byte is the word's last letter.
+          const letters = /^[a-z]Key$/.test(match.anchor) ? lead + match.anchor[0] : lead;
+          const word = qualifierOf(letters, lead.length >= most);
           if (word === undefined || !words.has(word)) return undefined;
           // A kebab-case name reads as a keyword after a `-` does (`--license-key X`, as
           // `--api-token X`): a flag, whose value may follow a space.
@@ -97,17 +100,32 @@ export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): 
   const notLast = new Uint8Array(256).fill(1);
   for (const c of lastLetters)
     notLast[c.charCodeAt(0)] = notLast[c.toUpperCase().charCodeAt(0)] = 0;
-  return [withNotBefore(rule(JOINED), notLast), rule(lastLetters.map((c) => `${c}Key`))];
+  // A form's label or prose, the words apart and a `:` after them (`License key: …`,
+  // `INTEGRATION KEY: …`): the anchor is `key:` (a space in the anchor would stop the scan
+  // at every `e `), and the lead holds the word and the one space before it.
+  const label: MatcherRule = {
+    kind: "matcher",
+    name,
+    anchors: ["key:", "Key:", "KEY:"],
+    maxLength: DECIDE + 16,
+    lookbehind: { length: most + 1, body: "A-Za-z " },
+    start(match) {
+      const lead = match.lead ?? "";
+      if (lead.length < 2 || lead[lead.length - 1] !== " " || lead[lead.length - 2] === " ")
+        return undefined;
+      const word = qualifierOf(lead.slice(0, -1), lead.length > most);
+      return word !== undefined && words.has(word) ? tokenValueCandidate(match, true) : undefined;
+    },
+  };
+  return [withNotBefore(rule(JOINED), notLast), rule(lastLetters.map((c) => `${c}Key`)), label];
 }
 
 /**
- * The word just before `key`, lowercase: the last camelCase word of the letters before
- * the anchor (`appLicense` → `license`, `LICENSE` → `license`), or `undefined` when there
- * is none or the letters may run on past what the rule held back.
+ * The last camelCase word of `letters`, lowercase (`appLicense` → `license`, `LICENSE` →
+ * `license`), or `undefined` when there is none or, `capped` (the rule held back as many
+ * bytes as it may), the run may go on before them.
  */
-function qualifierOf(match: AnchorMatch, most: number): string | undefined {
-  const camel = /^[a-z]Key$/.test(match.anchor);
-  const letters = (match.lead ?? "") + (camel ? match.anchor[0] : "");
+function qualifierOf(letters: string, capped: boolean): string | undefined {
   let start = letters.length;
   const lower = (c: string) => c >= "a" && c <= "z";
   const upper = (c: string) => c >= "A" && c <= "Z";
@@ -119,7 +137,6 @@ function qualifierOf(match: AnchorMatch, most: number): string | undefined {
     // `myLICENSE`: the capitals after a small letter are the word.
     while (start > 0 && upper(letters[start - 1]!)) start--;
   }
-  // The run reached what the rule held back: more letters may stand before it.
-  if (start === 0 && (match.lead ?? "").length >= most) return undefined;
+  if (start === 0 && capped) return undefined;
   return letters.slice(start).toLowerCase();
 }

@@ -56,9 +56,13 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   { wholeWord: true },
 );
 
-/** `LICENSE_KEY=`, `sessionKey:`, `"jwt-key":` (see `qualified-key.ts`). */
+/**
+ * `LICENSE_KEY=`, `sessionKey:`, `"jwt-key":`, `License key:` (see `qualified-key.ts`): a
+ * name of their own, so that a vendor's name before the key (`Algolia admin key:`) names
+ * the span as a vendor's credential.
+ */
 export const QUALIFIED_KEY_ASSIGNMENT_RULES: readonly MatcherRule[] = qualifiedKeyRules(
-  "secret-assignment",
+  "key-assignment",
   SECRET_KEY_QUALIFIERS,
 );
 
