@@ -1,8 +1,8 @@
 /**
  * Keys named for what they unlock: `key` after a word that makes it a secret
- * (`LICENSE_KEY=…`, `sessionKey: …`, `"jwt-key": "…"`, `AZURE_STORAGE_ACCOUNT_KEY=…`,
- * `License key: …`). A cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`,
- * `sortKey`) names none of these words and is never read.
+ * (`LICENSE_KEY=…`, `sessionKey: …`, `"jwt-key": "…"`, `AZURE_STORAGE_ACCOUNT_KEY=…`). A
+ * cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`, `sortKey`) names none of
+ * these words and is never read.
  *
  * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, and `eKey`,
  * its last letter, in camelCase), so no common word's first bytes stop the scan; the word
@@ -64,7 +64,7 @@ const JOINED = ["_key", "_KEY", "_Key", "-key", "-KEY", "-Key", ".key"];
 
 /**
  * The rules: `name` on their markers, `qualifiers` the words (lowercase) that make the key a
- * secret. A rule per form, so that each rules out what it can before a candidate starts: `key`
+ * secret. Two rules, so that each rules out what it can before a candidate starts: `key`
  * after a separator only after a qualifier's last letter (`ACCESS_KEY`, `CACHE_KEY` end
  * there), and camelCase only on the anchors of those letters (`eKey`, `tKey`, …).
  */
@@ -100,24 +100,7 @@ export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): 
   const notLast = new Uint8Array(256).fill(1);
   for (const c of lastLetters)
     notLast[c.charCodeAt(0)] = notLast[c.toUpperCase().charCodeAt(0)] = 0;
-  // A form's label or prose, the words apart and a `:` after them (`License key: …`,
-  // `INTEGRATION KEY: …`): the anchor is `key:` (a space in the anchor would stop the scan
-  // at every `e `), and the lead holds the word and the one space before it.
-  const label: MatcherRule = {
-    kind: "matcher",
-    name,
-    anchors: ["key:", "Key:", "KEY:"],
-    maxLength: DECIDE + 16,
-    lookbehind: { length: most + 1, body: "A-Za-z " },
-    start(match) {
-      const lead = match.lead ?? "";
-      if (lead.length < 2 || lead[lead.length - 1] !== " " || lead[lead.length - 2] === " ")
-        return undefined;
-      const word = qualifierOf(lead.slice(0, -1), lead.length > most);
-      return word !== undefined && words.has(word) ? tokenValueCandidate(match, true) : undefined;
-    },
-  };
-  return [withNotBefore(rule(JOINED), notLast), rule(lastLetters.map((c) => `${c}Key`)), label];
+  return [withNotBefore(rule(JOINED), notLast), rule(lastLetters.map((c) => `${c}Key`))];
 }
 
 /**

@@ -57,7 +57,7 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
 );
 
 /**
- * `LICENSE_KEY=`, `sessionKey:`, `"jwt-key":`, `License key:` (see `qualified-key.ts`): a
+ * `LICENSE_KEY=`, `sessionKey:`, `"jwt-key":` (see `qualified-key.ts`): a
  * name of their own, so that a vendor's name before the key (`Algolia admin key:`) names
  * the span as a vendor's credential.
  */
