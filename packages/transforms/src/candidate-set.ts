@@ -8,7 +8,7 @@
 import { isWhitespaceByte } from "./aho-corasick.js";
 import type { CompiledAnchor } from "./compile-redaction.js";
 import { ESCAPE_LOOKBEHIND, type InputRing, NAME_LOOKBEHIND } from "./input-ring.js";
-import { type Candidate, Verdict } from "./rule.js";
+import { type AnchorMatch, type Candidate, Verdict } from "./rule.js";
 import { byteSet, HEX_VALUE } from "./rules/byte-classes.js";
 
 /** A live candidate and where it stands in the input (absolute offsets). */
@@ -111,18 +111,7 @@ export class CandidateSet {
         anchor.lookbehindClass === null
           ? 0
           : this.leadBefore(at, anchor.lookbehind, anchor.lookbehindClass);
-      const nameBefore = nameStart(this.input, at, before);
-      const match =
-        lead > 0
-          ? {
-              anchor: anchor.anchor,
-              length,
-              before,
-              nameBefore,
-              lead: this.input.latin1(at - lead, at),
-              leadFirst: byteBefore(this.input, at - lead + 1),
-            }
-          : { anchor: anchor.anchor, length, before, nameBefore };
+      const match = this.matchAt(anchor, length, at, before, lead);
       this.starts++;
       const cand = anchor.start(match, this.input, at);
       if (cand === undefined) continue;
@@ -142,6 +131,31 @@ export class CandidateSet {
         skipGap: 1,
       });
     }
+  }
+
+  /** What a rule's `start` is told of its anchor's occurrence at `at` (see `AnchorMatch`). */
+  private matchAt(
+    anchor: CompiledAnchor,
+    length: number,
+    at: number,
+    before: number,
+    lead: number,
+  ): AnchorMatch {
+    const nameBefore = nameStart(this.input, at, before);
+    const match: AnchorMatch =
+      lead > 0
+        ? {
+            anchor: anchor.anchor,
+            length,
+            before,
+            nameBefore,
+            lead: this.input.latin1(at - lead, at),
+            leadFirst: byteBefore(this.input, at - lead + 1),
+          }
+        : { anchor: anchor.anchor, length, before, nameBefore };
+    return anchor.wordBefore === true
+      ? { ...match, wordBefore: wordBefore(this.input, at) }
+      : match;
   }
 
   /**
@@ -359,6 +373,23 @@ function nameStart(input: InputRing, at: number, before: number): number {
 }
 
 const NAME_BYTE = byteSet("A-Za-z0-9_-");
+const LETTER = byteSet("A-Za-z");
+
+/**
+ * The letters of the word before `at` and the one space between (`License` in `License
+ * key:`), or "" when no single space stands there or the word runs on past
+ * {@link NAME_LOOKBEHIND} bytes (the redactor keeps that many before anything held; the
+ * bytes are read, never claimed, so none is held back for them).
+ */
+function wordBefore(input: InputRing, at: number): string {
+  if (at < 2 || input.byteAt(at - 1) !== 0x20) return "";
+  const end = at - 1;
+  const floor = Math.max(0, at - NAME_LOOKBEHIND);
+  let s = end;
+  while (s > floor && LETTER[input.byteAt(s - 1)] === 1) s--;
+  if (s === floor && floor > 0 && LETTER[input.byteAt(floor - 1)] === 1) return "";
+  return input.latin1(s, end);
+}
 
 /**
  * The byte before `at` as a word-boundary check should see it: through a string escape

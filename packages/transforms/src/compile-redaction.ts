@@ -38,7 +38,7 @@ import {
   validateRule,
 } from "./rule.js";
 import { byteSet } from "./rules/byte-classes.js";
-import { notAfterOf, notBeforeOf } from "./rules/not-before.js";
+import { notAfterOf, notBeforeOf, wordBeforeOf } from "./rules/not-before.js";
 import { buildStartFilter, type StartFilter } from "./start-filter.js";
 
 /** Deepest state of the exact automaton with a dense transition row. */
@@ -128,6 +128,8 @@ export interface CompiledAnchor {
    * Bytes (1 each) that, right after the anchor, rule it out: it is not started. @default none
    */
   readonly notAfter?: Uint8Array | null;
+  /** The rule reads the word before the anchor and a space (`AnchorMatch.wordBefore`). @default false */
+  readonly wordBefore?: boolean;
   start(match: AnchorMatch, held: HeldText, at: number): Candidate | undefined;
 }
 
@@ -503,6 +505,7 @@ function addAnchors(
   }
   const notBefore = (rule.kind === "matcher" ? notBeforeOf(rule) : undefined) ?? null;
   const notAfter = (rule.kind === "matcher" ? notAfterOf(rule) : undefined) ?? null;
+  const readsWordBefore = rule.kind === "matcher" && wordBeforeOf(rule);
   for (const anchor of rule.anchors) {
     const compiled: CompiledAnchor = {
       rule: index,
@@ -512,6 +515,7 @@ function addAnchors(
       lookbehindClass,
       notBefore,
       notAfter,
+      wordBefore: readsWordBefore,
       start,
     };
     const bytes = Buffer.from(anchor, "utf8");

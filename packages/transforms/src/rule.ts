@@ -110,6 +110,11 @@ export interface AnchorMatch {
    * (`https://x-access-token:` gives `/` for the anchor `token`). @default `before`
    */
   readonly nameBefore?: number;
+  /**
+   * For the built-in rules that ask for it: the letters of the word before the anchor and
+   * one space (`License` in `License key:`), "" when there is none. @default undefined
+   */
+  readonly wordBefore?: string;
 }
 
 /**

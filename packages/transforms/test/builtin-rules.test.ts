@@ -833,6 +833,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR4tW6yZ3a",
     "tool --license-key [REDACTED:key-assignment] --verbose\n",
   ],
+  // A form's label or prose: the words apart, a `:` after them.
+  [
+    "key-assignment",
+    "License key: Vq7pLm2xZ9wR4tW6yZ3a\nINTEGRATION KEY: 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "License key: [REDACTED:key-assignment]\nINTEGRATION KEY: [REDACTED:key-assignment]\n",
+  ],
   // A YAML block scalar: the value is the next line's indented text.
   [
     "secret-assignment",
@@ -933,6 +940,9 @@ const SETTINGS = [
   "xlicense_key=Vq7pLm2xZ9wR4tW6yZ3a license_keys=Vq7pLm2xZ9wR4tW6yZ3a",
   "LICENSE_KEY_ID=Vq7pLm2xZ9wR4tW6yZ3a\nclient_key: /etc/ssl/private/client.key",
   "SESSION_KEY=session appKey: process.env.APP_KEY jwtKeyword=Vq7pLm2xZ9wR4tW6yZ3a",
+  // Prose: a public key, another word before `key`, no `:` after the words, YAML's `key:`.
+  "Public key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIXk9\nthe kernel key: Vq7pLm2xZ9wR4tW6yZ3a",
+  "the license key is Vq7pLm2xZ9wR4tW6yZ3a\n- key: app\n  operator: Exists",
   // PowerShell: a cmdlet assigned, and a parameter that is no SecureString's value.
   "$password = Read-Host -AsSecureString; token = ConvertTo-Json $x",
   '{"Name": "/app/region", "Type": "String", "Value": "eu-west-1"}',

@@ -1315,10 +1315,14 @@ export function assignmentRule(
 /**
  * A candidate read as after a vendor's name (the value must look like a token, and no word
  * of the name after the anchor may say it is an id, a URL, a file…), for rules that decide
- * at the anchor whether the name is sensitive (see `qualified-key.ts`).
+ * at the anchor whether the name is sensitive (see `qualified-key.ts`); `afterColon`: the
+ * anchor ends with the name's `:`.
  */
-export function tokenValueCandidate(match: AnchorMatch): Candidate {
-  return new AssignmentCandidate(match, VENDOR_MODE);
+export function tokenValueCandidate(match: AnchorMatch, afterColon = false): Candidate {
+  const candidate = new AssignmentCandidate(match, VENDOR_MODE);
+  // The anchor ended with the name's `:` (`License key:`): the value comes next.
+  if (afterColon) candidate.phase = Phase.AfterColon;
+  return candidate;
 }
 
 const VENDOR_MODE: Mode = { vendor: true, boundary: false, wholeWord: false };

@@ -46,3 +46,19 @@ export function withNotAfter<R extends MatcherRule>(rule: R, bytes: Uint8Array):
 export function notAfterOf(rule: MatcherRule): Uint8Array | undefined {
   return NOT_AFTER.get(rule);
 }
+
+const WORD_BEFORE = new WeakSet<MatcherRule>();
+
+/**
+ * `rule`, registered to be told the word before its anchor and a space
+ * (`AnchorMatch.wordBefore`): read from the bytes the redactor keeps, never held back.
+ */
+export function withWordBefore<R extends MatcherRule>(rule: R): R {
+  WORD_BEFORE.add(rule);
+  return rule;
+}
+
+/** True for a rule registered by {@link withWordBefore}. */
+export function wordBeforeOf(rule: MatcherRule): boolean {
+  return WORD_BEFORE.has(rule);
+}

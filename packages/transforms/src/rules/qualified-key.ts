@@ -1,8 +1,8 @@
 /**
  * Keys named for what they unlock: `key` after a word that makes it a secret
- * (`LICENSE_KEY=…`, `sessionKey: …`, `"jwt-key": "…"`, `AZURE_STORAGE_ACCOUNT_KEY=…`). A
- * cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`, `sortKey`) names none of
- * these words and is never read.
+ * (`LICENSE_KEY=…`, `sessionKey: …`, `"jwt-key": "…"`, `AZURE_STORAGE_ACCOUNT_KEY=…`,
+ * `License key: …`). A cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`,
+ * `sortKey`) names none of these words and is never read.
  *
  * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, and `eKey`,
  * its last letter, in camelCase), so no common word's first bytes stop the scan; the word
@@ -20,7 +20,7 @@
 import type { MatcherRule } from "../rule.js";
 import { DECIDE, tokenValueCandidate } from "./assignment-rule.js";
 import { byteSet } from "./byte-classes.js";
-import { withNotAfter, withNotBefore } from "./not-before.js";
+import { withNotAfter, withNotBefore, withWordBefore } from "./not-before.js";
 
 /** The words before `key` that make it a secret (lowercase). */
 export const SECRET_KEY_QUALIFIERS: readonly string[] = [
@@ -64,9 +64,10 @@ const JOINED = ["_key", "_KEY", "_Key", "-key", "-KEY", "-Key", ".key"];
 
 /**
  * The rules: `name` on their markers, `qualifiers` the words (lowercase) that make the key a
- * secret. Two rules, so that each rules out what it can before a candidate starts: `key`
+ * secret. A rule per form, so that each rules out what it can before a candidate starts: `key`
  * after a separator only after a qualifier's last letter (`ACCESS_KEY`, `CACHE_KEY` end
- * there), and camelCase only on the anchors of those letters (`eKey`, `tKey`, …).
+ * there), camelCase only on the anchors of those letters (`eKey`, `tKey`, …), and a label's
+ * `key:` only after a space.
  */
 export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): MatcherRule[] {
   const words = new Set(qualifiers);
@@ -100,7 +101,26 @@ export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): 
   const notLast = new Uint8Array(256).fill(1);
   for (const c of lastLetters)
     notLast[c.charCodeAt(0)] = notLast[c.toUpperCase().charCodeAt(0)] = 0;
-  return [withNotBefore(rule(JOINED), notLast), rule(lastLetters.map((c) => `${c}Key`))];
+  // A form's label or prose, the words apart and a `:` after them (`License key: …`,
+  // `INTEGRATION KEY: …`): anchored at `key:` (a space inside an anchor would stop the scan
+  // at every `e `), told the word before it and its one space.
+  const label = withWordBefore({
+    kind: "matcher",
+    name,
+    anchors: ["key:", "Key:", "KEY:"],
+    maxLength: DECIDE + 16,
+    start(match) {
+      const word = qualifierOf(match.wordBefore ?? "", false);
+      return word !== undefined && words.has(word) ? tokenValueCandidate(match, true) : undefined;
+    },
+  } satisfies MatcherRule);
+  const notSpace = new Uint8Array(256).fill(1);
+  notSpace[0x20] = 0;
+  return [
+    withNotBefore(rule(JOINED), notLast),
+    rule(lastLetters.map((c) => `${c}Key`)),
+    withNotBefore(label, notSpace),
+  ];
 }
 
 /**
