@@ -142,20 +142,25 @@ export class CandidateSet {
     lead: number,
   ): AnchorMatch {
     const nameBefore = nameStart(this.input, at, before);
-    const match: AnchorMatch =
-      lead > 0
-        ? {
-            anchor: anchor.anchor,
-            length,
-            before,
-            nameBefore,
-            lead: this.input.latin1(at - lead, at),
-            leadFirst: byteBefore(this.input, at - lead + 1),
-          }
-        : { anchor: anchor.anchor, length, before, nameBefore };
+    if (lead > 0)
+      return {
+        anchor: anchor.anchor,
+        length,
+        before,
+        nameBefore,
+        lead: this.input.latin1(at - lead, at),
+        leadFirst: byteBefore(this.input, at - lead + 1),
+      };
+    // Rules told the word before have no lookbehind (`withWordBefore`).
     return anchor.wordBefore === true
-      ? { ...match, wordBefore: wordBefore(this.input, at) }
-      : match;
+      ? {
+          anchor: anchor.anchor,
+          length,
+          before,
+          nameBefore,
+          wordBefore: wordBefore(this.input, at),
+        }
+      : { anchor: anchor.anchor, length, before, nameBefore };
   }
 
   /**
@@ -388,7 +393,9 @@ function wordBefore(input: InputRing, at: number): string {
   let s = end;
   while (s > floor && LETTER[input.byteAt(s - 1)] === 1) s--;
   if (s === floor && floor > 0 && LETTER[input.byteAt(floor - 1)] === 1) return "";
-  return input.latin1(s, end);
+  let word = "";
+  for (let p = s; p < end; p++) word += String.fromCharCode(input.byteAt(p));
+  return word;
 }
 
 /**
