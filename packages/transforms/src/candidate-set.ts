@@ -381,14 +381,13 @@ const NAME_BYTE = byteSet("A-Za-z0-9_-");
 const LETTER = byteSet("A-Za-z");
 
 /**
- * The letters of the word before `at` and the one space between (`License` in `License
- * key:`), or "" when no single space stands there or the word runs on past
+ * The letters of the word just before `at`, or of the word before the one space there
+ * (`License` in `License key:`); "" when there is none or it runs on past
  * {@link NAME_LOOKBEHIND} bytes (the redactor keeps that many before anything held; the
  * bytes are read, never claimed, so none is held back for them).
  */
 function wordBefore(input: InputRing, at: number): string {
-  if (at < 2 || input.byteAt(at - 1) !== 0x20) return "";
-  const end = at - 1;
+  const end = at >= 2 && input.byteAt(at - 1) === 0x20 ? at - 1 : at;
   const floor = Math.max(0, at - NAME_LOOKBEHIND);
   let s = end;
   while (s > floor && LETTER[input.byteAt(s - 1)] === 1) s--;

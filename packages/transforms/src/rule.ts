@@ -111,8 +111,9 @@ export interface AnchorMatch {
    */
   readonly nameBefore?: number;
   /**
-   * For the built-in rules that ask for it: the letters of the word before the anchor and
-   * one space (`License` in `License key:`), "" when there is none. @default undefined
+   * For the built-in rules that ask for it: the letters of the word just before the anchor,
+   * or before it and one space (`License` in `License key:`), "" when there is none.
+   * @default undefined
    */
   readonly wordBefore?: string;
 }

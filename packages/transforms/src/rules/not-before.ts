@@ -50,8 +50,8 @@ export function notAfterOf(rule: MatcherRule): Uint8Array | undefined {
 const WORD_BEFORE = new WeakSet<MatcherRule>();
 
 /**
- * `rule` (one without a `lookbehind`), registered to be told the word before its anchor and
- * a space (`AnchorMatch.wordBefore`): read from the bytes the redactor keeps, never held back.
+ * `rule` (one without a `lookbehind`), registered to be told the word before its anchor
+ * (`AnchorMatch.wordBefore`): read from the bytes the redactor keeps, never held back.
  */
 export function withWordBefore<R extends MatcherRule>(rule: R): R {
   WORD_BEFORE.add(rule);

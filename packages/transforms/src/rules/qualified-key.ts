@@ -4,11 +4,11 @@
  * `License key: …`). A cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`,
  * `sortKey`) names none of these words and is never read.
  *
- * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, and `eKey`,
- * its last letter, in camelCase), so no common word's first bytes stop the scan; the word
- * itself comes from the bytes the rule holds back before its anchor (its lookbehind). The
- * value must look like a token, as after a vendor's name: 16+ bytes of a token alphabet with
- * a letter and a digit.
+ * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, `eKey` with
+ * its last letter in camelCase, `key:` after a space), so no common word's first bytes stop
+ * the scan; the word itself is read from the bytes the redactor keeps before an anchor
+ * (`AnchorMatch.wordBefore`), and nothing is held back for it. The value must look like a
+ * token, as after a vendor's name: 16+ bytes of a token alphabet with a letter and a digit.
  *
  * @example
  * ```ts
@@ -66,69 +66,67 @@ const JOINED = ["_key", "_KEY", "_Key", "-key", "-KEY", "-Key", ".key"];
  * The rules: `name` on their markers, `qualifiers` the words (lowercase) that make the key a
  * secret. A rule per form, so that each rules out what it can before a candidate starts: `key`
  * after a separator only after a qualifier's last letter (`ACCESS_KEY`, `CACHE_KEY` end
- * there), camelCase only on the anchors of those letters (`eKey`, `tKey`, …), and a label's
- * `key:` only after a space.
+ * there), camelCase only on the anchors of those letters (`eKey`, `tKey`, …) after another
+ * letter, and a label's `key:` only after a space. Each is told the word before its anchor.
  */
 export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): MatcherRule[] {
   const words = new Set(qualifiers);
   const lastLetters = [...new Set(qualifiers.map((q) => q.charAt(q.length - 1)))];
-  // One letter more than the longest word: a longer run of letters is another word.
-  const most = Math.max(...qualifiers.map((q) => q.length)) + 1;
-  const rule = (anchors: string[]): MatcherRule =>
-    // `keys`, `keyboard`: a longer word (as `Phase.First` would say).
-    withNotAfter(
-      {
-        kind: "matcher",
-        name,
-        anchors,
-        maxLength: DECIDE + 16,
-        lookbehind: { length: most, body: "A-Za-z" },
-        start(match) {
-          const lead = match.lead ?? "";
-          // camelCase: the anchor's first byte is the word's last letter.
-          const letters = /^[a-z]Key$/.test(match.anchor) ? lead + match.anchor[0] : lead;
-          const word = qualifierOf(letters, lead.length >= most);
-          if (word === undefined || !words.has(word)) return undefined;
-          // A kebab-case name reads as a keyword after a `-` does (`--license-key X`, as
-          // `--api-token X`): a flag, whose value may follow a space.
-          return tokenValueCandidate(
-            match.anchor.startsWith("-") ? { ...match, before: DASH } : match,
-          );
+  const rule = (anchors: string[], notBefore: Uint8Array, afterColon: boolean): MatcherRule =>
+    withWordBefore(
+      withNotBefore(
+        {
+          kind: "matcher",
+          name,
+          anchors,
+          maxLength: DECIDE + 16,
+          start(match) {
+            // camelCase: the anchor's first byte is the word's last letter.
+            const letters = /^[a-z]Key$/.test(match.anchor)
+              ? `${match.wordBefore}${match.anchor[0]}`
+              : (match.wordBefore ?? "");
+            const word = qualifierOf(letters);
+            if (word === undefined || !words.has(word)) return undefined;
+            // A kebab-case name reads as a keyword after a `-` does (`--license-key X`, as
+            // `--api-token X`): a flag, whose value may follow a space.
+            const kebab = match.anchor.startsWith("-");
+            return tokenValueCandidate(kebab ? { ...match, before: DASH } : match, afterColon);
+          },
         },
-      },
-      byteSet("a-z"),
+        notBefore,
+      ),
     );
-  const notLast = new Uint8Array(256).fill(1);
-  for (const c of lastLetters)
-    notLast[c.charCodeAt(0)] = notLast[c.toUpperCase().charCodeAt(0)] = 0;
-  // A form's label or prose, the words apart and a `:` after them (`License key: …`,
-  // `INTEGRATION KEY: …`): anchored at `key:` (a space inside an anchor would stop the scan
-  // at every `e `), told the word before it and its one space.
-  const label = withWordBefore({
-    kind: "matcher",
-    name,
-    anchors: ["key:", "Key:", "KEY:"],
-    maxLength: DECIDE + 16,
-    start(match) {
-      const word = qualifierOf(match.wordBefore ?? "", false);
-      return word !== undefined && words.has(word) ? tokenValueCandidate(match, true) : undefined;
-    },
-  } satisfies MatcherRule);
-  const notSpace = new Uint8Array(256).fill(1);
-  notSpace[0x20] = 0;
+  const notLast = bytesBut(lastLetters.flatMap((c) => [c, c.toUpperCase()]));
   return [
-    withNotBefore(rule(JOINED), notLast),
-    rule(lastLetters.map((c) => `${c}Key`)),
-    withNotBefore(label, notSpace),
+    // `keys`, `keyboard`: a longer word (as `Phase.First` would say).
+    withNotAfter(rule(JOINED, notLast, false), byteSet("a-z")),
+    withNotAfter(
+      rule(
+        lastLetters.map((c) => `${c}Key`),
+        bytesBut([..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"]),
+        false,
+      ),
+      byteSet("a-z"),
+    ),
+    // A form's label or prose, the words apart and a `:` after them (`License key: …`,
+    // `INTEGRATION KEY: …`): anchored at `key:`, since a space inside an anchor would stop
+    // the scan at every `e `.
+    rule(["key:", "Key:", "KEY:"], bytesBut([" "]), true),
   ];
+}
+
+/** Every byte but `chars` (1 each): what rules an anchor out when it stands before it. */
+function bytesBut(chars: readonly string[]): Uint8Array {
+  const table = new Uint8Array(256).fill(1);
+  for (const c of chars) table[c.charCodeAt(0)] = 0;
+  return table;
 }
 
 /**
  * The last camelCase word of `letters`, lowercase (`appLicense` → `license`, `LICENSE` →
- * `license`), or `undefined` when there is none or, `capped` (the rule held back as many
- * bytes as it may), the run may go on before them.
+ * `license`), or `undefined` when there is none.
  */
-function qualifierOf(letters: string, capped: boolean): string | undefined {
+function qualifierOf(letters: string): string | undefined {
   let start = letters.length;
   const lower = (c: string) => c >= "a" && c <= "z";
   const upper = (c: string) => c >= "A" && c <= "Z";
@@ -140,6 +138,5 @@ function qualifierOf(letters: string, capped: boolean): string | undefined {
     // `myLICENSE`: the capitals after a small letter are the word.
     while (start > 0 && upper(letters[start - 1]!)) start--;
   }
-  if (start === 0 && capped) return undefined;
   return letters.slice(start).toLowerCase();
 }

@@ -35,8 +35,9 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   ["access", "key"],
   // Azure API Management's header (`Ocp-Apim-Subscription-Key: …`).
   ["subscription", "key"],
-  // Keys named for what they do (`ENCRYPTION_KEY=`, `signingKey:`). Not LICENSE_KEY: its
-  // first bytes `lice` are in `slice` and `alice`, and would stop the scan at every one.
+  // Keys named for what they do (`ENCRYPTION_KEY=`, `signingKey:`). Other words before
+  // `key` (`LICENSE_KEY`, whose `lice` would stop the scan at every `slice`) are read from
+  // the anchor `key` back (`qualified-key.ts`).
   ["encryption", "key"],
   ["signing", "key"],
   ["master", "key"],
