@@ -14,6 +14,7 @@ import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
+import { CREDENTIAL_CALL_RULE } from "./rules/credential-call.js";
 import { ENCODED_ASSIGNMENT_RULE } from "./rules/encoded-assignment.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
@@ -53,6 +54,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   JWK_PRIVATE_KEY_RULE,
   DOCKER_AUTH_RULE,
   SQL_PASSWORD_RULE,
+  CREDENTIAL_CALL_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

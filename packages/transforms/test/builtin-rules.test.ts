@@ -81,6 +81,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
         text.replace(`Zx9Kq2Lm8Np4Rt6Vw3Yb${rest}`, `[REDACTED:secret-assignment]${rest}`),
       ] as const,
   ),
+  // A header set by name and value, as two arguments: the value's scheme says it is one.
+  [
+    "authorization-header",
+    'conn.setRequestProperty("Authorization", "Bearer mQ7-4.1xZkP9"); conn.connect();',
+    "mQ7-4.1xZkP9",
+    'conn.setRequestProperty("Authorization", "Bearer [REDACTED:authorization-header]"); conn.connect();',
+  ],
   // A JWT at the end of a sentence keeps its full stop; a query string's `&` and a shell's
   // `|`/`;` end a header's token and a flag's argument.
   ["jwt", `got ${JWT_SAMPLE}. Next`, JWT_SAMPLE, "got [REDACTED:jwt]. Next"],
@@ -140,6 +147,31 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "GET /login?next=%2Fapp%3Fpassword%3DZx9Kq2Lm8%26lang%3Den HTTP/1.1",
     "Zx9Kq2Lm8",
     "GET /login?next=%2Fapp%3Fpassword%3D[REDACTED:secret-assignment]%26lang%3Den HTTP/1.1",
+  ],
+  // A documented call's password argument: the literal only, whatever the arguments before.
+  [
+    "credential-argument",
+    'smtp.Credentials = new NetworkCredential("mailer@corp.example", "tq8Wn2vLs0Pz");',
+    "tq8Wn2vLs0Pz",
+    'smtp.Credentials = new NetworkCredential("mailer@corp.example", "[REDACTED:credential-argument]");',
+  ],
+  [
+    "credential-argument",
+    'c = DriverManager.getConnection(env("DB_URL", "a,b"), "app", "Pl8n-Txt!9");',
+    "Pl8n-Txt!9",
+    'c = DriverManager.getConnection(env("DB_URL", "a,b"), "app", "[REDACTED:credential-argument]");',
+  ],
+  [
+    "credential-argument",
+    '{"code":"r = get(u, auth=HTTPBasicAuth(\\"bob\\", \\"b0bs-Pw77\\"))"}',
+    "b0bs-Pw77",
+    '{"code":"r = get(u, auth=HTTPBasicAuth(\\"bob\\", \\"[REDACTED:credential-argument]\\"))"}',
+  ],
+  [
+    "credential-argument",
+    'client.basic_auth("bob", Some("b0bs-Pw77")).send()',
+    "b0bs-Pw77",
+    'client.basic_auth("bob", Some("[REDACTED:credential-argument]")).send()',
   ],
   // SQL: the literal after PASSWORD or IDENTIFIED BY; the quotes and the statement stay.
   [
@@ -887,6 +919,13 @@ const SETTINGS = [
   "ALTER USER x PASSWORD '$" +
     "{PW}'; ALTER USER y PASSWORD NULL; CREATE USER z IDENTIFIED BY :pw;",
   "CREATE USER q WITH PASSWORD ''; ALTER USER w IDENTIFIED BY VALUES 'S:0A1B'",
+  // A name and a value as two arguments, the value no header's (no scheme) or no literal.
+  'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
+  // A credential call whose password is no literal, a placeholder or missing.
+  'DriverManager.getConnection(url, user, System.getenv("PW")); server.login(user, password)',
+  'server.login("me@example.com", os.environ["PW"]); x.login("bob"); login("a", "b")',
+  'new NetworkCredential("mailer", "%s"); new NetworkCredential("mailer", "<password>")',
+  'new MyDirectoryEntry("a", "b", "c"); mysqli_connect("localhost", "root", "", "app")',
   '{"sensitive": true} {"value": "kept: the object closed"}',
   // A login name with an empty password: not shaped like a token.
   "curl -u deploy-bot-01: https://x",
@@ -1109,6 +1148,15 @@ describe("built-in rules", () => {
     const expected =
       "CREATE USER a IDENTIFIED BY '[REDACTED:sql-password]' ;\nALTER ROLE b PASSWORD '[REDACTED:sql-password]' VALID UNTIL 'infinity';\n";
     expect(redact(text)).toBe(expected);
+    checkEverySplit(compiled, Buffer.from(text), 3);
+  });
+
+  it("redacts a call's password literal and keeps the call, however split", () => {
+    const text =
+      '$e = New-Object DirectoryServices.DirectoryEntry("LDAP://10.1.2.3", "corp\\svc",\n  "Wint3r-C0ming");\n';
+    expect(redact(text)).toBe(
+      '$e = New-Object DirectoryServices.DirectoryEntry("LDAP://10.1.2.3", "corp\\svc",\n  "[REDACTED:credential-argument]");\n',
+    );
     checkEverySplit(compiled, Buffer.from(text), 3);
   });
 

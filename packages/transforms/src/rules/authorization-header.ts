@@ -111,6 +111,8 @@ class AuthorizationCandidate implements Candidate {
   tail = "";
   /** The separator was `=` (not a header's `:`). */
   equals = false;
+  /** The separator was a `,` after a quoted name: only a quoted value follows. */
+  comma = false;
   /**
    * Blank gaps the credential may still cross: 1 after a first word that is no known
    * scheme (`SSWS <token>`, `Splunk <token>`: the word may be a scheme or the credential,
@@ -177,7 +179,10 @@ class AuthorizationCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (BLANK[byte] === 1) return Verdict.Hold;
-          if (byte !== 0x3a && byte !== 0x3d) return Verdict.Reject;
+          // A quoted name and a `,`: the header's name and value as two arguments
+          // (`setRequestProperty("Authorization", "Bearer …")`); the value must be quoted.
+          this.comma = byte === 0x2c && this.keyQuoted;
+          if (byte !== 0x3a && byte !== 0x3d && !this.comma) return Verdict.Reject;
           this.equals = byte === 0x3d;
           this.phase = Phase.ValueStart;
           return Verdict.Hold;
@@ -201,6 +206,7 @@ class AuthorizationCandidate implements Candidate {
             this.phase = Phase.QuotedFirst;
             return Verdict.Hold;
           }
+          if (this.comma) return Verdict.Reject;
           this.phase = Phase.Word;
           continue;
         case Phase.QuotedFirst:
@@ -239,7 +245,9 @@ class AuthorizationCandidate implements Candidate {
     const scheme = BLANK[byte] === 1 && SCHEMES.has(word);
     // `authorization = authorization.split()`: after an unquoted `=`, only a scheme says
     // a header value follows; code assigns variables there.
-    if (this.equals && this.quote === 0 && !scheme) return Verdict.Reject;
+    // So after a `,`: a header set by name and value has a scheme (`"Bearer …"`), an
+    // error's arguments do not (`Error("Authorization", "failed")`).
+    if (((this.equals && this.quote === 0) || this.comma) && !scheme) return Verdict.Reject;
     if (this.endsValue(byte) && word !== "") return Verdict.Close;
     if (scheme) {
       this.single = SINGLE_TOKEN_SCHEMES.has(word);

@@ -1,0 +1,329 @@
+/**
+ * Credentials passed positionally to a documented API: the string literal in the
+ * password's (or secret key's) place of a call such as .NET's `new NetworkCredential("user",
+ * "…")`, JDBC's `DriverManager.getConnection(url, "user", "…")`, Python's
+ * `HTTPBasicAuth("user", "…")` or PHP's `new PDO($dsn, "user", "…")`. No keyword names the
+ * secret; its place in the call does. The table ({@link CREDENTIAL_CALLS}) is data: each
+ * entry the calls as written up to `(`, the secret's argument and the API that documents it.
+ *
+ * The arguments before the secret may be literals or expressions (nested calls, strings
+ * with commas, brackets); the secret must be a literal (`"…"`, `'…'`, a template without
+ * `${`, or `\"…\"` inside a JSON or C string), possibly in Rust's `Some("…")`. Only its
+ * characters are redacted: the quotes and the call stay. An argument that is no literal
+ * (`System.getenv("PW")`), an empty literal or a placeholder (`"$PW"`, `"%s"`, `"{pw}"`,
+ * `"<password>"`, `"***"`) is left alone, as is a call with too few arguments.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText('smtp.Credentials = new NetworkCredential("mailer", "tq8Wn2vLs0Pz");');
+ * // 'smtp.Credentials = new NetworkCredential("mailer", "[REDACTED:credential-argument]");'
+ * ```
+ */
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
+
+/** A documented call that takes a credential as a positional argument. */
+export interface CredentialCall {
+  /** The call as written, through its `(`. */
+  readonly names: readonly string[];
+  /** The secret's argument, from 1. */
+  readonly argument: number;
+  /** The names also end longer ones (`BasicAuth(` in `HTTPBasicAuth(`, `SetBasicAuth(`). */
+  readonly suffix?: boolean;
+  /** The signature as its vendor documents it. */
+  readonly api: string;
+}
+
+export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
+  {
+    names: ["NetworkCredential("],
+    argument: 2,
+    api: ".NET System.Net.NetworkCredential(userName, password[, domain])",
+  },
+  {
+    names: ["DirectoryEntry("],
+    argument: 3,
+    api: ".NET System.DirectoryServices.DirectoryEntry(path, username, password[, authenticationType])",
+  },
+  {
+    names: ["DriverManager.getConnection("],
+    argument: 3,
+    api: "Java java.sql.DriverManager.getConnection(url, user, password)",
+  },
+  {
+    names: ["PasswordAuthentication("],
+    argument: 2,
+    api: "Java java.net.PasswordAuthentication(userName, password)",
+  },
+  {
+    names: ["UsernamePasswordCredentials("],
+    argument: 2,
+    api: "Apache HttpClient UsernamePasswordCredentials(userName, password)",
+  },
+  {
+    names: ["BasicAuth(", "DigestAuth(", "ProxyAuth("],
+    argument: 2,
+    suffix: true,
+    api: "Python requests HTTPBasicAuth/HTTPDigestAuth/HTTPProxyAuth(username, password), aiohttp BasicAuth(login, password), Go net/http Request.SetBasicAuth(username, password)",
+  },
+  {
+    names: ["basicAuthentication(", "basic_auth(", "Credentials.basic("],
+    argument: 2,
+    api: "Spring RestTemplateBuilder.basicAuthentication(username, password), Rust reqwest RequestBuilder.basic_auth(username, Some(password)), OkHttp Credentials.basic(username, password)",
+  },
+  {
+    names: [".login("],
+    argument: 2,
+    api: "Python smtplib.SMTP.login(user, password), imaplib.IMAP4.login(user, password), ftplib.FTP.login(user, passwd)",
+  },
+  {
+    names: ["mysqli_connect(", "mysqli(", "mysql_connect(", "PDO(", "MySQLdb.connect("],
+    argument: 3,
+    api: "PHP mysqli_connect(hostname, username, password), new mysqli(…), new PDO(dsn, username, password); Python MySQLdb.connect(host, user, passwd)",
+  },
+  {
+    names: ["ftp_login(", "ldap_bind("],
+    argument: 3,
+    api: "PHP ftp_login(ftp, username, password), ldap_bind(ldap, dn, password)",
+  },
+  {
+    names: ["BasicAWSCredentials(", "AwsBasicCredentials.create(", "AwsSessionCredentials.create("],
+    argument: 2,
+    api: "AWS SDK for Java BasicAWSCredentials(accessKey, secretKey), AwsBasicCredentials.create(accessKeyId, secretAccessKey)",
+  },
+  {
+    names: ["NewStaticCredentials(", "NewStaticCredentialsProvider("],
+    argument: 2,
+    api: "AWS SDK for Go credentials.NewStaticCredentials(id, secret, token), NewStaticCredentialsProvider(key, secret, session)",
+  },
+  {
+    names: ["url.UserPassword("],
+    argument: 2,
+    api: "Go net/url UserPassword(username, password)",
+  },
+  {
+    names: ["smtp.PlainAuth("],
+    argument: 3,
+    api: "Go net/smtp PlainAuth(identity, username, password, host)",
+  },
+];
+
+/** Most bytes of a call read before its secret closes (arguments before it included). */
+const MAX_CALL = 512;
+/** Most bytes of the secret literal. */
+const MAX_SECRET = 256;
+const BACKSLASH = 0x5c;
+const QUOTES = byteSet("\"'`");
+const BLANKS = byteSet(" \t\r\n");
+const OPEN = byteSet("([{");
+const CLOSE = byteSet(")]}");
+/** First bytes of a placeholder, not a secret (`$PW`, `%s`, `{pw}`, `<password>`, `***`). */
+const PLACEHOLDER = byteSet("$%{<*");
+/** Bytes a word-start name may not follow (a longer name: `MyDirectoryEntry(`). */
+const WORD = byteSet("A-Za-z0-9_");
+/** Rust's `Some(` around the secret literal. */
+const WRAPPER = "Some(";
+
+const State = {
+  /** Before an argument: blanks, then a literal or an expression. */
+  ArgStart: 0,
+  /** A backslash before an argument: a quote after it opens an escaped literal. */
+  ArgEscape: 1,
+  /** Inside a literal. */
+  Literal: 2,
+  /** After an argument before the secret's: its rest, to the `,` at depth 0. */
+  Expression: 3,
+  /** Inside a string inside an expression. */
+  ExpressionString: 4,
+  /** Reading `Some(` before the secret. */
+  Wrapper: 5,
+} as const;
+
+/** One call's arguments, from the byte after its `(`. */
+class CredentialCallCandidate implements Candidate {
+  from: number;
+  to: number | undefined = undefined;
+  private here: number;
+  private state: number = State.ArgStart;
+  /** The argument being read, from 1. */
+  private argument = 1;
+  /** Bracket depth inside an expression argument. */
+  private depth = 0;
+  private quote = 0;
+  /** The literal's quote is escaped (`\"…\"`: a JSON or C string around the call). */
+  private escapedQuote = false;
+  /** Inside an expression, an escaped string (`\"…\"`) is open. */
+  private escapedString = false;
+  /** The byte before was a backslash inside a literal or a string. */
+  private escaped = false;
+  /** Bytes of `Some(` read. */
+  private wrapper = 0;
+  private length = 0;
+  private previous = 0;
+
+  constructor(
+    anchorLength: number,
+    /** The secret's argument, from 1. */
+    private readonly secret: number,
+  ) {
+    this.from = anchorLength;
+    this.here = anchorLength - 1;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (here > MAX_CALL) return Verdict.Reject;
+    switch (this.state) {
+      case State.ArgStart:
+        this.from = here + 1;
+        return this.argStart(byte, here);
+      case State.ArgEscape:
+        this.from = here + 1;
+        if (QUOTES[byte] === 1) return this.openLiteral(byte, true);
+        this.state = State.Expression;
+        return this.secret === this.argument ? Verdict.Reject : Verdict.Hold;
+      case State.Literal:
+        return this.literal(byte, here);
+      case State.Expression:
+        this.from = here + 1;
+        return this.expression(byte);
+      case State.ExpressionString:
+        this.from = here + 1;
+        if (this.escaped) this.escaped = false;
+        else if (byte === BACKSLASH) this.escaped = true;
+        else if (byte === this.quote) this.state = State.Expression;
+        else if (byte === 0x0a) return Verdict.Reject;
+        return Verdict.Hold;
+      default:
+        this.from = here + 1;
+        if (byte !== WRAPPER.charCodeAt(this.wrapper)) return Verdict.Reject;
+        if (++this.wrapper === WRAPPER.length) this.state = State.ArgStart;
+        return Verdict.Hold;
+    }
+  }
+
+  private argStart(byte: number, here: number): Verdict {
+    if (BLANKS[byte] === 1) return Verdict.Hold;
+    if (QUOTES[byte] === 1) return this.openLiteral(byte, false);
+    if (byte === BACKSLASH) {
+      this.state = State.ArgEscape;
+      return Verdict.Hold;
+    }
+    if (this.argument === this.secret) {
+      // Only a literal is a secret; Rust's `Some("…")` holds one.
+      if (this.wrapper > 0 || byte !== WRAPPER.charCodeAt(0)) return Verdict.Reject;
+      this.wrapper = 1;
+      this.state = State.Wrapper;
+      this.from = here + 1;
+      return Verdict.Hold;
+    }
+    if (CLOSE[byte] === 1 || byte === 0x2c) return Verdict.Reject;
+    this.state = State.Expression;
+    return this.expression(byte);
+  }
+
+  private openLiteral(quote: number, escapedQuote: boolean): Verdict {
+    this.quote = quote;
+    this.escapedQuote = escapedQuote;
+    this.escaped = false;
+    this.length = 0;
+    this.state = this.argument === this.secret ? State.Literal : State.ExpressionString;
+    if (this.state === State.ExpressionString && escapedQuote) {
+      // An escaped string before the secret's argument: its end is `\` and the quote.
+      this.state = State.Expression;
+      this.depth = 0;
+      this.escapedString = true;
+    }
+    return Verdict.Hold;
+  }
+
+  private expression(byte: number): Verdict {
+    if (this.escapedString) {
+      if (this.escaped) {
+        this.escaped = false;
+        if (byte === this.quote) this.escapedString = false;
+      } else if (byte === BACKSLASH) this.escaped = true;
+      else if (byte === 0x0a) return Verdict.Reject;
+      return Verdict.Hold;
+    }
+    if (this.escaped) {
+      this.escaped = false;
+      if (QUOTES[byte] === 1) {
+        this.quote = byte;
+        this.escapedString = true;
+      }
+      return Verdict.Hold;
+    }
+    if (byte === BACKSLASH) this.escaped = true;
+    else if (QUOTES[byte] === 1) {
+      this.quote = byte;
+      this.state = State.ExpressionString;
+    } else if (OPEN[byte] === 1) this.depth++;
+    else if (CLOSE[byte] === 1) {
+      if (this.depth === 0) return Verdict.Reject; // the call ended before the secret
+      this.depth--;
+    } else if (byte === 0x2c && this.depth === 0) {
+      this.argument++;
+      this.state = State.ArgStart;
+    } else if (byte === 0x3b || byte === 0x0a) return Verdict.Reject;
+    return Verdict.Hold;
+  }
+
+  private literal(byte: number, here: number): Verdict {
+    if (this.escaped) {
+      this.escaped = false;
+      // `\"` closes a literal opened by `\"`; any other escape is the secret's.
+      if (this.escapedQuote && byte === this.quote) return this.close(here - 1);
+      return this.count(byte);
+    }
+    if (byte === BACKSLASH) {
+      this.escaped = true;
+      return Verdict.Hold;
+    }
+    if (byte === this.quote && !this.escapedQuote) return this.close(here);
+    if (byte === 0x0a || byte === 0x0d) return Verdict.Reject;
+    // A template's `${…}`, Ruby's `#{…}`: a placeholder.
+    if (byte === 0x7b && (this.previous === 0x24 || this.previous === 0x23)) return Verdict.Reject;
+    return this.count(byte);
+  }
+
+  private count(byte: number): Verdict {
+    if (this.length === 0 && PLACEHOLDER[byte] === 1) return Verdict.Reject;
+    this.previous = byte;
+    return ++this.length > MAX_SECRET ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /** The literal closes at `quoteAt` (an offset from the anchor's start). */
+  private close(quoteAt: number): Verdict {
+    if (this.length === 0) return Verdict.Reject;
+    // Redact up to the quote, excluded: this byte (or the backslash before it) stays.
+    this.to = quoteAt;
+    return Verdict.Close;
+  }
+
+  end(): Verdict {
+    return Verdict.Reject;
+  }
+}
+
+const CALL_OF = new Map(
+  CREDENTIAL_CALLS.flatMap((call) => call.names.map((name) => [name, call] as const)),
+);
+
+export const CREDENTIAL_CALL_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "credential-argument",
+  anchors: [...CALL_OF.keys()],
+  maxLength: MAX_CALL + 1,
+  start(match): Candidate | undefined {
+    const call = CALL_OF.get(match.anchor)!;
+    // A name that starts a word ends none (`MyDirectoryEntry(` is another call).
+    if (!call.suffix && WORD[match.anchor.charCodeAt(0)] === 1 && WORD[match.before] === 1)
+      return undefined;
+    return new CredentialCallCandidate(match.length, call.argument);
+  },
+};
+
+keepShape(new CredentialCallCandidate(5, 2));
