@@ -164,28 +164,7 @@ class AuthorizationCandidate implements Candidate {
           continue;
         case Phase.AfterName:
           this.from = here + 1;
-          if (this.quoteEscape) {
-            this.quoteEscape = false;
-            if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
-            this.keyQuoted = true;
-            return Verdict.Hold;
-          }
-          if (byte === 0x5c && !this.keyQuoted) {
-            this.quoteEscape = true;
-            return Verdict.Hold;
-          }
-          if ((byte === 0x22 || byte === 0x27) && !this.keyQuoted) {
-            this.keyQuoted = true;
-            return Verdict.Hold;
-          }
-          if (BLANK[byte] === 1) return Verdict.Hold;
-          // A quoted name and a `,`: the header's name and value as two arguments
-          // (`setRequestProperty("Authorization", "Bearer …")`); the value must be quoted.
-          this.comma = byte === 0x2c && this.keyQuoted;
-          if (byte !== 0x3a && byte !== 0x3d && !this.comma) return Verdict.Reject;
-          this.equals = byte === 0x3d;
-          this.phase = Phase.ValueStart;
-          return Verdict.Hold;
+          return this.afterName(byte);
         case Phase.ValueStart:
           this.from = here + 1;
           if (this.quoteEscape) {
@@ -229,6 +208,32 @@ class AuthorizationCandidate implements Candidate {
           return this.credentialByte(byte);
       }
     }
+  }
+
+  /** After the name: its closing quote, blanks, then the separator. */
+  afterName(byte: number): Verdict {
+    if (this.quoteEscape) {
+      this.quoteEscape = false;
+      if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
+      this.keyQuoted = true;
+      return Verdict.Hold;
+    }
+    if (byte === 0x5c && !this.keyQuoted) {
+      this.quoteEscape = true;
+      return Verdict.Hold;
+    }
+    if ((byte === 0x22 || byte === 0x27) && !this.keyQuoted) {
+      this.keyQuoted = true;
+      return Verdict.Hold;
+    }
+    if (BLANK[byte] === 1) return Verdict.Hold;
+    // A quoted name and a `,`: the header's name and value as two arguments
+    // (`setRequestProperty("Authorization", "Bearer …")`); the value must be quoted.
+    this.comma = byte === 0x2c && this.keyQuoted;
+    if (byte !== 0x3a && byte !== 0x3d && !this.comma) return Verdict.Reject;
+    this.equals = byte === 0x3d;
+    this.phase = Phase.ValueStart;
+    return Verdict.Hold;
   }
 
   /** A byte of the first word of the value: a scheme, or the credential itself. */

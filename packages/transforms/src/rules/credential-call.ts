@@ -127,19 +127,20 @@ const WORD = byteSet("A-Za-z0-9_");
 const WRAPPER = "Some(";
 
 const State = {
-  /** Before an argument: blanks, then a literal or an expression. */
+  /** Before an argument: blanks, then a literal (the secret's) or an expression. */
   ArgStart: 0,
-  /** A backslash before an argument: a quote after it opens an escaped literal. */
+  /** A backslash before the secret's argument: a quote after it opens an escaped literal. */
   ArgEscape: 1,
-  /** Inside a literal. */
+  /** Inside the secret's literal. */
   Literal: 2,
-  /** After an argument before the secret's: its rest, to the `,` at depth 0. */
+  /** An argument before the secret's, to its `,` at depth 0 (strings and brackets skipped). */
   Expression: 3,
-  /** Inside a string inside an expression. */
-  ExpressionString: 4,
   /** Reading `Some(` before the secret. */
-  Wrapper: 5,
+  Wrapper: 4,
 } as const;
+
+/** A string inside an expression argument: none, quoted, or quoted with escaped quotes (`\"…\"`). */
+const InString = { None: 0, Raw: 1, Escaped: 2 } as const;
 
 /** One call's arguments, from the byte after its `(`. */
 class CredentialCallCandidate implements Candidate {
@@ -151,15 +152,15 @@ class CredentialCallCandidate implements Candidate {
   private argument = 1;
   /** Bracket depth inside an expression argument. */
   private depth = 0;
+  private inString: number = InString.None;
   private quote = 0;
   /** The literal's quote is escaped (`\"…\"`: a JSON or C string around the call). */
   private escapedQuote = false;
-  /** Inside an expression, an escaped string (`\"…\"`) is open. */
-  private escapedString = false;
-  /** The byte before was a backslash inside a literal or a string. */
+  /** The byte before was a backslash. */
   private escaped = false;
   /** Bytes of `Some(` read. */
   private wrapper = 0;
+  /** Bytes of the secret literal, and the one read last. */
   private length = 0;
   private previous = 0;
 
@@ -175,91 +176,64 @@ class CredentialCallCandidate implements Candidate {
   next(byte: number): Verdict {
     const here = ++this.here;
     if (here > MAX_CALL) return Verdict.Reject;
+    if (this.state === State.Literal) return this.literal(byte, here);
+    // Nothing before the secret's literal is held.
+    this.from = here + 1;
     switch (this.state) {
       case State.ArgStart:
-        this.from = here + 1;
-        return this.argStart(byte, here);
+        return this.argStart(byte);
       case State.ArgEscape:
-        this.from = here + 1;
-        if (QUOTES[byte] === 1) return this.openLiteral(byte, true);
-        this.state = State.Expression;
-        return this.secret === this.argument ? Verdict.Reject : Verdict.Hold;
-      case State.Literal:
-        return this.literal(byte, here);
+        return QUOTES[byte] === 1 ? this.openLiteral(byte, true) : Verdict.Reject;
       case State.Expression:
-        this.from = here + 1;
         return this.expression(byte);
-      case State.ExpressionString:
-        this.from = here + 1;
-        if (this.escaped) this.escaped = false;
-        else if (byte === BACKSLASH) this.escaped = true;
-        else if (byte === this.quote) this.state = State.Expression;
-        else if (byte === 0x0a) return Verdict.Reject;
-        return Verdict.Hold;
       default:
-        this.from = here + 1;
         if (byte !== WRAPPER.charCodeAt(this.wrapper)) return Verdict.Reject;
         if (++this.wrapper === WRAPPER.length) this.state = State.ArgStart;
         return Verdict.Hold;
     }
   }
 
-  private argStart(byte: number, here: number): Verdict {
+  private argStart(byte: number): Verdict {
     if (BLANKS[byte] === 1) return Verdict.Hold;
+    if (this.argument !== this.secret) {
+      if (CLOSE[byte] === 1 || byte === 0x2c) return Verdict.Reject;
+      this.state = State.Expression;
+      return this.expression(byte);
+    }
+    // Only a literal is a secret; Rust's `Some("…")` holds one.
     if (QUOTES[byte] === 1) return this.openLiteral(byte, false);
-    if (byte === BACKSLASH) {
-      this.state = State.ArgEscape;
-      return Verdict.Hold;
-    }
-    if (this.argument === this.secret) {
-      // Only a literal is a secret; Rust's `Some("…")` holds one.
-      if (this.wrapper > 0 || byte !== WRAPPER.charCodeAt(0)) return Verdict.Reject;
-      this.wrapper = 1;
-      this.state = State.Wrapper;
-      this.from = here + 1;
-      return Verdict.Hold;
-    }
-    if (CLOSE[byte] === 1 || byte === 0x2c) return Verdict.Reject;
-    this.state = State.Expression;
-    return this.expression(byte);
+    this.state = byte === BACKSLASH ? State.ArgEscape : State.Wrapper;
+    if (byte === BACKSLASH) return Verdict.Hold;
+    if (this.wrapper > 0 || byte !== WRAPPER.charCodeAt(0)) return Verdict.Reject;
+    this.wrapper = 1;
+    return Verdict.Hold;
   }
 
   private openLiteral(quote: number, escapedQuote: boolean): Verdict {
     this.quote = quote;
     this.escapedQuote = escapedQuote;
-    this.escaped = false;
-    this.length = 0;
-    this.state = this.argument === this.secret ? State.Literal : State.ExpressionString;
-    if (this.state === State.ExpressionString && escapedQuote) {
-      // An escaped string before the secret's argument: its end is `\` and the quote.
-      this.state = State.Expression;
-      this.depth = 0;
-      this.escapedString = true;
-    }
+    this.state = State.Literal;
     return Verdict.Hold;
   }
 
   private expression(byte: number): Verdict {
-    if (this.escapedString) {
-      if (this.escaped) {
-        this.escaped = false;
-        if (byte === this.quote) this.escapedString = false;
-      } else if (byte === BACKSLASH) this.escaped = true;
-      else if (byte === 0x0a) return Verdict.Reject;
-      return Verdict.Hold;
-    }
     if (this.escaped) {
       this.escaped = false;
-      if (QUOTES[byte] === 1) {
+      // `\"` opens or closes an escaped string; any other escape is a byte of the argument.
+      if (this.inString === InString.None && QUOTES[byte] === 1) {
         this.quote = byte;
-        this.escapedString = true;
-      }
+        this.inString = InString.Escaped;
+      } else if (this.inString === InString.Escaped && byte === this.quote)
+        this.inString = InString.None;
       return Verdict.Hold;
     }
     if (byte === BACKSLASH) this.escaped = true;
-    else if (QUOTES[byte] === 1) {
+    else if (byte === 0x0a) return Verdict.Reject;
+    else if (this.inString !== InString.None) {
+      if (this.inString === InString.Raw && byte === this.quote) this.inString = InString.None;
+    } else if (QUOTES[byte] === 1) {
       this.quote = byte;
-      this.state = State.ExpressionString;
+      this.inString = InString.Raw;
     } else if (OPEN[byte] === 1) this.depth++;
     else if (CLOSE[byte] === 1) {
       if (this.depth === 0) return Verdict.Reject; // the call ended before the secret
@@ -267,7 +241,7 @@ class CredentialCallCandidate implements Candidate {
     } else if (byte === 0x2c && this.depth === 0) {
       this.argument++;
       this.state = State.ArgStart;
-    } else if (byte === 0x3b || byte === 0x0a) return Verdict.Reject;
+    } else if (byte === 0x3b) return Verdict.Reject;
     return Verdict.Hold;
   }
 
@@ -295,10 +269,9 @@ class CredentialCallCandidate implements Candidate {
     return ++this.length > MAX_SECRET ? Verdict.Reject : Verdict.Hold;
   }
 
-  /** The literal closes at `quoteAt` (an offset from the anchor's start). */
+  /** The literal closes at `quoteAt` (from the anchor's start): redacted up to there, excluded. */
   private close(quoteAt: number): Verdict {
     if (this.length === 0) return Verdict.Reject;
-    // Redact up to the quote, excluded: this byte (or the backslash before it) stays.
     this.to = quoteAt;
     return Verdict.Close;
   }
