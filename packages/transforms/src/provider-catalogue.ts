@@ -271,6 +271,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "jina", rule: "jina-key", prefixes: ["jina_"], body: B62, minBody: 40, maxBody: 100, mixed: true, shape: "%{60:A-Za-z0-9}" },
   { family: "tavily", rule: "tavily-key", prefixes: ["tvly-"], body: "A-Za-z0-9-", minBody: 32, maxBody: 48, mixed: true, shape: "%dev-{32:A-Za-z0-9}" },
   { family: "stackhawk", rule: "stackhawk-key", prefixes: ["hawk."], body: "A-Za-z0-9.", minBody: 41, maxBody: 44, mixed: true, shape: "%{20:A-Za-z0-9}.{20:A-Za-z0-9}" },
+  // Twitch's chat (IRC) password: `oauth:` and the 30-character access token (`PASS oauth:…`).
+  { family: "twitch", rule: "twitch-token", prefixes: ["oauth:"], body: "a-z0-9", minBody: 30, maxBody: 30, mixed: "digit", keepPrefix: true, shape: "%{30:a-z0-9}" },
   // Formats first listed as context-only whose own prefix is distinctive enough alone.
   { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, maxBody: 200, mixed: true, shape: "%{80:A-Za-z0-9}" },
   { family: "dropbox", rule: "dropbox-token", prefixes: ["sl."], body: URLSAFE, minBody: 100, mixed: true, shape: "%{135:A-Za-z0-9_-}" },
