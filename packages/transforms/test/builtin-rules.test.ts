@@ -169,6 +169,12 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   ],
   [
     "credential-argument",
+    'cfg.setPassword("hunter2-Pw"); User.withUsername("admin").password("Gq9Lz2Xp").build()',
+    "Gq9Lz2Xp",
+    'cfg.setPassword("[REDACTED:credential-argument]"); User.withUsername("admin").password("[REDACTED:credential-argument]").build()',
+  ],
+  [
+    "credential-argument",
     'client.basic_auth("bob", Some("b0bs-Pw77")).send()',
     "b0bs-Pw77",
     'client.basic_auth("bob", Some("[REDACTED:credential-argument]")).send()',
@@ -926,6 +932,8 @@ const SETTINGS = [
   'server.login("me@example.com", os.environ["PW"]); x.login("bob"); login("a", "b")',
   'new NetworkCredential("mailer", "%s"); new NetworkCredential("mailer", "<password>")',
   'new MyDirectoryEntry("a", "b", "c"); mysqli_connect("localhost", "root", "", "app")',
+  // A setter's literal with a blank is a message; a bare Token is a lexer's.
+  'form.setPassword("Enter a password"); lexer.setToken("IDENT"); x.setPassword(hash)',
   '{"sensitive": true} {"value": "kept: the object closed"}',
   // A login name with an empty password: not shaped like a token.
   "curl -u deploy-bot-01: https://x",

@@ -2,9 +2,11 @@
  * Credentials passed positionally to a documented API: the string literal in the
  * password's (or secret key's) place of a call such as .NET's `new NetworkCredential("user",
  * "…")`, JDBC's `DriverManager.getConnection(url, "user", "…")`, Python's
- * `HTTPBasicAuth("user", "…")` or PHP's `new PDO($dsn, "user", "…")`. No keyword names the
- * secret; its place in the call does. The table ({@link CREDENTIAL_CALLS}) is data: each
- * entry the calls as written up to `(`, the secret's argument and the API that documents it.
+ * `HTTPBasicAuth("user", "…")` or PHP's `new PDO($dsn, "user", "…")`, and the literal a
+ * setter named for its secret takes (`setPassword("…")`). No keyword stands next to the
+ * secret; its place in the call says what it is. The table ({@link CREDENTIAL_CALLS}) is
+ * data: each entry the calls as written up to `(`, the secret's argument and the API that
+ * documents it.
  *
  * The arguments before the secret may be literals or expressions (nested calls, strings
  * with commas, brackets); the secret must be a literal (`"…"`, `'…'`, a template without
@@ -34,7 +36,26 @@ export interface CredentialCall {
   readonly suffix?: boolean;
   /** The signature as its vendor documents it. */
   readonly api: string;
+  /** The literal may hold a blank (a password may; a setter's message-like literal is no secret). @default true */
+  readonly blanks?: boolean;
 }
+
+/**
+ * What setters and builders are named for (`setPassword(`, `withApiKey(`); not a bare
+ * `Token` or `Secret`, which also name a lexer's token or a secret's name.
+ */
+const SECRET_WORDS = [
+  "Password",
+  "Passwd",
+  "Passphrase",
+  "ApiKey",
+  "APIKey",
+  "AccessToken",
+  "AuthToken",
+  "ClientSecret",
+  "SecretKey",
+  "SecretAccessKey",
+];
 
 export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
   {
@@ -108,6 +129,36 @@ export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
     argument: 3,
     api: "Go net/smtp PlainAuth(identity, username, password, host)",
   },
+  {
+    names: ["Twilio.init(", "TwilioRestClient("],
+    argument: 2,
+    api: "Twilio Java Twilio.init(accountSid, authToken), TwilioRestClient(accountSid, authToken)",
+  },
+  {
+    names: [
+      "createCredential(",
+      "createScramSha256Credential(",
+      "createScramSha1Credential(",
+      "createPlainCredential(",
+    ],
+    argument: 3,
+    api: "MongoDB Java MongoCredential.createCredential(userName, database, password)",
+  },
+  {
+    names: [
+      ...SECRET_WORDS.flatMap((word) => [`set${word}(`, `with${word}(`]),
+      "core.setSecret(",
+      ".password(",
+      ".passwd(",
+      ".apiKey(",
+      ".clientSecret(",
+      ".secretKey(",
+      ".accessToken(",
+    ],
+    argument: 1,
+    blanks: false,
+    api: "setters and builders named for their secret: HikariConfig.setPassword(password), RabbitMQ ConnectionFactory.setPassword(password), Spring Security User.withUsername(name).password(password), GitHub Actions core.setSecret(secret), SDK builders' withApiKey/withClientSecret",
+  },
 ];
 
 /** Most bytes of a call read before its secret closes (arguments before it included). */
@@ -168,6 +219,8 @@ class CredentialCallCandidate implements Candidate {
     anchorLength: number,
     /** The secret's argument, from 1. */
     private readonly secret: number,
+    /** The literal may hold a blank. */
+    private readonly blanks: boolean,
   ) {
     this.from = anchorLength;
     this.here = anchorLength - 1;
@@ -265,6 +318,7 @@ class CredentialCallCandidate implements Candidate {
 
   private count(byte: number): Verdict {
     if (this.length === 0 && PLACEHOLDER[byte] === 1) return Verdict.Reject;
+    if (!this.blanks && (byte === 0x20 || byte === 0x09)) return Verdict.Reject;
     this.previous = byte;
     return ++this.length > MAX_SECRET ? Verdict.Reject : Verdict.Hold;
   }
@@ -295,8 +349,8 @@ export const CREDENTIAL_CALL_RULE: MatcherRule = {
     // A name that starts a word ends none (`MyDirectoryEntry(` is another call).
     if (!call.suffix && WORD[match.anchor.charCodeAt(0)] === 1 && WORD[match.before] === 1)
       return undefined;
-    return new CredentialCallCandidate(match.length, call.argument);
+    return new CredentialCallCandidate(match.length, call.argument, call.blanks ?? true);
   },
 };
 
-keepShape(new CredentialCallCandidate(5, 2));
+keepShape(new CredentialCallCandidate(5, 2, true));
