@@ -173,6 +173,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xp",
     'cfg.setPassword("[REDACTED:credential-argument]"); User.withUsername("admin").password("[REDACTED:credential-argument]").build()',
   ],
+  // Names read by their last part and the word before it: `login(` after a `.` is
+  // Python's, `ftp_login(` PHP's (the password third); `new mysqli(` by its `qli(`.
+  [
+    "credential-argument",
+    'server.login("me@x.example", "app-Pw-1234"); ftp_login($c, "u1", "Ftp-Pw-99"); new mysqli("h", "u2", "Db-Pw-77");',
+    "Pw-",
+    'server.login("me@x.example", "[REDACTED:credential-argument]"); ftp_login($c, "u1", "[REDACTED:credential-argument]"); new mysqli("h", "u2", "[REDACTED:credential-argument]");',
+  ],
   [
     "credential-argument",
     'client.basic_auth("bob", Some("b0bs-Pw77")).send()',

@@ -22,44 +22,37 @@
  * // 'smtp.Credentials = new NetworkCredential("mailer", "[REDACTED:credential-argument]");'
  * ```
  */
-import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
+import { withWordBefore } from "./not-before.js";
 
 /** A documented call that takes a credential as a positional argument. */
 export interface CredentialCall {
-  /** The call as written, through its `(`. */
+  /**
+   * The call as written, through its `(`; or, with `words`, its last part (`Credential(`,
+   * `Password(`), so that its first four bytes are those of a keyword the scan already
+   * stops at, not of a common word (`Network`, `create`, `with`).
+   */
   readonly names: readonly string[];
+  /** The words that stand before such a name (`Network` for `NetworkCredential(`). */
+  readonly words?: readonly string[];
+  /** A `.` stands before the name and its `words` (`.password(`, `server.login(`). @default false */
+  readonly dotted?: boolean;
+  /** The names also end longer ones (`BasicAuth(` in `HTTPBasicAuth(`, `SetBasicAuth(`). @default false */
+  readonly suffix?: boolean;
   /** The secret's argument, from 1. */
   readonly argument: number;
-  /** The names also end longer ones (`BasicAuth(` in `HTTPBasicAuth(`, `SetBasicAuth(`). */
-  readonly suffix?: boolean;
-  /** The signature as its vendor documents it. */
-  readonly api: string;
   /** The literal may hold a blank (a password may; a setter's message-like literal is no secret). @default true */
   readonly blanks?: boolean;
+  /** The signature as its vendor documents it. */
+  readonly api: string;
 }
-
-/**
- * What setters and builders are named for (`setPassword(`, `withApiKey(`); not a bare
- * `Token` or `Secret`, which also name a lexer's token or a secret's name.
- */
-const SECRET_WORDS = [
-  "Password",
-  "Passwd",
-  "Passphrase",
-  "ApiKey",
-  "APIKey",
-  "AccessToken",
-  "AuthToken",
-  "ClientSecret",
-  "SecretKey",
-  "SecretAccessKey",
-];
 
 export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
   {
-    names: ["NetworkCredential("],
+    names: ["Credential("],
+    words: ["Network"],
     argument: 2,
     api: ".NET System.Net.NetworkCredential(userName, password[, domain])",
   },
@@ -74,60 +67,109 @@ export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
     api: "Java java.sql.DriverManager.getConnection(url, user, password)",
   },
   {
-    names: ["PasswordAuthentication("],
+    names: ["Authentication("],
+    words: ["Password", "basic"],
     argument: 2,
-    api: "Java java.net.PasswordAuthentication(userName, password)",
+    api: "Java java.net.PasswordAuthentication(userName, password); Spring RestTemplateBuilder.basicAuthentication(username, password)",
   },
   {
-    names: ["UsernamePasswordCredentials("],
+    names: ["Credentials("],
+    words: ["UsernamePassword", "BasicAWS", "NewStatic"],
     argument: 2,
-    api: "Apache HttpClient UsernamePasswordCredentials(userName, password)",
+    api: "Apache HttpClient UsernamePasswordCredentials(userName, password); AWS SDK for Java BasicAWSCredentials(accessKey, secretKey); AWS SDK for Go credentials.NewStaticCredentials(id, secret, token)",
   },
   {
-    names: ["BasicAuth(", "DigestAuth(", "ProxyAuth("],
+    names: ["CredentialsProvider("],
+    words: ["NewStatic"],
     argument: 2,
-    suffix: true,
-    api: "Python requests HTTPBasicAuth/HTTPDigestAuth/HTTPProxyAuth(username, password), aiohttp BasicAuth(login, password), Go net/http Request.SetBasicAuth(username, password)",
+    api: "AWS SDK for Go v2 credentials.NewStaticCredentialsProvider(key, secret, session)",
   },
   {
-    names: ["basicAuthentication(", "basic_auth(", "Credentials.basic("],
+    names: ["Credentials.create("],
+    words: ["AwsBasic", "AwsSession"],
     argument: 2,
-    api: "Spring RestTemplateBuilder.basicAuthentication(username, password), Rust reqwest RequestBuilder.basic_auth(username, Some(password)), OkHttp Credentials.basic(username, password)",
+    api: "AWS SDK for Java 2 AwsBasicCredentials.create(accessKeyId, secretAccessKey), AwsSessionCredentials.create(…)",
   },
   {
-    names: [".login("],
+    names: ["Credentials.basic("],
+    argument: 2,
+    api: "OkHttp Credentials.basic(username, password)",
+  },
+  {
+    names: ["Auth("],
+    words: [
+      "Basic",
+      "HTTPBasic",
+      "SetBasic",
+      "setBasic",
+      "withBasic",
+      "Digest",
+      "HTTPDigest",
+      "HTTPProxy",
+    ],
+    argument: 2,
+    api: "Python requests HTTPBasicAuth/HTTPDigestAuth/HTTPProxyAuth(username, password), aiohttp BasicAuth(login, password), Go net/http Request.SetBasicAuth(username, password), Spring HttpHeaders.setBasicAuth(username, password)",
+  },
+  {
+    names: ["Auth("],
+    words: ["Plain"],
+    argument: 3,
+    api: "Go net/smtp PlainAuth(identity, username, password, host)",
+  },
+  {
+    names: ["_auth("],
+    words: ["basic"],
+    argument: 2,
+    api: "Rust reqwest RequestBuilder.basic_auth(username, Some(password))",
+  },
+  // `gin(`: the scan stops at `/login` in every web log, at `gin(` rarely.
+  {
+    names: ["gin("],
+    words: ["lo", "Lo"],
+    dotted: true,
     argument: 2,
     api: "Python smtplib.SMTP.login(user, password), imaplib.IMAP4.login(user, password), ftplib.FTP.login(user, passwd)",
   },
   {
-    names: ["mysqli_connect(", "mysqli(", "mysql_connect(", "PDO(", "MySQLdb.connect("],
+    names: ["_connect("],
+    words: ["mysqli", "mysql"],
     argument: 3,
-    api: "PHP mysqli_connect(hostname, username, password), new mysqli(…), new PDO(dsn, username, password); Python MySQLdb.connect(host, user, passwd)",
+    api: "PHP mysqli_connect(hostname, username, password), mysql_connect(…)",
   },
+  // `new mysqli(…)` by its `qli(`: `mysq` would stop the scan at every `mysql`.
   {
-    names: ["ftp_login(", "ldap_bind("],
+    names: ["qli("],
+    words: ["mys"],
     argument: 3,
-    api: "PHP ftp_login(ftp, username, password), ldap_bind(ldap, dn, password)",
+    api: "PHP new mysqli(hostname, username, password)",
   },
   {
-    names: ["BasicAWSCredentials(", "AwsBasicCredentials.create(", "AwsSessionCredentials.create("],
-    argument: 2,
-    api: "AWS SDK for Java BasicAWSCredentials(accessKey, secretKey), AwsBasicCredentials.create(accessKeyId, secretAccessKey)",
+    names: ["PDO("],
+    argument: 3,
+    api: "PHP new PDO(dsn, username, password)",
   },
   {
-    names: ["NewStaticCredentials(", "NewStaticCredentialsProvider("],
-    argument: 2,
-    api: "AWS SDK for Go credentials.NewStaticCredentials(id, secret, token), NewStaticCredentialsProvider(key, secret, session)",
+    names: ["db.connect("],
+    words: ["MySQL"],
+    argument: 3,
+    api: "Python MySQLdb.connect(host, user, passwd)",
   },
   {
-    names: ["url.UserPassword("],
+    names: ["ftp_login("],
+    argument: 3,
+    api: "PHP ftp_login(ftp, username, password)",
+  },
+  {
+    names: ["_bind("],
+    words: ["ldap"],
+    argument: 3,
+    api: "PHP ldap_bind(ldap, dn, password)",
+  },
+  {
+    names: ["Password("],
+    words: ["User"],
     argument: 2,
     api: "Go net/url UserPassword(username, password)",
-  },
-  {
-    names: ["smtp.PlainAuth("],
-    argument: 3,
-    api: "Go net/smtp PlainAuth(identity, username, password, host)",
   },
   {
     names: ["Twilio.init(", "TwilioRestClient("],
@@ -135,29 +177,49 @@ export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
     api: "Twilio Java Twilio.init(accountSid, authToken), TwilioRestClient(accountSid, authToken)",
   },
   {
-    names: [
-      "createCredential(",
-      "createScramSha256Credential(",
-      "createScramSha1Credential(",
-      "createPlainCredential(",
-    ],
+    names: ["Credential("],
+    words: ["create", "createPlain"],
     argument: 3,
-    api: "MongoDB Java MongoCredential.createCredential(userName, database, password)",
+    api: "MongoDB Java MongoCredential.createCredential(userName, database, password), createPlainCredential(…)",
   },
   {
+    names: ["ScramSha256Credential(", "ScramSha1Credential("],
+    suffix: true,
+    argument: 3,
+    api: "MongoDB Java MongoCredential.createScramSha256Credential(userName, source, password)",
+  },
+  // Setters and builders named for their secret; not a bare `Token`, a lexer's, nor
+  // `withSecret(`, which names a secret.
+  {
     names: [
-      ...SECRET_WORDS.flatMap((word) => [`set${word}(`, `with${word}(`]),
-      "core.setSecret(",
-      ".password(",
-      ".passwd(",
-      ".apiKey(",
-      ".clientSecret(",
-      ".secretKey(",
-      ".accessToken(",
+      "Password(",
+      "Passwd(",
+      "Passphrase(",
+      "ApiKey(",
+      "APIKey(",
+      "AccessToken(",
+      "AuthToken(",
+      "SecretKey(",
+      "SecretAccessKey(",
     ],
+    words: ["set", "with"],
     argument: 1,
     blanks: false,
-    api: "setters and builders named for their secret: HikariConfig.setPassword(password), RabbitMQ ConnectionFactory.setPassword(password), Spring Security User.withUsername(name).password(password), GitHub Actions core.setSecret(secret), SDK builders' withApiKey/withClientSecret",
+    api: "HikariConfig.setPassword(password), RabbitMQ ConnectionFactory.setPassword(password), SDK builders' withApiKey(key)",
+  },
+  {
+    names: ["Secret("],
+    words: ["set", "client", "setClient", "withClient"],
+    argument: 1,
+    blanks: false,
+    api: "GitHub Actions core.setSecret(secret), OAuth clients' setClientSecret(secret), builders' .clientSecret(secret)",
+  },
+  {
+    names: ["password(", "passwd(", "apiKey(", "secretKey(", "accessToken("],
+    dotted: true,
+    argument: 1,
+    blanks: false,
+    api: "Spring Security User.withUsername(name).password(password), builders' .apiKey(key)",
   },
 ];
 
@@ -335,22 +397,40 @@ class CredentialCallCandidate implements Candidate {
   }
 }
 
-const CALL_OF = new Map(
-  CREDENTIAL_CALLS.flatMap((call) => call.names.map((name) => [name, call] as const)),
-);
+/** The calls by name (a name with `words` may stand for several). */
+const CALLS_OF = new Map<string, CredentialCall[]>();
+for (const call of CREDENTIAL_CALLS)
+  for (const name of call.names) CALLS_OF.set(name, [...(CALLS_OF.get(name) ?? []), call]);
 
-export const CREDENTIAL_CALL_RULE: MatcherRule = {
+/** The call `match` is of, when the bytes before its name say it is one. */
+function callOf(match: AnchorMatch): CredentialCall | undefined {
+  for (const call of CALLS_OF.get(match.anchor)!) {
+    // The byte before the whole name (`server.login(`: the `.` before `lo`).
+    if (call.dotted && match.nameBefore !== 0x2e) continue;
+    if (call.words !== undefined) {
+      if (call.words.includes(match.wordBefore ?? "")) return call;
+    } else if (
+      call.dotted ||
+      call.suffix ||
+      WORD[match.anchor.charCodeAt(0)] !== 1 ||
+      WORD[match.before] !== 1
+    )
+      // A name that starts a word ends none (`MyDirectoryEntry(` is another call).
+      return call;
+  }
+  return undefined;
+}
+
+export const CREDENTIAL_CALL_RULE: MatcherRule = withWordBefore({
   kind: "matcher",
   name: "credential-argument",
-  anchors: [...CALL_OF.keys()],
+  anchors: [...CALLS_OF.keys()],
   maxLength: MAX_CALL + 1,
   start(match): Candidate | undefined {
-    const call = CALL_OF.get(match.anchor)!;
-    // A name that starts a word ends none (`MyDirectoryEntry(` is another call).
-    if (!call.suffix && WORD[match.anchor.charCodeAt(0)] === 1 && WORD[match.before] === 1)
-      return undefined;
+    const call = callOf(match);
+    if (call === undefined) return undefined;
     return new CredentialCallCandidate(match.length, call.argument, call.blanks ?? true);
   },
-};
+});
 
 keepShape(new CredentialCallCandidate(5, 2, true));
