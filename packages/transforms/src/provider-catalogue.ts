@@ -260,7 +260,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Password hashes (crypt(3) and PHC strings): a hash of a password is as good as one to
   // an offline attack. Prefixes are the schemes' identifiers.
   { family: "crypt", rule: "password-hash", prefixes: ["$2a$", "$2b$", "$2y$"], body: "./A-Za-z0-9$", minBody: 50, maxBody: 60, shape: "%12$" + "{53:./A-Za-z0-9}" },
-  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$1$", "$5$", "$6$", "$y$", "$7$", "$apr1$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%{8:./A-Za-z0-9}$" + "{86:./A-Za-z0-9}" },
+  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$1$", "$5$", "$6$", "$y$", "$7$", "$apr1$", "$8$", "$9$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%{8:./A-Za-z0-9}$" + "{86:./A-Za-z0-9}" },
+  // phpass (WordPress's `$P$`, phpBB's `$H$`: a count, 8 of salt, 22 of hash) and Drupal 7's `$S$`.
+  { family: "crypt", rule: "password-hash", prefixes: ["$P$", "$H$"], body: "./A-Za-z0-9", minBody: 31, maxBody: 31, shape: "%B{30:./A-Za-z0-9}" },
+  { family: "crypt", rule: "password-hash", prefixes: ["$S$"], body: "./A-Za-z0-9", minBody: 52, maxBody: 52, shape: "%D{51:./A-Za-z0-9}" },
   { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$argon2id$", "$argon2i$", "$argon2d$", "$scrypt$", "$pbkdf2-sha256$", "$pbkdf2-sha512$"], body: "A-Za-z0-9+/=,.$-", minBody: 30, maxBody: 512, shape: "%v=19$m=65536,t=3,p=4$" + "{22:A-Za-z0-9+/}$" + "{43:A-Za-z0-9+/}" },
   // OpenSSL's `-passin pass:X` / `-passout pass:X`: the password itself on the command line.
   { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!-&(-~", minBody: 4, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },

@@ -148,6 +148,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8",
     "GET /login?next=%2Fapp%3Fpassword%3D[REDACTED:secret-assignment]%26lang%3Den HTTP/1.1",
   ],
+  // Cisco IOS: the encryption type (0 the password, 7 its reversible encoding) before the value.
+  [
+    "secret-assignment",
+    "username admin privilege 15 password 0 Cisco123x\nusername ops password 7 0822455D0A16\n",
+    "0822455D0A16",
+    "username admin privilege 15 password 0 [REDACTED:secret-assignment]\nusername ops password 7 [REDACTED:secret-assignment]\n",
+  ],
   // A documented call's password argument: the literal only, whatever the arguments before.
   [
     "credential-argument",
@@ -935,6 +942,7 @@ const SETTINGS = [
   "CREATE USER q WITH PASSWORD ''; ALTER USER w IDENTIFIED BY VALUES 'S:0A1B'",
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
+  "password 0 attempts left; password 7 days; the password 0 is wrong",
   // A credential call whose password is no literal, a placeholder or missing.
   'DriverManager.getConnection(url, user, System.getenv("PW")); server.login(user, password)',
   'server.login("me@example.com", os.environ["PW"]); x.login("bob"); login("a", "b")',

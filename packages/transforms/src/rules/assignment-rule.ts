@@ -108,6 +108,8 @@ const BLOCK_HEADER = byteSet("+1-9 \t\r-");
 const SIBLING_GAP = byteSet(" \t\r\"'`,;&{");
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
+/** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
+const CISCO_TYPE = byteSet("07");
 /** Shortest word after a keyword and a space that is its value even with more words after it. */
 const SPACED_WORD = 16;
 /** Shortest value after a dotted name that is read as a key's (see `dottedKey`). */
@@ -435,6 +437,22 @@ class AssignmentCandidate implements Candidate {
               this.from = here + 1;
               this.strict = byte !== 0x3a;
               this.phase = byte === 0x3a ? Phase.AfterColon : Phase.ValueStart;
+              return Verdict.Hold;
+            }
+            // Cisco IOS's `password 0 X`, `secret 7 X`: the encryption type before the value
+            // (0 the password itself, 7 its reversible encoding), which must look like a
+            // token (`password 0 attempts left` is prose).
+            if (
+              this.spaced &&
+              BLANK[byte] === 1 &&
+              this.count === 1 &&
+              CISCO_TYPE[this.value[0]!] === 1
+            ) {
+              this.value = [];
+              this.count = 0;
+              this.from = here + 1;
+              this.strict = true;
+              this.phase = Phase.ValueStart;
               return Verdict.Hold;
             }
             // A vendor's name, a space and `key` (`Mailjet key: …`): the word goes on the name.
