@@ -148,6 +148,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8",
     "GET /login?next=%2Fapp%3Fpassword%3D[REDACTED:secret-assignment]%26lang%3Den HTTP/1.1",
   ],
+  // A typed declaration: the type after the colon, the value after the `=`.
+  [
+    "secret-assignment",
+    'const apiToken: string = "Gq9Lz2Xpq7"; let key: &str = "x"; password: Optional[str] = "Gq9Lz2Xpq7"',
+    "Gq9Lz2Xpq7",
+    'const apiToken: string = "[REDACTED:secret-assignment]"; let key: &str = "x"; password: Optional[str] = "[REDACTED:secret-assignment]"',
+  ],
   // Cisco IOS: the encryption type (0 the password, 7 its reversible encoding) before the value.
   [
     "secret-assignment",
@@ -943,6 +950,7 @@ const SETTINGS = [
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
+  'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',
   // A credential call whose password is no literal, a placeholder or missing.
   'DriverManager.getConnection(url, user, System.getenv("PW")); server.login(user, password)',
   'server.login("me@example.com", os.environ["PW"]); x.login("bob"); login("a", "b")',

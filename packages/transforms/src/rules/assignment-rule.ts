@@ -150,6 +150,27 @@ const NOT_SECRET_VALUES = new Set(
     "unknown object await new this self typeof function async return required optional default readonly"
   ).split(" "),
 );
+/** Types a secret is declared with (`token: &str = …`, `apiKey: String? = …`), lowercase. */
+const SECRET_TYPES = new Set(
+  "string str bytes text char any object secretstr secretstring securestring charsequence".split(
+    " ",
+  ),
+);
+
+/**
+ * True when `value` is a type a secret is declared with, in its usual wrappings (`&str`,
+ * `String?`, `char[]`, `Optional[str]`, `Option<String>`, `Secret<String>`).
+ */
+function isTypeAnnotation(value: readonly number[]): boolean {
+  if (value.length > MAX_TYPE) return false;
+  const type = String.fromCharCode(...value)
+    .toLowerCase()
+    .replace(/^&/, "")
+    .replace(/^(?:optional\[(.*)\]|(?:option|secret)<(.*)>)$/, "$1$2")
+    .replace(/^&/, "")
+    .replace(/(?:\?|\[\])$/, "");
+  return SECRET_TYPES.has(type);
+}
 const LONGEST_NOT_SECRET_VALUE = Math.max(...[...NOT_SECRET_VALUES].map((w) => w.length));
 
 const Phase = {
@@ -708,6 +729,18 @@ class AssignmentCandidate implements Candidate {
             this.enterSibling(0, 0);
             this.word = "value";
             this.wordEnded = true;
+            return Verdict.Hold;
+          }
+          if (this.colon && this.quote === 0 && BLANK[byte] === 1 && isTypeAnnotation(this.value)) {
+            // `password: string = "…"` (TypeScript, Kotlin, Swift, Rust, Python's hints): the
+            // word after the colon was the type; the value follows its `=`.
+            this.colon = false;
+            this.equals = true;
+            this.spacedEquals = true;
+            this.value = [];
+            this.count = 0;
+            this.from = here + 1;
+            this.phase = Phase.TypeWord;
             return Verdict.Hold;
           }
           this.dropFullStop(here);
