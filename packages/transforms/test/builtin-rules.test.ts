@@ -155,6 +155,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     'const apiToken: string = "[REDACTED:secret-assignment]"; let key: &str = "x"; password: Optional[str] = "[REDACTED:secret-assignment]"',
   ],
+  // R's `<-` and `<<-` before a string.
+  [
+    "secret-assignment",
+    'db_password <- "Gq9Lz2Xpq7"; api_key <<- \'Gq9Lz2Xpq7\'',
+    "Gq9Lz2Xpq7",
+    'db_password <- "[REDACTED:secret-assignment]"; api_key <<- \'[REDACTED:secret-assignment]\'',
+  ],
   // Cisco IOS: the encryption type (0 the password, 7 its reversible encoding) before the value.
   [
     "secret-assignment",
@@ -950,6 +957,7 @@ const SETTINGS = [
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
+  "password <- getLine; token <- ch; if (password < 8) x; password <= 8",
   'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',
   // A credential call whose password is no literal, a placeholder or missing.
   'DriverManager.getConnection(url, user, System.getenv("PW")); server.login(user, password)',

@@ -108,6 +108,8 @@ const BLOCK_HEADER = byteSet("+1-9 \t\r-");
 const SIBLING_GAP = byteSet(" \t\r\"'`,;&{");
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
+/** `<`: the first byte of R's `<-` (in `pending`). */
+const LEFT_ARROW = 0x3c;
 /** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
 const CISCO_TYPE = byteSet("07");
 /** Shortest word after a keyword and a space that is its value even with more words after it. */
@@ -239,6 +241,8 @@ class AssignmentCandidate implements Candidate {
   tail = "";
   /** A separator byte waiting for its `=` (`?`, `+`, `.`) or the `:` count of `::=`. */
   pending = 0;
+  /** The separator takes only a quoted value (R's `<-`). */
+  quotedOnly = false;
   /** Value bytes held undecided. */
   value: number[] = [];
   /** The value follows a flag and a space: it must look like a token. */
@@ -358,6 +362,18 @@ class AssignmentCandidate implements Candidate {
         case Phase.AfterName:
           this.from = here + 1;
           if (this.unicodeDigits >= 0) return this.unicodeSeparator(byte);
+          if (this.pending === LEFT_ARROW) {
+            // R's `<-` and `<<-`: the value must be a string (`x <- getLine` is code).
+            if (byte === 0x3c && !this.quotedOnly) {
+              this.quotedOnly = true;
+              return Verdict.Hold;
+            }
+            if (byte !== 0x2d) return Verdict.Reject;
+            this.pending = 0;
+            this.quotedOnly = true;
+            this.phase = Phase.ValueStart;
+            return Verdict.Hold;
+          }
           if (this.pending !== 0) {
             if (byte === 0x3d) {
               this.pending = 0;
@@ -403,7 +419,13 @@ class AssignmentCandidate implements Candidate {
             this.spacedEquals = this.count > 0;
             this.equals = true;
           } else if (byte === 0x3a) this.phase = Phase.AfterColon;
-          else if (byte === 0x3f || byte === 0x2b || byte === 0x2e) {
+          else if (
+            byte === 0x3f ||
+            byte === 0x2b ||
+            byte === 0x2e ||
+            // R's `<-` after a blank (a `<` right after the name closes an XML element's text).
+            (byte === LEFT_ARROW && this.count > 0)
+          ) {
             this.pending = byte;
             this.spacedEquals = this.count > 0;
             return Verdict.Hold;
@@ -664,6 +686,7 @@ class AssignmentCandidate implements Candidate {
             this.breaks = 0;
             return Verdict.Hold;
           }
+          if (this.quotedOnly && this.quote === 0) return Verdict.Reject;
           this.phase = Phase.Held;
           this.from = here;
           continue;
