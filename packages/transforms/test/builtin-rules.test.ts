@@ -155,12 +155,20 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     'const apiToken: string = "[REDACTED:secret-assignment]"; let key: &str = "x"; password: Optional[str] = "[REDACTED:secret-assignment]"',
   ],
+  // A string literal's prefix stays with its quotes (Python's `r"…"`, C#'s `@"…"`); a
+  // letter that prefixes no string is the value's.
+  [
+    "secret-assignment",
+    'password = r"Gq9Lz2Xpq7"; var apiToken = @"Gq9Lz2Xpq7"; PASSWORD=bGq9Lz2Xpq7',
+    "Gq9Lz2Xpq7",
+    'password = r"[REDACTED:secret-assignment]"; var apiToken = @"[REDACTED:secret-assignment]"; PASSWORD=[REDACTED:secret-assignment]',
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",
-    'db_password <- "Gq9Lz2Xpq7"; api_key <<- \'Gq9Lz2Xpq7\'',
+    "db_password <- \"Gq9Lz2Xpq7\"; api_key <<- 'Gq9Lz2Xpq7'",
     "Gq9Lz2Xpq7",
-    'db_password <- "[REDACTED:secret-assignment]"; api_key <<- \'[REDACTED:secret-assignment]\'',
+    "db_password <- \"[REDACTED:secret-assignment]\"; api_key <<- '[REDACTED:secret-assignment]'",
   ],
   // Cisco IOS: the encryption type (0 the password, 7 its reversible encoding) before the value.
   [

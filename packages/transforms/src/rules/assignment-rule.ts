@@ -108,6 +108,8 @@ const BLOCK_HEADER = byteSet("+1-9 \t\r-");
 const SIBLING_GAP = byteSet(" \t\r\"'`,;&{");
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
+/** Prefixes of a string literal: Python's `r b f u` (either case), C#'s and Objective-C's `@`. */
+const STRING_PREFIX = byteSet("rbfuRBFU@");
 /** `<`: the first byte of R's `<-` (in `pending`). */
 const LEFT_ARROW = 0x3c;
 /** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
@@ -243,6 +245,8 @@ class AssignmentCandidate implements Candidate {
   pending = 0;
   /** The separator takes only a quoted value (R's `<-`). */
   quotedOnly = false;
+  /** A letter that may prefix a string literal (`r"…"`, `@"…"`), held until the next byte. */
+  stringPrefix = 0;
   /** Value bytes held undecided. */
   value: number[] = [];
   /** The value follows a flag and a space: it must look like a token. */
@@ -641,6 +645,19 @@ class AssignmentCandidate implements Candidate {
           return this.sibling(byte);
         case Phase.ValueStart:
           this.from = here + 1;
+          if (this.stringPrefix !== 0) {
+            // `r"…"`, `b'…'`, `@"…"`: the letter was a string's prefix, the quote opens it;
+            // before anything else it was the value's first byte.
+            const prefix = this.stringPrefix;
+            this.stringPrefix = 0;
+            if (QUOTES[byte] === 1) {
+              this.quote = byte;
+              return Verdict.Hold;
+            }
+            this.value = [prefix];
+            this.phase = Phase.Held;
+            continue;
+          }
           if (this.quoteEscape) {
             this.quoteEscape = false;
             if (byte !== 0x22 && byte !== 0x27) return Verdict.Reject;
@@ -684,6 +701,11 @@ class AssignmentCandidate implements Candidate {
             this.phase = Phase.BlockScalar;
             this.count = 0;
             this.breaks = 0;
+            return Verdict.Hold;
+          }
+          if (this.quote === 0 && this.value.length === 0 && STRING_PREFIX[byte] === 1) {
+            this.stringPrefix = byte;
+            this.from = here; // held: it may be the value's first byte
             return Verdict.Hold;
           }
           if (this.quotedOnly && this.quote === 0) return Verdict.Reject;
@@ -1250,6 +1272,11 @@ class AssignmentCandidate implements Candidate {
     // key came, so those bytes are the value's.
     const keyOpen = this.semi >= 0 && this.key >= 0 && !this.semiQuote;
     if (keyOpen) this.semi = -1;
+    // A held letter that might have prefixed a string was the value (`password=r`).
+    if (this.phase === Phase.ValueStart && this.stringPrefix !== 0) {
+      this.value = [this.stringPrefix];
+      this.phase = Phase.Held;
+    }
     if (this.phase === Phase.TypeWord && this.count > 0 && this.spaced) {
       this.strict = true;
       this.phase = Phase.Held;
