@@ -163,6 +163,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     'password = r"[REDACTED:secret-assignment]"; var apiToken = @"[REDACTED:secret-assignment]"; PASSWORD=[REDACTED:secret-assignment]',
   ],
+  // Gradle's DSL (a quoted value after a blank) and Ruby's `set :name, "…"`: token-like values.
+  [
+    "secret-assignment",
+    'credentials {\n  username "deploy"\n  password "Gq9Lz2Xp7"\n}\nset :db_password, "Gq9Lz2Xp7"',
+    "Gq9Lz2Xp7",
+    'credentials {\n  username "deploy"\n  password "[REDACTED:secret-assignment]"\n}\nset :db_password, "[REDACTED:secret-assignment]"',
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",
@@ -965,6 +972,7 @@ const SETTINGS = [
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
+  'password "required"; Password "must be 8 chars"; validates :password, presence: true',
   "password <- getLine; token <- ch; if (password < 8) x; password <= 8",
   'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',
   // A credential call whose password is no literal, a placeholder or missing.

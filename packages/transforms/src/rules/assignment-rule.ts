@@ -400,6 +400,15 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if ((byte === 0x22 || byte === 0x27) && !this.keyQuoted) {
+            if (this.count > 0 && this.tail === "" && !this.mode.vendor) {
+              // `password "…"` (Gradle's and Groovy's DSL, prose): a quoted value after a
+              // blank, which must look like a token.
+              this.quote = byte;
+              this.strict = true;
+              this.count = 0;
+              this.phase = Phase.ValueStart;
+              return Verdict.Hold;
+            }
             this.keyQuoted = true;
             return Verdict.Hold;
           }
@@ -440,9 +449,13 @@ class AssignmentCandidate implements Candidate {
             this.quote = 0x3c;
             this.strict = this.keyQuoted;
             return Verdict.Hold;
-          } else if (this.keyQuoted && (byte === 0x2c || byte === 0x5d)) {
-            // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…'; or a name/value pair
-            // (`"name": "API_TOKEN", "value": "…"`, see `Held`).
+          } else if (
+            (this.keyQuoted || (this.nameBefore === 0x3a && byte === 0x2c)) &&
+            (byte === 0x2c || byte === 0x5d)
+          ) {
+            // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…', Ruby's `set
+            // :password, "…"`; or a name/value pair (`"name": "API_TOKEN", "value": "…"`,
+            // see `Held`).
             this.keyQuoted = false;
             this.pairComma = byte === 0x2c;
             this.phase = byte === 0x2c ? Phase.ValueStart : Phase.AfterName;
