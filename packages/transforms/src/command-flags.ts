@@ -15,7 +15,7 @@
  * Covered for the commands that take them (by the command word's base name, from that
  * word on): `-pX` attached (mysql, mysqldump, mysqladmin, mariadb, 7z, unrar: `-p` alone
  * prompts, and the word after it is not a password); `-p X` (sshpass, psexec, mongo and
- * its tools, twine, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm, az, oras); `-a X` (redis-cli); `-w X`
+ * its tools, twine, rdesktop, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm, az, oras); `-a X` (redis-cli); `-w X`
  * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` and the raw key `-K X`
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
  * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
@@ -107,6 +107,7 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
     "mongoexport",
     "mongoimport",
     "twine",
+    "rdesktop",
   ].map((name) => [name, DASH_P] as const),
   ["redis-cli", { next: ["-a", "--pass"] }],
   ...["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd"].map(

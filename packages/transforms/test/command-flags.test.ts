@@ -45,6 +45,7 @@ describe("redactCommandFlags", () => {
       `jarsigner -storepass ${M} -keypass ${M} a.jar k`,
     ],
     ["twine upload -u __token__ -p Hunter2x dist/*", `twine upload -u __token__ -p ${M} dist/*`],
+    ["rdesktop -u admin -p Hunter2x host", `rdesktop -u admin -p ${M} host`],
     // The quotes around a value are not the secret.
     ["keytool -storepass 'Hunter2x' -list", `keytool -storepass '${M}' -list`],
     ['mysql -p"Hunter2x" db', `mysql -p"${M}" db`],
