@@ -22,7 +22,8 @@
  * `-N X` and `-P X` (ssh-keygen); `-P X` and `--pw X` (the Mosquitto clients); `/p:X`
  * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); Windows' `net use [device] \\host\share
  * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word);
- * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`).
+ * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`);
+ * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`).
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -62,6 +63,8 @@ interface CommandSecrets {
    * create secret generic x --from-literal=api=X`; a configmap's literals are not).
    */
   readonly keyValue?: { readonly after: string; readonly flag: string };
+  /** Oracle's `user/password[@db]`: the password in the first such word (sqlplus, Data Pump). */
+  readonly slashLogin?: boolean;
 }
 
 const MYSQL: CommandSecrets = { attached: "-p" };
@@ -133,6 +136,7 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   // A new secret's value on the command line: Kubernetes' literals, GitHub CLI's body.
   ["kubectl", { keyValue: { after: "secret", flag: "--from-literal=" } }],
   ["gh", { after: "secret", next: ["--body", "-b"] }],
+  ...["sqlplus", "expdp", "impdp", "dgmgrl"].map((name) => [name, { slashLogin: true }] as const),
 ]);
 
 /** The commands of the table, by name (lowercase, as `commandOf` reads them). */
@@ -161,10 +165,14 @@ export interface CommandScan {
   pending: Pending;
   /** htpasswd: in `-b` mode, positionals seen and the password's place among them. */
   htpasswd: { batch: boolean; positionals: number; password: number } | null;
+  /** Oracle's `user/password` may still come (see `slashLogin`). */
+  slashLogin: boolean;
   /** Windows' `net`: its verb once read, and what the words after it said so far. */
   net: { verb: string | null; positionals: number; share: boolean } | null;
   /** The command's `keyValue.after` word was read. */
   keyValues: boolean;
+  /** Where the secret {@link secretIn} found last ends in its word (`user/pw@db`), or -1: its end. */
+  stop: number;
 }
 
 /**
@@ -189,7 +197,7 @@ export function redactCommandFlags(label: string): string {
     if (word === "") continue;
     const at = secretIn(word, scan);
     if (at < 0) continue;
-    const [start, end] = secretSpan(word, at);
+    const [start, end] = secretSpan(word, at, scan.stop);
     parts[i] = `${word.slice(0, start)}${COMMAND_FLAG_MARKER}${word.slice(end)}`;
   }
   return parts.join("");
@@ -199,7 +207,8 @@ export function redactCommandFlags(label: string): string {
  * The secret that starts at `at` in `word` ({@link secretIn}), as `[start, end)`: without
  * the quotes around it (`-storepass 'X'` keeps its quotes).
  */
-export function secretSpan(word: string, at: number): readonly [number, number] {
+export function secretSpan(word: string, at: number, stop = -1): readonly [number, number] {
+  if (stop > at) return [at, stop];
   const quote = word.charCodeAt(at);
   const quoted =
     (quote === 0x22 || quote === 0x27) &&
@@ -217,6 +226,8 @@ export function newCommandScan(): CommandScan {
     htpasswd: null,
     net: null,
     keyValues: false,
+    slashLogin: false,
+    stop: -1,
   };
 }
 
@@ -234,6 +245,7 @@ export function commandArmingWord(scan: CommandScan): string | undefined {
 export function secretIn(word: string, scan: CommandScan): number {
   const pending = scan.pending;
   scan.pending = null;
+  scan.stop = -1;
   if (pending === "secret") {
     // An empty quoted value holds no secret (`ssh-keygen -N ""`: no passphrase).
     if (word === '""' || word === "''") return -1;
@@ -250,6 +262,7 @@ export function secretIn(word: string, scan: CommandScan): number {
       command.name === "htpasswd" ? { batch: false, positionals: 0, password: 2 } : null;
     scan.net = command.name === "net" ? { verb: null, positionals: 0, share: false } : null;
     scan.keyValues = false;
+    scan.slashLogin = command.secrets.slashLogin === true;
     return -1;
   }
   const generic = genericFlag(word, scan);
@@ -302,6 +315,7 @@ function commandFlag(word: string, scan: CommandScan): number {
     if (scan.keyValues && word.startsWith(keyValue.flag) && equals > 0) return equals + 1;
   }
   if (scan.net !== null) return netWord(word, scan.net);
+  if (scan.slashLogin) return slashLogin(word, scan);
   return scan.htpasswd === null ? -1 : htpasswdWord(word, scan.htpasswd);
 }
 
@@ -324,6 +338,27 @@ function netWord(word: string, net: NonNullable<CommandScan["net"]>): number {
   }
   return net.verb === "user" && net.positionals++ === 1 ? 0 : -1;
 }
+
+/**
+ * Oracle's `user/password[@connect]` (`sqlplus scott/tiger@orcl`, `expdp system/pw@db …`):
+ * the password in the first word of that form (flags and `@script` aside), up to its
+ * last `@`; `/ as sysdba` and `user@db` (a prompt) hold none.
+ */
+function slashLogin(word: string, scan: CommandScan): number {
+  const login = SLASH_LOGIN.exec(word);
+  if (login === null) return -1;
+  scan.slashLogin = false;
+  const at = login[1]!.length + 1;
+  const connect = word.lastIndexOf("@");
+  let stop = connect > at ? connect : word.length;
+  // `"scott/tiger"@orcl`: the quote around the login stays.
+  if (word.startsWith('"') && word.charCodeAt(stop - 1) === 0x22) stop--;
+  scan.stop = stop;
+  return at;
+}
+
+/** `user/password` and an optional `@connect`: a user name without `/`, `=` or `@`. */
+const SLASH_LOGIN = /^([A-Za-z0-9_$#."]+)\/[^/@\s]/;
 
 /**
  * `htpasswd -b[flags] FILE USER PASSWORD` (`-n`: no FILE): the password is the third

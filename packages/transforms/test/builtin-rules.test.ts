@@ -184,6 +184,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "0822455D0A16",
     "username admin privilege 15 password 0 [REDACTED:secret-assignment]\nusername ops password 7 [REDACTED:secret-assignment]\n",
   ],
+  // Oracle's `user/password@db`: the password only, the connect identifier stays.
+  [
+    "command-flag",
+    "+ sqlplus -s scott/Tiger123x@//db:1521/XE @run.sql\n",
+    "Tiger123x",
+    "+ sqlplus -s scott/[REDACTED:command-flag]@//db:1521/XE @run.sql\n",
+  ],
   // A documented call's password argument: the literal only, whatever the arguments before.
   [
     "credential-argument",

@@ -46,6 +46,12 @@ describe("redactCommandFlags", () => {
     ],
     ["twine upload -u __token__ -p Hunter2x dist/*", `twine upload -u __token__ -p ${M} dist/*`],
     ["rdesktop -u admin -p Hunter2x host", `rdesktop -u admin -p ${M} host`],
+    [
+      "sqlplus -s scott/Tiger123@//db:1521/XE @run.sql",
+      `sqlplus -s scott/${M}@//db:1521/XE @run.sql`,
+    ],
+    ['sqlplus "scott/Tiger123"', `sqlplus "scott/${M}"`],
+    ["expdp system/Oracle_1 directory=D", `expdp system/${M} directory=D`],
     // The quotes around a value are not the secret.
     ["keytool -storepass 'Hunter2x' -list", `keytool -storepass '${M}' -list`],
     ['mysql -p"Hunter2x" db', `mysql -p"${M}" db`],
@@ -102,6 +108,9 @@ describe("redactCommandFlags", () => {
       "net user bob /domain",
       'net use \\\\srv\\ipc$ "" /user:""',
       "net start spooler now",
+      // Oracle's OS authentication and a login without a password prompt for none.
+      "sqlplus / as sysdba",
+      "sqlplus scott@orcl @scripts/run.sql",
       // A configmap's literals and another gh command's body are no secrets.
       "kubectl create configmap cfg --from-literal=LOG_LEVEL=debug",
       "gh pr create --title t --body text",

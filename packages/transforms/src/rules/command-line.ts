@@ -201,7 +201,7 @@ class CommandLineCandidate implements Candidate {
     // candidate its anchor started reads on, so a line of names costs one candidate a word.
     if (this.scan.command !== command) return Verdict.Reject;
     if (at >= 0 && at < word.length) {
-      const [start, stop] = secretSpan(word, at);
+      const [start, stop] = secretSpan(word, at, this.scan.stop);
       this.claim = this.wordStart + start;
       this.to = end - (word.length - stop);
       // A secret that is itself a command's name (`sshpass -p sshpass`) started that
