@@ -170,6 +170,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xp7",
     'credentials {\n  username "deploy"\n  password "[REDACTED:secret-assignment]"\n}\nset :db_password, "[REDACTED:secret-assignment]"',
   ],
+  // Python's triple-quoted strings.
+  [
+    "secret-assignment",
+    "password = '''Gq9Lz2Xpq7'''\napi_token = \"\"\"Gq9Lz2Xpq7\"\"\"\n",
+    "Gq9Lz2Xpq7",
+    "password = '''[REDACTED:secret-assignment]'''\napi_token = \"\"\"[REDACTED:secret-assignment]\"\"\"\n",
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",
@@ -979,6 +986,7 @@ const SETTINGS = [
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
+  'password = ""; token = \'\' # none; x = {"password": "", "y": 1}; password=""""',
   'password "required"; Password "must be 8 chars"; validates :password, presence: true',
   "password <- getLine; token <- ch; if (password < 8) x; password <= 8",
   'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',

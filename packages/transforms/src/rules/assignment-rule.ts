@@ -247,6 +247,8 @@ class AssignmentCandidate implements Candidate {
   quotedOnly = false;
   /** A letter that may prefix a string literal (`r"…"`, `@"…"`), held until the next byte. */
   stringPrefix = 0;
+  /** Quotes read right after the opening one (Python's triple quotes). */
+  triple = 0;
   /** Value bytes held undecided. */
   value: number[] = [];
   /** The value follows a flag and a space: it must look like a token. */
@@ -708,6 +710,13 @@ class AssignmentCandidate implements Candidate {
             this.quoteEscape = true;
             return Verdict.Hold;
           }
+          // Python's `"""…"""` and `'''…'''`: two more quotes open the string; after two, an
+          // empty one ended.
+          if (byte === this.quote && QUOTES[byte] === 1 && !this.escapedQuote && this.triple < 2) {
+            this.triple++;
+            return Verdict.Hold;
+          }
+          if (this.triple === 1) return Verdict.Reject;
           if (SPACE[byte] === 1 || byte === this.quote) return Verdict.Reject;
           if (this.colon && this.quote === 0 && (byte === 0x7c || byte === 0x3e)) {
             // A YAML block scalar: the value is the next line's text, indented.
