@@ -177,6 +177,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     "password = '''[REDACTED:secret-assignment]'''\napi_token = \"\"\"[REDACTED:secret-assignment]\"\"\"\n",
   ],
+  // The same forms inside a JSON string, their quotes escaped.
+  [
+    "secret-assignment",
+    '{"code":"credentials {\\n  password \\"Gq9Lz2Xp7\\"\\n}","py":"password = r\\"Gq9Lz2Xp7\\""}',
+    "Gq9Lz2Xp7",
+    '{"code":"credentials {\\n  password \\"[REDACTED:secret-assignment]\\"\\n}","py":"password = r\\"[REDACTED:secret-assignment]\\""}',
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",

@@ -398,17 +398,17 @@ class AssignmentCandidate implements Candidate {
               return Verdict.Hold;
             }
             if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
+            if (this.quotedAfterBlank()) {
+              this.quote = byte;
+              this.escapedQuote = true;
+              return Verdict.Hold;
+            }
             this.keyQuoted = true;
             return Verdict.Hold;
           }
           if ((byte === 0x22 || byte === 0x27) && !this.keyQuoted) {
-            if (this.count > 0 && this.tail === "" && !this.mode.vendor) {
-              // `password "…"` (Gradle's and Groovy's DSL, prose): a quoted value after a
-              // blank, which must look like a token.
+            if (this.quotedAfterBlank()) {
               this.quote = byte;
-              this.strict = true;
-              this.count = 0;
-              this.phase = Phase.ValueStart;
               return Verdict.Hold;
             }
             this.keyQuoted = true;
@@ -667,6 +667,11 @@ class AssignmentCandidate implements Candidate {
             this.stringPrefix = 0;
             if (QUOTES[byte] === 1) {
               this.quote = byte;
+              return Verdict.Hold;
+            }
+            // `r\"…\"` inside a string.
+            if (byte === 0x5c) {
+              this.quoteEscape = true;
               return Verdict.Hold;
             }
             this.value = [prefix];
@@ -1223,6 +1228,19 @@ class AssignmentCandidate implements Candidate {
       if (!v.every((b) => TOKEN_ALPHABET[b] === 1)) return false;
       if (!/[0-9]/.test(text) || !/[A-Za-z]/.test(text)) return false;
     }
+    return true;
+  }
+
+  /**
+   * A quote after the name and a blank opens the value (`password "…"`, Gradle's and
+   * Groovy's DSL, prose; `password \"…\"` inside a string), which must look like a token:
+   * true, and the value's phase entered, when this is one.
+   */
+  private quotedAfterBlank(): boolean {
+    if (this.count === 0 || this.tail !== "" || this.mode.vendor) return false;
+    this.strict = true;
+    this.count = 0;
+    this.phase = Phase.ValueStart;
     return true;
   }
 
