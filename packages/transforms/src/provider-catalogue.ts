@@ -220,7 +220,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "shippo", rule: "shippo-token", prefixes: ["shippo_live_", "shippo_test_"], body: HEX, minBody: 36, shape: "%{40:a-f0-9}" },
   { family: "sourcegraph", rule: "sourcegraph-token", prefixes: ["sgp_", "sgp_local_"], body: "a-fA-F0-9_", minBody: 36, shape: "sgp_{16:a-f0-9}_{40:a-f0-9}" },
   { family: "square", rule: "square-token", prefixes: ["sq0atp-", "sq0csp-", "EAAA"], body: URLSAFE, minBody: 22, mixed: true, shape: "%{43:A-Za-z0-9_-}" },
-  { family: "supabase", rule: "supabase-key", prefixes: ["sbp_", "sb_secret_"], body: URLSAFE, minBody: 32, shape: "%{40:a-f0-9}" },
+  { family: "supabase", rule: "supabase-key", prefixes: ["sbp_"], body: URLSAFE, minBody: 32, shape: "%{40:a-f0-9}" },
+  // Supabase's secret API keys (`sb_secret_…`; the docs give no length: a shorter body than
+  // the access tokens' is read as one).
+  { family: "supabase", rule: "supabase-key", prefixes: ["sb_secret_"], body: URLSAFE, minBody: 24, maxBody: 128, mixed: true, shape: "%{22:A-Za-z0-9_-}_{8:A-Za-z0-9_-}" },
   { family: "tailscale", rule: "tailscale-key", prefixes: ["tskey-"], body: "A-Za-z0-9-", minBody: 30, maxBody: 128, shape: "%{16:A-Za-z0-9}-{33:A-Za-z0-9}" },
   { family: "typeform", rule: "typeform-token", prefixes: ["tfp_"], body: "A-Za-z0-9_.=-", minBody: 48, maxBody: 128, shape: "tfp_{59:A-Za-z0-9_-}" },
   { family: "vercel", rule: "vercel-token", prefixes: ["vcp_", "vci_", "vca_", "vcr_", "vck_"], body: B62, minBody: 24, mixed: true, shape: "%{56:A-Za-z0-9}" },
