@@ -184,6 +184,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xp7",
     '{"code":"credentials {\\n  password \\"[REDACTED:secret-assignment]\\"\\n}","py":"password = r\\"[REDACTED:secret-assignment]\\""}',
   ],
+  // A vendor's object: its first member's value, also inside a JSON string.
+  [
+    "vendor-credential",
+    '{"datadog": {"key": "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d"}, "log": "{\\"datadog\\":\\"9f8e7d6c5b4a39281706f5e4d3c2b1a0\\"}"}',
+    "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d",
+    '{"datadog": {"key": "[REDACTED:vendor-credential]"}, "log": "{\\"datadog\\":\\"[REDACTED:vendor-credential]\\"}"}',
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",
@@ -993,6 +1000,7 @@ const SETTINGS = [
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
+  '{"datadog": {"site": "datadoghq.com0123456789"}, "twilio": {"enabled": true}, "sentry": {"region": "us1-0123456789abcdef"}}',
   'password = ""; token = \'\' # none; x = {"password": "", "y": 1}; password=""""',
   'password "required"; Password "must be 8 chars"; validates :password, presence: true',
   "password <- getLine; token <- ch; if (password < 8) x; password <= 8",

@@ -108,6 +108,11 @@ const BLOCK_HEADER = byteSet("+1-9 \t\r-");
 const SIBLING_GAP = byteSet(" \t\r\"'`,;&{");
 const MAX_TAIL = 24;
 const MAX_TYPE = 24;
+/**
+ * What may follow a vendor's name and its `:`: a blank or a quote (`aws:iam::…` is a name),
+ * a quote escaped inside a string, an object (`"stripe": {"key": …}`).
+ */
+const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
 /** Prefixes of a string literal: Python's `r b f u` (either case), C#'s and Objective-C's `@`. */
 const STRING_PREFIX = byteSet("rbfuRBFU@");
 /** `<`: the first byte of R's `<-` (in `pending`). */
@@ -257,6 +262,10 @@ class AssignmentCandidate implements Candidate {
   colon = false;
   /** Vendor mode: a YAML block was entered (at most one level). */
   block = false;
+  /** Vendor mode: the block is a JSON object (`"stripe": {"key": …}`). */
+  braced = false;
+  /** The quote around an object member's name, while it is open. */
+  childQuote = 0;
   /**
    * Offset of a `;`, `&`, `,` or `|` run that ends an unquoted value if whitespace or the
    * end follows, of a quote that ends it if a `QUOTE_CLOSER` or the end follows, of a
@@ -610,8 +619,8 @@ class AssignmentCandidate implements Candidate {
             this.from = here + 1;
             return Verdict.Hold;
           }
-          // `aws:iam::…` is a name, not an assignment: a vendor's value follows a blank or quote.
-          if (this.mode.vendor && BLANK[byte] !== 1 && QUOTES[byte] !== 1) return Verdict.Reject;
+          // `aws:iam::…` is a name, not an assignment (see `VENDOR_VALUE_START`).
+          if (this.mode.vendor && VENDOR_VALUE_START[byte] !== 1) return Verdict.Reject;
           // "::" is a scope operator unless `::=` / `:::=`; ":=" an assignment.
           if (byte === 0x3a) {
             if (++this.pending > 2) return Verdict.Reject;
@@ -637,6 +646,15 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           this.pending = 0;
+          if (
+            this.braced &&
+            (SPACE[byte] === 1 || byte === 0x5c || (QUOTES[byte] === 1 && this.childQuote === 0))
+          ) {
+            // An object's first member: its name's opening quote (escaped inside a string too),
+            // after blanks and line breaks.
+            if (QUOTES[byte] === 1) this.childQuote = byte;
+            return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
+          }
           if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           if (this.count === 0 || NAME[byte] !== 1) return Verdict.Reject; // not indented: not a child
           this.phase = Phase.BlockName;
@@ -650,8 +668,13 @@ class AssignmentCandidate implements Candidate {
             if (this.tail.length < MAX_TAIL) this.tail += String.fromCharCode(byte);
             return Verdict.Hold;
           }
+          // An object member's name closes its quote before the `:`.
+          if (this.childQuote !== 0 && (byte === this.childQuote || byte === 0x5c)) {
+            if (byte === this.childQuote) this.childQuote = 0;
+            return Verdict.Hold;
+          }
           // The child's name must not say it is an id, a region, a URL… (`stripe:\n  id: …`).
-          if (byte !== 0x3a || this.namesNoSecret()) return Verdict.Reject;
+          if (byte !== 0x3a || this.childQuote !== 0 || this.namesNoSecret()) return Verdict.Reject;
           this.phase = Phase.AfterColon;
           this.count = 0;
           return Verdict.Hold;
@@ -728,6 +751,15 @@ class AssignmentCandidate implements Candidate {
             this.phase = Phase.BlockScalar;
             this.count = 0;
             this.breaks = 0;
+            return Verdict.Hold;
+          }
+          if (this.mode.vendor && this.colon && this.quote === 0 && byte === 0x7b && !this.block) {
+            // `"stripe": {"key": "…"}`: the value is the object's first member's.
+            this.block = true;
+            this.braced = true;
+            this.colon = false;
+            this.phase = Phase.Block;
+            this.count = 1;
             return Verdict.Hold;
           }
           if (this.quote === 0 && this.value.length === 0 && STRING_PREFIX[byte] === 1) {
