@@ -1334,3 +1334,19 @@ describe("bytes that rule an anchor out before it starts", () => {
     expect(checked).toBeGreaterThan(10_000);
   });
 });
+
+describe("every case inside a JSON string (contexts are views)", () => {
+  // A case already written escaped (a JSON string inside a JSON string) and terraform's
+  // `sensitive` marks, read in unescaped JSON only (docs/redaction.md), aside.
+  const views = ALL_CASES.filter(
+    ([name, text]) => !text.includes("\\") && name !== "sensitive-output",
+  );
+
+  it.each(views)("%s: %j as a tool result carries it", (_name, text, secret) => {
+    const doc = JSON.stringify({ log: `start\n${text}\nend`, n: 1 });
+    const out = redact(doc);
+    checkNoSecretPiece(out, JSON.stringify(secret).slice(1, -1));
+    // Nothing after the document's own string is lost.
+    expect(out.endsWith('end","n":1}')).toBe(true);
+  });
+});

@@ -423,7 +423,9 @@ class AssignmentCandidate implements Candidate {
             this.keyQuoted = true;
             return Verdict.Hold;
           }
-          if (byte === 0x5c && !this.keyQuoted) {
+          // A backslash: the name's closing quote escaped inside a string, or after it a
+          // line break before a sibling `value` key (`name = \"X\"\nvalue = …`).
+          if (byte === 0x5c) {
             this.quoteEscape = true;
             return Verdict.Hold;
           }
@@ -646,12 +648,13 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           this.pending = 0;
-          if (
-            this.braced &&
-            (SPACE[byte] === 1 || byte === 0x5c || (QUOTES[byte] === 1 && this.childQuote === 0))
-          ) {
-            // An object's first member: its name's opening quote (escaped inside a string too),
-            // after blanks and line breaks.
+          if (this.quoteEscape) return this.blockEscape(byte);
+          if (byte === 0x5c) {
+            this.quoteEscape = true;
+            return Verdict.Hold;
+          }
+          if (this.braced && (SPACE[byte] === 1 || (QUOTES[byte] === 1 && this.childQuote === 0))) {
+            // An object's first member: its name's opening quote, after blanks and line breaks.
             if (QUOTES[byte] === 1) this.childQuote = byte;
             return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
           }
@@ -703,7 +706,31 @@ class AssignmentCandidate implements Candidate {
           }
           if (this.quoteEscape) {
             this.quoteEscape = false;
+            // Pretty-printed JSON inside a string: `\n` and indentation before the pair's value.
+            if (this.pairComma && this.quote === 0 && ESCAPED_SPACE[byte] === 1)
+              return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
+            // A vendor's YAML block inside a string (`stripe:\n  key: …`).
+            if (
+              this.mode.vendor &&
+              this.colon &&
+              !this.block &&
+              this.quote === 0 &&
+              (byte === 0x6e || byte === 0x72)
+            ) {
+              this.block = true;
+              this.colon = false;
+              this.phase = Phase.Block;
+              this.count = 0;
+              this.breaks = byte === 0x6e ? 1 : 0;
+              return Verdict.Hold;
+            }
             if (byte !== 0x22 && byte !== 0x27) return Verdict.Reject;
+            if (this.escapedQuote) {
+              // `\"\"`: a triple quote's next quote, escaped.
+              if (byte !== this.quote) return Verdict.Reject;
+              this.triple++;
+              return Verdict.Hold;
+            }
             this.quote = byte;
             this.escapedQuote = true;
             return Verdict.Hold;
@@ -734,7 +761,8 @@ class AssignmentCandidate implements Candidate {
             this.quote = byte;
             return Verdict.Hold;
           }
-          if (byte === 0x5c && this.quote === 0) {
+          // (Escaped inside a string, Python's triple quotes are `\"\"\"`.)
+          if (byte === 0x5c && (this.quote === 0 || (this.escapedQuote && this.triple < 2))) {
             this.quoteEscape = true;
             return Verdict.Hold;
           }
@@ -1261,6 +1289,25 @@ class AssignmentCandidate implements Candidate {
       if (!/[0-9]/.test(text) || !/[A-Za-z]/.test(text)) return false;
     }
     return true;
+  }
+
+  /**
+   * The byte after a backslash in a vendor's block inside a string: `\n` (after `\r`) is
+   * the line break before a YAML child's indentation, or any escaped blank before an
+   * object's member, whose name's quote may be escaped too.
+   */
+  private blockEscape(byte: number): Verdict {
+    this.quoteEscape = false;
+    if (this.braced) {
+      if (QUOTES[byte] === 1 && this.childQuote === 0) this.childQuote = byte;
+      else if (ESCAPED_SPACE[byte] !== 1) return Verdict.Reject;
+      return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
+    }
+    if (byte === 0x72 && this.breaks === 0) return Verdict.Hold;
+    if (byte !== 0x6e || this.breaks > 0) return Verdict.Reject;
+    this.breaks = 1;
+    this.count = 0;
+    return Verdict.Hold;
   }
 
   /**

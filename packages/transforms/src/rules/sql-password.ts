@@ -26,6 +26,7 @@ import { keepShape } from "./kept-shapes.js";
 const MAX_LITERAL = 256;
 const QUOTE = 0x27;
 const DOUBLE_QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 /** Bytes that start a placeholder, not a password (`&pw` is SQL*Plus's). */
 const PLACEHOLDER = byteSet("$%{<:?&");
 /** Bytes that end Oracle's unquoted password. */
@@ -99,6 +100,8 @@ class SqlPasswordCandidate implements Candidate {
   to: number | undefined = undefined;
   /** The literal's quote. */
   quote = QUOTE;
+  /** The literal's quotes are escaped (`\"…\"`, inside a JSON string). */
+  escapedQuote = false;
   /** The first bytes of Oracle's word (`VALUES` is a hash's keyword, not a password). */
   word = "";
 
@@ -121,6 +124,12 @@ class SqlPasswordCandidate implements Candidate {
     if (this.mode === Mode.Before || this.mode === Mode.BeforeQuote) {
       this.from = here + 1;
       if (byte === 0x20 || byte === 0x09) return here > 64 ? Verdict.Reject : Verdict.Hold;
+      // `IDENTIFIED BY \"…\"` inside a JSON string: the literal ends at `\"`.
+      if (byte === BACKSLASH && !this.escapedQuote) {
+        this.escapedQuote = true;
+        return Verdict.Hold;
+      }
+      if (this.escapedQuote && byte !== DOUBLE_QUOTE) return Verdict.Reject;
       if (byte === QUOTE || byte === DOUBLE_QUOTE) {
         // MySQL also takes `IDENTIFIED BY "…"`.
         this.quote = byte;
@@ -132,6 +141,7 @@ class SqlPasswordCandidate implements Candidate {
       this.mode = Mode.Word;
     }
     if (this.length === 0 && this.quoteAt < 0 && PLACEHOLDER[byte] === 1) return Verdict.Reject;
+    if (this.escapedQuote && this.mode === Mode.Quoted) return this.escapedLiteral(byte, here);
     if (this.mode === Mode.Word) {
       if (WORD_END[byte] === 1)
         return this.length > 0 && !this.keyword ? Verdict.Close : Verdict.Reject;
@@ -149,6 +159,26 @@ class SqlPasswordCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (byte === this.quote) {
+      this.quoteAt = here;
+      return Verdict.Hold;
+    }
+    if (byte === 0x0a || byte === 0x0d) return Verdict.Reject;
+    this.shape |= SHAPE[byte]!;
+    return ++this.length > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /** A byte of a literal whose quotes are escaped (`\"…\"`): a backslash and the quote end it. */
+  private escapedLiteral(byte: number, here: number): Verdict {
+    if (this.quoteAt >= 0) {
+      if (byte !== DOUBLE_QUOTE) {
+        this.quoteAt = -1; // another escape: the password's
+        this.length += 2;
+        return Verdict.Hold;
+      }
+      this.to = this.quoteAt;
+      return this.credible() ? Verdict.Close : Verdict.Reject;
+    }
+    if (byte === BACKSLASH) {
       this.quoteAt = here;
       return Verdict.Hold;
     }
