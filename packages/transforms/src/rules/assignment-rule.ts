@@ -5,12 +5,16 @@
  * - separators `=`, `:`, `:=`, `::=`, `:::=`, `?=`, `+=`, `.=`, `=>`, `==value` (a value that
  *   starts with `=`; `== ` stays a comparison), XML `<xToken>value`, a quoted key followed by
  *   `,` (`setProperty("X_TOKEN", "…")`) or `]` (`$c['x_password'] .= '…'`), a Go type
- *   between name and `=` (`var xToken string = "…"`), and a flag's space (`--token value`,
- *   when the flag name ends with the keyword);
+ *   between name and `=` (`var xToken string = "…"`), a type after a `:` before the `=`
+ *   (`apiToken: string = "…"`, one a secret is declared with), R's ` <-` before a string, a
+ *   quoted token-like value after a blank (Gradle's `password "…"`), Ruby's `set :password,
+ *   "…"`, Cisco IOS's encryption type before the value (`password 0 …`, `secret 7 …`), and a
+ *   flag's space (`--token value`, when the flag name ends with the keyword);
  * - a name/value pair: a name that stands as a value (`- name: DB_PASSWORD`,
  *   `"name": "API_TOKEN",`, `<name>db.password</name>`, `ParameterKey=DBPassword,`) followed
  *   by its sibling key `value` (`value: …`, `"value": "…"`, `<value>…`, `ParameterValue=…`),
  *   whose value is read as an assignment's;
+ * - a string's prefix (`r"…"`, `@"…"`) and Python's triple quotes stay around the value;
  * - a value runs to its closing quote when quoted, else to the next whitespace byte (so
  *   `& , ; ) ] }` and quotes inside an unquoted value are redacted with it), except for a
  *   run of `;`, `&` or `,` just before whitespace or the end: in `echo token=x; exit 3` the
@@ -33,7 +37,8 @@
  *
  * In **vendor** mode (`vendor: true`) the anchors are vendor names (`STRIPE_KEY=…`,
  * `"datadog_api": "…"`, a YAML block `stripe:` whose indented child on the next line holds
- * it: `stripe:\n  key: …`): no keyword says a secret follows, so the value must look like one
+ * it: `stripe:\n  key: …`, or a JSON object's first member, `"stripe": {"key": …}`, also
+ * with escaped line breaks and quotes inside a string): no keyword says a secret follows, so the value must look like one
  * (16+ bytes of a token alphabet with a letter and a digit) and no word of the name may say
  * it is an id, a region, a URL….
  *
