@@ -191,6 +191,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d",
     '{"datadog": {"key": "[REDACTED:vendor-credential]"}, "log": "{\\"datadog\\":\\"[REDACTED:vendor-credential]\\"}"}',
   ],
+  // Prose that gives a password after `is`: a quoted word (letters alone too), or after
+  // `password for <words> is`.
+  [
+    "secret-assignment",
+    'The initial password is "tangerine". The password for account "ops" is "bluebird".',
+    "tangerine",
+    'The initial password is "[REDACTED:secret-assignment]". The password for account "ops" is "[REDACTED:secret-assignment]".',
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",
@@ -1000,6 +1008,8 @@ const SETTINGS = [
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
+  'the password is "required"; the password is "too short"; the password for root is wrong',
+  "password for the database is stored in vault; Forgot password for your account? It is easy",
   '{"datadog": {"site": "datadoghq.com0123456789"}, "twilio": {"enabled": true}, "sentry": {"region": "us1-0123456789abcdef"}}',
   'password = ""; token = \'\' # none; x = {"password": "", "y": 1}; password=""""',
   'password "required"; Password "must be 8 chars"; validates :password, presence: true',

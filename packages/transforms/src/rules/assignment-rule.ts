@@ -124,6 +124,8 @@ const STRING_PREFIX = byteSet("rbfuRBFU@");
 const LEFT_ARROW = 0x3c;
 /** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
 const CISCO_TYPE = byteSet("07");
+/** Most bytes between `password for` and its `is`. */
+const MAX_PHRASE = 48;
 /** Shortest word after a keyword and a space that is its value even with more words after it. */
 const SPACED_WORD = 16;
 /** Shortest value after a dotted name that is read as a key's (see `dottedKey`). */
@@ -217,6 +219,8 @@ const Phase = {
   Sibling: 15,
   /** YAML: `password: |` (or `>-`, `|2`): the header's rest, its line break, the indentation. */
   BlockScalar: 16,
+  /** Prose between the keyword and its `is` (`password for user "postgres" is …`). */
+  ForPhrase: 17,
 } as const;
 
 interface Mode {
@@ -259,6 +263,10 @@ class AssignmentCandidate implements Candidate {
   stringPrefix = 0;
   /** Quotes read right after the opening one (Python's triple quotes). */
   triple = 0;
+  /** The value follows prose's `is` (`the password is …`). */
+  prose = false;
+  /** The word being read between `password for` and `is`. */
+  phrase = "";
   /** Value bytes held undecided. */
   value: number[] = [];
   /** The value follows a flag and a space: it must look like a token. */
@@ -514,7 +522,15 @@ class AssignmentCandidate implements Candidate {
               this.count = 0;
               this.from = here + 1;
               this.strict = byte !== 0x3a;
+              this.prose = true;
               this.phase = byte === 0x3a ? Phase.AfterColon : Phase.ValueStart;
+              return Verdict.Hold;
+            }
+            // `the password for user "postgres" is "admin"`: a few words, then `is`.
+            if (this.spaced && BLANK[byte] === 1 && isForWord(this.value)) {
+              this.count = 0;
+              this.phrase = "";
+              this.phase = Phase.ForPhrase;
               return Verdict.Hold;
             }
             // Cisco IOS's `password 0 X`, `secret 7 X`: the encryption type before the value
@@ -689,6 +705,9 @@ class AssignmentCandidate implements Candidate {
         case Phase.Sibling:
           this.from = here + 1;
           return this.sibling(byte);
+        case Phase.ForPhrase:
+          this.from = here + 1;
+          return this.forPhrase(byte);
         case Phase.ValueStart:
           this.from = here + 1;
           if (this.stringPrefix !== 0) {
@@ -1288,6 +1307,10 @@ class AssignmentCandidate implements Candidate {
       return false;
     if (!/[A-Za-z0-9]/.test(text)) return false;
     if (unquoted && this.codeNotValue(text, bare, first, complete)) return false;
+    // A quoted word after prose's `is` (`The default password is "marmalade"`): a literal,
+    // of letters alone too; not a phrase (`is "too short"`).
+    if (this.prose && this.quote !== 0 && this.quote !== 0x3c)
+      return !(complete && n < 4) && !v.some((b) => BLANK[b] === 1);
     if (this.strict || this.mode.vendor) {
       if (complete && n < (this.mode.vendor ? 16 : 6)) return false;
       if (!v.every((b) => TOKEN_ALPHABET[b] === 1)) return false;
@@ -1312,6 +1335,28 @@ class AssignmentCandidate implements Candidate {
     if (byte !== 0x6e || this.breaks > 0) return Verdict.Reject;
     this.breaks = 1;
     this.count = 0;
+    return Verdict.Hold;
+  }
+
+  /**
+   * A byte of the words between `password for` and `is` (at most {@link MAX_PHRASE} bytes on
+   * one line, quoted or not): after `is` and a blank, the value, read as after `the
+   * password is`.
+   */
+  private forPhrase(byte: number): Verdict {
+    if (++this.count > MAX_PHRASE || (SPACE[byte] === 1 && BLANK[byte] !== 1))
+      return Verdict.Reject;
+    if (BLANK[byte] !== 1) {
+      if (this.phrase.length < 3) this.phrase += String.fromCharCode(byte);
+      return Verdict.Hold;
+    }
+    if (this.phrase === "is") {
+      this.count = 0;
+      this.strict = true;
+      this.prose = true;
+      this.phase = Phase.ValueStart;
+    }
+    this.phrase = "";
     return Verdict.Hold;
   }
 
@@ -1430,6 +1475,11 @@ function otherQuote(quote: number): number {
 }
 
 /** True when `word` is `is` (`password is: X`). */
+/** `for` (`password for user X is …`). */
+function isForWord(word: readonly number[]): boolean {
+  return word.length === 3 && word[0] === 0x66 && word[1] === 0x6f && word[2] === 0x72;
+}
+
 function isIsWord(word: readonly number[]): boolean {
   return word.length === 2 && word[0] === 0x69 && word[1] === 0x73;
 }
