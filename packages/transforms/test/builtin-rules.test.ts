@@ -199,6 +199,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "tangerine",
     'The initial password is "[REDACTED:secret-assignment]". The password for account "ops" is "[REDACTED:secret-assignment]".',
   ],
+  // .NET's settings: the element's other attributes, then its `value` child.
+  [
+    "secret-assignment",
+    '<setting name="SmtpPassword" serializeAs="String">\n  <value>Vq7pLm2xZ9wR</value>\n</setting>',
+    "Vq7pLm2xZ9wR",
+    '<setting name="SmtpPassword" serializeAs="String">\n  <value>[REDACTED:secret-assignment]</value>\n</setting>',
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",
@@ -1008,6 +1015,8 @@ const SETTINGS = [
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
+  '<input name="password" type="password"><label for="password" class="x">Password</label>',
+  '<setting name="ApiKeyUrl" serializeAs="String"><value>https://x</value></setting>',
   'the password is "required"; the password is "too short"; the password for root is wrong',
   "password for the database is stored in vault; Forgot password for your account? It is easy",
   '{"datadog": {"site": "datadoghq.com0123456789"}, "twilio": {"enabled": true}, "sentry": {"region": "us1-0123456789abcdef"}}',

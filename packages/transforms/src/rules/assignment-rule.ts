@@ -221,6 +221,8 @@ const Phase = {
   BlockScalar: 16,
   /** Prose between the keyword and its `is` (`password for user "postgres" is …`). */
   ForPhrase: 17,
+  /** An element's other attributes after the one naming the secret, to its `>`. */
+  Attributes: 18,
 } as const;
 
 interface Mode {
@@ -267,6 +269,8 @@ class AssignmentCandidate implements Candidate {
   prose = false;
   /** The word being read between `password for` and `is`. */
   phrase = "";
+  /** The quote of an attribute's value being skipped (see `attributes`), while it is open. */
+  attributeQuote = 0;
   /** Value bytes held undecided. */
   value: number[] = [];
   /** The value follows a flag and a space: it must look like a token. */
@@ -505,6 +509,12 @@ class AssignmentCandidate implements Candidate {
             this.from = here;
             this.value = [byte];
             return Verdict.Hold;
+          } else if (this.keyQuoted && this.count > 0 && ALPHA[byte] === 1 && !this.mode.vendor) {
+            // `<setting name="ApiKey" serializeAs="String">\n  <value>…</value>` (.NET's
+            // settings): the element's other attributes, then its `value` child.
+            this.phase = Phase.Attributes;
+            this.count = 1;
+            return Verdict.Hold;
           } else return this.siblingAfter(byte, false);
           this.count = 0;
           return Verdict.Hold;
@@ -708,6 +718,9 @@ class AssignmentCandidate implements Candidate {
         case Phase.ForPhrase:
           this.from = here + 1;
           return this.forPhrase(byte);
+        case Phase.Attributes:
+          this.from = here + 1;
+          return this.attributes(byte);
         case Phase.ValueStart:
           this.from = here + 1;
           if (this.stringPrefix !== 0) {
@@ -1358,6 +1371,29 @@ class AssignmentCandidate implements Candidate {
     }
     this.phrase = "";
     return Verdict.Hold;
+  }
+
+  /**
+   * A byte of an element's other attributes (`serializeAs="String"`, their quotes escaped
+   * inside a string too): at the element's `>`, its `value` child may follow.
+   */
+  private attributes(byte: number): Verdict {
+    if (++this.count > MAX_SIBLING) return Verdict.Reject;
+    if (this.attributeQuote !== 0) {
+      if (byte === this.attributeQuote) this.attributeQuote = 0;
+      return byte === 0x0a ? Verdict.Reject : Verdict.Hold;
+    }
+    if (QUOTES[byte] === 1) {
+      this.attributeQuote = byte;
+      return Verdict.Hold;
+    }
+    if (byte === 0x3e) {
+      this.enterSibling(0, 0);
+      return Verdict.Hold;
+    }
+    return NAME[byte] === 1 || byte === 0x3d || byte === 0x5c || BLANK[byte] === 1
+      ? Verdict.Hold
+      : Verdict.Reject;
   }
 
   /**
