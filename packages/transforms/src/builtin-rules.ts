@@ -19,6 +19,7 @@ import { ENCODED_ASSIGNMENT_RULE } from "./rules/encoded-assignment.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
+import { PGPASS_RULE } from "./rules/pgpass.js";
 import {
   AWS_SECRET_ASSIGNMENT_RULE,
   QUALIFIED_KEY_ASSIGNMENT_RULES,
@@ -55,6 +56,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   DOCKER_AUTH_RULE,
   SQL_PASSWORD_RULE,
   CREDENTIAL_CALL_RULE,
+  PGPASS_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

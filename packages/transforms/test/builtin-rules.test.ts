@@ -206,6 +206,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR",
     '<setting name="SmtpPassword" serializeAs="String">\n  <value>[REDACTED:secret-assignment]</value>\n</setting>',
   ],
+  // PostgreSQL's password file: the password to its line's end, `\:` and `\\` its own.
+  [
+    "pgpass-password",
+    "db.internal:5432:app:deploy:Vq7pLm2xZ9wR\n*:*:*:postgres:Adm1n Pw 77\n",
+    "Vq7pLm2xZ9wR",
+    "db.internal:5432:app:deploy:[REDACTED:pgpass-password]\n*:*:*:postgres:[REDACTED:pgpass-password]\n",
+  ],
+  [
+    "pgpass-password",
+    "localhost:6432:*:app:Vq7pLm2x\\:Z9wR\n",
+    "Vq7pLm2x",
+    "localhost:6432:*:app:[REDACTED:pgpass-password]\n",
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",
@@ -1015,6 +1028,7 @@ const SETTINGS = [
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
+  "10.0.0.5:5432: connection refused; listening on 0.0.0.0:5432: ok; a:*:b; db:5432:app:u:a:b",
   '<input name="password" type="password"><label for="password" class="x">Password</label>',
   '<setting name="ApiKeyUrl" serializeAs="String"><value>https://x</value></setting>',
   'the password is "required"; the password is "too short"; the password for root is wrong',

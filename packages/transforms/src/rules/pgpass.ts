@@ -1,0 +1,130 @@
+/**
+ * PostgreSQL's password file (`~/.pgpass`, `PGPASSFILE`), as `cat` prints it: a line
+ * `hostname:port:database:username:password` whose first four fields may be `*` and whose
+ * `:` and `\` inside a field are escaped (`\:`, `\\`). Anchored at the port field, `:5432:`
+ * (PostgreSQL's port), `:6432:` (PgBouncer's) or `:*:`, the rule reads two more fields
+ * (no blank, no unescaped `:`) and redacts the password to the end of its line (or of the
+ * string the line is escaped in: `\n`, `\r`, `\t`, `\"`); an unescaped `:` in it, an empty
+ * one or a line past {@link MAX_LINE} bytes says it is no such line. The host before the
+ * anchor stays (it is read as written, never held).
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("db.internal:5432:app:deploy:Vq7pLm2xZ9wR\n");
+ * // "db.internal:5432:app:deploy:[REDACTED:pgpass-password]\n"
+ * ```
+ */
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
+
+/** Most bytes read after the port field (database, user and password). */
+const MAX_LINE = 256;
+/** Most bytes of the database and user fields. */
+const MAX_FIELD = 64;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+/** Bytes no field holds unescaped: blanks, line ends, quotes. */
+const FIELD_END = byteSet(" \t\r\n\"'");
+/** Bytes after a backslash that end a line escaped inside a string. */
+const STRING_ESCAPE = byteSet('nrt"');
+/** Bytes that may end a host name just before the port field. */
+const HOST_END = byteSet("A-Za-z0-9.*]-");
+
+/** The two fields after the port, then the password. */
+class PgpassCandidate implements Candidate {
+  from: number;
+  to: number | undefined = undefined;
+  private here: number;
+  /** Fields done after the port: 0 reading the database, 1 the user, 2 the password. */
+  private field = 0;
+  private length = 0;
+  private escaped = false;
+
+  constructor(anchorLength: number) {
+    this.from = anchorLength;
+    this.here = anchorLength - 1;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (here > MAX_LINE) return Verdict.Reject;
+    if (this.field < 2) {
+      this.from = here + 1;
+      if (this.escaped) {
+        this.escaped = false;
+        return STRING_ESCAPE[byte] === 1 ? Verdict.Reject : this.fieldByte();
+      }
+      if (byte === BACKSLASH) {
+        this.escaped = true;
+        return Verdict.Hold;
+      }
+      if (byte === COLON) {
+        if (this.length === 0) return Verdict.Reject;
+        this.field++;
+        this.length = 0;
+        return Verdict.Hold;
+      }
+      return FIELD_END[byte] === 1 ? Verdict.Reject : this.fieldByte();
+    }
+    return this.passwordByte(byte, here);
+  }
+
+  private fieldByte(): Verdict {
+    return ++this.length > MAX_FIELD ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /** A byte of the password: to the end of its line, `\:` and `\\` its own. */
+  private passwordByte(byte: number, here: number): Verdict {
+    if (this.escaped) {
+      this.escaped = false;
+      if (STRING_ESCAPE[byte] === 1) return this.close(here - 1);
+      this.length += 2;
+      return Verdict.Hold;
+    }
+    if (byte === BACKSLASH) {
+      this.escaped = true;
+      return Verdict.Hold;
+    }
+    if (byte === 0x0a || byte === 0x0d || byte === 0x22) return this.close(here);
+    if (byte === COLON) return Verdict.Reject;
+    this.length++;
+    return Verdict.Hold;
+  }
+
+  /** The password ends at `end` (from the anchor's start, excluded). */
+  private close(end: number): Verdict {
+    if (this.length === 0) return Verdict.Reject;
+    this.to = end;
+    return Verdict.Close;
+  }
+
+  end(): Verdict {
+    if (this.field < 2 || this.length === 0) return Verdict.Reject;
+    if (this.escaped) this.to = this.here; // a lone backslash at the end stays
+    return Verdict.Close;
+  }
+}
+
+export const PGPASS_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "pgpass-password",
+  // `432:` for `:5432:` and `:6432:`: an anchor with the port's first digit would stop the
+  // scan at every `host:5432/db` of a connection URL.
+  anchors: ["432:", ":*:"],
+  maxLength: MAX_LINE + 8,
+  start(match): Candidate | undefined {
+    if (match.anchor === "432:") {
+      // The port's first digit, and the `:` before it (the name run before `432` is `5`).
+      if ((match.before !== 0x35 && match.before !== 0x36) || match.nameBefore !== COLON)
+        return undefined;
+    } else if (match.before < 0 || HOST_END[match.before] !== 1) {
+      // The `*` port field follows a host name (or `*`), not the start of the text or a blank.
+      return undefined;
+    }
+    return new PgpassCandidate(match.length);
+  },
+};
+
+keepShape(new PgpassCandidate(6));
