@@ -1,8 +1,8 @@
 /**
  * PostgreSQL's password file (`~/.pgpass`, `PGPASSFILE`), as `cat` prints it: a line
  * `hostname:port:database:username:password` whose first four fields may be `*` and whose
- * `:` and `\` inside a field are escaped (`\:`, `\\`). Anchored at the port field, `:5432:`
- * (PostgreSQL's port), `:6432:` (PgBouncer's) or `:*:`, the rule reads two more fields
+ * `:` and `\` inside a field are escaped (`\:`, `\\`). Anchored at the port field, `5432`
+ * (PostgreSQL's port; `15432` too), `6432` (PgBouncer's) or `*`, the rule reads two more fields
  * (no blank, no unescaped `:`) and redacts the password to the end of its line (or of the
  * string the line is escaped in: `\n`, `\r`, `\t`, `\"`); an unescaped `:` in it, an empty
  * one or a line past {@link MAX_LINE} bytes says it is no such line. The host before the
