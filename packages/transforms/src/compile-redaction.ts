@@ -424,8 +424,11 @@ function collectNeedles(options: RedactionOptions) {
   }
   // Last: a rule's own name wins a tie against a base64 run over the same bytes.
   const base64Rule = indexOf("base64");
-  // The name the built-in assignment rule for these keys already has.
-  const secretKeyRule = (options.builtins ?? true) ? indexOf("aws-secret-access-key") : -1;
+  // Last too, under the name the built-in assignment rule for these keys has, but an index of
+  // its own: a rule's span wins a tie against the bare key's shape in a base64 run, so the
+  // marker's name does not depend on which was decided first (on how the input was split).
+  const secretKeyRule =
+    (options.builtins ?? true) ? ruleNames.push("aws-secret-access-key") - 1 : -1;
   return {
     window,
     ruleNames,

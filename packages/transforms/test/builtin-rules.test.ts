@@ -1261,6 +1261,17 @@ describe("built-in rules", () => {
     checkEverySplit(compiled, Buffer.from(text), 3);
   });
 
+  it("names a span a rule and a base64 run claim together the same, however it is split", () => {
+    // The run ends at an escape: split byte by byte, the run is decided before the
+    // assignment (which reads the byte after the backslash); whole, after it.
+    const text = ";Password=Hq7w12Xk9LmN0pQr/StUvWxYz12345678abcd+ef\\u0022A\n";
+    expect(redact(text)).toBe(";Password=[REDACTED:secret-assignment]\\u0022A\n");
+    checkEverySplit(compiled, Buffer.from(text), 2);
+    expect(redact("Hq7w12Xk9LmN0pQr/StUvWxYz12345678abcd+ef")).toBe(
+      "[REDACTED:aws-secret-access-key]",
+    );
+  });
+
   it("redacts SQL passwords with their doubled quotes and keeps the statement, however split", () => {
     const text =
       "CREATE USER a IDENTIFIED BY 'x''y9Kq2' ;\nALTER ROLE b PASSWORD 'Lm8Np4Rt' VALID UNTIL 'infinity';\n";
