@@ -54,7 +54,7 @@
  */
 import { OPENSSL_PASSWORD_ARGUMENT } from "../command-flags.js";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, BLANK, byteSet, HEX_VALUE, QUOTE_CLOSER } from "./byte-classes.js";
+import { ALNUM, BLANK, byteSet, HEX_VALUE, QUOTE_CLOSER, QUOTES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
@@ -63,7 +63,6 @@ const NAME = byteSet("A-Za-z0-9_.-");
 const ALPHA = byteSet("A-Za-z");
 /** Words that make a vendor's key public (`Algolia search key`, Stripe's publishable key). */
 const PUBLIC_KEY_WORDS = new Set(["public", "publishable", "search", "site", "read", "readonly"]);
-const QUOTES = byteSet("\"'`");
 const SPACE = byteSet(" \t\r\n\v\f");
 const TYPE_WORD = byteSet("A-Za-z0-9_.[]*");
 const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");

@@ -41,6 +41,8 @@ export const HEX_VALUE: Int8Array = (() => {
 })();
 /** Space and tab: the blanks allowed around `=` and `:`. */
 export const BLANK = byteSet(" \t");
+/** The quotes a string literal opens with: double, single, backtick. */
+export const QUOTES = byteSet("\"'`");
 /**
  * Bytes that, right after a quote inside an unquoted value, show the quote closed a string
  * the value stood in (`{"env":["TOKEN=x","B=2"]}`, `f('pw=x')`): the value ends before the

@@ -23,7 +23,7 @@
  * ```
  */
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet } from "./byte-classes.js";
+import { byteSet, QUOTES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withWordBefore } from "./not-before.js";
 
@@ -228,7 +228,6 @@ const MAX_CALL = 512;
 /** Most bytes of the secret literal. */
 const MAX_SECRET = 256;
 const BACKSLASH = 0x5c;
-const QUOTES = byteSet("\"'`");
 const BLANKS = byteSet(" \t\r\n");
 const OPEN = byteSet("([{");
 const CLOSE = byteSet(")]}");
