@@ -12,6 +12,7 @@
 import type { RedactionRule } from "./rule.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
+import { BUNDLER_CREDENTIAL_RULE } from "./rules/bundler-credential.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
 import { CREDENTIAL_CALL_RULE } from "./rules/credential-call.js";
@@ -57,6 +58,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   SQL_PASSWORD_RULE,
   CREDENTIAL_CALL_RULE,
   PGPASS_RULE,
+  BUNDLER_CREDENTIAL_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

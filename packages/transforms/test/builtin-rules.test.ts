@@ -226,6 +226,33 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     "db_password <- \"[REDACTED:secret-assignment]\"; api_key <<- '[REDACTED:secret-assignment]'",
   ],
+  // Bundler's credentials for a gem source, in the environment and in `.bundle/config`.
+  [
+    "bundler-credential",
+    'export BUNDLE_GEMS__CONTRIBSYS__COM=c0ffee42:Vq7pLm2x\nBUNDLE_RUBYGEMS__PKG__GITHUB__COM: "octo:Vq7pLm2x"',
+    "Vq7pLm2x",
+    'export BUNDLE_GEMS__CONTRIBSYS__COM=[REDACTED:bundler-credential]\nBUNDLE_RUBYGEMS__PKG__GITHUB__COM: "[REDACTED:bundler-credential]"',
+  ],
+  // A literal compared with the secret (quoted, with a digit or a sign).
+  [
+    "secret-assignment",
+    'if (password == "Vq7p!Lm2x") {} if pw != \'Vq7p!Lm2x\' && $token === "Vq7p!Lm2x"',
+    "Vq7p!Lm2x",
+    'if (password == "[REDACTED:secret-assignment]") {} if pw != \'[REDACTED:secret-assignment]\' && $token === "[REDACTED:secret-assignment]"',
+  ],
+  // `||=`, `??=`, C arrays, and a vendor's name before Go's and Make's `:=`.
+  [
+    "secret-assignment",
+    'ENV["API_KEY"] ||= "Vq7pLm2xZ9"; token ??= \'Vq7pLm2xZ9\'; char password[] = "Vq7p!Lm2x";',
+    "Vq7pLm2xZ9",
+    'ENV["API_KEY"] ||= "[REDACTED:secret-assignment]"; token ??= \'[REDACTED:secret-assignment]\'; char password[] = "[REDACTED:secret-assignment]";',
+  ],
+  [
+    "vendor-credential",
+    'SONAR_LOGIN := "Vq7pLm2xZ9wR4tW6yZ3a"',
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    'SONAR_LOGIN := "[REDACTED:vendor-credential]"',
+  ],
   // Cisco IOS: the encryption type (0 the password, 7 its reversible encoding) before the value.
   [
     "secret-assignment",
@@ -1037,6 +1064,15 @@ const SETTINGS = [
   'password = ""; token = \'\' # none; x = {"password": "", "y": 1}; password=""""',
   'password "required"; Password "must be 8 chars"; validates :password, presence: true',
   "password <- getLine; token <- ch; if (password < 8) x; password <= 8",
+  // Bundler settings that are no host's credentials, or values without a user and a password.
+  'BUNDLE_PATH: "vendor/bundle"\nBUNDLE_BUILD__NOKOGIRI: "--use-system-libraries:x"\nBUNDLE_JOBS=4',
+  'BUNDLE_MIRROR__HTTPS://RUBYGEMS__ORG/: "https://m.example.com"\nBUNDLE_LOCAL__RACK: "/u/rack:x"',
+  "BUNDLE_GEMS__X__COM=justtoken1 BUNDLE_GEMS__X__COM:a:b XBUNDLE_GEMS__X__COM=a:b BUNDLE_X=a:b",
+  // Comparisons with code, an empty string, a keyword a lexer compares its token with.
+  'if (password != null && token !== undefined && pw == other) {} if (token == "")',
+  'if token == "return" {} if (token === "if-else") {} secret == "a b c1"; password=="x1"',
+  'const x = process.env.X_PASSWORD || "x1y2"; password |= 2; token || "abc123"; pw?.x',
+  'password[i] = c; char password[MAX] = "Vq7p!Lm2x"; passwords[0] = "x"',
   'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',
   // A credential call whose password is no literal, a placeholder or missing.
   'DriverManager.getConnection(url, user, System.getenv("PW")); server.login(user, password)',

@@ -123,6 +123,13 @@ const STRING_PREFIX = byteSet("rbfuRBFU@");
 const LEFT_ARROW = 0x3c;
 /** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
 const CISCO_TYPE = byteSet("07");
+const DIGIT = byteSet("0-9");
+/** Bytes of a word in code (`return`, `if-else`, `sys.path`): not enough for a compared literal. */
+const WORD_LETTER = byteSet("A-Za-z._-");
+/** Separator bytes that may come twice before their `=` (`||=`, `??=`). */
+const DOUBLED = byteSet("|?");
+/** Most digits of a C array's size after a name (`password[64]`). */
+const MAX_SUBSCRIPT = 4;
 /** Most bytes between `password for` and its `is`. */
 const MAX_PHRASE = 48;
 /** Shortest word after a keyword and a space that is its value even with more words after it. */
@@ -222,6 +229,10 @@ const Phase = {
   ForPhrase: 17,
   /** An element's other attributes after the one naming the secret, to its `>`. */
   Attributes: 18,
+  /** After `==` or `!=`: a third `=`, then a quoted literal compared with the secret. */
+  Comparison: 19,
+  /** A C array's size after the name (`char password[64] = "…"`), to its `]`. */
+  Subscript: 20,
 } as const;
 
 interface Mode {
@@ -258,14 +269,18 @@ class AssignmentCandidate implements Candidate {
   tail = "";
   /** A separator byte waiting for its `=` (`?`, `+`, `.`) or the `:` count of `::=`. */
   pending = 0;
-  /** The separator takes only a quoted value (R's `<-`). */
+  /** The separator takes only a quoted value (R's `<-`, a comparison). */
   quotedOnly = false;
+  /** The pending separator byte came twice (`||=`, `??=`). */
+  doubled = false;
   /** A letter that may prefix a string literal (`r"…"`, `@"…"`), held until the next byte. */
   stringPrefix = 0;
   /** Quotes read right after the opening one (Python's triple quotes). */
   triple = 0;
   /** The value follows prose's `is` (`the password is …`). */
   prose = false;
+  /** The value is a literal compared with the secret (`password == "…"`). */
+  compared = false;
   /** The word being read between `password for` and `is`. */
   phrase = "";
   /** The quote of an attribute's value being skipped (see `attributes`), while it is open. */
@@ -406,12 +421,15 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (this.pending !== 0) {
-            if (byte === 0x3d) {
-              this.pending = 0;
-              this.phase = Phase.ValueStart;
+            // `||=` and `??=` (Ruby, JavaScript, C#, PHP); a lone `|` or `||` is no assignment.
+            if (byte === this.pending && DOUBLED[byte] === 1 && !this.doubled) {
+              this.doubled = true;
               return Verdict.Hold;
             }
-            return Verdict.Reject;
+            if (byte !== 0x3d || (this.pending === 0x7c && !this.doubled)) return Verdict.Reject;
+            this.phase = this.pending === 0x21 ? Phase.Comparison : Phase.ValueStart;
+            this.pending = 0;
+            return Verdict.Hold;
           }
           if (this.quoteEscape) {
             // `\"x_token\": …` inside a string: the key's closing quote, escaped.
@@ -465,11 +483,17 @@ class AssignmentCandidate implements Candidate {
             byte === 0x3f ||
             byte === 0x2b ||
             byte === 0x2e ||
+            byte === 0x7c ||
+            byte === 0x21 ||
             // R's `<-` after a blank (a `<` right after the name closes an XML element's text).
             (byte === LEFT_ARROW && this.count > 0)
           ) {
             this.pending = byte;
             this.spacedEquals = this.count > 0;
+            return Verdict.Hold;
+          } else if (byte === 0x5b && this.count === 0 && !this.keyQuoted) {
+            // `char password[] = "…"`: the array's size, then the value, quoted.
+            this.phase = Phase.Subscript;
             return Verdict.Hold;
           } else if (byte === 0x3e && this.count === 0) {
             // XML: <xToken>value</xToken>; after an attribute naming it (`<entry
@@ -636,10 +660,37 @@ class AssignmentCandidate implements Candidate {
           }
           continue;
         case Phase.Compound:
-          if (BLANK[byte] === 1 || SPACE[byte] === 1 || byte === 0x3d) return Verdict.Reject;
+          if (BLANK[byte] === 1 || byte === 0x3d || QUOTES[byte] === 1) {
+            this.phase = Phase.Comparison;
+            continue;
+          }
+          if (SPACE[byte] === 1) return Verdict.Reject;
           this.phase = Phase.Held;
           this.value.push(0x3d);
           continue;
+        case Phase.Comparison:
+          // `password == "…"`, `!== "…"`: the literal a secret is compared with is the
+          // secret; it must be quoted (`!= null`, `== other` are code), and is judged as
+          // after prose's `is` (a vendor's name still needs a token).
+          this.from = here + 1;
+          this.phase = Phase.ValueStart;
+          this.quotedOnly = true;
+          this.compared = !this.mode.vendor;
+          if (byte === 0x3d && !this.doubled) {
+            this.doubled = true;
+            return Verdict.Hold;
+          }
+          continue;
+        case Phase.Subscript:
+          this.from = here + 1;
+          if (byte === 0x5d) {
+            this.phase = Phase.AfterName;
+            this.count = 0;
+            this.quotedOnly = true;
+            this.prose = !this.mode.vendor;
+            return Verdict.Hold;
+          }
+          return DIGIT[byte] === 1 && ++this.count <= MAX_SUBSCRIPT ? Verdict.Hold : Verdict.Reject;
         case Phase.AfterColon:
           if (this.mode.vendor && this.pending === 0 && (byte === 0x0a || byte === 0x0d)) {
             // `stripe:` alone on its line: the value is a child's, on the next line.
@@ -652,7 +703,13 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           // `aws:iam::…` is a name, not an assignment (see `VENDOR_VALUE_START`).
-          if (this.mode.vendor && VENDOR_VALUE_START[byte] !== 1) return Verdict.Reject;
+          if (
+            this.mode.vendor &&
+            VENDOR_VALUE_START[byte] !== 1 &&
+            byte !== 0x3d && // `:=`, Go's and Make's
+            byte !== 0x3a // `::=`
+          )
+            return Verdict.Reject;
           // "::" is a scope operator unless `::=` / `:::=`; ":=" an assignment.
           if (byte === 0x3a) {
             if (++this.pending > 2) return Verdict.Reject;
@@ -1283,7 +1340,7 @@ class AssignmentCandidate implements Candidate {
     }
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
-      return !complete || n >= (this.mode.vendor ? 16 : this.strict ? 6 : 1);
+      return !complete || n >= (this.mode.vendor ? 16 : this.strict ? 6 : this.compared ? 4 : 1);
     }
     const text = String.fromCharCode(...v);
     const first = v[0]!;
@@ -1321,6 +1378,14 @@ class AssignmentCandidate implements Candidate {
     if (unquoted && this.codeNotValue(text, bare, first, complete)) return false;
     // A quoted word after prose's `is` (`The default password is "marmalade"`): a literal,
     // of letters alone too; not a phrase (`is "too short"`).
+    // A literal compared with the secret: also with a digit or a sign, since a lexer
+    // compares its `token` with keywords (`token == "return"`).
+    if (this.compared)
+      return (
+        !(complete && n < 4) &&
+        !v.some((b) => BLANK[b] === 1) &&
+        v.some((b) => WORD_LETTER[b] !== 1)
+      );
     if (this.prose && this.quote !== 0 && this.quote !== 0x3c)
       return !(complete && n < 4) && !v.some((b) => BLANK[b] === 1);
     if (this.strict || this.mode.vendor) {
