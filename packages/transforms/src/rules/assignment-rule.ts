@@ -1511,6 +1511,13 @@ class AssignmentCandidate implements Candidate {
       const stop = Math.min(end, start + (DECIDE - 1 - value.length));
       while (i < stop && ALNUM[input[i]!] === 1) value.push(input[i++]!);
       if (i > start && this.quote === 0) this.key = -1;
+    } else if (this.phase === Phase.TypeWord && this.count > 0) {
+      // The word after the name and a blank (a type, `key`, or the value itself): each
+      // byte is only held and kept, up to the one that says which (through `next`).
+      const value = this.value;
+      const stop = Math.min(end, start + (MAX_TYPE - this.count));
+      while (i < stop && TYPE_WORD[input[i]!] === 1) value.push(input[i++]!);
+      this.count += i - start;
     } else if (this.phase === Phase.Name) {
       // The rest of the name: each byte is only held (and kept for the next-word test).
       const stop = Math.min(end, start + (MAX_NAME - this.count));
