@@ -167,18 +167,27 @@ function scanJs(
   return i;
 }
 
-// The WebAssembly memory: the last four bytes read at 0, the filter's tables, the
-// alphabets of runs (256 bytes each, 1 for a member), the window.
+// The WebAssembly memory: the last four bytes read at 0, the filter's tables, `samples`
+// again indexed by the bytes as a little-endian load reads them (`SAMPLES_LE`), the
+// alphabets of runs (256 bytes each, 1 for a member), the byte before the window (`from`
+// 0 looks back at it), the window, and room for a four-byte load at its last byte.
 const SAMPLES = 64;
-const PAIRS = SAMPLES + ((SAMPLE_MASK + 1) >> 3);
+const SAMPLE_BYTES = (SAMPLE_MASK + 1) >> 3;
+const SAMPLES_LE = SAMPLES + SAMPLE_BYTES;
+const PAIRS = SAMPLES_LE + SAMPLE_BYTES;
 const QUADS = PAIRS + (1 << 16);
 const TRIPLES = QUADS + (1 << 15);
 const ALPHABETS = TRIPLES + (1 << 15);
 const MAX_ALPHABETS = 4;
-const WINDOW_AT = ALPHABETS + 256 * MAX_ALPHABETS;
+const WINDOW_AT = ALPHABETS + 256 * MAX_ALPHABETS + 4;
 /** Chunk bytes the memory holds at once. */
 const WINDOW = 1 << 16;
-const PAGES = Math.ceil((WINDOW_AT + WINDOW) / (1 << 16));
+const PAGES = Math.ceil((WINDOW_AT + WINDOW + 4) / (1 << 16));
+/**
+ * The bits of a little-endian word that index `SAMPLES_LE`: its first three bytes, the
+ * latest (highest) by its low 7 bits.
+ */
+const SAMPLE_MASK_LE = 0x7fffff;
 
 /** The module, compiled once per process (each filter instantiates it with its own memory). */
 let compiledModule: object | undefined;
@@ -223,6 +232,7 @@ class WasmScan implements ByteScan {
     const memory = new Uint8Array(buffer);
     const bytesOf = (a: Int32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
     memory.set(bytesOf(filter.samples), SAMPLES);
+    setLittleEndianSamples(filter.samples, memory, SAMPLES_LE);
     memory.set(filter.pairs, PAIRS);
     memory.set(bytesOf(filter.quads), QUADS);
     memory.set(bytesOf(filter.triples), TRIPLES);
@@ -294,12 +304,37 @@ class WasmScan implements ByteScan {
 }
 
 /**
+ * `samples` as the four-bytes step reads it: the bit of three bytes `a b c` (the earliest
+ * first) at `a | b << 8 | (c & 0x7f) << 16`, set wherever `samples` has the bit of `a b c`
+ * with either top bit of `a` (which it shares) and of `c` (shared here): a clear bit
+ * here is clear there, so the step stops no less often than `samples` would.
+ */
+function setLittleEndianSamples(samples: Int32Array, memory: Uint8Array, at: number): void {
+  for (let w = 0; w < samples.length; w++) {
+    let word = samples[w]! >>> 0;
+    while (word !== 0) {
+      const low = word & -word;
+      const v = w * 32 + (31 - Math.clz32(low));
+      word = (word ^ low) >>> 0;
+      const rest = (v & 0xff00) | ((v & 0x7f) << 16);
+      for (const a of [(v >> 16) & 0x7f, ((v >> 16) & 0x7f) | 0x80]) {
+        const le = a | rest;
+        memory[at + (le >> 3)]! |= 1 << (le & 7);
+      }
+    }
+  }
+}
+
+/**
  * `scan(from, limit, key) -> index`, `scanJs` over the window (indices are the window's),
- * the last four bytes read stored at address 0.
+ * the last four bytes read stored at address 0. Its four-bytes step reads the looks ending
+ * at `i + 1` and `i + 3` as two little-endian loads at `i - 1` and `i + 1` (`SAMPLES_LE`),
+ * and rebuilds the last bytes read from the window once it leaves the step.
  */
 const SCAN_MODULE = (): Uint8Array => {
   // Parameters, then locals.
   const [from, limit, key, i, k, v, t, x, p, h] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+  // (`x`: where the four-bytes step started; `t`: how far it went.)
   const { get, set, brIf, br } = op;
   const c = op.const;
   // biome-ignore format: the word's address, then the bit in it
@@ -308,27 +343,42 @@ const SCAN_MODULE = (): Uint8Array => {
     ...get(index), ...op.shrU, ...c(1), ...op.and,
   ];
   const sample = (value: number) => bit(SAMPLES, value);
+  // The look ending at `i + end`, from the little-endian word at `i + end - 2`.
+  // biome-ignore format: the load, then its bit
+  const lookLE = (end: number) => [
+    ...get(i), ...op.loadBytes(WINDOW_AT + end - 2), ...c(SAMPLE_MASK_LE), ...op.and, ...set(v),
+    ...bit(SAMPLES_LE, v),
+  ];
   const byteAt = (offset: number) => [...get(i), ...op.load8(WINDOW_AT + offset)];
   const advance = (n: number) => [...get(i), ...c(n), ...op.add, ...set(i)];
   const hash = [...c(HASH_MULTIPLIER), ...op.mul, ...c(HASH_SHIFT), ...op.shrU, ...set(h)];
   // biome-ignore format: one step of the loop a line, nested as the blocks nest
   const code = [
     ...get(key), ...set(k), ...get(from), ...set(i),
+    // The byte before the window, for the look back from `from` 0 (`key` has it).
+    ...get(from), ...op.eqz, ...op.if, ...c(0), ...get(k), ...op.store8(WINDOW_AT - 1), ...op.end,
     ...op.block, ...op.loop, // $done, $outer
       ...get(i), ...get(limit), ...op.geU, ...brIf(1),
       ...get(k), ...c(SAMPLE_MASK), ...op.and, ...set(v),
       ...sample(v), ...op.eqz, ...op.if,
+        ...get(i), ...set(x),
         ...op.block, ...op.loop, // four bytes a step
           ...get(i), ...c(3), ...op.add, ...get(limit), ...op.geU, ...brIf(1),
-          ...byteAt(0), ...c(24), ...op.shl, ...byteAt(1), ...c(16), ...op.shl, ...op.or,
-          ...byteAt(2), ...c(8), ...op.shl, ...op.or, ...byteAt(3), ...op.or, ...set(x),
-          ...get(k), ...c(16), ...op.shl, ...get(x), ...c(16), ...op.shrU, ...op.or, ...set(t),
-          ...get(t), ...c(SAMPLE_MASK), ...op.and, ...set(v), ...sample(v), ...brIf(1),
-          ...get(x), ...c(SAMPLE_MASK), ...op.and, ...set(v), ...sample(v), ...op.if,
-            ...get(t), ...set(k), ...advance(2), ...br(2),
-          ...op.end,
-          ...get(x), ...set(k), ...advance(4), ...br(0),
+          ...lookLE(1), ...brIf(1),
+          ...lookLE(3), ...op.if, ...advance(2), ...br(2), ...op.end,
+          ...advance(4), ...br(0),
         ...op.end, ...op.end,
+        // It moved: the last four bytes read are the window's before `i` (two of them, after
+        // one half step, the key's before `x`).
+        ...get(i), ...get(x), ...op.sub, ...set(t),
+        ...get(t), ...c(2), ...op.eq, ...op.if,
+          ...get(k), ...c(16), ...op.shl, ...byteAt(-2), ...c(8), ...op.shl, ...op.or,
+          ...byteAt(-1), ...op.or, ...set(k),
+        ...op.end,
+        ...get(t), ...c(4), ...op.geU, ...op.if,
+          ...byteAt(-4), ...c(24), ...op.shl, ...byteAt(-3), ...c(16), ...op.shl, ...op.or,
+          ...byteAt(-2), ...c(8), ...op.shl, ...op.or, ...byteAt(-1), ...op.or, ...set(k),
+        ...op.end,
         ...op.block, ...op.loop, // two bytes a step
           ...get(i), ...c(1), ...op.add, ...get(limit), ...op.geU, ...brIf(1),
           ...get(k), ...c(16), ...op.shl, ...byteAt(0), ...c(8), ...op.shl, ...op.or,

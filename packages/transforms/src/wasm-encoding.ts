@@ -55,7 +55,10 @@ export const op = {
   /** `i32.load` of the aligned word at the address on the stack plus `offset`. */
   load: (offset: number) => [0x28, 0x02, ...unsigned(offset)],
   load8: (offset: number) => [0x2d, 0x00, ...unsigned(offset)],
+  /** `i32.load` of the four bytes at any address (little-endian: the first lowest). */
+  loadBytes: (offset: number) => [0x28, 0x00, ...unsigned(offset)],
   store: (offset: number) => [0x36, 0x02, ...unsigned(offset)],
+  store8: (offset: number) => [0x3a, 0x00, ...unsigned(offset)],
   add: [0x6a],
   sub: [0x6b],
   mul: [0x6c],
