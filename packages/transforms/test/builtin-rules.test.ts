@@ -240,6 +240,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7p!Lm2x",
     'if (password == "[REDACTED:secret-assignment]") {} if pw != \'[REDACTED:secret-assignment]\' && $token === "[REDACTED:secret-assignment]"',
   ],
+  // A statement's quoted argument after the name and a blank (BIND's TSIG `secret "…";`).
+  [
+    "secret-assignment",
+    'key "tsig" { algorithm hmac-sha256; secret "Vq7p!Lm2x"; }; private_key \'Vq7p!Lm2x\';',
+    "Vq7p!Lm2x",
+    'key "tsig" { algorithm hmac-sha256; secret "[REDACTED:secret-assignment]"; }; private_key \'[REDACTED:secret-assignment]\';',
+  ],
   // `||=`, `??=`, C arrays, and a vendor's name before Go's and Make's `:=`.
   [
     "secret-assignment",
@@ -1068,6 +1075,8 @@ const SETTINGS = [
   'BUNDLE_PATH: "vendor/bundle"\nBUNDLE_BUILD__NOKOGIRI: "--use-system-libraries:x"\nBUNDLE_JOBS=4',
   'BUNDLE_MIRROR__HTTPS://RUBYGEMS__ORG/: "https://m.example.com"\nBUNDLE_LOCAL__RACK: "/u/rack:x"',
   "BUNDLE_GEMS__X__COM=justtoken1 BUNDLE_GEMS__X__COM:a:b XBUNDLE_GEMS__X__COM=a:b BUNDLE_X=a:b",
+  // A quoted argument with a blank, too short, a placeholder, or no `;` right after it.
+  'password "Enter a password"; token "abc"; token "$x"; password "Vq7p!Lm2x" ; secret "a!b"',
   // Comparisons with code, an empty string, a keyword a lexer compares its token with.
   'if (password != null && token !== undefined && pw == other) {} if (token == "")',
   'if token == "return" {} if (token === "if-else") {} secret == "a b c1"; password=="x1"',

@@ -233,6 +233,8 @@ const Phase = {
   Comparison: 19,
   /** A C array's size after the name (`char password[64] = "…"`), to its `]`. */
   Subscript: 20,
+  /** After a quoted argument that is no token (`password "…"`): the `;` that ends its statement. */
+  Statement: 21,
 } as const;
 
 interface Mode {
@@ -279,6 +281,8 @@ class AssignmentCandidate implements Candidate {
   triple = 0;
   /** The value follows prose's `is` (`the password is …`). */
   prose = false;
+  /** The value was quoted after the name and a blank (`password "…"`). */
+  blankQuoted = false;
   /** The value is a literal compared with the secret (`password == "…"`). */
   compared = false;
   /** The word being read between `password for` and `is`. */
@@ -969,13 +973,18 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           this.dropFullStop(here);
-          if (!this.credible(true)) return Verdict.Reject;
+          if (!this.credible(true)) return this.statementArgument(here);
           if (this.quote === 0x3c && byte !== 0x3c) {
             this.semi = here;
             return this.xmlTail(true);
           }
           return Verdict.Close;
         }
+        case Phase.Statement:
+          // The closing quote (escaped, `\"`, inside a string), then the statement's `;`.
+          if (this.escapedQuote && this.count++ === 0)
+            return byte === this.quote ? Verdict.Hold : Verdict.Reject;
+          return byte === 0x3b ? Verdict.Close : Verdict.Reject;
         case Phase.XmlTail:
           if (this.backslash >= 0) {
             this.backslash = -1;
@@ -1461,6 +1470,22 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
+   * The quoted value after the name and a blank (`password "…"`) ended at `here` and is no
+   * token: it is still the value when a `;` ends the statement right after its quote
+   * (`private_key "…";`), judged as after prose's `is` (4+ bytes without a blank).
+   */
+  private statementArgument(here: number): Verdict {
+    if (!this.blankQuoted || this.quote === 0 || this.quote === 0x3c) return Verdict.Reject;
+    this.strict = false;
+    this.prose = true;
+    if (!this.credible(true)) return Verdict.Reject;
+    this.semi = here;
+    this.count = 0;
+    this.phase = Phase.Statement;
+    return Verdict.Hold;
+  }
+
+  /**
    * A quote after the name and a blank opens the value (`password "…"`, Gradle's and
    * Groovy's DSL, prose; `password \"…\"` inside a string), which must look like a token:
    * true, and the value's phase entered, when this is one.
@@ -1468,6 +1493,7 @@ class AssignmentCandidate implements Candidate {
   private quotedAfterBlank(): boolean {
     if (this.count === 0 || this.tail !== "" || this.mode.vendor) return false;
     this.strict = true;
+    this.blankQuoted = true;
     this.count = 0;
     this.phase = Phase.ValueStart;
     return true;
