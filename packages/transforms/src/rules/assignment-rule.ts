@@ -1385,16 +1385,16 @@ class AssignmentCandidate implements Candidate {
       return false;
     if (!/[A-Za-z0-9]/.test(text)) return false;
     if (unquoted && this.codeNotValue(text, bare, first, complete)) return false;
-    // A quoted word after prose's `is` (`The default password is "marmalade"`): a literal,
-    // of letters alone too; not a phrase (`is "too short"`).
-    // A literal compared with the secret: also with a digit or a sign, since a lexer
-    // compares its `token` with keywords (`token == "return"`).
+    // A literal compared with the secret: as after prose's `is`, and with a digit or a
+    // sign too, since a lexer compares its `token` with keywords (`token == "return"`).
     if (this.compared)
       return (
         !(complete && n < 4) &&
         !v.some((b) => BLANK[b] === 1) &&
         v.some((b) => WORD_LETTER[b] !== 1)
       );
+    // A quoted word after prose's `is` (`The default password is "marmalade"`): a literal,
+    // of letters alone too; not a phrase (`is "too short"`).
     if (this.prose && this.quote !== 0 && this.quote !== 0x3c)
       return !(complete && n < 4) && !v.some((b) => BLANK[b] === 1);
     if (this.strict || this.mode.vendor) {

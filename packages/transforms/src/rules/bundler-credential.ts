@@ -32,6 +32,7 @@ const VALUE_END = byteSet(" \t\r\n\"'`\\");
 /** Settings whose `__` parts name a gem or a URL, not a host with credentials. */
 const NOT_HOSTS = new Set(["BUILD", "MIRROR", "LOCAL"]);
 
+const BACKSLASH = 0x5c;
 /** Bytes that may not stand before `BUNDLE_` (it would be inside a longer name). */
 const NAME_BEFORE = byteSet("A-Za-z0-9_");
 
@@ -46,10 +47,13 @@ class BundlerCandidate implements Candidate {
   private first = "";
   private host = false;
   private underscores = 0;
+  /** Bytes of the name, then of the user, then of the password. */
   private length = 0;
-  /** The separator (`=` or `:`) once read, and whether a quote opened the value. */
+  /** The separator (`=` or `:`) once read, the blanks after it. */
   private separator = 0;
-  private quoted = false;
+  private blanks = 0;
+  /** The value's quote, or a backslash whose quote follows (inside a string), or 0. */
+  private quote = 0;
 
   constructor(anchorLength: number) {
     this.from = anchorLength;
@@ -58,52 +62,56 @@ class BundlerCandidate implements Candidate {
 
   next(byte: number): Verdict {
     const here = ++this.here;
-    for (;;) {
-      switch (this.phase) {
-        case Phase.Name:
-          this.from = here + 1;
-          if (NAME[byte] === 1) return this.nameByte(byte);
-          if (!this.host || this.underscores > 0 || NOT_HOSTS.has(this.first))
-            return Verdict.Reject;
+    switch (this.phase) {
+      case Phase.Name:
+        this.from = here + 1;
+        if (NAME[byte] === 1) return this.nameByte(byte);
+        if (!this.host || this.underscores > 0 || NOT_HOSTS.has(this.first)) return Verdict.Reject;
+        this.phase = Phase.Separator;
+        return this.separatorByte(byte);
+      case Phase.Separator:
+        this.from = here + 1;
+        return this.separatorByte(byte);
+      case Phase.User:
+        if (byte === 0x3a && this.length > 0) {
+          this.phase = Phase.Password;
           this.length = 0;
-          this.phase = Phase.Separator;
-          continue;
-        case Phase.Separator:
-          this.from = here + 1;
-          if (BLANK[byte] === 1 && !this.quoted)
-            return ++this.length > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
-          if (this.separator === 0) {
-            if (byte !== 0x3d && byte !== 0x3a) return Verdict.Reject;
-            this.separator = byte;
-            this.length = 0;
-            return Verdict.Hold;
-          }
-          // YAML's `key: value` (a blank after the `:`).
-          if (this.separator === 0x3a && this.length === 0) return Verdict.Reject;
-          if ((QUOTES[byte] === 1 || byte === 0x5c) && !this.quoted) {
-            // `"…"`, or `\"…\"` inside a string.
-            this.quoted = QUOTES[byte] === 1;
-            this.length = 1;
-            return Verdict.Hold;
-          }
-          this.phase = Phase.User;
-          this.length = 0;
-          this.from = here;
-          return this.partByte(byte);
-        case Phase.User:
-          if (byte === 0x3a && this.length > 0) {
-            this.phase = Phase.Password;
-            this.length = 0;
-            return Verdict.Hold;
-          }
-          return byte === 0x40 ? Verdict.Reject : this.partByte(byte);
-        default:
-          // A quoted password may hold a blank; the quote ends it.
-          if (this.quoted && BLANK[byte] === 1) return this.partByte(0x61);
-          if (VALUE_END[byte] === 1) return this.close(here);
-          return this.partByte(byte);
-      }
+          return Verdict.Hold;
+        }
+        return byte === 0x40 ? Verdict.Reject : this.partByte(byte);
+      default:
+        // A quoted password may hold a blank; its quote ends it.
+        if (VALUE_END[byte] === 1 && !(this.quote !== 0 && BLANK[byte] === 1))
+          return this.close(here);
+        return ++this.length > MAX_PART ? Verdict.Reject : Verdict.Hold;
     }
+  }
+
+  /** Blanks, `=` or `:`, blanks, a quote: then the value's first byte. */
+  private separatorByte(byte: number): Verdict {
+    if (this.quote === BACKSLASH) {
+      if (QUOTES[byte] !== 1) return Verdict.Reject;
+      this.quote = byte;
+      return Verdict.Hold;
+    }
+    if (BLANK[byte] === 1 && this.quote === 0)
+      return ++this.blanks > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+    if (this.separator === 0) {
+      if (byte !== 0x3d && byte !== 0x3a) return Verdict.Reject;
+      this.separator = byte;
+      this.blanks = 0;
+      return Verdict.Hold;
+    }
+    // YAML's `key: value` has a blank after its `:`.
+    if (this.separator === 0x3a && this.blanks === 0) return Verdict.Reject;
+    if (this.quote === 0 && (QUOTES[byte] === 1 || byte === BACKSLASH)) {
+      this.quote = byte;
+      return Verdict.Hold;
+    }
+    this.phase = Phase.User;
+    this.length = 0;
+    this.from = this.here;
+    return this.partByte(byte);
   }
 
   private nameByte(byte: number): Verdict {
