@@ -311,6 +311,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "zapier", rule: "zapier-webhook", boundary: false, prefixes: ["hooks.zapier.com/hooks/catch/"], body: "A-Za-z0-9/", minBody: 12, maxBody: 64, keepPrefix: true, shape: "https://%{7:0-9}/{7:a-z0-9}/" },
   // LaunchDarkly server-side SDK keys: `sdk-` and a UUID (mobile keys, `mob-`, are public).
   { family: "launchdarkly", rule: "launchdarkly-sdk-key", prefixes: ["sdk-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
+  { family: "launchdarkly", rule: "launchdarkly-access-token", prefixes: ["api-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // PostHog personal API keys `phx_` (project keys, `phc_`, are public by design).
   { family: "posthog", rule: "posthog-personal-key", prefixes: ["phx_"], body: B62, minBody: 30, maxBody: 64, mixed: true, shape: "%{43:A-Za-z0-9}" },
   // HubSpot private app access tokens: `pat-`, the account's data centre (`na1`, `eu1`…), a UUID.
