@@ -233,6 +233,20 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2x",
     'export BUNDLE_GEMS__CONTRIBSYS__COM=[REDACTED:bundler-credential]\nBUNDLE_RUBYGEMS__PKG__GITHUB__COM: "[REDACTED:bundler-credential]"',
   ],
+  // A quoted name, a `,` and a quoted literal with a digit or a sign (a call's two arguments).
+  [
+    "secret-assignment",
+    'System.setProperty("APP_TOKEN", "Nl++t-znvow"); props.put("password", "Sup3r!x");',
+    "Nl++t-znvow",
+    'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
+  ],
+  // A keyword's plural with a token-like value (16+ bytes, a letter and a digit).
+  [
+    "secret-assignment",
+    '{"credentials": "Vq7pLm2xZ9wR4tW6yZ3a"} API_KEYS=Vq7pLm2xZ9wR4tW6yZ3a',
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    '{"credentials": "[REDACTED:secret-assignment]"} API_KEYS=[REDACTED:secret-assignment]',
+  ],
   // A literal compared with the secret (quoted, with a digit or a sign).
   [
     "secret-assignment",
@@ -1077,6 +1091,16 @@ const SETTINGS = [
   "BUNDLE_GEMS__X__COM=justtoken1 BUNDLE_GEMS__X__COM:a:b XBUNDLE_GEMS__X__COM=a:b BUNDLE_X=a:b",
   // A quoted argument with a blank, too short, a placeholder, or no `;` right after it.
   'password "Enter a password"; token "abc"; token "$x"; password "Vq7p!Lm2x" ; secret "a!b"',
+  // Field names in a list, a word, a phrase: no literal a secret is set to.
+  'fields = ["password", "confirmation"]; ["token", "secret"]; put("password", "required")',
+  'validate("password", "Enter your password"); rename("api_key", "api-key-old")',
+  // Plurals: settings, counts, short or unmixed words, ARNs and resource paths.
+  '{"credentials": "include", "tokens": 4096, "max_tokens": 128} secrets: inherit tokens=abc123',
+  '"secrets": "arn:aws:secretsmanager:us-east-1:123:secret:x1", "tokens": "cl100k_base"',
+  // A Secrets Manager ARN: `secret` is a field of it, the name after it is no secret.
+  "SecretId: arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf1",
+  '"ARN": "arn:aws:secretsmanager:eu-west-1:123456789012:secret:MyTestSecret-a1b2c3"',
+  '"secrets": "projects/123/secrets/db-pass/versions/1" passwords = ["a", "b"] tokens: 12345678901234567',
   // Comparisons with code, an empty string, a keyword a lexer compares its token with.
   'if (password != null && token !== undefined && pw == other) {} if (token == "")',
   'if token == "return" {} if (token === "if-else") {} secret == "a b c1"; password=="x1"',

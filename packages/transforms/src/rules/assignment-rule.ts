@@ -66,6 +66,10 @@ const PUBLIC_KEY_WORDS = new Set(["public", "publishable", "search", "site", "re
 const SPACE = byteSet(" \t\r\n\v\f");
 const TYPE_WORD = byteSet("A-Za-z0-9_.[]*");
 const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
+/** Bytes that start the next field of a colon-separated identifier (an ARN's resource). */
+const COLON_FIELD = byteSet("A-Za-z0-9_./-");
+/** After a plural name: no `:` or `/`, which ARNs and resource paths hold (`"secrets": "arn:…"`). */
+const PLURAL_TOKEN_ALPHABET = byteSet("A-Za-z0-9+=_.~-");
 /**
  * Bytes after a backslash that make an escape ending an unquoted value inside a string
  * (`"log":"TOKEN=x\nnext"`: the value is `x`, not `x\nnext`).
@@ -256,6 +260,8 @@ class AssignmentCandidate implements Candidate {
   readonly afterSlash: boolean;
   /** The byte before the name (through an escape), or -1. */
   readonly nameBefore: number;
+  /** A letter stands right before the keyword (`StoreSecrets`: it ends a longer name). */
+  readonly afterLetter: boolean;
   /** The value follows `//name:`, a URL's user name: an `@` ends it. */
   urlUser = false;
   phase: number = Phase.First;
@@ -283,6 +289,8 @@ class AssignmentCandidate implements Candidate {
   prose = false;
   /** The value was quoted after the name and a blank (`password "…"`). */
   blankQuoted = false;
+  /** The name is the keyword's plural (`credentials`): the value must look like a token. */
+  plural = false;
   /** The value is a literal compared with the secret (`password == "…"`). */
   compared = false;
   /** The word being read between `password for` and `is`. */
@@ -363,6 +371,7 @@ class AssignmentCandidate implements Candidate {
     // `\/` (PHP's JSON) reads as a backslash before the name.
     const nameBefore = match.nameBefore ?? match.before;
     this.nameBefore = nameBefore;
+    this.afterLetter = match.before >= 0 && ALPHA[match.before] === 1;
     this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
   }
 
@@ -395,8 +404,18 @@ class AssignmentCandidate implements Candidate {
           continue;
         case Phase.Plural:
           if (byte >= 0x61 && byte <= 0x7a) return Verdict.Reject;
-          if (NAME[byte] !== 1 || byte === 0x2e || byte === 0x2d) return Verdict.Reject;
-          this.phase = Phase.Name;
+          if (byte === 0x2e || byte === 0x2d) return Verdict.Reject;
+          if (NAME[byte] !== 1) {
+            // A plural name (`"credentials": …`, `API_KEYS=…`): its value must look like a
+            // token, as after a vendor's name (`tokens: 4096`, `"credentials": "include"`,
+            // `secrets: inherit` are settings); one that ends a camelCase name names a place
+            // or a resource (`keyVaultToStoreSecrets: cmp2-qat-12083`).
+            if (this.afterLetter) return Verdict.Reject;
+            this.plural = true;
+            this.strict = true;
+            this.phase = Phase.AfterName;
+            this.count = 0;
+          } else this.phase = Phase.Name;
           continue;
         case Phase.Name:
           if (NAME[byte] === 1) {
@@ -696,6 +715,10 @@ class AssignmentCandidate implements Candidate {
           }
           return DIGIT[byte] === 1 && ++this.count <= MAX_SUBSCRIPT ? Verdict.Hold : Verdict.Reject;
         case Phase.AfterColon:
+          // `…:123456789012:secret:prod/db-AbCd` (an ARN's, a URN's fields): a name between
+          // two colons with the next field right after is no assignment.
+          if (this.nameBefore === 0x3a && this.pending === 0 && COLON_FIELD[byte] === 1)
+            return Verdict.Reject;
           if (this.mode.vendor && this.pending === 0 && (byte === 0x0a || byte === 0x0d)) {
             // `stripe:` alone on its line: the value is a child's, on the next line.
             if (this.block) return Verdict.Reject;
@@ -830,6 +853,7 @@ class AssignmentCandidate implements Candidate {
             }
             this.quote = byte;
             this.escapedQuote = true;
+            this.pairLiteral();
             return Verdict.Hold;
           }
           // XML: the element's text may start on the next line (`<xToken>\n  value`), also
@@ -856,6 +880,7 @@ class AssignmentCandidate implements Candidate {
               : Verdict.Hold;
           if (QUOTES[byte] === 1 && this.quote === 0) {
             this.quote = byte;
+            this.pairLiteral();
             return Verdict.Hold;
           }
           // (Escaped inside a string, Python's triple quotes are `\"\"\"`.)
@@ -1349,7 +1374,10 @@ class AssignmentCandidate implements Candidate {
     }
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
-      return !complete || n >= (this.mode.vendor ? 16 : this.strict ? 6 : this.compared ? 4 : 1);
+      return (
+        !complete ||
+        n >= (this.mode.vendor || this.plural ? 16 : this.strict ? 6 : this.compared ? 4 : 1)
+      );
     }
     const text = String.fromCharCode(...v);
     const first = v[0]!;
@@ -1398,8 +1426,9 @@ class AssignmentCandidate implements Candidate {
     if (this.prose && this.quote !== 0 && this.quote !== 0x3c)
       return !(complete && n < 4) && !v.some((b) => BLANK[b] === 1);
     if (this.strict || this.mode.vendor) {
-      if (complete && n < (this.mode.vendor ? 16 : 6)) return false;
-      if (!v.every((b) => TOKEN_ALPHABET[b] === 1)) return false;
+      if (complete && n < (this.mode.vendor || this.plural ? 16 : 6)) return false;
+      const alphabet = this.plural ? PLURAL_TOKEN_ALPHABET : TOKEN_ALPHABET;
+      if (!v.every((b) => alphabet[b] === 1)) return false;
       if (!/[0-9]/.test(text) || !/[A-Za-z]/.test(text)) return false;
     }
     return true;
@@ -1467,6 +1496,17 @@ class AssignmentCandidate implements Candidate {
     return NAME[byte] === 1 || byte === 0x3d || byte === 0x5c || BLANK[byte] === 1
       ? Verdict.Hold
       : Verdict.Reject;
+  }
+
+  /**
+   * A quoted literal after the quoted name and a `,` (`setProperty("X_TOKEN", "…")`,
+   * `put("password", "…")`) is judged as one compared with the secret: a password with a
+   * digit or a sign, not only a token; a word (`["password", "confirmation"]`) stays.
+   */
+  private pairLiteral(): void {
+    if (!this.pairComma || this.mode.vendor) return;
+    this.strict = false;
+    this.compared = true;
   }
 
   /**
