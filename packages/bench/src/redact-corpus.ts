@@ -616,6 +616,10 @@ function benignSets(): Record<string, string[]> {
     ids.push(`request_id=${uuid()} trace_id=${hex(32)} span_id=${hex(16)}`);
     ids.push(`image: registry.example.com/app@sha256:${hex(64)}`);
     ids.push(`arn:aws:iam::${fillShape("{12:0-9}", random, "")}:role/deploy-${hex(6)}`);
+    // A Secrets Manager ARN names a secret (its last field is a name and 6 random characters).
+    ids.push(
+      `"ARN": "arn:aws:secretsmanager:us-east-1:${fillShape("{12:0-9}", random, "")}:secret:prod/db-${fillShape("{6:A-Za-z0-9}", random, "")}"`,
+    );
     ids.push(`traceparent: 00-${hex(32)}-${hex(16)}-01`);
     ids.push(`commit ${hex(40)} (HEAD -> main, origin/main)`);
   }
