@@ -1397,6 +1397,21 @@ describe("built-in rules", () => {
       checkRedactor(compiled, pem, [pem.subarray(0, cut), pem.subarray(cut)]);
   });
 
+  it("reads a private key's dashes behind its BEGIN, also where another span took them", () => {
+    const body = PEM.split("\n").slice(1).join("\n");
+    // Fewer dashes than five are still a block; none is not; a run of dashes stays.
+    expect(redact(`----BEGIN PRIVATE KEY-----\n${body}\nok`)).toBe(
+      "[REDACTED:pem-private-key]\nok",
+    );
+    expect(redact("BEGIN PRIVATE KEY-----\nMIIab\n")).toBe("BEGIN PRIVATE KEY-----\nMIIab\n");
+    expect(redact(`${"-".repeat(300)}\nok`)).toBe(`${"-".repeat(300)}\nok`);
+    // The dashes inside an assignment's value, redacted before BEGIN is read: the block's
+    // body is redacted with it, however the text is split.
+    const text = `password=password=-----BEGIN PRIVATE KEY-----\n${body}\ntail\n`;
+    expect(redact(text)).toBe("password=[REDACTED:secret-assignment]\ntail\n");
+    checkEverySplit(compiled, Buffer.from(text), 9);
+  });
+
   it.each(ALL_CASES.map(([name, text, secret]) => [name, text, secret] as const))(
     "%s passes the SPEC §5 property check on random embeddings and chunkings (%j)",
     (_name, text, secret) => {

@@ -1,7 +1,9 @@
 /**
  * Private key blocks. PEM private key blocks, redacted whole: from `-----BEGIN … PRIVATE KEY-----` through the
  * matching `-----END … -----` line, however long (an RSA-4096 key is ~3.3 KB; nothing is
- * held, the span is swallowed as it arrives). The block also ends at the first byte that
+ * held, the span is swallowed as it arrives). The anchor is `BEGIN … PRIVATE KEY-----`, the
+ * dashes before it read behind it (held back for it; any another span already redacted are
+ * left to that span), so a run of dashes does not stop the scan. The block also ends at the first byte that
  * cannot be part of one, so a key cut off without its END line does not swallow the rest
  * of the output; escaped newlines (`\n` inside JSON) are part of the block.
  *
@@ -25,20 +27,29 @@ const BODY = byteSet("A-Za-z0-9+/=:,.()\\ \t\r\n-");
 const END_LINE = byteSet("A-Z -");
 const DASH = 0x2d;
 
+/** The dashes before `BEGIN`, read behind the anchor and redacted with the block. */
+const OPENING_DASHES = 5;
+
 export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
   kind: "matcher",
   name: "pem-private-key",
+  // Anchored at `BEGIN`, its dashes read behind it: an anchor that began with them stopped
+  // the start filter all along every run of dashes (a log's separator lines).
   anchors: [
-    ...KINDS.map((kind) => `-----BEGIN ${kind}PRIVATE KEY-----`),
-    "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+    ...KINDS.map((kind) => `BEGIN ${kind}PRIVATE KEY-----`),
+    "BEGIN PGP PRIVATE KEY BLOCK-----",
   ],
+  lookbehind: { length: OPENING_DASHES, body: "-" },
   maxLength: 64,
-  start(): Candidate {
+  start(match): Candidate | undefined {
+    // A dash right before `BEGIN`: the block claims the dashes still held (up to five; any
+    // before them another span has already redacted, or they are fewer: still a key).
+    if (match.before !== DASH) return undefined;
     let dashes = 0;
     // 0: body; 1-3: matched "E", "N", "D" after five dashes; 4: in the END line; 5: done.
     let phase = 0;
     return {
-      from: 0,
+      from: -(match.lead?.length ?? 0),
       next(byte) {
         if (phase === 5) return Verdict.Reject;
         if (phase === 4) {
