@@ -309,7 +309,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "tencent", rule: "tencent-secret-id", prefixes: ["AKID"], body: B62, minBody: 32, maxBody: 40, mixed: "digit", shape: "%{32:A-Za-z0-9}" },
   // A Zapier "Catch Hook" URL: whoever has it can trigger the Zap (the account and hook ids).
   { family: "zapier", rule: "zapier-webhook", boundary: false, prefixes: ["hooks.zapier.com/hooks/catch/"], body: "A-Za-z0-9/", minBody: 12, maxBody: 64, keepPrefix: true, shape: "https://%{7:0-9}/{7:a-z0-9}/" },
-  // LaunchDarkly server-side SDK keys: `sdk-` and a UUID (mobile keys, `mob-`, are public).
+  // LaunchDarkly server-side SDK keys and API access tokens: `sdk-` or `api-` and a UUID
+  // (mobile keys, `mob-`, are public).
   { family: "launchdarkly", rule: "launchdarkly-sdk-key", prefixes: ["sdk-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   { family: "launchdarkly", rule: "launchdarkly-access-token", prefixes: ["api-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // PostHog personal API keys `phx_` (project keys, `phc_`, are public by design).

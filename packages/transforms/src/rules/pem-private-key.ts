@@ -1,11 +1,12 @@
 /**
- * Private key blocks. PEM private key blocks, redacted whole: from `-----BEGIN … PRIVATE KEY-----` through the
- * matching `-----END … -----` line, however long (an RSA-4096 key is ~3.3 KB; nothing is
- * held, the span is swallowed as it arrives). The anchor is `BEGIN … PRIVATE KEY-----`, the
- * dashes before it read behind it (held back for it; any another span already redacted are
- * left to that span), so a run of dashes does not stop the scan. The block also ends at the first byte that
- * cannot be part of one, so a key cut off without its END line does not swallow the rest
- * of the output; escaped newlines (`\n` inside JSON) are part of the block.
+ * Private key blocks. PEM private key blocks, redacted whole: from `-----BEGIN … PRIVATE
+ * KEY-----` through the matching `-----END … -----` line, however long (an RSA-4096 key is
+ * ~3.3 KB; nothing is held, the span is swallowed as it arrives). The anchor is `BEGIN …
+ * PRIVATE KEY-----`, the dashes before it read behind it (held back for it; those another
+ * span already redacted stay with that span), so a run of dashes does not stop the scan.
+ * The block also ends at the first byte that cannot be part of one, so a key cut off
+ * without its END line does not swallow the rest of the output; escaped newlines (`\n`
+ * inside JSON) are part of the block.
  *
  * @example
  * ```ts
