@@ -189,7 +189,12 @@ function addKey(filter: StartFilter, key: Key): void {
       filter.pairs[value]! |= END2;
     } else if (n === 3) {
       sample(filter, value);
-      sampleBlock(filter, value & 0xffff);
+      // A stop between two looks is seen by the look after the needle (its last two bytes
+      // and any byte) or the one before it (any byte and its first two): the rarer pair in
+      // text (`-us`: `-u`, not `us`; `pat`: `pa`, not `at`).
+      if (commonPair(value & 0xffff) && !commonPair(value >>> 8))
+        for (let other = 0; other < 128; other++) sample(filter, (other << 16) | (value >>> 8));
+      else sampleBlock(filter, value & 0xffff);
       filter.pairs[value & 0xffff]! |= TRIPLE;
       setBit(filter.triples, quadHash(value));
     } else {
@@ -199,6 +204,18 @@ function addKey(filter: StartFilter, key: Key): void {
       setBit(filter.quads, quadHash(value));
     }
   }
+}
+
+/** Pairs of letters among the commonest in English text (either case). */
+const COMMON_PAIRS = new Set(
+  "th he in er an re on at en nd ti es or te of ed is it al ar st to nt ng se ha as ou io le ve co me de hi ri ro ic ne ea ra ce us".split(
+    " ",
+  ),
+);
+
+/** True when the two bytes of `pair` (the earlier high) are a common pair of letters. */
+function commonPair(pair: number): boolean {
+  return COMMON_PAIRS.has(String.fromCharCode((pair >>> 8) | 0x20, (pair & 0xff) | 0x20));
 }
 
 function sample(filter: StartFilter, bytes: number): void {

@@ -138,6 +138,11 @@ describe("start filter: redactor", () => {
       "eyJ",
       "ghp_",
       "token=",
+      // Three-byte needles whose look before them stops the scan (`-u`, `pa`, `ci`).
+      "-us",
+      "0123456789abcdef0123456789abcdef-us12",
+      "pat",
+      "cio",
       " ",
       "\n",
     ];
