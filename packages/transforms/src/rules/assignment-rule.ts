@@ -54,7 +54,7 @@
  */
 import { OPENSSL_PASSWORD_ARGUMENT } from "../command-flags.js";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, BLANK, byteSet, HEX_VALUE, QUOTE_CLOSER, QUOTES } from "./byte-classes.js";
+import { ALNUM, BLANK, byteSet, DIGIT, HEX_VALUE, QUOTE_CLOSER, QUOTES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
@@ -127,7 +127,6 @@ const STRING_PREFIX = byteSet("rbfuRBFU@");
 const LEFT_ARROW = 0x3c;
 /** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
 const CISCO_TYPE = byteSet("07");
-const DIGIT = byteSet("0-9");
 /** Bytes of a word in code (`return`, `if-else`, `sys.path`): not enough for a compared literal. */
 const WORD_LETTER = byteSet("A-Za-z._-");
 /** Separator bytes that may come twice before their `=` (`||=`, `??=`). */

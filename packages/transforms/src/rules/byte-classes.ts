@@ -28,6 +28,8 @@ export function byteSet(spec: string): Uint8Array {
 
 /** Letters and digits: a byte before a token's anchor from this set means it is mid-word. */
 export const ALNUM = byteSet("A-Za-z0-9");
+/** ASCII digits. */
+export const DIGIT = byteSet("0-9");
 /** Base64url alphabet. */
 export const BASE64URL = byteSet("A-Za-z0-9_-");
 /** The value of each hex digit byte (either case), -1 for any other byte. */

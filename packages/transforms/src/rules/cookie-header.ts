@@ -18,7 +18,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet } from "./byte-classes.js";
+import { BLANK, byteSet, DIGIT } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
@@ -35,7 +35,6 @@ const QUOTE_OR_ESCAPE = byteSet("\"'\\");
 /** Bytes before the keyword where a header or key starts (the `-` of `Set-Cookie`). */
 const BEFORE = byteSet(" \t\r\n<>\"'{,-");
 const LETTER = byteSet("A-Za-z");
-const DIGIT = byteSet("0-9");
 
 const Phase = {
   /** After the keyword: its closing quote, blanks, then `:` or `=`. */

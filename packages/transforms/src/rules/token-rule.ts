@@ -16,7 +16,7 @@
  */
 import { SpoolError } from "@spool/core/errors";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, byteSet, classBodyProblem, HEX_VALUE } from "./byte-classes.js";
+import { ALNUM, byteSet, classBodyProblem, DIGIT, HEX_VALUE } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -201,7 +201,6 @@ const SEPARATOR = byteSet("-_.");
 /** Most body bytes of a token unless its rule says otherwise. */
 export const DEFAULT_MAX_BODY = 1024;
 
-const DIGIT = byteSet("0-9");
 const DIGIT_OR_CAPITAL = byteSet("0-9A-Z");
 const CAPITAL = byteSet("A-Z");
 
