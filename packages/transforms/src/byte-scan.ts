@@ -316,11 +316,11 @@ function setLittleEndianSamples(samples: Int32Array, memory: Uint8Array, at: num
       const low = word & -word;
       const v = w * 32 + (31 - Math.clz32(low));
       word = (word ^ low) >>> 0;
-      const rest = (v & 0xff00) | ((v & 0x7f) << 16);
-      for (const a of [(v >> 16) & 0x7f, ((v >> 16) & 0x7f) | 0x80]) {
-        const le = a | rest;
-        memory[at + (le >> 3)]! |= 1 << (le & 7);
-      }
+      // Both top bits of the earliest byte: `le` and `le | 0x80`, one byte apart in memory.
+      const le = ((v >> 16) & 0x7f) | (v & 0xff00) | ((v & 0x7f) << 16);
+      const bit = 1 << (le & 7);
+      memory[at + (le >> 3)]! |= bit;
+      memory[at + ((le | 0x80) >> 3)]! |= bit;
     }
   }
 }
