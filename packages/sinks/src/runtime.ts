@@ -105,6 +105,7 @@ export {
   type WriterTransport,
 } from "./writer/writer-queue.js";
 export {
+  FILE_SPOOL_GATHER_MS,
   MIN_WRITER_QUEUE_BUDGET,
   type ResolvedWriterQueueOptions,
   resolveWriterQueueOptions,

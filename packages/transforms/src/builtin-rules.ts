@@ -31,6 +31,7 @@ import {
 import { SENSITIVE_OUTPUT_RULE } from "./rules/sensitive-output.js";
 import { SQL_PASSWORD_RULE } from "./rules/sql-password.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
+import { VAULT_UNSEAL_KEY_RULE } from "./rules/vault-init.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
 
 /**
@@ -59,6 +60,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   CREDENTIAL_CALL_RULE,
   PGPASS_RULE,
   BUNDLER_CREDENTIAL_RULE,
+  VAULT_UNSEAL_KEY_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

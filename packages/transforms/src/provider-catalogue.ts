@@ -345,6 +345,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "cloudflare", rule: "cloudflare-tunnel-token", prefixes: ["eyJhIjoi"], body: B64, minBody: 60, maxBody: 400, shape: "%{150:A-Za-z0-9}=" },
   // Braintree (PayPal) access tokens: `access_token$<environment>$<merchant id>$<32 hex>`.
   { family: "braintree", rule: "braintree-access-token", prefixes: ["access_token$production$", "access_token$sandbox$"], body: "a-z0-9$", minBody: 40, maxBody: 64, mixed: "digit", shape: "%{16:a-z0-9}$" + "{32:a-f0-9}" },
+  // Jenkins' stored secrets (`credentials.xml`, `config.xml`, `Secret.toString()`): `{`, then
+  // base64 of the version byte 1, the IV's length (16) and the data's as 4-byte integers
+  // (`AQAAABAA` while the data is under 16 MiB), the IV and the encrypted data, then `}`.
+  { family: "jenkins", rule: "jenkins-secret", prefixes: ["{AQAAABAA"], body: B64, minBody: 40, maxBody: 4000, shape: "%AA{2:A-Za-z0-9}{64:A-Za-z0-9+/}" },
   // Deno Deploy personal (`ddp_`) and organization (`ddo_`) access tokens.
   { family: "deno", rule: "deno-deploy-token", prefixes: ["ddp_", "ddo_"], body: B62, minBody: 30, maxBody: 48, mixed: "digit", shape: "%{36:A-Za-z0-9}" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },

@@ -36,6 +36,10 @@ const ppk = (eol: string) =>
     "Private-MAC: 4f1c2b3a5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70",
   ].join(eol);
 
+/** A Vault unseal key (synthetic), in base64 and in hex. */
+const UNSEAL_B64 = "Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ+";
+const UNSEAL_HEX = "5e2c19a7f04b83d6e1c9a2b7f03d58e6c1a9b2f7e03d4c58a61b9e2f7c0d3a5b86";
+
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
   // Exactly the `Private-Lines: N` lines: raw line ends, CRLF, and escaped inside a string.
@@ -232,6 +236,26 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     'export BUNDLE_GEMS__CONTRIBSYS__COM=c0ffee42:Vq7pLm2x\nBUNDLE_RUBYGEMS__PKG__GITHUB__COM: "octo:Vq7pLm2x"',
     "Vq7pLm2x",
     'export BUNDLE_GEMS__CONTRIBSYS__COM=[REDACTED:bundler-credential]\nBUNDLE_RUBYGEMS__PKG__GITHUB__COM: "[REDACTED:bundler-credential]"',
+  ],
+  // Vault's unseal and recovery keys as `vault operator init` prints them: its table, and
+  // every key of its JSON and YAML lists (the quotes, commas and dashes stay).
+  [
+    "vault-unseal-key",
+    `Unseal Key 1: ${UNSEAL_B64}\nRecovery Key 12: ${UNSEAL_B64.slice(0, 20)}\n`,
+    UNSEAL_B64,
+    "Unseal Key 1: [REDACTED:vault-unseal-key]\nRecovery Key 12: [REDACTED:vault-unseal-key]\n",
+  ],
+  [
+    "vault-unseal-key",
+    `{\n  "unseal_keys_b64": [\n    "${UNSEAL_B64}",\n    "${UNSEAL_B64.slice(4)}"\n  ],\n  "unseal_keys_hex": ["${UNSEAL_HEX}"],\n  "unseal_shares": 5\n}`,
+    UNSEAL_B64.slice(4),
+    '{\n  "unseal_keys_b64": [\n    "[REDACTED:vault-unseal-key]",\n    "[REDACTED:vault-unseal-key]"\n  ],\n  "unseal_keys_hex": ["[REDACTED:vault-unseal-key]"],\n  "unseal_shares": 5\n}',
+  ],
+  [
+    "vault-unseal-key",
+    `unseal_keys_hex:\n- ${UNSEAL_HEX}\n  - '${UNSEAL_HEX.slice(2)}'\nunseal_shares: 5\n`,
+    UNSEAL_HEX.slice(2),
+    "unseal_keys_hex:\n- [REDACTED:vault-unseal-key]\n  - '[REDACTED:vault-unseal-key]'\nunseal_shares: 5\n",
   ],
   // A quoted name, a `,` and a quoted literal with a digit or a sign (a call's two arguments).
   [
@@ -1049,6 +1073,12 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Vault's own words and settings around its keys: no key of 16 bytes, or no list of them.
+  "Unseal Key: required\nRecovery Key 1: short\nUnseal Key 1 of 5 entered",
+  'unseal_keys_b64: []\n"keys_base64": ["abc", "def"]\nmy_unseal_keys_b64: [Qm9v7Xk2LrT4aZ8pN1cW]',
+  '"unseal_keys_b64": 5, "recovery_keys_hex": null',
+  // A Jenkins secret's prefix without its body.
+  "{AQAAABAAAAA} and {AQAAABAAdGVzdA==}",
   // One-letter JSON keys whose values are no key: short, worded, or a public member.
   '{"q": "search terms here", "p": 2, "d": "2024-05-01"}',
   '{"d":"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}',

@@ -45,6 +45,7 @@ import type {
 } from "./protocol.js";
 import { createWriterLink, type WriterLink, waitBounded } from "./writer-link.js";
 import { createWriterQueue, type WriterQueue, type WriterQueueOptions } from "./writer-queue.js";
+import { FILE_SPOOL_GATHER_MS } from "./writer-queue-options.js";
 
 /**
  * The file spool's name, as errors and logs name it (`file-spool: …`).
@@ -200,9 +201,10 @@ function createCaptureFileSpool(
   getPool: () => Promise<Piscina>,
 ): CaptureSpool {
   const clock = options.clock ?? systemClock;
+  const queue = { gatherMs: FILE_SPOOL_GATHER_MS, ...options.queue };
   const queues: Record<StreamName, WriterQueue> = {
-    stdout: createWriterQueue(options.queue ?? {}, clock),
-    stderr: createWriterQueue(options.queue ?? {}, clock),
+    stdout: createWriterQueue(queue, clock),
+    stderr: createWriterQueue(queue, clock),
   };
   const journal = createOrderJournal();
   const s: SpillState = {

@@ -141,6 +141,9 @@ export function createWriterQueue(
     fifo: createChunkFifo(),
     // Message buffers back from the writer: enough for a full credit window, plus one.
     pool: createMessagePool(opts.messageBytes, Math.ceil(opts.creditBytes / opts.messageBytes) + 1),
+    clock,
+    gathering: null,
+    gathered: false,
     waiters: createStallWaiters(
       clock,
       opts.stallMs,
@@ -176,7 +179,10 @@ export function createWriterQueue(
     },
     ack: (committed) => ackCommitted(s, committed),
     recycle: (buffer) => s.pool.recycle(buffer),
-    flushed: () => s.waiters.waitFor(empty),
+    flushed() {
+      sendGathered(s); // nothing more is coming for a while: no need to wait for it
+      return s.waiters.waitFor(empty);
+    },
     get state() {
       return { committed: s.committed, queued: total(), stopped: s.stopped };
     },
@@ -201,6 +207,11 @@ interface QueueState {
   readonly fifo: ChunkFifo;
   readonly pool: MessagePool;
   readonly waiters: StallWaiters;
+  readonly clock: Clock;
+  /** Cancels the timer that sends a short message to an idle writer, while it runs. */
+  gathering: (() => void) | null;
+  /** The gathering time is over: a short message may go. */
+  gathered: boolean;
   inFlight: number;
   committed: number;
   sentTotal: number;
@@ -238,13 +249,24 @@ function offerBatch(s: QueueState, batch: readonly Uint8Array[]): OfferResult {
  * Send held bytes in messages while the credit window has room. A message short of
  * `messageBytes` goes only when nothing is in flight: otherwise the next ack pumps again,
  * so a busy writer gets whole messages (one post, one write per `messageBytes` rather than
- * per read) and an idle one gets bytes at once.
+ * per read). An idle writer gets one `gatherMs` after the first of its bytes came (a pipe
+ * gives a read at a time, and a message costs the reader's thread the same whatever its
+ * size), at once when the reader is about to be told to wait or the stream is flushed.
  */
 function pump(s: QueueState): void {
   const transport = s.transport;
   if (!transport || s.stopped) return;
   while (s.fifo.bytes > 0 && s.inFlight < s.opts.creditBytes) {
-    if (s.fifo.bytes < s.opts.messageBytes && s.inFlight > 0) return;
+    if (s.fifo.bytes < s.opts.messageBytes) {
+      if (s.inFlight > 0) return;
+      if (!s.gathered && s.opts.gatherMs > 0 && s.fifo.bytes < s.waitAt) {
+        s.gathering ??= s.clock.setTimeout(() => {
+          s.gathering = null;
+          sendGathered(s);
+        }, s.opts.gatherMs);
+        return;
+      }
+    }
     const size = Math.min(s.fifo.bytes, s.opts.messageBytes);
     const message = new Uint8Array(s.pool.take(), 0, size);
     s.fifo.fill(message);
@@ -254,10 +276,19 @@ function pump(s: QueueState): void {
   }
 }
 
+/** Send what is held now, short of a message or not (the gathering time is over). */
+function sendGathered(s: QueueState): void {
+  s.gathered = true;
+  pump(s);
+  s.gathered = false;
+}
+
 function stopQueue(s: QueueState, reason: CaptureReason, error?: SpoolError): void {
   if (s.stopped) return;
   s.stopped = reason;
   s.stopError = error;
+  s.gathering?.();
+  s.gathering = null;
   // What was queued is dropped; what was in flight may still be acknowledged.
   s.dropped += s.fifo.clear();
   s.waiters.settle();

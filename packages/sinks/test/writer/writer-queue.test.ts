@@ -134,8 +134,9 @@ describe("createWriterQueue", () => {
         fc.integer({ min: 64, max: 1024 }),
         fc.integer({ min: 1, max: 512 }),
         fc.integer({ min: 1, max: 512 }),
+        fc.constantFrom(0, 2, 500),
         fc.array(op, { maxLength: 120 }),
-        (budgetKiB, creditKiB, messageKiB, ops) => {
+        (budgetKiB, creditKiB, messageKiB, gatherMs, ops) => {
           const clock = createManualClock();
           const q = createWriterQueue(
             {
@@ -143,6 +144,7 @@ describe("createWriterQueue", () => {
               creditBytes: creditKiB * KiB,
               messageBytes: messageKiB * KiB,
               stallMs: 1000,
+              gatherMs,
             },
             clock,
           );
@@ -207,6 +209,59 @@ describe("createWriterQueue before and after connect", () => {
     expect(all.subarray(0, 1000).every((b) => b === 65)).toBe(true);
     expect(all.subarray(-4).toString()).toBe("tail");
     expect(sent.every((c) => c.byteLength <= 8 * KiB)).toBe(true);
+  });
+
+  it("gathers a short message for an idle writer for gatherMs, and sends a whole one at once", async () => {
+    const clock = createManualClock();
+    const queue = createWriterQueue(
+      { budgetBytes: 256 * KiB, messageBytes: 16 * KiB, gatherMs: 2 },
+      clock,
+    );
+    const sent: number[] = [];
+    queue.connect({ send: (c) => sent.push(c.byteLength) });
+    // Reads that come within the gathering time go as one message.
+    queue.offer([chunk(4 * KiB)]);
+    clock.advance(1);
+    queue.offer([chunk(4 * KiB)]);
+    expect(sent).toEqual([]);
+    clock.advance(1);
+    expect(sent).toEqual([8 * KiB]);
+    queue.ack(8 * KiB);
+    // Enough for a whole message goes at once, the rest after the gathering time.
+    queue.offer([chunk(20 * KiB)]);
+    expect(sent).toEqual([8 * KiB, 16 * KiB]);
+    queue.ack(24 * KiB);
+    expect(sent).toEqual([8 * KiB, 16 * KiB]);
+    clock.advance(2);
+    expect(sent).toEqual([8 * KiB, 16 * KiB, 4 * KiB]);
+    queue.ack(28 * KiB);
+    // A flush sends what is held at once.
+    queue.offer([chunk(100)]);
+    const flushed = queue.flushed();
+    expect(sent.at(-1)).toBe(100);
+    queue.ack(28 * KiB + 100);
+    await flushed;
+    // A stop cancels the gathering: nothing is sent after it.
+    queue.offer([chunk(100)]);
+    queue.stop("writer-saturated");
+    clock.advance(10);
+    expect(sent.length).toBe(4);
+    expect(queue.stats.droppedBytes).toBe(100);
+  });
+
+  it("sends a short message at once when the reader would be told to wait", () => {
+    const clock = createManualClock();
+    const queue = createWriterQueue(
+      { budgetBytes: 64 * KiB, messageBytes: 256 * KiB, gatherMs: 2 },
+      clock,
+    );
+    const sent: number[] = [];
+    queue.connect({ send: (c) => sent.push(c.byteLength) });
+    expect(queue.offer([chunk(16 * KiB)])).toBe("accepted");
+    expect(sent).toEqual([]);
+    // The wait mark (48 KiB here) is never reached by gathering alone.
+    expect(queue.offer([chunk(32 * KiB)])).toBe("wait");
+    expect(sent).toEqual([48 * KiB]);
   });
 
   it("keeps at most the credit window in flight until acknowledged", () => {
