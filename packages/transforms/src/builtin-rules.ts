@@ -33,6 +33,7 @@ import { SQL_PASSWORD_RULE } from "./rules/sql-password.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
 import { VAULT_UNSEAL_KEY_RULE } from "./rules/vault-init.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
+import { WORDPRESS_SALT_RULE } from "./rules/wordpress-salt.js";
 
 /**
  * The credential rules a redactor applies unless `builtins: false`: private keys, JWTs,
@@ -61,6 +62,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   PGPASS_RULE,
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
+  WORDPRESS_SALT_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

@@ -257,6 +257,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     UNSEAL_HEX.slice(2),
     "unseal_keys_hex:\n- [REDACTED:vault-unseal-key]\n  - '[REDACTED:vault-unseal-key]'\nunseal_shares: 5\n",
   ],
+  // WordPress's keys and salts in `wp-config.php` (punctuation and blanks, any quote).
+  [
+    "wordpress-salt",
+    "define( 'AUTH_KEY',         'z8#Km2!pQ9@vR4$tW6 yB1&nC3*xF5%hJ7<Lk' );\ndefine(\"NONCE_SALT\",\"a1B2c3D4e5F6g7H8\");",
+    "z8#Km2!pQ9@vR4$tW6 yB1&nC3*xF5%hJ7<Lk",
+    "define( 'AUTH_KEY',         '[REDACTED:wordpress-salt]' );\ndefine(\"NONCE_SALT\",\"[REDACTED:wordpress-salt]\");",
+  ],
   // A quoted name, a `,` and a quoted literal with a digit or a sign (a call's two arguments).
   [
     "secret-assignment",
@@ -1073,6 +1080,10 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // WordPress's sample placeholder, a name inside a longer one, a short value, the name alone.
+  "define( 'NONCE_KEY',        'put your unique phrase here' );",
+  "define('MY_AUTH_KEY', 'z8#Km2!pQ9@vR4$tW6^yB1'); define('AUTH_KEY', 'short');",
+  "$name = 'AUTH_KEY'; AUTH_KEY is used; define('LOGGED_IN_SALT', $salt);",
   // Vault's own words and settings around its keys: no key of 16 bytes, or no list of them.
   "Unseal Key: required\nRecovery Key 1: short\nUnseal Key 1 of 5 entered",
   'unseal_keys_b64: []\n"keys_base64": ["abc", "def"]\nmy_unseal_keys_b64: [Qm9v7Xk2LrT4aZ8pN1cW]',
