@@ -349,6 +349,18 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // base64 of the version byte 1, the IV's length (16) and the data's as 4-byte integers
   // (`AQAAABAA` while the data is under 16 MiB), the IV and the encrypted data, then `}`.
   { family: "jenkins", rule: "jenkins-secret", prefixes: ["{AQAAABAA"], body: B64, minBody: 40, maxBody: 4000, shape: "%AA{2:A-Za-z0-9}{64:A-Za-z0-9+/}" },
+  // Riot Games' developer API keys: `RGAPI-` and a UUID.
+  { family: "riot", rule: "riot-api-key", prefixes: ["RGAPI-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
+  // Scaleway's access key ids: `SCW` and 17 capitals and digits (the secret key is a UUID).
+  { family: "scaleway", rule: "scaleway-access-key", prefixes: ["SCW"], body: "A-Z0-9", minBody: 17, maxBody: 17, mixed: "digit", shape: "%{17:A-Z0-9}" },
+  // PubNub's secret keys (`sec-c-`; the publish and subscribe keys, `pub-c-`, `sub-c-`, are public).
+  { family: "pubnub", rule: "pubnub-secret-key", prefixes: ["sec-c-"], body: B64, minBody: 32, maxBody: 64, mixed: "digit", shape: "%{48:A-Za-z0-9}" },
+  // Trigger.dev's secret keys, one per environment: `tr_dev_`, `tr_stg_`, `tr_prod_`.
+  { family: "trigger", rule: "trigger-secret-key", prefixes: ["tr_dev_", "tr_stg_", "tr_prod_"], body: B62, minBody: 20, maxBody: 64, mixed: "digit", shape: "%{20:A-Za-z0-9}" },
+  // Inngest's signing keys: `signkey-<environment>-` and 64 hex digits.
+  { family: "inngest", rule: "inngest-signing-key", prefixes: ["signkey-prod-", "signkey-test-", "signkey-branch-"], body: "a-f0-9", minBody: 32, maxBody: 128, mixed: "digit", shape: "%{64:a-f0-9}" },
+  // Axiom's API tokens (`xaat-`) and personal access tokens (`xapt-`): a UUID after each.
+  { family: "axiom", rule: "axiom-token", prefixes: ["xaat-", "xapt-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // Deno Deploy personal (`ddp_`) and organization (`ddo_`) access tokens.
   { family: "deno", rule: "deno-deploy-token", prefixes: ["ddp_", "ddo_"], body: B62, minBody: 30, maxBody: 48, mixed: "digit", shape: "%{36:A-Za-z0-9}" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },

@@ -257,6 +257,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     UNSEAL_HEX.slice(2),
     "unseal_keys_hex:\n- [REDACTED:vault-unseal-key]\n  - '[REDACTED:vault-unseal-key]'\nunseal_shares: 5\n",
   ],
+  // OpenVPN's static key (`openvpn --genkey secret`): the block of its own name, hex lines.
+  [
+    "pem-private-key",
+    "#\n# 2048 bit OpenVPN static key\n#\n-----BEGIN OpenVPN Static key V1-----\ne5d4c3b2a1908f7e6d5c4b3a29180f7e\n-----END OpenVPN Static key V1-----\nkey-direction 1",
+    "e5d4c3b2a1908f7e6d5c4b3a29180f7e",
+    "#\n# 2048 bit OpenVPN static key\n#\n[REDACTED:pem-private-key]\nkey-direction 1",
+  ],
   // WordPress's keys and salts in `wp-config.php` (punctuation and blanks, any quote).
   [
     "wordpress-salt",
@@ -1080,6 +1087,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Words that start like this stop's catalogue prefixes.
+  "tr_dev_server started; sec-c-onfig; signkey-prod-missing; SCWRAPPERFUNCTIONS1; RGAPI-docs",
   // WordPress's sample placeholder, a name inside a longer one, a short value, the name alone.
   "define( 'NONCE_KEY',        'put your unique phrase here' );",
   "define('MY_AUTH_KEY', 'z8#Km2!pQ9@vR4$tW6^yB1'); define('AUTH_KEY', 'short');",

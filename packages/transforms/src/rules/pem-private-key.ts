@@ -25,7 +25,8 @@ import { byteSet } from "./byte-classes.js";
 const KINDS = ["", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED ", "SSH2 ENCRYPTED "];
 /** Base64 body, header lines (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: …`), escaped newlines. */
 const BODY = byteSet("A-Za-z0-9+/=:,.()\\ \t\r\n-");
-const END_LINE = byteSet("A-Z -");
+/** The END line's name (OpenVPN's have small letters and digits: `Static key V1`). */
+const END_LINE = byteSet("A-Za-z0-9 -");
 const DASH = 0x2d;
 
 /** The dashes before `BEGIN`, read behind the anchor and redacted with the block. */
@@ -39,6 +40,11 @@ export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
   anchors: [
     ...KINDS.map((kind) => `BEGIN ${kind}PRIVATE KEY-----`),
     "BEGIN PGP PRIVATE KEY BLOCK-----",
+    // OpenVPN's shared keys (`openvpn --genkey`): `secret`, `tls-auth`, `tls-crypt` and
+    // `tls-crypt-v2` keys, hex or base64 lines in a block of their own name.
+    "BEGIN OpenVPN Static key V1-----",
+    "BEGIN OpenVPN tls-crypt-v2 server key-----",
+    "BEGIN OpenVPN tls-crypt-v2 client key-----",
   ],
   lookbehind: { length: OPENING_DASHES, body: "-" },
   maxLength: 64,
