@@ -264,6 +264,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "e5d4c3b2a1908f7e6d5c4b3a29180f7e",
     "#\n# 2048 bit OpenVPN static key\n#\n[REDACTED:pem-private-key]\nkey-direction 1",
   ],
+  // A dotted value whose part is a token's, not a member's name (a short Vault token).
+  [
+    "secret-assignment",
+    "VAULT_TOKEN=hvs.Zq8vR3mK2pLx9Wq7Ys5Tu3\nX-Vault-Token: s.Zq8vR3mK2pLx9Wq7Ys5Tu3",
+    "Zq8vR3mK2pLx9Wq7Ys5Tu3",
+    "VAULT_TOKEN=[REDACTED:secret-assignment]\nX-Vault-Token: [REDACTED:secret-assignment]",
+  ],
   // WordPress's keys and salts in `wp-config.php` (punctuation and blanks, any quote).
   [
     "wordpress-salt",
@@ -1087,6 +1094,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Member paths whose parts have digits, none switching like a token's.
+  "e.token=n.value; token=this.base64UrlEncode2; password = config.dbPassword2; token: v2.utf8Bytes",
   // Words that start like this stop's catalogue prefixes.
   "tr_dev_server started; sec-c-onfig; signkey-prod-missing; SCWRAPPERFUNCTIONS1; RGAPI-docs",
   // WordPress's sample placeholder, a name inside a longer one, a short value, the name alone.

@@ -1333,7 +1333,12 @@ class AssignmentCandidate implements Candidate {
       return true;
     const call = text.includes("(") || text.includes("[");
     if (call && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return true;
-    if (complete && bare.includes(".") && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(bare))
+    if (
+      complete &&
+      bare.includes(".") &&
+      /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(bare) &&
+      !bare.split(".").some(isTokenPart)
+    )
       return true;
     // Minified code: a number or a literal word ending a statement (`tokenStart=0;for(`).
     const head = STATEMENT_END.test(text) ? /^([^;,)]*)[;,)]/.exec(text)?.[1] : undefined;
@@ -1675,6 +1680,17 @@ function digitSwitches(word: readonly number[]): number {
     wasDigit = digit;
   }
   return switches;
+}
+
+/**
+ * A part of a dotted value that is no member's name but a token's (`hvs.CAESIJ9a8b7c6d…`):
+ * 16+ letters and digits switching between them 4+ times (`sha256Digest`, `utf8Bytes`,
+ * `base64UrlEncode2` switch fewer).
+ */
+function isTokenPart(part: string): boolean {
+  if (part.length < 16) return false;
+  const bytes = Array.from(part, (c) => c.charCodeAt(0));
+  return digitSwitches(bytes) >= 4;
 }
 
 /** `value`, any case: a quoted word that may be a name/value pair's key. */
