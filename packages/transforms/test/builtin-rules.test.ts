@@ -1537,3 +1537,18 @@ describe("every case inside a JSON string (contexts are views)", () => {
     expect(out.endsWith('end","n":1}')).toBe(true);
   });
 });
+
+describe("keyword and header cases inside JSON inside a JSON string", () => {
+  // A tool's JSON result carried as a string in another JSON document escapes its escapes
+  // (`\\\"password\\\":`): the keyword and header rules read a run of backslashes as one.
+  const QUOTE_READERS = new Set(["secret-assignment", "key-assignment", "authorization-header"]);
+  const views = ALL_CASES.filter(([name, text]) => QUOTE_READERS.has(name) && !text.includes("\\"));
+
+  it.each(views)("%s: %j", (_name, text, secret) => {
+    const inner = JSON.stringify({ log: text });
+    const doc = JSON.stringify({ result: inner, n: 1 });
+    const out = redact(doc);
+    checkNoSecretPiece(out, JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1));
+    expect(out.endsWith('"}","n":1}')).toBe(true);
+  });
+});

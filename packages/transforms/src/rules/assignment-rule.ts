@@ -54,7 +54,16 @@
  */
 import { OPENSSL_PASSWORD_ARGUMENT } from "../command-flags.js";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, BLANK, byteSet, DIGIT, HEX_VALUE, QUOTE_CLOSER, QUOTES } from "./byte-classes.js";
+import {
+  ALNUM,
+  BLANK,
+  byteSet,
+  DIGIT,
+  HEX_VALUE,
+  MAX_BACKSLASHES,
+  QUOTE_CLOSER,
+  QUOTES,
+} from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
@@ -343,6 +352,8 @@ class AssignmentCandidate implements Candidate {
   escapedQuote = false;
   /** The previous byte was a backslash before a key's or value's quote. */
   quoteEscape = false;
+  /** Backslashes read after the first of a run (see `next`). */
+  backslashes = 0;
   /**
    * Hex digits of a `\uXXXX` escape after the name read so far (-1 outside one), and their
    * value: Gson and other HTML-safe JSON writers escape the `=` (`token\u003dx`).
@@ -383,6 +394,10 @@ class AssignmentCandidate implements Candidate {
   next(byte: number): Verdict {
     this.offset++;
     const here = this.anchorLength + this.offset - 1; // this byte's offset from the anchor's start
+    // A run of backslashes before a quote reads as one (see `MAX_BACKSLASHES`).
+    if (byte === 0x5c && this.quoteEscape)
+      return ++this.backslashes > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
+    this.backslashes = 0;
     for (;;) {
       switch (this.phase) {
         case Phase.First:
@@ -946,7 +961,7 @@ class AssignmentCandidate implements Candidate {
         case Phase.Held: {
           if (this.value.length === 0 || this.from > here) this.from = here - this.value.length;
           if (this.endsAtBackslash(byte)) {
-            this.value.pop();
+            this.value.length = this.semi - (here - this.value.length);
             if (!this.credible(true)) return Verdict.Reject;
             return this.quote === 0x3c ? this.xmlTail(false) : Verdict.Close;
           }
@@ -961,7 +976,8 @@ class AssignmentCandidate implements Candidate {
           }
           const ends = this.endsValue(byte);
           if (!ends) {
-            if ((this.quote === 0 || this.quote === 0x3c) && byte === 0x5c) this.backslash = here;
+            if ((this.quote === 0 || this.quote === 0x3c) && byte === 0x5c && this.backslash < 0)
+              this.backslash = here;
             this.noteSemicolon(byte, here);
             if (this.quote !== 0 && this.quote !== 0x3c && this.escaped) {
               this.escaped = false;
@@ -1006,8 +1022,10 @@ class AssignmentCandidate implements Candidate {
         }
         case Phase.Statement:
           // The closing quote (escaped, `\"`, inside a string), then the statement's `;`.
-          if (this.escapedQuote && this.count++ === 0)
+          if (this.escapedQuote && this.count++ === 0) {
+            this.quoteEscape = false;
             return byte === this.quote ? Verdict.Hold : Verdict.Reject;
+          }
           return byte === 0x3b ? Verdict.Close : Verdict.Reject;
         case Phase.XmlTail:
           if (this.backslash >= 0) {
@@ -1041,7 +1059,7 @@ class AssignmentCandidate implements Candidate {
           if (key === Semicolon.Undecided) return Verdict.Hold;
           if (this.endsValue(byte)) return holding ? Verdict.Close : Verdict.Reject;
           if ((this.quote === 0 || this.quote === 0x3c) && byte === 0x5c) {
-            this.backslash = here; // the next byte says whether it starts an escape
+            if (this.backslash < 0) this.backslash = here; // what follows says if it escapes
             return Verdict.Hold;
           }
           this.noteSemicolon(byte, here);
@@ -1264,7 +1282,8 @@ class AssignmentCandidate implements Candidate {
    */
   endsAtBackslash(byte: number): boolean {
     const at = this.backslash;
-    if (at < 0) return false;
+    // A run of backslashes (`\\n`, an escape escaped again): its letter follows the last.
+    if (at < 0 || byte === 0x5c) return false;
     this.backslash = -1;
     if (ESCAPE_LETTER[byte] !== 1) return false;
     this.semi = at;
@@ -1526,6 +1545,8 @@ class AssignmentCandidate implements Candidate {
     this.semi = here;
     this.count = 0;
     this.phase = Phase.Statement;
+    // The value ended at the backslash of its escaped closing quote: more may follow it.
+    this.quoteEscape = this.escapedQuote;
     return Verdict.Hold;
   }
 
@@ -1602,6 +1623,7 @@ class AssignmentCandidate implements Candidate {
   }
 
   stateKey(): number | undefined {
+    if (this.quoteEscape) return undefined;
     if (this.phase === Phase.Unquoted)
       return this.semi >= 0 || this.backslash >= 0
         ? undefined

@@ -18,7 +18,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet } from "./byte-classes.js";
+import { BLANK, byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
@@ -103,6 +103,8 @@ class AuthorizationCandidate implements Candidate {
   escapedQuote = false;
   /** The previous byte was a backslash before a quote. */
   quoteEscape = false;
+  /** Backslashes read after the first of a run. */
+  backslashes = 0;
   /** The credential is one token (a token scheme's). */
   single = false;
   /** Credential bytes seen. */
@@ -150,6 +152,10 @@ class AuthorizationCandidate implements Candidate {
 
   next(byte: number): Verdict {
     const here = ++this.here;
+    // A run of backslashes before a quote reads as one (see `MAX_BACKSLASHES`).
+    if (byte === 0x5c && this.quoteEscape)
+      return ++this.backslashes > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
+    this.backslashes = 0;
     for (;;) {
       switch (this.phase) {
         case Phase.Name:

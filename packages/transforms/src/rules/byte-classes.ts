@@ -77,3 +77,10 @@ export function classBodyProblem(spec: string): string | null {
   }
   return null;
 }
+
+/**
+ * Most backslashes in a run before an escaped quote: JSON inside a JSON string escapes its
+ * escapes (`\\\"password\\\":`), so rules read a run as its last backslash, up to three
+ * levels of strings (`\\\\\\\"`).
+ */
+export const MAX_BACKSLASHES = 7;
