@@ -164,6 +164,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "pypi", rule: "pypi-token", prefixes: ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], body: URLSAFE, minBody: 32, shape: "%{120:A-Za-z0-9_-}" },
   { family: "age", rule: "age-secret-key", prefixes: ["AGE-SECRET-KEY-1"], body: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", minBody: 40, shape: "%{58:QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L}" },
   { family: "aws", rule: "aws-bedrock", prefixes: ["ABSK"], body: B64, minBody: 60, shape: "ABSK{132:A-Za-z0-9+/}" },
+  // AWS STS session tokens (`aws sts get-session-token`, `assume-role`, an instance's
+  // credentials): base64 of a binary blob whose first bytes spell its kind, `IQoJb3JpZ2lu`
+  // (`…origin…`) now, `FwoGZXIvYXdz` (`…zer/aws…`) before; hundreds of characters.
+  { family: "aws", rule: "aws-session-token", prefixes: ["IQoJb3JpZ2lu", "FwoGZXIvYXdz"], body: B64, minBody: 100, maxBody: 3000, shape: "%{300:A-Za-z0-9+/}" },
   { family: "alibaba", rule: "alibaba-access-key", prefixes: ["LTAI"], body: B62, minBody: 16, shape: "LTAI{20:A-Za-z0-9}" },
   { family: "adafruit", rule: "adafruit-key", prefixes: ["aio_"], body: B62, minBody: 24, mixed: true, shape: "aio_{28:A-Za-z0-9}" },
   // Alphabets with `=` inside (not base64 padding) are capped near their length: a token may

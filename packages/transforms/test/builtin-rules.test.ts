@@ -271,6 +271,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zq8vR3mK2pLx9Wq7Ys5Tu3",
     "VAULT_TOKEN=[REDACTED:secret-assignment]\nX-Vault-Token: [REDACTED:secret-assignment]",
   ],
+  // A phpass hash may end in `.`: too short without it, it is the hash's, not a full stop.
+  [
+    "password-hash",
+    "admin:$P$BQ1Y3s0MfXZe1wRUE9ZtOHbljO61sV. (phpass)",
+    "$P$BQ1Y3s0MfXZe1wRUE9ZtOHbljO61sV.",
+    "admin:[REDACTED:password-hash] (phpass)",
+  ],
   // WordPress's keys and salts in `wp-config.php` (punctuation and blanks, any quote).
   [
     "wordpress-salt",

@@ -284,12 +284,17 @@ class TokenCandidate implements Candidate {
 
   /**
    * The run ended: a `.` just before the byte that ended it closes the sentence, not the
-   * token (`… dt0c01.X.Y.` keeps its full stop).
+   * token (`… dt0c01.X.Y.` keeps its full stop), unless the token is too short without it
+   * (a phpass hash, `$P$` and 31 characters of `./0-9A-Za-z`, may end in `.`).
    */
   private ended(): Verdict {
     if (this.dot >= 0 && this.dot === this.here - 2) {
       this.count--;
-      this.to = this.dot;
+      if (this.credential) {
+        this.to = this.dot;
+        return Verdict.Close;
+      }
+      this.count++;
     }
     return this.credential ? Verdict.Close : Verdict.Reject;
   }
