@@ -474,4 +474,5 @@ export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
   { family: "contentful", names: ["contentful"], shape: "{43:A-Za-z0-9_-}" },
   { family: "vonage", names: ["vonage", "nexmo"], shape: "{16:A-Za-z0-9}" },
   { family: "plivo", names: ["plivo"], shape: "{40:A-Za-z0-9}" },
+  { family: "sourcegraph", names: ["sourcegraph"], shape: "{40:a-f0-9}" },
 ];
