@@ -349,6 +349,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "cloudflare", rule: "cloudflare-tunnel-token", prefixes: ["eyJhIjoi"], body: B64, minBody: 60, maxBody: 400, shape: "%{150:A-Za-z0-9}=" },
   // Braintree (PayPal) access tokens: `access_token$<environment>$<merchant id>$<32 hex>`.
   { family: "braintree", rule: "braintree-access-token", prefixes: ["access_token$production$", "access_token$sandbox$"], body: "a-z0-9$", minBody: 40, maxBody: 64, mixed: "digit", shape: "%{16:a-z0-9}$" + "{32:a-f0-9}" },
+  // Anaconda's channel tokens, in the URL path as conda's documentation writes them
+  // (`https://conda.anaconda.org/t/<token>/<channel>`); the host stays.
+  { family: "anaconda", rule: "anaconda-token", prefixes: ["anaconda.org/t/", "anaconda.cloud/t/"], body: URLSAFE, minBody: 16, maxBody: 128, mixed: "digit", keepPrefix: true, shape: "https://conda.%{30:a-z0-9-}/channel" },
   // Jenkins' stored secrets (`credentials.xml`, `config.xml`, `Secret.toString()`): `{`, then
   // base64 of the version byte 1, the IV's length (16) and the data's as 4-byte integers
   // (`AQAAABAA` while the data is under 16 MiB), the IV and the encrypted data, then `}`.

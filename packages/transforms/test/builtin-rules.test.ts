@@ -278,6 +278,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "$P$BQ1Y3s0MfXZe1wRUE9ZtOHbljO61sV.",
     "admin:[REDACTED:password-hash] (phpass)",
   ],
+  // Azure's two keys of a resource, as `az … keys list` prints them.
+  [
+    "key-assignment",
+    '{"primaryKey": "Vq7pLm2xZ9wR4tW6yZ3a+b/Q0e8Jk1Nn5Ss7Uu==", "secondaryKey": "Zx9Kq2Lm8Np4Qr6Ab3dE5fG7"}',
+    "Vq7pLm2xZ9wR4tW6yZ3a+b/Q0e8Jk1Nn5Ss7Uu==",
+    '{"primaryKey": "[REDACTED:key-assignment]", "secondaryKey": "[REDACTED:key-assignment]"}',
+  ],
   // WordPress's keys and salts in `wp-config.php` (punctuation and blanks, any quote).
   [
     "wordpress-salt",
@@ -1101,6 +1108,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A table's primary key: a column's name, a flag, SQL.
+  'primaryKey: "id", primary_key = user_id, {"primaryKey": true}, PRIMARY KEY (id), secondaryKey: "email"',
   // Member paths whose parts have digits, none switching like a token's.
   "e.token=n.value; token=this.base64UrlEncode2; password = config.dbPassword2; token: v2.utf8Bytes",
   // Words that start like this stop's catalogue prefixes.

@@ -55,6 +55,9 @@ export const SECRET_KEY_QUALIFIERS: readonly string[] = [
   "db",
   "database",
   "priv",
+  // Azure's two keys of a resource (`az … keys list`: `"primaryKey": "…"`, `secondaryKey`).
+  "primary",
+  "secondary",
 ];
 
 const DASH = 0x2d;
