@@ -11,6 +11,7 @@
  */
 import type { RedactionRule } from "./rule.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
+import { AZURE_KEY_LIST_RULE } from "./rules/azure-key-list.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { BUNDLER_CREDENTIAL_RULE } from "./rules/bundler-credential.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
@@ -63,6 +64,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
   WORDPRESS_SALT_RULE,
+  AZURE_KEY_LIST_RULE,
   URL_USERINFO_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,

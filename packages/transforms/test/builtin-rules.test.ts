@@ -36,6 +36,10 @@ const ppk = (eol: string) =>
     "Private-MAC: 4f1c2b3a5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70",
   ].join(eol);
 
+/** An Azure storage account key (synthetic): 64 bytes in base64. */
+const AZURE_KEY =
+  "Lk6Xb+FLfvl6gGPGDivnsvGs2JM1zb5T/UxGTH8tW4L1VZ1DHxHKO2cT2BErOpmND5008nmlXUxURECStkZ6EQ==";
+
 /** A Vault unseal key (synthetic), in base64 and in hex. */
 const UNSEAL_B64 = "Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ+";
 const UNSEAL_HEX = "5e2c19a7f04b83d6e1c9a2b7f03d58e6c1a9b2f7e03d4c58a61b9e2f7c0d3a5b86";
@@ -284,6 +288,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     '{"primaryKey": "Vq7pLm2xZ9wR4tW6yZ3a+b/Q0e8Jk1Nn5Ss7Uu==", "secondaryKey": "Zx9Kq2Lm8Np4Qr6Ab3dE5fG7"}',
     "Vq7pLm2xZ9wR4tW6yZ3a+b/Q0e8Jk1Nn5Ss7Uu==",
     '{"primaryKey": "[REDACTED:key-assignment]", "secondaryKey": "[REDACTED:key-assignment]"}',
+  ],
+  // `az storage account keys list`: the `value` after a `keyName` in the same object.
+  [
+    "azure-access-key",
+    `[\n  {\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "${AZURE_KEY}"\n  }\n]\n- keyName: kerb1\n  permissions: FULL\n  value: ${AZURE_KEY}\n`,
+    AZURE_KEY,
+    '[\n  {\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "[REDACTED:azure-access-key]"\n  }\n]\n- keyName: kerb1\n  permissions: FULL\n  value: [REDACTED:azure-access-key]\n',
   ],
   // WordPress's keys and salts in `wp-config.php` (punctuation and blanks, any quote).
   [
@@ -1108,6 +1119,9 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A short value, code naming both, and a `value` in another object.
+  '{"keyName": "key1", "value": "short"}; const keyName = "x"; const value = compute();',
+  '{"keyName": "k"}, {"value": "Lk6Xb+FLfvl6gGPGDivnsvGs2JM1zb5T/UxGTH8tW4L1VZ1DHxHKO2cT2BErOpmND5008n"}',
   // A table's primary key: a column's name, a flag, SQL.
   'primaryKey: "id", primary_key = user_id, {"primaryKey": true}, PRIMARY KEY (id), secondaryKey: "email"',
   // Member paths whose parts have digits, none switching like a token's.
