@@ -31,13 +31,15 @@ const OBJECT_END = byteSet("{}[]");
 const LETTER = byteSet("A-Za-z");
 /** `value` as the seek phase reads it, a letter at a time. */
 const VALUE = "value";
+/** The anchor, as the seek phase reads it. */
+const NAME = "keyName";
 
 const Phase = { Seek: 0, Separator: 1, Key: 2 } as const;
 
 export const AZURE_KEY_LIST_RULE: MatcherRule = {
   kind: "matcher",
   name: "azure-access-key",
-  anchors: ["keyName"],
+  anchors: [NAME],
   maxLength: MAX_KEY + MAX_SEPARATOR,
   start(match): Candidate | undefined {
     // A member's name: after a quote (JSON), or a blank or a line's start (YAML).
@@ -54,6 +56,8 @@ class AzureKeyCandidate implements Candidate {
   private count = 0;
   /** Letters of `value` matched so far (-1: the byte before was a letter of another word). */
   private matched = 0;
+  /** Letters of `keyName` matched so far: another one starts another object's key. */
+  private again = 0;
   private colon = false;
 
   constructor(anchorLength: number) {
@@ -78,8 +82,11 @@ class AzureKeyCandidate implements Candidate {
         return this.separator(byte, here);
       }
       this.matched = 0;
+      this.again = 0;
       return Verdict.Hold;
     }
+    this.again = byte === NAME.charCodeAt(this.again) ? this.again + 1 : byte === 0x6b ? 1 : 0;
+    if (this.again === NAME.length) return Verdict.Reject; // its candidate reads on
     // `value` as a whole word only (not `values`, `keyvalue`).
     if (this.matched >= 0 && this.matched < VALUE.length && byte === VALUE.charCodeAt(this.matched))
       this.matched++;
