@@ -363,7 +363,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // PubNub's secret keys (`sec-c-`; the publish and subscribe keys, `pub-c-`, `sub-c-`, are public).
   { family: "pubnub", rule: "pubnub-secret-key", prefixes: ["sec-c-"], body: B64, minBody: 32, maxBody: 64, mixed: "digit", shape: "%{48:A-Za-z0-9}" },
   // Trigger.dev's secret keys, one per environment: `tr_dev_`, `tr_stg_`, `tr_prod_`.
-  { family: "trigger", rule: "trigger-secret-key", prefixes: ["tr_dev_", "tr_stg_", "tr_prod_"], body: B62, minBody: 20, maxBody: 64, mixed: "digit", shape: "%{20:A-Za-z0-9}" },
+  { family: "trigger", rule: "trigger-secret-key", prefixes: ["tr_dev_", "tr_stg_", "tr_prod_"], body: B62, minBody: 20, maxBody: 64, mixed: true, shape: "%{20:A-Za-z0-9}" },
   // Inngest's signing keys: `signkey-<environment>-` and 64 hex digits.
   { family: "inngest", rule: "inngest-signing-key", prefixes: ["signkey-prod-", "signkey-test-", "signkey-branch-"], body: "a-f0-9", minBody: 32, maxBody: 128, mixed: "digit", shape: "%{64:a-f0-9}" },
   // Axiom's API tokens (`xaat-`) and personal access tokens (`xapt-`): a UUID after each.

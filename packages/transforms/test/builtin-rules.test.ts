@@ -275,6 +275,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zq8vR3mK2pLx9Wq7Ys5Tu3",
     "VAULT_TOKEN=[REDACTED:secret-assignment]\nX-Vault-Token: [REDACTED:secret-assignment]",
   ],
+  // A password that starts with `!` and has a sign past its first word is no negation.
+  [
+    "secret-assignment",
+    "X_TOKEN=!l#48c9jN6!S#eVb\nDB_PASSWORD=O8E1k2d4I.nq",
+    "!l#48c9jN6!S#eVb",
+    "X_TOKEN=[REDACTED:secret-assignment]\nDB_PASSWORD=[REDACTED:secret-assignment]",
+  ],
   // A phpass hash may end in `.`: too short without it, it is the hash's, not a full stop.
   [
     "password-hash",
@@ -1126,6 +1133,8 @@ const SETTINGS = [
   'primaryKey: "id", primary_key = user_id, {"primaryKey": true}, PRIMARY KEY (id), secondaryKey: "email"',
   // Member paths whose parts have digits, none switching like a token's.
   "e.token=n.value; token=this.base64UrlEncode2; password = config.dbPassword2; token: v2.utf8Bytes",
+  // Negations in minified code: a number, a name before an operator, a bracket.
+  "token=!0,a=1;e.token=!1;token=!e||x;token=!e.t?1:0;password=!(a&&b);token=!!x;enabled=!disabled",
   // Words that start like this stop's catalogue prefixes.
   "tr_dev_server started; sec-c-onfig; signkey-prod-missing; SCWRAPPERFUNCTIONS1; RGAPI-docs",
   // WordPress's sample placeholder, a name inside a longer one, a short value, the name alone.

@@ -175,6 +175,12 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
 const KEYWORDS = new Map<string, string>();
 /** First bytes of a regular expression written as a value (`/^…`, `/[…`, `^[…`, `[…]+`). */
 const REGEX_START = byteSet("/^[");
+/**
+ * Code that negates: a bracket, or a number or a member path ending the value or before an
+ * operator or a call (`!0`, `!a.b`, `!e||x`, `!f(x)`, `!(…`).
+ */
+const NEGATION =
+  /^!+(?:\(|(?:[0-9]+|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*)(?:[-(;,)|&?:=<>!+*/^%\s]|$))/;
 /** A value with one of these may end a statement early (`tokenStart=0;for(`). */
 const STATEMENT_END = /[;,)]/;
 /** Whole values that are words, not secrets. */
@@ -1348,8 +1354,10 @@ class AssignmentCandidate implements Candidate {
 
   /** An unquoted value that is code: a call, a member path, an object or array literal. */
   codeNotValue(text: string, bare: string, first: number, complete: boolean): boolean {
-    if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26 || first === 0x21)
-      return true;
+    if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26) return true;
+    // A negation (`!0`, `!flag`, `!this.isValid()`, `!(a&&b)`); a sign past a name is a
+    // password's (`!l#48c9jN6!S#e`).
+    if (first === 0x21) return NEGATION.test(text);
     const call = text.includes("(") || text.includes("[");
     if (call && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return true;
     if (
@@ -1705,12 +1713,12 @@ function digitSwitches(word: readonly number[]): number {
 }
 
 /**
- * A part of a dotted value that is no member's name but a token's (`hvs.CAESIJ9a8b7c6d…`):
- * 16+ letters and digits switching between them 4+ times (`sha256Digest`, `utf8Bytes`,
- * `base64UrlEncode2` switch fewer).
+ * A part of a dotted value that is no member's name but a token's (`hvs.CAESIJ9a8b7c6d…`,
+ * `O8E1k2d4I.nq`): 8+ letters and digits switching between them 4+ times (`sha256Digest`,
+ * `utf8Bytes`, `base64UrlEncode2`, `md5Hash` switch fewer).
  */
 function isTokenPart(part: string): boolean {
-  if (part.length < 16) return false;
+  if (part.length < 8) return false;
   const bytes = Array.from(part, (c) => c.charCodeAt(0));
   return digitSwitches(bytes) >= 4;
 }
