@@ -303,6 +303,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     AZURE_KEY,
     '[\n  {\n    "keyName": "key1",\n    "permissions": "FULL",\n    "value": "[REDACTED:azure-access-key]"\n  }\n]\n- keyName: kerb1\n  permissions: FULL\n  value: [REDACTED:azure-access-key]\n',
   ],
+  // A flag's value may hold a password's signs: unquoted, and quoted (any byte but a blank).
+  [
+    "secret-assignment",
+    'tool --password "P@ssw0rd!x" --token MQ~!cjXo61XURIi~ -v',
+    "MQ~!cjXo61XURIi~",
+    'tool --password "[REDACTED:secret-assignment]" --token [REDACTED:secret-assignment] -v',
+  ],
   // WordPress's keys and salts in `wp-config.php` (punctuation and blanks, any quote).
   [
     "wordpress-salt",
@@ -1126,6 +1133,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Flags whose value is a word, a phrase, a placeholder or a file.
+  'tool --token "bearer" --password "Enter a password" --password "%s1" --password-file /etc/pw1',
   // A short value, code naming both, and a `value` in another object.
   '{"keyName": "key1", "value": "short"}; const keyName = "x"; const value = compute();',
   '{"keyName": "k"}, {"value": "Lk6Xb+FLfvl6gGPGDivnsvGs2JM1zb5T/UxGTH8tW4L1VZ1DHxHKO2cT2BErOpmND5008n"}',

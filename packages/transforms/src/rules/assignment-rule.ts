@@ -79,6 +79,14 @@ const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
 const COLON_FIELD = byteSet("A-Za-z0-9_./-");
 /** After a plural name: no `:` or `/`, which ARNs and resource paths hold (`"secrets": "arn:…"`). */
 const PLURAL_TOKEN_ALPHABET = byteSet("A-Za-z0-9+=_.~-");
+/** A flag's unquoted value: a token's bytes and a password's signs. */
+const PASSWORD_ALPHABET = byteSet("A-Za-z0-9+/=_.~:!@#%*^-");
+/** A quoted value's bytes where it must be one word: anything but blanks and line ends. */
+const NOT_BLANK = (() => {
+  const set = new Uint8Array(256).fill(1);
+  for (const b of [0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x0c]) set[b] = 0;
+  return set;
+})();
 /**
  * Bytes after a backslash that make an escape ending an unquoted value inside a string
  * (`"log":"TOKEN=x\nnext"`: the value is `x`, not `x\nnext`).
@@ -1385,6 +1393,16 @@ class AssignmentCandidate implements Candidate {
     return complete && this.colon && /^[A-Za-z_]+$/.test(bare);
   }
 
+  /**
+   * The bytes a value that must look like a token may hold: a flag's may hold a password's
+   * signs (`--password "P@ssw0rd!"`, `--token MQ~!cjXo61`), quoted any byte but a blank.
+   */
+  tokenAlphabet(unquoted: boolean): Uint8Array {
+    if (this.plural) return PLURAL_TOKEN_ALPHABET;
+    if (!this.flag || this.mode.vendor) return TOKEN_ALPHABET;
+    return unquoted ? PASSWORD_ALPHABET : NOT_BLANK;
+  }
+
   /** The value test, on the held bytes (`complete`: the value ended there). */
   credible(complete: boolean): boolean {
     const v = this.value;
@@ -1458,7 +1476,7 @@ class AssignmentCandidate implements Candidate {
       return !(complete && n < 4) && !v.some((b) => BLANK[b] === 1);
     if (this.strict || this.mode.vendor) {
       if (complete && n < (this.mode.vendor || this.plural ? 16 : 6)) return false;
-      const alphabet = this.plural ? PLURAL_TOKEN_ALPHABET : TOKEN_ALPHABET;
+      const alphabet = this.tokenAlphabet(unquoted);
       if (!v.every((b) => alphabet[b] === 1)) return false;
       if (!/[0-9]/.test(text) || !/[A-Za-z]/.test(text)) return false;
     }
