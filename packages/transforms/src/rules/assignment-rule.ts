@@ -82,11 +82,7 @@ const PLURAL_TOKEN_ALPHABET = byteSet("A-Za-z0-9+=_.~-");
 /** A flag's unquoted value: a token's bytes and a password's signs. */
 const PASSWORD_ALPHABET = byteSet("A-Za-z0-9+/=_.~:!@#%*^-");
 /** A quoted value's bytes where it must be one word: anything but blanks and line ends. */
-const NOT_BLANK = (() => {
-  const set = new Uint8Array(256).fill(1);
-  for (const b of [0x20, 0x09, 0x0a, 0x0d, 0x0b, 0x0c]) set[b] = 0;
-  return set;
-})();
+const NOT_BLANK = SPACE.map((b) => 1 - b);
 /**
  * Bytes after a backslash that make an escape ending an unquoted value inside a string
  * (`"log":"TOKEN=x\nnext"`: the value is `x`, not `x\nnext`).
