@@ -392,6 +392,14 @@ function wordBefore(input: InputRing, at: number): string {
   let s = end;
   while (s > floor && LETTER[input.byteAt(s - 1)] === 1) s--;
   if (s === floor && floor > 0 && LETTER[input.byteAt(floor - 1)] === 1) return "";
+  // The letter of a string's escape is no part of the word (`\nappKey`, as byteBefore reads).
+  if (
+    s < end &&
+    s >= 1 &&
+    input.byteAt(s - 1) === BACKSLASH &&
+    CONTROL_ESCAPES[input.byteAt(s)] !== 0
+  )
+    s++;
   let word = "";
   for (let p = s; p < end; p++) word += String.fromCharCode(input.byteAt(p));
   return word;

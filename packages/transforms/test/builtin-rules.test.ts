@@ -296,6 +296,34 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR4tW6yZ3a+b/Q0e8Jk1Nn5Ss7Uu==",
     '{"primaryKey": "[REDACTED:key-assignment]", "secondaryKey": "[REDACTED:key-assignment]"}',
   ],
+  // An application's, a routing or a one-time-password key (`key` after its word).
+  [
+    "key-assignment",
+    "appKey=Vq7pLm2xZ9wR4tW6yZ3a routing_key: Zx9Kq2Lm8Np4Qr6Ab3dE OTP_KEY=JBSWY3DPEHPK3PXP2345",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "appKey=[REDACTED:key-assignment] routing_key: [REDACTED:key-assignment] OTP_KEY=[REDACTED:key-assignment]",
+  ],
+  // A key named for a vendor no list knows: its value random (letters and digits switching).
+  [
+    "key-assignment",
+    "SHODAN_KEY=a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6 mapquestKey: 'Zq8vLm2xQw9rTy6uIo3p' Polygon key: 7Hx2Kq9Lm4Np8Rt3Vw6Y",
+    "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
+    "SHODAN_KEY=[REDACTED:key-assignment] mapquestKey: '[REDACTED:key-assignment]' Polygon key: [REDACTED:key-assignment]",
+  ],
+  // RFC 6750's scheme before a keyword's value: the token after it.
+  [
+    "secret-assignment",
+    "token: bearer Zq8vLm2xQw9rTy6uIo3p; auth_token='Bearer Vq7pLm2xZ9wR4tW6yZ3a'",
+    "Zq8vLm2xQw9rTy6uIo3p",
+    "token: bearer [REDACTED:secret-assignment]; auth_token='Bearer [REDACTED:secret-assignment]'",
+  ],
+  // A word given after a space, ending a list or a statement: the comma or `;` stays.
+  [
+    "secret-assignment",
+    "token Xk9mP2qL8vR4tW6yZ3aB, then password Vq7pLm2xZ9wR4tW6yZ3a;",
+    "Xk9mP2qL8vR4tW6yZ3aB",
+    "token [REDACTED:secret-assignment], then password [REDACTED:secret-assignment];",
+  ],
   // `az storage account keys list`: the `value` after a `keyName` in the same object.
   [
     "azure-access-key",
@@ -1138,6 +1166,10 @@ const SETTINGS = [
   // A short value, code naming both, and a `value` in another object.
   '{"keyName": "key1", "value": "short"}; const keyName = "x"; const value = compute();',
   '{"keyName": "k"}, {"value": "Lk6Xb+FLfvl6gGPGDivnsvGs2JM1zb5T/UxGTH8tW4L1VZ1DHxHKO2cT2BErOpmND5008n"}',
+  // A generic type in a declaration file.
+  "token_methods_supported: z.ZodOptional<z.ZodArray<z.ZodString>>;",
+  // A message queue's routing key, an app's name as its key, a scheme with no token.
+  'routing_key: orders.created.v2; appKey: "com.example.app"; token: bearer; token: Bearer auth',
   // A table's primary key: a column's name, a flag, SQL.
   'primaryKey: "id", primary_key = user_id, {"primaryKey": true}, PRIMARY KEY (id), secondaryKey: "email"',
   // Member paths whose parts have digits, none switching like a token's.
@@ -1268,14 +1300,15 @@ const SETTINGS = [
   "datadog org id key 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   // Another escaped character after a keyword, and a placeholder after an escaped `=`.
   '{"h":"password\\u003cbr\\u003e","q":"api_key\\u003d\\u003cyour key\\u003e"}',
-  // Keys that are no secret (a cache's, a table's), another word ending in the
-  // qualifier, an id or a file of a secret key, a value that is no token.
+  // Keys that are no secret (a cache's, a table's, random or not), another word ending in
+  // the qualifier (its value not random), an id or a file of a secret key, no token.
   "CACHE_KEY=user42abcdefghijklmn; partitionKey: tenant1a2b3c4d5e6f7g8; sortKey=created9abcdefghij",
-  "xlicense_key=Vq7pLm2xZ9wR4tW6yZ3a license_keys=Vq7pLm2xZ9wR4tW6yZ3a",
+  "CACHE_KEY=a1b2c3d4e5f6a7b8c9d0e1f2; storageKey: 'theme-preference-v2'; GPG_KEY=0A1B2C3D4E5F6A7B",
+  "xlicense_key=Vq7pLmxZwRtWyZab1234 license_keys=Vq7pLm2xZ9wR4tW6yZ3a",
   "LICENSE_KEY_ID=Vq7pLm2xZ9wR4tW6yZ3a\nclient_key: /etc/ssl/private/client.key",
   "SESSION_KEY=session appKey: process.env.APP_KEY jwtKeyword=Vq7pLm2xZ9wR4tW6yZ3a",
   // Prose: a public key, another word before `key`, no `:` after the words, YAML's `key:`.
-  "Public key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIXk9\nthe kernel key: Vq7pLm2xZ9wR4tW6yZ3a",
+  "Public key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIXk9\nthe kernel key: linux-image-6-amd64",
   "the license key is Vq7pLm2xZ9wR4tW6yZ3a\n- key: app\n  operator: Exists",
   // PowerShell: a cmdlet assigned, and a parameter that is no SecureString's value.
   "$password = Read-Host -AsSecureString; token = ConvertTo-Json $x",

@@ -81,6 +81,10 @@ const COLON_FIELD = byteSet("A-Za-z0-9_./-");
 const PLURAL_TOKEN_ALPHABET = byteSet("A-Za-z0-9+=_.~-");
 /** A flag's unquoted value: a token's bytes and a password's signs. */
 const PASSWORD_ALPHABET = byteSet("A-Za-z0-9+/=_.~:!@#%*^-");
+/** A type with type arguments: a name or a member path, `<`, names, `>`. */
+const GENERIC_TYPE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*<[A-Za-z_$][\w$.<>, |[\]]*>$/;
+/** Bytes that end a sentence or a list after a word given after a space. */
+const SENTENCE_END = byteSet(".,;");
 /** A quoted value's bytes where it must be one word: anything but blanks and line ends. */
 const NOT_BLANK = SPACE.map((b) => 1 - b);
 /**
@@ -263,7 +267,15 @@ interface Mode {
   readonly vendor: boolean;
   readonly boundary: boolean;
   readonly wholeWord: boolean;
+  /**
+   * The name says little (`SHODAN_KEY`, any word before `key`): the value must also be
+   * random, its letters and digits switching {@link RANDOM_SWITCHES}+ times. @default false
+   */
+  readonly random?: boolean;
 }
+
+/** Switches between letters and digits a value named only by `<word> key` needs. */
+const RANDOM_SWITCHES = 4;
 
 /** One assignment candidate (a class: one allocation per anchor occurrence). */
 class AssignmentCandidate implements Candidate {
@@ -972,6 +984,7 @@ class AssignmentCandidate implements Candidate {
           if (this.value.length === 0 || this.from > here) this.from = here - this.value.length;
           if (this.endsAtBackslash(byte)) {
             this.value.length = this.semi - (here - this.value.length);
+            this.dropFullStop(this.semi);
             if (!this.credible(true)) return Verdict.Reject;
             return this.quote === 0x3c ? this.xmlTail(false) : Verdict.Close;
           }
@@ -982,6 +995,12 @@ class AssignmentCandidate implements Candidate {
           }
           if (key === Semicolon.Undecided) {
             this.value.push(byte);
+            return Verdict.Hold;
+          }
+          if (BLANK[byte] === 1 && this.value.length === 6 && isBearer(this.value)) {
+            // RFC 6750's scheme before the token (`token: bearer …`, `"auth": "Bearer …"`).
+            this.value = [];
+            this.strict = true;
             return Verdict.Hold;
           }
           const ends = this.endsValue(byte);
@@ -1268,12 +1287,14 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
-   * A word given after a space (`password is hunter2.`) ended at `here`: a full stop ending
-   * it closes the sentence, not the value (the value ends before it, `to`).
+   * A word given after a space (`password is hunter2.`, `bearer X;`) ended before `here`: a
+   * full stop, comma or semicolon ending it closes the sentence or the list, not the value
+   * (the value ends before it, `to`).
    */
   dropFullStop(here: number): void {
     const v = this.value;
-    if (!this.strict || this.quote !== 0 || v.length < 2 || v[v.length - 1] !== 0x2e) return;
+    if (!this.strict || this.quote !== 0 || v.length < 2 || SENTENCE_END[v[v.length - 1]!] !== 1)
+      return;
     v.pop();
     this.semi = here - 1;
     this.semiQuote = false;
@@ -1317,6 +1338,8 @@ class AssignmentCandidate implements Candidate {
   namesNoSecret(): boolean {
     const tail = this.tail;
     if (tail === "") return false;
+    // A key named only by the word before it is one when its name ends there (`issuerKeyHash`).
+    if (this.mode.random === true) return true;
     // Names repeat (a log prints the same variables again and again): remember the verdicts.
     const seen = this.mode.vendor ? VENDOR_TAIL_VERDICTS : TAIL_VERDICTS;
     let verdict = seen.get(tail);
@@ -1364,6 +1387,8 @@ class AssignmentCandidate implements Candidate {
     if (first === 0x21) return NEGATION.test(text);
     const call = text.includes("(") || text.includes("[");
     if (call && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return true;
+    // A generic type (`token_methods: z.ZodOptional<z.ZodArray<z.ZodString>>;` in a `.d.ts`).
+    if (complete && bare.endsWith(">") && GENERIC_TYPE.test(bare)) return true;
     if (
       complete &&
       bare.includes(".") &&
@@ -1417,6 +1442,7 @@ class AssignmentCandidate implements Candidate {
       else if ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a) letter = true;
       else if (b !== 0x5f && b !== 0x2d) sign = true;
     }
+    if (this.mode.random === true && digitSwitches(v) < RANDOM_SWITCHES) return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
       return (
@@ -1714,6 +1740,11 @@ function isSiblingKey(word: string): boolean {
 }
 
 /** How often `word` switches between a digit and a letter (`a1b2` 3 times, `sha256With` twice). */
+/** `bearer` in any case. */
+function isBearer(word: readonly number[]): boolean {
+  return String.fromCharCode(...word).toLowerCase() === "bearer";
+}
+
 function digitSwitches(word: readonly number[]): number {
   let switches = 0;
   let wasDigit = -1;
@@ -1825,14 +1856,19 @@ export function assignmentRule(
  * at the anchor whether the name is sensitive (see `qualified-key.ts`); `afterColon`: the
  * anchor ends with the name's `:`.
  */
-export function tokenValueCandidate(match: AnchorMatch, afterColon = false): Candidate {
-  const candidate = new AssignmentCandidate(match, VENDOR_MODE);
+export function tokenValueCandidate(
+  match: AnchorMatch,
+  afterColon = false,
+  random = false,
+): Candidate {
+  const candidate = new AssignmentCandidate(match, random ? RANDOM_MODE : VENDOR_MODE);
   // The anchor ended with the name's `:` (`License key:`): the value comes next.
   if (afterColon) candidate.phase = Phase.AfterColon;
   return candidate;
 }
 
 const VENDOR_MODE: Mode = { vendor: true, boundary: false, wholeWord: false };
+const RANDOM_MODE: Mode = { ...VENDOR_MODE, random: true };
 
 keepShape(
   new AssignmentCandidate(

@@ -1,20 +1,23 @@
 /**
  * Keys named for what they unlock: `key` after a word that makes it a secret
  * (`LICENSE_KEY=…`, `sessionKey: …`, `"jwt-key": "…"`, `AZURE_STORAGE_ACCOUNT_KEY=…`,
- * `License key: …`). A cache's, a table's or a map's key (`CACHE_KEY`, `PARTITION_KEY`,
- * `sortKey`) names none of these words and is never read.
+ * `License key: …`), or after a word that may name a vendor (`SHODAN_KEY=…`, `mapquestKey`)
+ * when the value is random too. A cache's, a table's or a map's key (`CACHE_KEY`,
+ * `PARTITION_KEY`, `sortKey`) is never read: {@link NOT_SECRET_KEY_WORDS}.
  *
  * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, `eKey` with
  * its last letter in camelCase, `key:` after a space), so no common word's first bytes stop
  * the scan; the word itself is read from the bytes the redactor keeps before an anchor
  * (`AnchorMatch.wordBefore`), and nothing is held back for it. The value must look like a
- * token, as after a vendor's name: 16+ bytes of a token alphabet with a letter and a digit.
+ * token, as after a vendor's name: 16+ bytes of a token alphabet with a letter and a digit;
+ * after an unlisted word, also switching between letters and digits 4+ times
+ * (`a1b2c3d4…`, not `user42abcdefghijklmn`).
  *
  * @example
  * ```ts
  * import { redactText } from "@spool/transforms";
- * redactText("LICENSE_KEY=Xk9mP2qL8vR4tW6yZ3aB CACHE_KEY=user42abcdefghijklmn");
- * // "LICENSE_KEY=[REDACTED:key-assignment] CACHE_KEY=user42abcdefghijklmn"
+ * redactText("LICENSE_KEY=Xk9mP2qL8vR4tW6yZ3aB CACHE_KEY=u4x8c2a9b3d7e1f5g6h0");
+ * // "LICENSE_KEY=[REDACTED:key-assignment] CACHE_KEY=u4x8c2a9b3d7e1f5g6h0"
  * ```
  */
 import type { MatcherRule } from "../rule.js";
@@ -26,13 +29,11 @@ import { withNotAfter, withNotBefore, withWordBefore } from "./not-before.js";
 export const SECRET_KEY_QUALIFIERS: readonly string[] = [
   "license",
   "auth",
-  "session",
   "jwt",
   "account",
   "service",
   "client",
   "admin",
-  "storage",
   "ingest",
   "deploy",
   "write",
@@ -58,23 +59,64 @@ export const SECRET_KEY_QUALIFIERS: readonly string[] = [
   // Azure's two keys of a resource (`az … keys list`: `"primaryKey": "…"`, `secondaryKey`).
   "primary",
   "secondary",
+  // An application's key (Datadog's `DD_APP_KEY`, `appKey`), PagerDuty's `routing_key`, a
+  // merchant's key (payment gateways), a one-time-password seed (`totp_key`).
+  "app",
+  "application",
+  "routing",
+  "merchant",
+  "totp",
+  "otp",
+];
+
+/**
+ * Words before `key` that name no secret, or whose key other rules read (lowercase): a
+ * key of any other word (`SHODAN_KEY`, `mapquestKey`, `Polygon key:`) is read too, and its
+ * value must then be random as well as token-like (see `tokenValueCandidate`).
+ */
+export const NOT_SECRET_KEY_WORDS: readonly string[] = [
+  // Read by the keyword rules (`API_KEY`, `ACCESS_KEY`, `PRIVATE_KEY`, …).
+  ..."api access secret private encryption signing master hmac subscription".split(" "),
+  // A place in a data structure, a store or a message.
+  ..."cache partition sort foreign hash range row column table index composite".split(" "),
+  ..."object bucket map lookup dict kv redis memcache queue topic stream shard lock".split(" "),
+  ..."idempotency dedup dedupe unique natural surrogate route message event state".split(" "),
+  // A name, a label or a place in an interface.
+  ..."i18n translation locale lang label name type kind tag category group list item".split(" "),
+  ..."node tree child parent field form input attr prop data value query filter".split(" "),
+  ..."hot short menu nav tab page react render component element view".split(" "),
+  // Algolia's search-only key is public by design.
+  "search",
+  // Keys that are public or identify (`PUBLIC_KEY`, reCAPTCHA's `SITE_KEY`, a GPG
+  // fingerprint, an SSH key's path or its public half).
+  ..."public pub publishable site gpg pgp gnupg ssh host fingerprint user id".split(" "),
+  // Configuration and builds.
+  ..."config setting settings env registry file path asset bundle image version build".split(" "),
+  ..."commit branch release job task step test mock dummy example sample demo fake".split(" "),
 ];
 
 const DASH = 0x2d;
+/** Fewest letters of a word before `key` that is no listed qualifier. */
+const MIN_WORD = 3;
 
 /** `key` after a separator, in the case of the word before it. */
 const JOINED = ["_key", "_KEY", "_Key", "-key", "-KEY", "-Key", ".key"];
 
 /**
  * The rules: `name` on their markers, `qualifiers` the words (lowercase) that make the key a
- * secret. A rule per form, so that each rules out what it can before a candidate starts: `key`
- * after a separator only after a qualifier's last letter (`ACCESS_KEY`, `CACHE_KEY` end
- * there), camelCase only on the anchors of those letters (`eKey`, `tKey`, …) after another
- * letter, and a label's `key:` only after a space. Each is told the word before its anchor.
+ * secret, `notSecret` the words that never do; after any other word the value must also be
+ * random. A rule per form, so that each rules out what it can before a candidate starts: `key`
+ * after a separator only after a letter (`3_KEY` names nothing), camelCase on the anchors
+ * `aKey` … `zKey` after another letter, and a label's `key:` only after a space. Each is
+ * told the word before its anchor.
  */
-export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): MatcherRule[] {
+export function qualifiedKeyRules(
+  name: string,
+  qualifiers: readonly string[],
+  notSecret: readonly string[],
+): MatcherRule[] {
   const words = new Set(qualifiers);
-  const lastLetters = [...new Set(qualifiers.map((q) => q.charAt(q.length - 1)))];
+  const closed = new Set(notSecret);
   const rule = (anchors: string[], notBefore: Uint8Array, afterColon: boolean): MatcherRule =>
     withWordBefore(
       withNotBefore(
@@ -86,27 +128,34 @@ export function qualifiedKeyRules(name: string, qualifiers: readonly string[]): 
           start(match) {
             // camelCase: the anchor's first byte is the word's last letter.
             const letters = /^[a-z]Key$/.test(match.anchor)
-              ? `${match.wordBefore}${match.anchor[0]}`
+              ? `${match.wordBefore ?? ""}${match.anchor[0]}`
               : (match.wordBefore ?? "");
             const word = qualifierOf(letters);
-            if (word === undefined || !words.has(word)) return undefined;
+            if (word === undefined || word.length < MIN_WORD || closed.has(word)) return undefined;
+            // Laravel's `APP_KEY=base64:…` has its own rule, whose marker names it.
+            if (letters.endsWith("APP") && match.anchor === "_KEY") return undefined;
             // A kebab-case name reads as a keyword after a `-` does (`--license-key X`, as
             // `--api-token X`): a flag, whose value may follow a space.
             const kebab = match.anchor.startsWith("-");
-            return tokenValueCandidate(kebab ? { ...match, before: DASH } : match, afterColon);
+            return tokenValueCandidate(
+              kebab ? { ...match, before: DASH } : match,
+              afterColon,
+              !words.has(word),
+            );
           },
         },
         notBefore,
       ),
     );
-  const notLast = bytesBut(lastLetters.flatMap((c) => [c, c.toUpperCase()]));
+  const lower = [..."abcdefghijklmnopqrstuvwxyz"];
+  const notLetter = bytesBut([...lower, ...lower.map((c) => c.toUpperCase())]);
   return [
     // `keys`, `keyboard`: a longer word (as `Phase.First` would say).
-    withNotAfter(rule(JOINED, notLast, false), byteSet("a-z")),
+    withNotAfter(rule(JOINED, notLetter, false), byteSet("a-z")),
     withNotAfter(
       rule(
-        lastLetters.map((c) => `${c}Key`),
-        bytesBut([..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"]),
+        lower.map((c) => `${c}Key`),
+        notLetter,
         false,
       ),
       byteSet("a-z"),

@@ -17,7 +17,7 @@
 import { CONTEXT_PROVIDERS } from "../provider-catalogue.js";
 import type { MatcherRule } from "../rule.js";
 import { assignmentRule } from "./assignment-rule.js";
-import { qualifiedKeyRules, SECRET_KEY_QUALIFIERS } from "./qualified-key.js";
+import { NOT_SECRET_KEY_WORDS, qualifiedKeyRules, SECRET_KEY_QUALIFIERS } from "./qualified-key.js";
 
 export const AWS_SECRET_ASSIGNMENT_RULE: MatcherRule = assignmentRule("aws-secret-access-key", [
   ["secret", "access", "key"],
@@ -65,6 +65,7 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
 export const QUALIFIED_KEY_ASSIGNMENT_RULES: readonly MatcherRule[] = qualifiedKeyRules(
   "key-assignment",
   SECRET_KEY_QUALIFIERS,
+  NOT_SECRET_KEY_WORDS,
 );
 
 /** Names of vendors whose credentials have no prefix, as context (`Mailjet key: …` too). */
