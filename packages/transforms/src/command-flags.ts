@@ -23,7 +23,8 @@
  * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); Windows' `net use [device] \\host\share
  * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word);
  * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`);
- * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`).
+ * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`); sshpass's `-pX`;
+ * `rabbitmqctl add_user NAME X` (and `change_password`, `authenticate_user`).
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -65,6 +66,11 @@ interface CommandSecrets {
   readonly keyValue?: { readonly after: string; readonly flag: string };
   /** Oracle's `user/password[@db]`: the password in the first such word (sqlplus, Data Pump). */
   readonly slashLogin?: boolean;
+  /**
+   * After one of `verbs`, the positional word at `index` (0 the first after the verb, flags
+   * not counted) is a secret (`rabbitmqctl add_user NAME X`).
+   */
+  readonly verbPositional?: { readonly verbs: readonly string[]; readonly index: number };
 }
 
 const MYSQL: CommandSecrets = { attached: "-p" };
@@ -99,8 +105,9 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ...["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "az", "oras"].map(
     (name) => [name, LOGIN_P] as const,
   ),
+  // sshpass takes its password attached too (`-pX`).
+  ["sshpass", { ...DASH_P, attached: "-p" }],
   ...[
-    "sshpass",
     "psexec",
     "psexec64",
     "mongo",
@@ -133,6 +140,11 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ["cmdkey", { attached: "/pass:" }],
   ["schtasks", { next: ["/RP", "/rp"] }],
   ["net", {}],
+  // RabbitMQ's user commands: the password after the user's name.
+  [
+    "rabbitmqctl",
+    { verbPositional: { verbs: ["add_user", "change_password", "authenticate_user"], index: 1 } },
+  ],
   // A new secret's value on the command line: Kubernetes' literals, GitHub CLI's body.
   ["kubectl", { keyValue: { after: "secret", flag: "--from-literal=" } }],
   ["gh", { after: "secret", next: ["--body", "-b"] }],
@@ -171,6 +183,8 @@ export interface CommandScan {
   net: { verb: string | null; positionals: number; share: boolean } | null;
   /** The command's `keyValue.after` word was read. */
   keyValues: boolean;
+  /** Positional words read since one of the command's `verbPositional` verbs, or -1. */
+  afterVerb: number;
   /** Where the secret {@link secretIn} found last ends in its word (`user/pw@db`), or -1: its end. */
   stop: number;
 }
@@ -226,6 +240,7 @@ export function newCommandScan(): CommandScan {
     htpasswd: null,
     net: null,
     keyValues: false,
+    afterVerb: -1,
     slashLogin: false,
     stop: -1,
   };
@@ -262,6 +277,7 @@ export function secretIn(word: string, scan: CommandScan): number {
       command.name === "htpasswd" ? { batch: false, positionals: 0, password: 2 } : null;
     scan.net = command.name === "net" ? { verb: null, positionals: 0, share: false } : null;
     scan.keyValues = false;
+    scan.afterVerb = -1;
     scan.slashLogin = command.secrets.slashLogin === true;
     return -1;
   }
@@ -314,9 +330,25 @@ function commandFlag(word: string, scan: CommandScan): number {
     const equals = word.indexOf("=", keyValue.flag.length);
     if (scan.keyValues && word.startsWith(keyValue.flag) && equals > 0) return equals + 1;
   }
+  if (secrets.verbPositional !== undefined)
+    return verbPositional(word, secrets.verbPositional, scan);
   if (scan.net !== null) return netWord(word, scan.net);
   if (scan.slashLogin) return slashLogin(word, scan);
   return scan.htpasswd === null ? -1 : htpasswdWord(word, scan.htpasswd);
+}
+
+/** The word at the verb's secret place (see `verbPositional`): 0, else -1. */
+function verbPositional(
+  word: string,
+  rule: NonNullable<CommandSecrets["verbPositional"]>,
+  scan: CommandScan,
+): number {
+  if (word.startsWith("-")) return -1;
+  if (scan.afterVerb < 0) {
+    if (rule.verbs.includes(word)) scan.afterVerb = 0;
+    return -1;
+  }
+  return scan.afterVerb++ === rule.index ? 0 : -1;
 }
 
 /**

@@ -317,6 +317,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zq8vLm2xQw9rTy6uIo3p",
     "token: bearer [REDACTED:secret-assignment]; auth_token='Bearer [REDACTED:secret-assignment]'",
   ],
+  // Redis's passwords in its configuration and on its server's command line.
+  [
+    "secret-assignment",
+    "requirepass Zq8vLm2xQw9r\nredis-server --masterauth Vq7pLm2xZ9wR",
+    "Zq8vLm2xQw9r",
+    "requirepass [REDACTED:secret-assignment]\nredis-server --masterauth [REDACTED:secret-assignment]",
+  ],
   // A word given after a space, ending a list or a statement: the comma or `;` stays.
   [
     "secret-assignment",
@@ -1166,6 +1173,9 @@ const SETTINGS = [
   // A short value, code naming both, and a `value` in another object.
   '{"keyName": "key1", "value": "short"}; const keyName = "x"; const value = compute();',
   '{"keyName": "k"}, {"value": "Lk6Xb+FLfvl6gGPGDivnsvGs2JM1zb5T/UxGTH8tW4L1VZ1DHxHKO2cT2BErOpmND5008n"}',
+  // A CI log's cache keys: a lowercase word before a label's `key:` is prose, not a name.
+  "Cache restored from key: Linux-node-modules-5f1d3c2a9b8e7d6c5b4a39281706f5e4\nRestore key: v1-deps-4f5e6d7c8b9a0f1e2d3c",
+  "action key: 4f3a2b1c9d8e7f6a5b4c3d2e1f0a9b8c; Using key: 4f3a2b1c9d8e7f6a5b4c3d2e1f0a9b8c",
   // A generic type in a declaration file.
   "token_methods_supported: z.ZodOptional<z.ZodArray<z.ZodString>>;",
   // A message queue's routing key, an app's name as its key, a scheme with no token.

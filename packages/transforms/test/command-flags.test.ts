@@ -27,6 +27,12 @@ describe("redactCommandFlags", () => {
     ["htpasswd -bnB u Hunter2x", `htpasswd -bnB u ${M}`],
     ["htpasswd -bBC 10 f u Hunter2x", `htpasswd -bBC 10 f u ${M}`],
     ["sshpass -p Hunter2x ssh h", `sshpass -p ${M} ssh h`],
+    ["sshpass -pHunter2x ssh h", `sshpass -p${M} ssh h`],
+    ["rabbitmqctl add_user bob Hunter2x", `rabbitmqctl add_user bob ${M}`],
+    [
+      "rabbitmqctl -n r@h change_password bob Hunter2x",
+      `rabbitmqctl -n r@h change_password bob ${M}`,
+    ],
     ["mysql -pHunter2x", `mysql -p${M}`],
     ["PsExec.exe \\\\h -u bob -p Hunter2x cmd", `PsExec.exe \\\\h -u bob -p ${M} cmd`],
     ["curl -u user:Hunter2x https://x", `curl -u user:${M} https://x`],
@@ -108,6 +114,10 @@ describe("redactCommandFlags", () => {
       "net user bob /domain",
       'net use \\\\srv\\ipc$ "" /user:""',
       "net start spooler now",
+      // RabbitMQ: other verbs, a user's name alone.
+      "rabbitmqctl set_user_tags bob administrator",
+      "rabbitmqctl delete_user bob",
+      "rabbitmqctl add_user bob",
       // Oracle's OS authentication and a login without a password prompt for none.
       "sqlplus / as sysdba",
       "sqlplus scott@orcl @scripts/run.sql",

@@ -93,6 +93,8 @@ export const NOT_SECRET_KEY_WORDS: readonly string[] = [
   // Configuration and builds.
   ..."config setting settings env registry file path asset bundle image version build".split(" "),
   ..."commit branch release job task step test mock dummy example sample demo fake".split(" "),
+  // What a tool's log says it did with a key (`Restore key: …`, `Using key: …`).
+  ..."restore restored using request response action input output".split(" "),
 ];
 
 const DASH = 0x2d;
@@ -132,6 +134,10 @@ export function qualifiedKeyRules(
               : (match.wordBefore ?? "");
             const word = qualifierOf(letters);
             if (word === undefined || word.length < MIN_WORD || closed.has(word)) return undefined;
+            // A label's unlisted word must be a name, capitalized (`Shodan key: …`): a
+            // lowercase one is prose (`Cache restored from key: …`, `action key: …`).
+            if (afterColon && !words.has(word) && !/^[A-Z]/.test(letters.slice(-word.length)))
+              return undefined;
             // Laravel's `APP_KEY=base64:…` has its own rule, whose marker names it.
             if (letters.endsWith("APP") && match.anchor === "_KEY") return undefined;
             // A kebab-case name reads as a keyword after a `-` does (`--license-key X`, as

@@ -45,6 +45,9 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   // AWS Systems Manager's encrypted parameter type: its `Value` beside it is the secret
   // (`"Type": "SecureString", "Value": "…"`, a name/value pair).
   ["secure", "string"],
+  // Redis's passwords (`requirepass …` in redis.conf, `redis-server --requirepass …`).
+  ["requirepass"],
+  ["masterauth"],
 ]);
 
 /**
