@@ -317,6 +317,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zq8vLm2xQw9rTy6uIo3p",
     "token: bearer [REDACTED:secret-assignment]; auth_token='Bearer [REDACTED:secret-assignment]'",
   ],
+  // A personal access token named by its acronym, its value random.
+  [
+    "secret-assignment",
+    'ADO_PAT=abcdefghij2345klmnopqrs67tuvwxyzabcdefgh234567ijklmnop {"pat": "Zq8vLm2xQw9rTy6uIo3p"}',
+    "abcdefghij2345klmnopqrs67tuvwxyzabcdefgh234567ijklmnop",
+    'ADO_PAT=[REDACTED:secret-assignment] {"pat": "[REDACTED:secret-assignment]"}',
+  ],
   // Redis's passwords in its configuration and on its server's command line.
   [
     "secret-assignment",
@@ -1176,6 +1183,8 @@ const SETTINGS = [
   // A CI log's cache keys: a lowercase word before a label's `key:` is prose, not a name.
   "Cache restored from key: Linux-node-modules-5f1d3c2a9b8e7d6c5b4a39281706f5e4\nRestore key: v1-deps-4f5e6d7c8b9a0f1e2d3c",
   "action key: 4f3a2b1c9d8e7f6a5b4c3d2e1f0a9b8c; Using key: 4f3a2b1c9d8e7f6a5b4c3d2e1f0a9b8c",
+  // `pat` as a pattern, a value that is no random token, a longer name.
+  "pat = re.compile(r'\\d+'); pat: \"%Y-%m\"; pat='user42abcdefghijklmn'; pattern=Zq8vLm2xQw9rTy6uIo3p",
   // A generic type in a declaration file.
   "token_methods_supported: z.ZodOptional<z.ZodArray<z.ZodString>>;",
   // A message queue's routing key, an app's name as its key, a scheme with no token.

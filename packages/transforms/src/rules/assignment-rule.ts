@@ -1818,6 +1818,8 @@ export interface AssignmentRuleOptions {
   readonly boundary?: boolean;
   /** The keyword is a whole word: no letter or digit may follow it either. @default false */
   readonly wholeWord?: boolean;
+  /** The keyword says little: the value must be a random token (see `Mode.random`). @default false */
+  readonly random?: boolean;
 }
 
 /**
@@ -1833,6 +1835,7 @@ export function assignmentRule(
     vendor: options.vendor ?? false,
     boundary: (options.boundary ?? false) || (options.wholeWord ?? false),
     wholeWord: options.wholeWord ?? false,
+    random: options.random ?? false,
   };
   const rule: MatcherRule = {
     kind: "matcher",

@@ -65,6 +65,16 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
  * name of their own, so that a vendor's name before the key (`Algolia admin key:`) names
  * the span as a vendor's credential.
  */
+/**
+ * A personal access token named by its acronym alone (`ADO_PAT=…`, `"pat": "…"`): the
+ * value must be a random token (`pat = re.compile(…)`, `pat: "%Y-%m"` stay).
+ */
+export const PAT_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-assignment", [["pat"]], {
+  vendor: true,
+  wholeWord: true,
+  random: true,
+});
+
 export const QUALIFIED_KEY_ASSIGNMENT_RULES: readonly MatcherRule[] = qualifiedKeyRules(
   "key-assignment",
   SECRET_KEY_QUALIFIERS,
