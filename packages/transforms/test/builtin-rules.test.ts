@@ -1197,6 +1197,8 @@ const SETTINGS = [
   "token=!0,a=1;e.token=!1;token=!e||x;token=!e.t?1:0;password=!(a&&b);token=!!x;enabled=!disabled",
   // Words that start like this stop's catalogue prefixes.
   "tr_dev_server started; sec-c-onfig; signkey-prod-missing; SCWRAPPERFUNCTIONS1; RGAPI-docs",
+  // An uppercase digest that starts like a Salesforce org id, no `!` in it.
+  `sha512=00D${"5E2A1B3C4D5E6F7A8B9C0D1E2F3A4B5C".repeat(4)}`,
   // WordPress's sample placeholder, a name inside a longer one, a short value, the name alone.
   "define( 'NONCE_KEY',        'put your unique phrase here' );",
   "define('MY_AUTH_KEY', 'z8#Km2!pQ9@vR4$tW6^yB1'); define('AUTH_KEY', 'short');",

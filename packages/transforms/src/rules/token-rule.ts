@@ -63,6 +63,11 @@ export interface TokenRuleOptions {
    * (lowercase hex, as in a fingerprinted file name, is not the token). @default false
    */
   readonly mixed?: boolean | "digit" | "capital";
+  /**
+   * Require one of these bytes in the body, as a character-class body, instead of what
+   * `mixed` says (Salesforce's session id holds a `!` after its org id). @default none
+   */
+  readonly needs?: string;
   /** Keep the prefix readable and redact only the body (`AccountKey=[REDACTED:…]`). @default false */
   readonly keepPrefix?: boolean;
   /**
@@ -100,13 +105,15 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   const minBody = options.minBody;
   const maxBody = Math.max(minBody, options.maxBody ?? DEFAULT_MAX_BODY);
   const signal =
-    options.mixed === "digit"
-      ? DIGIT
-      : options.mixed === "capital"
-        ? CAPITAL
-        : options.mixed
-          ? DIGIT_OR_CAPITAL
-          : null;
+    options.needs !== undefined
+      ? byteSet(options.needs)
+      : options.mixed === "digit"
+        ? DIGIT
+        : options.mixed === "capital"
+          ? CAPITAL
+          : options.mixed
+            ? DIGIT_OR_CAPITAL
+            : null;
   const keepPrefix = options.keepPrefix ?? false;
   const longestPrefix = Math.max(...options.prefixes.map((p) => Buffer.byteLength(p)));
   const lead = options.lead ?? 0;

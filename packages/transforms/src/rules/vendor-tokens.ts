@@ -23,6 +23,7 @@ export function providerRule(format: ProviderFormat): MatcherRule {
     body: format.body,
     minBody: format.minBody,
     ...(format.mixed === undefined ? {} : { mixed: format.mixed }),
+    ...(format.needs === undefined ? {} : { needs: format.needs }),
     ...(format.maxBody === undefined ? {} : { maxBody: format.maxBody }),
     ...(format.innerEquals === true ? { padding: false } : {}),
     ...(format.keepPrefix === undefined ? {} : { keepPrefix: format.keepPrefix }),
