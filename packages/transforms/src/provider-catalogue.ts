@@ -358,10 +358,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // base64 of the version byte 1, the IV's length (16) and the data's as 4-byte integers
   // (`AQAAABAA` while the data is under 16 MiB), the IV and the encrypted data, then `}`.
   { family: "jenkins", rule: "jenkins-secret", prefixes: ["{AQAAABAA"], body: B64, minBody: 40, maxBody: 4000, shape: "%AA{2:A-Za-z0-9}{64:A-Za-z0-9+/}" },
-  // Riot Games' developer API keys: `RGAPI-` and a UUID.
   // Salesforce's session ids and OAuth access tokens: the org's id (`00D` and 12 or 15
   // characters), `!`, then the session's part.
   { family: "salesforce", rule: "salesforce-session", prefixes: ["00D"], body: "A-Za-z0-9!._", minBody: 90, maxBody: 160, needs: "!", shape: "00D{12:A-Za-z0-9}!AQ{94:A-Za-z0-9._}" },
+  // Riot Games' developer API keys: `RGAPI-` and a UUID.
   { family: "riot", rule: "riot-api-key", prefixes: ["RGAPI-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // Scaleway's access key ids: `SCW` and 17 capitals and digits (the secret key is a UUID).
   { family: "scaleway", rule: "scaleway-access-key", prefixes: ["SCW"], body: "A-Z0-9", minBody: 17, maxBody: 17, mixed: "digit", shape: "%{17:A-Z0-9}" },

@@ -984,7 +984,7 @@ class AssignmentCandidate implements Candidate {
           if (this.value.length === 0 || this.from > here) this.from = here - this.value.length;
           if (this.endsAtBackslash(byte)) {
             this.value.length = this.semi - (here - this.value.length);
-            this.dropFullStop(this.semi);
+            this.dropSentenceEnd(this.semi);
             if (!this.credible(true)) return Verdict.Reject;
             return this.quote === 0x3c ? this.xmlTail(false) : Verdict.Close;
           }
@@ -1041,7 +1041,7 @@ class AssignmentCandidate implements Candidate {
             this.phase = Phase.TypeWord;
             return Verdict.Hold;
           }
-          this.dropFullStop(here);
+          this.dropSentenceEnd(here);
           if (!this.credible(true)) return this.statementArgument(here);
           if (this.quote === 0x3c && byte !== 0x3c) {
             this.semi = here;
@@ -1291,7 +1291,7 @@ class AssignmentCandidate implements Candidate {
    * full stop, comma or semicolon ending it closes the sentence or the list, not the value
    * (the value ends before it, `to`).
    */
-  dropFullStop(here: number): void {
+  dropSentenceEnd(here: number): void {
     const v = this.value;
     if (!this.strict || this.quote !== 0 || v.length < 2 || SENTENCE_END[v[v.length - 1]!] !== 1)
       return;
@@ -1699,7 +1699,7 @@ class AssignmentCandidate implements Candidate {
     }
     // An XML element's text is a value only once its closing tag is seen.
     if (this.phase === Phase.Held && this.quote !== 0x3c) {
-      this.dropFullStop(this.anchorLength + this.offset);
+      this.dropSentenceEnd(this.anchorLength + this.offset);
       this.from = Math.min(this.from, this.anchorLength + this.offset - this.value.length);
       return this.credible(true) ? Verdict.Close : Verdict.Reject;
     }
@@ -1739,12 +1739,12 @@ function isSiblingKey(word: string): boolean {
   return word === "value" || word.endsWith(".value") || word === "parametervalue";
 }
 
-/** How often `word` switches between a digit and a letter (`a1b2` 3 times, `sha256With` twice). */
 /** `bearer` in any case. */
 function isBearer(word: readonly number[]): boolean {
   return String.fromCharCode(...word).toLowerCase() === "bearer";
 }
 
+/** How often `word` switches between a digit and a letter (`a1b2` 3 times, `sha256With` twice). */
 function digitSwitches(word: readonly number[]): number {
   let switches = 0;
   let wasDigit = -1;

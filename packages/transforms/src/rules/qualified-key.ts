@@ -79,22 +79,22 @@ export const NOT_SECRET_KEY_WORDS: readonly string[] = [
   ..."api access secret private encryption signing master hmac subscription".split(" "),
   // A place in a data structure, a store or a message.
   ..."cache partition sort foreign hash range row column table index composite".split(" "),
-  ..."object bucket map lookup dict kv redis memcache queue topic stream shard lock".split(" "),
+  ..."object bucket map lookup dict redis memcache queue topic stream shard lock".split(" "),
   ..."idempotency dedup dedupe unique natural surrogate route message event state".split(" "),
   // A name, a label or a place in an interface.
-  ..."i18n translation locale lang label name type kind tag category group list item".split(" "),
+  ..."translation locale lang label name type kind tag category group list item".split(" "),
   ..."node tree child parent field form input attr prop data value query filter".split(" "),
   ..."hot short menu nav tab page react render component element view".split(" "),
   // Algolia's search-only key is public by design.
   "search",
   // Keys that are public or identify (`PUBLIC_KEY`, reCAPTCHA's `SITE_KEY`, a GPG
   // fingerprint, an SSH key's path or its public half).
-  ..."public pub publishable site gpg pgp gnupg ssh host fingerprint user id".split(" "),
+  ..."public pub publishable site gpg pgp gnupg ssh host fingerprint user".split(" "),
   // Configuration and builds.
   ..."config setting settings env registry file path asset bundle image version build".split(" "),
   ..."commit branch release job task step test mock dummy example sample demo fake".split(" "),
   // What a tool's log says it did with a key (`Restore key: …`, `Using key: …`).
-  ..."restore restored using request response action input output".split(" "),
+  ..."restore restored using request response action output".split(" "),
 ];
 
 const DASH = 0x2d;
