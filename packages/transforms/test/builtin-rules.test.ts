@@ -320,9 +320,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   // A personal access token named by its acronym, its value random.
   [
     "secret-assignment",
-    'ADO_PAT=abcdefghij2345klmnopqrs67tuvwxyzabcdefgh234567ijklmnop {"pat": "Zq8vLm2xQw9rTy6uIo3p"}',
+    'ADO_PAT=abcdefghij2345klmnopqrs67tuvwxyzabcdefgh234567ijklmnop {"pat": "Zq8vLm2xQw9rTy6uIo3p"} SHODAN_AUTH=a1b2c3d4e5f6a7b8c9d0e1f2',
     "abcdefghij2345klmnopqrs67tuvwxyzabcdefgh234567ijklmnop",
-    'ADO_PAT=[REDACTED:secret-assignment] {"pat": "[REDACTED:secret-assignment]"}',
+    'ADO_PAT=[REDACTED:secret-assignment] {"pat": "[REDACTED:secret-assignment]"} SHODAN_AUTH=[REDACTED:secret-assignment]',
   ],
   // Redis's passwords in its configuration and on its server's command line.
   [
@@ -1183,6 +1183,8 @@ const SETTINGS = [
   // A CI log's cache keys: a lowercase word before a label's `key:` is prose, not a name.
   "Cache restored from key: Linux-node-modules-5f1d3c2a9b8e7d6c5b4a39281706f5e4\nRestore key: v1-deps-4f5e6d7c8b9a0f1e2d3c",
   "action key: 4f3a2b1c9d8e7f6a5b4c3d2e1f0a9b8c; Using key: 4f3a2b1c9d8e7f6a5b4c3d2e1f0a9b8c",
+  // `auth` naming a method or a flag, a longer name, a value that is no random token.
+  '"auth": true, auth: basic, oauth=Zq8vLm2xQw9rTy6uIo3p, auth_method=a1b2c3d4e5f6a7b8c9d0e1f2, auth=user42abcdefghijklmn',
   // `pat` as a pattern, a value that is no random token, a longer name.
   "pat = re.compile(r'\\d+'); pat: \"%Y-%m\"; pat='user42abcdefghijklmn'; pattern=Zq8vLm2xQw9rTy6uIo3p",
   // A generic type in a declaration file.

@@ -66,14 +66,16 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
  * the span as a vendor's credential.
  */
 /**
- * A personal access token named by its acronym alone (`ADO_PAT=…`, `"pat": "…"`): the
- * value must be a random token (`pat = re.compile(…)`, `pat: "%Y-%m"` stay).
+ * Names that say little alone: a personal access token by its acronym (`ADO_PAT=…`,
+ * `"pat": "…"`) and `auth` as a whole word (`SHODAN_AUTH=…`, `"auth": "…"`). The value must
+ * be a random token (`pat = re.compile(…)`, `pat: "%Y-%m"`, `auth: basic`, `"auth": true`
+ * stay).
  */
-export const PAT_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-assignment", [["pat"]], {
-  vendor: true,
-  wholeWord: true,
-  random: true,
-});
+export const PAT_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
+  "secret-assignment",
+  [["pat"], ["auth"]],
+  { vendor: true, wholeWord: true, random: true },
+);
 
 export const QUALIFIED_KEY_ASSIGNMENT_RULES: readonly MatcherRule[] = qualifiedKeyRules(
   "key-assignment",
