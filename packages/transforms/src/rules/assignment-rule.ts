@@ -71,7 +71,15 @@ import { withNotAfter, withNotBefore } from "./not-before.js";
 const NAME = byteSet("A-Za-z0-9_.-");
 const ALPHA = byteSet("A-Za-z");
 /** Words that make a vendor's key public (`Algolia search key`, Stripe's publishable key). */
-const PUBLIC_KEY_WORDS = new Set(["public", "publishable", "search", "site", "read", "readonly"]);
+/** Words before `key` that say it is public (Algolia's search key, reCAPTCHA's site key). */
+export const PUBLIC_KEY_WORDS: ReadonlySet<string> = new Set([
+  "public",
+  "publishable",
+  "search",
+  "site",
+  "read",
+  "readonly",
+]);
 const SPACE = byteSet(" \t\r\n\v\f");
 const TYPE_WORD = byteSet("A-Za-z0-9_.[]*");
 const TOKEN_ALPHABET = byteSet("A-Za-z0-9+/=_.~:-");
@@ -997,7 +1005,7 @@ class AssignmentCandidate implements Candidate {
             this.value.push(byte);
             return Verdict.Hold;
           }
-          if (BLANK[byte] === 1 && this.value.length === 6 && isBearer(this.value)) {
+          if (BLANK[byte] === 1 && spells(this.value, "bearer")) {
             // RFC 6750's scheme before the token (`token: bearer …`, `"auth": "Bearer …"`).
             this.value = [];
             this.strict = true;
@@ -1739,11 +1747,6 @@ function isSiblingKey(word: string): boolean {
   return word === "value" || word.endsWith(".value") || word === "parametervalue";
 }
 
-/** `bearer` in any case. */
-function isBearer(word: readonly number[]): boolean {
-  return String.fromCharCode(...word).toLowerCase() === "bearer";
-}
-
 /** How often `word` switches between a digit and a letter (`a1b2` 3 times, `sha256With` twice). */
 function digitSwitches(word: readonly number[]): number {
   let switches = 0;
@@ -1770,7 +1773,12 @@ function isTokenPart(part: string): boolean {
 
 /** `value`, any case: a quoted word that may be a name/value pair's key. */
 function isValueWord(word: readonly number[]): boolean {
-  return word.length === 5 && String.fromCharCode(...word).toLowerCase() === "value";
+  return spells(word, "value");
+}
+
+/** The bytes spell `lower` (a lowercase word) in any case. */
+function spells(bytes: readonly number[], lower: string): boolean {
+  return bytes.length === lower.length && String.fromCharCode(...bytes).toLowerCase() === lower;
 }
 
 /** Words that may stand between a vendor's name and `key`: letters, none that says public. */

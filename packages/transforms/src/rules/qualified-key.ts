@@ -21,7 +21,7 @@
  * ```
  */
 import type { MatcherRule } from "../rule.js";
-import { DECIDE, tokenValueCandidate } from "./assignment-rule.js";
+import { DECIDE, PUBLIC_KEY_WORDS, tokenValueCandidate } from "./assignment-rule.js";
 import { byteSet } from "./byte-classes.js";
 import { withNotAfter, withNotBefore, withWordBefore } from "./not-before.js";
 
@@ -85,11 +85,10 @@ export const NOT_SECRET_KEY_WORDS: readonly string[] = [
   ..."translation locale lang label name type kind tag category group list item".split(" "),
   ..."node tree child parent field form input attr prop data value query filter".split(" "),
   ..."hot short menu nav tab page react render component element view".split(" "),
-  // Algolia's search-only key is public by design.
-  "search",
-  // Keys that are public or identify (`PUBLIC_KEY`, reCAPTCHA's `SITE_KEY`, a GPG
-  // fingerprint, an SSH key's path or its public half).
-  ..."public pub publishable site gpg pgp gnupg ssh host fingerprint user".split(" "),
+  // Keys that are public or identify (`PUBLIC_KEY`, reCAPTCHA's `SITE_KEY`, Algolia's search
+  // key, a GPG fingerprint, an SSH key's path or its public half).
+  ...PUBLIC_KEY_WORDS,
+  ..."pub gpg pgp gnupg ssh host fingerprint user".split(" "),
   // Configuration and builds.
   ..."config setting settings env registry file path asset bundle image version build".split(" "),
   ..."commit branch release job task step test mock dummy example sample demo fake".split(" "),
