@@ -987,6 +987,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Mailjet key: [REDACTED:vendor-credential]\nMIXPANEL KEY=[REDACTED:vendor-credential]\ndatadog key [REDACTED:vendor-credential]\n",
   ],
   [
+    // A keyword, a space and `key` (`Secret key: …`, as a console prints a new key pair).
+    "secret-assignment",
+    "Secret key: Vq7pLm2xZ9wR4tW6yZ3a\nsecret key Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "Secret key: [REDACTED:secret-assignment]\nsecret key [REDACTED:secret-assignment]\n",
+  ],
+  [
     "vendor-credential",
     "twilio:\n  key: 3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f\n",
     "3f9a1c0e5b7d2a4c6e8f0a1b2c3d4e5f",
@@ -1347,6 +1354,7 @@ const SETTINGS = [
 /** Text that must come through unchanged. */
 const BENIGN = [
   "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
+  "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: ${SECRET_KEY}",
   "all tests pass\ntests pass: 12\nif ok: pass\npass = next\ncompass=north1 bypass=1 pass_through=yes",
   "openssl enc -aes256 -pass env:KEY_PASS -in f\nopenssl enc -aes256 -pass file:/run/pw -in f",
   "Enter your API key:\nset the API key in the settings page; the private key file is missing",

@@ -649,8 +649,13 @@ class AssignmentCandidate implements Candidate {
               this.phase = Phase.ValueStart;
               return Verdict.Hold;
             }
-            // A vendor's name, a space and `key` (`Mailjet key: …`): the word goes on the name.
-            if (this.mode.vendor && (byte === 0x3a || byte === 0x3d) && isKeyWord(this.value)) {
+            // A vendor's name or a keyword, a space and `key` (`Mailjet key: …`, `Secret key:
+            // …`): the word goes on the name.
+            if (
+              (this.mode.vendor || this.spaced) &&
+              (byte === 0x3a || byte === 0x3d) &&
+              isKeyWord(this.value)
+            ) {
               this.value = [];
               this.phase = byte === 0x3a ? Phase.AfterColon : Phase.AfterEquals;
               this.from = here + 1;
@@ -675,8 +680,9 @@ class AssignmentCandidate implements Candidate {
           }
           this.from = here + 1;
           if (BLANK[byte] === 1) {
-            if (this.mode.vendor && this.count > 0 && isKeyWord(this.value)) {
-              // `Datadog key <value>`: the word after `key` may be the value, as after a keyword.
+            if ((this.mode.vendor || this.spaced) && this.count > 0 && isKeyWord(this.value)) {
+              // `Datadog key <value>`, `secret key <value>`: the word after `key` may be the
+              // value, as after a keyword.
               this.keyLabel = true;
               this.phase = Phase.AfterName;
               this.count = 1;
