@@ -987,6 +987,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Mailjet key: [REDACTED:vendor-credential]\nMIXPANEL KEY=[REDACTED:vendor-credential]\ndatadog key [REDACTED:vendor-credential]\n",
   ],
   [
+    // A short keyword ending a camelCase name (MinIO's banner prints `RootPass: …`).
+    "secret-assignment",
+    'RootPass: Vq7pLm2xZ9wR4tW6yZ3a\nconst dbPass = "Vq7pLm2xZ9wR4tW6yZ3a";\nadminPwd=Vq7pLm2xZ9wR4tW6yZ3a\n',
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    'RootPass: [REDACTED:secret-assignment]\nconst dbPass = "[REDACTED:secret-assignment]";\nadminPwd=[REDACTED:secret-assignment]\n',
+  ],
+  [
     // A keyword, a space and `key` (`Secret key: …`, as a console prints a new key pair).
     "secret-assignment",
     "Secret key: Vq7pLm2xZ9wR4tW6yZ3a\nsecret key Vq7pLm2xZ9wR4tW6yZ3a\n",
@@ -1355,6 +1362,11 @@ const SETTINGS = [
 const BENIGN = [
   "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
   "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: ${SECRET_KEY}",
+  // camelCase names ending in `Pass` that are no password's, and values that are C++ or
+  // JavaScript code: a call on a scope or an optional call, a cast, a scoped constant.
+  "const renderPass = new RenderPass(scene, camera);\nisPass: true\nfirstPass = 0\nbypass=Vq7pLm2xZ9wR4tW6yZ3a",
+  "password = std::move(other);\ntoken = Token::Bearer1;\nPass *FP = static_cast<Pass *>(PassVector[N]);",
+  "Pass *ResultPass = nullptr;\nFSDiscriminatorPassword P = FSDiscriminatorPass::Pass1);\nokPass = this.opts.isEqual?.(a, b) ?? false;",
   "all tests pass\ntests pass: 12\nif ok: pass\npass = next\ncompass=north1 bypass=1 pass_through=yes",
   "openssl enc -aes256 -pass env:KEY_PASS -in f\nopenssl enc -aes256 -pass file:/run/pw -in f",
   "Enter your API key:\nset the API key in the settings page; the private key file is missing",

@@ -202,7 +202,7 @@ const STATEMENT_END = /[;,)]/;
 /** Whole values that are words, not secrets. */
 const NOT_SECRET_VALUES = new Set(
   (
-    "true false yes no on off null nil none undefined string number boolean bool int str bytes any " +
+    "true false yes no on off null nullptr nil none undefined string number boolean bool int str bytes any " +
     "unknown object await new this self typeof function async return required optional default readonly"
   ).split(" "),
 );
@@ -709,7 +709,9 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (byte === 0x3d && this.count === 0) {
+            // A declaration (`var xToken string = …`, `Type P = …`): code, spacing its `=`.
             this.phase = Phase.AfterEquals;
+            this.spacedEquals = true;
             return Verdict.Hold;
           }
           // An XML attribute pair: `<add key="ClearTextPassword" value="…" />`.
@@ -1399,8 +1401,20 @@ class AssignmentCandidate implements Candidate {
     // A negation (`!0`, `!flag`, `!this.isValid()`, `!(a&&b)`); a sign past a name is a
     // password's (`!l#48c9jN6!S#e`).
     if (first === 0x21) return NEGATION.test(text);
+    // A call or an index, on a member path (`foo.bar(x)`, `x?.(y)`) or a C++, Rust or PHP
+    // scope's (`std::move(other)`, `Foo::new()`), and C++'s casts (`static_cast<char *>(p)`).
     const call = text.includes("(") || text.includes("[");
-    if (call && /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*[[(]/.test(text)) return true;
+    if (call && CALL.test(text)) return true;
+    if (text.includes("_cast<") && CAST.test(text)) return true;
+    // A scoped name in code (`= FSDiscriminatorPass::Pass1`, `Token::Bearer;`): an enum's or
+    // a constant's (`PASSWORD=ab::cd12` in an env file may be a password).
+    if (
+      complete &&
+      bare.includes("::") &&
+      (this.spacedEquals || STATEMENT_END.test(text)) &&
+      SCOPED_NAME.test(bare)
+    )
+      return true;
     // A generic type (`token_methods: z.ZodOptional<z.ZodArray<z.ZodString>>;` in a `.d.ts`).
     if (complete && bare.endsWith(">") && GENERIC_TYPE.test(bare)) return true;
     if (
@@ -1753,6 +1767,11 @@ function isSiblingKey(word: string): boolean {
   return word === "value" || word.endsWith(".value") || word === "parametervalue";
 }
 
+/** A call or an index on a member or scope path (see `codeNotValue`). */
+const CALL = /^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
+const CAST = /^(?:static|dynamic|reinterpret|const)_cast</;
+const SCOPED_NAME = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
+
 /** How often `word` switches between a digit and a letter (`a1b2` 3 times, `sha256With` twice). */
 function digitSwitches(word: readonly number[]): number {
   let switches = 0;
@@ -1834,6 +1853,11 @@ export interface AssignmentRuleOptions {
   readonly wholeWord?: boolean;
   /** The keyword says little: the value must be a random token (see `Mode.random`). @default false */
   readonly random?: boolean;
+  /**
+   * The keyword ends a camelCase name (`dbPass`, `rootPwd`): only its capitalized spelling,
+   * after a lowercase letter, and as a whole word. @default false
+   */
+  readonly camelCase?: boolean;
 }
 
 /**
@@ -1845,27 +1869,36 @@ export function assignmentRule(
   keywords: readonly (readonly string[])[],
   options: AssignmentRuleOptions = {},
 ): MatcherRule {
+  const camelCase = options.camelCase ?? false;
   const mode: Mode = {
     vendor: options.vendor ?? false,
-    boundary: (options.boundary ?? false) || (options.wholeWord ?? false),
-    wholeWord: options.wholeWord ?? false,
+    boundary: !camelCase && ((options.boundary ?? false) || (options.wholeWord ?? false)),
+    wholeWord: camelCase || (options.wholeWord ?? false),
     random: options.random ?? false,
   };
+  const anchors = camelCase
+    ? keywords.map((words) => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(""))
+    : keywords.flatMap(keywordSpellings);
   const rule: MatcherRule = {
     kind: "matcher",
     name,
-    anchors: [...new Set(keywords.flatMap(keywordSpellings))],
+    anchors: [...new Set(anchors)],
     maxLength: DECIDE + 16,
     start(match): Candidate | undefined {
       if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
+      if (camelCase && LOWER[match.before] !== 1) return undefined;
       return new AssignmentCandidate(match, mode);
     },
   };
   // What `Phase.First` rejects: a lowercase letter (a longer word; `s` may be a plural, read
   // on), and for a whole word any letter or digit.
   withNotAfter(rule, byteSet(mode.wholeWord ? "A-Za-z0-9" : mode.vendor ? "a-z" : "a-rt-z"));
+  if (camelCase) return withNotBefore(rule, NOT_LOWER);
   return mode.boundary ? withNotBefore(rule, NOT_BEFORE) : rule;
 }
+
+const LOWER = byteSet("a-z");
+const NOT_LOWER = byteSet("\x00-`{-\xff");
 
 /**
  * A candidate read as after a vendor's name (the value must look like a token, and no word

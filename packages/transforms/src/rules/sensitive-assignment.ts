@@ -61,10 +61,16 @@ export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
 );
 
 /**
- * `LICENSE_KEY=`, `sessionKey:`, `"jwt-key":` (see `qualified-key.ts`): a
- * name of their own, so that a vendor's name before the key (`Algolia admin key:`) names
- * the span as a vendor's credential.
+ * The short keywords ending a camelCase name: `dbPass = "…"`, `RootPass: …` (MinIO's
+ * banner), `adminPwd`, `awsCreds`. The capital after a lowercase letter is the name's
+ * word boundary (`bypass`, `compass` stay); the value is judged as after any keyword.
  */
+export const CAMEL_SHORT_KEYWORD_RULE: MatcherRule = assignmentRule(
+  "secret-assignment",
+  [["pw"], ["pwd"], ["pass"], ["creds"]],
+  { camelCase: true },
+);
+
 /**
  * Names that say little alone: a personal access token by its acronym (`ADO_PAT=…`,
  * `"pat": "…"`) and `auth` as a whole word (`SHODAN_AUTH=…`, `"auth": "…"`). The value must
@@ -77,6 +83,11 @@ export const PAT_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   { vendor: true, wholeWord: true, random: true },
 );
 
+/**
+ * `LICENSE_KEY=`, `sessionKey:`, `"jwt-key":` (see `qualified-key.ts`): a
+ * name of their own, so that a vendor's name before the key (`Algolia admin key:`) names
+ * the span as a vendor's credential.
+ */
 export const QUALIFIED_KEY_ASSIGNMENT_RULES: readonly MatcherRule[] = qualifiedKeyRules(
   "key-assignment",
   SECRET_KEY_QUALIFIERS,
