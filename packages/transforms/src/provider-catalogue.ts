@@ -375,6 +375,12 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "axiom", rule: "axiom-token", prefixes: ["xaat-", "xapt-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // Deno Deploy personal (`ddp_`) and organization (`ddo_`) access tokens.
   { family: "deno", rule: "deno-deploy-token", prefixes: ["ddp_", "ddo_"], body: B62, minBody: 30, maxBody: 48, mixed: "digit", shape: "%{36:A-Za-z0-9}" },
+  // K3s' cluster tokens, as `k3s token create` and the server's token file give them:
+  // `K10`, the cluster CA's SHA-256 in hex, `::`, the user (`server`, `node`), `:`, the password.
+  { family: "k3s", rule: "k3s-token", prefixes: ["K10"], body: "A-Za-z0-9:._-", minBody: 70, maxBody: 256, needs: ":", shape: "%{64:a-f0-9}::server:{32:a-f0-9}" },
+  // A value a GitHub Actions step asks the runner to mask (`echo "::add-mask::$X"` traced by
+  // `set -x`, or run outside a runner): the workflow command names it a secret.
+  { family: "github", rule: "github-actions-mask", boundary: false, prefixes: ["::add-mask::"], body: "A-Za-z0-9_.~+/=-", minBody: 8, maxBody: 1024, keepPrefix: true, shape: "%{40:A-Za-z0-9_-}" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 

@@ -987,6 +987,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Mailjet key: [REDACTED:vendor-credential]\nMIXPANEL KEY=[REDACTED:vendor-credential]\ndatadog key [REDACTED:vendor-credential]\n",
   ],
   [
+    // HashiCorp's tokens: Consul's and Nomad's `SecretID`, Vault AppRole's `secret_id`, UUIDs.
+    "secret-assignment",
+    "SecretID:         3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\nSecret ID    = 3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\nsecret_id             3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\n",
+    "3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92",
+    "SecretID:         [REDACTED:secret-assignment]\nSecret ID    = [REDACTED:secret-assignment]\nsecret_id             [REDACTED:secret-assignment]\n",
+  ],
+  [
     // A short keyword ending a camelCase name (MinIO's banner prints `RootPass: …`).
     "secret-assignment",
     'RootPass: Vq7pLm2xZ9wR4tW6yZ3a\nconst dbPass = "Vq7pLm2xZ9wR4tW6yZ3a";\nadminPwd=Vq7pLm2xZ9wR4tW6yZ3a\n',
@@ -1362,6 +1369,8 @@ const SETTINGS = [
 const BENIGN = [
   "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
   "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: ${SECRET_KEY}",
+  // A secret's id that is no HashiCorp token: a name, an accessor, not a UUID.
+  '"SecretId": "prod/db/password"\nsecret_id_accessor    3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\nsecret_id=abc123def456ghi789',
   // camelCase names ending in `Pass` that are no password's, and values that are C++ or
   // JavaScript code: a call on a scope or an optional call, a cast, a scoped constant.
   "const renderPass = new RenderPass(scene, camera);\nisPass: true\nfirstPass = 0\nbypass=Vq7pLm2xZ9wR4tW6yZ3a",

@@ -329,6 +329,8 @@ class AssignmentCandidate implements Candidate {
   blankQuoted = false;
   /** The name is the keyword's plural (`credentials`): the value must look like a token. */
   plural = false;
+  /** The name is a `SecretID`: only a UUID is its value. */
+  uuidOnly = false;
   /** The value is a literal compared with the secret (`password == "…"`). */
   compared = false;
   /** The word being read between `password for` and `is`. */
@@ -468,7 +470,12 @@ class AssignmentCandidate implements Candidate {
             this.from = here + 1;
             return Verdict.Hold;
           }
-          if (this.namesNoSecret()) return Verdict.Reject;
+          if (this.namesNoSecret()) {
+            // HashiCorp's tokens are `SecretID`s (Consul, Nomad; Vault AppRole's `secret_id`),
+            // UUIDs; any other value named so is a name (AWS's `SecretId: prod/db`).
+            if (!SECRET_ID.test(this.tail) || this.keyword() !== "secret") return Verdict.Reject;
+            this.uuidOnly = true;
+          }
           this.phase = Phase.AfterName;
           this.count = 0;
           continue;
@@ -591,7 +598,9 @@ class AssignmentCandidate implements Candidate {
             // A value after a space only where the keyword ends the name (`password X`):
             // a vendor's name or a longer name followed by a word is prose or an id.
             this.spaced =
-              (this.tail === "" && !this.mode.vendor && !this.keyQuoted) || this.keyLabel;
+              (this.tail === "" && !this.mode.vendor && !this.keyQuoted) ||
+              this.keyLabel ||
+              this.uuidOnly;
             // A Go type (`var xToken string = "…"`), or the value itself after a space
             // (netrc `password X`, `api_token X`): the word is held until it says which.
             this.phase = Phase.TypeWord;
@@ -1471,6 +1480,7 @@ class AssignmentCandidate implements Candidate {
       else if (b !== 0x5f && b !== 0x2d) sign = true;
     }
     if (this.mode.random === true && digitSwitches(v) < RANDOM_SWITCHES) return false;
+    if (this.uuidOnly && (!complete || !UUID.test(String.fromCharCode(...v)))) return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
       return (
@@ -1766,6 +1776,9 @@ function isIsWord(word: readonly number[]): boolean {
 function isSiblingKey(word: string): boolean {
   return word === "value" || word.endsWith(".value") || word === "parametervalue";
 }
+
+const SECRET_ID = /^[_-]?(?:id|Id|ID)$/;
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** A call or an index on a member or scope path (see `codeNotValue`). */
 const CALL = /^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
