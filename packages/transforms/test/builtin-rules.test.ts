@@ -156,6 +156,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8",
     "GET /login?next=%2Fapp%3Fpassword%3D[REDACTED:secret-assignment]%26lang%3Den HTTP/1.1",
   ],
+  // A JSON body encoded once: the member's `":"` encoded, the value up to its `%22`.
+  [
+    "secret-assignment",
+    "GET /cb?state=%7B%22api_key%22%3A%20%22Zx9Kq2Lm8%22%2C%22n%22%3A1%7D HTTP/1.1",
+    "Zx9Kq2Lm8",
+    "GET /cb?state=%7B%22api_key%22%3A%20%22[REDACTED:secret-assignment]%22%2C%22n%22%3A1%7D HTTP/1.1",
+  ],
   // A typed declaration: the type after the colon, the value after the `=`.
   [
     "secret-assignment",
@@ -930,6 +937,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "<xToken>[REDACTED:secret-assignment]</xToken>",
   ],
   [
+    // Visual Basic's: `As` and the type.
+    "secret-assignment",
+    'Private Const ApiToken As String = "abc123def456"',
+    "abc123def456",
+    'Private Const ApiToken As String = "[REDACTED:secret-assignment]"',
+  ],
+  [
     "secret-assignment",
     'var xToken string = "abc123def456"',
     "abc123def456",
@@ -985,6 +999,14 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Mailjet key: 8d0cf10341929f8ed3b0a62463fd4372\nMIXPANEL KEY=8d0cf10341929f8ed3b0a62463fd4372\ndatadog key 8d0cf10341929f8ed3b0a62463fd4372\n",
     "8d0cf10341929f8ed3b0a62463fd4372",
     "Mailjet key: [REDACTED:vendor-credential]\nMIXPANEL KEY=[REDACTED:vendor-credential]\ndatadog key [REDACTED:vendor-credential]\n",
+  ],
+  [
+    // A table's row: Markdown's and MySQL's `|`, a box-drawn `│` (`npm token list`), psql's
+    // last column (no closing `|`).
+    "secret-assignment",
+    "| password | Vq7pLm2xZ9wR4tW6yZ3a |\n│ token          │ Vq7pLm2xZ9wR4tW6yZ3a │\n api_key | Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "| password | [REDACTED:secret-assignment] |\n│ token          │ [REDACTED:secret-assignment] │\n api_key | [REDACTED:secret-assignment]\n",
   ],
   [
     // HashiCorp's tokens: Consul's and Nomad's `SecretID`, Vault AppRole's `secret_id`, UUIDs.
@@ -1248,6 +1270,7 @@ const SETTINGS = [
   "curl --cookie cookies.txt --cookie-jar jar.txt https://x",
   "cookies: enabled",
   "q=password%3D%24%7BPW%7D&token%3Dabc&x=encodeURIComponent('api_key%3D')",
+  "password%22%3A%22%24%7BPW%7D%22 token%22%3A%22%22\nDim password As New SecureString()\nthe password as plain text",
   "a boundary is read through `%XX` (token%3Dghp_…); see above",
   "the password is required; Password is too short; if password is None: pass",
   "password is: string, token is 3, password is set to default",
@@ -1369,6 +1392,9 @@ const SETTINGS = [
 const BENIGN = [
   "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
   "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: ${SECRET_KEY}",
+  // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
+  "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
+  "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
   // A secret's id that is no HashiCorp token: a name, an accessor, not a UUID.
   '"SecretId": "prod/db/password"\nsecret_id_accessor    3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\nsecret_id=abc123def456ghi789',
   // camelCase names ending in `Pass` that are no password's, and values that are C++ or

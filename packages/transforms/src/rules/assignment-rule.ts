@@ -269,6 +269,8 @@ const Phase = {
   Subscript: 20,
   /** After a quoted argument that is no token (`password "…"`): the `;` that ends its statement. */
   Statement: 21,
+  /** A table's cell: the value ended at a blank; the cell's closing `|` or `│` must follow. */
+  CellTail: 22,
 } as const;
 
 interface Mode {
@@ -378,6 +380,13 @@ class AssignmentCandidate implements Candidate {
   spaced = false;
   /** A vendor's name was followed by the word `key` and a space (`Datadog key X`). */
   keyLabel = false;
+  /** Visual Basic's `As` came after the name: a type follows. */
+  asType = false;
+  /**
+   * A table's row (`| password | … |`, `│ token │ … │`): 1 once the name's cell closed, and
+   * for `│` (three bytes) the bytes of it read, as 2 and 3.
+   */
+  cell = 0;
   /** Vendor mode: a word between the name and `key` was read (`Algolia admin key`). */
   qualified = false;
   /** The value's quote came escaped (`\"` inside a string): a backslash ends the value. */
@@ -494,6 +503,8 @@ class AssignmentCandidate implements Candidate {
             this.phase = Phase.ValueStart;
             return Verdict.Hold;
           }
+          if (this.cell > 1 || (this.pending === 0x7c && BLANK[byte] === 1 && !this.doubled))
+            return this.cellSeparator(byte);
           if (this.pending !== 0) {
             // `||=` and `??=` (Ruby, JavaScript, C#, PHP); a lone `|` or `||` is no assignment.
             if (byte === this.pending && DOUBLED[byte] === 1 && !this.doubled) {
@@ -553,6 +564,10 @@ class AssignmentCandidate implements Candidate {
             this.spacedEquals = this.count > 0;
             this.equals = true;
           } else if (byte === 0x3a) this.phase = Phase.AfterColon;
+          else if (byte === BOX_VERTICAL[0] && this.count > 0 && !this.mode.vendor) {
+            this.cell = 2;
+            return Verdict.Hold;
+          }
           else if (
             byte === 0x3f ||
             byte === 0x2b ||
@@ -693,6 +708,14 @@ class AssignmentCandidate implements Candidate {
               // `Datadog key <value>`, `secret key <value>`: the word after `key` may be the
               // value, as after a keyword.
               this.keyLabel = true;
+              this.phase = Phase.AfterName;
+              this.count = 1;
+              this.value = [];
+              return Verdict.Hold;
+            }
+            if (!this.asType && this.count === 2 && spells(this.value, "as")) {
+              // Visual Basic's declaration (`Dim password As String = "…"`): the type next.
+              this.asType = true;
               this.phase = Phase.AfterName;
               this.count = 1;
               this.value = [];
@@ -1015,6 +1038,7 @@ class AssignmentCandidate implements Candidate {
           }
           const key = this.closesQuote(byte) ? Semicolon.Ends : this.semicolonKey(byte);
           if (key === Semicolon.Ends) {
+            if (this.cell === 1) return Verdict.Reject; // a cell ends at a blank
             this.value.length = this.semi - (here - this.value.length);
             return this.credible(true) ? Verdict.Close : Verdict.Reject;
           }
@@ -1068,6 +1092,16 @@ class AssignmentCandidate implements Candidate {
           }
           this.dropSentenceEnd(here);
           if (!this.credible(true)) return this.statementArgument(here);
+          if (this.cell === 1) {
+            // The row's last cell ends at the line's end (psql's tables draw no closing `|`).
+            if (!isCellValue(this.value)) return Verdict.Reject;
+            if (byte === 0x0a || byte === 0x0d) return Verdict.Close;
+            if (BLANK[byte] !== 1) return Verdict.Reject;
+            this.semi = here;
+            this.count = 0;
+            this.phase = Phase.CellTail;
+            return Verdict.Hold;
+          }
           if (this.quote === 0x3c && byte !== 0x3c) {
             this.semi = here;
             return this.xmlTail(true);
@@ -1081,6 +1115,13 @@ class AssignmentCandidate implements Candidate {
             return byte === this.quote ? Verdict.Hold : Verdict.Reject;
           }
           return byte === 0x3b ? Verdict.Close : Verdict.Reject;
+        case Phase.CellTail:
+          if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+          if (byte === 0x7c) return Verdict.Close;
+          // `│`, a byte at a time.
+          if (byte !== BOX_VERTICAL[this.count < 0 ? -this.count : 0]) return Verdict.Reject;
+          this.count = this.count < 0 ? this.count - 1 : -1;
+          return this.count === -3 ? Verdict.Close : Verdict.Hold;
         case Phase.XmlTail:
           if (this.backslash >= 0) {
             this.backslash = -1;
@@ -1323,6 +1364,26 @@ class AssignmentCandidate implements Candidate {
     v.pop();
     this.semi = here - 1;
     this.semiQuote = false;
+  }
+
+  /**
+   * The name's cell closing in a table's row, after a blank: `|` (in `pending`) or the bytes
+   * of `│` (`cell` counting them), then a blank; the value is the next cell's, a token-like
+   * word that a blank and the cell's own `|` or `│` must end (see `isCellValue`).
+   */
+  cellSeparator(byte: number): Verdict {
+    if (this.cell > 1 && this.cell < 4) {
+      if (byte !== BOX_VERTICAL[this.cell - 1]) return Verdict.Reject;
+      this.cell++;
+      return Verdict.Hold;
+    }
+    // The cell is the name's alone, the keyword ending it (a union type's `| …Params |` is code).
+    if (BLANK[byte] !== 1 || this.keyQuoted || this.tail !== "") return Verdict.Reject;
+    this.cell = 1;
+    this.pending = 0;
+    this.strict = true;
+    this.phase = Phase.ValueStart;
+    return Verdict.Hold;
   }
 
   /** The XML value ended at whitespace (`space`) or an escape: wait for its closing tag. */
@@ -1776,6 +1837,30 @@ function isIsWord(word: readonly number[]): boolean {
 function isSiblingKey(word: string): boolean {
   return word === "value" || word.endsWith(".value") || word === "parametervalue";
 }
+
+/** `│` (U+2502) in UTF-8: the column rule of a box-drawn table (`npm token list`). */
+const BOX_VERTICAL = [0xe2, 0x94, 0x82];
+
+/**
+ * A table's cell holds a secret's value only when it looks random (a shell pipeline's next
+ * command, `| sha256sum |`, is a word too): letters and digits switching 3+ times, or small
+ * letters, capitals and digits together, not as a type's name.
+ */
+function isCellValue(value: readonly number[]): boolean {
+  if (digitSwitches(value) >= 3) return true;
+  let lower = false;
+  let upper = false;
+  let digit = false;
+  for (const b of value) {
+    if (b >= 0x61 && b <= 0x7a) lower = true;
+    else if (b >= 0x41 && b <= 0x5a) upper = true;
+    else if (b >= 0x30 && b <= 0x39) digit = true;
+  }
+  return lower && upper && digit && !PASCAL_CASE.test(String.fromCharCode(...value));
+}
+
+/** A type's name of words and numbers (`Uint8Array`, `Sha256Hash`, in `Token | Uint8Array |`). */
+const PASCAL_CASE = /^(?:[A-Z][a-z]+|[0-9]+)+$/;
 
 const SECRET_ID = /^[_-]?(?:id|Id|ID)$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

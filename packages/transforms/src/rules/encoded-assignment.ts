@@ -1,7 +1,8 @@
 /**
  * Keyword assignments percent-encoded as a whole: a query string inside a URL parameter
- * (`?next=%2Fcb%3Fpassword%3Dhunter2%26user%3Dbob`, a redirect or a logged form body). The
- * name and its `%3D` are the anchor; the value is redacted up to what ends it in the text
+ * (`?next=%2Fcb%3Fpassword%3Dhunter2%26user%3Dbob`, a redirect or a logged form body), or a
+ * JSON member (`%22password%22%3A%22hunter2%22`). The name and its `%3D` (or `%22%3A%22`) are
+ * the anchor; the value is redacted up to what ends it in the text
  * encoded once more: a raw `&`, `+`, quote, `<`, `>`, `;`, `,`, `|`, backslash, closing
  * bracket or whitespace, or an escape of `&`, `+`, a quote, `<`, `>`, `;`, `#` or whitespace
  * (`%26`, `%20`, `%22`…). A raw byte outside ASCII says it is not encoded text at all. The value's own escapes stay in it: an
@@ -44,13 +45,19 @@ const KEYWORDS: readonly (readonly string[])[] = [
   ["private", "key"],
 ];
 
+/**
+ * What stands between the name and its value, encoded: `=`, and a JSON member's `":"`
+ * (`%7B%22password%22%3A%22…%22%7D`, a JSON body in a query parameter), either hex case.
+ */
+const SEPARATORS = ["%3D", "%3d", "%22%3A%22", "%22%3a%22", "%22%3A%20%22", "%22%3a%20%22"];
+
 export const ENCODED_ASSIGNMENT_RULE: MatcherRule = {
   kind: "matcher",
   name: "secret-assignment",
   anchors: KEYWORDS.flatMap((words) =>
     keywordSpellings([...words])
       .filter((spelling) => !spelling.includes(" "))
-      .flatMap((spelling) => [`${spelling}%3D`, `${spelling}%3d`]),
+      .flatMap((spelling) => SEPARATORS.map((separator) => spelling + separator)),
   ),
   maxLength: MAX_VALUE + 3,
   start: (match) => new EncodedValueCandidate(match.length),
