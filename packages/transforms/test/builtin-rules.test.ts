@@ -313,6 +313,12 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   // A key named for a vendor no list knows: its value random (letters and digits switching).
   [
     "key-assignment",
+    'shodanKEY: "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6"',
+    "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
+    'shodanKEY: "[REDACTED:key-assignment]"',
+  ],
+  [
+    "key-assignment",
     "SHODAN_KEY=a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6 mapquestKey: 'Zq8vLm2xQw9rTy6uIo3p' Polygon key: 7Hx2Kq9Lm4Np8Rt3Vw6Y",
     "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
     "SHODAN_KEY=[REDACTED:key-assignment] mapquestKey: '[REDACTED:key-assignment]' Polygon key: [REDACTED:key-assignment]",
@@ -1370,6 +1376,7 @@ const SETTINGS = [
   // Keys that are no secret (a cache's, a table's, random or not), another word ending in
   // the qualifier (its value not random), an id or a file of a secret key, no token.
   "CACHE_KEY=user42abcdefghijklmn; partitionKey: tenant1a2b3c4d5e6f7g8; sortKey=created9abcdefghij",
+  "cacheKEY=a1b2c3d4e5f6a7b8c9d0e1f2 xKEYS=a1b2c3d4e5f6a7b8c9d0e1f2 shodanKEY=hello",
   "CACHE_KEY=a1b2c3d4e5f6a7b8c9d0e1f2; storageKey: 'theme-preference-v2'; GPG_KEY=0A1B2C3D4E5F6A7B",
   "xlicense_key=Vq7pLmxZwRtWyZab1234 license_keys=Vq7pLm2xZ9wR4tW6yZ3a",
   "LICENSE_KEY_ID=Vq7pLm2xZ9wR4tW6yZ3a\nclient_key: /etc/ssl/private/client.key",
@@ -1391,7 +1398,7 @@ const SETTINGS = [
 /** Text that must come through unchanged. */
 const BENIGN = [
   "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
-  "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: ${SECRET_KEY}",
+  "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: $SECRET_KEY",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",

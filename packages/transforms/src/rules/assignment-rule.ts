@@ -567,8 +567,7 @@ class AssignmentCandidate implements Candidate {
           else if (byte === BOX_VERTICAL[0] && this.count > 0 && !this.mode.vendor) {
             this.cell = 2;
             return Verdict.Hold;
-          }
-          else if (
+          } else if (
             byte === 0x3f ||
             byte === 0x2b ||
             byte === 0x2e ||

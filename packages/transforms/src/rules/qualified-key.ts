@@ -128,7 +128,7 @@ export function qualifiedKeyRules(
           maxLength: DECIDE + 16,
           start(match) {
             // camelCase: the anchor's first byte is the word's last letter.
-            const letters = /^[a-z]Key$/.test(match.anchor)
+            const letters = /^[a-z]K(?:ey|EY)$/.test(match.anchor)
               ? `${match.wordBefore ?? ""}${match.anchor[0]}`
               : (match.wordBefore ?? "");
             const word = qualifierOf(letters);
@@ -164,6 +164,15 @@ export function qualifiedKeyRules(
         false,
       ),
       byteSet("a-z"),
+    ),
+    // A capitalized suffix on a lowercase name (`shodanKEY=…`), as generated names write it.
+    withNotAfter(
+      rule(
+        lower.map((c) => `${c}KEY`),
+        notLetter,
+        false,
+      ),
+      byteSet("A-Za-z"),
     ),
     // A form's label or prose, the words apart and a `:` after them (`License key: …`,
     // `INTEGRATION KEY: …`): anchored at `key:`, since a space inside an anchor would stop
