@@ -1007,6 +1007,14 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Mailjet key: [REDACTED:vendor-credential]\nMIXPANEL KEY=[REDACTED:vendor-credential]\ndatadog key [REDACTED:vendor-credential]\n",
   ],
   [
+    // An object named by a keyword in JSON: its first member's value, the member named by a
+    // host or a URL (Pulumi's `credentials.json`, `accessTokens`, a camelCase plural).
+    "secret-assignment",
+    '{"accessTokens": {"https://api.pulumi.com": "Vq7pLm2xZ9wR4tW6yZ3a"}, "gitlab-token": {"gitlab.com": "Vq7pLm2xZ9wR4tW6yZ3a"}}',
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    '{"accessTokens": {"https://api.pulumi.com": "[REDACTED:secret-assignment]"}, "gitlab-token": {"gitlab.com": "[REDACTED:secret-assignment]"}}',
+  ],
+  [
     // A table's row: Markdown's and MySQL's `|`, a box-drawn `│` (`npm token list`), psql's
     // last column (no closing `|`).
     "secret-assignment",
@@ -1402,6 +1410,10 @@ const BENIGN = [
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
+  // Objects named by a keyword that describe it: a JSON Schema, OpenAPI's security scheme, a
+  // reference, a Mongoose schema; and a camelCase plural's plain value.
+  '"password": {"type": "string", "minLength": 8}, "apiKey": {"in": "header", "name": "X-Api-Key"}',
+  '"secret": {"$ref": "#/definitions/x"}\ntoken: { type: String, required: true }\n{"accessTokens": "Vq7pLm2xZ9wR4tW6yZ3a"}',
   // A secret's id that is no HashiCorp token: a name, an accessor, not a UUID.
   '"SecretId": "prod/db/password"\nsecret_id_accessor    3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\nsecret_id=abc123def456ghi789',
   // camelCase names ending in `Pass` that are no password's, and values that are C++ or

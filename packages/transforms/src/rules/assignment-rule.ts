@@ -331,6 +331,8 @@ class AssignmentCandidate implements Candidate {
   blankQuoted = false;
   /** The name is the keyword's plural (`credentials`): the value must look like a token. */
   plural = false;
+  /** The name is a camelCase plural (`accessTokens`): only an object of tokens is its value. */
+  objectOnly = false;
   /** The name is a `SecretID`: only a UUID is its value. */
   uuidOnly = false;
   /** The value is a literal compared with the secret (`password == "…"`). */
@@ -465,7 +467,11 @@ class AssignmentCandidate implements Candidate {
             // token, as after a vendor's name (`tokens: 4096`, `"credentials": "include"`,
             // `secrets: inherit` are settings); one that ends a camelCase name names a place
             // or a resource (`keyVaultToStoreSecrets: cmp2-qat-12083`).
-            if (this.afterLetter) return Verdict.Reject;
+            // In JSON it may still name an object of tokens (`"accessTokens": {…}`, below).
+            if (this.afterLetter) {
+              if (this.nameBefore !== 0x22) return Verdict.Reject;
+              this.objectOnly = true;
+            }
             this.plural = true;
             this.strict = true;
             this.phase = Phase.AfterName;
@@ -873,8 +879,13 @@ class AssignmentCandidate implements Candidate {
             if (byte === this.childQuote) this.childQuote = 0;
             return Verdict.Hold;
           }
+          // After a keyword, a quoted member's name is anything (a host, a URL): the keyword
+          // named the object, the value must look like a token.
+          if (this.childQuote !== 0 && !this.mode.vendor && URL_NAME[byte] === 1)
+            return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
           // The child's name must not say it is an id, a region, a URL… (`stripe:\n  id: …`).
-          if (byte !== 0x3a || this.childQuote !== 0 || this.namesNoSecret()) return Verdict.Reject;
+          if (byte !== 0x3a || this.childQuote !== 0) return Verdict.Reject;
+          if (this.mode.vendor && this.namesNoSecret()) return Verdict.Reject;
           this.phase = Phase.AfterColon;
           this.count = 0;
           return Verdict.Hold;
@@ -986,8 +997,18 @@ class AssignmentCandidate implements Candidate {
             this.breaks = 0;
             return Verdict.Hold;
           }
-          if (this.mode.vendor && this.colon && this.quote === 0 && byte === 0x7b && !this.block) {
-            // `"stripe": {"key": "…"}`: the value is the object's first member's.
+          if (
+            (this.mode.vendor || this.keyQuoted) &&
+            this.colon &&
+            this.quote === 0 &&
+            byte === 0x7b &&
+            !this.block
+          ) {
+            // `"stripe": {"key": "…"}`: the value is the object's first member's; after a
+            // keyword's quoted name (`"accessTokens": {"https://api.pulumi.com": "…"}`, Pulumi's
+            // credentials) the member's name may be a host's or a URL, its value a token.
+            if (!this.mode.vendor) this.strict = true;
+            this.objectOnly = false;
             this.block = true;
             this.braced = true;
             this.colon = false;
@@ -1541,6 +1562,7 @@ class AssignmentCandidate implements Candidate {
     }
     if (this.mode.random === true && digitSwitches(v) < RANDOM_SWITCHES) return false;
     if (this.uuidOnly && (!complete || !UUID.test(String.fromCharCode(...v)))) return false;
+    if (this.objectOnly) return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
       return (
@@ -1836,6 +1858,9 @@ function isIsWord(word: readonly number[]): boolean {
 function isSiblingKey(word: string): boolean {
   return word === "value" || word.endsWith(".value") || word === "parametervalue";
 }
+
+/** Bytes of a host's name or a URL, beyond a name's (`https://api.pulumi.com`). */
+const URL_NAME = byteSet(":/.@%?=&~+-");
 
 /** `│` (U+2502) in UTF-8: the column rule of a box-drawn table (`npm token list`). */
 const BOX_VERTICAL = [0xe2, 0x94, 0x82];
