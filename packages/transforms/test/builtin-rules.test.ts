@@ -149,6 +149,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4",
     "The generated admin password is [REDACTED:secret-assignment]. Log in now.",
   ],
+  // Prose that sets the value: verbs after the keyword, then `to`.
+  [
+    "secret-assignment",
+    "root password set to Zx9Kq2Lm8\nAdmin password was changed to: Zx9Kq2Lm8\n",
+    "Zx9Kq2Lm8",
+    "root password set to [REDACTED:secret-assignment]\nAdmin password was changed to: [REDACTED:secret-assignment]\n",
+  ],
   // A query string encoded once more: `%3D` after the keyword, the value up to `%26`.
   [
     "secret-assignment",
@@ -1410,6 +1417,7 @@ const BENIGN = [
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
+  "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",
   // Objects named by a keyword that describe it: a JSON Schema, OpenAPI's security scheme, a
   // reference, a Mongoose schema; and a camelCase plural's plain value.
   '"password": {"type": "string", "minLength": 8}, "apiKey": {"in": "header", "name": "X-Api-Key"}',

@@ -331,6 +331,8 @@ class AssignmentCandidate implements Candidate {
   blankQuoted = false;
   /** The name is the keyword's plural (`credentials`): the value must look like a token. */
   plural = false;
+  /** The words after the keyword are verbs before `to` (`password was set to …`), not `for … is`. */
+  verbs = false;
   /** The name is a camelCase plural (`accessTokens`): only an object of tokens is its value. */
   objectOnly = false;
   /** The name is a `SecretID`: only a UUID is its value. */
@@ -655,12 +657,17 @@ class AssignmentCandidate implements Candidate {
               this.phase = byte === 0x3a ? Phase.AfterColon : Phase.ValueStart;
               return Verdict.Hold;
             }
-            // `the password for user "postgres" is "admin"`: a few words, then `is`.
-            if (this.spaced && BLANK[byte] === 1 && isForWord(this.value)) {
-              this.count = 0;
-              this.phrase = "";
-              this.phase = Phase.ForPhrase;
-              return Verdict.Hold;
+            // `the password for user "postgres" is "admin"`: a few words, then `is`; `root
+            // password set to X`, `password was changed to: X`: verbs, then `to`.
+            if (this.spaced && BLANK[byte] === 1 && !this.mode.vendor) {
+              const verb = isVerbWord(this.value);
+              if (verb || isForWord(this.value)) {
+                this.verbs = verb;
+                this.count = 0;
+                this.phrase = "";
+                this.phase = Phase.ForPhrase;
+                return Verdict.Hold;
+              }
             }
             // Cisco IOS's `password 0 X`, `secret 7 X`: the encryption type before the value
             // (0 the password itself, 7 its reversible encoding), which must look like a
@@ -1653,15 +1660,15 @@ class AssignmentCandidate implements Candidate {
     if (++this.count > MAX_PHRASE || (SPACE[byte] === 1 && BLANK[byte] !== 1))
       return Verdict.Reject;
     if (BLANK[byte] !== 1) {
-      if (this.phrase.length < 3) this.phrase += String.fromCharCode(byte);
+      if (this.phrase.length < MAX_VERB) this.phrase += String.fromCharCode(byte);
       return Verdict.Hold;
     }
-    if (this.phrase === "is") {
+    if (this.verbs ? this.phrase === "to" || this.phrase === "to:" : this.phrase === "is") {
       this.count = 0;
       this.strict = true;
       this.prose = true;
       this.phase = Phase.ValueStart;
-    }
+    } else if (this.verbs && !VERBS.has(this.phrase)) return Verdict.Reject;
     this.phrase = "";
     return Verdict.Hold;
   }
@@ -1845,6 +1852,16 @@ function otherQuote(quote: number): number {
 /** `for` (`password for user X is …`). */
 function isForWord(word: readonly number[]): boolean {
   return word.length === 3 && word[0] === 0x66 && word[1] === 0x6f && word[2] === 0x72;
+}
+
+/** Verbs between a keyword and the `to` before its value (`password was changed to X`). */
+const VERBS = new Set("was has been is set changed reset updated".split(" "));
+/** Bytes of a phrase's word kept: the longest of `VERBS`. */
+const MAX_VERB = 7;
+
+/** The word starts a phrase of `VERBS` (`set`, `was`, `has`, `changed`…). */
+function isVerbWord(word: readonly number[]): boolean {
+  return word.length <= MAX_VERB && word.length >= 3 && VERBS.has(String.fromCharCode(...word));
 }
 
 function isIsWord(word: readonly number[]): boolean {
