@@ -378,6 +378,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // K3s' cluster tokens, as `k3s token create` and the server's token file give them:
   // `K10`, the cluster CA's SHA-256 in hex, `::`, the user (`server`, `node`), `:`, the password.
   { family: "k3s", rule: "k3s-token", prefixes: ["K10"], body: "A-Za-z0-9:._-", minBody: 70, maxBody: 256, needs: ":", shape: "%{64:a-f0-9}::server:{32:a-f0-9}" },
+  // Mattermost's incoming webhooks: `/hooks/` and the hook's key, 26 small letters and digits
+  // (a letter among them: GitHub's `/hooks/<id>` is a number).
+  { family: "mattermost", rule: "mattermost-webhook", boundary: false, prefixes: ["/hooks/"], body: "a-z0-9", minBody: 26, maxBody: 26, needs: "a-z", keepPrefix: true, shape: "https://chat.example.com%{26:a-z0-9}" },
   // A value a GitHub Actions step asks the runner to mask (`echo "::add-mask::$X"` traced by
   // `set -x`, or run outside a runner): the workflow command names it a secret.
   { family: "github", rule: "github-actions-mask", boundary: false, prefixes: ["::add-mask::"], body: "A-Za-z0-9_.~+/=-", minBody: 8, maxBody: 1024, keepPrefix: true, shape: "%{40:A-Za-z0-9_-}" },
