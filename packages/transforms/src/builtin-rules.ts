@@ -23,6 +23,7 @@ import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import { PGPASS_RULE } from "./rules/pgpass.js";
 import {
+  API_SUFFIX_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   CAMEL_SHORT_KEYWORD_RULE,
   PAT_ASSIGNMENT_RULE,
@@ -77,5 +78,8 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   BASIC_AUTH_FLAG_RULE,
   COMMAND_FLAG_RULE,
   VENDOR_ASSIGNMENT_RULE,
+  // After the vendors' rule, so a span both find is named for the vendor (`HEROKU_API=…`):
+  // a tie goes to the name listed first.
+  API_SUFFIX_RULE,
   ...QUALIFIED_KEY_ASSIGNMENT_RULES,
 ]);

@@ -1037,6 +1037,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "SecretID:         [REDACTED:secret-assignment]\nSecret ID    = [REDACTED:secret-assignment]\nsecret_id             [REDACTED:secret-assignment]\n",
   ],
   [
+    // A name ending in `_API` or `-api` with a random value: a vendor's key named for its API.
+    "key-assignment",
+    "SHODAN_API=a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6\nalphavantage-api: a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6\n",
+    "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
+    "SHODAN_API=[REDACTED:key-assignment]\nalphavantage-api: [REDACTED:key-assignment]\n",
+  ],
+  [
     // A short keyword ending a camelCase name (MinIO's banner prints `RootPass: …`).
     "secret-assignment",
     'RootPass: Vq7pLm2xZ9wR4tW6yZ3a\nconst dbPass = "Vq7pLm2xZ9wR4tW6yZ3a";\nadminPwd=Vq7pLm2xZ9wR4tW6yZ3a\n',
@@ -1418,6 +1425,7 @@ const BENIGN = [
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
   "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",
+  "REST_API=enabled USE_API=v2 PUBLIC_API=https://api.example.com/v1 x_api_version=2 GET /api/v1/x",
   // Objects named by a keyword that describe it: a JSON Schema, OpenAPI's security scheme, a
   // reference, a Mongoose schema; and a camelCase plural's plain value.
   '"password": {"type": "string", "minLength": 8}, "apiKey": {"in": "header", "name": "X-Api-Key"}',

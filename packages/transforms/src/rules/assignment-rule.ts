@@ -1997,6 +1997,12 @@ export interface AssignmentRuleOptions {
    * after a lowercase letter, and as a whole word. @default false
    */
   readonly camelCase?: boolean;
+  /**
+   * The keyword is a name's last word after `_` or `-` (`SHODAN_API=…`): anchored with the
+   * separator, lowercase or capitals, after a letter or a digit, and as a whole word.
+   * @default false
+   */
+  readonly suffix?: boolean;
 }
 
 /**
@@ -2009,15 +2015,23 @@ export function assignmentRule(
   options: AssignmentRuleOptions = {},
 ): MatcherRule {
   const camelCase = options.camelCase ?? false;
+  const suffix = options.suffix ?? false;
+  // The bytes that must stand before a camelCase or suffix anchor (the name's start).
+  const after = camelCase ? LOWER : suffix ? ALNUM : undefined;
   const mode: Mode = {
     vendor: options.vendor ?? false,
-    boundary: !camelCase && ((options.boundary ?? false) || (options.wholeWord ?? false)),
-    wholeWord: camelCase || (options.wholeWord ?? false),
+    boundary: after === undefined && ((options.boundary ?? false) || (options.wholeWord ?? false)),
+    wholeWord: after !== undefined || (options.wholeWord ?? false),
     random: options.random ?? false,
   };
   const anchors = camelCase
     ? keywords.map((words) => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(""))
-    : keywords.flatMap(keywordSpellings);
+    : suffix
+      ? keywords.flatMap((words) => {
+          const word = words.join("_");
+          return ["_", "-"].flatMap((sep) => [sep + word, sep + word.toUpperCase()]);
+        })
+      : keywords.flatMap(keywordSpellings);
   const rule: MatcherRule = {
     kind: "matcher",
     name,
@@ -2025,19 +2039,20 @@ export function assignmentRule(
     maxLength: DECIDE + 16,
     start(match): Candidate | undefined {
       if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
-      if (camelCase && LOWER[match.before] !== 1) return undefined;
+      if (after !== undefined && after[match.before] !== 1) return undefined;
       return new AssignmentCandidate(match, mode);
     },
   };
   // What `Phase.First` rejects: a lowercase letter (a longer word; `s` may be a plural, read
   // on), and for a whole word any letter or digit.
   withNotAfter(rule, byteSet(mode.wholeWord ? "A-Za-z0-9" : mode.vendor ? "a-z" : "a-rt-z"));
-  if (camelCase) return withNotBefore(rule, NOT_LOWER);
+  if (after !== undefined) return withNotBefore(rule, after === LOWER ? NOT_LOWER : NOT_ALNUM);
   return mode.boundary ? withNotBefore(rule, NOT_BEFORE) : rule;
 }
 
 const LOWER = byteSet("a-z");
 const NOT_LOWER = byteSet("\x00-`{-\xff");
+const NOT_ALNUM = byteSet("\x00-/:-@[-`{-\xff");
 
 /**
  * A candidate read as after a vendor's name (the value must look like a token, and no word

@@ -72,6 +72,18 @@ export const CAMEL_SHORT_KEYWORD_RULE: MatcherRule = assignmentRule(
 );
 
 /**
+ * A name ending in `_API` (`SHODAN_API=…`, `alphavantage-api: …`): a vendor's key named for
+ * its API, when the value is a random token (`REST_API=enabled`, `USE_API=v2` stay), marked
+ * as a key after any word is (`qualified-key.ts`). The separator is in the anchor, so a web
+ * log's `/api/` is no stop.
+ */
+export const API_SUFFIX_RULE: MatcherRule = assignmentRule("key-assignment", [["api"]], {
+  suffix: true,
+  vendor: true,
+  random: true,
+});
+
+/**
  * Names that say little alone: a personal access token by its acronym (`ADO_PAT=…`,
  * `"pat": "…"`) and `auth` as a whole word (`SHODAN_AUTH=…`, `"auth": "…"`). The value must
  * be a random token (`pat = re.compile(…)`, `pat: "%Y-%m"`, `auth: basic`, `"auth": true`
