@@ -1549,6 +1549,12 @@ class AssignmentCandidate implements Candidate {
     return unquoted ? PASSWORD_ALPHABET : NOT_BLANK;
   }
 
+  /** The name allows one shape of value only, and the value is not it (`SecretID`, `accessTokens`). */
+  narrowed(complete: boolean): boolean {
+    if (this.objectOnly) return true;
+    return this.uuidOnly && (!complete || !UUID.test(String.fromCharCode(...this.value)));
+  }
+
   /** The value test, on the held bytes (`complete`: the value ended there). */
   credible(complete: boolean): boolean {
     const v = this.value;
@@ -1568,8 +1574,7 @@ class AssignmentCandidate implements Candidate {
       else if (b !== 0x5f && b !== 0x2d) sign = true;
     }
     if (this.mode.random === true && digitSwitches(v) < RANDOM_SWITCHES) return false;
-    if (this.uuidOnly && (!complete || !UUID.test(String.fromCharCode(...v)))) return false;
-    if (this.objectOnly) return false;
+    if (this.narrowed(complete)) return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
       return (
