@@ -18,6 +18,7 @@ import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
 import { CREDENTIAL_CALL_RULE } from "./rules/credential-call.js";
 import { ENCODED_ASSIGNMENT_RULE } from "./rules/encoded-assignment.js";
+import { GENERATED_PASSWORD_RULE } from "./rules/generated-password.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
@@ -64,6 +65,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   SQL_PASSWORD_RULE,
   CREDENTIAL_CALL_RULE,
   PGPASS_RULE,
+  GENERATED_PASSWORD_RULE,
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
   WORDPRESS_SALT_RULE,

@@ -1022,6 +1022,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     '{"accessTokens": {"https://api.pulumi.com": "[REDACTED:secret-assignment]"}, "gitlab-token": {"gitlab.com": "[REDACTED:secret-assignment]"}}',
   ],
   [
+    // MySQL's temporary root password in its error log (`mysqld --initialize`).
+    "generated-password",
+    "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: k#9QhZu;tQg0w\n",
+    "k#9QhZu;tQg0w",
+    "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: [REDACTED:generated-password]\n",
+  ],
+  [
     // A table's row: Markdown's and MySQL's `|`, a box-drawn `│` (`npm token list`), psql's
     // last column (no closing `|`).
     "secret-assignment",
@@ -1426,6 +1433,7 @@ const BENIGN = [
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
   "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",
   "REST_API=enabled USE_API=v2 PUBLIC_API=https://api.example.com/v1 x_api_version=2 GET /api/v1/x",
+  "a password is generated for each user\nthe password is generated for root@localhost:",
   // Objects named by a keyword that describe it: a JSON Schema, OpenAPI's security scheme, a
   // reference, a Mongoose schema; and a camelCase plural's plain value.
   '"password": {"type": "string", "minLength": 8}, "apiKey": {"in": "header", "name": "X-Api-Key"}',
