@@ -1022,6 +1022,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     '{"accessTokens": {"https://api.pulumi.com": "[REDACTED:secret-assignment]"}, "gitlab-token": {"gitlab.com": "[REDACTED:secret-assignment]"}}',
   ],
   [
+    // Elasticsearch's `elastic` password: a node's first start, then after a reset.
+    "elastic-password",
+    "Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`):\n  vV53lp*dQ0pJsl=P66p+\n\nPassword for the [elastic] user successfully reset.\nNew value: vV53lp*dQ0pJsl=P66p+\n",
+    "vV53lp*dQ0pJsl=P66p+",
+    "Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`):\n  [REDACTED:elastic-password]\n\nPassword for the [elastic] user successfully reset.\nNew value: [REDACTED:elastic-password]\n",
+  ],
+  [
     // MySQL's temporary root password in its error log (`mysqld --initialize`).
     "generated-password",
     "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: k#9QhZu;tQg0w\n",
@@ -1434,6 +1441,7 @@ const BENIGN = [
   "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",
   "REST_API=enabled USE_API=v2 PUBLIC_API=https://api.example.com/v1 x_api_version=2 GET /api/v1/x",
   "a password is generated for each user\nthe password is generated for root@localhost:",
+  "Password for the elastic user is in the keystore\nnext\nPassword for the [elastic] user successfully reset.\nNewer value: x",
   // Objects named by a keyword that describe it: a JSON Schema, OpenAPI's security scheme, a
   // reference, a Mongoose schema; and a camelCase plural's plain value.
   '"password": {"type": "string", "minLength": 8}, "apiKey": {"in": "header", "name": "X-Api-Key"}',

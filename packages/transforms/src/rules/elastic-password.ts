@@ -1,0 +1,151 @@
+/**
+ * The `elastic` superuser's password as Elasticsearch prints it: on a node's first start
+ * (`Password for the elastic user (reset with ``bin/elasticsearch-reset-password -u
+ * elastic``):` and the password alone on the next line, indented), and after
+ * `elasticsearch-reset-password` (`Password for the [elastic] user successfully reset.` and
+ * `New value: <password>` on the next line). Anchored at the line's first words, the rule
+ * reads the rest of that line (at most {@link MAX_LINE} bytes; the first form's must end
+ * with `:`), then the next line's blanks (and the reset's `New value:`), and redacts the
+ * password to the end of its word: a blank, a line's end, a quote, or an escape ending a
+ * line inside a string (`\n`, `\r`, `\t`).
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("Password for the [elastic] user successfully reset.\nNew value: Zq8v*Lm2xQw9rTy6uI=o\n");
+ * // "Password for the [elastic] user successfully reset.\nNew value: [REDACTED:elastic-password]\n"
+ * ```
+ */
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { BLANK, byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
+
+/** Most bytes of the anchor's line after it, and of the blanks before the password. */
+const MAX_LINE = 256;
+/** Most bytes of the password: Elasticsearch's are 20 characters. */
+const MAX_PASSWORD = 128;
+const BACKSLASH = 0x5c;
+/** Bytes that end the password. */
+const WORD_END = byteSet(" \t\r\n\"'");
+/** Bytes after a backslash that end a line escaped inside a string. */
+const STRING_ESCAPE = byteSet('nrt"');
+/** What the reset's second line says before the password. */
+const NEW_VALUE = Buffer.from("New value:");
+
+const Part = {
+  /** The anchor's line, to its end. */
+  Line: 0,
+  /** The next line's blanks (and the reset's `New value:`). */
+  Indent: 1,
+  Password: 2,
+} as const;
+type Part = (typeof Part)[keyof typeof Part];
+
+class ElasticPasswordCandidate implements Candidate {
+  from: number;
+  to: number | undefined = undefined;
+  private here: number;
+  private part: Part = Part.Line;
+  private count = 0;
+  /** The last byte of the anchor's line that is no blank. */
+  private last = 0;
+  private escaped = false;
+  /** Bytes of `New value:` still to read (the reset's form), or 0. */
+  private label: number;
+
+  constructor(
+    anchorLength: number,
+    private readonly reset: boolean,
+  ) {
+    this.from = anchorLength;
+    this.here = anchorLength - 1;
+    this.label = reset ? NEW_VALUE.length : 0;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (this.part === Part.Password) return this.passwordByte(byte, here);
+    this.from = here + 1;
+    if (++this.count > MAX_LINE) return Verdict.Reject;
+    if (this.escaped) {
+      this.escaped = false;
+      // `\n` or `\r` inside a string: a line's end, as a raw one is.
+      if (byte === 0x6e || byte === 0x72) return this.lineEnd();
+      return this.part === Part.Line ? this.lineByte(byte) : Verdict.Reject;
+    }
+    if (byte === BACKSLASH) {
+      this.escaped = true;
+      return Verdict.Hold;
+    }
+    if (byte === 0x0a || byte === 0x0d) return this.lineEnd();
+    if (this.part === Part.Line) return this.lineByte(byte);
+    // Blanks before the password (and before `New value:`); the label's own bytes.
+    if (BLANK[byte] === 1 && (this.label === NEW_VALUE.length || this.label === 0))
+      return Verdict.Hold;
+    if (this.label > 0) {
+      if (byte !== NEW_VALUE[NEW_VALUE.length - this.label]) return Verdict.Reject;
+      this.label--;
+      return Verdict.Hold;
+    }
+    this.part = Part.Password;
+    this.from = here;
+    this.count = 0;
+    return this.passwordByte(byte, here);
+  }
+
+  private lineByte(byte: number): Verdict {
+    if (BLANK[byte] !== 1) this.last = byte;
+    return Verdict.Hold;
+  }
+
+  /** A line's end: the anchor's line ends (the first form's with `:`); blank lines go by. */
+  private lineEnd(): Verdict {
+    if (this.part === Part.Line) {
+      if (!this.reset && this.last !== 0x3a) return Verdict.Reject;
+      this.part = Part.Indent;
+      return Verdict.Hold;
+    }
+    return this.label === NEW_VALUE.length || this.label === 0 ? Verdict.Hold : Verdict.Reject;
+  }
+
+  /** A byte of the password: to the end of its word. */
+  private passwordByte(byte: number, here: number): Verdict {
+    if (this.escaped) {
+      this.escaped = false;
+      if (STRING_ESCAPE[byte] === 1) return this.close(here - 1);
+      this.count += 2;
+      return this.count > MAX_PASSWORD ? Verdict.Reject : Verdict.Hold;
+    }
+    if (byte === BACKSLASH) {
+      this.escaped = true;
+      return Verdict.Hold;
+    }
+    if (WORD_END[byte] === 1) return this.close(here);
+    return ++this.count > MAX_PASSWORD ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /** The password ends at `end` (from the anchor's start, excluded). */
+  private close(end: number): Verdict {
+    if (this.count === 0) return Verdict.Reject;
+    this.to = end;
+    return Verdict.Close;
+  }
+
+  end(): Verdict {
+    if (this.part !== Part.Password || this.count === 0) return Verdict.Reject;
+    if (this.escaped) this.to = this.here; // a lone backslash at the end stays
+    return Verdict.Close;
+  }
+}
+
+const RESET = "Password for the [elastic] user successfully reset.";
+
+export const ELASTIC_PASSWORD_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "elastic-password",
+  anchors: ["Password for the elastic user", RESET],
+  maxLength: 2 * MAX_LINE + MAX_PASSWORD + 8,
+  start: (match) => new ElasticPasswordCandidate(match.length, match.anchor === RESET),
+};
+
+keepShape(new ElasticPasswordCandidate(29, false));
