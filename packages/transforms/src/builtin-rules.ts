@@ -17,13 +17,13 @@ import { BUNDLER_CREDENTIAL_RULE } from "./rules/bundler-credential.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
 import { CREDENTIAL_CALL_RULE } from "./rules/credential-call.js";
-import { ELASTIC_PASSWORD_RULE } from "./rules/elastic-password.js";
 import { ENCODED_ASSIGNMENT_RULE } from "./rules/encoded-assignment.js";
 import { GENERATED_PASSWORD_RULE } from "./rules/generated-password.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import { PGPASS_RULE } from "./rules/pgpass.js";
+import { ELASTIC_PASSWORD_RULE, JENKINS_PASSWORD_RULE } from "./rules/printed-password.js";
 import {
   API_SUFFIX_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
@@ -68,6 +68,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   PGPASS_RULE,
   GENERATED_PASSWORD_RULE,
   ELASTIC_PASSWORD_RULE,
+  JENKINS_PASSWORD_RULE,
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
   WORDPRESS_SALT_RULE,

@@ -1029,6 +1029,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Password for the elastic user (reset with `bin/elasticsearch-reset-password -u elastic`):\n  [REDACTED:elastic-password]\n\nPassword for the [elastic] user successfully reset.\nNew value: [REDACTED:elastic-password]\n",
   ],
   [
+    // Jenkins' initial admin password in the log of its first start.
+    "jenkins-initial-password",
+    "Please use the following password to proceed to installation:\n\n72d437c5061f499ebf4376c8fc8e69e7\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword\n",
+    "72d437c5061f499ebf4376c8fc8e69e7",
+    "Please use the following password to proceed to installation:\n\n[REDACTED:jenkins-initial-password]\n\nThis may also be found at: /var/jenkins_home/secrets/initialAdminPassword\n",
+  ],
+  [
     // MySQL's temporary root password in its error log (`mysqld --initialize`).
     "generated-password",
     "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: k#9QhZu;tQg0w\n",

@@ -1,13 +1,20 @@
 /**
- * The `elastic` superuser's password as Elasticsearch prints it: on a node's first start
- * (`Password for the elastic user (reset with ``bin/elasticsearch-reset-password -u
- * elastic``):` and the password alone on the next line, indented), and after
- * `elasticsearch-reset-password` (`Password for the [elastic] user successfully reset.` and
- * `New value: <password>` on the next line). Anchored at the line's first words, the rule
- * reads the rest of that line (at most {@link MAX_LINE} bytes; the first form's must end
- * with `:`), then the next line's blanks (and the reset's `New value:`), and redacts the
- * password to the end of its word: a blank, a line's end, a quote, or an escape ending a
- * line inside a string (`\n`, `\r`, `\t`).
+ * Passwords a server prints on the line after a header that names them:
+ *
+ * - Elasticsearch's `elastic` superuser (`elastic-password`), on a node's first start
+ *   (`Password for the elastic user (reset with ``bin/elasticsearch-reset-password -u
+ *   elastic``):` and the password alone on the next line, indented) and after
+ *   `elasticsearch-reset-password` (`Password for the [elastic] user successfully reset.`
+ *   and `New value: <password>` on the next line);
+ * - Jenkins' initial admin password (`jenkins-initial-password`), in the log of its first
+ *   start (`Please use the following password to proceed to installation:`, a blank line,
+ *   the password).
+ *
+ * Anchored at the header's first words, a rule reads the rest of that line (at most
+ * {@link MAX_LINE} bytes; a header that gives the password on the next line must end with
+ * `:`), then blank lines and the next line's blanks (and the reset's `New value:`), and
+ * redacts the password to the end of its word: a blank, a line's end, a quote, or an escape
+ * ending a line inside a string (`\n`, `\r`, `\t`).
  *
  * @example
  * ```ts
@@ -22,7 +29,7 @@ import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of the anchor's line after it, and of the blanks before the password. */
 const MAX_LINE = 256;
-/** Most bytes of the password: Elasticsearch's are 20 characters. */
+/** Most bytes of the password: Elasticsearch's are 20 characters, Jenkins' 32. */
 const MAX_PASSWORD = 128;
 const BACKSLASH = 0x5c;
 /** Bytes that end the password. */
@@ -41,24 +48,26 @@ const Part = {
 } as const;
 type Part = (typeof Part)[keyof typeof Part];
 
-class ElasticPasswordCandidate implements Candidate {
+class PrintedPasswordCandidate implements Candidate {
   from: number;
   to: number | undefined = undefined;
   private here: number;
   private part: Part = Part.Line;
   private count = 0;
-  /** The last byte of the anchor's line that is no blank. */
-  private last = 0;
+  /** The last byte of the anchor's line that is no blank (the anchor's own, at first). */
+  private last: number;
   private escaped = false;
   /** Bytes of `New value:` still to read (the reset's form), or 0. */
   private label: number;
 
+  /** `match`: the anchor as matched (a blank run in it may be longer than the anchor's). */
   constructor(
-    anchorLength: number,
+    match: { readonly anchor: string; readonly length: number },
     private readonly reset: boolean,
   ) {
-    this.from = anchorLength;
-    this.here = anchorLength - 1;
+    this.from = match.length;
+    this.here = match.length - 1;
+    this.last = match.anchor.charCodeAt(match.anchor.length - 1);
     this.label = reset ? NEW_VALUE.length : 0;
   }
 
@@ -145,7 +154,15 @@ export const ELASTIC_PASSWORD_RULE: MatcherRule = {
   name: "elastic-password",
   anchors: ["Password for the elastic user", RESET],
   maxLength: 2 * MAX_LINE + MAX_PASSWORD + 8,
-  start: (match) => new ElasticPasswordCandidate(match.length, match.anchor === RESET),
+  start: (match) => new PrintedPasswordCandidate(match, match.anchor === RESET),
 };
 
-keepShape(new ElasticPasswordCandidate(29, false));
+export const JENKINS_PASSWORD_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "jenkins-initial-password",
+  anchors: ["Please use the following password to proceed to installation:"],
+  maxLength: 2 * MAX_LINE + MAX_PASSWORD + 8,
+  start: (match) => new PrintedPasswordCandidate(match, false),
+};
+
+keepShape(new PrintedPasswordCandidate({ anchor: RESET, length: RESET.length }, false));
