@@ -950,6 +950,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "<xToken>[REDACTED:secret-assignment]</xToken>",
   ],
   [
+    // An XML element named after the keyword, its `value` attribute the secret.
+    "secret-assignment",
+    '<password value="abc123def456"/>',
+    "abc123def456",
+    '<password value="[REDACTED:secret-assignment]"/>',
+  ],
+  [
     // Visual Basic's: `As` and the type.
     "secret-assignment",
     'Private Const ApiToken As String = "abc123def456"',
@@ -1448,6 +1455,7 @@ const BENIGN = [
   "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",
   "REST_API=enabled USE_API=v2 PUBLIC_API=https://api.example.com/v1 x_api_version=2 GET /api/v1/x",
   "a password is generated for each user\nthe password is generated for root@localhost:",
+  '<password value=""/> <apiToken value="$TOKEN"/> password value="abc123def456"',
   "Password for the elastic user is in the keystore\nnext\nPassword for the [elastic] user successfully reset.\nNewer value: x",
   // Objects named by a keyword that describe it: a JSON Schema, OpenAPI's security scheme, a
   // reference, a Mongoose schema; and a camelCase plural's plain value.

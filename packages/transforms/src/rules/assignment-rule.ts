@@ -758,8 +758,13 @@ class AssignmentCandidate implements Candidate {
             this.spacedEquals = true;
             return Verdict.Hold;
           }
-          // An XML attribute pair: `<add key="ClearTextPassword" value="…" />`.
-          if (byte === 0x3d && this.keyQuoted && String.fromCharCode(...this.value) === "value") {
+          // An XML attribute pair: `<add key="ClearTextPassword" value="…" />`, or the
+          // element named after the keyword (`<password value="…"/>`).
+          if (
+            byte === 0x3d &&
+            (this.keyQuoted || this.nameBefore === 0x3c) &&
+            spells(this.value, "value")
+          ) {
             this.value = [];
             this.phase = Phase.ValueStart;
             return Verdict.Hold;
