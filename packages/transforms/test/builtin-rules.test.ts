@@ -744,6 +744,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     '{"headers":{"Authorization":"[REDACTED:authorization-header]"},"next":"kept"}',
   ],
   [
+    // A token given as the user alone (Azure DevOps' and GitHub's documented clone URLs).
+    "url-userinfo",
+    "git clone https://k3vqqnd7yd1r6ls74icrhu93l236jt5xw4aq2b7c9e1f3g5h7j9@dev.azure.com/org/p/_git/r",
+    "k3vqqnd7yd1r6ls74icrhu93l236jt5xw4aq2b7c9e1f3g5h7j9",
+    "git clone https://[REDACTED:url-userinfo]@dev.azure.com/org/p/_git/r",
+  ],
+  [
     "url-userinfo",
     "clone https://oauth2:s3cr3tPassw0rd@gitlab.example.com/g/p.git",
     "oauth2:s3cr3tPassw0rd",
@@ -1456,6 +1463,8 @@ const BENIGN = [
   "REST_API=enabled USE_API=v2 PUBLIC_API=https://api.example.com/v1 x_api_version=2 GET /api/v1/x",
   "a password is generated for each user\nthe password is generated for root@localhost:",
   '<password value=""/> <apiToken value="$TOKEN"/> password value="abc123def456"',
+  // A user that is a name, and a Sentry DSN's public key (32 small hex digits, public).
+  "https://john.doe2024@example.com ssh://git@github.com/o/r https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/4",
   "Password for the elastic user is in the keystore\nnext\nPassword for the [elastic] user successfully reset.\nNewer value: x",
   // Objects named by a keyword that describe it: a JSON Schema, OpenAPI's security scheme, a
   // reference, a Mongoose schema; and a camelCase plural's plain value.

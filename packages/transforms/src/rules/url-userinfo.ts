@@ -1,10 +1,13 @@
 /**
  * Credentials in URLs: the userinfo of `scheme://user:password@host` (with a `:`, so
- * `ssh://git@host` stays). The candidate holds the authority after `://` to its end (a
- * byte that cannot be in it): the userinfo is what stands before its last `@` with a `:`
- * before it (a password may hold an `@`), and nothing is redacted without one; userinfo
- * still open after 512 bytes with a `:` in it and no `@` fails closed and is redacted to
- * its end.
+ * `ssh://git@host` stays), and a token given as the user alone (`https://<token>@dev.azure.com/…`,
+ * `git clone https://<token>@github.com/…`) when it looks random: 20+ letters, digits, `_`
+ * and `-`, letters and digits switching {@link TOKEN_SWITCHES}+ times (a Sentry DSN's public
+ * key, 32 small hex digits, stays). The candidate holds the authority after `://` to its end
+ * (a byte that cannot be in it): the userinfo is what stands before its last `@` with a `:`
+ * before it (a password may hold an `@`), or before the first `@` of such a user; nothing is
+ * redacted without one; userinfo still open after 512 bytes with a `:` in it and no `@` fails
+ * closed and is redacted to its end.
  *
  * @example
  * ```ts
@@ -25,6 +28,19 @@ const RUN_END = byteSet("/?#\"'<>\\`[] \t\r\n\v\f@");
 for (let b = 0; b < 0x20; b++) RUN_END[b] = 1;
 RUN_END[0x7f] = 1;
 const MAX_USERINFO = 512;
+/** A user alone is a token from this many bytes. */
+const MIN_TOKEN = 20;
+/** …and this many switches between a letter and a digit. */
+const TOKEN_SWITCHES = 4;
+/** Kinds of a user's bytes: 1 a letter, 2 a digit, 3 `_` or `-`, 0 any other. */
+const KIND = new Uint8Array(256);
+for (let b = 0x41; b <= 0x5a; b++) KIND[b] = 1;
+for (let b = 0x61; b <= 0x7a; b++) KIND[b] = 1;
+for (let b = 0x30; b <= 0x39; b++) KIND[b] = 2;
+KIND[0x5f] = 3;
+KIND[0x2d] = 3;
+/** Bytes that are no small hex digit (a Sentry key is 32 of them). */
+const NOT_HEX = byteSet("g-zA-Z_-");
 const AT = 0x40;
 const COLON = 0x3a;
 
@@ -47,6 +63,11 @@ class UserinfoCandidate implements Candidate {
   overlong = false;
   /** Where the userinfo ends: the last `@` of the authority with a `:` before it, or -1. */
   lastAt = -1;
+  /** The user so far as a token: its letter/digit switches, -1 once a byte is no token's. */
+  switches = 0;
+  /** The kind (see `KIND`) of the user's last letter or digit, and whether one was no hex. */
+  lastKind = 0;
+  notHex = false;
 
   constructor(readonly from: number) {}
 
@@ -60,6 +81,7 @@ class UserinfoCandidate implements Candidate {
       // authority's last one, as URL parsers read it, so no piece is left after it.
       if (this.colon && (this.length > 0 || this.lastAt >= 0))
         this.lastAt = this.from + this.length;
+      else if (this.lastAt < 0 && this.tokenUser()) return this.userEnds();
       this.length++;
       return Verdict.Hold;
     }
@@ -68,6 +90,7 @@ class UserinfoCandidate implements Candidate {
       return this.overlong ? Verdict.Close : Verdict.Reject;
     }
     if (byte === COLON) this.colon = true;
+    else if (this.switches >= 0) this.userByte(byte);
     if (++this.length > MAX_USERINFO) {
       if (this.lastAt >= 0) return Verdict.Close;
       if (!this.colon) return Verdict.Reject;
@@ -85,9 +108,40 @@ class UserinfoCandidate implements Candidate {
       const byte = input[i]!;
       if (RUN_END[byte] === 1) break;
       if (byte === COLON) this.colon = true;
+      else if (this.switches >= 0) this.userByte(byte);
     }
     this.length += i - start;
     return i;
+  }
+
+  /** A byte of the user (no `:` yet, or one after it: then no token user is read). */
+  userByte(byte: number): void {
+    const kind = KIND[byte]!;
+    if (kind === 0 || this.colon) {
+      this.switches = -1;
+      return;
+    }
+    if (kind !== 3) {
+      if (this.lastKind !== 0 && kind !== this.lastKind) this.switches++;
+      this.lastKind = kind;
+    }
+    if (NOT_HEX[byte] === 1) this.notHex = true;
+  }
+
+  /** The bytes before this `@` are a user that is a token (see the file's comment). */
+  tokenUser(): boolean {
+    return (
+      !this.colon &&
+      this.switches >= TOKEN_SWITCHES &&
+      this.length >= MIN_TOKEN &&
+      (this.notHex || this.length !== 32)
+    );
+  }
+
+  /** The token user ends at this `@`: the span closes here, the host is not read. */
+  userEnds(): Verdict {
+    this.lastAt = this.from + this.length;
+    return Verdict.Close;
   }
 
   stateKey(): number | undefined {
