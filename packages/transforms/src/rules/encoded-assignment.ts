@@ -2,10 +2,10 @@
  * Keyword assignments percent-encoded as a whole: a query string inside a URL parameter
  * (`?next=%2Fcb%3Fpassword%3Dhunter2%26user%3Dbob`, a redirect or a logged form body), or a
  * JSON member (`%22password%22%3A%22hunter2%22`). The name and its `%3D` (or `%22%3A%22`) are
- * the anchor; the value is redacted up to what ends it in the text
- * encoded once more: a raw `&`, `+`, quote, `<`, `>`, `;`, `,`, `|`, backslash, closing
- * bracket or whitespace, or an escape of `&`, `+`, a quote, `<`, `>`, `;`, `#` or whitespace
- * (`%26`, `%20`, `%22`…). A raw byte outside ASCII says it is not encoded text at all. The value's own escapes stay in it: an
+ * the anchor; the value is redacted up to what ends it in the text encoded once more: a raw
+ * `&`, `+`, quote, `<`, `>`, `;`, `,`, `|`, backslash, closing bracket or whitespace, or an
+ * escape of `&`, `+`, a quote, `<`, `>`, `;`, `#` or whitespace (`%26`, `%20`, `%22`…). A raw
+ * byte outside ASCII says it is not encoded text at all. The value's own escapes stay in it: an
  * `&` of the password itself was escaped twice (`%2526`). Placeholders (`$…`, `{…`, `<…`,
  * raw or escaped) and values under 4 bytes stay.
  *

@@ -3,8 +3,9 @@
  * whose name contains a sensitive keyword (TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE,
  * API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, SUBSCRIPTION_KEY, ENCRYPTION_KEY, SIGNING_KEY,
  * MASTER_KEY, HMAC_KEY, SECURE_STRING, and PW / PWD / PASS / CREDS / npm's `_auth` as whole
- * words, in the spellings of `keyword-spellings.ts`), and assignments
- * named after a vendor whose keys have no prefix (`HEROKU_API=…`, `"datadog_key": "…"`).
+ * words or ending a camelCase name, in the spellings of `keyword-spellings.ts`), assignments
+ * named after a vendor whose keys have no prefix (`HEROKU_API=…`, `"datadog_key": "…"`), and
+ * names that say less, read only with a random value (`ADO_PAT=…`, `SHODAN_API=…`).
  * See `assignment-rule.ts` for the grammar and the value test.
  *
  * @example
