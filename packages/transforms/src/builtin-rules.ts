@@ -18,12 +18,15 @@ import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
 import { CREDENTIAL_CALL_RULE } from "./rules/credential-call.js";
 import { ENCODED_ASSIGNMENT_RULE } from "./rules/encoded-assignment.js";
-import { GENERATED_PASSWORD_RULE } from "./rules/generated-password.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import { PGPASS_RULE } from "./rules/pgpass.js";
-import { ELASTIC_PASSWORD_RULE, JENKINS_PASSWORD_RULE } from "./rules/printed-password.js";
+import {
+  ELASTIC_PASSWORD_RULE,
+  JENKINS_PASSWORD_RULE,
+  MYSQL_PASSWORD_RULE,
+} from "./rules/printed-password.js";
 import {
   API_SUFFIX_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
@@ -66,7 +69,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   SQL_PASSWORD_RULE,
   CREDENTIAL_CALL_RULE,
   PGPASS_RULE,
-  GENERATED_PASSWORD_RULE,
+  MYSQL_PASSWORD_RULE,
   ELASTIC_PASSWORD_RULE,
   JENKINS_PASSWORD_RULE,
   BUNDLER_CREDENTIAL_RULE,

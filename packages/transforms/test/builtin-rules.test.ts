@@ -1051,10 +1051,10 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
   ],
   [
     // MySQL's temporary root password in its error log (`mysqld --initialize`).
-    "generated-password",
+    "mysql-temporary-password",
     "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: k#9QhZu;tQg0w\n",
     "k#9QhZu;tQg0w",
-    "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: [REDACTED:generated-password]\n",
+    "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: [REDACTED:mysql-temporary-password]\n",
   ],
   [
     // A table's row: Markdown's and MySQL's `|`, a box-drawn `│` (`npm token list`), psql's

@@ -1,6 +1,10 @@
 /**
- * Passwords a server prints on the line after a header that names them:
+ * Passwords a server prints after a header that names them:
  *
+ * - MySQL's temporary root password (`mysql-temporary-password`), the error log's line that
+ *   `mysqld --initialize` writes and `grep 'temporary password' /var/log/mysqld.log` prints:
+ *   `A temporary password is generated for root@localhost: <password>` (the account, no
+ *   blank in it, up to its `: `);
  * - Elasticsearch's `elastic` superuser (`elastic-password`), on a node's first start
  *   (`Password for the elastic user (reset with ``bin/elasticsearch-reset-password -u
  *   elastic``):` and the password alone on the next line, indented) and after
@@ -10,7 +14,7 @@
  *   start (`Please use the following password to proceed to installation:`, a blank line,
  *   the password).
  *
- * Anchored at the header's first words, a rule reads the rest of that line (at most
+ * Anchored at the header's first words, the others' rules read the rest of that line (at most
  * {@link MAX_LINE} bytes; a header that gives the password on the next line must end with
  * `:`), then blank lines and the next line's blanks (and the reset's `New value:`), and
  * redacts the password to the end of its word: a blank, a line's end, a quote, or an escape
@@ -29,7 +33,7 @@ import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of the anchor's line after it, and of the blanks before the password. */
 const MAX_LINE = 256;
-/** Most bytes of the password: Elasticsearch's are 20 characters, Jenkins' 32. */
+/** Most bytes of the password: MySQL's are 12 characters, Elasticsearch's 20, Jenkins' 32. */
 const MAX_PASSWORD = 128;
 const BACKSLASH = 0x5c;
 /** Bytes that end the password. */
@@ -39,7 +43,11 @@ const STRING_ESCAPE = byteSet('nrt"');
 /** What the reset's second line says before the password. */
 const NEW_VALUE = Buffer.from("New value:");
 
+const COLON = 0x3a;
+
 const Part = {
+  /** MySQL's account after the header, to its `: `. */
+  Account: 3,
   /** The anchor's line, to its end. */
   Line: 0,
   /** The next line's blanks (and the reset's `New value:`). */
@@ -52,7 +60,7 @@ class PrintedPasswordCandidate implements Candidate {
   from: number;
   to: number | undefined = undefined;
   private here: number;
-  private part: Part = Part.Line;
+  private part: Part;
   private count = 0;
   /** The last byte of the anchor's line that is no blank (the anchor's own, at first). */
   private last: number;
@@ -60,15 +68,19 @@ class PrintedPasswordCandidate implements Candidate {
   /** Bytes of `New value:` still to read (the reset's form), or 0. */
   private label: number;
 
-  /** `match`: the anchor as matched (a blank run in it may be longer than the anchor's). */
+  /**
+   * `match`: the anchor as matched (a blank run in it may be longer than the anchor's);
+   * `form`: where the password stands (see the rules below).
+   */
   constructor(
     match: { readonly anchor: string; readonly length: number },
-    private readonly reset: boolean,
+    private readonly form: "account" | "next-line" | "reset",
   ) {
     this.from = match.length;
     this.here = match.length - 1;
     this.last = match.anchor.charCodeAt(match.anchor.length - 1);
-    this.label = reset ? NEW_VALUE.length : 0;
+    this.label = form === "reset" ? NEW_VALUE.length : 0;
+    this.part = form === "account" ? Part.Account : Part.Line;
   }
 
   next(byte: number): Verdict {
@@ -76,6 +88,7 @@ class PrintedPasswordCandidate implements Candidate {
     if (this.part === Part.Password) return this.passwordByte(byte, here);
     this.from = here + 1;
     if (++this.count > MAX_LINE) return Verdict.Reject;
+    if (this.part === Part.Account) return this.accountByte(byte);
     if (this.escaped) {
       this.escaped = false;
       // `\n` or `\r` inside a string: a line's end, as a raw one is.
@@ -102,6 +115,19 @@ class PrintedPasswordCandidate implements Candidate {
     return this.passwordByte(byte, here);
   }
 
+  /** MySQL's account (` root@localhost: `): a blank, no blank in it, then `: `. */
+  private accountByte(byte: number): Verdict {
+    if (this.count === 1) return byte === 0x20 ? Verdict.Hold : Verdict.Reject;
+    if (this.last === COLON) {
+      if (byte !== 0x20) return Verdict.Reject;
+      this.part = Part.Password;
+      this.count = 0;
+      return Verdict.Hold;
+    }
+    if (byte === COLON && this.count > 2) this.last = COLON;
+    return WORD_END[byte] === 1 ? Verdict.Reject : Verdict.Hold;
+  }
+
   private lineByte(byte: number): Verdict {
     if (BLANK[byte] !== 1) this.last = byte;
     return Verdict.Hold;
@@ -110,7 +136,7 @@ class PrintedPasswordCandidate implements Candidate {
   /** A line's end: the anchor's line ends (the first form's with `:`); blank lines go by. */
   private lineEnd(): Verdict {
     if (this.part === Part.Line) {
-      if (!this.reset && this.last !== 0x3a) return Verdict.Reject;
+      if (this.form !== "reset" && this.last !== COLON) return Verdict.Reject;
       this.part = Part.Indent;
       return Verdict.Hold;
     }
@@ -148,21 +174,31 @@ class PrintedPasswordCandidate implements Candidate {
 }
 
 const RESET = "Password for the [elastic] user successfully reset.";
+const MAX_LENGTH = 2 * MAX_LINE + MAX_PASSWORD + 8;
+
+export const MYSQL_PASSWORD_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "mysql-temporary-password",
+  anchors: ["password is generated for"],
+  maxLength: MAX_LENGTH,
+  start: (match) => new PrintedPasswordCandidate(match, "account"),
+};
 
 export const ELASTIC_PASSWORD_RULE: MatcherRule = {
   kind: "matcher",
   name: "elastic-password",
   anchors: ["Password for the elastic user", RESET],
-  maxLength: 2 * MAX_LINE + MAX_PASSWORD + 8,
-  start: (match) => new PrintedPasswordCandidate(match, match.anchor === RESET),
+  maxLength: MAX_LENGTH,
+  start: (match) =>
+    new PrintedPasswordCandidate(match, match.anchor === RESET ? "reset" : "next-line"),
 };
 
 export const JENKINS_PASSWORD_RULE: MatcherRule = {
   kind: "matcher",
   name: "jenkins-initial-password",
   anchors: ["Please use the following password to proceed to installation:"],
-  maxLength: 2 * MAX_LINE + MAX_PASSWORD + 8,
-  start: (match) => new PrintedPasswordCandidate(match, false),
+  maxLength: MAX_LENGTH,
+  start: (match) => new PrintedPasswordCandidate(match, "next-line"),
 };
 
-keepShape(new PrintedPasswordCandidate({ anchor: RESET, length: RESET.length }, false));
+keepShape(new PrintedPasswordCandidate({ anchor: RESET, length: RESET.length }, "reset"));
