@@ -46,13 +46,13 @@ const NEW_VALUE = Buffer.from("New value:");
 const COLON = 0x3a;
 
 const Part = {
-  /** MySQL's account after the header, to its `: `. */
-  Account: 3,
   /** The anchor's line, to its end. */
   Line: 0,
   /** The next line's blanks (and the reset's `New value:`). */
   Indent: 1,
   Password: 2,
+  /** MySQL's account after the header, to its `: `. */
+  Account: 3,
 } as const;
 type Part = (typeof Part)[keyof typeof Part];
 
@@ -74,7 +74,7 @@ class PrintedPasswordCandidate implements Candidate {
    */
   constructor(
     match: { readonly anchor: string; readonly length: number },
-    private readonly form: "account" | "next-line" | "reset",
+    private readonly form: Form,
   ) {
     this.from = match.length;
     this.here = match.length - 1;
@@ -173,32 +173,41 @@ class PrintedPasswordCandidate implements Candidate {
   }
 }
 
+/** Where the password stands after the header (see `PrintedPasswordCandidate`). */
+type Form = "account" | "next-line" | "reset";
+
 const RESET = "Password for the [elastic] user successfully reset.";
-const MAX_LENGTH = 2 * MAX_LINE + MAX_PASSWORD + 8;
 
-export const MYSQL_PASSWORD_RULE: MatcherRule = {
-  kind: "matcher",
-  name: "mysql-temporary-password",
-  anchors: ["password is generated for"],
-  maxLength: MAX_LENGTH,
-  start: (match) => new PrintedPasswordCandidate(match, "account"),
-};
+function printedPasswordRule(
+  name: string,
+  anchors: readonly string[],
+  form: (anchor: string) => Form,
+): MatcherRule {
+  return {
+    kind: "matcher",
+    name,
+    anchors,
+    maxLength: 2 * MAX_LINE + MAX_PASSWORD + 8,
+    start: (match) => new PrintedPasswordCandidate(match, form(match.anchor)),
+  };
+}
 
-export const ELASTIC_PASSWORD_RULE: MatcherRule = {
-  kind: "matcher",
-  name: "elastic-password",
-  anchors: ["Password for the elastic user", RESET],
-  maxLength: MAX_LENGTH,
-  start: (match) =>
-    new PrintedPasswordCandidate(match, match.anchor === RESET ? "reset" : "next-line"),
-};
+export const MYSQL_PASSWORD_RULE = printedPasswordRule(
+  "mysql-temporary-password",
+  ["password is generated for"],
+  () => "account",
+);
 
-export const JENKINS_PASSWORD_RULE: MatcherRule = {
-  kind: "matcher",
-  name: "jenkins-initial-password",
-  anchors: ["Please use the following password to proceed to installation:"],
-  maxLength: MAX_LENGTH,
-  start: (match) => new PrintedPasswordCandidate(match, "next-line"),
-};
+export const ELASTIC_PASSWORD_RULE = printedPasswordRule(
+  "elastic-password",
+  ["Password for the elastic user", RESET],
+  (anchor) => (anchor === RESET ? "reset" : "next-line"),
+);
+
+export const JENKINS_PASSWORD_RULE = printedPasswordRule(
+  "jenkins-initial-password",
+  ["Please use the following password to proceed to installation:"],
+  () => "next-line",
+);
 
 keepShape(new PrintedPasswordCandidate({ anchor: RESET, length: RESET.length }, "reset"));
