@@ -55,7 +55,7 @@ describe("spool run storage", () => {
       Array.from({ length: 8 }, () => runSpool(["run", "--json", "--root", root, ...big()])),
     );
     const ids = runs.map((r) => {
-      expect(r.code).toBe(0);
+      expect(r.code, r.stderr).toBe(0);
       const receipt = receiptOf(r.stdout);
       expect(receipt.capture.state).toBe("complete");
       expect(fs.readFileSync(receipt.streams.stdout.path!).equals(pattern(100_000))).toBe(true);

@@ -22,7 +22,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { SpoolError } from "@spool/core/runtime";
-import { nodeFs } from "./fs-layer.js";
+import { type FsLayer, nodeFs } from "./fs-layer.js";
 
 /** The sticky bit: others may add entries to such a directory but not remove or rename ours. */
 const S_ISVTX = 0o1000;
@@ -179,7 +179,9 @@ function assertTrustedChain(given: string, real: string, root: string | null): v
 
 /**
  * `dir` and its missing parents, each `0700` whatever the umask (a recursive mkdir leaves
- * the parents it makes at the umask's mode: 0000 under umask 777).
+ * the parents it makes at the umask's mode: 0000 under umask 777). One another process
+ * makes first (captures started together on a new root) is left to the caller's checks,
+ * which every existing directory meets: it is not counted as ours.
  *
  * @example
  * ```ts
@@ -187,12 +189,17 @@ function assertTrustedChain(given: string, real: string, root: string | null): v
  * makePrivateDirs("/tmp/a/b/c"); // each one made 0700; returns those it made, outermost first
  * ```
  */
-export function makePrivateDirs(dir: string): string[] {
+export function makePrivateDirs(dir: string, fsl: FsLayer = nodeFs): string[] {
   const missing: string[] = [];
   for (let at = dir; !fs.existsSync(at); at = path.dirname(at)) missing.unshift(at);
   const made: string[] = [];
   for (const at of missing) {
-    nodeFs.mkdirSync(at, { mode: 0o700 });
+    try {
+      fsl.mkdirSync(at, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+      throw error;
+    }
     made.push(at);
   }
   return made;
