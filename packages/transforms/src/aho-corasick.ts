@@ -34,6 +34,11 @@ export interface Needle {
   readonly literal: number;
   /** Anchor id to report when this needle matches, or -1. */
   readonly anchor: number;
+  /**
+   * Its rule rules it out after a letter or a digit, as the candidate set reads the byte
+   * before (the start filter then passes a two-byte needle inside a word). @default false
+   */
+  readonly boundary?: boolean;
 }
 
 export interface AutomatonOptions {

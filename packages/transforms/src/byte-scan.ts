@@ -27,8 +27,10 @@
 import { findRun } from "./alphabet-runs.js";
 import {
   END2,
+  END2_BOUNDARY,
   HASH_MULTIPLIER,
   HASH_SHIFT,
+  LEAD_OK,
   QUAD,
   quadHash,
   SAMPLE_MASK,
@@ -150,6 +152,7 @@ function scanJs(
     if (((samples[v >> 5]! >> v) & 1) !== 0) {
       const p = pairs[k & 0xffff]!;
       if ((p & END2) !== 0) break;
+      if ((p & END2_BOUNDARY) !== 0 && (pairs[(k >>> 16) & 0xffff]! & LEAD_OK) !== 0) break;
       if ((p & QUAD) !== 0) {
         const h = quadHash(k);
         if (((quads[h >> 5]! >> h) & 1) !== 0) break;
@@ -332,16 +335,9 @@ function setLittleEndianSamples(samples: Int32Array, memory: Uint8Array, at: num
  * and rebuilds the last bytes read from the window once it leaves the step.
  */
 const SCAN_MODULE = (): Uint8Array => {
-  // Parameters, then locals.
-  const [from, limit, key, i, k, v, t, x, p, h] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-  // (`x`: where the four-bytes step started; `t`: how far it went.)
+  const { from, limit, key, i, k, v, t, x } = SCAN_LOCALS;
   const { get, set, brIf, br } = op;
   const c = op.const;
-  // biome-ignore format: the word's address, then the bit in it
-  const bit = (table: number, index: number) => [
-    ...get(index), ...c(5), ...op.shrU, ...c(2), ...op.shl, ...op.load(table),
-    ...get(index), ...op.shrU, ...c(1), ...op.and,
-  ];
   const sample = (value: number) => bit(SAMPLES, value);
   // The look ending at `i + end`, from the little-endian word at `i + end - 2`.
   // biome-ignore format: the load, then its bit
@@ -351,7 +347,6 @@ const SCAN_MODULE = (): Uint8Array => {
   ];
   const byteAt = (offset: number) => [...get(i), ...op.load8(WINDOW_AT + offset)];
   const advance = (n: number) => [...get(i), ...c(n), ...op.add, ...set(i)];
-  const hash = [...c(HASH_MULTIPLIER), ...op.mul, ...c(HASH_SHIFT), ...op.shrU, ...set(h)];
   // biome-ignore format: one step of the loop a line, nested as the blocks nest
   const code = [
     ...get(key), ...set(k), ...get(from), ...set(i),
@@ -389,15 +384,8 @@ const SCAN_MODULE = (): Uint8Array => {
         ...get(i), ...get(limit), ...op.geU, ...brIf(2),
       ...op.end,
       ...get(k), ...c(8), ...op.shl, ...byteAt(0), ...op.or, ...set(k),
-      ...get(k), ...c(SAMPLE_MASK), ...op.and, ...set(v), ...sample(v), ...op.if, // the exact test
-        ...get(k), ...c(0xffff), ...op.and, ...op.load8(PAIRS), ...set(p),
-        ...get(p), ...c(END2), ...op.and, ...brIf(2),
-        ...get(p), ...c(QUAD), ...op.and, ...op.if,
-          ...get(k), ...hash, ...bit(QUADS, h), ...brIf(3),
-        ...op.end,
-        ...get(p), ...c(TRIPLE), ...op.and, ...op.if,
-          ...get(k), ...c(0xffffff), ...op.and, ...hash, ...bit(TRIPLES, h), ...brIf(3),
-        ...op.end,
+      ...get(k), ...c(SAMPLE_MASK), ...op.and, ...set(v), ...sample(v), ...op.if,
+        ...EXACT_TEST(),
       ...op.end,
       ...advance(1), ...br(0),
     ...op.end, ...op.end,
@@ -408,6 +396,41 @@ const SCAN_MODULE = (): Uint8Array => {
     { name: "scan", params: 3, locals: 7, code },
     { name: "findRun", params: 4, locals: 3, code: FIND_RUN },
   ]);
+};
+
+/** The scan's parameters, then its locals (`x`: where the four-bytes step started; `t`: how far it went). */
+const SCAN_LOCALS = { from: 0, limit: 1, key: 2, i: 3, k: 4, v: 5, t: 6, x: 7, p: 8, h: 9 };
+
+// biome-ignore format: the word's address, then the bit in it
+const bit = (table: number, index: number) => [
+  ...op.get(index), ...op.const(5), ...op.shrU, ...op.const(2), ...op.shl, ...op.load(table),
+  ...op.get(index), ...op.shrU, ...op.const(1), ...op.and,
+];
+
+/**
+ * The scan's exact test of the last four bytes read (`k`), inside the `if` its samples bit
+ * opened, in the loop inside the block the scan leaves by to stop: `filterHit`.
+ */
+const EXACT_TEST = (): number[] => {
+  const { k, p, h } = SCAN_LOCALS;
+  const { get, set, brIf } = op;
+  const c = op.const;
+  const hash = [...c(HASH_MULTIPLIER), ...op.mul, ...c(HASH_SHIFT), ...op.shrU, ...set(h)];
+  // biome-ignore format: one test a line, nested as the blocks nest
+  return [
+    ...get(k), ...c(0xffff), ...op.and, ...op.load8(PAIRS), ...set(p),
+    ...get(p), ...c(END2), ...op.and, ...brIf(2),
+    ...get(p), ...c(END2_BOUNDARY), ...op.and, ...op.if,
+      ...get(k), ...c(16), ...op.shrU, ...c(0xffff), ...op.and, ...op.load8(PAIRS),
+      ...c(LEAD_OK), ...op.and, ...brIf(3),
+    ...op.end,
+    ...get(p), ...c(QUAD), ...op.and, ...op.if,
+      ...get(k), ...hash, ...bit(QUADS, h), ...brIf(3),
+    ...op.end,
+    ...get(p), ...c(TRIPLE), ...op.and, ...op.if,
+      ...get(k), ...c(0xffffff), ...op.and, ...hash, ...bit(TRIPLES, h), ...brIf(3),
+    ...op.end,
+  ];
 };
 
 /**

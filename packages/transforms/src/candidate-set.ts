@@ -9,7 +9,7 @@ import { isWhitespaceByte } from "./aho-corasick.js";
 import type { CompiledAnchor } from "./compile-redaction.js";
 import { ESCAPE_LOOKBEHIND, type InputRing, NAME_LOOKBEHIND } from "./input-ring.js";
 import { type AnchorMatch, type Candidate, Verdict } from "./rule.js";
-import { byteSet, HEX_VALUE } from "./rules/byte-classes.js";
+import { ALNUM, byteSet, HEX_VALUE } from "./rules/byte-classes.js";
 
 /** A live candidate and where it stands in the input (absolute offsets). */
 interface LiveCandidate {
@@ -413,7 +413,7 @@ function wordBefore(input: InputRing, at: number): string {
  * URL-encoded form starts a word as it does in the decoded text. The
  * redactor keeps {@link ESCAPE_LOOKBEHIND} bytes before anything held for this.
  */
-function byteBefore(input: InputRing, at: number): number {
+export function byteBefore(input: Pick<InputRing, "byteAt">, at: number): number {
   const b = input.byteAt(at - 1);
   if (at >= 2 && input.byteAt(at - 2) === BACKSLASH) {
     const control = CONTROL_ESCAPES[b]!;
@@ -435,6 +435,18 @@ function byteBefore(input: InputRing, at: number): number {
     return code < 0x80 ? code : 0x20;
   }
   return b;
+}
+
+/**
+ * False when {@link byteBefore} reads a letter or a digit whatever precedes the two bytes
+ * before `at`, `earlier` and `last` (the later): for the start filter, which sees no more
+ * than these two of what stands before a two-byte anchor (`s.` in `routes.js`).
+ */
+export function mayReadNonAlnum(earlier: number, last: number): boolean {
+  if (ALNUM[last] === 0) return true;
+  if (earlier === BACKSLASH && CONTROL_ESCAPES[last] !== 0) return true;
+  // Percent-encoding and `\uXXXX` end in two hex digits.
+  return HEX_VALUE[earlier]! >= 0 && HEX_VALUE[last]! >= 0;
 }
 
 const BACKSLASH = 0x5c;

@@ -37,7 +37,7 @@ import {
   Verdict,
   validateRule,
 } from "./rule.js";
-import { byteSet } from "./rules/byte-classes.js";
+import { ALNUM, byteSet } from "./rules/byte-classes.js";
 import { notAfterOf, notBeforeOf, wordBeforeOf } from "./rules/not-before.js";
 import { buildStartFilter, type StartFilter } from "./start-filter.js";
 
@@ -509,6 +509,8 @@ function addAnchors(
   const notBefore = (rule.kind === "matcher" ? notBeforeOf(rule) : undefined) ?? null;
   const notAfter = (rule.kind === "matcher" ? notAfterOf(rule) : undefined) ?? null;
   const readsWordBefore = rule.kind === "matcher" && wordBeforeOf(rule);
+  // Out after a letter or a digit: the start filter may pass it inside a word.
+  const boundary = notBefore !== null && ALNUM.every((b, i) => b === 0 || notBefore[i] === 1);
   for (const anchor of rule.anchors) {
     const compiled: CompiledAnchor = {
       rule: index,
@@ -523,10 +525,10 @@ function addAnchors(
     };
     const bytes = Buffer.from(anchor, "utf8");
     if (rule.ignoreCase === true) {
-      into.foldedNeedles.push({ bytes, literal: -1, anchor: into.foldedAnchors.length });
+      into.foldedNeedles.push({ bytes, literal: -1, anchor: into.foldedAnchors.length, boundary });
       into.foldedAnchors.push(compiled);
     } else {
-      into.exactNeedles.push({ bytes, literal: -1, anchor: into.exactAnchors.length });
+      into.exactNeedles.push({ bytes, literal: -1, anchor: into.exactAnchors.length, boundary });
       into.exactAnchors.push(compiled);
     }
   }

@@ -19,6 +19,10 @@
  *   of some needle's first four (then the four bytes are looked up in `quads`), {@link END2}
  *   when a needle of two bytes is that pair (stop), {@link TRIPLE} when they end a needle of
  *   three bytes (then `triples` has the three).
+ *   A two-byte needle whose rule rules it out after a letter or a digit (`s.`, a vendor's
+ *   prefix) sets {@link END2_BOUNDARY} instead: it stops only where `pairs` of the two
+ *   bytes before it have {@link LEAD_OK}, where the byte before may read as no letter or
+ *   digit (through an escape too: `mayReadNonAlnum`), so `s.` in `routes.js` stops nothing.
  * - `quads` and `triples` are hashed bitsets of every needle's first four (three) bytes in
  *   every form the automata accept: ASCII case variants for case-folded needles, every
  *   whitespace byte where the exact automaton has a whitespace run. A false positive only
@@ -47,6 +51,7 @@
  * ```
  */
 import { isWhitespaceByte, type Needle } from "./aho-corasick.js";
+import { mayReadNonAlnum } from "./candidate-set.js";
 import type { NeedlePool } from "./needle-pool.js";
 
 /** `pairs` bit: look the last four bytes up in `quads`. */
@@ -55,6 +60,10 @@ export const QUAD = 1;
 export const END2 = 2;
 /** `pairs` bit: look the last three bytes up in `triples`. */
 export const TRIPLE = 4;
+/** `pairs` bit: a two-byte needle ends here if the pair before it has {@link LEAD_OK}. */
+export const END2_BOUNDARY = 8;
+/** `pairs` bit: these two bytes may stand before a word (see {@link END2_BOUNDARY}). */
+export const LEAD_OK = 16;
 
 /** Bits of each hashed bitset: 2^18 bits (32 KiB), a few thousand keys at ~1% filled. */
 const HASH_BITS = 18;
@@ -101,10 +110,17 @@ export function buildStartFilter(
     quads: new Int32Array(1 << (HASH_BITS - 5)),
     triples: new Int32Array(1 << (HASH_BITS - 5)),
   };
-  for (const needle of exactNeedles) addKey(filter, exactKey(needle.bytes));
+  for (const needle of exactNeedles)
+    addKey(filter, exactKey(needle.bytes), needle.boundary === true);
+  // The pool holds the rules' needles too: those that only anchor are in `exactNeedles`.
   if (pool !== undefined)
-    for (let i = 0; i < pool.count; i++) addKey(filter, exactKey(pool.bytesOf(i)));
-  for (const needle of foldedNeedles) addKey(filter, foldedKey(needle.bytes));
+    for (let i = 0; i < pool.count; i++)
+      if (pool.anchor[i]! < 0 || pool.literal[i]! >= 0)
+        addKey(filter, exactKey(pool.bytesOf(i)), false);
+  for (const needle of foldedNeedles)
+    addKey(filter, foldedKey(needle.bytes), needle.boundary === true);
+  for (let pair = 0; pair < 1 << 16; pair++)
+    if (mayReadNonAlnum(pair >>> 8, pair & 0xff)) filter.pairs[pair]! |= LEAD_OK;
   return filter;
 }
 
@@ -115,8 +131,9 @@ export function buildStartFilter(
 export function filterHit(filter: StartFilter, key: number): boolean {
   if (!sampleHit(filter, key)) return false;
   const p = filter.pairs[key & 0xffff]!;
-  if (p === 0) return false;
   if ((p & END2) !== 0) return true;
+  if ((p & END2_BOUNDARY) !== 0 && (filter.pairs[(key >>> 16) & 0xffff]! & LEAD_OK) !== 0)
+    return true;
   if ((p & QUAD) !== 0) {
     const h = quadHash(key);
     if (((filter.quads[h >>> 5]! >>> (h & 31)) & 1) !== 0) return true;
@@ -171,8 +188,11 @@ function foldedKey(bytes: Uint8Array): Key {
   return key;
 }
 
-/** Every byte string `key` stands for, into the filter's tables. */
-function addKey(filter: StartFilter, key: Key): void {
+/**
+ * Every byte string `key` stands for, into the filter's tables; `boundary`: the needle is
+ * ruled out after a letter or a digit.
+ */
+function addKey(filter: StartFilter, key: Key, boundary: boolean): void {
   if (key.length === 0) return;
   for (const value of expand(key)) {
     const n = key.length;
@@ -186,7 +206,7 @@ function addKey(filter: StartFilter, key: Key): void {
     } else if (n === 2) {
       for (let other = 0; other < 256; other++) sample(filter, (other << 16) | value);
       sampleBlock(filter, value);
-      filter.pairs[value]! |= END2;
+      filter.pairs[value]! |= boundary ? END2_BOUNDARY : END2;
     } else if (n === 3) {
       sample(filter, value);
       // A stop between two looks is seen by the look after the needle (its last two bytes

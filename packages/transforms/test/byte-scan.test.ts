@@ -5,7 +5,12 @@ import { type ByteScan, byteScanOf, nextChunkSerial } from "../src/byte-scan.js"
 import { compileRedaction } from "../src/compile-redaction.js";
 import { buildStartFilter, type StartFilter } from "../src/start-filter.js";
 
-const needle = (bytes: Uint8Array, anchor: number) => ({ bytes, literal: -1, anchor });
+const needle = (bytes: Uint8Array, anchor: number, boundary = false) => ({
+  bytes,
+  literal: -1,
+  anchor,
+  boundary,
+});
 
 /**
  * Every stop of `scan` over `chunk`, going on after each from the next byte (the redactor
@@ -33,7 +38,7 @@ function stops(
   return out;
 }
 
-const BYTES = [..."abAB-_. =\n\t"].map((c) => c.charCodeAt(0)).concat([0x00, 0xc3, 0xa9, 0xff]);
+const BYTES = [..."abAB-_. =\n\t\\%"].map((c) => c.charCodeAt(0)).concat([0x00, 0xc3, 0xa9, 0xff]);
 const arbBytes = (max: number) =>
   fc.array(fc.constantFrom(...BYTES), { maxLength: max }).map((b) => Uint8Array.from(b));
 
@@ -53,11 +58,14 @@ describe("byte scans: WebAssembly and JavaScript", () => {
         fc.integer({ min: 1, max: 64 }),
         // The last three bytes of the chunk before (a needle may start there).
         fc.tuple(...[0, 1, 2].map(() => fc.constantFrom(...BYTES))),
-        (exact, folded, text, step, [a, b, c]) => {
-          const filter: StartFilter = buildStartFilter(
-            exact.filter((b) => b.length > 0).map((b, i) => needle(b, i)),
-            folded.filter((b) => b.length > 0).map((b, i) => needle(b, i)),
-          );
+        // Which needles are ruled out inside a word (a bit each).
+        fc.nat(),
+        (exact, folded, text, step, [a, b, c], boundary) => {
+          const needles = (list: Uint8Array[], shift: number) =>
+            list
+              .filter((b) => b.length > 0)
+              .map((b, i) => needle(b, i, ((boundary >>> (i + shift)) & 1) === 1));
+          const filter: StartFilter = buildStartFilter(needles(exact, 0), needles(folded, 8));
           const serial = nextChunkSerial();
           const before = (a! << 16) | (b! << 8) | c!;
           const js = stops(byteScanOf(filter, false), text, serial, step, before);
