@@ -459,6 +459,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xp",
     'cfg.setPassword("[REDACTED:credential-argument]"); User.withUsername("admin").password("[REDACTED:credential-argument]").build()',
   ],
+  // HTTP Basic credentials given as a pair: Python's `auth=` tuple, Guzzle's `'auth' =>`
+  // array, REST Assured's `.auth().basic(…)`.
+  [
+    "credential-argument",
+    'get(u, auth=("bob", "b0bs-Pw77")); [\'auth\' => [\'bob\', \'b0bs-Pw77\']]; given().auth().preemptive().basic("bob", "b0bs-Pw77")',
+    "b0bs-Pw77",
+    'get(u, auth=("bob", "[REDACTED:credential-argument]")); [\'auth\' => [\'bob\', \'[REDACTED:credential-argument]\']]; given().auth().preemptive().basic("bob", "[REDACTED:credential-argument]")',
+  ],
   // Names read by their last part and the word before it: `login(` after a `.` is
   // Python's, `ftp_login(` PHP's (the password third); `new mysqli(` by its `qli(`.
   [
@@ -1086,6 +1094,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     'RootPass: [REDACTED:secret-assignment]\nconst dbPass = "[REDACTED:secret-assignment]";\nadminPwd=[REDACTED:secret-assignment]\n',
   ],
   [
+    // A header's name as a quoted key in brackets: a `-` before the keyword is no flag's.
+    "secret-assignment",
+    "headers[\"X-API-Key\"] = \"Vq7pLm2xZ9wR4tW6yZ3a\"\nh['x-auth-token'] = 'Vq7pLm2xZ9wR4tW6yZ3a'\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "headers[\"X-API-Key\"] = \"[REDACTED:secret-assignment]\"\nh['x-auth-token'] = '[REDACTED:secret-assignment]'\n",
+  ],
+  [
     // A keyword, a space and `key` (`Secret key: …`, as a console prints a new key pair).
     "secret-assignment",
     "Secret key: Vq7pLm2xZ9wR4tW6yZ3a\nsecret key Vq7pLm2xZ9wR4tW6yZ3a\n",
@@ -1378,6 +1393,7 @@ const SETTINGS = [
   'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',
   // A credential call whose password is no literal, a placeholder or missing.
   'DriverManager.getConnection(url, user, System.getenv("PW")); server.login(user, password)',
+  'get(u, auth=(user, password)); oauth=(1, 2); [\'auth\' => [$user, $pass]]; auth=("u", "")',
   'server.login("me@example.com", os.environ["PW"]); x.login("bob"); login("a", "b")',
   'new NetworkCredential("mailer", "%s"); new NetworkCredential("mailer", "<password>")',
   'new MyDirectoryEntry("a", "b", "c"); mysqli_connect("localhost", "root", "", "app")',
@@ -1456,6 +1472,7 @@ const SETTINGS = [
 const BENIGN = [
   "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
   "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: $SECRET_KEY",
+  'headers["X-API-Key"] = apiKey; h["X-Auth-Token"] = os.environ["TOKEN"]',
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",

@@ -295,7 +295,8 @@ class AssignmentCandidate implements Candidate {
   readonly anchor: string;
   /** The keyword as written ends in a lowercase letter (`Secret`, `apiKey`). */
   readonly lowerEnd: boolean;
-  readonly flag: boolean;
+  /** The keyword follows a `-` (`--api-key X`): a flag's value may follow one space. */
+  flag: boolean;
   /** The name starts right after a `/` (`https://x-access-token:…@`, a URL's user name) or `\/`. */
   readonly afterSlash: boolean;
   /** The byte before the name (through an escape), or -1. */
@@ -606,6 +607,8 @@ class AssignmentCandidate implements Candidate {
             // :password, "…"`; or a name/value pair (`"name": "API_TOKEN", "value": "…"`,
             // see `Held`).
             this.keyQuoted = false;
+            // A quoted key in brackets (`headers["X-API-Key"] = …`) is no `-flag value`.
+            if (byte === 0x5d) this.flag = false;
             this.pairComma = byte === 0x2c;
             this.phase = byte === 0x2c ? Phase.ValueStart : Phase.AfterName;
             this.strict = byte === 0x2c;

@@ -111,6 +111,21 @@ export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
     api: "Python requests HTTPBasicAuth/HTTPDigestAuth/HTTPProxyAuth(username, password), aiohttp BasicAuth(login, password), Go net/http Request.SetBasicAuth(username, password), Spring HttpHeaders.setBasicAuth(username, password)",
   },
   {
+    names: ["auth=(", "auth = ("],
+    argument: 2,
+    api: "Python requests and httpx: auth=(username, password), the tuple for HTTP Basic",
+  },
+  {
+    names: ["'auth' => [", '"auth" => ['],
+    argument: 2,
+    api: "PHP Guzzle request option 'auth' => [username, password(, 'digest')]",
+  },
+  {
+    names: ["().basic(", "().digest("],
+    argument: 2,
+    api: "REST Assured given().auth().basic(userName, password), .auth().preemptive().basic(…), .auth().digest(…)",
+  },
+  {
     names: ["Auth("],
     words: ["Plain"],
     argument: 3,
