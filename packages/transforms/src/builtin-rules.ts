@@ -17,7 +17,10 @@ import { BUNDLER_CREDENTIAL_RULE } from "./rules/bundler-credential.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
 import { CREDENTIAL_CALL_RULE } from "./rules/credential-call.js";
-import { ENCODED_ASSIGNMENT_RULE } from "./rules/encoded-assignment.js";
+import {
+  ENCODED_ASSIGNMENT_RULE,
+  ESCAPED_QUOTE_ASSIGNMENT_RULE,
+} from "./rules/encoded-assignment.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
@@ -83,6 +86,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   CAMEL_SHORT_KEYWORD_RULE,
   PAT_ASSIGNMENT_RULE,
   ENCODED_ASSIGNMENT_RULE,
+  ESCAPED_QUOTE_ASSIGNMENT_RULE,
   BASIC_AUTH_FLAG_RULE,
   COMMAND_FLAG_RULE,
   VENDOR_ASSIGNMENT_RULE,

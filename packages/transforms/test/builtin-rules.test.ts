@@ -170,6 +170,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8",
     "GET /cb?state=%7B%22api_key%22%3A%20%22[REDACTED:secret-assignment]%22%2C%22n%22%3A1%7D HTTP/1.1",
   ],
+  // A JSON member's quotes as HTML entities (JSON in an attribute) or `\u0022` escapes
+  // (.NET's serializer inside a string): the value up to its closing quote.
+  [
+    "secret-assignment",
+    '<div data-props="{&quot;apiKey&quot;:&quot;Zx9Kq2Lm8&quot;}">\n"body": "{\\u0022password\\u0022: \\u0022Zx9Kq2Lm8\\u0022}"\n',
+    "Zx9Kq2Lm8",
+    '<div data-props="{&quot;apiKey&quot;:&quot;[REDACTED:secret-assignment]&quot;}">\n"body": "{\\u0022password\\u0022: \\u0022[REDACTED:secret-assignment]\\u0022}"\n',
+  ],
   // A typed declaration: the type after the colon, the value after the `=`.
   [
     "secret-assignment",
@@ -1348,6 +1356,8 @@ const SETTINGS = [
   "curl --cookie cookies.txt --cookie-jar jar.txt https://x",
   "cookies: enabled",
   "q=password%3D%24%7BPW%7D&token%3Dabc&x=encodeURIComponent('api_key%3D')",
+  // Escaped quotes around a label, a mask, a placeholder, nothing, or no closing quote.
+  "{&quot;password&quot;:&quot;Password&quot;,&quot;token&quot;:&quot;********&quot;}\n{\\u0022apiKey\\u0022:\\u0022%API_KEY%\\u0022,\\u0022secret\\u0022:\\u0022\\u0022}\n{&quot;secret&quot;:&quot;s3cr3t-Value is",
   "password%22%3A%22%24%7BPW%7D%22 token%22%3A%22%22\nDim password As New SecureString()\nthe password as plain text",
   "a boundary is read through `%XX` (token%3Dghp_…); see above",
   "the password is required; Password is too short; if password is None: pass",

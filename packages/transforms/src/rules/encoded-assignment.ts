@@ -9,6 +9,12 @@
  * `&` of the password itself was escaped twice (`%2526`). Placeholders (`$…`, `{…`, `<…`,
  * raw or escaped) and values under 4 bytes stay.
  *
+ * A JSON member whose quotes are written as an HTML entity (`&quot;password&quot;:&quot;…`,
+ * JSON in an HTML attribute) or a `\u0022` escape (.NET's System.Text.Json escapes a quote
+ * inside a string so; a logged request body) is read the same way
+ * ({@link ESCAPED_QUOTE_ASSIGNMENT_RULE}): the value runs to the `&` or backslash that
+ * starts its closing quote.
+ *
  * @example
  * ```ts
  * import { redactText } from "@spool/transforms";
@@ -32,6 +38,10 @@ const MIN_VALUE = 4;
 const RAW_END = byteSet(" \t\r\n\v\f&+\"'<>`;,)]}|\\");
 /** Bytes whose escape ends the value (the text encoded once less has them raw). */
 const ENDS_ESCAPED = byteSet(" \t\r\n&+;#\"'<>");
+/** ASCII letters. */
+const LETTER = byteSet("A-Za-z");
+/** First bytes of a placeholder, a mask or a marker between escaped quotes (`%s`, `***`, `[REDACTED…]`). */
+const QUOTED_PLACEHOLDER = byteSet("${<[*%");
 /** Escaped first bytes of a placeholder: `$`, `{`, `<`. */
 const PLACEHOLDER = byteSet("${<");
 
@@ -51,16 +61,39 @@ const KEYWORDS: readonly (readonly string[])[] = [
  */
 const SEPARATORS = ["%3D", "%3d", "%22%3A%22", "%22%3a%22", "%22%3A%20%22", "%22%3a%20%22"];
 
+/** The keywords, each spelling followed by each of `separators`. */
+const anchorsWith = (separators: readonly string[]): string[] =>
+  KEYWORDS.flatMap((words) =>
+    keywordSpellings([...words])
+      .filter((spelling) => !spelling.includes(" "))
+      .flatMap((spelling) => separators.map((separator) => spelling + separator)),
+  );
+
 export const ENCODED_ASSIGNMENT_RULE: MatcherRule = {
   kind: "matcher",
   name: "secret-assignment",
-  anchors: KEYWORDS.flatMap((words) =>
-    keywordSpellings([...words])
-      .filter((spelling) => !spelling.includes(" "))
-      .flatMap((spelling) => SEPARATORS.map((separator) => spelling + separator)),
-  ),
+  anchors: anchorsWith(SEPARATORS),
   maxLength: MAX_VALUE + 3,
   start: (match) => new EncodedValueCandidate(match.length),
+};
+
+/** A JSON member's `":"` with its quotes as an HTML entity or a `\u0022` escape. */
+const ESCAPED_QUOTE_SEPARATORS = [
+  "&quot;:&quot;",
+  "&quot;: &quot;",
+  "&#34;:&#34;",
+  "\\u0022:\\u0022",
+  "\\u0022: \\u0022",
+];
+/** Bytes that end such a value: its closing quote's first byte, a raw quote, markup, a blank. */
+const ESCAPED_QUOTE_END = byteSet(" \t\r\n\v\f&\\\"'<>");
+
+export const ESCAPED_QUOTE_ASSIGNMENT_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "secret-assignment",
+  anchors: anchorsWith(ESCAPED_QUOTE_SEPARATORS),
+  maxLength: MAX_VALUE + 1,
+  start: (match) => new EscapedQuoteValueCandidate(match.length),
 };
 
 /** One encoded value, from the byte after its `%3D`. */
@@ -132,3 +165,43 @@ class EncodedValueCandidate implements Candidate {
 }
 
 keepShape(new EncodedValueCandidate(11));
+
+/**
+ * One value between escaped quotes, from the byte after its opening quote: redacted when it
+ * has a letter and a digit or a sign, as a token or a password has (a word there is a label
+ * or a setting: `&quot;password&quot;:&quot;Password&quot;` in a page's translations).
+ */
+class EscapedQuoteValueCandidate implements Candidate {
+  readonly from: number;
+  to: number | undefined = undefined;
+  private here: number;
+  private length = 0;
+  private letter = false;
+  private other = false;
+
+  constructor(anchorLength: number) {
+    this.from = anchorLength;
+    this.here = anchorLength - 1;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (ESCAPED_QUOTE_END[byte] === 1) {
+      // Only its closing quote ends it: `&quot;` or `\u0022` (or `&#34;`) starts here.
+      if (byte !== 0x26 && byte !== 0x5c) return Verdict.Reject;
+      if (this.length < MIN_VALUE || !this.letter || !this.other) return Verdict.Reject;
+      this.to = here;
+      return Verdict.Close;
+    }
+    if (this.length === 0 && QUOTED_PLACEHOLDER[byte] === 1) return Verdict.Reject;
+    if (LETTER[byte] === 1) this.letter = true;
+    else this.other = true;
+    return ++this.length > MAX_VALUE ? Verdict.Reject : Verdict.Hold;
+  }
+
+  end(): Verdict {
+    return Verdict.Reject;
+  }
+}
+
+keepShape(new EscapedQuoteValueCandidate(14));
