@@ -178,6 +178,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8",
     '<div data-props="{&quot;apiKey&quot;:&quot;[REDACTED:secret-assignment]&quot;}">\n"body": "{\\u0022password\\u0022: \\u0022[REDACTED:secret-assignment]\\u0022}"\n',
   ],
+  // The value's own escapes and entities are the value's: only its closing quote ends it.
+  [
+    "secret-assignment",
+    "{\\u0022apiKey\\u0022:\\u0022Zx9Kq\\u002B2Lm8==\\u0022}\n{&quot;token&quot;:&quot;Zx9Kq&amp;2Lm8==&quot;}\n",
+    "2Lm8==",
+    "{\\u0022apiKey\\u0022:\\u0022[REDACTED:secret-assignment]\\u0022}\n{&quot;token&quot;:&quot;[REDACTED:secret-assignment]&quot;}\n",
+  ],
   // A typed declaration: the type after the colon, the value after the `=`.
   [
     "secret-assignment",

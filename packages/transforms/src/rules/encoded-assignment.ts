@@ -85,14 +85,18 @@ const ESCAPED_QUOTE_SEPARATORS = [
   "\\u0022:\\u0022",
   "\\u0022: \\u0022",
 ];
-/** Bytes that end such a value: its closing quote's first byte, a raw quote, markup, a blank. */
-const ESCAPED_QUOTE_END = byteSet(" \t\r\n\v\f&\\\"'<>");
+/** Bytes that rule such a value out: a raw quote, markup, a blank. */
+const ESCAPED_QUOTE_END = byteSet(" \t\r\n\v\f\"'<>");
+/** What follows the `&` of a closing quote written as an entity, and the backslash of `\u0022`. */
+const ENTITY_QUOTES = ["quot;", "#34;"];
+const ESCAPE_QUOTES = ["u0022"];
 
 export const ESCAPED_QUOTE_ASSIGNMENT_RULE: MatcherRule = {
   kind: "matcher",
   name: "secret-assignment",
   anchors: anchorsWith(ESCAPED_QUOTE_SEPARATORS),
-  maxLength: MAX_VALUE + 1,
+  // The value, and its closing quote's `&` and the bytes read after it.
+  maxLength: MAX_VALUE + 6,
   start: (match) => new EscapedQuoteValueCandidate(match.length),
 };
 
@@ -167,9 +171,11 @@ class EncodedValueCandidate implements Candidate {
 keepShape(new EncodedValueCandidate(11));
 
 /**
- * One value between escaped quotes, from the byte after its opening quote: redacted when it
- * has a letter and a digit or a sign, as a token or a password has (a word there is a label
- * or a setting: `&quot;password&quot;:&quot;Password&quot;` in a page's translations).
+ * One value between escaped quotes, from the byte after its opening quote, to its closing
+ * quote (`&quot;`, `&#34;`, `\u0022`; another escape or entity, `\u002B` or `&amp;`, is the
+ * value's own): redacted when it has a letter and a digit or a sign, as a token or a
+ * password has (a word there is a label or a setting: `&quot;password&quot;:&quot;Password&quot;`
+ * in a page's translations).
  */
 class EscapedQuoteValueCandidate implements Candidate {
   readonly from: number;
@@ -178,6 +184,11 @@ class EscapedQuoteValueCandidate implements Candidate {
   private length = 0;
   private letter = false;
   private other = false;
+  /** Where a `&` or backslash that may start the closing quote stands, or -1. */
+  private closeAt = -1;
+  /** The bytes read after it. */
+  private closing = "";
+  private closers: readonly string[] = [];
 
   constructor(anchorLength: number) {
     this.from = anchorLength;
@@ -186,21 +197,39 @@ class EscapedQuoteValueCandidate implements Candidate {
 
   next(byte: number): Verdict {
     const here = ++this.here;
-    if (ESCAPED_QUOTE_END[byte] === 1) {
-      // Only its closing quote ends it: `&quot;` or `\u0022` (or `&#34;`) starts here.
-      if (byte !== 0x26 && byte !== 0x5c) return Verdict.Reject;
-      if (this.length < MIN_VALUE || !this.letter || !this.other) return Verdict.Reject;
-      this.to = here;
-      return Verdict.Close;
+    if (this.closeAt >= 0) {
+      this.closing += String.fromCharCode(byte);
+      if (this.closers.includes(this.closing)) return this.closed();
+      if (this.closers.some((closer) => closer.startsWith(this.closing))) return Verdict.Hold;
+      // The value's own escape or entity: its bytes before this one are the value's.
+      this.length += this.closing.length;
+      this.other = true;
+      this.closeAt = -1;
     }
+    if (byte === 0x26 || byte === 0x5c) {
+      this.closeAt = here;
+      this.closing = "";
+      this.closers = byte === 0x26 ? ENTITY_QUOTES : ESCAPE_QUOTES;
+      return Verdict.Hold;
+    }
+    if (ESCAPED_QUOTE_END[byte] === 1) return Verdict.Reject;
     if (this.length === 0 && QUOTED_PLACEHOLDER[byte] === 1) return Verdict.Reject;
     if (LETTER[byte] === 1) this.letter = true;
     else this.other = true;
     return ++this.length > MAX_VALUE ? Verdict.Reject : Verdict.Hold;
   }
 
+  /** The closing quote was read (or the input ended): the value before it, if it looks like a secret. */
+  private closed(): Verdict {
+    if (this.length < MIN_VALUE || !this.letter || !this.other) return Verdict.Reject;
+    this.to = this.closeAt;
+    return Verdict.Close;
+  }
+
   end(): Verdict {
-    return Verdict.Reject;
+    // Cut by the end of the output: up to a closing quote begun there, else all of it.
+    if (this.closeAt < 0) this.closeAt = this.here + 1;
+    return this.closed();
   }
 }
 
