@@ -23,6 +23,7 @@ import {
 } from "./rules/encoded-assignment.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
+import { ORACLE_THIN_RULE } from "./rules/oracle-thin.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import { PGPASS_RULE } from "./rules/pgpass.js";
 import {
@@ -80,6 +81,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   WORDPRESS_SALT_RULE,
   AZURE_KEY_LIST_RULE,
   URL_USERINFO_RULE,
+  ORACLE_THIN_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,

@@ -442,6 +442,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "0822455D0A16",
     "username admin privilege 15 password 0 [REDACTED:secret-assignment]\nusername ops password 7 [REDACTED:secret-assignment]\n",
   ],
+  // Oracle's JDBC thin URL with its credentials inline: the password only.
+  [
+    "url-userinfo",
+    '<property name="url" value="jdbc:oracle:thin:app_user/Tiger123x@//db:1521/XE"/>\n',
+    "Tiger123x",
+    '<property name="url" value="jdbc:oracle:thin:app_user/[REDACTED:url-userinfo]@//db:1521/XE"/>\n',
+  ],
   // Oracle's `user/password@db`: the password only, the connect identifier stays.
   [
     "command-flag",
@@ -1410,6 +1417,7 @@ const SETTINGS = [
   'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',
   // A credential call whose password is no literal, a placeholder or missing.
   'DriverManager.getConnection(url, user, System.getenv("PW")); server.login(user, password)',
+  "jdbc:oracle:thin:@//db:1521/XE jdbc:oracle:thin:scott@db jdbc:oracle:thin:scott/%PW%@db",
   'get(u, auth=(user, password)); oauth=(1, 2); [\'auth\' => [$user, $pass]]; auth=("u", "")',
   'server.login("me@example.com", os.environ["PW"]); x.login("bob"); login("a", "b")',
   'new NetworkCredential("mailer", "%s"); new NetworkCredential("mailer", "<password>")',
