@@ -408,6 +408,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR4tW6yZ3a",
     '{"credentials": "[REDACTED:secret-assignment]"} API_KEYS=[REDACTED:secret-assignment]',
   ],
+  // Java's and C#'s `.equals("…")` after the name: the literal compared with it.
+  [
+    "secret-assignment",
+    'if (password.equals("Vq7p!Lm2x")) {} if (apiKey.Equals("Vq7p!Lm2x")) {}',
+    "Vq7p!Lm2x",
+    'if (password.equals("[REDACTED:secret-assignment]")) {} if (apiKey.Equals("[REDACTED:secret-assignment]")) {}',
+  ],
   // A literal compared with the secret (quoted, with a digit or a sign).
   [
     "secret-assignment",
@@ -1412,6 +1419,7 @@ const SETTINGS = [
   // Comparisons with code, an empty string, a keyword a lexer compares its token with.
   'if (password != null && token !== undefined && pw == other) {} if (token == "")',
   'if token == "return" {} if (token === "if-else") {} secret == "a b c1"; password=="x1"',
+  'if (token.equals("return") || password.equals(confirm) || password.equals("")) {}',
   'const x = process.env.X_PASSWORD || "x1y2"; password |= 2; token || "abc123"; pw?.x',
   'password[i] = c; char password[MAX] = "Vq7p!Lm2x"; passwords[0] = "x"',
   'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',

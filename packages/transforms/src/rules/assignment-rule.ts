@@ -197,6 +197,8 @@ const REGEX_START = byteSet("/^[");
  */
 const NEGATION =
   /^!+(?:\(|(?:[0-9]+|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*)(?:[-(;,)|&?:=<>!+*/^%\s]|$))/;
+/** The method a name ends with when it compares the secret with a literal (`.equals(`). */
+const EQUALS_CALL = /^\.(?:e|E)quals(?:IgnoreCase)?$/;
 /** A value with one of these may end a statement early (`tokenStart=0;for(`). */
 const STATEMENT_END = /[;,)]/;
 /** Whole values that are words, not secrets. */
@@ -500,6 +502,12 @@ class AssignmentCandidate implements Candidate {
         case Phase.AfterName:
           this.from = here + 1;
           if (this.unicodeDigits >= 0) return this.unicodeSeparator(byte);
+          // Java's and C#'s `password.equals("…")`: the literal the secret is compared with.
+          if (byte === 0x28 && this.count === 0 && EQUALS_CALL.test(this.tail)) {
+            this.phase = Phase.Comparison;
+            this.doubled = true;
+            return Verdict.Hold;
+          }
           if (this.pending === LEFT_ARROW) {
             // R's `<-` and `<<-`: the value must be a string (`x <- getLine` is code).
             if (byte === 0x3c && !this.quotedOnly) {
