@@ -330,6 +330,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // `pbkdf2_sha256$<iterations>$<salt>$<hash>`, LDAP's and htpasswd's `{SHA}` / `{SSHA}`.
   { family: "crypt", rule: "password-hash", prefixes: ["pbkdf2_sha256$", "pbkdf2_sha1$"], body: "A-Za-z0-9+/=$", minBody: 40, maxBody: 256, mixed: "digit", shape: "%600000$" + "{22:A-Za-z0-9}$" + "{43:A-Za-z0-9+/}=" },
   { family: "crypt", rule: "password-hash", prefixes: ["{SHA}", "{SSHA}", "{SHA256}", "{SSHA256}", "{SHA512}", "{SSHA512}"], body: B64, minBody: 24, maxBody: 256, mixed: true, shape: "%{27:A-Za-z0-9+/}=" },
+  // Spring Security's DelegatingPasswordEncoder: `{noop}` marks a password stored as it is.
+  { family: "spring", rule: "spring-noop-password", prefixes: ["{noop}"], body: "A-Za-z0-9!#$%&*+./:=?@^_~|-", minBody: 1, maxBody: 128, keepPrefix: true, shape: "%{9:A-Za-z0-9}!{4:A-Za-z0-9}" },
   // Azure DevOps personal access tokens (the format since 2024): 84 characters, the fixed
   // signature `AZDO` at positions 77–80 (Microsoft Purview's definition); the older 52
   // characters of base32 have no signature (caught next to the names only).

@@ -1506,6 +1506,8 @@ const BENIGN = [
   "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
   "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: $SECRET_KEY",
   'headers["X-API-Key"] = apiKey; h["X-Auth-Token"] = os.environ["TOKEN"]',
+  // Spring's `{noop}` with no password after it, or inside a word.
+  "the {noop} prefix stores a password as it is: {noop} x{noop}abc",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
