@@ -56,6 +56,7 @@ import { OPENSSL_PASSWORD_ARGUMENT } from "../command-flags.js";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import {
   ALNUM,
+  ALPHA,
   BLANK,
   byteSet,
   DIGIT,
@@ -69,8 +70,6 @@ import { keywordSpellings } from "./keyword-spellings.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
-const ALPHA = byteSet("A-Za-z");
-/** Words that make a vendor's key public (`Algolia search key`, Stripe's publishable key). */
 /** Words before `key` that say it is public (Algolia's search key, reCAPTCHA's site key). */
 export const PUBLIC_KEY_WORDS: ReadonlySet<string> = new Set([
   "public",

@@ -15,7 +15,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet } from "./byte-classes.js";
+import { ALPHA, BLANK, byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes from `keyName` to its sibling `value`'s key (the members between). */
@@ -28,7 +28,6 @@ const MAX_KEY = 512;
 const KEY = byteSet("A-Za-z0-9+/=");
 /** Bytes that leave the object before `value` came: another object, or a list's end. */
 const OBJECT_END = byteSet("{}[]");
-const LETTER = byteSet("A-Za-z");
 /** `value` as the seek phase reads it, a letter at a time. */
 const VALUE = "value";
 /** The anchor, as the seek phase reads it. */
@@ -75,7 +74,7 @@ class AzureKeyCandidate implements Candidate {
   /** Up to the sibling `value` member's name, within the object. */
   private seek(byte: number, here: number): Verdict {
     if (++this.count > MAX_GAP || OBJECT_END[byte] === 1) return Verdict.Reject;
-    if (LETTER[byte] !== 1) {
+    if (ALPHA[byte] !== 1) {
       if (this.matched === VALUE.length) {
         this.phase = Phase.Separator;
         this.count = 0;

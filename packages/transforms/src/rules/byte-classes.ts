@@ -28,6 +28,8 @@ export function byteSet(spec: string): Uint8Array {
 
 /** Letters and digits: a byte before a token's anchor from this set means it is mid-word. */
 export const ALNUM = byteSet("A-Za-z0-9");
+/** ASCII letters. */
+export const ALPHA = byteSet("A-Za-z");
 /** ASCII digits. */
 export const DIGIT = byteSet("0-9");
 /** Base64url alphabet. */

@@ -18,7 +18,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet, DIGIT } from "./byte-classes.js";
+import { ALPHA, BLANK, byteSet, DIGIT } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
@@ -34,7 +34,6 @@ const VALUE_END = byteSet(" \t\r\n\v\f;,\"'\\");
 const QUOTE_OR_ESCAPE = byteSet("\"'\\");
 /** Bytes before the keyword where a header or key starts (the `-` of `Set-Cookie`). */
 const BEFORE = byteSet(" \t\r\n<>\"'{,-");
-const LETTER = byteSet("A-Za-z");
 
 const Phase = {
   /** After the keyword: its closing quote, blanks, then `:` or `=`. */
@@ -135,7 +134,7 @@ class CookieCandidate implements Candidate {
         return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
       default:
         if (VALUE_END[byte] !== 1) {
-          if (LETTER[byte] === 1) this.letter = true;
+          if (ALPHA[byte] === 1) this.letter = true;
           else if (DIGIT[byte] === 1) this.digit = true;
           return Verdict.Hold;
         }

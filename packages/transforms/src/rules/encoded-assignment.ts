@@ -23,7 +23,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet, HEX_VALUE } from "./byte-classes.js";
+import { ALPHA, byteSet, HEX_VALUE } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
@@ -38,8 +38,6 @@ const MIN_VALUE = 4;
 const RAW_END = byteSet(" \t\r\n\v\f&+\"'<>`;,)]}|\\");
 /** Bytes whose escape ends the value (the text encoded once less has them raw). */
 const ENDS_ESCAPED = byteSet(" \t\r\n&+;#\"'<>");
-/** ASCII letters. */
-const LETTER = byteSet("A-Za-z");
 /** First bytes of a placeholder, a mask or a marker between escaped quotes (`%s`, `***`, `[REDACTED…]`). */
 const QUOTED_PLACEHOLDER = byteSet("${<[*%");
 /** Escaped first bytes of a placeholder: `$`, `{`, `<`. */
@@ -214,7 +212,7 @@ class EscapedQuoteValueCandidate implements Candidate {
     }
     if (ESCAPED_QUOTE_END[byte] === 1) return Verdict.Reject;
     if (this.length === 0 && QUOTED_PLACEHOLDER[byte] === 1) return Verdict.Reject;
-    if (LETTER[byte] === 1) this.letter = true;
+    if (ALPHA[byte] === 1) this.letter = true;
     else this.other = true;
     return ++this.length > MAX_VALUE ? Verdict.Reject : Verdict.Hold;
   }
