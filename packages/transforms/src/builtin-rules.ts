@@ -31,6 +31,7 @@ import {
   JENKINS_PASSWORD_RULE,
   MYSQL_PASSWORD_RULE,
 } from "./rules/printed-password.js";
+import { REVERSED_COMPARISON_RULE } from "./rules/reversed-comparison.js";
 import {
   API_SUFFIX_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
@@ -84,6 +85,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   ORACLE_THIN_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
+  REVERSED_COMPARISON_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
   CAMEL_SHORT_KEYWORD_RULE,
   PAT_ASSIGNMENT_RULE,

@@ -415,6 +415,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7p!Lm2x",
     'if (password.equals("[REDACTED:secret-assignment]")) {} if (apiKey.Equals("[REDACTED:secret-assignment]")) {}',
   ],
+  // The literal first (`"…" == password`, `"…".equals(password)`): read behind its quote.
+  [
+    "secret-assignment",
+    `if ("Vq7p!Lm2x" == password) {} if ('Vq7p!Lm2x' !== req.body.apiToken) {} "Vq7p!Lm2x".equals(user.getPassword())`,
+    "Vq7p!Lm2x",
+    `if ("[REDACTED:secret-assignment]" == password) {} if ('[REDACTED:secret-assignment]' !== req.body.apiToken) {} "[REDACTED:secret-assignment]".equals(user.getPassword())`,
+  ],
+  [
+    "secret-assignment",
+    'if "Vq7p!Lm2x" == password:\n  ok() if ("Vq7p!Lm2x"===$this->secret) {}',
+    "Vq7p!Lm2x",
+    'if "[REDACTED:secret-assignment]" == password:\n  ok() if ("[REDACTED:secret-assignment]"===$this->secret) {}',
+  ],
   // A literal compared with the secret (quoted, with a digit or a sign).
   [
     "secret-assignment",
@@ -1420,6 +1433,11 @@ const SETTINGS = [
   'if (password != null && token !== undefined && pw == other) {} if (token == "")',
   'if token == "return" {} if (token === "if-else") {} secret == "a b c1"; password=="x1"',
   'if (token.equals("return") || password.equals(confirm) || password.equals("")) {}',
+  // The literal first: a keyword, an empty or short string, a placeholder, a name that is
+  // no secret's, a call or a subscript after it.
+  'if ("return" == token || "" == password || "a1" == pw || "$PW" == password) {}',
+  'if ("Vq7p!Lm2x" == username || "Vq7p!Lm2x" == hashPassword(x) || "x1y2" == password[0]) {}',
+  '"Vq7p!Lm2x".equals(getPassword(x)); "Vq7p!Lm2x".equals(password + 1); ("a b c1" == token)',
   'const x = process.env.X_PASSWORD || "x1y2"; password |= 2; token || "abc123"; pw?.x',
   'password[i] = c; char password[MAX] = "Vq7p!Lm2x"; passwords[0] = "x"',
   'password: string; token: string = ""; password: string = getPassword(); secret: str = req.body.secret',
