@@ -415,6 +415,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7p!Lm2x",
     'if (password.equals("[REDACTED:secret-assignment]")) {} if (apiKey.Equals("[REDACTED:secret-assignment]")) {}',
   ],
+  // A getter's result compared with the literal (`getPassword().equals("…")`, `== "…"`).
+  [
+    "secret-assignment",
+    'if (user.getPassword() == "Vq7p!Lm2x") {} if (getApiKey().equals("Vq7p!Lm2x")) {} $u->getToken() !== "Vq7p!Lm2x"',
+    "Vq7p!Lm2x",
+    'if (user.getPassword() == "[REDACTED:secret-assignment]") {} if (getApiKey().equals("[REDACTED:secret-assignment]")) {} $u->getToken() !== "[REDACTED:secret-assignment]"',
+  ],
   // The literal first (`"…" == password`, `"…".equals(password)`): read behind its quote.
   [
     "secret-assignment",
@@ -1433,6 +1440,10 @@ const SETTINGS = [
   'if (password != null && token !== undefined && pw == other) {} if (token == "")',
   'if token == "return" {} if (token === "if-else") {} secret == "a b c1"; password=="x1"',
   'if (token.equals("return") || password.equals(confirm) || password.equals("")) {}',
+  // A getter's result used, not compared with a literal; a call with arguments; `=` after it.
+  'x = getPassword(); y = getPassword() + "a1"; getToken().trim(); z = hashPassword(pw) == "Vq7p!Lm2x"',
+  'getPassword() = "Vq7p!Lm2x"; if (getToken() == "return" || getPassword() != null) {}',
+  "if (getPassword().length == 12 || getToken() == other) {}",
   // The literal first: a keyword, an empty or short string, a placeholder, a name that is
   // no secret's, a call or a subscript after it.
   'if ("return" == token || "" == password || "a1" == pw || "$PW" == password) {}',

@@ -196,6 +196,9 @@ const REGEX_START = byteSet("/^[");
  */
 const NEGATION =
   /^!+(?:\(|(?:[0-9]+|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*)(?:[-(;,)|&?:=<>!+*/^%\s]|$))/;
+/** A phase's answer that the byte is read again in the phase it moved to. */
+const REREAD = -1;
+
 /** The method a name ends with when it compares the secret with a literal (`.equals(`). */
 const EQUALS_CALL = /^\.(?:e|E)quals(?:IgnoreCase)?$/;
 /** A value with one of these may end a statement early (`tokenStart=0;for(`). */
@@ -389,6 +392,11 @@ class AssignmentCandidate implements Candidate {
   /** Visual Basic's `As` came after the name: a type follows. */
   asType = false;
   /**
+   * A getter ends the name (`getPassword()`): 1 after its `(`, 2 after its `)`, when only
+   * a comparison may follow (`getPassword().equals("…")`, `user.getToken() == "…"`).
+   */
+  getter = 0;
+  /**
    * A table's row (`| password | … |`, `│ token │ … │`): 1 once the name's cell closed, and
    * for `│` (three bytes) the bytes of it read, as 2 and 3.
    */
@@ -506,6 +514,11 @@ class AssignmentCandidate implements Candidate {
             this.phase = Phase.Comparison;
             this.doubled = true;
             return Verdict.Hold;
+          }
+          if (this.getter > 0 || (byte === 0x28 && this.afterLetter && this.tail === "")) {
+            const verdict = this.getterByte(byte);
+            if (verdict !== REREAD) return verdict;
+            continue;
           }
           if (this.pending === LEFT_ARROW) {
             // R's `<-` and `<<-`: the value must be a string (`x <- getLine` is code).
@@ -781,6 +794,8 @@ class AssignmentCandidate implements Candidate {
           }
           return Verdict.Reject;
         case Phase.AfterEquals:
+          // After a getter only `==` compares (`getPassword() = …` is no statement).
+          if (this.getter > 0 && byte !== 0x3d) return Verdict.Reject;
           this.phase = Phase.ValueStart;
           if (byte === 0x3d) {
             // "== x" is a comparison; "==x" a value starting with "=".
@@ -1220,6 +1235,44 @@ class AssignmentCandidate implements Candidate {
     this.phase = Phase.AfterEquals;
     this.spacedEquals = this.count > 0;
     this.equals = true;
+    return Verdict.Hold;
+  }
+
+  /**
+   * A byte after a camelCase name's keyword that may make it a getter's call
+   * (`getPassword()`): its `(` and `)`, then blanks, `==`/`!=` or `.equals(` (read as the
+   * name's tail: {@link REREAD}). A call with arguments, or anything else after it, is no
+   * comparison.
+   */
+  getterByte(byte: number): Verdict | typeof REREAD {
+    if (this.getter === 0) {
+      if (this.count > 0 || this.keyQuoted || this.mode.vendor) return Verdict.Reject;
+      this.getter = 1;
+      return Verdict.Hold;
+    }
+    if (this.getter === 1) {
+      this.getter = 2;
+      return byte === 0x29 ? Verdict.Hold : Verdict.Reject;
+    }
+    if (byte === 0x2e && this.getter === 2 && this.count === 0 && this.tail === "") {
+      // `.equals(` after the `()`: read as the name's tail, as after `password`.
+      this.phase = Phase.Name;
+      return REREAD;
+    }
+    if (BLANK[byte] === 1 && this.getter === 2)
+      return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+    if (byte === 0x3d && this.getter === 2) {
+      this.phase = Phase.AfterEquals;
+      this.spacedEquals = this.count > 0;
+      this.equals = true;
+      return Verdict.Hold;
+    }
+    if (byte === 0x21 && this.getter === 2) {
+      this.getter = 3;
+      return Verdict.Hold;
+    }
+    if (byte !== 0x3d || this.getter !== 3) return Verdict.Reject;
+    this.phase = Phase.Comparison;
     return Verdict.Hold;
   }
 
