@@ -21,6 +21,7 @@ import {
   ENCODED_ASSIGNMENT_RULE,
   ESCAPED_QUOTE_ASSIGNMENT_RULE,
 } from "./rules/encoded-assignment.js";
+import { HYPHEN_JOINED_RULE } from "./rules/hyphen-joined.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { ORACLE_THIN_RULE } from "./rules/oracle-thin.js";
@@ -86,6 +87,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
   REVERSED_COMPARISON_RULE,
+  HYPHEN_JOINED_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
   CAMEL_SHORT_KEYWORD_RULE,
   PAT_ASSIGNMENT_RULE,

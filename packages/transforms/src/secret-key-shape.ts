@@ -19,7 +19,8 @@
  * hold a long run of small letters); on 518 MB of text (this repository's `node_modules`,
  * `/usr/share`, `/usr/include`, Python's library) the runs they pass are the AWS
  * documentation's example key and four C identifiers of one header
- * (`xmlSecOpenSSLTransformHmacSha256GetKlass`). Figures: `scripts/secret-key-shape.mjs`.
+ * (`xmlSecOpenSSLTransformHmacSha256GetKlass`), which a `(` after them now rules out (a
+ * function's name). Figures: `scripts/secret-key-shape.mjs`.
  *
  * @example
  * ```ts
@@ -50,10 +51,11 @@ const counts = new Uint8Array(256);
 
 /**
  * True when `chars[from .. from + 40)` has a secret access key's shape and `next` (the byte
- * after the run, -1 at the end of input) is not `=` padding.
+ * after the run, -1 at the end of input) is not `=` padding or a call's `(`.
  */
 export function hasSecretKeyShape(chars: Uint8Array, from: number, next: number): boolean {
-  if (next === 0x3d) return false;
+  // `=` padding: base64 of other bytes; `(`: a function's name (`…HmacSha224GetKlass(void)`).
+  if (next === 0x3d || next === 0x28) return false;
   const end = from + SECRET_KEY_LENGTH;
   let seen = 0;
   let marks = 0;

@@ -415,6 +415,27 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7p!Lm2x",
     'if (password.equals("[REDACTED:secret-assignment]")) {} if (apiKey.Equals("[REDACTED:secret-assignment]")) {}',
   ],
+  // A few words with no full stop may be a passphrase; DRF's `Token <key>` scheme is a key.
+  [
+    "secret-assignment",
+    `app.secret_key = 'super secret key' {"token": "Token 9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b"}`,
+    "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
+    `app.secret_key = '[REDACTED:secret-assignment]' {"token": "[REDACTED:secret-assignment]"}`,
+  ],
+  // A random token joined to a keyword by a hyphen, as one word (a label, a resource's name).
+  [
+    "secret-assignment",
+    "acme-secret-k3j9x2m7q4w1z6c5v0b8n2l5 ACME_PRIVATE-key-Kq7mZp2WxR9vLt4Bn8Hy3J dd-apikey-3f9a2c7e1b4d8f6a0c5e",
+    "k3j9x2m7q4w1z6c5v0b8n2l5",
+    "acme-secret-[REDACTED:secret-assignment] ACME_PRIVATE-key-[REDACTED:secret-assignment] dd-apikey-[REDACTED:secret-assignment]",
+  ],
+  // `secret` and `key` as one name (`secretkey`, `secret_key`), the value after a space too.
+  [
+    "secret-assignment",
+    "secretkey=Kq7mZp2WxR9vLt4Bn8 secret_key k3j9x2m7q4w1z6c5v0b8 Secret Key: Kq7mZp2W",
+    "k3j9x2m7q4w1z6c5v0b8",
+    "secretkey=[REDACTED:secret-assignment] secret_key [REDACTED:secret-assignment] Secret Key: [REDACTED:secret-assignment]",
+  ],
   // A getter's result compared with the literal (`getPassword().equals("…")`, `== "…"`).
   [
     "secret-assignment",
@@ -1440,6 +1461,31 @@ const SETTINGS = [
   'if (password != null && token !== undefined && pw == other) {} if (token == "")',
   'if token == "return" {} if (token === "if-else") {} secret == "a b c1"; password=="x1"',
   'if (token.equals("return") || password.equals(confirm) || password.equals("")) {}',
+  // Code and docs from C headers and declaration files: an enum member's number, a path, a
+  // generic type, a kernel-doc description, a macro's other name, a minified variable.
+  "  IMAGE_REL_I386_TOKEN = 0x000C,\n  U_UNEXPECTED_TOKEN=0x10100,\n  _S_token_unknown = -1u\n  GNUTLS_MASTER_SECRET = 1<<1,",
+  'random_device(const std::string& __token = "/dev/urandom"); secret: ~/.ssh/id_rsa',
+  "progressToken: z.ZodUnion<readonly [z.ZodString, z.ZodNumber]>; Schema: z.ZodObject<{",
+  " * @GNUTLS_BAG_SECRET: PKCS-12 bag with secret PKCS-9 keys.\n * @FOO_TOKEN: Non-zero token",
+  "#define ed25519_sha512_set_private_key nettle_ed25519_sha512_set_private_key",
+  "keepSourceTokens&&(y.srcToken=l); Pass *ResultPass = Resolver->getAnalysisIfAvailable(PI);",
+  // A phrase or a path that names the keyword; an include after an element-like `<…_token>`.
+  `"Unexpected_token_1012": "Token inesperado.", "token": "Unexpected token.", paths: ['*.*.password', '*.*.*.password']`,
+  "#include <stop_token>\n#include <semaphore>\nXMLSEC_EXPORT xmlSecOpenSSLTransformHmacSha224GetKlass(void);",
+  // HTML's one-letter access keys, module versions, messages that name the keyword, bundled
+  // JavaScript and CSS (a template literal's word, a minified variable, an enum, a selector).
+  "<a accesskey=\"n\" href=\"dist.html\"> 'Test2::Event::Pass' => '1.302199', PWD=/Users/Me/src",
+  '"Unexpected_token_1012": "Token inesperado.", "token": "Unexpected token.", {token:`linkified`}',
+  'r.pos=0,r.addToken=wn,Ge(e); t[t.OpenBraceToken=1]="OpenBraceToken"; .gist-secret:before{content:"x"}',
+  "export type OAuthTokenRevocationRequest = z.infer<typeof OAuthTokenRevocationRequestSchema>;",
+  // C constants named after a keyword (PKCS #11's `CKO_SECRET_KEY`): a number, not a value.
+  "#define CKO_SECRET_KEY 0x00000004UL\n#define CKA_PASSWORD 0x0000011BUL\n#define TOKEN_MAX 1024u",
+  // Words joined to a keyword by hyphens, a generated name that goes on, a file name, a
+  // run that is not random; `secret_key` with words after it.
+  "app-secret-7d9f8b6c5d-x2k9p secret-rotation-policy token-refresh-interval-in-seconds",
+  "acme-secret-k3j9x2m7q4w1z6c5v0b8n2l5h7-suffix acme-secret-k3j9x2m7q4w1z6c5v0b8n2l5.yaml",
+  "acme-secret-abcdefghijklmnopqrstuvwxyz123456 password-reset-confirm private-registry-mirror-01",
+  "secret_key is required; secret_key must be set; secretKey string; secretkey: str",
   // A getter's result used, not compared with a literal; a call with arguments; `=` after it.
   'x = getPassword(); y = getPassword() + "a1"; getToken().trim(); z = hashPassword(pw) == "Vq7p!Lm2x"',
   'getPassword() = "Vq7p!Lm2x"; if (getToken() == "return" || getPassword() != null) {}',

@@ -89,6 +89,8 @@ const PLURAL_TOKEN_ALPHABET = byteSet("A-Za-z0-9+=_.~-");
 /** A flag's unquoted value: a token's bytes and a password's signs. */
 const PASSWORD_ALPHABET = byteSet("A-Za-z0-9+/=_.~:!@#%*^-");
 /** A type with type arguments: a name or a member path, `<`, names, `>`. */
+/** A generic type's name and `<` (a member path to a type, or a capitalized type's name). */
+const GENERIC_OPEN = /^(?:(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$]\w*|[A-Z][a-z]\w*)<[A-Za-z_$[{(]/;
 const GENERIC_TYPE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*<[A-Za-z_$][\w$.<>, |[\]]*>$/;
 /** Bytes that end a sentence or a list after a word given after a space. */
 const SENTENCE_END = byteSet(".,;");
@@ -196,13 +198,39 @@ const REGEX_START = byteSet("/^[");
  */
 const NEGATION =
   /^!+(?:\(|(?:[0-9]+|[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*)(?:[-(;,)|&?:=<>!+*/^%\s]|$))/;
+/**
+ * A C integer literal, as a constant's or an enum member's value (`0x00000004UL`, `-1u`,
+ * `1<<3`): hexadecimal up to 64 bits, or decimal with a suffix or a shift (a run of digits
+ * alone may be a PIN), then the `,` or `;` that ends it.
+ */
+const C_INTEGER =
+  /^-?(?:0[xX][0-9a-fA-F]{1,16}[uUlL]{0,3}|[0-9]+[uUlL]{1,3}|[0-9]+<<[0-9]+)[,;)]?$/;
+
+/** A version number: dotted numbers, the last maybe with a letter (`1.302199`, `3.43`, `2.0.1b`). */
+const VERSION = /^[0-9]+(?:\.[0-9]+)+[a-z]?[,;)]?$/;
+
+/** An absolute, home or relative file path of two or more lower-case segments. */
+const FILE_PATH = /^(?:~|\.{1,2})?\/[a-z0-9._-]+(?:\/[a-z0-9._-]+)+\/?$/;
+
+/** An unquoted value that is a C integer literal (see {@link C_INTEGER}): a number, no secret. */
+function cConstant(v: readonly number[]): boolean {
+  return (
+    v.length <= 24 &&
+    (v[0] === 0x2d || DIGIT[v[0]!] === 1) &&
+    C_INTEGER.test(String.fromCharCode(...v))
+  );
+}
+
+/** The rest of a name after its keyword that keeps it a secret's (`secret_key`, `secretKey`). */
+const KEY_TAIL = /^[_.-]?(?:key|KEY|Key)$/;
+
 /** A phase's answer that the byte is read again in the phase it moved to. */
 const REREAD = -1;
 
 /** The method a name ends with when it compares the secret with a literal (`.equals(`). */
 const EQUALS_CALL = /^\.(?:e|E)quals(?:IgnoreCase)?$/;
 /** A value with one of these may end a statement early (`tokenStart=0;for(`). */
-const STATEMENT_END = /[;,)]/;
+const STATEMENT_END = /[;,)\]]/;
 /** Whole values that are words, not secrets. */
 const NOT_SECRET_VALUES = new Set(
   (
@@ -346,6 +374,8 @@ class AssignmentCandidate implements Candidate {
   compared = false;
   /** The word being read between `password for` and `is`. */
   phrase = "";
+  /** XmlTail phase: a `<` was read; only a closing tag's `/` may follow. */
+  xmlOpen = false;
   /** The quote of an attribute's value being skipped (see `attributes`), while it is open. */
   attributeQuote = 0;
   /** Value bytes held undecided. */
@@ -387,6 +417,8 @@ class AssignmentCandidate implements Candidate {
   equals = false;
   /** A word after the name and a space may be the value (`password X`). */
   spaced = false;
+  /** The value is that word (read from `Phase.TypeWord`): a blank after it ends it only when random. */
+  spacedWord = false;
   /** A vendor's name was followed by the word `key` and a space (`Datadog key X`). */
   keyLabel = false;
   /** Visual Basic's `As` came after the name: a type follows. */
@@ -457,7 +489,14 @@ class AssignmentCandidate implements Candidate {
       switch (this.phase) {
         case Phase.First:
           if (this.mode.wholeWord && ALNUM[byte] === 1) return Verdict.Reject;
-          if (byte >= 0x61 && byte <= 0x7a && (byte !== 0x73 || this.mode.vendor))
+          // A lowercase letter goes on a longer word (`secretary`), but for a plural's `s`
+          // and `key` after `secret` (`secretkey`: a name of its own, as `secret_key`).
+          if (
+            byte >= 0x61 &&
+            byte <= 0x7a &&
+            (byte !== 0x73 || this.mode.vendor) &&
+            (byte !== 0x6b || this.anchor !== "secret" || this.mode.vendor)
+          )
             return Verdict.Reject;
           // `tokens`, `SECRETS`; after a lowercase keyword a capital starts the next camelCase
           // word (`mySecretString`), not a plural.
@@ -640,10 +679,13 @@ class AssignmentCandidate implements Candidate {
               ? byte === 0x76 // `key="xPassword" value="…"`
               : ALNUM[byte] === 1 || byte === 0x5b || byte === 0x2a)
           ) {
-            // A value after a space only where the keyword ends the name (`password X`):
-            // a vendor's name or a longer name followed by a word is prose or an id.
+            // A value after a space only where the keyword ends the name (`password X`), or
+            // `key` does after `secret` (`secret_key X`, `SECRETKEY X`): a vendor's name or a
+            // longer name followed by a word is prose or an id.
             this.spaced =
-              (this.tail === "" && !this.mode.vendor && !this.keyQuoted) ||
+              ((this.tail === "" || (KEY_TAIL.test(this.tail) && this.keyword() === "secret")) &&
+                !this.mode.vendor &&
+                !this.keyQuoted) ||
               this.keyLabel ||
               this.uuidOnly;
             // A Go type (`var xToken string = "…"`), or the value itself after a space
@@ -726,13 +768,11 @@ class AssignmentCandidate implements Candidate {
             // (`password Xk9mP2qL8vR4tW6y expired`; `password sha256WithRSAEncryption is` stays).
             if (
               (BLANK[byte] !== 1 && byte !== 0x3d) ||
-              (BLANK[byte] === 1 &&
-                this.count >= SPACED_WORD &&
-                this.spaced &&
-                digitSwitches(this.value) >= 4)
+              (BLANK[byte] === 1 && this.spaced && randomWord(this.value))
             ) {
               if (!this.spaced) return Verdict.Reject;
               this.strict = true;
+              this.spacedWord = true;
               this.phase = Phase.Held;
               continue;
             }
@@ -1149,6 +1189,10 @@ class AssignmentCandidate implements Candidate {
           }
           this.dropSentenceEnd(here);
           if (!this.credible(true)) return this.statementArgument(here);
+          // The word after `password ` with more words after it: only a random one is the
+          // value (`password Xk9mP2qL8vR4tW6y expired`; `secret PKCS-9 keys` is prose).
+          if (this.spacedWord && BLANK[byte] === 1 && !randomWord(this.value))
+            return Verdict.Reject;
           if (this.cell === 1) {
             // The row's last cell ends at the line's end (psql's tables draw no closing `|`).
             if (!isCellValue(this.value)) return Verdict.Reject;
@@ -1185,7 +1229,12 @@ class AssignmentCandidate implements Candidate {
             if (ESCAPED_SPACE[byte] !== 1) return Verdict.Reject;
             return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           }
-          if (byte === 0x3c) return Verdict.Close;
+          // Only a closing tag ends the element (`#include <stop_token>\n#include <…>` stays).
+          if (this.xmlOpen) return byte === 0x2f ? Verdict.Close : Verdict.Reject;
+          if (byte === 0x3c) {
+            this.xmlOpen = true;
+            return Verdict.Hold;
+          }
           if (byte === 0x5c) {
             this.backslash = here;
             return Verdict.Hold;
@@ -1570,6 +1619,8 @@ class AssignmentCandidate implements Candidate {
     // scope's (`std::move(other)`, `Foo::new()`), and C++'s casts (`static_cast<char *>(p)`).
     const call = text.includes("(") || text.includes("[");
     if (call && CALL.test(text)) return true;
+    // A CSS pseudo-class and its block (`.gist-secret:before{content:…}`).
+    if (text.includes("{") && /^[a-z][a-z-]*\{/.test(text)) return true;
     if (text.includes("_cast<") && CAST.test(text)) return true;
     // A scoped name in code (`= FSDiscriminatorPass::Pass1`, `Token::Bearer;`): an enum's or
     // a constant's (`PASSWORD=ab::cd12` in an env file may be a password).
@@ -1582,6 +1633,8 @@ class AssignmentCandidate implements Candidate {
       return true;
     // A generic type (`token_methods: z.ZodOptional<z.ZodArray<z.ZodString>>;` in a `.d.ts`).
     if (complete && bare.endsWith(">") && GENERIC_TYPE.test(bare)) return true;
+    // …or its first word (`progressToken: z.ZodUnion<readonly [z.ZodString, …]>`).
+    if (text.includes("<") && GENERIC_OPEN.test(text)) return true;
     if (
       complete &&
       bare.includes(".") &&
@@ -1590,9 +1643,12 @@ class AssignmentCandidate implements Candidate {
     )
       return true;
     // Minified code: a number or a literal word ending a statement (`tokenStart=0;for(`).
-    const head = STATEMENT_END.test(text) ? /^([^;,)]*)[;,)]/.exec(text)?.[1] : undefined;
+    const head = STATEMENT_END.test(text) ? /^([^;,)\]]*)[;,)\]]/.exec(text)?.[1] : undefined;
     if (head !== undefined && (/^[0-9._:-]{1,7}$/.test(head) || NOT_SECRET_VALUES.has(head)))
       return true;
+    // …or a minified variable, one or two letters (`y.srcToken=l)`).
+    if (complete && /^[A-Za-z_$]{1,2}[);,]?$/.test(text)) return true;
+    if (/^[A-Za-z_$][\w$]{0,2}[,;]\S*[(=.]/.test(text)) return true;
     // A property of an object named after the keyword (`token.prev = prev`), or an
     // identifier ending a statement (`token = next;`: code spaces its `=`, a shell cannot).
     if (this.tail.startsWith(".")) return true;
@@ -1605,6 +1661,69 @@ class AssignmentCandidate implements Candidate {
     // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
     // after `=` it may be a password (`PASSWORD=hunter`).
     return complete && this.colon && /^[A-Za-z_]+$/.test(bare);
+  }
+
+  /**
+   * A value that is no secret whatever its letters and digits: a doc comment's description
+   * (`@FOO_SECRET: Non-zero …`, kernel-doc and JSDoc tags), a phrase that names the keyword
+   * (`"token": "Unexpected token."`), one or two bytes (HTML's `accesskey="n"`), a version
+   * (`'Test2::Event::Pass' => '1.302199'`), a C integer literal (`0x00000004UL`), a word in a
+   * JavaScript template literal (`token:\`linkified\``), a file's path (`token =
+   * "/dev/urandom"`, `~/.ssh/id_rsa`: lower-case segments, as a random key's are not; any
+   * directory for the shell's `PWD`), a name or a path that names the keyword (`IETFToken =
+   * "ietf-token"`, `'*.*.password'`), or a macro's other name that does (`#define
+   * set_private_key nettle_set_private_key`).
+   */
+  namesOrPoints(v: readonly number[], complete: boolean, unquoted: boolean): boolean {
+    if (this.colon && this.nameBefore === 0x40) return true;
+    const blank = v.some((b) => BLANK[b] === 1);
+    if (blank && !unquoted && this.namingPhrase(v)) return true;
+    if (!complete) return false;
+    const first = v[0]!;
+    if (v.length <= 2 || (DIGIT[first] === 1 && VERSION.test(String.fromCharCode(...v))))
+      return true;
+    if (unquoted && cConstant(v)) return true;
+    const digit = v.some((b) => DIGIT[b] === 1);
+    const pathLike = first === 0x2f || first === 0x7e || first === 0x2e;
+    // The common case, a token of letters and digits, builds no string.
+    if (!blank && digit && !pathLike && !this.spaced) return false;
+    const text = String.fromCharCode(...v).replace(/[;,)"'`]+$/, "");
+    if (!digit && this.quote === 0x60 && /^[A-Za-z_-]+$/.test(text)) return true;
+    if (pathLike && (FILE_PATH.test(text) || (first === 0x2f && this.keyword() === "pwd")))
+      return true;
+    const lower = text.toLowerCase();
+    const keyword = this.keyword();
+    if (!digit) return /^[A-Za-z*][A-Za-z*_.:/-]*$/.test(text) && lower.includes(keyword);
+    return (
+      this.spaced && /^[A-Za-z_]\w*_\w*$/.test(text) && lower.replace(/_/g, "").includes(keyword)
+    );
+  }
+
+  /**
+   * A sentence or four words that name the keyword and hold no token (`Unexpected token.`,
+   * `Token inesperado.`; `Token 9944b09199c62bcf…`, Django REST framework's scheme and key,
+   * and `super secret key`, a passphrase, are secrets).
+   */
+  namingPhrase(v: readonly number[]): boolean {
+    let word: number[] = [];
+    let words = 0;
+    for (let i = 0; i <= v.length; i++) {
+      const b = i < v.length ? v[i]! : 0x20;
+      if (BLANK[b] !== 1) {
+        word.push(b);
+        continue;
+      }
+      if (word.length >= SPACED_WORD || digitSwitches(word) >= 3) return false;
+      word = [];
+      words++;
+    }
+    // A sentence, or four words: a few words without a full stop may be a passphrase.
+    const text = String.fromCharCode(...v);
+    if (words < 4 && !/[.?!:]\s*$/.test(text)) return false;
+    return text
+      .toLowerCase()
+      .replace(/[\s_-]+/g, "")
+      .includes(this.keyword());
   }
 
   /**
@@ -1642,7 +1761,7 @@ class AssignmentCandidate implements Candidate {
       else if (b !== 0x5f && b !== 0x2d) sign = true;
     }
     if (this.mode.random === true && digitSwitches(v) < RANDOM_SWITCHES) return false;
-    if (this.narrowed(complete)) return false;
+    if (this.narrowed(complete) || this.namesOrPoints(v, complete, unquoted)) return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
       return (
@@ -1676,12 +1795,6 @@ class AssignmentCandidate implements Candidate {
     if ((!unquoted || xml) && (CLOSING[first] === 1 || (xml && QUOTES[first] === 1))) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
     if (REGEX_START[first] === 1 && /^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
-    if (
-      complete &&
-      /^[A-Za-z][A-Za-z_.-]*$/.test(bare) &&
-      bare.toLowerCase().includes(this.keyword())
-    )
-      return false;
     if (!/[A-Za-z0-9]/.test(text)) return false;
     if (unquoted && this.codeNotValue(text, bare, first, complete)) return false;
     // A literal compared with the secret: as after prose's `is`, and with a digit or a
@@ -1980,9 +2093,14 @@ const SECRET_ID = /^[_-]?(?:id|Id|ID)$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** A call or an index on a member or scope path (see `codeNotValue`). */
-const CALL = /^[A-Za-z_$][\w$]*(?:(?:\??\.|::)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
+const CALL = /^[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
 const CAST = /^(?:static|dynamic|reinterpret|const)_cast</;
 const SCOPED_NAME = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
+
+/** A word long and random enough for no type or name to be it (16+ bytes, 4+ letter-digit switches). */
+function randomWord(word: readonly number[]): boolean {
+  return word.length >= SPACED_WORD && digitSwitches(word) >= 4;
+}
 
 /** How often `word` switches between a digit and a letter (`a1b2` 3 times, `sha256With` twice). */
 function digitSwitches(word: readonly number[]): number {
@@ -2116,9 +2234,9 @@ export function assignmentRule(
       return new AssignmentCandidate(match, mode);
     },
   };
-  // What `Phase.First` rejects: a lowercase letter (a longer word; `s` may be a plural, read
-  // on), and for a whole word any letter or digit.
-  withNotAfter(rule, byteSet(mode.wholeWord ? "A-Za-z0-9" : mode.vendor ? "a-z" : "a-rt-z"));
+  // What `Phase.First` rejects: a lowercase letter (a longer word; `s` may be a plural and
+  // `k` the `key` of `secretkey`, read on), and for a whole word any letter or digit.
+  withNotAfter(rule, byteSet(mode.wholeWord ? "A-Za-z0-9" : mode.vendor ? "a-z" : "a-jl-rt-z"));
   if (after !== undefined) return withNotBefore(rule, after === LOWER ? NOT_LOWER : NOT_ALNUM);
   return mode.boundary ? withNotBefore(rule, NOT_BEFORE) : rule;
 }
