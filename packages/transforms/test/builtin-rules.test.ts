@@ -1478,6 +1478,11 @@ const SETTINGS = [
   '"Unexpected_token_1012": "Token inesperado.", "token": "Unexpected token.", {token:`linkified`}',
   'r.pos=0,r.addToken=wn,Ge(e); t[t.OpenBraceToken=1]="OpenBraceToken"; .gist-secret:before{content:"x"}',
   "export type OAuthTokenRevocationRequest = z.infer<typeof OAuthTokenRevocationRequestSchema>;",
+  // Docstrings (reST fields and roles), code passing a constant or a member of `self`; four
+  // words are no token.
+  "    :type passphrase: :py:data:`bytes`\n    :param refresh_token: REQUIRED.  The refresh token",
+  "nid_key = self._lib.NID_pbe_WithSHA1And3_Key_TripleDES_CBC; f(default_token_placement=AUTH_HEADER, x)",
+  'Pass :meth:`peek` a default value; {"token_help": "Paste it here to deploy apps"}',
   // C constants named after a keyword (PKCS #11's `CKO_SECRET_KEY`): a number, not a value.
   "#define CKO_SECRET_KEY 0x00000004UL\n#define CKA_PASSWORD 0x0000011BUL\n#define TOKEN_MAX 1024u",
   // Words joined to a keyword by hyphens, a generated name that goes on, a file name, a

@@ -206,6 +206,12 @@ const NEGATION =
 const C_INTEGER =
   /^-?(?:0[xX][0-9a-fA-F]{1,16}[uUlL]{0,3}|[0-9]+[uUlL]{1,3}|[0-9]+<<[0-9]+)[,;)]?$/;
 
+/**
+ * Keywords whose value may be a phrase (`password = "correct horse battery staple"`, Flask's
+ * `secret_key = "super secret key"`).
+ */
+const PASS_WORDS = new Set(["password", "passwd", "passphrase", "pass", "pwd", "pw", "secret"]);
+
 /** A version number: dotted numbers, the last maybe with a letter (`1.302199`, `3.43`, `2.0.1b`). */
 const VERSION = /^[0-9]+(?:\.[0-9]+)+[a-z]?[,;)]?$/;
 
@@ -1660,7 +1666,12 @@ class AssignmentCandidate implements Candidate {
     if (complete && this.spacedEquals && /^[A-Za-z_]+(?:-[A-Z][A-Za-z]+)?$/.test(bare)) return true;
     // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
     // after `=` it may be a password (`PASSWORD=hunter`).
-    return complete && this.colon && /^[A-Za-z_]+$/.test(bare);
+    // (A docstring's `:param token: REQUIRED.` too.) A constant passed on (`AUTH_HEADER,`), a
+    // member of `self` or `this`, a reST cross-reference (`:py:data:\`bytes\``) are code.
+    if (complete && this.colon && /^[A-Za-z_]+\.?$/.test(bare)) return true;
+    return /^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+[,)]|(?:self|this|cls)\.[A-Za-z_]|:?[a-z]+(?::[a-z]+)*:`)/.test(
+      text,
+    );
   }
 
   /**
@@ -1700,9 +1711,9 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
-   * A sentence or four words that name the keyword and hold no token (`Unexpected token.`,
-   * `Token inesperado.`; `Token 9944b09199c62bcf…`, Django REST framework's scheme and key,
-   * and `super secret key`, a passphrase, are secrets).
+   * Words that hold no token: four of them, or a sentence or four words that name the keyword
+   * after a password's name (`Unexpected token.`, `Token inesperado.`; `Token 9944b09199c6…`,
+   * Django REST framework's scheme and key, and `super secret key`, a passphrase, are secrets).
    */
   namingPhrase(v: readonly number[]): boolean {
     let word: number[] = [];
@@ -1717,13 +1728,16 @@ class AssignmentCandidate implements Candidate {
       word = [];
       words++;
     }
-    // A sentence, or four words: a few words without a full stop may be a passphrase.
+    // Four words are no token, key or secret (a password may be a phrase: `correct horse
+    // battery staple`); a sentence or four words that name the keyword are prose.
+    const keyword = this.keyword();
+    if (words >= 4 && !PASS_WORDS.has(keyword)) return true;
     const text = String.fromCharCode(...v);
     if (words < 4 && !/[.?!:]\s*$/.test(text)) return false;
     return text
       .toLowerCase()
       .replace(/[\s_-]+/g, "")
-      .includes(this.keyword());
+      .includes(keyword);
   }
 
   /**
