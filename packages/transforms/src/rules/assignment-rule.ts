@@ -1685,16 +1685,22 @@ class AssignmentCandidate implements Candidate {
    * "ietf-token"`, `'*.*.password'`), or a macro's other name that does (`#define
    * set_private_key nettle_set_private_key`).
    */
-  namesOrPoints(v: readonly number[], complete: boolean, unquoted: boolean): boolean {
+  namesOrPoints(
+    v: readonly number[],
+    complete: boolean,
+    unquoted: boolean,
+    digit: boolean,
+    sign: boolean,
+  ): boolean {
     if (this.colon && this.nameBefore === 0x40) return true;
-    const blank = v.some((b) => BLANK[b] === 1);
+    // Blanks and dots are signs: most values (tokens of letters and digits) skip these tests.
+    const blank = sign && v.some((b) => BLANK[b] === 1);
     if (blank && !unquoted && this.namingPhrase(v)) return true;
     if (!complete) return false;
     const first = v[0]!;
-    if (v.length <= 2 || (DIGIT[first] === 1 && VERSION.test(String.fromCharCode(...v))))
+    if (v.length <= 2 || (sign && DIGIT[first] === 1 && VERSION.test(String.fromCharCode(...v))))
       return true;
     if (unquoted && cConstant(v)) return true;
-    const digit = v.some((b) => DIGIT[b] === 1);
     const pathLike = first === 0x2f || first === 0x7e || first === 0x2e;
     // The common case, a token of letters and digits, builds no string.
     if (!blank && digit && !pathLike && !this.spaced) return false;
@@ -1775,7 +1781,8 @@ class AssignmentCandidate implements Candidate {
       else if (b !== 0x5f && b !== 0x2d) sign = true;
     }
     if (this.mode.random === true && digitSwitches(v) < RANDOM_SWITCHES) return false;
-    if (this.narrowed(complete) || this.namesOrPoints(v, complete, unquoted)) return false;
+    if (this.narrowed(complete) || this.namesOrPoints(v, complete, unquoted, digit, sign))
+      return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
       return (
