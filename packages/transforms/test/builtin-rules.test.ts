@@ -1483,6 +1483,8 @@ const SETTINGS = [
   "    :type passphrase: :py:data:`bytes`\n    :param refresh_token: REQUIRED.  The refresh token",
   "nid_key = self._lib.NID_pbe_WithSHA1And3_Key_TripleDES_CBC; f(default_token_placement=AUTH_HEADER, x)",
   'Pass :meth:`peek` a default value; {"token_help": "Paste it here to deploy apps"}',
+  // An IPv6 wildcard is no `.pgpass` line: its last field holds no letter or digit.
+  "Address6.fromWildcard('2001:db8:*:*:*:*:*:*'); Address6.fromWildcard('*:*:*:*:*:*:*:*')",
   // C constants named after a keyword (PKCS #11's `CKO_SECRET_KEY`): a number, not a value.
   "#define CKO_SECRET_KEY 0x00000004UL\n#define CKA_PASSWORD 0x0000011BUL\n#define TOKEN_MAX 1024u",
   // Words joined to a keyword by hyphens, a generated name that goes on, a file name, a

@@ -5,7 +5,8 @@
  * (PostgreSQL's port; `15432` too), `6432` (PgBouncer's) or `*`, the rule reads two more fields
  * (no blank, no unescaped `:`) and redacts the password to the end of its line (or of the
  * string the line is escaped in: `\n`, `\r`, `\t`, `\"`); an unescaped `:` in it, an empty
- * one or a line past {@link MAX_LINE} bytes says it is no such line. The host before the
+ * one, one without a letter or a digit (an IPv6 wildcard, `*:*:*:*:*:*:*:*`) or a line past
+ * {@link MAX_LINE} bytes says it is no such line. The host before the
  * anchor stays (it is read as written, never held).
  *
  * @example
@@ -16,7 +17,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet } from "./byte-classes.js";
+import { ALNUM, byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes read after the port field (database, user and password). */
@@ -41,6 +42,8 @@ class PgpassCandidate implements Candidate {
   private field = 0;
   private length = 0;
   private escaped = false;
+  /** The password holds a letter or a digit (`*:*:*:*:*`, an IPv6 wildcard, is no line). */
+  private alnum = false;
 
   constructor(anchorLength: number) {
     this.from = anchorLength;
@@ -89,19 +92,20 @@ class PgpassCandidate implements Candidate {
     }
     if (byte === 0x0a || byte === 0x0d || byte === 0x22) return this.close(here);
     if (byte === COLON) return Verdict.Reject;
+    if (ALNUM[byte] === 1) this.alnum = true;
     this.length++;
     return Verdict.Hold;
   }
 
   /** The password ends at `end` (from the anchor's start, excluded). */
   private close(end: number): Verdict {
-    if (this.length === 0) return Verdict.Reject;
+    if (this.length === 0 || !this.alnum) return Verdict.Reject;
     this.to = end;
     return Verdict.Close;
   }
 
   end(): Verdict {
-    if (this.field < 2 || this.length === 0) return Verdict.Reject;
+    if (this.field < 2 || this.length === 0 || !this.alnum) return Verdict.Reject;
     if (this.escaped) this.to = this.here; // a lone backslash at the end stays
     return Verdict.Close;
   }
