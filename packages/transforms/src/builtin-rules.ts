@@ -45,6 +45,7 @@ import {
 } from "./rules/sensitive-assignment.js";
 import { SENSITIVE_OUTPUT_RULE } from "./rules/sensitive-output.js";
 import { SQL_PASSWORD_RULE } from "./rules/sql-password.js";
+import { TERRAFORM_VARIABLE_RULE } from "./rules/terraform-variable.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
 import { VAULT_UNSEAL_KEY_RULE } from "./rules/vault-init.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
@@ -88,6 +89,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   SENSITIVE_ASSIGNMENT_RULE,
   REVERSED_COMPARISON_RULE,
   HYPHEN_JOINED_RULE,
+  TERRAFORM_VARIABLE_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
   CAMEL_SHORT_KEYWORD_RULE,
   PAT_ASSIGNMENT_RULE,

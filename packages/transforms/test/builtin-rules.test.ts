@@ -422,6 +422,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
     `app.secret_key = '[REDACTED:secret-assignment]' {"token": "[REDACTED:secret-assignment]"}`,
   ],
+  // A Terraform variable named for a secret: its default, below other arguments.
+  [
+    "secret-assignment",
+    'variable "db_password" {\n  description = "the {db} password"\n  type = string\n  default = "Zq8vLm2R!x"\n}\nvariable "api_token" { default = "Zq8vLm2R!x" }',
+    "Zq8vLm2R!x",
+    'variable "db_password" {\n  description = "the {db} password"\n  type = string\n  default = "[REDACTED:secret-assignment]"\n}\nvariable "api_token" { default = "[REDACTED:secret-assignment]" }',
+  ],
   // A random token joined to a keyword by a hyphen, as one word (a label, a resource's name).
   [
     "secret-assignment",
@@ -1483,6 +1490,10 @@ const SETTINGS = [
   "    :type passphrase: :py:data:`bytes`\n    :param refresh_token: REQUIRED.  The refresh token",
   "nid_key = self._lib.NID_pbe_WithSHA1And3_Key_TripleDES_CBC; f(default_token_placement=AUTH_HEADER, x)",
   'Pass :meth:`peek` a default value; {"token_help": "Paste it here to deploy apps"}',
+  // Terraform variables: one not named for a secret, an interpolation, a nested block's
+  // argument, a default outside the block.
+  'variable "region" {\n  default = "eu-west-1"\n}\nvariable "db_password" {\n  default = "${var.x}"\n}',
+  'variable "api_token" {\n  validation {\n    default = "x1y2z3"\n  }\n}\nvariable "db_password" {}\nx = { default = "Zq8vLm2R!x" }',
   // An IPv6 wildcard is no `.pgpass` line: its last field holds no letter or digit.
   "Address6.fromWildcard('2001:db8:*:*:*:*:*:*'); Address6.fromWildcard('*:*:*:*:*:*:*:*')",
   // C constants named after a keyword (PKCS #11's `CKO_SECRET_KEY`): a number, not a value.
