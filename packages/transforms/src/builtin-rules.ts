@@ -41,6 +41,7 @@ import {
   QUALIFIED_KEY_ASSIGNMENT_RULES,
   SENSITIVE_ASSIGNMENT_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
+  SONAR_LOGIN_RULE,
   VENDOR_ASSIGNMENT_RULE,
 } from "./rules/sensitive-assignment.js";
 import { SENSITIVE_OUTPUT_RULE } from "./rules/sensitive-output.js";
@@ -98,6 +99,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   BASIC_AUTH_FLAG_RULE,
   COMMAND_FLAG_RULE,
   VENDOR_ASSIGNMENT_RULE,
+  SONAR_LOGIN_RULE,
   // After the vendors' rule, so a span both find is named for the vendor (`HEROKU_API=…`):
   // a tie goes to the name listed first.
   API_SUFFIX_RULE,

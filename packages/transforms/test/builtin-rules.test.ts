@@ -422,6 +422,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "9944b09199c62bcf9418ad846dd0e4bbdfc6ee4b",
     `app.secret_key = '[REDACTED:secret-assignment]' {"token": "[REDACTED:secret-assignment]"}`,
   ],
+  // SonarQube's `sonar.login`: a token, when the value is random.
+  [
+    "vendor-credential",
+    "mvn sonar:sonar -Dsonar.login=3f9a2c7e1b4d8f6a0c5e9b2d7f1a4c8e3f9a2c7e -Dsonar.host.url=http://sq",
+    "3f9a2c7e1b4d8f6a0c5e9b2d7f1a4c8e3f9a2c7e",
+    "mvn sonar:sonar -Dsonar.login=[REDACTED:vendor-credential] -Dsonar.host.url=http://sq",
+  ],
   // A Terraform variable named for a secret: its default, below other arguments.
   [
     "secret-assignment",
@@ -1494,6 +1501,8 @@ const SETTINGS = [
   // argument, a default outside the block.
   'variable "region" {\n  default = "eu-west-1"\n}\nvariable "db_password" {\n  default = "${var.x}"\n}',
   'variable "api_token" {\n  validation {\n    default = "x1y2z3"\n  }\n}\nvariable "db_password" {}\nx = { default = "Zq8vLm2R!x" }',
+  // `sonar.login` with a user's name (older SonarQube servers), a longer key.
+  "mvn sonar:sonar -Dsonar.login=admin; sonar.login.hint=abc123",
   // An IPv6 wildcard is no `.pgpass` line: its last field holds no letter or digit.
   "Address6.fromWildcard('2001:db8:*:*:*:*:*:*'); Address6.fromWildcard('*:*:*:*:*:*:*:*')",
   // C constants named after a keyword (PKCS #11's `CKO_SECRET_KEY`): a number, not a value.

@@ -85,6 +85,18 @@ export const API_SUFFIX_RULE: MatcherRule = assignmentRule("key-assignment", [["
 });
 
 /**
+ * SonarQube's `sonar.login` (`-Dsonar.login=…`; `SONAR_LOGIN` the vendors' rule reads too),
+ * which its scanners read as the analysis token before `sonar.token`, when the value is random:
+ * older servers took a user's name there (`-Dsonar.login=admin -Dsonar.password=…`), which
+ * stays.
+ */
+export const SONAR_LOGIN_RULE: MatcherRule = assignmentRule(
+  "vendor-credential",
+  [["sonar", "login"]],
+  { random: true },
+);
+
+/**
  * Names that say little alone: a personal access token by its acronym (`ADO_PAT=…`,
  * `"pat": "…"`) and `auth` as a whole word (`SHODAN_AUTH=…`, `"auth": "…"`). The value must
  * be a random token (`pat = re.compile(…)`, `pat: "%Y-%m"`, `auth: basic`, `"auth": true`
