@@ -429,6 +429,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "3f9a2c7e1b4d8f6a0c5e9b2d7f1a4c8e3f9a2c7e",
     "mvn sonar:sonar -Dsonar.login=[REDACTED:vendor-credential] -Dsonar.host.url=http://sq",
   ],
+  // Random letters alone (capitals and small letters mixed as no name mixes them) after `:`,
+  // a spaced `=` and a flag, where a word of letters is otherwise a type or a variable.
+  [
+    "secret-assignment",
+    "api_key: ZDWcgHUdCUhBqQeTsRomGtex\nacme_token = ZDWcgHUdCUhBqQeTsRomGtex\n--token ZDWcgHUdCUhBqQeTsRomGtex",
+    "ZDWcgHUdCUhBqQeTsRomGtex",
+    "api_key: [REDACTED:secret-assignment]\nacme_token = [REDACTED:secret-assignment]\n--token [REDACTED:secret-assignment]",
+  ],
   // A Terraform variable named for a secret: its default, below other arguments.
   [
     "secret-assignment",
@@ -1503,6 +1511,8 @@ const SETTINGS = [
   'variable "api_token" {\n  validation {\n    default = "x1y2z3"\n  }\n}\nvariable "db_password" {}\nx = { default = "Zq8vLm2R!x" }',
   // `sonar.login` with a user's name (older SonarQube servers), a longer key.
   "mvn sonar:sonar -Dsonar.login=admin; sonar.login.hint=abc123",
+  // Long names of letters alone: camelCase, PascalCase with acronyms.
+  "token: getUserPasswordFromEnvironment\nsecret: XMLHttpRequestEventTargetURL\npassword = HTMLInputElementValue",
   // An IPv6 wildcard is no `.pgpass` line: its last field holds no letter or digit.
   "Address6.fromWildcard('2001:db8:*:*:*:*:*:*'); Address6.fromWildcard('*:*:*:*:*:*:*:*')",
   // C constants named after a keyword (PKCS #11's `CKO_SECRET_KEY`): a number, not a value.

@@ -1663,12 +1663,18 @@ class AssignmentCandidate implements Candidate {
     // `token = nextchar`, `self.password = password`: a spaced `=` before a word of
     // letters alone assigns a variable (a password in an INI file has a digit or a sign),
     // and before a PowerShell cmdlet (`$password = Read-Host`, `ConvertTo-SecureString`).
-    if (complete && this.spacedEquals && /^[A-Za-z_]+(?:-[A-Z][A-Za-z]+)?$/.test(bare)) return true;
+    if (
+      complete &&
+      this.spacedEquals &&
+      /^[A-Za-z_]+(?:-[A-Z][A-Za-z]+)?$/.test(bare) &&
+      !randomLetters(bare)
+    )
+      return true;
     // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
     // after `=` it may be a password (`PASSWORD=hunter`).
     // (A docstring's `:param token: REQUIRED.` too.) A constant passed on (`AUTH_HEADER,`), a
     // member of `self` or `this`, a reST cross-reference (`:py:data:\`bytes\``) are code.
-    if (complete && this.colon && /^[A-Za-z_]+\.?$/.test(bare)) return true;
+    if (complete && this.colon && /^[A-Za-z_]+\.?$/.test(bare) && !randomLetters(bare)) return true;
     return /^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+[,)]|(?:self|this|cls)\.[A-Za-z_]|:?[a-z]+(?::[a-z]+)*:`)/.test(
       text,
     );
@@ -1834,7 +1840,7 @@ class AssignmentCandidate implements Candidate {
       if (complete && n < (this.mode.vendor || this.plural ? 16 : 6)) return false;
       const alphabet = this.tokenAlphabet(unquoted);
       if (!v.every((b) => alphabet[b] === 1)) return false;
-      if (!/[0-9]/.test(text) || !/[A-Za-z]/.test(text)) return false;
+      if (!/[A-Za-z]/.test(text) || !(/[0-9]/.test(text) || randomLetters(text))) return false;
     }
     return true;
   }
@@ -2117,6 +2123,19 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 const CALL = /^[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
 const CAST = /^(?:static|dynamic|reinterpret|const)_cast</;
 const SCOPED_NAME = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
+
+/**
+ * Letters alone that are random, not a name: 16+ of them, capitals and small letters mixed
+ * so that 2+ small letters stand alone between capitals and 2+ capitals stand together
+ * (`QmXvTzKpLwNrBjHsYdGfCeAu`); a camelCase or PascalCase name's words are two letters or
+ * more (`getUserPasswordFromEnv`, `XMLHttpRequestEventTarget`).
+ */
+function randomLetters(text: string): boolean {
+  if (text.length < SPACED_WORD || !/^[A-Za-z]+$/.test(text)) return false;
+  const lone = text.match(/(?<=[A-Z])[a-z](?=[A-Z])/g)?.length ?? 0;
+  const caps = text.match(/[A-Z]{2}/g)?.length ?? 0;
+  return lone >= 2 && caps >= 2;
+}
 
 /** A word long and random enough for no type or name to be it (16+ bytes, 4+ letter-digit switches). */
 function randomWord(word: readonly number[]): boolean {
