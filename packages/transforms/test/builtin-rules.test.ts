@@ -1497,6 +1497,7 @@ const SETTINGS = [
   // HTML's one-letter access keys, module versions, messages that name the keyword, bundled
   // JavaScript and CSS (a template literal's word, a minified variable, an enum, a selector).
   "<a accesskey=\"n\" href=\"dist.html\"> 'Test2::Event::Pass' => '1.302199', PWD=/Users/Me/src",
+  '<span class="token">v1.2.3</span> token: v2.0.1b',
   '"Unexpected_token_1012": "Token inesperado.", "token": "Unexpected token.", {token:`linkified`}',
   'r.pos=0,r.addToken=wn,Ge(e); t[t.OpenBraceToken=1]="OpenBraceToken"; .gist-secret:before{content:"x"}',
   "export type OAuthTokenRevocationRequest = z.infer<typeof OAuthTokenRevocationRequestSchema>;",

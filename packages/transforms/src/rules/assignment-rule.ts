@@ -212,8 +212,8 @@ const C_INTEGER =
  */
 const PASS_WORDS = new Set(["password", "passwd", "passphrase", "pass", "pwd", "pw", "secret"]);
 
-/** A version number: dotted numbers, the last maybe with a letter (`1.302199`, `3.43`, `2.0.1b`). */
-const VERSION = /^[0-9]+(?:\.[0-9]+)+[a-z]?[,;)]?$/;
+/** A version number: dotted numbers, the last maybe with a letter (`1.302199`, `v3.43`, `2.0.1b`). */
+const VERSION = /^v?[0-9]+(?:\.[0-9]+)+[a-z]?[,;)]?$/;
 
 /** An absolute, home or relative file path of two or more lower-case segments. */
 const FILE_PATH = /^(?:~|\.{1,2})?\/[a-z0-9._-]+(?:\/[a-z0-9._-]+)+\/?$/;
@@ -1704,7 +1704,10 @@ class AssignmentCandidate implements Candidate {
     if (blank && !unquoted && this.namingPhrase(v)) return true;
     if (!complete) return false;
     const first = v[0]!;
-    if (v.length <= 2 || (sign && DIGIT[first] === 1 && VERSION.test(String.fromCharCode(...v))))
+    if (
+      v.length <= 2 ||
+      (sign && (DIGIT[first] === 1 || first === 0x76) && VERSION.test(String.fromCharCode(...v)))
+    )
       return true;
     if (unquoted && cConstant(v)) return true;
     const pathLike = first === 0x2f || first === 0x7e || first === 0x2e;
