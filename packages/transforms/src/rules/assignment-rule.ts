@@ -89,9 +89,9 @@ const PLURAL_TOKEN_ALPHABET = byteSet("A-Za-z0-9+=_.~-");
 /** A flag's unquoted value: a token's bytes and a password's signs. */
 const PASSWORD_ALPHABET = byteSet("A-Za-z0-9+/=_.~:!@#%*^-");
 /** A type with type arguments: a name or a member path, `<`, names, `>`. */
+const GENERIC_TYPE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*<[A-Za-z_$][\w$.<>, |[\]]*>$/;
 /** A generic type's name and `<` (a member path to a type, or a capitalized type's name). */
 const GENERIC_OPEN = /^(?:(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$]\w*|[A-Z][a-z]\w*)<[A-Za-z_$[{(]/;
-const GENERIC_TYPE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*<[A-Za-z_$][\w$.<>, |[\]]*>$/;
 /** Bytes that end a sentence or a list after a word given after a space. */
 const SENTENCE_END = byteSet(".,;");
 /** A quoted value's bytes where it must be one word: anything but blanks and line ends. */
@@ -1652,7 +1652,8 @@ class AssignmentCandidate implements Candidate {
     const head = STATEMENT_END.test(text) ? /^([^;,)\]]*)[;,)\]]/.exec(text)?.[1] : undefined;
     if (head !== undefined && (/^[0-9._:-]{1,7}$/.test(head) || NOT_SECRET_VALUES.has(head)))
       return true;
-    // …or a minified variable, one or two letters (`y.srcToken=l)`).
+    // …or a minified variable: one or two letters (`y.srcToken=l)`), or up to three before
+    // more code (`r.addToken=wn,Ge(e)`).
     if (complete && /^[A-Za-z_$]{1,2}[);,]?$/.test(text)) return true;
     if (/^[A-Za-z_$][\w$]{0,2}[,;]\S*[(=.]/.test(text)) return true;
     // A property of an object named after the keyword (`token.prev = prev`), or an
@@ -1670,14 +1671,10 @@ class AssignmentCandidate implements Candidate {
       !randomLetters(bare)
     )
       return true;
-    // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`);
-    // after `=` it may be a password (`PASSWORD=hunter`).
-    // (A docstring's `:param token: REQUIRED.` too.) A constant passed on (`AUTH_HEADER,`), a
-    // member of `self` or `this`, a reST cross-reference (`:py:data:\`bytes\``) are code.
+    // After `:` a bare word is a type or a variable (`secret: string`, `{ token: t }`, a
+    // docstring's `:param token: REQUIRED.`); after `=` it may be a password (`PASSWORD=hunter`).
     if (complete && this.colon && /^[A-Za-z_]+\.?$/.test(bare) && !randomLetters(bare)) return true;
-    return /^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+[,)]|(?:self|this|cls)\.[A-Za-z_]|:?[a-z]+(?::[a-z]+)*:`)/.test(
-      text,
-    );
+    return CODE_REFERENCE.test(text);
   }
 
   /**
@@ -1691,7 +1688,7 @@ class AssignmentCandidate implements Candidate {
    * "ietf-token"`, `'*.*.password'`), or a macro's other name that does (`#define
    * set_private_key nettle_set_private_key`).
    */
-  namesOrPoints(
+  neverSecret(
     v: readonly number[],
     complete: boolean,
     unquoted: boolean,
@@ -1790,7 +1787,7 @@ class AssignmentCandidate implements Candidate {
       else if (b !== 0x5f && b !== 0x2d) sign = true;
     }
     if (this.mode.random === true && digitSwitches(v) < RANDOM_SWITCHES) return false;
-    if (this.narrowed(complete) || this.namesOrPoints(v, complete, unquoted, digit, sign))
+    if (this.narrowed(complete) || this.neverSecret(v, complete, unquoted, digit, sign))
       return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
@@ -2121,6 +2118,13 @@ const PASCAL_CASE = /^(?:[A-Z][a-z]+|[0-9]+)+$/;
 
 const SECRET_ID = /^[_-]?(?:id|Id|ID)$/;
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/**
+ * A constant passed on (`default_token_placement=AUTH_HEADER,`), a member of `self`, `this`
+ * or `cls`, a reST cross-reference (`:py:data:\`bytes\``, `:meth:\`peek\``): code.
+ */
+const CODE_REFERENCE =
+  /^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+[,)]|(?:self|this|cls)\.[A-Za-z_]|:?[a-z]+(?::[a-z]+)*:`)/;
 
 /** A call or an index on a member or scope path (see `codeNotValue`). */
 const CALL = /^[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
