@@ -62,8 +62,6 @@ export class OutputCursor {
   private readonly segTo: number[] = [];
   private readonly own: Uint8Array[] = [];
   private markerCount = 0;
-  /** Where {@link gather} builds a piece (reused: the piece itself is a fresh copy). */
-  private scratch = new Uint8Array(0);
 
   constructor(
     private readonly input: InputRing,
@@ -205,59 +203,56 @@ export class OutputCursor {
   private gather(chunk: Uint8Array, k0: number, k1: number): Uint8Array {
     if (k1 === k0 + 1 && this.segFrom[k0]! >= 0)
       return chunk.subarray(this.segFrom[k0]!, this.segTo[k0]!);
+    // The chunk's bytes from its first range to its last are copied into the piece once, at
+    // `ahead`, and each range moved down to its place there (a view per range cost more
+    // than its bytes): `ahead` is the most the output runs ahead of its bytes in the chunk,
+    // so no write reaches a byte not moved yet.
     let bytes = 0;
-    let low = chunk.length;
+    let low = -1;
     let high = 0;
+    let ahead = 0;
     for (let k = k0; k < k1; k++) {
       const from = this.segFrom[k]!;
       const to = this.segTo[k]!;
       if (from < 0) bytes += this.own[to]!.byteLength;
       else {
+        if (low < 0) low = from;
+        ahead = Math.max(ahead, bytes - (from - low));
         bytes += to - from;
-        if (from < low) low = from;
-        if (to > high) high = to;
+        high = to;
       }
     }
-    // The chunk's ranges are moved inside one scratch buffer (its bytes from `low` copied in
-    // once, after room for the output): a view per range cost more than its bytes.
-    const span = Math.max(0, high - low);
-    const scratch = this.scratchOf(bytes + span);
+    const span = low < 0 ? 0 : high - low;
+    const piece = Buffer.allocUnsafeSlow(Math.max(bytes, ahead + span));
     if (span > 0)
-      scratch.set(low === 0 && high === chunk.length ? chunk : chunk.subarray(low, high), bytes);
-    const shift = bytes - low;
+      piece.set(low === 0 && high === chunk.length ? chunk : chunk.subarray(low, high), ahead);
+    const shift = ahead - low;
     const markers: number[] = [];
     let at = 0;
     for (let k = k0; k < k1; k++) {
       const from = this.segFrom[k]!;
       const to = this.segTo[k]!;
       if (from < 0) {
-        const piece = this.own[to]!;
-        if (from === OWN_MARKER) markers.push(at, at + piece.byteLength);
-        scratch.set(piece, at);
-        at += piece.byteLength;
+        const own = this.own[to]!;
+        if (from === OWN_MARKER) markers.push(at, at + own.byteLength);
+        piece.set(own, at);
+        at += own.byteLength;
       } else {
-        scratch.copyWithin(at, from + shift, to + shift);
+        piece.copyWithin(at, from + shift, to + shift);
         at += to - from;
       }
     }
-    // Its own memory, not the shared pool: a consumer may keep or merge it.
-    const out = Buffer.allocUnsafeSlow(bytes);
-    out.set(scratch.subarray(0, bytes));
-    return markers.length === 0 ? out : markedPiece(out, markers);
-  }
-
-  /** The scratch buffer, at least `size` bytes (grown by doubling; kept up to {@link MAX_SCRATCH}). */
-  private scratchOf(size: number): Uint8Array {
-    if (size > MAX_SCRATCH) return new Uint8Array(size);
-    if (this.scratch.length < size) {
-      this.scratch = new Uint8Array(Math.max(size, 2 * this.scratch.length));
+    // What the redactions saved is left over at the end: kept when it is little, so a
+    // piece's length stays close to the memory it holds.
+    let out = piece.subarray(0, bytes);
+    if (piece.byteLength - bytes > piece.byteLength >> 3) {
+      out = Buffer.allocUnsafeSlow(bytes);
+      out.set(piece.subarray(0, bytes));
     }
-    return this.scratch;
+    return markers.length === 0 ? out : markedPiece(out, markers);
   }
 }
 
-/** Most bytes of scratch a cursor keeps between chunks (a pipe's chunks are 64 KiB). */
-const MAX_SCRATCH = 1 << 18;
 /**
  * Markers in one chunk past which its output goes as one piece: a piece costs ~0.4 µs
  * downstream, a fresh copy of a 64 KiB chunk some microseconds and garbage.

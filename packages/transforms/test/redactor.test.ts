@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { compileRedaction } from "../src/compile-redaction.js";
 import { createRedactor } from "../src/redactor.js";
-import { type MatcherRule, Verdict } from "../src/rule.js";
+import { type LiteralRule, type MatcherRule, Verdict } from "../src/rule.js";
 import { allChunkings, byteAtATime, checkRedactor, checkStage, splitAt } from "../src/testing.js";
 import { createUtf8Decoder } from "../src/utf8-decoder.js";
 
@@ -537,6 +537,29 @@ describe("gathered pieces", () => {
     const whole = createRedactor(compileRedaction({}));
     const expected = Buffer.concat([...whole.push([Buffer.concat(chunks)]), ...whole.end()]);
     expect(Buffer.concat(pieces).equals(expected)).toBe(true);
+  });
+
+  it("hold what they stand for when markers are longer than the bytes they replace", () => {
+    // Each marker is longer than its value, so the output runs ahead of its bytes in the
+    // chunk; chunks split inside a value, so some begin with held bytes.
+    const rule: LiteralRule = {
+      kind: "literal",
+      name: "a-long-name-for-a-short-value",
+      values: ["xyzzy"],
+    };
+    const compiled = compileRedaction({ builtins: false, rules: [rule] });
+    const text = Array.from({ length: 400 }, (_, i) => `${"-".repeat(i % 7)}xyzzy${i}`).join(" ");
+    const expected = text.replaceAll("xyzzy", "[REDACTED:a-long-name-for-a-short-value]");
+    for (const size of [3, 97, 1000, 4096]) {
+      const redactor = createRedactor(compiled);
+      const pieces: Uint8Array[] = [];
+      const input = bytes(text);
+      for (let at = 0; at < input.byteLength; at += size)
+        pieces.push(...redactor.push([input.subarray(at, at + size)]));
+      pieces.push(...redactor.end());
+      expect(Buffer.concat(pieces).toString()).toBe(expected);
+      expect(redactor.counters.redactions).toBe(400);
+    }
   });
 
   it("hand on a chunk that begins with held bytes as those bytes and a view of the chunk", () => {
