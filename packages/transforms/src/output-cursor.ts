@@ -203,14 +203,11 @@ export class OutputCursor {
   private gather(chunk: Uint8Array, k0: number, k1: number): Uint8Array {
     if (k1 === k0 + 1 && this.segFrom[k0]! >= 0)
       return chunk.subarray(this.segFrom[k0]!, this.segTo[k0]!);
-    // The chunk's bytes from its first range to its last are copied into the piece once, at
-    // `ahead`, and each range moved down to its place there (a view per range cost more
-    // than its bytes): `ahead` is the most the output runs ahead of its bytes in the chunk,
-    // so no write reaches a byte not moved yet.
     let bytes = 0;
     let low = -1;
     let high = 0;
     let ahead = 0;
+    let ranges = 0;
     for (let k = k0; k < k1; k++) {
       const from = this.segFrom[k]!;
       const to = this.segTo[k]!;
@@ -220,9 +217,15 @@ export class OutputCursor {
         ahead = Math.max(ahead, bytes - (from - low));
         bytes += to - from;
         high = to;
+        ranges++;
       }
     }
     const span = low < 0 ? 0 : high - low;
+    if (span >= ranges * LONG_RANGE) return this.gatherViews(chunk, k0, k1, bytes);
+    // Short ranges: the chunk's bytes from its first range to its last are copied into the
+    // piece once, at `ahead`, and each range moved down to its place there (a view per range
+    // cost more than its bytes): `ahead` is the most the output runs ahead of its bytes in
+    // the chunk, so no write reaches a byte not moved yet.
     const piece = Buffer.allocUnsafeSlow(Math.max(bytes, ahead + span));
     if (span > 0)
       piece.set(low === 0 && high === chunk.length ? chunk : chunk.subarray(low, high), ahead);
@@ -251,6 +254,22 @@ export class OutputCursor {
     }
     return markers.length === 0 ? out : markedPiece(out, markers);
   }
+
+  /** {@link gather} where the chunk's ranges are long: each copied once, through a view. */
+  private gatherViews(chunk: Uint8Array, k0: number, k1: number, bytes: number): Uint8Array {
+    const piece = Buffer.allocUnsafeSlow(bytes);
+    const markers: number[] = [];
+    let at = 0;
+    for (let k = k0; k < k1; k++) {
+      const from = this.segFrom[k]!;
+      const to = this.segTo[k]!;
+      const part = from < 0 ? this.own[to]! : chunk.subarray(from, to);
+      if (from === OWN_MARKER) markers.push(at, at + part.byteLength);
+      piece.set(part, at);
+      at += part.byteLength;
+    }
+    return markers.length === 0 ? piece : markedPiece(piece, markers);
+  }
 }
 
 /**
@@ -258,3 +277,8 @@ export class OutputCursor {
  * downstream, a fresh copy of a 64 KiB chunk some microseconds and garbage.
  */
 const FEW_MARKERS = 16;
+/**
+ * Mean bytes of a chunk's ranges from which a gathered piece copies each through a view of
+ * its own (one pass over the bytes) rather than moving them inside the piece (two).
+ */
+const LONG_RANGE = 2048;

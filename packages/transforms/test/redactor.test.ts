@@ -548,17 +548,23 @@ describe("gathered pieces", () => {
       values: ["xyzzy"],
     };
     const compiled = compileRedaction({ builtins: false, rules: [rule] });
-    const text = Array.from({ length: 400 }, (_, i) => `${"-".repeat(i % 7)}xyzzy${i}`).join(" ");
-    const expected = text.replaceAll("xyzzy", "[REDACTED:a-long-name-for-a-short-value]");
-    for (const size of [3, 97, 1000, 4096]) {
-      const redactor = createRedactor(compiled);
-      const pieces: Uint8Array[] = [];
-      const input = bytes(text);
-      for (let at = 0; at < input.byteLength; at += size)
-        pieces.push(...redactor.push([input.subarray(at, at + size)]));
-      pieces.push(...redactor.end());
-      expect(Buffer.concat(pieces).toString()).toBe(expected);
-      expect(redactor.counters.redactions).toBe(400);
+    // Short ranges between the markers (moved inside the piece) and long ones (each copied
+    // through a view).
+    for (const gap of [(i: number) => i % 7, () => 3000]) {
+      const text = Array.from({ length: 400 }, (_, i) => `${"-".repeat(gap(i))}xyzzy${i}`).join(
+        " ",
+      );
+      const expected = text.replaceAll("xyzzy", "[REDACTED:a-long-name-for-a-short-value]");
+      for (const size of [3, 97, 1000, 4096, 65_536]) {
+        const redactor = createRedactor(compiled);
+        const pieces: Uint8Array[] = [];
+        const input = bytes(text);
+        for (let at = 0; at < input.byteLength; at += size)
+          pieces.push(...redactor.push([input.subarray(at, at + size)]));
+        pieces.push(...redactor.end());
+        expect(Buffer.concat(pieces).toString()).toBe(expected);
+        expect(redactor.counters.redactions).toBe(400);
+      }
     }
   });
 
