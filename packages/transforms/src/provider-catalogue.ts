@@ -176,6 +176,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // start after `=`, so a repeated `X=` holds up to maxBody / prefix candidates.
   { family: "atlassian", rule: "atlassian-token", prefixes: ["ATATT3", "ATCTT3", "ATOAT"], body: "A-Za-z0-9_=-", minBody: 60, maxBody: 256, shape: "%{180:A-Za-z0-9_-}=" },
   { family: "bitbucket", rule: "bitbucket-token", prefixes: ["ATBB"], body: B62, minBody: 28, shape: "ATBB{32:A-Za-z0-9}" },
+  // Bitbucket Data Center's HTTP access tokens: `BBDC-` and 44 characters of base64.
+  { family: "bitbucket", rule: "bitbucket-token", prefixes: ["BBDC-"], body: "A-Za-z0-9+/@_-", minBody: 40, maxBody: 48, mixed: true, shape: "BBDC-{44:A-Za-z0-9+/}" },
   { family: "buildkite", rule: "buildkite-token", prefixes: ["bkua_"], body: HEX, minBody: 36, shape: "bkua_{40:a-f0-9}" },
   { family: "clojars", rule: "clojars-token", prefixes: ["CLOJARS_"], body: "a-z0-9", minBody: 48, shape: "CLOJARS_{60:a-z0-9}" },
   { family: "contentful", rule: "contentful-token", prefixes: ["CFPAT-"], body: URLSAFE, minBody: 36, shape: "CFPAT-{43:A-Za-z0-9_-}" },
@@ -319,6 +321,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // (mobile keys, `mob-`, are public).
   { family: "launchdarkly", rule: "launchdarkly-sdk-key", prefixes: ["sdk-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   { family: "launchdarkly", rule: "launchdarkly-access-token", prefixes: ["api-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
+  // Mercado Pago's production access tokens: `APP_USR-`, the application's 16 digits, 6
+  // digits, 32 hex digits and the user's 9 digits, joined by `-` (test tokens start `TEST-`,
+  // a prefix ordinary text uses: not read).
+  { family: "mercadopago", rule: "mercadopago-access-token", prefixes: ["APP_USR-"], body: "a-f0-9-", minBody: 60, maxBody: 70, mixed: "digit", shape: "%{16:0-9}-{6:0-9}-{32:a-f0-9}-{9:0-9}" },
   // PostHog personal API keys `phx_` (project keys, `phc_`, are public by design).
   { family: "posthog", rule: "posthog-personal-key", prefixes: ["phx_"], body: B62, minBody: 30, maxBody: 64, mixed: true, shape: "%{43:A-Za-z0-9}" },
   // HubSpot private app access tokens: `pat-`, the account's data centre (`na1`, `eu1`…), a UUID.
