@@ -551,6 +551,12 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xp",
     'cfg.setPassword("[REDACTED:credential-argument]"); User.withUsername("admin").password("[REDACTED:credential-argument]").build()',
   ],
+  [
+    "credential-argument",
+    'u.SetPassword("hunter2-Pw"); opts.SetClientSecret("Gq9Lz2Xp")',
+    "Gq9Lz2Xp",
+    'u.SetPassword("[REDACTED:credential-argument]"); opts.SetClientSecret("[REDACTED:credential-argument]")',
+  ],
   // HTTP Basic credentials given as a pair: Python's `auth=` tuple, Guzzle's `'auth' =>`
   // array, REST Assured's `.auth().basic(…)`.
   [
@@ -1545,6 +1551,7 @@ const SETTINGS = [
   'new MyDirectoryEntry("a", "b", "c"); mysqli_connect("localhost", "root", "", "app")',
   // A setter's literal with a blank is a message; a bare Token is a lexer's.
   'form.setPassword("Enter a password"); lexer.setToken("IDENT"); x.setPassword(hash)',
+  'func (u *User) SetPassword(p string) error { return u.SetPassword("Enter a password") }',
   '{"sensitive": true} {"value": "kept: the object closed"}',
   // A login name with an empty password: not shaped like a token.
   "curl -u deploy-bot-01: https://x",
