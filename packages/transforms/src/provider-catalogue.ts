@@ -321,6 +321,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // (mobile keys, `mob-`, are public).
   { family: "launchdarkly", rule: "launchdarkly-sdk-key", prefixes: ["sdk-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   { family: "launchdarkly", rule: "launchdarkly-access-token", prefixes: ["api-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
+  // Apify API tokens: `apify_api_` and 36 letters and digits.
+  { family: "apify", rule: "apify-token", prefixes: ["apify_api_"], body: B62, minBody: 30, maxBody: 40, mixed: true, shape: "%{36:A-Za-z0-9}" },
   // Mercado Pago's production access tokens: `APP_USR-`, the application's 16 digits, 6
   // digits, 32 hex digits and the user's 9 digits, joined by `-` (test tokens start `TEST-`,
   // a prefix ordinary text uses: not read).
