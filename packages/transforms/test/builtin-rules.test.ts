@@ -780,6 +780,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "{'cmd': 'echo password=\"[REDACTED:secret-assignment]', 'next': 1}\n{'log': '\\\"pass\\\": \\\"[REDACTED:secret-assignment]','tail':[1]}\n",
   ],
   [
+    // A quote of the other kind and code punctuation inside a quoted value whose own quote
+    // comes before the line ends belong to the value (a generated secret's characters).
+    "secret-assignment",
+    "jwtsecret: \"7D'}/vYR)T;W5]EBrf;_&kqX\"\njwt_secret = '7D\"]/vYR)T;W5]EBrf;_&kqX'\n",
+    "vYR)T;W5]EBrf",
+    "jwtsecret: \"[REDACTED:secret-assignment]\"\njwt_secret = '[REDACTED:secret-assignment]'\n",
+  ],
+  [
     // Keys named for what they do.
     "secret-assignment",
     'ENCRYPTION_KEY=Hunt3r2Secret\nsigningKey: "Hunt3r2Secret"\nmaster_key = Hunt3r2Secret\nhmacKey: Hunt3r2Secret\n',
@@ -1956,5 +1964,21 @@ describe("keyword and header cases inside JSON inside a JSON string", () => {
     const out = redact(doc);
     checkNoSecretPiece(out, JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1));
     expect(out.endsWith('"}","n":1}')).toBe(true);
+  });
+});
+
+describe("a quoted value holding a quote of the other kind", () => {
+  it("leaks no piece of a value longer than a hold whose own quote comes late", () => {
+    // Held from the other quote on until the own quote; past the rule's hold the candidate
+    // fails closed (to the next blank), so nothing of the value survives.
+    const secret = "7`D'}/vYR)T;W5]EBrf;_&k>qX??]G&3CF=;@vyrVBp[$_hK4^?{qT/EglJe[FYjp:IPgl_t$%r";
+    for (const text of [
+      `jwtsecret: "${secret}"\nnext line\n`,
+      JSON.stringify({ log: `jwtsecret: "${secret}"\nnext` }),
+    ]) {
+      const out = redact(text);
+      checkNoSecretPiece(out, text.startsWith("{") ? JSON.stringify(secret).slice(1, -1) : secret);
+      expect(out).toContain("next");
+    }
   });
 });

@@ -322,6 +322,13 @@ interface Mode {
   readonly random?: boolean;
 }
 
+/**
+ * Bytes without a blank after a quote of the other kind and code punctuation inside a
+ * quoted value that make them the value's (a generated secret's characters): well within
+ * the rule's hold, so that a long value is decided, not failed closed.
+ */
+const OTHER_QUOTE_RUN = 12;
+
 /** Switches between letters and digits a value named only by `<word> key` needs. */
 const RANDOM_SWITCHES = 4;
 
@@ -405,6 +412,14 @@ class AssignmentCandidate implements Candidate {
   semi = -1;
   /** The byte at `semi` is a quote, a closing bracket or a `<`. */
   semiQuote = false;
+  /**
+   * A quoted value: the quote of the other kind at `semi` was followed by code punctuation;
+   * held until the value's own quote (the other one was the value's) or the line's end
+   * (it closed the string the value stood in) says which.
+   */
+  otherClosed = false;
+  /** Bytes read since `otherClosed` was set. */
+  otherCount = 0;
   /** What, after the quote, bracket or `<` at `semi`, shows the value ended there. */
   semiCloser: Uint8Array = QUOTE_CLOSER;
   /** The last byte of the `;` run at `semi` is `&` (then `amp;` continues the run). */
@@ -1165,7 +1180,7 @@ class AssignmentCandidate implements Candidate {
             } else if (this.quote !== 0 && this.quote !== 0x3c && byte === 0x5c)
               this.escaped = true;
             this.value.push(byte);
-            if (this.value.length < DECIDE) return Verdict.Hold;
+            if (this.value.length < DECIDE || this.otherClosed) return Verdict.Hold;
             if (!this.credible(false)) return Verdict.Reject;
             this.phase = this.quote === 0 || this.quote === 0x3c ? Phase.Unquoted : Phase.Quoted;
             // A `;` just read is decided by the next byte, as in the rest of the value.
@@ -1438,7 +1453,7 @@ class AssignmentCandidate implements Candidate {
     if (this.quote !== 0) {
       // A quote of the other kind followed by code punctuation closed the string the value
       // stood in, its own quote never coming (`['echo password="x y', 'next']`).
-      if (byte === otherQuote(this.quote) && !this.escaped) {
+      if (byte === otherQuote(this.quote) && !this.escaped && !this.otherClosed) {
         this.semi = here;
         this.semiQuote = true;
         this.semiCloser = QUOTE_CLOSER;
@@ -1468,9 +1483,33 @@ class AssignmentCandidate implements Candidate {
    */
   closesQuote(byte: number): boolean {
     if (this.semi < 0 || !this.semiQuote) return false;
+    if (this.otherClosed) return this.closedBefore(byte);
+    if (this.semiCloser[byte] === 1 && this.quote !== 0 && this.quote !== 0x3c) {
+      this.otherClosed = true;
+      this.otherCount = 0;
+      return false;
+    }
     this.semiQuote = false;
     if (this.semiCloser[byte] === 1) return true;
     this.semi = -1;
+    return false;
+  }
+
+  /**
+   * After a quote of the other kind and code punctuation in a quoted value: true at a blank
+   * or the line's end (the string the value stood in closed at `semi`: `', 'next']`); at
+   * the value's own quote, or after {@link OTHER_QUOTE_RUN} more bytes without a blank, the
+   * other one was the value's (`jwtsecret: "7D'}/v…"`), and the value goes on.
+   */
+  closedBefore(byte: number): boolean {
+    if (SPACE[byte] === 1) return true;
+    // Inside a string (`\"…\"`) the value's own quote starts with its backslash.
+    const own = this.escapedQuote ? 0x5c : this.quote;
+    if ((byte === own && !this.escaped) || ++this.otherCount > OTHER_QUOTE_RUN) {
+      this.otherClosed = false;
+      this.semiQuote = false;
+      this.semi = -1;
+    }
     return false;
   }
 
@@ -2013,11 +2052,9 @@ class AssignmentCandidate implements Candidate {
   stateKey(): number | undefined {
     if (this.quoteEscape) return undefined;
     if (this.phase === Phase.Unquoted)
-      return this.semi >= 0 || this.backslash >= 0
-        ? undefined
-        : 1 + this.quote + (this.opened ? 1024 : 0);
+      return this.semi >= 0 ? undefined : 1 + this.quote + (this.opened ? 1024 : 0);
     if (this.phase === Phase.Quoted)
-      return this.semi >= 0
+      return this.semi >= 0 || this.backslash >= 0
         ? undefined
         : 256 + this.quote * 4 + (this.escaped ? 1 : 0) + (this.escapedQuote ? 2 : 0);
     return undefined;
