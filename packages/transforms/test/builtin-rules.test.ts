@@ -815,9 +815,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   ],
   [
     "command-flag",
-    "PsExec.exe \\\\host -u admin -p Hunt3r2Secret cmd\n",
+    "PsExec.exe \\\\host -u admin -p Hunt3r2Secret cmd\nPSEXEC \\\\host -u admin -p Hunt3r2Secret CMD\n",
     "Hunt3r2Secret",
-    "PsExec.exe \\\\host -u admin -p [REDACTED:command-flag] cmd\n",
+    "PsExec.exe \\\\host -u admin -p [REDACTED:command-flag] cmd\nPSEXEC \\\\host -u admin -p [REDACTED:command-flag] CMD\n",
   ],
   // Windows' `net use` (the anchor holds the verb: `net` alone starts `network`).
   [

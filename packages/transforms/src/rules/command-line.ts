@@ -47,12 +47,14 @@ const APOSTROPHE = 0x27;
 
 /**
  * The rule's anchors. `net` and `gh` only with their verbs (the words alone start
- * `network`, `netstat`, `.NET`, `high`, `github`), `net` in the cases Windows users write it.
+ * `network`, `netstat`, `.NET`, `high`, `github`), `net` in the cases Windows users write it,
+ * and Windows' own commands in capitals too (its shell ignores case: `PSEXEC \\host -p …`).
  */
 const ANCHORS = [
   ...COMMAND_NAMES.filter((name) => name !== "net" && name !== "gh"),
   "PsExec",
   "PsExec64",
+  ..."psexec psexec64 sqlcmd cmdkey schtasks".split(" ").map((name) => name.toUpperCase()),
   "net use",
   "NET USE",
   "Net use",
