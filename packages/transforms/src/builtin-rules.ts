@@ -37,6 +37,7 @@ import {
   API_SUFFIX_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   CAMEL_SHORT_KEYWORD_RULE,
+  CC_TEST_REPORTER_RULE,
   PAT_ASSIGNMENT_RULE,
   QUALIFIED_KEY_ASSIGNMENT_RULES,
   SENSITIVE_ASSIGNMENT_RULE,
@@ -100,6 +101,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   COMMAND_FLAG_RULE,
   VENDOR_ASSIGNMENT_RULE,
   SONAR_LOGIN_RULE,
+  CC_TEST_REPORTER_RULE,
   // After the vendors' rule, so a span both find is named for the vendor (`HEROKU_API=…`):
   // a tie goes to the name listed first.
   API_SUFFIX_RULE,

@@ -121,6 +121,8 @@ const UUID = "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}";
 export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // The rules spool shipped first keep their names and order.
   { family: "aws", rule: "aws-access-key-id", prefixes: ["AKIA", "ASIA", "ABIA", "ACCA"], body: "A-Z0-9", minBody: 16, shape: "%{16:A-Z2-7}" },
+  // The oldest key ids: `A3T`, a capital or digit, then 16 more (20 in all, as the others).
+  { family: "aws", rule: "aws-access-key-id", prefixes: ["A3T"], body: "A-Z0-9", minBody: 17, maxBody: 17, shape: "A3TA{16:A-Z2-7}" },
   { family: "github", rule: "github-token", prefixes: ["ghp_", "gho_", "ghu_", "ghr_"], body: B62, minBody: 30, shape: "%{36:A-Za-z0-9}", checksum: "crc32-base62" },
   { family: "github", rule: "github-token", prefixes: ["ghs_"], body: "A-Za-z0-9_.-", minBody: 30, shape: "%{36:A-Za-z0-9}", checksum: "crc32-base62" },
   { family: "github", rule: "github-token", prefixes: ["github_pat_"], body: "A-Za-z0-9_", minBody: 40, shape: "github_pat_11{20:A-Z0-9}_{59:A-Za-z0-9}" },
@@ -208,6 +210,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "ifttt", rule: "ifttt-webhook", prefixes: ["maker.ifttt.com/use/"], body: URLSAFE, minBody: 16, maxBody: 64, keepPrefix: true, mixed: true, shape: "https://%{22:A-Za-z0-9_-}" },
   { family: "discord", rule: "discord-webhook", prefixes: ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], body: `/${URLSAFE}`, minBody: 40, keepPrefix: true, shape: "https://%{18:0-9}/{68:A-Za-z0-9_-}" },
   { family: "newrelic", rule: "newrelic-key", prefixes: ["NRAK-", "NRII-", "NRRA-", "NRJS-", "NRAA-"], body: "A-Za-z0-9", minBody: 19, shape: "%{27:A-Z0-9}" },
+  // Insights query keys: `NRIQ-` and 32 characters, `-` and `_` among them.
+  { family: "newrelic", rule: "newrelic-key", prefixes: ["NRIQ-"], body: URLSAFE, minBody: 28, maxBody: 40, mixed: true, shape: "%{32:A-Za-z0-9_-}" },
   { family: "nuget", rule: "nuget-key", prefixes: ["oy2"], body: "a-z0-9", minBody: 40, shape: "oy2{43:a-z0-9}" },
   { family: "octopus", rule: "octopus-key", prefixes: ["API-"], body: "A-Z0-9", minBody: 26, mixed: true, shape: "API-{26:A-Z0-9}" },
   { family: "onepassword", rule: "onepassword-token", prefixes: ["ops_eyJ"], body: `${B64}_-`, minBody: 100, shape: "ops_eyJ{250:A-Za-z0-9+/}" },

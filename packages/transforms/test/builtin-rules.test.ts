@@ -429,6 +429,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "3f9a2c7e1b4d8f6a0c5e9b2d7f1a4c8e3f9a2c7e",
     "mvn sonar:sonar -Dsonar.login=[REDACTED:vendor-credential] -Dsonar.host.url=http://sq",
   ],
+  [
+    // Code Climate's test reporter id, a secret by its documentation.
+    "vendor-credential",
+    "env:\n  CC_TEST_REPORTER_ID: 945dfb58a832d233a3caeb84e3e6d3be212e8c7abcb48117fce63b9adcb43647\n",
+    "945dfb58a832d233a3caeb84e3e6d3be",
+    "env:\n  CC_TEST_REPORTER_ID: [REDACTED:vendor-credential]\n",
+  ],
   // Random letters alone (capitals and small letters mixed as no name mixes them) after `:`,
   // a spaced `=` and a flag, where a word of letters is otherwise a type or a variable.
   [
@@ -1526,6 +1533,7 @@ const SETTINGS = [
   'variable "api_token" {\n  validation {\n    default = "x1y2z3"\n  }\n}\nvariable "db_password" {}\nx = { default = "Zq8vLm2R!x" }',
   // `sonar.login` with a user's name (older SonarQube servers), a longer key.
   "mvn sonar:sonar -Dsonar.login=admin; sonar.login.hint=abc123",
+  "CC_TEST_REPORTER_ID: ${{ secrets.CC_TEST_REPORTER_ID }}",
   // Long names of letters alone: camelCase, PascalCase with acronyms.
   "token: getUserPasswordFromEnvironment\nsecret: XMLHttpRequestEventTargetURL\npassword = HTMLInputElementValue",
   // An IPv6 wildcard is no `.pgpass` line: its last field holds no letter or digit.

@@ -97,6 +97,16 @@ export const SONAR_LOGIN_RULE: MatcherRule = assignmentRule(
 );
 
 /**
+ * Code Climate's test reporter id (`CC_TEST_REPORTER_ID`), which its documentation asks to
+ * keep secret although its name says id, when the value is random.
+ */
+export const CC_TEST_REPORTER_RULE: MatcherRule = assignmentRule(
+  "vendor-credential",
+  [["cc", "test", "reporter", "id"]],
+  { random: true },
+);
+
+/**
  * Names that say little alone: a personal access token by its acronym (`ADO_PAT=…`,
  * `"pat": "…"`) and `auth` as a whole word (`SHODAN_AUTH=…`, `"auth": "…"`). The value must
  * be a random token (`pat = re.compile(…)`, `pat: "%Y-%m"`, `auth: basic`, `"auth": true`
