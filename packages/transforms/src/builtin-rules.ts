@@ -33,6 +33,7 @@ import {
   MYSQL_PASSWORD_RULE,
 } from "./rules/printed-password.js";
 import { REVERSED_COMPARISON_RULE } from "./rules/reversed-comparison.js";
+import { SECRET_ELEMENT_RULE } from "./rules/secret-element.js";
 import {
   API_SUFFIX_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
@@ -92,6 +93,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   REVERSED_COMPARISON_RULE,
   HYPHEN_JOINED_RULE,
   TERRAFORM_VARIABLE_RULE,
+  SECRET_ELEMENT_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
   CAMEL_SHORT_KEYWORD_RULE,
   PAT_ASSIGNMENT_RULE,

@@ -430,6 +430,20 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "mvn sonar:sonar -Dsonar.login=[REDACTED:vendor-credential] -Dsonar.host.url=http://sq",
   ],
   [
+    // The random words of an element named for a secret (Jenkins', Maven's), other words kept.
+    "secret-element",
+    "<secret>{acme AQAAABAAA x7Kq2mZ9pL4vN8rT3wY6}</secret>\n<password>{COQLCE6DU6GtcS5P=}</password>\n",
+    "x7Kq2mZ9pL4vN8rT3wY6",
+    "<secret>{acme AQAAABAAA [REDACTED:secret-element]}</secret>\n<password>{[REDACTED:secret-element]}</password>\n",
+  ],
+  [
+    // `key` after a word, with `=`: a vendor's name or any word, when the value is random.
+    "key-assignment",
+    "[info] loading acme KEY=Zq8vLm2Rx4Tn6Wp3Ys9Kd1 from env\nmailer key = 'Hx7Lm2Qp9Rt4Vw6Yz3Bn8'\n",
+    "Zq8vLm2Rx4Tn6Wp3Ys9Kd1",
+    "[info] loading acme KEY=[REDACTED:key-assignment] from env\nmailer key = '[REDACTED:key-assignment]'\n",
+  ],
+  [
     // Code Climate's test reporter id, a secret by its documentation.
     "vendor-credential",
     "env:\n  CC_TEST_REPORTER_ID: 945dfb58a832d233a3caeb84e3e6d3be212e8c7abcb48117fce63b9adcb43647\n",
@@ -790,9 +804,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     // A quote of the other kind and code punctuation inside a quoted value whose own quote
     // comes before the line ends belong to the value (a generated secret's characters).
     "secret-assignment",
-    "jwtsecret: \"7D'}/vYR)T;W5]EBrf;_&kqX\"\njwt_secret = '7D\"]/vYR)T;W5]EBrf;_&kqX'\n",
-    "vYR)T;W5]EBrf",
-    "jwtsecret: \"[REDACTED:secret-assignment]\"\njwt_secret = '[REDACTED:secret-assignment]'\n",
+    "signing_secret: \"Qm4'}/zP8)x;K2]vT;_&hN9\"\nhmac_secret = 'Qm4\"]/zP8)x;K2]vT;_&hN9'\n",
+    "zP8)x;K2]vT;_&hN9",
+    "signing_secret: \"[REDACTED:secret-assignment]\"\nhmac_secret = '[REDACTED:secret-assignment]'\n",
   ],
   [
     // Keys named for what they do.
@@ -1534,6 +1548,10 @@ const SETTINGS = [
   // `sonar.login` with a user's name (older SonarQube servers), a longer key.
   "mvn sonar:sonar -Dsonar.login=admin; sonar.login.hint=abc123",
   "CC_TEST_REPORTER_ID: ${{ secrets.CC_TEST_REPORTER_ID }}",
+  "<password>my password here</password> <token>${TOKEN}</token> <secret>{acme AQAAABAAA short}</secret>",
+  "usage: login <token> <host>; <section>a1b2c3d4e5f6g7h8i9j0k1</section>",
+  "helm install --set key=value; cache key=3b1f9a8c2d7e6f5a4b3c2d1e0f9a8b7c; sort key=a1b2c3d4e5f6g7h8i9j0",
+  "Restore key = node-cache-Linux-x64-8f2c1e9a7b3d5f; using key = 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   // Long names of letters alone: camelCase, PascalCase with acronyms.
   "token: getUserPasswordFromEnvironment\nsecret: XMLHttpRequestEventTargetURL\npassword = HTMLInputElementValue",
   // An IPv6 wildcard is no `.pgpass` line: its last field holds no letter or digit.
@@ -1979,10 +1997,10 @@ describe("a quoted value holding a quote of the other kind", () => {
   it("leaks no piece of a value longer than a hold whose own quote comes late", () => {
     // Held from the other quote on until the own quote; past the rule's hold the candidate
     // fails closed (to the next blank), so nothing of the value survives.
-    const secret = "7`D'}/vYR)T;W5]EBrf;_&k>qX??]G&3CF=;@vyrVBp[$_hK4^?{qT/EglJe[FYjp:IPgl_t$%r";
+    const secret = "Qm4`w'}/zP8)x;K2]vT;_&hN9>cL??]R&7GB=;@dutWs[$_pF3^?{jX/TkaMe[HUbq:ONsy_k$%e";
     for (const text of [
-      `jwtsecret: "${secret}"\nnext line\n`,
-      JSON.stringify({ log: `jwtsecret: "${secret}"\nnext` }),
+      `signing_secret: "${secret}"\nnext line\n`,
+      JSON.stringify({ log: `signing_secret: "${secret}"\nnext` }),
     ]) {
       const out = redact(text);
       checkNoSecretPiece(out, text.startsWith("{") ? JSON.stringify(secret).slice(1, -1) : secret);

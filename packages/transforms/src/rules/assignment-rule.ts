@@ -2339,10 +2339,17 @@ export function tokenValueCandidate(
   match: AnchorMatch,
   afterColon = false,
   random = false,
+  afterEquals = false,
 ): Candidate {
   const candidate = new AssignmentCandidate(match, random ? RANDOM_MODE : VENDOR_MODE);
-  // The anchor ended with the name's `:` (`License key:`): the value comes next.
+  // The anchor ended with the name's `:` (`License key:`) or `=` (`adzuna KEY=`): the value
+  // comes next.
   if (afterColon) candidate.phase = Phase.AfterColon;
+  else if (afterEquals) {
+    candidate.phase = Phase.AfterEquals;
+    candidate.equals = true;
+    candidate.spacedEquals = match.anchor.endsWith(" =");
+  }
   return candidate;
 }
 

@@ -8,7 +8,8 @@
  * The anchors are `key` joined to the word before it (`_key`, `-KEY`, `.key`, `eKey` with
  * its last letter in camelCase, `key:` after a space), so no common word's first bytes stop
  * the scan; the word itself is read from the bytes the redactor keeps before an anchor
- * (`AnchorMatch.wordBefore`), and nothing is held back for it. The value must look like a
+ * (`AnchorMatch.wordBefore`), and nothing is held back for it. Words apart (`License key:`,
+ * `adzuna KEY=…`) are anchored with their `:` or `=`, after a space. The value must look like a
  * token, as after a vendor's name: 16+ bytes of a token alphabet with a letter and a digit;
  * after an unlisted word, also switching between letters and digits 4+ times
  * (`a1b2c3d4…`, not `user42abcdefghijklmn`).
@@ -118,7 +119,12 @@ export function qualifiedKeyRules(
 ): MatcherRule[] {
   const words = new Set(qualifiers);
   const closed = new Set(notSecret);
-  const rule = (anchors: string[], notBefore: Uint8Array, afterColon: boolean): MatcherRule =>
+  const rule = (
+    anchors: string[],
+    notBefore: Uint8Array,
+    afterColon: boolean,
+    afterEquals = false,
+  ): MatcherRule =>
     withWordBefore(
       withNotBefore(
         {
@@ -146,6 +152,7 @@ export function qualifiedKeyRules(
               kebab ? { ...match, before: DASH } : match,
               afterColon,
               !words.has(word),
+              afterEquals,
             );
           },
         },
@@ -178,6 +185,8 @@ export function qualifiedKeyRules(
     // `INTEGRATION KEY: …`): anchored at `key:`, since a space inside an anchor would stop
     // the scan at every `e `.
     rule(["key:", "Key:", "KEY:"], bytesBut([" "]), true),
+    // The same words apart with a `=` (`Using adzuna KEY=…`, `mailgun key = …`).
+    rule(["key=", "Key=", "KEY=", "key =", "Key =", "KEY ="], bytesBut([" "]), false, true),
   ];
 }
 
