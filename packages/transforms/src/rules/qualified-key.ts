@@ -98,6 +98,8 @@ export const NOT_SECRET_KEY_WORDS: readonly string[] = [
 ];
 
 const DASH = 0x2d;
+/** Words before `key` that say a log used one: closed, but before `Key=` (see `qualifiedKeyRules`). */
+const USING = new Set(["using", "use"]);
 /** Fewest letters of a word before `key` that is no listed qualifier. */
 const MIN_WORD = 3;
 
@@ -138,7 +140,10 @@ export function qualifiedKeyRules(
               ? `${match.wordBefore ?? ""}${match.anchor[0]}`
               : (match.wordBefore ?? "");
             const word = qualifierOf(letters);
-            if (word === undefined || word.length < MIN_WORD || closed.has(word)) return undefined;
+            if (word === undefined || word.length < MIN_WORD) return undefined;
+            // A log's `Using key: ~/.ssh/id_ed25519` names a key; `Using Key=…` assigns one
+            // (its value must be random, as after any unlisted word).
+            if (closed.has(word) && !(afterEquals && USING.has(word))) return undefined;
             // A label's unlisted word must be a name, capitalized (`Shodan key: …`): a
             // lowercase one is prose (`Cache restored from key: …`, `action key: …`).
             if (afterColon && !words.has(word) && !/^[A-Z]/.test(letters.slice(-word.length)))
