@@ -1994,7 +1994,31 @@ describe("keyword and header cases inside JSON inside a JSON string", () => {
   });
 });
 
-describe("a quoted value holding a quote of the other kind", () => {
+describe("a quoted value holding a quote of the other kind or a backslash", () => {
+  it("redacts a value with a backslash inside a JSON string, and keeps the string's escapes", () => {
+    // The value's backslash is `\\` there (`\\\\` a level deeper), its end `\"` (`\\\"`):
+    // the byte after a run of backslashes says which.
+    // Short and long values, and ones whose backslash or end falls where a value is decided
+    // (its 48th byte).
+    const values = [
+      "Wq7\\zP8x",
+      "Qm4w\\zP8x\\K2vTh9cLdRutWsp3jXTkaMeHUbqONsyke1Aq9Lm2Zx7W",
+      `${"Xk9".repeat(13)}Wq7\\zP8x`,
+      `${"Xk9".repeat(15)}Wq`,
+    ];
+    for (const value of values) {
+      const line = `signing_secret: "${value}"\nnext`;
+      const once = redact(JSON.stringify({ log: line }));
+      checkNoSecretPiece(once, JSON.stringify(value).slice(1, -1));
+      // Still JSON, its string's escapes whole.
+      expect(JSON.parse(once).log).toBe('signing_secret: "[REDACTED:secret-assignment]"\nnext');
+      const twice = redact(JSON.stringify({ r: JSON.stringify({ log: line }) }));
+      expect(JSON.parse(JSON.parse(twice).r).log).toBe(
+        'signing_secret: "[REDACTED:secret-assignment]"\nnext',
+      );
+    }
+  });
+
   it("leaks no piece of a value longer than a hold whose own quote comes late", () => {
     // Held from the other quote on until the own quote; past the rule's hold the candidate
     // fails closed (to the next blank), so nothing of the value survives.

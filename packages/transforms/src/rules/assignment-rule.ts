@@ -1148,6 +1148,19 @@ class AssignmentCandidate implements Candidate {
           continue;
         case Phase.Held: {
           if (this.value.length === 0 || this.from > here) this.from = here - this.value.length;
+          if (this.escapedQuote && this.backslash >= 0 && byte !== 0x5c) {
+            // Backslashes inside a string (`\"…\"`): an escape's letter after them ends
+            // the value there (`\"`, `\n`); anything else makes them its own (`\\`).
+            const at = this.backslash;
+            this.backslash = -1;
+            if (ESCAPE_LETTER[byte] === 1) {
+              this.value.length -= here - at;
+              const verdict = this.valueEnded(0x5c, at);
+              if (verdict === Verdict.Close && this.semi < 0) this.semi = at;
+              if (verdict !== Verdict.Hold || this.phase === Phase.Held) return verdict;
+              continue; // the next part reads this byte
+            }
+          }
           if (this.endsAtBackslash(byte)) {
             this.value.length = this.semi - (here - this.value.length);
             this.dropSentenceEnd(this.semi);
@@ -1172,7 +1185,11 @@ class AssignmentCandidate implements Candidate {
           }
           const ends = this.endsValue(byte);
           if (!ends) {
-            if ((this.quote === 0 || this.quote === 0x3c) && byte === 0x5c && this.backslash < 0)
+            if (
+              (this.quote === 0 || this.quote === 0x3c || this.escapedQuote) &&
+              byte === 0x5c &&
+              this.backslash < 0
+            )
               this.backslash = here;
             this.noteSemicolon(byte, here);
             if (this.quote !== 0 && this.quote !== 0x3c && this.escaped) {
@@ -1181,6 +1198,8 @@ class AssignmentCandidate implements Candidate {
               this.escaped = true;
             this.value.push(byte);
             if (this.value.length < DECIDE || this.otherClosed) return Verdict.Hold;
+            // Not decided on an escape's backslash: its letter may end the value.
+            if (this.escapedQuote && this.backslash >= 0) return Verdict.Hold;
             if (!this.credible(false)) return Verdict.Reject;
             this.phase = this.quote === 0 || this.quote === 0x3c ? Phase.Unquoted : Phase.Quoted;
             // A `;` just read is decided by the next byte, as in the rest of the value.
@@ -1188,47 +1207,7 @@ class AssignmentCandidate implements Candidate {
             this.semi = -1;
             return Verdict.Redact;
           }
-          if (this.pairComma && this.quote !== 0 && isValueWord(this.value)) {
-            // `"name": "API_TOKEN", "value": "…"`: the quoted word after the name was the
-            // key of its sibling; its `:` follows.
-            this.enterSibling(0, 0);
-            this.word = "value";
-            this.wordEnded = true;
-            return Verdict.Hold;
-          }
-          if (this.colon && this.quote === 0 && BLANK[byte] === 1 && isTypeAnnotation(this.value)) {
-            // `password: string = "…"` (TypeScript, Kotlin, Swift, Rust, Python's hints): the
-            // word after the colon was the type; the value follows its `=`.
-            this.colon = false;
-            this.equals = true;
-            this.spacedEquals = true;
-            this.value = [];
-            this.count = 0;
-            this.from = here + 1;
-            this.phase = Phase.TypeWord;
-            return Verdict.Hold;
-          }
-          this.dropSentenceEnd(here);
-          if (!this.credible(true)) return this.statementArgument(here);
-          // The word after `password ` with more words after it: only a random one is the
-          // value (`password Xk9mP2qL8vR4tW6y expired`; `secret PKCS-9 keys` is prose).
-          if (this.spacedWord && BLANK[byte] === 1 && !randomWord(this.value))
-            return Verdict.Reject;
-          if (this.cell === 1) {
-            // The row's last cell ends at the line's end (psql's tables draw no closing `|`).
-            if (!isCellValue(this.value)) return Verdict.Reject;
-            if (byte === 0x0a || byte === 0x0d) return Verdict.Close;
-            if (BLANK[byte] !== 1) return Verdict.Reject;
-            this.semi = here;
-            this.count = 0;
-            this.phase = Phase.CellTail;
-            return Verdict.Hold;
-          }
-          if (this.quote === 0x3c && byte !== 0x3c) {
-            this.semi = here;
-            return this.xmlTail(true);
-          }
-          return Verdict.Close;
+          return this.valueEnded(byte, here);
         }
         case Phase.Statement:
           // The closing quote (escaped, `\"`, inside a string), then the statement's `;`.
@@ -1264,6 +1243,10 @@ class AssignmentCandidate implements Candidate {
           return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
         case Phase.Quoted:
           if (this.closesQuote(byte)) return Verdict.Close;
+          if (this.escapedQuote && (byte === 0x5c || this.backslash >= 0)) {
+            const ended = this.escapedEnd(byte, here);
+            if (ended !== undefined) return ended;
+          }
           if (this.escaped) {
             this.escaped = false;
             return Verdict.Redact;
@@ -1289,6 +1272,70 @@ class AssignmentCandidate implements Candidate {
         }
       }
     }
+  }
+
+  /**
+   * A backslash of a value quoted inside a string (`\"…\"`), or the byte after a run of
+   * them: held until an escape's letter ends the value at the run (`\"`, `\n`: redacted up
+   * to it) or another byte makes the run the value's; `undefined` for a byte of the value.
+   */
+  escapedEnd(byte: number, here: number): Verdict | undefined {
+    if (byte === 0x5c) {
+      if (this.backslash < 0) this.backslash = here;
+      return Verdict.Hold;
+    }
+    const at = this.backslash;
+    this.backslash = -1;
+    if (ESCAPE_LETTER[byte] !== 1) return undefined;
+    this.semi = at;
+    return Verdict.Close;
+  }
+
+  /**
+   * The value being held ended at `byte` (at `here`, not the value's): what it was (a
+   * sibling's key, a type, a word of prose…) and what comes next.
+   */
+  valueEnded(byte: number, here: number): Verdict {
+    if (this.pairComma && this.quote !== 0 && isValueWord(this.value)) {
+      // `"name": "API_TOKEN", "value": "…"`: the quoted word after the name was the
+      // key of its sibling; its `:` follows.
+      this.enterSibling(0, 0);
+      this.word = "value";
+      this.wordEnded = true;
+      return Verdict.Hold;
+    }
+    if (this.colon && this.quote === 0 && BLANK[byte] === 1 && isTypeAnnotation(this.value)) {
+      // `password: string = "…"` (TypeScript, Kotlin, Swift, Rust, Python's hints): the
+      // word after the colon was the type; the value follows its `=`.
+      this.colon = false;
+      this.equals = true;
+      this.spacedEquals = true;
+      this.value = [];
+      this.count = 0;
+      this.from = here + 1;
+      this.phase = Phase.TypeWord;
+      return Verdict.Hold;
+    }
+    this.dropSentenceEnd(here);
+    if (!this.credible(true)) return this.statementArgument(here);
+    // The word after `password ` with more words after it: only a random one is the
+    // value (`password Xk9mP2qL8vR4tW6y expired`; `secret PKCS-9 keys` is prose).
+    if (this.spacedWord && BLANK[byte] === 1 && !randomWord(this.value)) return Verdict.Reject;
+    if (this.cell === 1) {
+      // The row's last cell ends at the line's end (psql's tables draw no closing `|`).
+      if (!isCellValue(this.value)) return Verdict.Reject;
+      if (byte === 0x0a || byte === 0x0d) return Verdict.Close;
+      if (BLANK[byte] !== 1) return Verdict.Reject;
+      this.semi = here;
+      this.count = 0;
+      this.phase = Phase.CellTail;
+      return Verdict.Hold;
+    }
+    if (this.quote === 0x3c && byte !== 0x3c) {
+      this.semi = here;
+      return this.xmlTail(true);
+    }
+    return Verdict.Close;
   }
 
   /**
@@ -1603,8 +1650,7 @@ class AssignmentCandidate implements Candidate {
     if (this.quote === 0x3c) return byte === 0x3c || SPACE[byte] === 1;
     // Escaped quotes: the value ends at its own `\"` or, unterminated, where the string it
     // stood in closes (a quote no backslash escapes).
-    if (this.escapedQuote)
-      return byte === 0x5c || byte === this.quote || byte === 0x0a || byte === 0x0d;
+    if (this.escapedQuote) return byte === this.quote || byte === 0x0a || byte === 0x0d;
     if (this.escaped) return false;
     return byte === this.quote || byte === 0x0a || byte === 0x0d;
   }
@@ -1997,7 +2043,7 @@ class AssignmentCandidate implements Candidate {
       // The next byte decides what a held `;` or backslash is.
       if (this.semi >= 0 || this.backslash >= 0) return start;
       while (i < end && VALUE_RUN[input[i]!] === 1) i++;
-    } else if (this.phase === Phase.Quoted && this.semi >= 0) {
+    } else if (this.phase === Phase.Quoted && (this.semi >= 0 || this.backslash >= 0)) {
       return start;
     } else if (this.phase === Phase.Quoted && this.escapedQuote) {
       const quote = this.quote;
