@@ -202,13 +202,17 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "langchain", rule: "langsmith-key", prefixes: ["lsv2_pt_", "lsv2_sk_"], body: "a-f0-9_", minBody: 32, shape: "%{32:a-f0-9}_{10:a-f0-9}" },
   { family: "linear", rule: "linear-key", prefixes: ["lin_api_", "lin_oauth_"], body: B62, minBody: 36, shape: "%{40:A-Za-z0-9}" },
   { family: "mapbox", rule: "mapbox-token", prefixes: ["sk.eyJ", "tk.eyJ"], body: `.${URLSAFE}`, minBody: 60, shape: "%{60:A-Za-z0-9_-}.{22:A-Za-z0-9_-}" },
-  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], body: "A-Za-z0-9@/-", minBody: 40, keepPrefix: true, shape: "https://acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
-  // Office 365 connector webhooks before `webhook.office.com`: the same ids and secret.
-  { family: "microsoft", rule: "teams-webhook", prefixes: ["outlook.office.com/webhook/", "outlook.office365.com/webhook/"], body: "A-Za-z0-9@/-", minBody: 40, keepPrefix: true, shape: "https://%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], body: "A-Za-z0-9@%/-", minBody: 40, keepPrefix: true, shape: "https://acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  // Office 365 connector webhooks before `webhook.office.com`: the same ids and secret (the
+  // `@` between them also percent-encoded, `%40`, or twice, `%2540`).
+  { family: "microsoft", rule: "teams-webhook", prefixes: ["outlook.office.com/webhook/", "outlook.office365.com/webhook/"], body: "A-Za-z0-9@%/-", minBody: 40, keepPrefix: true, shape: "https://%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  // As Slack's: after a scheme, the whole URL from its `://` (no piece of a URL labelled whole stays).
+  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: ["://outlook.office.com/webhook/", "://outlook.office365.com/webhook/"], body: "A-Za-z0-9@%/-", minBody: 40, shape: "https%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
   // IFTTT Maker (Webhooks service) keys, in its trigger URLs and its settings page's URL.
   { family: "ifttt", rule: "ifttt-webhook", boundary: false, prefixes: ["/with/key/"], body: URLSAFE, minBody: 16, maxBody: 64, keepPrefix: true, mixed: true, shape: "https://maker.ifttt.com/trigger/deploy%{22:A-Za-z0-9_-}" },
   { family: "ifttt", rule: "ifttt-webhook", prefixes: ["maker.ifttt.com/use/"], body: URLSAFE, minBody: 16, maxBody: 64, keepPrefix: true, mixed: true, shape: "https://%{22:A-Za-z0-9_-}" },
   { family: "discord", rule: "discord-webhook", prefixes: ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], body: `/${URLSAFE}`, minBody: 40, keepPrefix: true, shape: "https://%{18:0-9}/{68:A-Za-z0-9_-}" },
+  { family: "discord", rule: "discord-webhook", boundary: false, prefixes: ["://discord.com/api/webhooks/", "://discordapp.com/api/webhooks/"], body: `/${URLSAFE}`, minBody: 40, shape: "https%{18:0-9}/{68:A-Za-z0-9_-}" },
   { family: "newrelic", rule: "newrelic-key", prefixes: ["NRAK-", "NRII-", "NRRA-", "NRJS-", "NRAA-"], body: "A-Za-z0-9", minBody: 19, shape: "%{27:A-Z0-9}" },
   // Insights query keys: `NRIQ-` and 32 characters, `-` and `_` among them.
   { family: "newrelic", rule: "newrelic-key", prefixes: ["NRIQ-"], body: URLSAFE, minBody: 28, maxBody: 40, mixed: true, shape: "%{32:A-Za-z0-9_-}" },
