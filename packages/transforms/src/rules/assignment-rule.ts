@@ -1546,7 +1546,7 @@ class AssignmentCandidate implements Candidate {
    * After a quote of the other kind and code punctuation in a quoted value: true at a blank
    * or the line's end (the string the value stood in closed at `semi`: `', 'next']`); at
    * the value's own quote, or after {@link OTHER_QUOTE_RUN} more bytes without a blank, the
-   * other one was the value's (`jwtsecret: "7D'}/v…"`), and the value goes on.
+   * other one was the value's (`secret: "Qm4'}/z…"`), and the value goes on.
    */
   closedBefore(byte: number): boolean {
     if (SPACE[byte] === 1) return true;
