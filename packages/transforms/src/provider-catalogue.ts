@@ -167,6 +167,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "twilio", rule: "twilio-key", prefixes: ["SK0", "SK1", "SK2", "SK3", "SK4", "SK5", "SK6", "SK7", "SK8", "SK9", "SKa", "SKb", "SKc", "SKd", "SKe", "SKf", "SKA", "SKB", "SKC", "SKD", "SKE", "SKF"], body: "a-fA-F0-9", minBody: 31, maxBody: 31, mixed: true, shape: "%{31:a-f0-9}" },
   { family: "pypi", rule: "pypi-token", prefixes: ["pypi-AgEIcHlwaS5vcmc", "pypi-AgENdGVzdC5weXBpLm9yZw"], body: URLSAFE, minBody: 32, shape: "%{120:A-Za-z0-9_-}" },
   { family: "age", rule: "age-secret-key", prefixes: ["AGE-SECRET-KEY-1"], body: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", minBody: 40, shape: "%{58:QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L}" },
+  // age's post-quantum (hybrid ML-KEM) identities, since age 1.3.
+  { family: "age", rule: "age-secret-key", prefixes: ["AGE-SECRET-KEY-PQ-1"], body: "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", minBody: 40, shape: "%{58:QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L}" },
   { family: "aws", rule: "aws-bedrock", prefixes: ["ABSK"], body: B64, minBody: 60, shape: "ABSK{132:A-Za-z0-9+/}" },
   // AWS STS session tokens (`aws sts get-session-token`, `assume-role`, an instance's
   // credentials): base64 of a binary blob whose first bytes spell its kind, `IQoJb3JpZ2lu`
@@ -329,6 +331,12 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // (mobile keys, `mob-`, are public).
   { family: "launchdarkly", rule: "launchdarkly-sdk-key", prefixes: ["sdk-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   { family: "launchdarkly", rule: "launchdarkly-access-token", prefixes: ["api-"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
+  // Keys as these vendors' dashboards issue them: Arcjet (`ajkey_`), Browserbase
+  // (`bb_live_`, `bb_test_`), Cal.com (`cal_live_`, `cal_test_`), Cartesia (`sk_car_`).
+  { family: "arcjet", rule: "arcjet-key", prefixes: ["ajkey_"], body: "a-z0-9", minBody: 24, maxBody: 40, mixed: "digit", shape: "%{26:a-z0-9}" },
+  { family: "browserbase", rule: "browserbase-key", prefixes: ["bb_live_", "bb_test_"], body: URLSAFE, minBody: 24, maxBody: 48, mixed: true, shape: "%{27:A-Za-z0-9_-}" },
+  { family: "calcom", rule: "calcom-key", prefixes: ["cal_live_", "cal_test_"], body: B62, minBody: 28, maxBody: 48, mixed: true, shape: "%{32:A-Za-z0-9}" },
+  { family: "cartesia", rule: "cartesia-key", prefixes: ["sk_car_"], body: "A-Za-z0-9_", minBody: 20, maxBody: 64, mixed: true, shape: "%{22:A-Za-z0-9}" },
   // Apify API tokens: `apify_api_` and 36 letters and digits.
   { family: "apify", rule: "apify-token", prefixes: ["apify_api_"], body: B62, minBody: 30, maxBody: 40, mixed: true, shape: "%{36:A-Za-z0-9}" },
   // Mercado Pago's production access tokens: `APP_USR-`, the application's 16 digits, 6
@@ -348,6 +356,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "crypt", rule: "password-hash", prefixes: ["{SHA}", "{SSHA}", "{SHA256}", "{SSHA256}", "{SHA512}", "{SSHA512}"], body: B64, minBody: 24, maxBody: 256, mixed: true, shape: "%{27:A-Za-z0-9+/}=" },
   // Spring Security's DelegatingPasswordEncoder: `{noop}` marks a password stored as it is.
   { family: "spring", rule: "spring-noop-password", prefixes: ["{noop}"], body: "A-Za-z0-9!#$%&*+./:=?@^_~|-", minBody: 1, maxBody: 128, keepPrefix: true, shape: "%{9:A-Za-z0-9}!{4:A-Za-z0-9}" },
+  // Azure Container Registry's access keys (passwords): 52 characters with `+ACR` at 43–46,
+  // the 42 before it held back and redacted with it.
+  { family: "azure", rule: "azure-container-registry-key", prefixes: ["+ACR"], lead: 42, leadBody: "A-Za-z0-9+/", body: B62, minBody: 6, maxBody: 6, mixed: true, shape: "{42:A-Za-z0-9}%{6:A-Za-z0-9}" },
   // Azure DevOps personal access tokens (the format since 2024): 84 characters, the fixed
   // signature `AZDO` at positions 77–80 (Microsoft Purview's definition); the older 52
   // characters of base32 have no signature (caught next to the names only).

@@ -96,6 +96,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "mQ7-4.1xZkP9",
     'conn.setRequestProperty("Authorization", "Bearer [REDACTED:authorization-header]"); conn.connect();',
   ],
+  // A header set in a subscript, and a template literal's value.
+  [
+    "authorization-header",
+    "headers['Authorization'] = 'Bearer mQ7-4.1xZkP9'\nh[\"Authorization\"] = `Bearer mQ7-4.1xZkP9`;\n",
+    "mQ7-4.1xZkP9",
+    "headers['Authorization'] = 'Bearer [REDACTED:authorization-header]'\nh[\"Authorization\"] = `Bearer [REDACTED:authorization-header]`;\n",
+  ],
   // A JWT at the end of a sentence keeps its full stop; a query string's `&` and a shell's
   // `|`/`;` end a header's token and a flag's argument.
   ["jwt", `got ${JWT_SAMPLE}. Next`, JWT_SAMPLE, "got [REDACTED:jwt]. Next"],
@@ -571,6 +578,12 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     'cfg.setPassword("hunter2-Pw"); User.withUsername("admin").password("Gq9Lz2Xp").build()',
     "Gq9Lz2Xp",
     'cfg.setPassword("[REDACTED:credential-argument]"); User.withUsername("admin").password("[REDACTED:credential-argument]").build()',
+  ],
+  [
+    "credential-argument",
+    'my $dbh = DBI->connect("dbi:Pg:dbname=app", "app", "Gq9Lz2Xp"); d = DBI.connect("DBI:Mysql:app", "app", "Gq9Lz2Xp")',
+    "Gq9Lz2Xp",
+    'my $dbh = DBI->connect("dbi:Pg:dbname=app", "app", "[REDACTED:credential-argument]"); d = DBI.connect("DBI:Mysql:app", "app", "[REDACTED:credential-argument]")',
   ],
   [
     "credential-argument",
@@ -1553,6 +1566,7 @@ const SETTINGS = [
   "helm install --set key=value; cache key=3b1f9a8c2d7e6f5a4b3c2d1e0f9a8b7c; sort key=a1b2c3d4e5f6g7h8i9j0",
   "Restore key = node-cache-Linux-x64-8f2c1e9a7b3d5f; cache key = 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   "Using key: /home/u/.ssh/id_ed25519; using key=ABCDEF0123456789",
+  "headers['Authorization'] = 'Bearer ' + token; h['Authorization'] = auth_header; h['Authorization'] = `Bearer ${token}`",
   // Long names of letters alone: camelCase, PascalCase with acronyms.
   "token: getUserPasswordFromEnvironment\nsecret: XMLHttpRequestEventTargetURL\npassword = HTMLInputElementValue",
   // An IPv6 wildcard is no `.pgpass` line: its last field holds no letter or digit.

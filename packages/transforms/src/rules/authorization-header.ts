@@ -38,7 +38,7 @@ const SINGLE_TOKEN_SCHEMES = new Set([
  * Bytes that end a token scheme's credential: whitespace, quotes, escapes, delimiters, and
  * a query string's or a shell's `&` and `|` (none is in RFC 7235's token68).
  */
-const TOKEN_END = byteSet(" \t\r\n\v\f\"'\\,;)}]<>&|");
+const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
 /** Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`). */
 const PLACEHOLDER = byteSet("${<");
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
@@ -115,6 +115,8 @@ class AuthorizationCandidate implements Candidate {
   equals = false;
   /** The separator was a `,` after a quoted name: only a quoted value follows. */
   comma = false;
+  /** The quoted name stood in a subscript (`headers['Authorization']`): `=` follows. */
+  subscript = false;
   /**
    * Blank gaps the credential may still cross: 1 after a first word that is no known
    * scheme (`SSWS <token>`, `Splunk <token>`: the word may be a scheme or the credential,
@@ -186,7 +188,8 @@ class AuthorizationCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (BLANK[byte] === 1) return Verdict.Hold;
-          if (byte === 0x22 || byte === 0x27) {
+          // A template literal too (`\`Bearer …\``; one with `${…}` is a placeholder).
+          if (byte === 0x22 || byte === 0x27 || byte === 0x60) {
             this.quote = byte;
             this.phase = Phase.QuotedFirst;
             return Verdict.Hold;
@@ -233,10 +236,15 @@ class AuthorizationCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (BLANK[byte] === 1) return Verdict.Hold;
+    // A quoted name in a subscript, then `=` (`headers['Authorization'] = '…'`).
+    if (byte === 0x5d && this.keyQuoted && !this.subscript) {
+      this.subscript = true;
+      return Verdict.Hold;
+    }
     // A quoted name and a `,`: the header's name and value as two arguments
     // (`setRequestProperty("Authorization", "Bearer …")`); the value must be quoted.
-    this.comma = byte === 0x2c && this.keyQuoted;
-    if (byte !== 0x3a && byte !== 0x3d && !this.comma) return Verdict.Reject;
+    this.comma = byte === 0x2c && this.keyQuoted && !this.subscript;
+    if (byte !== 0x3d && (this.subscript || (byte !== 0x3a && !this.comma))) return Verdict.Reject;
     this.equals = byte === 0x3d;
     this.phase = Phase.ValueStart;
     return Verdict.Hold;

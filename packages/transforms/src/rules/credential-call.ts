@@ -164,6 +164,11 @@ export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
     api: "PHP new PDO(dsn, username, password)",
   },
   {
+    names: ["DBI->connect(", "DBI.connect("],
+    argument: 3,
+    api: "Perl DBI->connect($data_source, $username, $password), Ruby DBI.connect(dsn, user, password)",
+  },
+  {
     names: ["db.connect("],
     words: ["MySQL"],
     argument: 3,
