@@ -39,8 +39,8 @@ const SINGLE_TOKEN_SCHEMES = new Set([
  * a query string's or a shell's `&` and `|` (none is in RFC 7235's token68).
  */
 const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
-/** Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`). */
-const PLACEHOLDER = byteSet("${<");
+/** Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`, `%s`). */
+const PLACEHOLDER = byteSet("${<%");
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
 export const MAX_CREDENTIAL = 4096;
 
@@ -265,8 +265,10 @@ class AuthorizationCandidate implements Candidate {
     // `authorization = authorization.split()`: after an unquoted `=`, only a scheme says
     // a header value follows; code assigns variables there.
     // So after a `,`: a header set by name and value has a scheme (`"Bearer …"`), an
-    // error's arguments do not (`Error("Authorization", "failed")`).
-    if (((this.equals && this.quote === 0) || this.comma) && !scheme) return Verdict.Reject;
+    // error's arguments do not (`Error("Authorization", "failed")`); and in a subscript
+    // (`h["Authorization"] = "GoogleLogin Auth=" + auth` builds one).
+    if (((this.equals && this.quote === 0) || this.comma || this.subscript) && !scheme)
+      return Verdict.Reject;
     if (this.endsValue(byte) && word !== "") return Verdict.Close;
     if (scheme) {
       this.single = SINGLE_TOKEN_SCHEMES.has(word);

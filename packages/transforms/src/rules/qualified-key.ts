@@ -98,6 +98,12 @@ export const NOT_SECRET_KEY_WORDS: readonly string[] = [
 ];
 
 const DASH = 0x2d;
+/** Words of prose before a label's `key:` (`Cache restored from key: …`, `saved with key:`). */
+const PROSE = new Set(
+  "from with the a an and or your my our their his her its this that these by for of to in on at as is was be new old no any each every same other which what one".split(
+    " ",
+  ),
+);
 /** Words before `key` that say a log used one: closed, but before `Key=` (see `qualifiedKeyRules`). */
 const USING = new Set(["using", "use"]);
 /** Fewest letters of a word before `key` that is no listed qualifier. */
@@ -144,10 +150,9 @@ export function qualifiedKeyRules(
             // A log's `Using key: ~/.ssh/id_ed25519` names a key; `Using Key=…` assigns one
             // (its value must be random, as after any unlisted word).
             if (closed.has(word) && !(afterEquals && USING.has(word))) return undefined;
-            // A label's unlisted word must be a name, capitalized (`Shodan key: …`): a
-            // lowercase one is prose (`Cache restored from key: …`, `action key: …`).
-            if (afterColon && !words.has(word) && !/^[A-Z]/.test(letters.slice(-word.length)))
-              return undefined;
+            // A label's unlisted word is a name (`Shodan key: …`, `aylien key: …`), not a word
+            // of prose (`Cache restored from key: …`); its value must be random.
+            if (afterColon && !words.has(word) && PROSE.has(word)) return undefined;
             // Laravel's `APP_KEY=base64:…` has its own rule, whose marker names it.
             if (letters.endsWith("APP") && match.anchor === "_KEY") return undefined;
             // A kebab-case name reads as a keyword after a `-` does (`--license-key X`, as
