@@ -444,6 +444,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "<secret>{acme AQAAABAAA [REDACTED:secret-element]}</secret>\n<password>{[REDACTED:secret-element]}</password>\n",
   ],
   [
+    // A value that starts with `%` but is no placeholder's (`%s`, `%(pw)s`, `%PW%`).
+    "secret-assignment",
+    'export APP_SECRET="%mT7vLm2Rx9WpZk4"\n',
+    "mT7vLm2Rx9WpZk4",
+    'export APP_SECRET="[REDACTED:secret-assignment]"\n',
+  ],
+  [
     // `key` after a word, with `=`: a vendor's name or any word, when the value is random.
     "key-assignment",
     "[info] loading acme KEY=Zq8vLm2Rx4Tn6Wp3Ys9Kd1 from env\nmailer key = 'Hx7Lm2Qp9Rt4Vw6Yz3Bn8'\n[debug] Using Key=Zq8vLm2Rx4Tn6Wp3Ys9Kd1\nacmecorp key: Zq8vLm2Rx4Tn6Wp3Ys9Kd1\n",
@@ -1566,6 +1573,7 @@ const SETTINGS = [
   "helm install --set key=value; cache key=3b1f9a8c2d7e6f5a4b3c2d1e0f9a8b7c; sort key=a1b2c3d4e5f6g7h8i9j0",
   "Restore key = node-cache-Linux-x64-8f2c1e9a7b3d5f; cache key = 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
   "Using key: /home/u/.ssh/id_ed25519; using key=ABCDEF0123456789",
+  'password = "%s"; password: "%(pw)s"; password="%-12s"; password: %{pw}\nset PASSWORD=%DB_PASSWORD%',
   "Cache restored from key: node-cache-Linux-x64-npm-8f2c1e9a7b3d5f4e2a1c\nCache saved with key: Linux-pip-3b1f9a8c2d7e6f5a4b3c\naction key: Space",
   "headers['Authorization'] = 'Bearer ' + token; h['Authorization'] = auth_header; h['Authorization'] = `Bearer ${token}`",
   'h["authorization"] = "GoogleLogin Auth=" + self.auth; h["Authorization"] = "Basic %s" % creds',

@@ -329,6 +329,12 @@ interface Mode {
  */
 const OTHER_QUOTE_RUN = 12;
 
+/**
+ * A value that starts as a placeholder with `%`: a printf conversion (`%s`, `%-8.2f`),
+ * Python's `%(pw)s`, `%{pw}`, or a Windows variable (`%DB_PASSWORD%`); `%mUZ…` is a value.
+ */
+const PERCENT_PLACEHOLDER = /^%(?:[-+ #0]*\d*(?:\.\d+)?[sdifxXoucegGqrva%]|[({]|[A-Za-z_]\w*%)/;
+
 /** Switches between letters and digits a value named only by `<word> key` needs. */
 const RANDOM_SWITCHES = 4;
 
@@ -1893,7 +1899,8 @@ class AssignmentCandidate implements Candidate {
     // prefix stays), the others only say where the password is.
     if (this.flag && OPENSSL_PASSWORD_ARGUMENT.test(text)) return false;
     // Placeholders and templates.
-    if (first === 0x24 || first === 0x25 || first === 0x3c || text.startsWith("{{")) return false;
+    if (first === 0x24 || first === 0x3c || text.startsWith("{{")) return false;
+    if (first === 0x25 && PERCENT_PLACEHOLDER.test(text)) return false;
     if (text.startsWith("[REDACTED") || text.includes("...") || text.includes("\u2026"))
       return false;
     if (complete && n >= 2 && v.every((b) => b === first)) return false;
