@@ -2395,7 +2395,7 @@ export function tokenValueCandidate(
   afterEquals = false,
 ): Candidate {
   const candidate = new AssignmentCandidate(match, random ? RANDOM_MODE : VENDOR_MODE);
-  // The anchor ended with the name's `:` (`License key:`) or `=` (`adzuna KEY=`): the value
+  // The anchor ended with the name's `:` (`License key:`) or `=` (`acme KEY=`): the value
   // comes next.
   if (afterColon) candidate.phase = Phase.AfterColon;
   else if (afterEquals) {

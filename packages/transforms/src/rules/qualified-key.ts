@@ -9,7 +9,7 @@
  * its last letter in camelCase, `key:` after a space), so no common word's first bytes stop
  * the scan; the word itself is read from the bytes the redactor keeps before an anchor
  * (`AnchorMatch.wordBefore`), and nothing is held back for it. Words apart (`License key:`,
- * `adzuna KEY=…`) are anchored with their `:` or `=`, after a space. The value must look like a
+ * `acme KEY=…`) are anchored with their `:` or `=`, after a space. The value must look like a
  * token, as after a vendor's name: 16+ bytes of a token alphabet with a letter and a digit;
  * after an unlisted word, also switching between letters and digits 4+ times
  * (`a1b2c3d4…`, not `user42abcdefghijklmn`).
@@ -150,7 +150,7 @@ export function qualifiedKeyRules(
             // A log's `Using key: ~/.ssh/id_ed25519` names a key; `Using Key=…` assigns one
             // (its value must be random, as after any unlisted word).
             if (closed.has(word) && !(afterEquals && USING.has(word))) return undefined;
-            // A label's unlisted word is a name (`Shodan key: …`, `aylien key: …`), not a word
+            // A label's unlisted word is a name (`Shodan key: …`, `mailjet key: …`), not a word
             // of prose (`Cache restored from key: …`); its value must be random.
             if (afterColon && !words.has(word) && PROSE.has(word)) return undefined;
             // Laravel's `APP_KEY=base64:…` has its own rule, whose marker names it.
@@ -195,7 +195,7 @@ export function qualifiedKeyRules(
     // `INTEGRATION KEY: …`): anchored at `key:`, since a space inside an anchor would stop
     // the scan at every `e `.
     rule(["key:", "Key:", "KEY:"], bytesBut([" "]), true),
-    // The same words apart with a `=` (`Using adzuna KEY=…`, `mailgun key = …`).
+    // The same words apart with a `=` (`loading acme KEY=…`, `mailer key = …`).
     rule(["key=", "Key=", "KEY=", "key =", "Key =", "KEY ="], bytesBut([" "]), false, true),
   ];
 }
