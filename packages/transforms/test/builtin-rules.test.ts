@@ -444,6 +444,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "<secret>{acme AQAAABAAA [REDACTED:secret-element]}</secret>\n<password>{[REDACTED:secret-element]}</password>\n",
   ],
   [
+    // A kebab-case key and a spaced `=` (TOML, INI): not a flag's value after a blank.
+    "secret-assignment",
+    'api-token = "Gq9Lz2Xpq7"\ndb-password = Gq9Lz2Xpq7\n',
+    "Gq9Lz2Xpq7",
+    'api-token = "[REDACTED:secret-assignment]"\ndb-password = [REDACTED:secret-assignment]\n',
+  ],
+  [
     // A value that starts with `%` but is no placeholder's (`%s`, `%(pw)s`, `%PW%`).
     "secret-assignment",
     'export APP_SECRET="%mT7vLm2Rx9WpZk4"\n',

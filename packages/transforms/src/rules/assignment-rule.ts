@@ -426,6 +426,8 @@ class AssignmentCandidate implements Candidate {
   otherClosed = false;
   /** Bytes read since `otherClosed` was set. */
   otherCount = 0;
+  /** A `-name` and one blank: a flag's value follows, or a spaced `=` (a kebab-case key). */
+  flagSpace = false;
   /** What, after the quote, bracket or `<` at `semi`, shows the value ended there. */
   semiCloser: Uint8Array = QUOTE_CLOSER;
   /** The last byte of the `;` run at `semi` is `&` (then `amp;` continues the run). */
@@ -647,10 +649,12 @@ class AssignmentCandidate implements Candidate {
             this.count++;
             if (this.count > MAX_BLANKS) return Verdict.Reject;
             if (this.flag && this.count === 1 && this.tail === "" && !this.keyQuoted) {
-              // `--token value`: the flag's value after one space.
+              // `--token value`: the flag's value after one space (unless a spaced `=`
+              // follows: a kebab-case key, TOML's `api-token = "…"`).
               this.strict = true;
               this.phase = Phase.ValueStart;
               this.count = 0;
+              this.flagSpace = true;
             }
             return Verdict.Hold;
           }
@@ -1004,6 +1008,17 @@ class AssignmentCandidate implements Candidate {
           return this.attributes(byte);
         case Phase.ValueStart:
           this.from = here + 1;
+          if (this.flagSpace && BLANK[byte] !== 1) {
+            this.flagSpace = false;
+            if (byte === 0x3d) {
+              this.flag = false;
+              this.strict = false;
+              this.phase = Phase.AfterEquals;
+              this.spacedEquals = true;
+              this.equals = true;
+              return Verdict.Hold;
+            }
+          }
           if (this.stringPrefix !== 0) {
             // `r"…"`, `b'…'`, `@"…"`: the letter was a string's prefix, the quote opens it;
             // before anything else it was the value's first byte.
