@@ -215,7 +215,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "ifttt", rule: "ifttt-webhook", prefixes: ["maker.ifttt.com/use/"], body: URLSAFE, minBody: 16, maxBody: 64, keepPrefix: true, mixed: true, shape: "https://%{22:A-Za-z0-9_-}" },
   { family: "discord", rule: "discord-webhook", prefixes: ["discord.com/api/webhooks/", "discordapp.com/api/webhooks/"], body: `/${URLSAFE}`, minBody: 40, keepPrefix: true, shape: "https://%{18:0-9}/{68:A-Za-z0-9_-}" },
   { family: "discord", rule: "discord-webhook", boundary: false, prefixes: ["://discord.com/api/webhooks/", "://discordapp.com/api/webhooks/"], body: `/${URLSAFE}`, minBody: 40, shape: "https%{18:0-9}/{68:A-Za-z0-9_-}" },
-  { family: "newrelic", rule: "newrelic-key", prefixes: ["NRAK-", "NRII-", "NRRA-", "NRJS-", "NRAA-"], body: "A-Za-z0-9", minBody: 19, shape: "%{27:A-Z0-9}" },
+  // Insert keys (`NRII-`) may hold `-` and `_`.
+  { family: "newrelic", rule: "newrelic-key", prefixes: ["NRAK-", "NRII-", "NRRA-", "NRJS-", "NRAA-"], body: URLSAFE, minBody: 19, shape: "%{27:A-Z0-9}" },
   // Insights query keys: `NRIQ-` and 32 characters, `-` and `_` among them.
   { family: "newrelic", rule: "newrelic-key", prefixes: ["NRIQ-"], body: URLSAFE, minBody: 28, maxBody: 40, mixed: true, shape: "%{32:A-Za-z0-9_-}" },
   { family: "nuget", rule: "nuget-key", prefixes: ["oy2"], body: "a-z0-9", minBody: 40, shape: "oy2{43:a-z0-9}" },
@@ -265,7 +266,12 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "authress", rule: "authress-key", prefixes: ["authress_", "scauth_"], body: "A-Za-z0-9_.-", minBody: 40, mixed: true, shape: "%{12:a-z0-9}.{4:a-z0-9}.acc_{16:a-z0-9}.{40:A-Za-z0-9}" },
   { family: "fastly", rule: "fastly-token", prefixes: ["fa-"], body: URLSAFE, minBody: 32, mixed: true, shape: "fa-{32:A-Za-z0-9_-}" },
   { family: "aws", rule: "aws-bedrock", prefixes: ["bedrock-api-key-"], body: B64, minBody: 24, maxBody: 2400, shape: "bedrock-api-key-{120:A-Za-z0-9+/}=" },
-  { family: "adobe", rule: "adobe-client-secret", prefixes: ["p8e-"], body: B62, minBody: 32, maxBody: 40, mixed: true, shape: "p8e-{32:a-f0-9}" },
+  { family: "adobe", rule: "adobe-client-secret", prefixes: ["p8e-"], body: "A-Za-z0-9-", minBody: 32, maxBody: 40, mixed: true, shape: "p8e-{32:a-f0-9}" },
+  // AWS AppSync API keys: `da2-` and 26 small letters and digits.
+  { family: "aws", rule: "aws-appsync-key", prefixes: ["da2-"], body: "a-z0-9", minBody: 26, maxBody: 26, mixed: "digit", shape: "%{26:a-z0-9}" },
+  // The secret key Django's `startproject` writes (`SECRET_KEY = 'django-insecure-…'`): 50
+  // characters of its own alphabet after the prefix.
+  { family: "django", rule: "django-secret-key", prefixes: ["django-insecure-"], body: "a-z0-9!@#$%^&*(=+)_-", minBody: 40, maxBody: 60, innerEquals: true, shape: "%{20:a-z0-9}_-{28:a-z0-9}" },
   { family: "facebook", rule: "facebook-token", prefixes: ["EAA"], body: B62, minBody: 80, mixed: true, shape: "EAA{4:A-Z}{150:A-Za-z0-9}" },
   { family: "gitlab", rule: "gitlab-session", boundary: false, prefixes: ["_gitlab_session="], body: B62, minBody: 32, maxBody: 64, shape: "_gitlab_session={32:a-f0-9}" },
   { family: "intra42", rule: "intra42-secret", prefixes: ["s-s4t2ud-", "s-s4t2af-"], body: HEX, minBody: 64, maxBody: 64, shape: "%{64:a-f0-9}" },

@@ -444,6 +444,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "<secret>{acme AQAAABAAA [REDACTED:secret-element]}</secret>\n<password>{[REDACTED:secret-element]}</password>\n",
   ],
   [
+    // Django's generated secret key, its whole alphabet (`!@#$%^&*(-_=+)`), raw as settings
+    // files and logs hold it (percent-encoded, a literal `%` could not be told from an escape).
+    "django-secret-key",
+    "SECRET_KEY = 'django-insecure-k3#m9x(q2=z+v8@w!p5^t7&r1)b4_n6-y0*s2%fa8b7c6d5e4f3g2h1'\n",
+    "k3#m9x(q2=z+v8@w!p5^t7&r1)b4_n6-y0*s2%fa8b7c6d5e4f3g2h1",
+    "SECRET_KEY = '[REDACTED:django-secret-key]'\n",
+  ],
+  [
     // A kebab-case key and a spaced `=` (TOML, INI): not a flag's value after a blank.
     "secret-assignment",
     'api-token = "Gq9Lz2Xpq7"\ndb-password = Gq9Lz2Xpq7\n',
