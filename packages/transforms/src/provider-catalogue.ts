@@ -76,6 +76,8 @@ export interface ProviderFormat {
   readonly lead?: number;
   /** The alphabet of the `lead` bytes, as a character-class body. @default "A-Za-z0-9" */
   readonly leadBody?: string;
+  /** The prefix stands in a URL's host: the token starts at its scheme or host, at most `lead` bytes before (see `TokenRuleOptions.leadHost`). @default false */
+  readonly leadHost?: boolean;
 }
 
 /**
@@ -204,7 +206,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "langchain", rule: "langsmith-key", prefixes: ["lsv2_pt_", "lsv2_sk_"], body: "a-f0-9_", minBody: 32, shape: "%{32:a-f0-9}_{10:a-f0-9}" },
   { family: "linear", rule: "linear-key", prefixes: ["lin_api_", "lin_oauth_"], body: B62, minBody: 36, shape: "%{40:A-Za-z0-9}" },
   { family: "mapbox", rule: "mapbox-token", prefixes: ["sk.eyJ", "tk.eyJ"], body: `.${URLSAFE}`, minBody: 60, shape: "%{60:A-Za-z0-9_-}.{22:A-Za-z0-9_-}" },
-  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], body: "A-Za-z0-9@%/-", minBody: 40, keepPrefix: true, shape: "https://acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  // The whole URL from its scheme: the tenant's host before the prefix is held back and
+  // redacted with it (at most 72 bytes of a scheme and host).
+  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], lead: 72, leadHost: true, leadBody: "a-z0-9.:/-", body: "A-Za-z0-9@%/-", minBody: 40, shape: "https://acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
   // Office 365 connector webhooks before `webhook.office.com`: the same ids and secret (the
   // `@` between them also percent-encoded, `%40`, or twice, `%2540`).
   { family: "microsoft", rule: "teams-webhook", prefixes: ["outlook.office.com/webhook/", "outlook.office365.com/webhook/"], body: "A-Za-z0-9@%/-", minBody: 40, keepPrefix: true, shape: "https://%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },

@@ -452,6 +452,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "SECRET_KEY = '[REDACTED:django-secret-key]'\n",
   ],
   [
+    // A Teams webhook from its scheme (the tenant's host is the URL's too); what stands
+    // before the scheme, a `%20` or a string's escape, stays.
+    "teams-webhook",
+    "hook: https://acme.webhook.office.com/webhookb2/0a1b2c3d-0a1b-0a1b-0a1b-0a1b2c3d4e5f@0a1b2c3d/IncomingWebhook/0123456789abcdef0123456789abcdef/0a1b2c3d\nq=x%20https://acme.webhook.office.com/webhookb2/0a1b2c3d-0a1b-0a1b-0a1b-0a1b2c3d4e5f@0a1b2c3d/IncomingWebhook/0123456789abcdef0123456789abcdef/0a1b2c3d&y=1\n",
+    "0123456789abcdef0123456789abcdef",
+    "hook: [REDACTED:teams-webhook]\nq=x%20[REDACTED:teams-webhook]&y=1\n",
+  ],
+  [
     // A kebab-case key and a spaced `=` (TOML, INI): not a flag's value after a blank.
     "secret-assignment",
     'api-token = "Gq9Lz2Xpq7"\ndb-password = Gq9Lz2Xpq7\n',

@@ -81,6 +81,14 @@ export interface TokenRuleOptions {
    * keys, `AAAA<7>:APA91b…`, have `_` and `-` in theirs). @default "A-Za-z0-9"
    */
   readonly leadBody?: string;
+  /**
+   * The prefix stands in a URL's host: the token starts at the URL's scheme (`https://`)
+   * or, without one, at its host, at most `lead` bytes before the prefix (a webhook from its
+   * scheme, `https://<tenant>.webhook.office.com/…`); what stands before them (a string's
+   * escape, `\n` or `\u0022`, a `%20`) is not the token's. `leadBody` must hold the
+   * scheme's and the host's bytes. @default false
+   */
+  readonly leadHost?: boolean;
 }
 
 /**
@@ -135,7 +143,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     // three bytes it takes).
     maxLength: lead + longestPrefix + maxBody + 1,
     start(match): Candidate | undefined {
-      const before = lead > 0 ? leadBoundary(match, lead) : match.before;
+      const before = lead > 0 ? leadBoundary(match, lead, options.leadHost === true) : match.before;
       if (
         before === undefined ||
         (before >= 0 && ((boundary && ALNUM[before] === 1) || notAfter[before] === 1))
@@ -157,7 +165,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
       )
         return undefined;
       return new TokenCandidate(
-        keepPrefix ? match.length : -lead,
+        keepPrefix ? match.length : options.leadHost ? -hostRun(match, lead) : -lead,
         match.length,
         body,
         minBody,
@@ -372,8 +380,31 @@ class TokenCandidate implements Candidate {
  * The byte before a token's `lead` bytes: -1 when the lead run is exactly `lead` long (a
  * boundary), a byte of the lead's class when it runs longer, `undefined` when it is too short.
  */
-function leadBoundary(match: AnchorMatch, lead: number): number | undefined {
+/**
+ * For `leadHost`: how many of the bytes held before the prefix are the URL's scheme and
+ * host (from the scheme's first letter, else from the host's first letter; a string's
+ * escape letter there, the `n` of `\n`, excluded), or -1 when more than `lead` were held.
+ */
+function hostRun(match: AnchorMatch, lead: number): number {
   const held = match.lead ?? "";
+  if (held.length > lead) return -1;
+  const scheme = held.lastIndexOf("://");
+  let start = scheme < 0 ? held.length : scheme;
+  const part = scheme < 0 ? HOST_BYTE : SCHEME_LETTER;
+  while (start > 0 && part[held.charCodeAt(start - 1)] === 1) start--;
+  while (start < held.length && scheme < 0 && LETTER_OR_DOT[held.charCodeAt(start)] !== 1) start++;
+  if (start === 0 && held.length > 0 && match.leadFirst !== held.charCodeAt(0)) start = 1;
+  return held.length - start;
+}
+
+const SCHEME_LETTER = byteSet("a-z");
+const HOST_BYTE = byteSet("a-z0-9.-");
+const LETTER_OR_DOT = byteSet("a-z.");
+
+function leadBoundary(match: AnchorMatch, lead: number, host: boolean): number | undefined {
+  const held = match.lead ?? "";
+  // A URL's scheme and host start at a boundary by construction.
+  if (host) return hostRun(match, lead) < 0 ? undefined : -1;
   if (held.length < lead) return undefined;
   // One lead byte more: the byte before the token, seen through an escape (`\n` + token).
   return held.length > lead ? (match.leadFirst ?? held.charCodeAt(0)) : -1;

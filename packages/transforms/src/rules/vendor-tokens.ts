@@ -31,6 +31,7 @@ export function providerRule(format: ProviderFormat): MatcherRule {
     ...(format.notAfter === undefined ? {} : { notAfter: format.notAfter }),
     ...(format.lead === undefined ? {} : { lead: format.lead }),
     ...(format.leadBody === undefined ? {} : { leadBody: format.leadBody }),
+    ...(format.leadHost === undefined ? {} : { leadHost: format.leadHost }),
   });
 }
 
