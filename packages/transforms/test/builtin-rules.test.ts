@@ -610,6 +610,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     'cfg.setPassword("[REDACTED:credential-argument]"); User.withUsername("admin").password("[REDACTED:credential-argument]").build()',
   ],
   [
+    // Arguments on lines of their own (inside a JSON string the breaks are `\n` escapes).
+    "credential-argument",
+    'new DirectoryEntry("LDAP://corp.local",\n    "svc@corp.local",\n\t"Gq9Lz2Xp");',
+    "Gq9Lz2Xp",
+    'new DirectoryEntry("LDAP://corp.local",\n    "svc@corp.local",\n\t"[REDACTED:credential-argument]");',
+  ],
+  [
     "credential-argument",
     'my $dbh = DBI->connect("dbi:Pg:dbname=app", "app", "Gq9Lz2Xp"); d = DBI.connect("DBI:Mysql:app", "app", "Gq9Lz2Xp")',
     "Gq9Lz2Xp",

@@ -249,6 +249,8 @@ const MAX_CALL = 512;
 const MAX_SECRET = 256;
 const BACKSLASH = 0x5c;
 const BLANKS = byteSet(" \t\r\n");
+/** Letters of a string's escape that stand for a blank (`\n`, `\r`, `\t`). */
+const ESCAPED_BLANK = byteSet("nrt");
 const OPEN = byteSet("([{");
 const CLOSE = byteSet(")]}");
 /** First bytes of a placeholder, not a secret (`$PW`, `%s`, `{pw}`, `<password>`, `***`). */
@@ -317,7 +319,11 @@ class CredentialCallCandidate implements Candidate {
       case State.ArgStart:
         return this.argStart(byte);
       case State.ArgEscape:
-        return QUOTES[byte] === 1 ? this.openLiteral(byte, true) : Verdict.Reject;
+        if (QUOTES[byte] === 1) return this.openLiteral(byte, true);
+        // An escaped line break or tab inside a string (`,\n    \"…\"`): a blank.
+        if (ESCAPED_BLANK[byte] !== 1) return Verdict.Reject;
+        this.state = State.ArgStart;
+        return Verdict.Hold;
       case State.Expression:
         return this.expression(byte);
       default:
