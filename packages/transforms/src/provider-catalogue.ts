@@ -208,7 +208,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "mapbox", rule: "mapbox-token", prefixes: ["sk.eyJ", "tk.eyJ"], body: `.${URLSAFE}`, minBody: 60, shape: "%{60:A-Za-z0-9_-}.{22:A-Za-z0-9_-}" },
   // The whole URL from its scheme: the tenant's host before the prefix is held back and
   // redacted with it (at most 72 bytes of a scheme and host).
-  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], lead: 72, leadHost: true, leadBody: "a-z0-9.:/-", body: "A-Za-z0-9@%/-", minBody: 40, shape: "https://acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], lead: 72, leadHost: true, leadBody: "a-z0-9.:/-", body: "A-Za-z0-9@%/-", minBody: 40, shape: "acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
   // Office 365 connector webhooks before `webhook.office.com`: the same ids and secret (the
   // `@` between them also percent-encoded, `%40`, or twice, `%2540`).
   { family: "microsoft", rule: "teams-webhook", prefixes: ["outlook.office.com/webhook/", "outlook.office365.com/webhook/"], body: "A-Za-z0-9@%/-", minBody: 40, keepPrefix: true, shape: "https://%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
