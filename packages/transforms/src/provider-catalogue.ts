@@ -286,8 +286,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "cloudflare", rule: "cloudflare-token", prefixes: ["cfat_", "cfut_", "cfk_"], body: B62, minBody: 40, maxBody: 64, shape: "%{40:A-Za-z0-9}{8:a-f0-9}" },
   { family: "telegram", rule: "telegram-bot-token", boundary: false, prefixes: ["api.telegram.org/bot"], body: "A-Za-z0-9:_-", minBody: 40, maxBody: 64, keepPrefix: true, shape: "https://%{10:0-9}:AA{33:A-Za-z0-9_-}" },
   // A bot token alone, as Telegram documents it: the bot's id (8 to 10 digits, the lead), `:`
-  // and 35 characters, of which the first two are `AA` in every token issued.
-  ...[8, 9, 10].map((lead) => ({ family: "telegram", rule: "telegram-bot-token", prefixes: [":AA"], lead, leadBody: "0-9", body: URLSAFE, minBody: 33, maxBody: 33, shape: `{${lead}:0-9}%{33:A-Za-z0-9_-}` })),
+  // and 35 characters, of which the first two are `AA` in every token issued (30 after them
+  // count, so a token cut short is caught).
+  ...[8, 9, 10].map((lead) => ({ family: "telegram", rule: "telegram-bot-token", prefixes: [":AA"], lead, leadBody: "0-9", body: URLSAFE, minBody: 30, maxBody: 33, shape: `{${lead}:0-9}%{33:A-Za-z0-9_-}` })),
   // Password hashes (crypt(3) and PHC strings): a hash of a password is as good as one to
   // an offline attack. Prefixes are the schemes' identifiers.
   { family: "crypt", rule: "password-hash", prefixes: ["$2a$", "$2b$", "$2y$"], body: "./A-Za-z0-9$", minBody: 50, maxBody: 60, shape: "%12$" + "{53:./A-Za-z0-9}" },
