@@ -245,13 +245,14 @@ export class OutputCursor {
         at += to - from;
       }
     }
-    // What the redactions saved is left over at the end: kept when it is little, so a
-    // piece's length stays close to the memory it holds.
+    // What the redactions saved is left over at the end, still holding the chunk's bytes
+    // (the redacted ones among them): zeroed and kept when it is little, so a piece's length
+    // stays close to the memory it holds and no byte of its memory holds a secret.
     let out = piece.subarray(0, bytes);
     if (piece.byteLength - bytes > piece.byteLength >> 3) {
       out = Buffer.allocUnsafeSlow(bytes);
       out.set(piece.subarray(0, bytes));
-    }
+    } else piece.fill(0, bytes);
     return markers.length === 0 ? out : markedPiece(out, markers);
   }
 

@@ -539,6 +539,19 @@ describe("gathered pieces", () => {
     expect(Buffer.concat(pieces).equals(expected)).toBe(true);
   });
 
+  it("hold no secret in their memory beyond the piece (what the redactions saved)", () => {
+    // 40 tokens in ~64 KiB: gathered in place, the piece a little shorter than its memory.
+    const token = "ghp_A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8";
+    const line = (i: number) => `${String(i).padStart(4, "0")} ${"x".repeat(1560)} ${token}\n`;
+    const chunk = Buffer.from(Array.from({ length: 40 }, (_, i) => line(i)).join(""));
+    const redactor = createRedactor(compileRedaction({}));
+    const pieces = [...redactor.push([chunk]), ...redactor.end()];
+    expect(redactor.counters.redactions).toBe(40);
+    const own = pieces.filter((piece) => piece.buffer !== chunk.buffer);
+    expect(own.some((piece) => piece.buffer.byteLength > piece.byteLength)).toBe(true);
+    for (const piece of own) expect(Buffer.from(piece.buffer).includes(token)).toBe(false);
+  });
+
   it("hold what they stand for when markers are longer than the bytes they replace", () => {
     // Each marker is longer than its value, so the output runs ahead of its bytes in the
     // chunk; chunks split inside a value, so some begin with held bytes.
