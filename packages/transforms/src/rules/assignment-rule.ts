@@ -60,6 +60,7 @@ import {
   BLANK,
   byteSet,
   DIGIT,
+  ESCAPED_BLANK,
   HEX_VALUE,
   MAX_BACKSLASHES,
   QUOTE_CLOSER,
@@ -101,8 +102,6 @@ const NOT_BLANK = SPACE.map((b) => 1 - b);
  * (`"log":"TOKEN=x\nnext"`: the value is `x`, not `x\nnext`).
  */
 const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
-/** Escapes that stand for whitespace (`\n`, `\t`, `\r`). */
-const ESCAPED_SPACE = byteSet("ntr");
 /** Bytes that close code, not start a value. */
 const CLOSING = byteSet(",);]}");
 /**
@@ -1040,7 +1039,7 @@ class AssignmentCandidate implements Candidate {
           if (this.quoteEscape) {
             this.quoteEscape = false;
             // Pretty-printed JSON inside a string: `\n` and indentation before the pair's value.
-            if (this.pairComma && this.quote === 0 && ESCAPED_SPACE[byte] === 1)
+            if (this.pairComma && this.quote === 0 && ESCAPED_BLANK[byte] === 1)
               return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
             // A vendor's YAML block inside a string (`stripe:\n  key: …`).
             if (
@@ -1073,7 +1072,7 @@ class AssignmentCandidate implements Candidate {
           // inside a string (`\n`).
           if (this.quote === 0x3c && this.backslash >= 0) {
             this.backslash = -1;
-            if (ESCAPED_SPACE[byte] !== 1) return Verdict.Reject;
+            if (ESCAPED_BLANK[byte] !== 1) return Verdict.Reject;
             return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           }
           if (this.quote === 0x3c && byte === 0x5c) {
@@ -1247,7 +1246,7 @@ class AssignmentCandidate implements Candidate {
         case Phase.XmlTail:
           if (this.backslash >= 0) {
             this.backslash = -1;
-            if (ESCAPED_SPACE[byte] !== 1) return Verdict.Reject;
+            if (ESCAPED_BLANK[byte] !== 1) return Verdict.Reject;
             return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           }
           // Only a closing tag ends the element (`#include <stop_token>\n#include <…>` stays).
@@ -1961,7 +1960,7 @@ class AssignmentCandidate implements Candidate {
     this.quoteEscape = false;
     if (this.braced) {
       if (QUOTES[byte] === 1 && this.childQuote === 0) this.childQuote = byte;
-      else if (ESCAPED_SPACE[byte] !== 1) return Verdict.Reject;
+      else if (ESCAPED_BLANK[byte] !== 1) return Verdict.Reject;
       return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
     }
     if (byte === 0x72 && this.breaks === 0) return Verdict.Hold;

@@ -47,6 +47,8 @@ export const HEX_VALUE: Int8Array = (() => {
 export const BLANK = byteSet(" \t");
 /** The quotes a string literal opens with: double, single, backtick. */
 export const QUOTES = byteSet("\"'`");
+/** Letters that, after a backslash inside a string, stand for a blank or a line end (`\n`, `\r`, `\t`). */
+export const ESCAPED_BLANK = byteSet("nrt");
 /**
  * Bytes that, right after a quote inside an unquoted value, show the quote closed a string
  * the value stood in (`{"env":["TOKEN=x","B=2"]}`, `f('pw=x')`): the value ends before the

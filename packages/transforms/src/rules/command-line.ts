@@ -27,7 +27,7 @@ import {
   secretSpan,
 } from "../command-flags.js";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet, QUOTE_CLOSER } from "./byte-classes.js";
+import { BLANK, byteSet, ESCAPED_BLANK, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -39,8 +39,6 @@ const MAX_WORD = 512;
 const BEFORE_COMMAND = byteSet(" \t\r\n/\\(`'\";&|$");
 /** Bytes that end a command line. */
 const ENDS_COMMAND = byteSet('\r\n;&|`)"');
-/** Letters that, after a backslash, are an escaped line end or tab inside a string (`\n`). */
-const ESCAPED_END = byteSet("nrt");
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
@@ -121,7 +119,7 @@ class CommandLineCandidate implements Candidate {
     if (this.naming) return this.nameByte(byte, here);
     if (this.escape) {
       this.escape = false;
-      if (ESCAPED_END[byte] === 1) return this.endWord(here - 1, false);
+      if (ESCAPED_BLANK[byte] === 1) return this.endWord(here - 1, false);
       // Escaped, the byte is the word's (`\"` inside a string, `\\host`), whatever it is.
       if (this.word.length >= MAX_WORD) return Verdict.Reject;
       this.word += `\\${String.fromCharCode(byte)}`;

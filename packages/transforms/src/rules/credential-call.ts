@@ -23,7 +23,7 @@
  * ```
  */
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet, QUOTES } from "./byte-classes.js";
+import { byteSet, ESCAPED_BLANK, QUOTES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withWordBefore } from "./not-before.js";
 
@@ -249,8 +249,6 @@ const MAX_CALL = 512;
 const MAX_SECRET = 256;
 const BACKSLASH = 0x5c;
 const BLANKS = byteSet(" \t\r\n");
-/** Letters of a string's escape that stand for a blank (`\n`, `\r`, `\t`). */
-const ESCAPED_BLANK = byteSet("nrt");
 const OPEN = byteSet("([{");
 const CLOSE = byteSet(")]}");
 /** First bytes of a placeholder, not a secret (`$PW`, `%s`, `{pw}`, `<password>`, `***`). */
