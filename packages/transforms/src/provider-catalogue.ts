@@ -177,6 +177,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // (`…origin…`) now, `FwoGZXIvYXdz` (`…zer/aws…`) before; hundreds of characters.
   { family: "aws", rule: "aws-session-token", prefixes: ["IQoJb3JpZ2lu", "FwoGZXIvYXdz"], body: B64, minBody: 100, maxBody: 3000, shape: "%{300:A-Za-z0-9+/}" },
   { family: "alibaba", rule: "alibaba-access-key", prefixes: ["LTAI"], body: B62, minBody: 16, shape: "LTAI{20:A-Za-z0-9}" },
+  // Alibaba Cloud STS security tokens: base64 starting `CAIS`, hundreds of characters.
+  { family: "alibaba", rule: "alibaba-sts-token", prefixes: ["CAIS"], body: B64, minBody: 40, maxBody: 3000, mixed: true, shape: "%{300:A-Za-z0-9+/}" },
+  // Aikido's CI tokens and API client secrets.
+  { family: "aikido", rule: "aikido-token", prefixes: ["AIK_CI_", "AIK_SECRET_"], body: B62, minBody: 24, mixed: true, shape: "%{32:A-Za-z0-9}" },
   { family: "adafruit", rule: "adafruit-key", prefixes: ["aio_"], body: B62, minBody: 24, mixed: true, shape: "aio_{28:A-Za-z0-9}" },
   // Alphabets with `=` inside (not base64 padding) are capped near their length: a token may
   // start after `=`, so a repeated `X=` holds up to maxBody / prefix candidates.
@@ -221,6 +225,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "discord", rule: "discord-webhook", boundary: false, prefixes: ["://discord.com/api/webhooks/", "://discordapp.com/api/webhooks/"], body: `/${URLSAFE}`, minBody: 40, shape: "https%{18:0-9}/{68:A-Za-z0-9_-}" },
   // Insert keys (`NRII-`) may hold `-` and `_`.
   { family: "newrelic", rule: "newrelic-key", prefixes: ["NRAK-", "NRII-", "NRRA-", "NRJS-", "NRAA-"], body: URLSAFE, minBody: 19, shape: "%{27:A-Z0-9}" },
+  // License keys: 36 lowercase letters and digits (a region, then hex) ending in `NRAL`.
+  { family: "newrelic", rule: "newrelic-key", prefixes: ["NRAL"], lead: 36, leadBody: "a-z0-9", body: B62, minBody: 0, maxBody: 0, shape: "{36:a-f0-9}%" },
   // Insights query keys: `NRIQ-` and 32 characters, `-` and `_` among them.
   { family: "newrelic", rule: "newrelic-key", prefixes: ["NRIQ-"], body: URLSAFE, minBody: 28, maxBody: 40, mixed: true, shape: "%{32:A-Za-z0-9_-}" },
   { family: "nuget", rule: "nuget-key", prefixes: ["oy2"], body: "a-z0-9", minBody: 40, shape: "oy2{43:a-z0-9}" },
@@ -374,6 +380,12 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // signature `AZDO` at positions 77–80 (Microsoft Purview's definition); the older 52
   // characters of base32 have no signature (caught next to the names only).
   { family: "azure", rule: "azure-devops-token", prefixes: ["AZDO"], lead: 76, body: B62, minBody: 4, maxBody: 4, shape: "{76:A-Za-z0-9}%{4:A-Za-z0-9}" },
+  // Microsoft's common annotated security keys (Azure DevOps, Cognitive Services and later
+  // services): 84 characters with the fixed `JQQJ` at positions 53–56.
+  { family: "azure", rule: "azure-annotated-key", prefixes: ["JQQJ"], lead: 52, body: B62, minBody: 28, maxBody: 28, shape: "{52:A-Za-z0-9}%{28:A-Za-z0-9}" },
+  // Azure Storage and Cosmos DB account keys in the identifiable format: 88 characters of
+  // base64, the signature `+ASt` / `ACDb` at positions 77–80, then 6 characters and `==`.
+  { family: "azure", rule: "azure-access-key", prefixes: ["+ASt", "ACDb"], lead: 76, leadBody: "A-Za-z0-9+/", body: B64, minBody: 6, maxBody: 8, shape: "{76:A-Za-z0-9+/}%{6:A-Za-z0-9}==" },
   // Laravel's application key, as `php artisan key:generate` writes it to `.env`: 32 random
   // bytes in base64 after `base64:` (the name stays).
   { family: "laravel", rule: "laravel-app-key", prefixes: ["APP_KEY=base64:"], body: B64, minBody: 40, maxBody: 64, keepPrefix: true, shape: "%{43:A-Za-z0-9+/}=" },

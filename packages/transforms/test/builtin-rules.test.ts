@@ -1755,6 +1755,8 @@ const BENIGN = [
   "ssh://git@github.com/org/repo.git and https://example.com:8443/path",
   "task-runner-for-the-pipeline sk-learn-compatible-estimator-thing",
   "AKIA is a prefix; ghp_ too; eyJ alone; npm_config_cache=/tmp",
+  // `NRAL` ends a New Relic license key only after exactly 36 letters and digits.
+  "GENERAL NRAL xeu01xxaa7460e1ea3abdfbbbd36e85c10cd0NRAL eu01xxaa7460e1ea3abdfbbbd36e85c10cd0NRALx",
   "Authorization failed for user bob",
   "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
   "plain log line: GET /api/v1/items 200 12ms über 日本",

@@ -60,8 +60,10 @@ const CONTEXTS: readonly Context[] = [
     name: "percent-encoded (strict)",
     wrap: (t) => `GET /cb?code=1&t=${strict(t)}&x=2 HTTP/1.1\n`,
     encode: strict,
-    // A prefix an encoder escapes (`hooks.slack.com/…`, `$2b$`) is not read through it.
-    applies: (_format, prefix) => strict(prefix) === prefix,
+    // A prefix an encoder escapes (`hooks.slack.com/…`, `$2b$`) is not read through it, nor
+    // is a lead (the bytes before the prefix) whose alphabet has such bytes (`+` and `/`).
+    applies: (format, prefix) =>
+      strict(prefix) === prefix && !(format.lead && /[+/]/.test(format.leadBody ?? "")),
   },
 ];
 

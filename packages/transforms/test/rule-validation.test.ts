@@ -23,7 +23,8 @@ describe("rule validation is loud", () => {
     expect(token("")).toThrow(/is empty/);
     expect(token("[A-Z0-9]")).toThrow(/wrapped in \[ \]/);
     expect(token("a-zé")).toThrow(/non-ASCII/);
-    expect(token("A-Z", { minBody: 0 })).toThrow(/minBody/);
+    expect(token("A-Z", { minBody: 0 })).toThrow(/minBody must be a whole number ≥ 1/);
+    expect(token("A-Z", { minBody: -1, lead: 4 })).toThrow(/minBody must be a whole number ≥ 0/);
     expect(token("A-Z", { notAfter: "9-0" })).toThrow(/notAfter "9-0" has the empty range/);
     expect(token("A-Z", { lead: 4, leadBody: "9-0" })).toThrow(
       /leadBody "9-0" has the empty range/,
@@ -31,6 +32,22 @@ describe("rule validation is loud", () => {
     expect(token("A-Z", { lead: 4, leadBody: "0-9_-" })).not.toThrow();
     expect(() => tokenRule({ name: "x", prefixes: [], body: "a-z", minBody: 4 })).toThrow(/prefix/);
     expect(token("A-Za-z0-9_-")).not.toThrow();
+  });
+
+  it("takes a token that ends at its anchor (a suffix) when its bytes are all in the lead", () => {
+    const suffix = tokenRule({
+      name: "acme-key",
+      prefixes: ["ACME"],
+      lead: 12,
+      leadBody: "a-z0-9",
+      body: "A-Za-z0-9",
+      minBody: 0,
+      maxBody: 0,
+    });
+    const rules = { builtins: false, rules: [suffix] };
+    expect(redactText("k=x7kq2mz9pl4vACME;", rules)).toBe("k=[REDACTED:acme-key];");
+    for (const kept of ["k=ax7kq2mz9pl4vACME", "x7kq2mz9pl4vACMEx", "7kq2mz9pl4vACME"])
+      expect(redactText(kept, rules)).toBe(kept);
   });
 
   it("refuses a pattern that cannot start at its anchor", () => {

@@ -38,7 +38,10 @@ export interface TokenRuleOptions {
   readonly prefixes: readonly string[];
   /** The body's alphabet as a character-class body, e.g. `"A-Za-z0-9_-"`. */
   readonly body: string;
-  /** Body bytes needed before the token counts as a credential. */
+  /**
+   * Body bytes needed before the token counts as a credential: at least 1, or 0 with a
+   * `lead` (a token that ends at its anchor, such as New Relic's `<36>NRAL`).
+   */
   readonly minBody: number;
   /**
    * Most body bytes a credential has: a longer run is not this token (it is kept). Keep it
@@ -428,8 +431,10 @@ function validateTokenRule(options: TokenRuleOptions): void {
     fail(`lead must be a whole number ≥ 1 (got ${options.lead})`);
   const leadBody = options.leadBody ? classBodyProblem(options.leadBody) : null;
   if (leadBody !== null) fail(`leadBody ${JSON.stringify(options.leadBody)} ${leadBody}`);
-  if (!Number.isInteger(options.minBody) || options.minBody < 1)
-    fail(`minBody must be a whole number ≥ 1 (got ${options.minBody})`);
+  // A token that ends at its anchor (a suffix, `…NRAL`) has all its bytes in the lead.
+  const leastBody = options.lead === undefined ? 1 : 0;
+  if (!Number.isInteger(options.minBody) || options.minBody < leastBody)
+    fail(`minBody must be a whole number ≥ ${leastBody} (got ${options.minBody})`);
   if (
     options.maxBody !== undefined &&
     (!Number.isInteger(options.maxBody) || options.maxBody < options.minBody)
