@@ -362,6 +362,44 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "mercadopago", rule: "mercadopago-access-token", prefixes: ["APP_USR-"], body: "a-f0-9-", minBody: 60, maxBody: 70, mixed: "digit", shape: "%{16:0-9}-{6:0-9}-{32:a-f0-9}-{9:0-9}" },
   // PostHog personal API keys `phx_` (project keys, `phc_`, are public by design).
   { family: "posthog", rule: "posthog-personal-key", prefixes: ["phx_"], body: B62, minBody: 30, maxBody: 64, mixed: true, shape: "%{43:A-Za-z0-9}" },
+  // PostHog's project secret keys `phs_` and its OAuth access and refresh tokens.
+  { family: "posthog", rule: "posthog-secret-key", prefixes: ["phs_", "pha_", "phr_"], body: B62, minBody: 30, maxBody: 64, mixed: true, shape: "%{43:A-Za-z0-9}" },
+  // ElevenLabs API keys: `sk_` and 48 hex digits.
+  { family: "elevenlabs", rule: "elevenlabs-key", prefixes: ["sk_"], body: "a-f0-9", minBody: 48, maxBody: 48, shape: "%{48:a-f0-9}" },
+  // Liveblocks secret keys.
+  { family: "liveblocks", rule: "liveblocks-key", prefixes: ["sk_dev_", "sk_prod_"], body: URLSAFE, minBody: 40, maxBody: 128, mixed: true, shape: "%{64:A-Za-z0-9_-}" },
+  // MongoDB Atlas service accounts' client secrets (the client id, `mdb_sa_id_`, is not secret).
+  { family: "mongodb", rule: "mongodb-atlas-secret", prefixes: ["mdb_sa_sk_"], body: URLSAFE, minBody: 32, maxBody: 64, shape: "%{40:A-Za-z0-9_-}" },
+  // PubNub publish keys, a UUID (its secret keys, `sec-c-`, below).
+  { family: "pubnub", rule: "pubnub-publish-key", prefixes: ["pub-c-"], body: "a-f0-9-", minBody: 36, maxBody: 36, shape: `%${UUID}` },
+  // MailerSend API tokens.
+  { family: "mailersend", rule: "mailersend-token", prefixes: ["mlsn."], body: B62, minBody: 40, maxBody: 80, mixed: "digit", shape: "%{64:a-f0-9}" },
+  // Midtrans server keys (sandbox and production; client keys, `…Mid-client-`, are public).
+  { family: "midtrans", rule: "midtrans-key", prefixes: ["SB-Mid-server-", "Mid-server-"], body: URLSAFE, minBody: 16, maxBody: 64, shape: "%{24:A-Za-z0-9_-}" },
+  // E2B API keys: `e2b_` and 40 hex digits.
+  { family: "e2b", rule: "e2b-key", prefixes: ["e2b_"], body: "a-f0-9", minBody: 40, maxBody: 40, shape: "%{40:a-f0-9}" },
+  // Elastic Cloud Serverless API keys: `essu_` and base64.
+  { family: "elastic", rule: "elastic-api-key", prefixes: ["essu_"], body: B64, minBody: 40, maxBody: 256, mixed: true, shape: "%{88:A-Za-z0-9+/}==" },
+  // Docker Swarm join tokens and unlock keys.
+  { family: "docker", rule: "docker-swarm-token", prefixes: ["SWMTKN-1-"], body: "a-z0-9-", minBody: 60, maxBody: 80, shape: "%{50:a-z0-9}-{25:a-z0-9}" },
+  { family: "docker", rule: "docker-swarm-token", prefixes: ["SWMKEY-1-"], body: "A-Za-z0-9+/", minBody: 40, maxBody: 64, mixed: true, shape: "%{43:A-Za-z0-9+/}" },
+  // Infura project ids (the API key) in an endpoint's path.
+  { family: "infura", rule: "infura-key", prefixes: ["infura.io/v3/", "infura.io/ws/v3/"], body: "a-f0-9", minBody: 32, maxBody: 32, keepPrefix: true, shape: "https://mainnet.%{32:a-f0-9}" },
+  // Segment's public API tokens (Sourcegraph's `sgp_` tokens are hex, above).
+  { family: "segment", rule: "segment-token", prefixes: ["sgp_"], body: B62, minBody: 60, maxBody: 72, mixed: true, shape: "%{64:A-Za-z0-9}" },
+  // Voyage AI API keys.
+  { family: "voyage", rule: "voyage-key", prefixes: ["pa-"], body: URLSAFE, minBody: 40, maxBody: 48, mixed: true, shape: "%{43:A-Za-z0-9_-}" },
+  // SaladCloud, Samsara and Unkey API keys; Zuplo's (`zpka_`, 32 hex digits, `_`, 8 more).
+  { family: "salad", rule: "saladcloud-key", prefixes: ["salad_cloud_user_"], body: B62, minBody: 40, maxBody: 64, mixed: true, shape: "%{49:A-Za-z0-9}" },
+  { family: "samsara", rule: "samsara-token", prefixes: ["samsara_api_"], body: B62, minBody: 26, maxBody: 64, mixed: true, shape: "%{30:A-Za-z0-9}" },
+  { family: "unkey", rule: "unkey-key", prefixes: ["unkey_"], body: B62, minBody: 20, maxBody: 64, mixed: true, shape: "%{24:A-Za-z0-9}" },
+  { family: "zuplo", rule: "zuplo-key", prefixes: ["zpka_"], body: "a-f0-9_", minBody: 36, maxBody: 48, shape: "%{32:a-f0-9}_{8:a-f0-9}" },
+  // Ubidots API tokens.
+  { family: "ubidots", rule: "ubidots-token", prefixes: ["BBUS-", "BBFF-"], body: B62, minBody: 30, maxBody: 40, mixed: true, shape: "%{30:A-Za-z0-9}" },
+  // DeepL's free API keys (a UUID then `:fx`) and MaxMind's license keys (40 characters
+  // ending in `_mmk`): tokens that end at their anchor, all their bytes held before it.
+  { family: "deepl", rule: "deepl-key", prefixes: [":fx"], lead: 36, leadBody: "a-f0-9-", body: B62, minBody: 0, maxBody: 0, shape: `${UUID}%` },
+  { family: "maxmind", rule: "maxmind-license-key", prefixes: ["_mmk"], lead: 36, leadBody: "A-Za-z0-9_", body: B62, minBody: 0, maxBody: 0, shape: "{6:A-Za-z0-9}_{29:A-Za-z0-9}%" },
   // HubSpot private app access tokens: `pat-`, the account's data centre (`na1`, `eu1`…), a UUID.
   { family: "hubspot", rule: "hubspot-token", prefixes: ["pat-na1-", "pat-na2-", "pat-eu1-", "pat-ap1-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
   // Firebase Cloud Messaging legacy server keys: `AAAA` and 7 characters (the lead), then
@@ -419,8 +457,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "scaleway", rule: "scaleway-access-key", prefixes: ["SCW"], body: "A-Z0-9", minBody: 17, maxBody: 17, mixed: "digit", shape: "%{17:A-Z0-9}" },
   // PubNub's secret keys (`sec-c-`; the publish and subscribe keys, `pub-c-`, `sub-c-`, are public).
   { family: "pubnub", rule: "pubnub-secret-key", prefixes: ["sec-c-"], body: B64, minBody: 32, maxBody: 64, mixed: "digit", shape: "%{48:A-Za-z0-9}" },
-  // Trigger.dev's secret keys, one per environment: `tr_dev_`, `tr_stg_`, `tr_prod_`.
-  { family: "trigger", rule: "trigger-secret-key", prefixes: ["tr_dev_", "tr_stg_", "tr_prod_"], body: B62, minBody: 20, maxBody: 64, mixed: true, shape: "%{20:A-Za-z0-9}" },
+  // Trigger.dev's secret keys, one per environment (`tr_dev_`, `tr_stg_`, `tr_prod_`), and
+  // its personal access tokens (`tr_pat_`).
+  { family: "trigger", rule: "trigger-secret-key", prefixes: ["tr_dev_", "tr_stg_", "tr_prod_", "tr_pat_"], body: B62, minBody: 20, maxBody: 64, mixed: true, shape: "%{20:A-Za-z0-9}" },
   // Inngest's signing keys: `signkey-<environment>-` and 64 hex digits.
   { family: "inngest", rule: "inngest-signing-key", prefixes: ["signkey-prod-", "signkey-test-", "signkey-branch-"], body: "a-f0-9", minBody: 32, maxBody: 128, mixed: "digit", shape: "%{64:a-f0-9}" },
   // Axiom's API tokens (`xaat-`) and personal access tokens (`xapt-`): a UUID after each.
@@ -529,6 +568,7 @@ export const CONTEXT_PROVIDERS: readonly ContextProvider[] = [
   { family: "deepgram", names: ["deepgram"], shape: "{40:a-f0-9}" },
   { family: "wandb", names: ["wandb"], shape: "{40:a-f0-9}" },
   { family: "elevenlabs", names: ["elevenlabs", "xi_api"], shape: "{32:a-f0-9}" },
+  { family: "postmark", names: ["postmark"], shape: UUID },
   { family: "pinecone", names: ["pinecone"], shape: UUID },
   { family: "papertrail", names: ["papertrail"], shape: "{20:A-Za-z0-9}" },
   { family: "mezmo", names: ["logdna", "mezmo"], shape: "{32:a-f0-9}" },

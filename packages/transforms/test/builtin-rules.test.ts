@@ -460,6 +460,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "hook: [REDACTED:teams-webhook]\nq=x%20[REDACTED:teams-webhook]&y=1\n",
   ],
   [
+    // An element that holds its value in a child (`<Value>`, Windows' unattend files).
+    "secret-assignment",
+    "<AutoLogon><Password><Value>UABAAHMAcwB3ADAAcgBkAA==</Value><PlainText>false</PlainText></Password></AutoLogon>\n<AdminPassword>\n  <Value>Xk9pL2mQ7v</Value>\n</AdminPassword>\n",
+    "Xk9pL2mQ7v",
+    "<AutoLogon><Password><Value>[REDACTED:secret-assignment]</Value><PlainText>false</PlainText></Password></AutoLogon>\n<AdminPassword>\n  <Value>[REDACTED:secret-assignment]</Value>\n</AdminPassword>\n",
+  ],
+  [
     // A kebab-case key and a spaced `=` (TOML, INI): not a flag's value after a blank.
     "secret-assignment",
     'api-token = "Gq9Lz2Xpq7"\ndb-password = Gq9Lz2Xpq7\n',
@@ -1755,6 +1762,8 @@ const BENIGN = [
   "ssh://git@github.com/org/repo.git and https://example.com:8443/path",
   "task-runner-for-the-pipeline sk-learn-compatible-estimator-thing",
   "AKIA is a prefix; ghp_ too; eyJ alone; npm_config_cache=/tmp",
+  // An element named for a secret that is empty, or whose child is no `<value>`.
+  "<password></password> <secret><name>db</name></secret> <token><value>true</value></token>",
   // `NRAL` ends a New Relic license key only after exactly 36 letters and digits.
   "GENERAL NRAL xeu01xxaa7460e1ea3abdfbbbd36e85c10cd0NRAL eu01xxaa7460e1ea3abdfbbbd36e85c10cd0NRALx",
   "Authorization failed for user bob",

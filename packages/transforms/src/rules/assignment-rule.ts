@@ -1071,12 +1071,20 @@ class AssignmentCandidate implements Candidate {
           // XML: the element's text may start on the next line (`<xToken>\n  value`), also
           // inside a string (`\n`).
           if (this.quote === 0x3c && this.backslash >= 0) {
+            // A run of backslashes reads as one (`\\n` in JSON inside a JSON string).
+            if (byte === 0x5c) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
             this.backslash = -1;
             if (ESCAPED_BLANK[byte] !== 1) return Verdict.Reject;
             return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           }
           if (this.quote === 0x3c && byte === 0x5c) {
             this.backslash = here;
+            return Verdict.Hold;
+          }
+          // XML: the element holds its value in a child (`<AdministratorPassword><Value>…`,
+          // Windows' unattend files), read as a sibling's `<value>`.
+          if (this.quote === 0x3c && byte === 0x3c && !this.mode.vendor) {
+            this.enterSibling(1, 0);
             return Verdict.Hold;
           }
           // Prose quoting code (`pw=" read 2.2"`): a quoted secret never starts with a blank.
