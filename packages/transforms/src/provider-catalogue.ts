@@ -396,6 +396,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "zuplo", rule: "zuplo-key", prefixes: ["zpka_"], body: "a-f0-9_", minBody: 36, maxBody: 48, shape: "%{32:a-f0-9}_{8:a-f0-9}" },
   // Ubidots API tokens.
   { family: "ubidots", rule: "ubidots-token", prefixes: ["BBUS-", "BBFF-"], body: B62, minBody: 30, maxBody: 40, mixed: true, shape: "%{30:A-Za-z0-9}" },
+  // ThingsBoard device access tokens, the path segment before a device API's endpoint
+  // (`/api/v1/<token>/telemetry`): 20 letters and digits, the endpoint kept.
+  { family: "thingsboard", rule: "thingsboard-token", prefixes: ["/telemetry", "/attributes"], lead: 20, body: B62, minBody: 0, maxBody: 0, keepPrefix: true, shape: "https://thingsboard.cloud/api/v1/{20:a-z0-9}%" },
   // DeepL's free API keys (a UUID then `:fx`) and MaxMind's license keys (40 characters
   // ending in `_mmk`): tokens that end at their anchor, all their bytes held before it.
   { family: "deepl", rule: "deepl-key", prefixes: [":fx"], lead: 36, leadBody: "a-f0-9-", body: B62, minBody: 0, maxBody: 0, shape: `${UUID}%` },

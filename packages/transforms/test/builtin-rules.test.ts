@@ -460,6 +460,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "hook: [REDACTED:teams-webhook]\nq=x%20[REDACTED:teams-webhook]&y=1\n",
   ],
   [
+    // A list's first element after a keyword; a JSON-RPC call's parameters after a method
+    // named for a credential (TrueNAS' `auth.login_with_api_key`).
+    "secret-assignment",
+    '{"passwords": ["Xk9pL2mQ7vR4tW6y"]}\n{"method": "auth.login_with_api_key", "params": [\n  "8-Xk9pL2mQ7vR4tW6yZ3aB5cD7eF9gH1j"\n]}\n',
+    "Xk9pL2mQ7vR4tW6y",
+    '{"passwords": ["[REDACTED:secret-assignment]"]}\n{"method": "auth.login_with_api_key", "params": [\n  "[REDACTED:secret-assignment]"\n]}\n',
+  ],
+  [
     // An element that holds its value in a child (`<Value>`, Windows' unattend files).
     "secret-assignment",
     "<AutoLogon><Password><Value>UABAAHMAcwB3ADAAcgBkAA==</Value><PlainText>false</PlainText></Password></AutoLogon>\n<AdminPassword>\n  <Value>Xk9pL2mQ7v</Value>\n</AdminPassword>\n",
@@ -1762,6 +1770,8 @@ const BENIGN = [
   "ssh://git@github.com/org/repo.git and https://example.com:8443/path",
   "task-runner-for-the-pipeline sk-learn-compatible-estimator-thing",
   "AKIA is a prefix; ghp_ too; eyJ alone; npm_config_cache=/tmp",
+  // A list of words or variables after a keyword; a call's parameters that name things.
+  'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // An element named for a secret that is empty, or whose child is no `<value>`.
   "<password></password> <secret><name>db</name></secret> <token><value>true</value></token>",
   // `NRAL` ends a New Relic license key only after exactly 36 letters and digits.

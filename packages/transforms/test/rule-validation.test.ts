@@ -25,6 +25,7 @@ describe("rule validation is loud", () => {
     expect(token("a-zé")).toThrow(/non-ASCII/);
     expect(token("A-Z", { minBody: 0 })).toThrow(/minBody must be a whole number ≥ 1/);
     expect(token("A-Z", { minBody: -1, lead: 4 })).toThrow(/minBody must be a whole number ≥ 0/);
+    expect(token("A-Z", { lead: 4, keepPrefix: true })).toThrow(/keepPrefix with a lead/);
     expect(token("A-Z", { notAfter: "9-0" })).toThrow(/notAfter "9-0" has the empty range/);
     expect(token("A-Z", { lead: 4, leadBody: "9-0" })).toThrow(
       /leadBody "9-0" has the empty range/,
@@ -35,7 +36,7 @@ describe("rule validation is loud", () => {
   });
 
   it("takes a token that ends at its anchor (a suffix) when its bytes are all in the lead", () => {
-    const suffix = tokenRule({
+    const options = {
       name: "acme-key",
       prefixes: ["ACME"],
       lead: 12,
@@ -43,11 +44,14 @@ describe("rule validation is loud", () => {
       body: "A-Za-z0-9",
       minBody: 0,
       maxBody: 0,
-    });
-    const rules = { builtins: false, rules: [suffix] };
+    };
+    const rules = { builtins: false, rules: [tokenRule(options)] };
     expect(redactText("k=x7kq2mz9pl4vACME;", rules)).toBe("k=[REDACTED:acme-key];");
     for (const kept of ["k=ax7kq2mz9pl4vACME", "x7kq2mz9pl4vACMEx", "7kq2mz9pl4vACME"])
       expect(redactText(kept, rules)).toBe(kept);
+    // A kept prefix after its lead: only the lead is the token.
+    const path = { builtins: false, rules: [tokenRule({ ...options, keepPrefix: true })] };
+    expect(redactText("/v1/x7kq2mz9pl4vACME/x", path)).toBe("/v1/[REDACTED:acme-key]ACME/x");
   });
 
   it("refuses a pattern that cannot start at its anchor", () => {

@@ -402,6 +402,8 @@ class AssignmentCandidate implements Candidate {
   strict = false;
   /** The separator was a plain `:`. */
   colon = false;
+  /** The value is a list's first element (`"passwords": ["…"]`, `params: [ "…" ]`). */
+  list = false;
   /** Vendor mode: a YAML block was entered (at most one level). */
   block = false;
   /** Vendor mode: the block is a JSON object (`"stripe": {"key": …}`). */
@@ -1005,7 +1007,7 @@ class AssignmentCandidate implements Candidate {
         case Phase.Attributes:
           this.from = here + 1;
           return this.attributes(byte);
-        case Phase.ValueStart:
+        case Phase.ValueStart: {
           this.from = here + 1;
           if (this.flagSpace && BLANK[byte] !== 1) {
             this.flagSpace = false;
@@ -1039,7 +1041,7 @@ class AssignmentCandidate implements Candidate {
           if (this.quoteEscape) {
             this.quoteEscape = false;
             // Pretty-printed JSON inside a string: `\n` and indentation before the pair's value.
-            if (this.pairComma && this.quote === 0 && ESCAPED_BLANK[byte] === 1)
+            if ((this.pairComma || this.list) && this.quote === 0 && ESCAPED_BLANK[byte] === 1)
               return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
             // A vendor's YAML block inside a string (`stripe:\n  key: …`).
             if (
@@ -1089,13 +1091,21 @@ class AssignmentCandidate implements Candidate {
           }
           // Prose quoting code (`pw=" read 2.2"`): a quoted secret never starts with a blank.
           if (BLANK[byte] === 1 && this.quote !== 0 && this.quote !== 0x3c) return Verdict.Reject;
+          // A list after the separator: its first element is the value, if it looks like a
+          // token (code lists names: `currentToken = ['at-word', …]`).
+          if (byte === 0x5b && this.quote === 0 && !this.list && (this.colon || this.equals)) {
+            this.list = true;
+            this.strict = true;
+            return Verdict.Hold;
+          }
           // `"name": "API_TOKEN",\n  "value": …` (pretty-printed JSON): line breaks too.
+          const lines = this.pairComma || this.list;
           if (
             BLANK[byte] === 1 ||
             (this.quote === 0x3c && SPACE[byte] === 1) ||
-            (this.pairComma && this.quote === 0 && (byte === 0x0a || byte === 0x0d))
+            (lines && this.quote === 0 && (byte === 0x0a || byte === 0x0d))
           )
-            return ++this.count > (this.pairComma ? MAX_SIBLING : MAX_BLANKS)
+            return ++this.count > (lines ? MAX_SIBLING : MAX_BLANKS)
               ? Verdict.Reject
               : Verdict.Hold;
           if (QUOTES[byte] === 1 && this.quote === 0) {
@@ -1151,6 +1161,7 @@ class AssignmentCandidate implements Candidate {
           this.phase = Phase.Held;
           this.from = here;
           continue;
+        }
         case Phase.BlockScalar:
           this.from = here + 1;
           if (++this.count > MAX_SIBLING) return Verdict.Reject;
@@ -1328,7 +1339,7 @@ class AssignmentCandidate implements Candidate {
       // `"name": "API_TOKEN", "value": "…"`: the quoted word after the name was the
       // key of its sibling; its `:` follows.
       this.enterSibling(0, 0);
-      this.word = "value";
+      this.word = spells(this.value, "params") ? "params" : "value";
       this.wordEnded = true;
       return Verdict.Hold;
     }
@@ -1813,6 +1824,8 @@ class AssignmentCandidate implements Candidate {
     const blank = sign && v.some((b) => BLANK[b] === 1);
     if (blank && !unquoted && this.namingPhrase(v)) return true;
     if (!complete) return false;
+    // A list's first element is a token only when long (code lists names and flags).
+    if (this.list && v.length < LIST_TOKEN) return true;
     const first = v[0]!;
     if (
       v.length <= 2 ||
@@ -2168,6 +2181,9 @@ const TAIL_VERDICTS = new Map<string, boolean>();
 const VENDOR_TAIL_VERDICTS = new Map<string, boolean>();
 const MAX_TAIL_VERDICTS = 4096;
 
+/** Fewest bytes of a list's first element read as a token (`["…"]`). */
+const LIST_TOKEN = 16;
+
 /** `'` for a value quoted with `"` and the other way round; -1 for other quotes. */
 function otherQuote(quote: number): number {
   return quote === 0x22 ? 0x27 : quote === 0x27 ? 0x22 : -1;
@@ -2198,7 +2214,9 @@ function isIsWord(word: readonly number[]): boolean {
  * `env[0].value`, `ParameterValue`.
  */
 function isSiblingKey(word: string): boolean {
-  return word === "value" || word.endsWith(".value") || word === "parametervalue";
+  return (
+    word === "value" || word.endsWith(".value") || word === "parametervalue" || word === "params"
+  );
 }
 
 /** Bytes of a host's name or a URL, beyond a name's (`https://api.pulumi.com`). */
@@ -2285,9 +2303,12 @@ function isTokenPart(part: string): boolean {
   return digitSwitches(bytes) >= 4;
 }
 
-/** `value`, any case: a quoted word that may be a name/value pair's key. */
+/**
+ * `value` or `params`, any case: a quoted word that may be a name/value pair's key (or a
+ * JSON-RPC call's parameters after its method, `"method": "auth.login_with_api_key"`).
+ */
 function isValueWord(word: readonly number[]): boolean {
-  return spells(word, "value");
+  return spells(word, "value") || spells(word, "params");
 }
 
 /** The bytes spell `lower` (a lowercase word) in any case. */

@@ -71,7 +71,11 @@ export interface TokenRuleOptions {
    * `mixed` says (Salesforce's session id holds a `!` after its org id). @default none
    */
   readonly needs?: string;
-  /** Keep the prefix readable and redact only the body (`AccountKey=[REDACTED:…]`). @default false */
+  /**
+   * Keep the prefix readable and redact only the body (`AccountKey=[REDACTED:…]`); with a
+   * `lead` and no body (`maxBody: 0`), the prefix ends the token and stays
+   * (`/api/v1/[REDACTED:…]/telemetry`). @default false
+   */
   readonly keepPrefix?: boolean;
   /**
    * The token starts exactly `length` bytes of `A-Za-z0-9` before its prefix (Terraform's
@@ -115,16 +119,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
   const boundary = options.boundary ?? true;
   const minBody = options.minBody;
   const maxBody = Math.max(minBody, options.maxBody ?? DEFAULT_MAX_BODY);
-  const signal =
-    options.needs !== undefined
-      ? byteSet(options.needs)
-      : options.mixed === "digit"
-        ? DIGIT
-        : options.mixed === "capital"
-          ? CAPITAL
-          : options.mixed
-            ? DIGIT_OR_CAPITAL
-            : null;
+  const signal = signalOf(options);
   const keepPrefix = options.keepPrefix ?? false;
   const longestPrefix = Math.max(...options.prefixes.map((p) => Buffer.byteLength(p)));
   const lead = options.lead ?? 0;
@@ -167,8 +162,8 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
         !AFTER_SEPARATOR[before]
       )
         return undefined;
-      return new TokenCandidate(
-        keepPrefix ? match.length : options.leadHost ? -hostRun(match, lead) : -lead,
+      const candidate = new TokenCandidate(
+        tokenFrom(match, lead, keepPrefix, options.leadHost === true),
         match.length,
         body,
         minBody,
@@ -177,6 +172,9 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
         encoded,
         padded,
       );
+      // A kept prefix after a lead ends the token: only the lead is redacted.
+      if (keepPrefix && lead > 0) candidate.to = 0;
+      return candidate;
     },
   };
   if (lead > 0) return rule;
@@ -187,6 +185,23 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     if (boundary && (ALNUM[b] === 1 || inRun)) ruledOut[b] = 1;
   }
   return withNotBefore(rule, ruledOut);
+}
+
+/** The bytes one of which the body must hold (`needs`, `mixed`), or null. */
+function signalOf(options: TokenRuleOptions): Uint8Array | null {
+  if (options.needs !== undefined) return byteSet(options.needs);
+  if (options.mixed === "digit") return DIGIT;
+  if (options.mixed === "capital") return CAPITAL;
+  return options.mixed ? DIGIT_OR_CAPITAL : null;
+}
+
+/**
+ * Where a token starts, from its anchor's first byte: after a kept prefix, at a URL's
+ * scheme or host (`leadHost`), or `lead` bytes before the anchor.
+ */
+function tokenFrom(match: AnchorMatch, lead: number, keepPrefix: boolean, host: boolean): number {
+  if (keepPrefix && lead === 0) return match.length;
+  return host ? -hostRun(match, lead) : -lead;
 }
 
 /** Bytes no URL encoder escapes (RFC 3986 unreserved). */
@@ -440,6 +455,8 @@ function validateTokenRule(options: TokenRuleOptions): void {
     (!Number.isInteger(options.maxBody) || options.maxBody < options.minBody)
   )
     fail(`maxBody must be a whole number ≥ minBody (got ${options.maxBody})`);
+  if (options.keepPrefix && options.lead !== undefined && options.maxBody !== 0)
+    fail("keepPrefix with a lead keeps the prefix that ends the token: maxBody must be 0");
 }
 
 keepShape(new TokenCandidate(0, 1, DIGIT, 1, 1, null, false, false));
