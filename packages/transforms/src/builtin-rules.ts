@@ -24,6 +24,7 @@ import {
 import { HYPHEN_JOINED_RULE } from "./rules/hyphen-joined.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
+import { NETWORK_CONFIG_RULE } from "./rules/network-config.js";
 import { ORACLE_THIN_RULE } from "./rules/oracle-thin.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import { PGPASS_RULE } from "./rules/pgpass.js";
@@ -84,6 +85,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   JENKINS_PASSWORD_RULE,
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
+  NETWORK_CONFIG_RULE,
   WORDPRESS_SALT_RULE,
   AZURE_KEY_LIST_RULE,
   URL_USERINFO_RULE,

@@ -399,6 +399,34 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // ThingsBoard device access tokens, the path segment before a device API's endpoint
   // (`/api/v1/<token>/telemetry`): 20 letters and digits, the endpoint kept.
   { family: "thingsboard", rule: "thingsboard-token", prefixes: ["/telemetry", "/attributes"], lead: 20, body: B62, minBody: 0, maxBody: 0, keepPrefix: true, shape: "https://thingsboard.cloud/api/v1/{20:a-z0-9}%" },
+  // More vendors' prefixed API keys and tokens: Lichess, Mem0, Mintlify, Open VSX, Polar's
+  // access and refresh tokens, RunPod, Robinhood's crypto API (a UUID), Rootly, Voiceflow,
+  // Xata, Xendit's secret keys, CockroachDB Cloud, Builder.io's private keys.
+  { family: "lichess", rule: "lichess-token", prefixes: ["lip_"], body: "A-Za-z0-9_", minBody: 16, maxBody: 40, mixed: true, shape: "%{20:A-Za-z0-9}" },
+  { family: "mem0", rule: "mem0-key", prefixes: ["m0-"], body: B62, minBody: 24, maxBody: 48, mixed: "digit", shape: "%{40:A-Za-z0-9}" },
+  { family: "mintlify", rule: "mintlify-key", prefixes: ["mint_", "mint_dsc_"], body: B62, minBody: 20, maxBody: 48, mixed: "digit", shape: "%{24:A-Za-z0-9}" },
+  { family: "openvsx", rule: "openvsx-token", prefixes: ["ovsxat_", "ovsxp_"], body: URLSAFE, minBody: 20, maxBody: 80, mixed: true, shape: "%{32:A-Za-z0-9}" },
+  { family: "polar", rule: "polar-token", prefixes: ["polar_at_", "polar_oat_", "polar_rt_", "polar_pat_"], body: URLSAFE, minBody: 20, maxBody: 100, mixed: true, shape: "%{32:A-Za-z0-9}" },
+  { family: "runpod", rule: "runpod-key", prefixes: ["rpa_"], body: B62, minBody: 28, maxBody: 48, mixed: true, shape: "%{30:A-Za-z0-9}" },
+  { family: "robinhood", rule: "robinhood-key", prefixes: ["rh-api-"], body: "a-f0-9-", minBody: 36, maxBody: 36, shape: `%${UUID}` },
+  { family: "rootly", rule: "rootly-key", prefixes: ["rootly_"], body: "a-f0-9", minBody: 64, maxBody: 64, shape: "%{64:a-f0-9}" },
+  { family: "voiceflow", rule: "voiceflow-key", prefixes: ["VF.DM."], body: "A-Za-z0-9.", minBody: 36, maxBody: 48, shape: "%{24:a-f0-9}.{16:A-Za-z0-9}" },
+  { family: "xata", rule: "xata-key", prefixes: ["xau_"], body: B62, minBody: 28, maxBody: 48, mixed: true, shape: "%{33:A-Za-z0-9}" },
+  { family: "xendit", rule: "xendit-key", prefixes: ["xnd_production_", "xnd_development_"], body: URLSAFE, minBody: 30, maxBody: 64, shape: "%{48:A-Za-z0-9}" },
+  { family: "cockroach", rule: "cockroachdb-key", prefixes: ["CCDB1_"], body: "A-Za-z0-9_", minBody: 50, maxBody: 80, mixed: true, shape: "%{22:A-Za-z0-9}_{40:A-Za-z0-9}" },
+  { family: "builderio", rule: "builderio-private-key", prefixes: ["bpk-"], body: "a-f0-9", minBody: 32, maxBody: 32, shape: "%{32:a-f0-9}" },
+  // Fireworks AI, Friendli, Fleetbase, Ionic, Dub, DryRun Security; Devin's API keys (base64
+  // after `apk_` / `apk_user_`) and its `cog_` tokens (base32).
+  { family: "fireworks", rule: "fireworks-key", prefixes: ["fw_"], body: B62, minBody: 20, maxBody: 48, mixed: true, shape: "%{24:A-Za-z0-9}" },
+  { family: "friendli", rule: "friendli-token", prefixes: ["flp_"], body: B62, minBody: 40, maxBody: 64, mixed: true, shape: "%{46:A-Za-z0-9}" },
+  { family: "fleetbase", rule: "fleetbase-key", prefixes: ["flb_live_", "flb_test_"], body: B62, minBody: 20, maxBody: 64, mixed: true, shape: "%{20:A-Za-z0-9}" },
+  { family: "ionic", rule: "ionic-token", prefixes: ["ion_"], body: B62, minBody: 40, maxBody: 48, mixed: true, shape: "%{42:A-Za-z0-9}" },
+  { family: "dub", rule: "dub-key", prefixes: ["dub_"], body: B62, minBody: 24, maxBody: 48, mixed: "digit", shape: "%{24:A-Za-z0-9}" },
+  { family: "dryrun", rule: "dryrun-security-key", prefixes: ["dryrunsec_"], body: B62, minBody: 30, maxBody: 64, mixed: true, shape: "%{32:A-Za-z0-9}" },
+  { family: "devin", rule: "devin-key", prefixes: ["apk_user_", "apk_"], body: B64, minBody: 80, maxBody: 256, mixed: true, shape: "%{92:A-Za-z0-9}" },
+  { family: "devin", rule: "devin-key", prefixes: ["cog_"], body: "a-z2-7", minBody: 50, maxBody: 56, mixed: "digit", shape: "%{52:a-z2-7}" },
+  // Kerberos AS-REP and TGS-REP hashes as roasting tools print them (hashcat's formats).
+  { family: "kerberos", rule: "kerberos-hash", prefixes: ["$krb5asrep$", "$krb5tgs$"], body: "A-Za-z0-9$@.:_/*-", minBody: 64, maxBody: 4096, mixed: "digit", shape: "%23$user@example.com:{32:a-f0-9}${200:a-f0-9}" },
   // DeepL's free API keys (a UUID then `:fx`) and MaxMind's license keys (40 characters
   // ending in `_mmk`): tokens that end at their anchor, all their bytes held before it.
   { family: "deepl", rule: "deepl-key", prefixes: [":fx"], lead: 36, leadBody: "a-f0-9-", body: B62, minBody: 0, maxBody: 0, shape: `${UUID}%` },

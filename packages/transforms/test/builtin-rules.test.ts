@@ -460,6 +460,20 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "hook: [REDACTED:teams-webhook]\nq=x%20[REDACTED:teams-webhook]&y=1\n",
   ],
   [
+    // A network device's configuration: the word after the command, past its type digit.
+    "network-device-secret",
+    "snmp-server community S3cretComm RW 99\ntacacs-server key 7 045802150C2E\n key-string 0 Kc9!chain\ncrypto isakmp key Ik3yPsk! address 10.0.0.1\n",
+    "S3cretComm",
+    "snmp-server community [REDACTED:network-device-secret] RW 99\ntacacs-server key 7 [REDACTED:network-device-secret]\n key-string 0 [REDACTED:network-device-secret]\ncrypto isakmp key [REDACTED:network-device-secret] address 10.0.0.1\n",
+  ],
+  [
+    // A password after its keyword and a blank may hold signs (netrc, a router's config).
+    "secret-assignment",
+    "machine api.example.com login bob password P@ssw0rd!x\nusername admin privilege 15 password 0 MyS3cret!P\n",
+    "P@ssw0rd!x",
+    "machine api.example.com login bob password [REDACTED:secret-assignment]\nusername admin privilege 15 password 0 [REDACTED:secret-assignment]\n",
+  ],
+  [
     // A list's first element after a keyword; a JSON-RPC call's parameters after a method
     // named for a credential (TrueNAS' `auth.login_with_api_key`).
     "secret-assignment",
@@ -1770,6 +1784,9 @@ const BENIGN = [
   "ssh://git@github.com/org/repo.git and https://example.com:8443/path",
   "task-runner-for-the-pipeline sk-learn-compatible-estimator-thing",
   "AKIA is a prefix; ghp_ too; eyJ alone; npm_config_cache=/tmp",
+  // Prose about a device's commands, a default community, a type with no value; prose
+  // after `password` and a blank (an address, a hash's name, a URL).
+  "the key-string command sets it\nsnmp-server community public RO\ntacacs-server key 7\npassword for root@localhost1\npassword hash sha256:abc123def",
   // A list of words or variables after a keyword; a call's parameters that name things.
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // An element named for a secret that is empty, or whose child is no `<value>`.

@@ -1884,7 +1884,11 @@ class AssignmentCandidate implements Candidate {
    */
   tokenAlphabet(unquoted: boolean): Uint8Array {
     if (this.plural) return PLURAL_TOKEN_ALPHABET;
-    if (!this.flag || this.mode.vendor) return TOKEN_ALPHABET;
+    if (this.mode.vendor) return TOKEN_ALPHABET;
+    // A password after its keyword and a blank (netrc's `password P@ss`, a router's
+    // `password 0 …`) may hold a password's signs too.
+    if (!this.flag)
+      return unquoted && PASSWORD_WORDS.has(this.keyword()) ? PASSWORD_ALPHABET : TOKEN_ALPHABET;
     return unquoted ? PASSWORD_ALPHABET : NOT_BLANK;
   }
 
@@ -2180,6 +2184,9 @@ class AssignmentCandidate implements Candidate {
 const TAIL_VERDICTS = new Map<string, boolean>();
 const VENDOR_TAIL_VERDICTS = new Map<string, boolean>();
 const MAX_TAIL_VERDICTS = 4096;
+
+/** Keywords that name a password, whose value after a blank may hold signs. */
+const PASSWORD_WORDS = new Set(["password", "passwd", "passphrase"]);
 
 /** Fewest bytes of a list's first element read as a token (`["…"]`). */
 const LIST_TOKEN = 16;
