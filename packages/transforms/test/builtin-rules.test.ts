@@ -482,6 +482,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     '{"passwords": ["[REDACTED:secret-assignment]"]}\n{"method": "auth.login_with_api_key", "params": [\n  "[REDACTED:secret-assignment]"\n]}\n',
   ],
   [
+    // The text of an element named for a secret that has other attributes (FileZilla's).
+    "secret-assignment",
+    '<Pass encoding="base64">Xk9pL2mQ7vR4tW6yZ3aB==</Pass>\n<password type="plain">Xk9pL2mQ7vR4</password>\n',
+    "Xk9pL2mQ7vR4",
+    '<Pass encoding="base64">[REDACTED:secret-assignment]</Pass>\n<password type="plain">[REDACTED:secret-assignment]</password>\n',
+  ],
+  [
     // An element that holds its value in a child (`<Value>`, Windows' unattend files).
     "secret-assignment",
     "<AutoLogon><Password><Value>UABAAHMAcwB3ADAAcgBkAA==</Value><PlainText>false</PlainText></Password></AutoLogon>\n<AdminPassword>\n  <Value>Xk9pL2mQ7v</Value>\n</AdminPassword>\n",
@@ -1791,6 +1798,7 @@ const BENIGN = [
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // An element named for a secret that is empty, or whose child is no `<value>`.
   "<password></password> <secret><name>db</name></secret> <token><value>true</value></token>",
+  '<password type="x"/> <password type="x"></password> <token name="a">some text here</token>',
   // `NRAL` ends a New Relic license key only after exactly 36 letters and digits.
   "GENERAL NRAL xeu01xxaa7460e1ea3abdfbbbd36e85c10cd0NRAL eu01xxaa7460e1ea3abdfbbbd36e85c10cd0NRALx",
   "Authorization failed for user bob",

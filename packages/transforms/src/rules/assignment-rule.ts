@@ -404,6 +404,8 @@ class AssignmentCandidate implements Candidate {
   colon = false;
   /** The value is a list's first element (`"passwords": ["…"]`, `params: [ "…" ]`). */
   list = false;
+  /** The value is the text of the element named after the keyword, after its attributes. */
+  elementText = false;
   /** Vendor mode: a YAML block was entered (at most one level). */
   block = false;
   /** Vendor mode: the block is a JSON object (`"stripe": {"key": …}`). */
@@ -862,6 +864,14 @@ class AssignmentCandidate implements Candidate {
           ) {
             this.value = [];
             this.phase = Phase.ValueStart;
+            return Verdict.Hold;
+          }
+          // The element named after the keyword has other attributes (`<Pass
+          // encoding="base64">…</Pass>`, FileZilla's): its text, after them.
+          if (byte === 0x3d && this.nameBefore === 0x3c && !this.keyQuoted && !this.mode.vendor) {
+            this.elementText = true;
+            this.phase = Phase.Attributes;
+            this.count = 1;
             return Verdict.Hold;
           }
           return Verdict.Reject;
@@ -2029,6 +2039,13 @@ class AssignmentCandidate implements Candidate {
     }
     if (QUOTES[byte] === 1) {
       this.attributeQuote = byte;
+      return Verdict.Hold;
+    }
+    if (byte === 0x3e && this.elementText) {
+      this.phase = Phase.ValueStart;
+      this.quote = 0x3c;
+      this.count = 0;
+      this.value = [];
       return Verdict.Hold;
     }
     if (byte === 0x3e) {
