@@ -73,7 +73,10 @@ export function providerSamples(format: ProviderFormat, random: () => number): P
     let text = fillShape(shape, random, prefix);
     if (format.checksum === "crc32-base62") text = withChecksum(text, prefix);
     if (format.keepPrefix !== true) return { text, secret: text };
-    const start = text.indexOf(prefix) + prefix.length;
+    // A kept prefix after a lead ends the token: the secret is the lead.
+    const at = text.indexOf(prefix);
+    if (format.lead !== undefined) return { text, secret: text.slice(at - format.lead, at) };
+    const start = at + prefix.length;
     let end = start;
     while (end < text.length && body.has(text[end]!)) end++;
     return { text, secret: text.slice(start, end) };

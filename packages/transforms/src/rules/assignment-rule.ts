@@ -404,6 +404,8 @@ class AssignmentCandidate implements Candidate {
   colon = false;
   /** The value is a list's first element (`"passwords": ["…"]`, `params: [ "…" ]`). */
   list = false;
+  /** Where a `[` after the separator was read (the next byte says if a list opened), or -1. */
+  listAt = -1;
   /** The value is the text of the element named after the keyword, after its attributes. */
   elementText = false;
   /** Vendor mode: a YAML block was entered (at most one level). */
@@ -1102,10 +1104,25 @@ class AssignmentCandidate implements Candidate {
           // Prose quoting code (`pw=" read 2.2"`): a quoted secret never starts with a blank.
           if (BLANK[byte] === 1 && this.quote !== 0 && this.quote !== 0x3c) return Verdict.Reject;
           // A list after the separator: its first element is the value, if it looks like a
-          // token (code lists names: `currentToken = ['at-word', …]`).
-          if (byte === 0x5b && this.quote === 0 && !this.list && (this.colon || this.equals)) {
+          // token (code lists names: `currentToken = ['at-word', …]`). Only a quote, a blank
+          // or an escape after the `[` opens one; anything else makes it the value's first
+          // byte (`PASSWORD=[x…`).
+          if (this.listAt === here - 1) {
+            this.listAt = -1;
+            if (QUOTES[byte] !== 1 && SPACE[byte] !== 1 && byte !== 0x5c) {
+              this.value = [0x5b];
+              this.phase = Phase.Held;
+              continue;
+            }
             this.list = true;
             this.strict = true;
+          } else if (
+            byte === 0x5b &&
+            this.quote === 0 &&
+            !this.list &&
+            (this.colon || this.equals)
+          ) {
+            this.listAt = here;
             return Verdict.Hold;
           }
           // `"name": "API_TOKEN",\n  "value": …` (pretty-printed JSON): line breaks too.
