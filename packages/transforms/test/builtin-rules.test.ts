@@ -460,6 +460,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "hook: [REDACTED:teams-webhook]\nq=x%20[REDACTED:teams-webhook]&y=1\n",
   ],
   [
+    // A flag named `--key` alone, when its value is random.
+    "key-assignment",
+    "mix hex.organization auth acme --key 126d49fb3014bd26457471ebae97c625\ntool --key=Zq8vLm2Rx4Tn6Wp3Ys9Kd1 -v\n",
+    "126d49fb3014bd26457471ebae97c625",
+    "mix hex.organization auth acme --key [REDACTED:key-assignment]\ntool --key=[REDACTED:key-assignment] -v\n",
+  ],
+  [
     // A network device's configuration: the word after the command, past its type digit.
     "network-device-secret",
     "snmp-server community S3cretComm RW 99\ntacacs-server key 7 045802150C2E\n key-string 0 Kc9!chain\ncrypto isakmp key Ik3yPsk! address 10.0.0.1\n",
@@ -1794,6 +1801,8 @@ const BENIGN = [
   // Prose about a device's commands, a default community, a type with no value; prose
   // after `password` and a blank (an address, a hash's name, a URL).
   "the key-string command sets it\nsnmp-server community public RO\ntacacs-server key 7\npassword for root@localhost1\npassword hash sha256:abc123def",
+  // `--key` with a path, a name, or a longer flag's name.
+  "curl --key ./tls.key --cert x\ntool --key mykey\ntool --key-id 126d49fb3014bd26457471ebae97c625",
   // A list of words or variables after a keyword; a call's parameters that name things.
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // An element named for a secret that is empty, or whose child is no `<value>`.

@@ -2477,11 +2477,13 @@ export function tokenValueCandidate(
   afterColon = false,
   random = false,
   afterEquals = false,
+  nameEnded = false,
 ): Candidate {
   const candidate = new AssignmentCandidate(match, random ? RANDOM_MODE : VENDOR_MODE);
   // The anchor ended with the name's `:` (`License key:`) or `=` (`acme KEY=`): the value
-  // comes next.
-  if (afterColon) candidate.phase = Phase.AfterColon;
+  // comes next; or it is the whole name (`--key`): a separator comes next.
+  if (nameEnded) candidate.phase = Phase.AfterName;
+  else if (afterColon) candidate.phase = Phase.AfterColon;
   else if (afterEquals) {
     candidate.phase = Phase.AfterEquals;
     candidate.equals = true;

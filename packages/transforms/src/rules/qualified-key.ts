@@ -197,7 +197,29 @@ export function qualifiedKeyRules(
     rule(["key:", "Key:", "KEY:"], bytesBut([" "]), true),
     // The same words apart with a `=` (`loading acme KEY=…`, `mailer key = …`).
     rule(["key=", "Key=", "KEY=", "key =", "Key =", "KEY ="], bytesBut([" "]), false, true),
+    flagKeyRule(name),
   ];
+}
+
+/**
+ * A flag named `--key` alone (`mix hex.organization auth acme --key <hex>`), after a blank:
+ * its value when random, as after an unlisted word (a path, `--key ./tls.key`, stays; a
+ * longer flag, `--key-id`, is none).
+ */
+function flagKeyRule(name: string): MatcherRule {
+  return withNotBefore(
+    {
+      kind: "matcher",
+      name,
+      anchors: ["--key"],
+      maxLength: DECIDE + 16,
+      start(match) {
+        if (match.before >= 0 && match.before !== 0x20 && match.before !== 0x09) return undefined;
+        return tokenValueCandidate({ ...match, before: DASH }, false, true, false, true);
+      },
+    },
+    bytesBut([" ", "\t"]),
+  );
 }
 
 /** Every byte but `chars` (1 each): what rules an anchor out when it stands before it. */
