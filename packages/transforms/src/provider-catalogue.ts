@@ -127,7 +127,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "aws", rule: "aws-access-key-id", prefixes: ["A3T"], body: "A-Z0-9", minBody: 17, maxBody: 17, shape: "A3TA{16:A-Z2-7}" },
   { family: "github", rule: "github-token", prefixes: ["ghp_", "gho_", "ghu_", "ghr_"], body: B62, minBody: 30, shape: "%{36:A-Za-z0-9}", checksum: "crc32-base62" },
   { family: "github", rule: "github-token", prefixes: ["ghs_"], body: "A-Za-z0-9_.-", minBody: 30, shape: "%{36:A-Za-z0-9}", checksum: "crc32-base62" },
-  { family: "github", rule: "github-token", prefixes: ["github_pat_"], body: "A-Za-z0-9_", minBody: 40, shape: "github_pat_11{20:A-Z0-9}_{59:A-Za-z0-9}" },
+  // A fine-grained token's prefix is long enough to need no boundary (`ourgithub_pat_…`).
+  { family: "github", rule: "github-token", prefixes: ["github_pat_"], boundary: false, body: "A-Za-z0-9_", minBody: 40, shape: "github_pat_11{20:A-Z0-9}_{59:A-Za-z0-9}" },
   { family: "gitlab", rule: "gitlab-token", prefixes: [ "glpat-", "glrt-", "glcbt-", "gldt-", "glft-", "glimt-", "glsoat-", "glffct-", "GR1348941", ], body: "A-Za-z0-9_.-", minBody: 20, shape: "%{20:A-Za-z0-9_-}" },
   { family: "gitlab", rule: "gitlab-token", prefixes: ["glpat-"], body: "A-Za-z0-9_.-", minBody: 20, shape: "glpat-{27:A-Za-z0-9_-}.01.{9:a-z0-9}" },
   { family: "gitlab", rule: "gitlab-token", prefixes: ["glptt-"], body: "A-Za-z0-9_.-", minBody: 20, shape: "glptt-{40:a-f0-9}" },
@@ -152,8 +153,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "google", rule: "google-oauth", prefixes: ["ya29."], body: URLSAFE, minBody: 20, shape: "ya29.{120:A-Za-z0-9_-}" },
   { family: "google", rule: "google-oauth", prefixes: ["1//0"], body: URLSAFE, minBody: 30, shape: "1//0{60:A-Za-z0-9_-}" },
   { family: "google", rule: "google-oauth", prefixes: ["GOCSPX-"], body: URLSAFE, minBody: 24, shape: "GOCSPX-{28:A-Za-z0-9_-}" },
-  { family: "huggingface", rule: "huggingface-token", prefixes: ["hf_", "api_org_"], body: "A-Za-z", minBody: 30, maxBody: 40, mixed: true, shape: "%{34:A-Za-z}" },
-  { family: "azure", rule: "azure-client-secret", boundary: false, lead: 3, leadBody: "A-Za-z0-9_~.", prefixes: ["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"], body: "A-Za-z0-9_~.-", minBody: 28, maxBody: 40, shape: "{3:A-Za-z0-9}%" + "{34:A-Za-z0-9_~.-}" },
+  { family: "huggingface", rule: "huggingface-token", prefixes: ["hf_", "api_org_"], body: B62, minBody: 30, maxBody: 40, mixed: true, shape: "%{34:A-Za-z}" },
+  { family: "azure", rule: "azure-client-secret", boundary: false, lead: 3, leadBody: "A-Za-z0-9_~.-", prefixes: ["0Q~", "1Q~", "2Q~", "3Q~", "4Q~", "5Q~", "6Q~", "7Q~", "8Q~", "9Q~"], body: "A-Za-z0-9_~.-", minBody: 28, maxBody: 40, shape: "{3:A-Za-z0-9}%" + "{34:A-Za-z0-9_~.-}" },
   { family: "azure", rule: "azure-storage-key", prefixes: ["AccountKey=", "SharedAccessKey=", "AccessKey="], body: B64, minBody: 32, keepPrefix: true, shape: "DefaultEndpointsProtocol=https;AccountName=acct;%" + "{86:A-Za-z0-9+/}==;EndpointSuffix=core.windows.net" },
   { family: "hashicorp", rule: "vault-token", prefixes: ["hvs.", "hvb.", "hvr."], body: URLSAFE, minBody: 24, shape: "%{90:A-Za-z0-9_-}" },
   { family: "hashicorp", rule: "terraform-token", prefixes: [".atlasv1."], lead: 14, body: "A-Za-z0-9_=-", minBody: 60, shape: "{14:A-Za-z0-9}%{67:A-Za-z0-9_=-}" },
@@ -455,6 +456,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Azure Storage and Cosmos DB account keys in the identifiable format: 88 characters of
   // base64, the signature `+ASt` / `ACDb` at positions 77–80, then 6 characters and `==`.
   { family: "azure", rule: "azure-access-key", prefixes: ["+ASt", "ACDb"], lead: 76, leadBody: "A-Za-z0-9+/", body: B64, minBody: 6, maxBody: 8, shape: "{76:A-Za-z0-9+/}%{6:A-Za-z0-9}==" },
+  // Maven's encrypted master password (`settings-security.xml`), braces and all.
+  { family: "maven", rule: "maven-master-password", prefixes: ["<master>"], body: "A-Za-z0-9+/={}", innerEquals: true, needs: "{", minBody: 24, maxBody: 256, keepPrefix: true, shape: "%{1:{}{43:A-Za-z0-9+/}=}</master>" },
   // Laravel's application key, as `php artisan key:generate` writes it to `.env`: 32 random
   // bytes in base64 after `base64:` (the name stays).
   { family: "laravel", rule: "laravel-app-key", prefixes: ["APP_KEY=base64:"], body: B64, minBody: 40, maxBody: 64, keepPrefix: true, shape: "%{43:A-Za-z0-9+/}=" },

@@ -503,11 +503,11 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "<AutoLogon><Password><Value>[REDACTED:secret-assignment]</Value><PlainText>false</PlainText></Password></AutoLogon>\n<AdminPassword>\n  <Value>[REDACTED:secret-assignment]</Value>\n</AdminPassword>\n",
   ],
   [
-    // A kebab-case key and a spaced `=` (TOML, INI): not a flag's value after a blank.
+    // A kebab-case key and a spaced `=` (TOML, INI) or `:`: not a flag's value after a blank.
     "secret-assignment",
-    'api-token = "Gq9Lz2Xpq7"\ndb-password = Gq9Lz2Xpq7\n',
+    'api-token = "Gq9Lz2Xpq7"\ndb-password = Gq9Lz2Xpq7\nIBM-API-KEY : "Gq9Lz2Xpq7"\n',
     "Gq9Lz2Xpq7",
-    'api-token = "[REDACTED:secret-assignment]"\ndb-password = [REDACTED:secret-assignment]\n',
+    'api-token = "[REDACTED:secret-assignment]"\ndb-password = [REDACTED:secret-assignment]\nIBM-API-KEY : "[REDACTED:secret-assignment]"\n',
   ],
   [
     // A value that starts with `%` but is no placeholder's (`%s`, `%(pw)s`, `%PW%`).
@@ -519,9 +519,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   [
     // `key` after a word, with `=`: a vendor's name or any word, when the value is random.
     "key-assignment",
-    "[info] loading acme KEY=Zq8vLm2Rx4Tn6Wp3Ys9Kd1 from env\nmailer key = 'Hx7Lm2Qp9Rt4Vw6Yz3Bn8'\n[debug] Using Key=Zq8vLm2Rx4Tn6Wp3Ys9Kd1\nacmecorp key: Zq8vLm2Rx4Tn6Wp3Ys9Kd1\n",
+    "[info] loading acme KEY=Zq8vLm2Rx4Tn6Wp3Ys9Kd1 from env\nmailer key = 'Hx7Lm2Qp9Rt4Vw6Yz3Bn8'\n[debug] Using Key=Zq8vLm2Rx4Tn6Wp3Ys9Kd1\nacmecorp key: Zq8vLm2Rx4Tn6Wp3Ys9Kd1\nsoftlayer_key:Zq8vLm2Rx4Tn6Wp3Ys9Kd1\n",
     "Zq8vLm2Rx4Tn6Wp3Ys9Kd1",
-    "[info] loading acme KEY=[REDACTED:key-assignment] from env\nmailer key = '[REDACTED:key-assignment]'\n[debug] Using Key=[REDACTED:key-assignment]\nacmecorp key: [REDACTED:key-assignment]\n",
+    "[info] loading acme KEY=[REDACTED:key-assignment] from env\nmailer key = '[REDACTED:key-assignment]'\n[debug] Using Key=[REDACTED:key-assignment]\nacmecorp key: [REDACTED:key-assignment]\nsoftlayer_key:[REDACTED:key-assignment]\n",
   ],
   [
     // Code Climate's test reporter id, a secret by its documentation.
@@ -1801,6 +1801,8 @@ const BENIGN = [
   // Prose about a device's commands, a default community, a type with no value; prose
   // after `password` and a blank (an address, a hash's name, a URL).
   "the key-string command sets it\nsnmp-server community public RO\ntacacs-server key 7\npassword for root@localhost1\npassword hash sha256:abc123def",
+  // A key's unspaced `:` before a name or a field (`redis_key:user:1234`), an ARN's fields.
+  "redis_key:user:1234:session foo_key:bar aws:iam::123456789012:role/x",
   // `--key` with a path, a name, or a longer flag's name.
   "curl --key ./tls.key --cert x\ntool --key mykey\ntool --key-id 126d49fb3014bd26457471ebae97c625",
   // A list of words or variables after a keyword; a call's parameters that name things.

@@ -939,9 +939,11 @@ class AssignmentCandidate implements Candidate {
             this.from = here + 1;
             return Verdict.Hold;
           }
-          // `aws:iam::…` is a name, not an assignment (see `VENDOR_VALUE_START`).
+          // `aws:iam::…` is a name, not an assignment (see `VENDOR_VALUE_START`); a key's
+          // random value may follow its `:` right away (`softlayer_key:<token>`).
           if (
             this.mode.vendor &&
+            this.mode.random !== true &&
             VENDOR_VALUE_START[byte] !== 1 &&
             byte !== 0x3d && // `:=`, Go's and Make's
             byte !== 0x3a // `::=`
@@ -1029,6 +1031,13 @@ class AssignmentCandidate implements Candidate {
               this.phase = Phase.AfterEquals;
               this.spacedEquals = true;
               this.equals = true;
+              return Verdict.Hold;
+            }
+            // `IBM-API-KEY : "…"`: a kebab-case key and a spaced `:`, no flag either.
+            if (byte === 0x3a) {
+              this.flag = false;
+              this.strict = false;
+              this.phase = Phase.AfterColon;
               return Verdict.Hold;
             }
           }
