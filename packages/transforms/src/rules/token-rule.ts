@@ -18,7 +18,7 @@ import { SpoolError } from "@spool/core/errors";
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { ALNUM, byteSet, classBodyProblem, DIGIT, HEX_VALUE } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
-import { withNotBefore } from "./not-before.js";
+import { withNotAfter, withNotBefore } from "./not-before.js";
 
 /**
  * What {@link tokenRule} takes: the shape of a prefix + alphabet credential.
@@ -184,7 +184,9 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     const inRun = !keepPrefix && body[b] === 1 && !AFTER_SEPARATOR[b];
     if (boundary && (ALNUM[b] === 1 || inRun)) ruledOut[b] = 1;
   }
-  return withNotBefore(rule, ruledOut);
+  // The bytes after a prefix that end the token at once, too short (no body byte, no `%XX`).
+  const firstOut = Uint8Array.from(body, (b, i) => (b === 1 || (encoded && i === 0x25) ? 0 : 1));
+  return withNotAfter(withNotBefore(rule, ruledOut), firstOut);
 }
 
 /** The bytes one of which the body must hold (`needs`, `mixed`), or null. */
