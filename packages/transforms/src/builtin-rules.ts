@@ -10,6 +10,7 @@
  * ```
  */
 import type { RedactionRule } from "./rule.js";
+import { ANSIBLE_VAULT_RULE } from "./rules/ansible-vault.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { AZURE_KEY_LIST_RULE } from "./rules/azure-key-list.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
@@ -86,6 +87,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
   NETWORK_CONFIG_RULE,
+  ANSIBLE_VAULT_RULE,
   WORDPRESS_SALT_RULE,
   AZURE_KEY_LIST_RULE,
   URL_USERINFO_RULE,

@@ -467,6 +467,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "mix hex.organization auth acme --key [REDACTED:key-assignment]\ntool --key=[REDACTED:key-assignment] -v\n",
   ],
   [
+    // Ansible Vault's payload, a file's and a YAML value's: each hex line, the rest kept.
+    "ansible-vault",
+    "$ANSIBLE_VAULT;1.1;AES256\n61323365393932313636656637656139373966373863383832386161366531353738383565313137\n6136376136613337353930643666\ndb_password: !vault |\n    $ANSIBLE_VAULT;1.2;AES256;prod\n    3637383664333662663964353434653862376662\n    3363\nnext: 1\n",
+    "61323365393932313636656637656139",
+    "$ANSIBLE_VAULT;1.1;AES256\n[REDACTED:ansible-vault]\n[REDACTED:ansible-vault]\ndb_password: !vault |\n    $ANSIBLE_VAULT;1.2;AES256;prod\n    [REDACTED:ansible-vault]\n    [REDACTED:ansible-vault]\nnext: 1\n",
+  ],
+  [
     // A network device's configuration: the word after the command, past its type digit.
     "network-device-secret",
     "snmp-server community S3cretComm RW 99\ntacacs-server key 7 045802150C2E\n key-string 0 Kc9!chain\ncrypto isakmp key Ik3yPsk! address 10.0.0.1\n",
@@ -1803,6 +1810,8 @@ const BENIGN = [
   "the key-string command sets it\nsnmp-server community public RO\ntacacs-server key 7\npassword for root@localhost1\npassword hash sha256:abc123def",
   // A key's unspaced `:` before a name or a field (`redis_key:user:1234`), an ARN's fields.
   "redis_key:user:1234:session foo_key:bar aws:iam::123456789012:role/x",
+  // A vault header with no payload under it, or a short first line.
+  "$ANSIBLE_VAULT;1.1;AES256\nnot hex here\n$ANSIBLE_VAULT;1.1;AES256\nabc123\n",
   // `--key` with a path, a name, or a longer flag's name.
   "curl --key ./tls.key --cert x\ntool --key mykey\ntool --key-id 126d49fb3014bd26457471ebae97c625",
   // A list of words or variables after a keyword; a call's parameters that name things.
