@@ -416,6 +416,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "xendit", rule: "xendit-key", prefixes: ["xnd_production_", "xnd_development_"], body: URLSAFE, minBody: 30, maxBody: 64, shape: "%{48:A-Za-z0-9}" },
   { family: "cockroach", rule: "cockroachdb-key", prefixes: ["CCDB1_"], body: "A-Za-z0-9_", minBody: 50, maxBody: 80, mixed: true, shape: "%{22:A-Za-z0-9}_{40:A-Za-z0-9}" },
   { family: "builderio", rule: "builderio-private-key", prefixes: ["bpk-"], body: "a-f0-9", minBody: 32, maxBody: 32, shape: "%{32:a-f0-9}" },
+  // BestTime's private API keys (its `pub_` keys are public).
+  { family: "besttime", rule: "besttime-key", prefixes: ["pri_"], body: "a-f0-9", minBody: 32, maxBody: 32, shape: "%{32:a-f0-9}" },
   // Fireworks AI, Friendli, Fleetbase, Ionic, Dub, DryRun Security; Devin's API keys (base64
   // after `apk_` / `apk_user_`) and its `cog_` tokens (base32).
   { family: "fireworks", rule: "fireworks-key", prefixes: ["fw_"], body: B62, minBody: 20, maxBody: 48, mixed: true, shape: "%{24:A-Za-z0-9}" },
