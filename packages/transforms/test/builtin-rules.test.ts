@@ -1919,6 +1919,17 @@ describe("built-in rules", () => {
     checkEverySplit(compiled, Buffer.from(text), 3);
   });
 
+  it("redacts an Ansible Vault payload's lines and a device's secrets, however split", () => {
+    const text =
+      "db: !vault |\r\n  $ANSIBLE_VAULT;1.1;AES256\r\n  6132336539393231363665663765613937396637\r\n  6136\r\n" +
+      '{"cfg":"snmp-server community S3cretComm RW\\nkey-string 7 045802150C2E\\n"}\n';
+    const expected =
+      "db: !vault |\r\n  $ANSIBLE_VAULT;1.1;AES256\r\n  [REDACTED:ansible-vault]\r\n  [REDACTED:ansible-vault]\r\n" +
+      '{"cfg":"snmp-server community [REDACTED:network-device-secret] RW\\nkey-string 7 [REDACTED:network-device-secret]\\n"}\n';
+    expect(redact(text)).toBe(expected);
+    checkEverySplit(compiled, Buffer.from(text), 7);
+  });
+
   it("redacts a sensitive output's value of any shape and keeps the rest, however split", () => {
     const text =
       '{"a": {"sensitive": true, "type": ["object", {"p": "string"}], "value": {"p": "x\\"}"}},\n' +
