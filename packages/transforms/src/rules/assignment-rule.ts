@@ -1371,11 +1371,12 @@ class AssignmentCandidate implements Candidate {
    * sibling's key, a type, a word of prose…) and what comes next.
    */
   valueEnded(byte: number, here: number): Verdict {
-    if (this.pairComma && this.quote !== 0 && isValueWord(this.value)) {
+    const pairKey = this.pairComma && this.quote !== 0 ? pairKeyOf(this.value) : undefined;
+    if (pairKey !== undefined) {
       // `"name": "API_TOKEN", "value": "…"`: the quoted word after the name was the
       // key of its sibling; its `:` follows.
       this.enterSibling(0, 0);
-      this.word = spells(this.value, "params") ? "params" : "value";
+      this.word = pairKey;
       this.wordEnded = true;
       return Verdict.Hold;
     }
@@ -2354,11 +2355,13 @@ function isTokenPart(part: string): boolean {
 }
 
 /**
- * `value` or `params`, any case: a quoted word that may be a name/value pair's key (or a
- * JSON-RPC call's parameters after its method, `"method": "auth.login_with_api_key"`).
+ * `value` or `params` (any case, returned lowercase) when the quoted word may be a
+ * name/value pair's key (or a JSON-RPC call's parameters after its method,
+ * `"method": "auth.login_with_api_key"`), else `undefined`.
  */
-function isValueWord(word: readonly number[]): boolean {
-  return spells(word, "value") || spells(word, "params");
+function pairKeyOf(word: readonly number[]): string | undefined {
+  if (spells(word, "value")) return "value";
+  return spells(word, "params") ? "params" : undefined;
 }
 
 /** The bytes spell `lower` (a lowercase word) in any case. */
@@ -2478,28 +2481,32 @@ const NOT_ALNUM = byteSet("\x00-/:-@[-`{-\xff");
 /**
  * A candidate read as after a vendor's name (the value must look like a token, and no word
  * of the name after the anchor may say it is an id, a URL, a file…), for rules that decide
- * at the anchor whether the name is sensitive (see `qualified-key.ts`); `afterColon`: the
- * anchor ends with the name's `:`.
+ * at the anchor whether the name is sensitive (see `qualified-key.ts`); `random`: the value
+ * must also be random (after a word no list knows); `anchorEnds`: see {@link AnchorEnds}.
  */
 export function tokenValueCandidate(
   match: AnchorMatch,
-  afterColon = false,
   random = false,
-  afterEquals = false,
-  nameEnded = false,
+  anchorEnds: AnchorEnds = "in-name",
 ): Candidate {
   const candidate = new AssignmentCandidate(match, random ? RANDOM_MODE : VENDOR_MODE);
   // The anchor ended with the name's `:` (`License key:`) or `=` (`acme KEY=`): the value
   // comes next; or it is the whole name (`--key`): a separator comes next.
-  if (nameEnded) candidate.phase = Phase.AfterName;
-  else if (afterColon) candidate.phase = Phase.AfterColon;
-  else if (afterEquals) {
+  if (anchorEnds === "name") candidate.phase = Phase.AfterName;
+  else if (anchorEnds === "colon") candidate.phase = Phase.AfterColon;
+  else if (anchorEnds === "equals") {
     candidate.phase = Phase.AfterEquals;
     candidate.equals = true;
     candidate.spacedEquals = match.anchor.endsWith(" =");
   }
   return candidate;
 }
+
+/**
+ * Where a {@link tokenValueCandidate}'s anchor ends: inside the name (more of it may
+ * follow), at the name's end (a separator follows), or with its `:` or `=`.
+ */
+export type AnchorEnds = "in-name" | "name" | "colon" | "equals";
 
 const VENDOR_MODE: Mode = { vendor: true, boundary: false, wholeWord: false };
 const RANDOM_MODE: Mode = { ...VENDOR_MODE, random: true };

@@ -160,9 +160,8 @@ export function qualifiedKeyRules(
             const kebab = match.anchor.startsWith("-");
             return tokenValueCandidate(
               kebab ? { ...match, before: DASH } : match,
-              afterColon,
               !words.has(word),
-              afterEquals,
+              afterColon ? "colon" : afterEquals ? "equals" : "in-name",
             );
           },
         },
@@ -215,7 +214,7 @@ function flagKeyRule(name: string): MatcherRule {
       maxLength: DECIDE + 16,
       start(match) {
         if (match.before >= 0 && match.before !== 0x20 && match.before !== 0x09) return undefined;
-        return tokenValueCandidate({ ...match, before: DASH }, false, true, false, true);
+        return tokenValueCandidate({ ...match, before: DASH }, true, "name");
       },
     },
     bytesBut([" ", "\t"]),
