@@ -115,6 +115,7 @@ export class CandidateSet {
       this.starts++;
       const cand = anchor.start(match, this.input, at);
       if (cand === undefined) continue;
+      const skip = cand.skip;
       this.live.push({
         cand,
         rule: anchor.rule,
@@ -123,9 +124,9 @@ export class CandidateSet {
         front: clampFront(at + cand.from, at - lead, pos),
         maxLength: anchor.maxLength,
         next: pos,
-        skips: this.useSkip && cand.skip !== undefined,
+        skips: this.useSkip && skip !== undefined,
         nextOf: cand.next,
-        skipOf: cand.skip,
+        skipOf: skip,
         last: -1,
         skipFrom: 0,
         skipGap: 1,
