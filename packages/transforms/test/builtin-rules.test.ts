@@ -163,6 +163,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8",
     "root password set to [REDACTED:secret-assignment]\nAdmin password was changed to: [REDACTED:secret-assignment]\n",
   ],
+  // A tool's report of a credential it made: a participle and a `:`, the value random.
+  [
+    "secret-assignment",
+    "New token created: tk9Qx2Lm8Np4Zr7Wv3\nAPI key generated: tk9Qx2Lm8Np4Zr7Wv3\n",
+    "tk9Qx2Lm8Np4Zr7Wv3",
+    "New token created: [REDACTED:secret-assignment]\nAPI key generated: [REDACTED:secret-assignment]\n",
+  ],
   // A query string encoded once more: `%3D` after the keyword, the value up to `%26`.
   [
     "secret-assignment",
@@ -1772,6 +1779,10 @@ const BENIGN = [
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
   "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",
+  // What a tool says of a credential it made, where no random value follows; names that
+  // say when it was made.
+  "Token created: 2024-05-01T12:00:00Z\nSecret created: projects/123/secrets/db-pass\nAPI key created: 3 keys\nToken generated: in 5ms\npassword generated: hunter2hunter",
+  "ACCESS_TOKEN_CREATED: 2024-05-01\ntokenCreated: 1714564800\npassword_updated_at=1714564800\nTOKEN_ISSUED=2024-05-01T12:00:00Z",
   "REST_API=enabled USE_API=v2 PUBLIC_API=https://api.example.com/v1 x_api_version=2 GET /api/v1/x",
   "a password is generated for each user\nthe password is generated for root@localhost:",
   '<password value=""/> <apiToken value="$TOKEN"/> password value="abc123def456"',

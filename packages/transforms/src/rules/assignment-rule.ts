@@ -177,7 +177,8 @@ const NOT_SECRET_WORDS = new Set(
     "validation manager ref refs usage prefix suffix location lifetime duration interval complexity " +
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
     "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
-    "errors err exception handler start end index idx pos offset id ids variable"
+    "errors err exception handler start end index idx pos offset id ids variable created " +
+    "updated issued modified"
   ).split(" "),
 );
 /** Words of a vendor-context name that say it is not a credential. */
@@ -378,6 +379,8 @@ class AssignmentCandidate implements Candidate {
   triple = 0;
   /** The value follows prose's `is` (`the password is …`). */
   prose = false;
+  /** The value follows a tool's report that it made it (`Token created: X`): it must be random. */
+  made = false;
   /** The value was quoted after the name and a blank (`password "…"`). */
   blankQuoted = false;
   /** The name is the keyword's plural (`credentials`): the value must look like a token. */
@@ -748,12 +751,20 @@ class AssignmentCandidate implements Candidate {
               return Verdict.Hold;
             }
             // Prose that gives the value: `Your password is: X` (read as after a `:`), `the
-            // admin password is X` (the value must look like a token, as after a space).
-            if (this.spaced && (byte === 0x3a || BLANK[byte] === 1) && isIsWord(this.value)) {
+            // admin password is X` (the value must look like a token, as after a space), and
+            // a tool's report of a credential it made, `New token created: X`, `API key
+            // generated: X` (a token too).
+            const made = byte === 0x3a && isMadeWord(this.value);
+            if (
+              this.spaced &&
+              (byte === 0x3a || BLANK[byte] === 1) &&
+              (made || isIsWord(this.value))
+            ) {
               this.value = [];
               this.count = 0;
               this.from = here + 1;
-              this.strict = byte !== 0x3a;
+              this.strict = byte !== 0x3a || made;
+              this.made = made;
               this.prose = true;
               this.phase = byte === 0x3a ? Phase.AfterColon : Phase.ValueStart;
               return Verdict.Hold;
@@ -1953,7 +1964,8 @@ class AssignmentCandidate implements Candidate {
       else if ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a) letter = true;
       else if (b !== 0x5f && b !== 0x2d) sign = true;
     }
-    if (this.mode.random === true && digitSwitches(v) < RANDOM_SWITCHES) return false;
+    if ((this.mode.random === true || this.made) && digitSwitches(v) < RANDOM_SWITCHES)
+      return false;
     if (this.narrowed(complete) || this.neverSecret(v, complete, unquoted, digit, sign))
       return false;
     if (!sign && digit && letter) {
@@ -2240,10 +2252,22 @@ function otherQuote(quote: number): number {
   return quote === 0x22 ? 0x27 : quote === 0x27 ? 0x22 : -1;
 }
 
-/** True when `word` is `is` (`password is: X`). */
 /** `for` (`password for user X is …`). */
 function isForWord(word: readonly number[]): boolean {
   return word.length === 3 && word[0] === 0x66 && word[1] === 0x6f && word[2] === 0x72;
+}
+
+/**
+ * Words with which a tool reports a credential it made, before a `:` and the value (`Token
+ * created: X`), lowercase.
+ */
+const MADE = new Set("created generated issued regenerated rotated".split(" "));
+
+/** True when `word` is one of {@link MADE}, in any case. */
+function isMadeWord(word: readonly number[]): boolean {
+  return (
+    word.length >= 6 && word.length <= 11 && MADE.has(String.fromCharCode(...word).toLowerCase())
+  );
 }
 
 /** Verbs between a keyword and the `to` before its value (`password was changed to X`). */
@@ -2256,6 +2280,7 @@ function isVerbWord(word: readonly number[]): boolean {
   return word.length <= MAX_VERB && word.length >= 3 && VERBS.has(String.fromCharCode(...word));
 }
 
+/** True when `word` is `is` (`password is: X`). */
 function isIsWord(word: readonly number[]): boolean {
   return word.length === 2 && word[0] === 0x69 && word[1] === 0x73;
 }
