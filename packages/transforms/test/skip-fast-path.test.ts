@@ -36,6 +36,11 @@ const FRAGMENTS = [
   "aws_secret_access_key = ",
   "://",
   "https://user:pw@host/",
+  // A keyword as a URL's user: its password ends at the `@`, however long (past the bytes
+  // a value is judged on).
+  "https://x-access-token:",
+  "https://x-access-token:aB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZ@github.com/o/r",
+  "@github.com/o/r",
   "pat_",
   "-----BEGIN RSA PRIVATE KEY-----\n",
   "-----END RSA PRIVATE KEY-----",

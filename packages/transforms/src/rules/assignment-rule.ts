@@ -2144,7 +2144,9 @@ class AssignmentCandidate implements Candidate {
     if (this.phase === Phase.Unquoted && this.quote === 0) {
       // The next byte decides what a held `;` or backslash is.
       if (this.semi >= 0 || this.backslash >= 0) return start;
-      while (i < end && VALUE_RUN[input[i]!] === 1) i++;
+      // A URL's password ends at the `@` (`next` reads it: `endsValue`).
+      if (this.urlUser) while (i < end && VALUE_RUN[input[i]!] === 1 && input[i] !== 0x40) i++;
+      else while (i < end && VALUE_RUN[input[i]!] === 1) i++;
     } else if (this.phase === Phase.Quoted && (this.semi >= 0 || this.backslash >= 0)) {
       return start;
     } else if (this.phase === Phase.Quoted && this.escapedQuote) {
