@@ -278,6 +278,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2x",
     "localhost:6432:*:app:[REDACTED:pgpass-password]\n",
   ],
+  // Inside a string inside a string its line ends at `\\n`: the next line stays.
+  [
+    "pgpass-password",
+    '{"r":"{\\"log\\":\\"db:5432:app:deploy:Vq7pLm2xZ9wR\\\\nnext line\\"}"}',
+    "Vq7pLm2xZ9wR",
+    '{"r":"{\\"log\\":\\"db:5432:app:deploy:[REDACTED:pgpass-password]\\\\nnext line\\"}"}',
+  ],
   // R's `<-` and `<<-` before a string.
   [
     "secret-assignment",

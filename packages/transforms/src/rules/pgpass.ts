@@ -4,7 +4,7 @@
  * `:` and `\` inside a field are escaped (`\:`, `\\`). Anchored at the port field, `5432`
  * (PostgreSQL's port; `15432` too), `6432` (PgBouncer's) or `*`, the rule reads two more fields
  * (no blank, no unescaped `:`) and redacts the password to the end of its line (or of the
- * string the line is escaped in: `\n`, `\r`, `\t`, `\"`); an unescaped `:` in it, an empty
+ * string the line is escaped in, once or more: `\n`, `\\n`, `\r`, `\t`, `\"`); an unescaped `:` in it, an empty
  * one, one without a letter or a digit (an IPv6 wildcard, `*:*:*:*:*:*:*:*`) or a line past
  * {@link MAX_LINE} bytes says it is no such line. The host before the
  * anchor stays (it is read as written, never held).
@@ -41,7 +41,9 @@ class PgpassCandidate implements Candidate {
   /** Fields done after the port: 0 reading the database, 1 the user, 2 the password. */
   private field = 0;
   private length = 0;
-  private escaped = false;
+  /** Backslashes in a row just read, and where the run began. */
+  private slashes = 0;
+  private slashFrom = 0;
   /** The password holds a letter or a digit (`*:*:*:*:*`, an IPv6 wildcard, is no line). */
   private alnum = false;
 
@@ -53,16 +55,23 @@ class PgpassCandidate implements Candidate {
   next(byte: number): Verdict {
     const here = ++this.here;
     if (here > MAX_LINE) return Verdict.Reject;
+    if (byte === BACKSLASH) {
+      if (this.slashes++ === 0) this.slashFrom = here;
+      if (this.field < 2) this.from = here + 1;
+      return Verdict.Hold;
+    }
+    const slashes = this.slashes;
+    this.slashes = 0;
+    // A run of backslashes before an escape's letter ends a line escaped inside a string,
+    // once (`\n`) or more (`\\n`, a string inside a string): pgpass's own `\\` is then
+    // read as the escape's, since a line end taken for a password's byte would take the
+    // next line with it.
+    const lineEnd = slashes > 0 && STRING_ESCAPE[byte] === 1;
     if (this.field < 2) {
       this.from = here + 1;
-      if (this.escaped) {
-        this.escaped = false;
-        return STRING_ESCAPE[byte] === 1 ? Verdict.Reject : this.fieldByte();
-      }
-      if (byte === BACKSLASH) {
-        this.escaped = true;
-        return Verdict.Hold;
-      }
+      if (lineEnd) return Verdict.Reject;
+      this.length += slashes >> 1;
+      if (slashes % 2 === 1) return this.fieldByte();
       if (byte === COLON) {
         if (this.length === 0) return Verdict.Reject;
         this.field++;
@@ -71,6 +80,13 @@ class PgpassCandidate implements Candidate {
       }
       return FIELD_END[byte] === 1 ? Verdict.Reject : this.fieldByte();
     }
+    if (lineEnd) return this.close(this.slashFrom);
+    this.length += slashes;
+    // `\:`, `\x`: an escaped byte, the password's own.
+    if (slashes % 2 === 1) {
+      this.length++;
+      return Verdict.Hold;
+    }
     return this.passwordByte(byte, here);
   }
 
@@ -78,18 +94,8 @@ class PgpassCandidate implements Candidate {
     return ++this.length > MAX_FIELD ? Verdict.Reject : Verdict.Hold;
   }
 
-  /** A byte of the password: to the end of its line, `\:` and `\\` its own. */
+  /** An unescaped byte of the password: to the end of its line. */
   private passwordByte(byte: number, here: number): Verdict {
-    if (this.escaped) {
-      this.escaped = false;
-      if (STRING_ESCAPE[byte] === 1) return this.close(here - 1);
-      this.length += 2;
-      return Verdict.Hold;
-    }
-    if (byte === BACKSLASH) {
-      this.escaped = true;
-      return Verdict.Hold;
-    }
     if (byte === 0x0a || byte === 0x0d || byte === 0x22) return this.close(here);
     if (byte === COLON) return Verdict.Reject;
     if (ALNUM[byte] === 1) this.alnum = true;
@@ -106,7 +112,8 @@ class PgpassCandidate implements Candidate {
 
   end(): Verdict {
     if (this.field < 2 || this.length === 0 || !this.alnum) return Verdict.Reject;
-    if (this.escaped) this.to = this.here; // a lone backslash at the end stays
+    // A lone backslash at the end stays (an escape cut short).
+    if (this.slashes % 2 === 1) this.to = this.here;
     return Verdict.Close;
   }
 }
