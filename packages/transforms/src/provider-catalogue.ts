@@ -304,8 +304,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "crypt", rule: "password-hash", prefixes: ["$P$", "$H$"], body: "./A-Za-z0-9", minBody: 31, maxBody: 31, shape: "%B{30:./A-Za-z0-9}" },
   { family: "crypt", rule: "password-hash", prefixes: ["$S$"], body: "./A-Za-z0-9", minBody: 52, maxBody: 52, shape: "%D{51:./A-Za-z0-9}" },
   { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$argon2id$", "$argon2i$", "$argon2d$", "$scrypt$", "$pbkdf2-sha256$", "$pbkdf2-sha512$"], body: "A-Za-z0-9+/=,.$-", minBody: 30, maxBody: 512, shape: "%v=19$m=65536,t=3,p=4$" + "{22:A-Za-z0-9+/}$" + "{43:A-Za-z0-9+/}" },
-  // OpenSSL's `-passin pass:X` / `-passout pass:X`: the password itself on the command line.
-  { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!-&(-~", minBody: 4, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },
+  // OpenSSL's `-passin pass:X` / `-passout pass:X`: the password itself on the command line,
+  // to a blank, a quote or a backslash (a string's escape: `\n` inside a JSON string ends it).
+  { family: "openssl", rule: "openssl-pass", boundary: false, prefixes: ["-passin pass:", "-passout pass:", "-pass pass:", "-passin 'pass:", "-passout 'pass:"], body: "!#-&(-[]-~", minBody: 4, maxBody: 256, keepPrefix: true, shape: "openssl rsa -in key.pem %{12:A-Za-z0-9}" },
   // Developer tools and AI APIs (their documented prefixes and lengths).
   { family: "crates", rule: "crates-io-token", prefixes: ["cio"], body: B62, minBody: 32, maxBody: 36, mixed: true, shape: "%{32:A-Za-z0-9}" },
   { family: "dependency-track", rule: "dependency-track-key", prefixes: ["odt_"], body: "A-Za-z0-9_", minBody: 32, maxBody: 64, mixed: true, shape: "%{32:A-Za-z0-9}" },

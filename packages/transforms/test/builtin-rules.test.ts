@@ -1264,6 +1264,26 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "d2LkV78zLx!t",
     'curl -u "[REDACTED:basic-auth]" https://localhost:9200',
   ],
+  // Inside a JSON string the argument ends at the line's `\n` (`\\n` a string deeper): the
+  // next line stays, as OpenSSL's password and a printed password do.
+  [
+    "basic-auth",
+    '{"log":"curl -u deploy:p4ssw0rd-x\\nnext line"}\n{"r":"{\\"log\\":\\"curl -u deploy:p4ssw0rd-x\\\\nnext line\\"}"}',
+    "p4ssw0rd-x",
+    '{"log":"curl -u [REDACTED:basic-auth]\\nnext line"}\n{"r":"{\\"log\\":\\"curl -u [REDACTED:basic-auth]\\\\nnext line\\"}"}',
+  ],
+  [
+    "openssl-pass",
+    '{"log":"openssl rsa -passin pass:Zx9Kq2Lm8\\nnext line"}',
+    "Zx9Kq2Lm8",
+    '{"log":"openssl rsa -passin pass:[REDACTED:openssl-pass]\\nnext line"}',
+  ],
+  [
+    "mysql-temporary-password",
+    '{"r":"{\\"log\\":\\"A temporary password is generated for root@localhost: k#9QhZu;tQg0w\\\\nnext line\\"}"}',
+    "k#9QhZu;tQg0w",
+    '{"r":"{\\"log\\":\\"A temporary password is generated for root@localhost: [REDACTED:mysql-temporary-password]\\\\nnext line\\"}"}',
+  ],
   [
     "vendor-credential",
     "HEROKU_API=01234567-89ab-4cde-8f01-23456789abcd",

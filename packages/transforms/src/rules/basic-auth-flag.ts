@@ -18,6 +18,8 @@ import { keepShape } from "./kept-shapes.js";
 const SPACE = byteSet(" \t\r\n\v\f");
 /** Shell operators that end an unquoted argument (`-u a:b|jq`, `-u a:b;echo`, `$(… -u a:b)`). */
 const SHELL_END = byteSet(";|&<>)`");
+/** Letters of a string's escapes for a line's end or a tab. */
+const LINE_ESCAPE = byteSet("nrt");
 const MAX_USER = 128;
 const MAX_PASSWORD = 256;
 /** A part of `user:password` that is a placeholder (`$USER`, `${pass}`, `<password>`, `[PASSWORD]`). */
@@ -58,6 +60,8 @@ class BasicAuthCandidate implements Candidate {
   quoteAt = -1;
   /** After `Close`: where the argument ended (a closing quote's offset), or the current byte. */
   to: number | undefined = undefined;
+  /** Where the run of backslashes just read began, or -1. */
+  slashFrom = -1;
 
   constructor(anchorLength: number) {
     this.claim = anchorLength;
@@ -95,6 +99,19 @@ class BasicAuthCandidate implements Candidate {
       this.quoteAt = -1;
       if (QUOTE_CLOSER[byte] === 1) {
         this.value = this.value.slice(0, -1);
+        this.to = at;
+        return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;
+      }
+    }
+    if (byte === 0x5c) {
+      if (this.slashFrom < 0) this.slashFrom = here;
+    } else if (this.slashFrom >= 0) {
+      const at = this.slashFrom;
+      this.slashFrom = -1;
+      // Unquoted, a run of backslashes before `n`, `r` or `t` is a line's end escaped inside
+      // a string (`{"log":"curl -u u:p\nnext"}`, once or more): the argument ends there.
+      if (this.quote === 0 && LINE_ESCAPE[byte] === 1) {
+        this.value = this.value.slice(0, this.value.length - (here - at));
         this.to = at;
         return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;
       }

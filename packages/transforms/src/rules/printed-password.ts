@@ -64,7 +64,9 @@ class PrintedPasswordCandidate implements Candidate {
   private count = 0;
   /** The last byte of the anchor's line that is no blank (the anchor's own, at first). */
   private last: number;
-  private escaped = false;
+  /** Backslashes in a row just read, and where the run began. */
+  private slashes = 0;
+  private slashFrom = 0;
   /** Bytes of `New value:` still to read (the reset's form), or 0. */
   private label: number;
 
@@ -85,19 +87,22 @@ class PrintedPasswordCandidate implements Candidate {
 
   next(byte: number): Verdict {
     const here = ++this.here;
-    if (this.part === Part.Password) return this.passwordByte(byte, here);
-    this.from = here + 1;
-    if (++this.count > MAX_LINE) return Verdict.Reject;
+    const password = this.part === Part.Password;
+    if (!password) this.from = here + 1;
+    if (++this.count > (password ? MAX_PASSWORD : MAX_LINE)) return Verdict.Reject;
+    if (byte === BACKSLASH && this.part !== Part.Account) {
+      if (this.slashes++ === 0) this.slashFrom = here;
+      return Verdict.Hold;
+    }
+    // A run of backslashes before an escape's letter: a line's end inside a string, once
+    // (`\n`) or more (`\\n`, a string inside a string), as a raw one is.
+    const slashes = this.slashes;
+    this.slashes = 0;
+    if (password) return this.passwordByte(byte, here, slashes);
     if (this.part === Part.Account) return this.accountByte(byte);
-    if (this.escaped) {
-      this.escaped = false;
-      // `\n` or `\r` inside a string: a line's end, as a raw one is.
+    if (slashes > 0) {
       if (byte === 0x6e || byte === 0x72) return this.lineEnd();
       return this.part === Part.Line ? this.lineByte(byte) : Verdict.Reject;
-    }
-    if (byte === BACKSLASH) {
-      this.escaped = true;
-      return Verdict.Hold;
     }
     if (byte === 0x0a || byte === 0x0d) return this.lineEnd();
     if (this.part === Part.Line) return this.lineByte(byte);
@@ -111,8 +116,8 @@ class PrintedPasswordCandidate implements Candidate {
     }
     this.part = Part.Password;
     this.from = here;
-    this.count = 0;
-    return this.passwordByte(byte, here);
+    this.count = 1;
+    return this.passwordByte(byte, here, 0);
   }
 
   /** MySQL's account (` root@localhost: `): a blank, no blank in it, then `: `. */
@@ -143,33 +148,28 @@ class PrintedPasswordCandidate implements Candidate {
     return this.label === NEW_VALUE.length || this.label === 0 ? Verdict.Hold : Verdict.Reject;
   }
 
-  /** A byte of the password: to the end of its word. */
-  private passwordByte(byte: number, here: number): Verdict {
-    if (this.escaped) {
-      this.escaped = false;
-      if (STRING_ESCAPE[byte] === 1) return this.close(here - 1);
-      this.count += 2;
-      return this.count > MAX_PASSWORD ? Verdict.Reject : Verdict.Hold;
-    }
-    if (byte === BACKSLASH) {
-      this.escaped = true;
-      return Verdict.Hold;
-    }
-    if (WORD_END[byte] === 1) return this.close(here);
-    return ++this.count > MAX_PASSWORD ? Verdict.Reject : Verdict.Hold;
+  /**
+   * A byte of the password (counted), after `slashes` backslashes: to the end of its word,
+   * an escaped byte its own.
+   */
+  private passwordByte(byte: number, here: number, slashes: number): Verdict {
+    if (slashes > 0 && STRING_ESCAPE[byte] === 1) return this.close(this.slashFrom);
+    if (slashes % 2 === 0 && WORD_END[byte] === 1) return this.close(here);
+    return Verdict.Hold;
   }
 
   /** The password ends at `end` (from the anchor's start, excluded). */
   private close(end: number): Verdict {
-    if (this.count === 0) return Verdict.Reject;
+    if (end <= this.from) return Verdict.Reject;
     this.to = end;
     return Verdict.Close;
   }
 
   end(): Verdict {
-    if (this.part !== Part.Password || this.count === 0) return Verdict.Reject;
-    if (this.escaped) this.to = this.here; // a lone backslash at the end stays
-    return Verdict.Close;
+    if (this.part !== Part.Password || this.here < this.from) return Verdict.Reject;
+    // A lone backslash at the end stays (an escape cut short).
+    if (this.slashes % 2 === 1) this.to = this.here;
+    return this.to === undefined || this.to > this.from ? Verdict.Close : Verdict.Reject;
   }
 }
 
