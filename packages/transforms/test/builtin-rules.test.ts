@@ -1897,6 +1897,16 @@ describe("built-in rules", () => {
     expect(Buffer.concat(out).toString()).toBe(expected);
   });
 
+  it.each(ALL_CASES)(
+    "%s: keeps the line after it, raw and inside a string once or twice (%j)",
+    (_name, text) => {
+      for (let depth = 0, t = `${text}\n\nKeep this line`; depth <= 2; depth++) {
+        expect(redact(t)).toContain("Keep this line");
+        t = JSON.stringify({ log: t });
+      }
+    },
+  );
+
   it.each(SETTINGS)("leaves a setting or code alone: %j", (text) => {
     expect(redact(text)).toBe(text);
   });

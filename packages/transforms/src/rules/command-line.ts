@@ -90,8 +90,9 @@ class CommandLineCandidate implements Candidate {
   inWord = false;
   /** The current word started with `"`, and its closing quote is not read yet. */
   quoted = false;
-  /** The byte before was a backslash (held: `\n` ends the command, `\\host` is a word). */
-  escape = false;
+  /** Backslashes in a row just read, held (`\n` ends the command), and where they began. */
+  slashes = 0;
+  slashFrom = 0;
   /**
    * Offset of a `'` that no `'` of the word opened: it ends the word if a `QUOTE_CLOSER`
    * follows (it closed a string the command stood in: `{'cmd':'mysql -pX','n':1}`), or -1.
@@ -117,13 +118,10 @@ class CommandLineCandidate implements Candidate {
     this.to = undefined;
     if (here >= MAX_LINE) return Verdict.Reject;
     if (this.naming) return this.nameByte(byte, here);
-    if (this.escape) {
-      this.escape = false;
-      if (ESCAPED_BLANK[byte] === 1) return this.endWord(here - 1, false);
-      // Escaped, the byte is the word's (`\"` inside a string, `\\host`), whatever it is.
-      if (this.word.length >= MAX_WORD) return Verdict.Reject;
-      this.word += `\\${String.fromCharCode(byte)}`;
-      return Verdict.Hold;
+    if (this.slashes > 0) {
+      const at = afterSlashes(this, byte, here);
+      if (at >= 0) return this.endWord(at, false);
+      if (at !== GO_ON) return at === HELD ? Verdict.Hold : Verdict.Reject;
     }
     if (this.quoteAt >= 0) {
       const at = this.quoteAt;
@@ -134,7 +132,8 @@ class CommandLineCandidate implements Candidate {
       }
     }
     if (byte === BACKSLASH) {
-      this.escape = true;
+      this.slashes = 1;
+      this.slashFrom = here;
       if (!this.inWord) this.startWord(here, "");
       return Verdict.Hold;
     }
@@ -218,7 +217,7 @@ class CommandLineCandidate implements Candidate {
 
   end(): Verdict {
     if (!this.inWord || this.naming) return Verdict.Reject;
-    if (this.escape) this.word += "\\";
+    this.word += "\\".repeat(this.slashes);
     if (this.quoteAt >= 0) {
       this.word = this.word.slice(0, -1);
       return this.endWord(this.quoteAt, false);
@@ -242,6 +241,33 @@ function evenApostrophes(word: string): boolean {
   let n = 0;
   for (let i = word.indexOf("'"); i >= 0; i = word.indexOf("'", i + 1)) n++;
   return n % 2 === 0;
+}
+/** {@link afterSlashes}: a byte as any other; held (escaped, or the run goes on); too long. */
+const GO_ON = -1;
+const HELD = -2;
+const TOO_LONG = -3;
+
+/**
+ * A byte after `c.slashes` backslashes in an argument: the offset where a line's end escaped
+ * inside a string ends the word, or {@link GO_ON}, {@link HELD}, {@link TOO_LONG}. `\n` ends
+ * the command; so does `\\n` inside a word (a line's end inside a string inside a string),
+ * where at a word's start it is a UNC path's (`\\nas\share`).
+ */
+function afterSlashes(c: CommandLineCandidate, byte: number, here: number): number {
+  if (byte === BACKSLASH) {
+    c.slashes++;
+    return HELD;
+  }
+  const run = c.slashes;
+  c.slashes = 0;
+  if (ESCAPED_BLANK[byte] === 1 && (run % 2 === 1 || c.slashFrom > c.wordStart))
+    return run % 2 === 1 ? here - 1 : c.slashFrom;
+  if (c.word.length + run >= MAX_WORD) return TOO_LONG;
+  c.word += "\\".repeat(run);
+  if (run % 2 === 0) return GO_ON;
+  // Escaped, the byte is the word's (`\"` inside a string), whatever it is.
+  c.word += String.fromCharCode(byte);
+  return HELD;
 }
 
 keepShape(new CommandLineCandidate("mysql", 5));
