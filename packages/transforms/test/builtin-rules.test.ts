@@ -171,6 +171,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "aB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZ",
     "git clone https://[REDACTED:url-userinfo]@github.com/o/r.git done",
   ],
+  // A URL query's parameter: the value ends at the next `&`, with or without a `=` after it,
+  // and at the fragment's `#`.
+  [
+    "secret-assignment",
+    "GET /cb?token=Zx9Kq2Lm8Np4&debug HTTP/1.1\nGET /cb?a=1&token=Zx9Kq2Lm8Np4#top",
+    "Zx9Kq2Lm8Np4",
+    "GET /cb?token=[REDACTED:secret-assignment]&debug HTTP/1.1\nGET /cb?a=1&token=[REDACTED:secret-assignment]#top",
+  ],
   // A tool's report of a credential it made: a participle and a `:`, the value random.
   [
     "secret-assignment",

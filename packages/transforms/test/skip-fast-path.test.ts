@@ -41,6 +41,9 @@ const FRAGMENTS = [
   "https://x-access-token:",
   "https://x-access-token:aB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZ@github.com/o/r",
   "@github.com/o/r",
+  // A URL query's value: a `&` or the fragment's `#` ends it.
+  "?token=",
+  "#",
   "pat_",
   "-----BEGIN RSA PRIVATE KEY-----\n",
   "-----END RSA PRIVATE KEY-----",

@@ -356,6 +356,8 @@ class AssignmentCandidate implements Candidate {
   readonly afterLetter: boolean;
   /** The value follows `//name:`, a URL's user name: an `@` ends it. */
   urlUser = false;
+  /** The name follows `?` or `&`: after its `=`, a URL query's `&` or fragment's `#` ends the value. */
+  readonly query: boolean;
   phase: number = Phase.First;
   /** Bytes seen after the anchor. */
   offset = 0;
@@ -507,6 +509,7 @@ class AssignmentCandidate implements Candidate {
     this.nameBefore = nameBefore;
     this.afterLetter = match.before >= 0 && ALPHA[match.before] === 1;
     this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
+    this.query = nameBefore === 0x3f || nameBefore === 0x26;
   }
 
   get to(): number | undefined {
@@ -1733,7 +1736,12 @@ class AssignmentCandidate implements Candidate {
 
   /** True when `byte` ends the value (not part of it). */
   endsValue(byte: number): boolean {
-    if (this.quote === 0) return SPACE[byte] === 1 || (byte === 0x40 && this.urlUser);
+    if (this.quote === 0)
+      return (
+        SPACE[byte] === 1 ||
+        (byte === 0x40 && this.urlUser) ||
+        (this.query && this.equals && (byte === 0x26 || byte === 0x23))
+      );
     if (this.quote === 0x3c) return byte === 0x3c || SPACE[byte] === 1;
     // Escaped quotes: the value ends at its own `\"` or, unterminated, where the string it
     // stood in closes (a quote no backslash escapes).
@@ -2144,9 +2152,10 @@ class AssignmentCandidate implements Candidate {
     if (this.phase === Phase.Unquoted && this.quote === 0) {
       // The next byte decides what a held `;` or backslash is.
       if (this.semi >= 0 || this.backslash >= 0) return start;
-      // A URL's password ends at the `@` (`next` reads it: `endsValue`).
-      if (this.urlUser) while (i < end && VALUE_RUN[input[i]!] === 1 && input[i] !== 0x40) i++;
-      else while (i < end && VALUE_RUN[input[i]!] === 1) i++;
+      // A URL's password ends at the `@`, a query's value at the fragment's `#` (`next`
+      // reads them: `endsValue`).
+      const stop = this.urlUser ? 0x40 : this.query ? 0x23 : -1;
+      while (i < end && VALUE_RUN[input[i]!] === 1 && input[i] !== stop) i++;
     } else if (this.phase === Phase.Quoted && (this.semi >= 0 || this.backslash >= 0)) {
       return start;
     } else if (this.phase === Phase.Quoted && this.escapedQuote) {
