@@ -171,6 +171,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "aB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZ",
     "git clone https://[REDACTED:url-userinfo]@github.com/o/r.git done",
   ],
+  // CJK punctuation, an ideographic space or a no-break space ends an unquoted value as a
+  // blank does: the sentence after it stays.
+  [
+    "secret-assignment",
+    "token: Zx9Kq2Lm8Np4。下一步\nAPI_KEY=Zx9Kq2Lm8Np4、次\npassword=Zx9Kq2Lm8Np4\u00a0ok",
+    "Zx9Kq2Lm8Np4",
+    "token: [REDACTED:secret-assignment]。下一步\nAPI_KEY=[REDACTED:secret-assignment]、次\npassword=[REDACTED:secret-assignment]\u00a0ok",
+  ],
   // A URL query's parameter: the value ends at the next `&`, with or without a `=` after it,
   // and at the fragment's `#`.
   [

@@ -94,6 +94,10 @@ const FRAGMENTS = [
   "Tokenizer",
   "é",
   "日本",
+  // Separators that end an unquoted value as a blank does (two and three bytes).
+  "\u00a0",
+  "。",
+  "、",
 ];
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const run = fc

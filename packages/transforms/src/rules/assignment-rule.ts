@@ -105,12 +105,41 @@ const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
 /** Bytes that close code, not start a value. */
 const CLOSING = byteSet(",);]}");
 /**
+ * Characters outside ASCII that end an unquoted value as a blank or a line's end does: the
+ * no-break space, Unicode's line and paragraph separators, and CJK text's ideographic space
+ * and punctuation (`、`, `。`, `，`, `；`), after which a sentence goes on with no blank
+ * (`令牌: X。下一步`). As UTF-8 bytes, two or three each.
+ */
+const SEPARATORS: readonly Buffer[] = [
+  "\u00a0",
+  "\u2028",
+  "\u2029",
+  "\u3000",
+  "\u3001",
+  "\u3002",
+  "\uff0c",
+  "\uff1b",
+].map((c) => Buffer.from(c));
+/** {@link SEPARATORS}' proper prefixes and whole sequences, each as `length << 24 | bytes`. */
+const SEPARATOR_PREFIX = new Set<number>();
+const SEPARATOR_WHOLE = new Set<number>();
+for (const separator of SEPARATORS) {
+  let key = 0;
+  separator.forEach((byte, i) => {
+    key = (key << 8) | byte;
+    (i + 1 === separator.length ? SEPARATOR_WHOLE : SEPARATOR_PREFIX).add(((i + 1) << 24) | key);
+  });
+}
+
+/**
  * Bytes an unquoted value's fast path runs over: all but whitespace, `;`, `&`, `,`, `|`,
- * `<`, `\`, quotes and brackets.
+ * `<`, `\`, quotes, brackets and the first bytes of {@link SEPARATORS}.
  */
 const VALUE_RUN = (() => {
   const run = new Uint8Array(256).fill(1);
   for (const byte of Buffer.from(" \t\n\v\f\r;&,|<\\\"'`()[]{}", "latin1")) run[byte] = 0;
+  // The first bytes of the separators that end a value as a blank does (`next` reads them).
+  for (const separator of SEPARATORS) run[separator[0]!] = 0;
   return run;
 })();
 /** Brackets that open (`(`, `[`, `{`) and close (`)`, `]`, `}`) code around a value. */
@@ -358,6 +387,9 @@ class AssignmentCandidate implements Candidate {
   urlUser = false;
   /** The name follows `?` or `&`: after its `=`, a URL query's `&` or fragment's `#` ends the value. */
   readonly query: boolean;
+  /** Bytes of a {@link SEPARATORS} sequence read so far inside an unquoted value, as `length << 24 | bytes`, and where it began. */
+  separator = 0;
+  separatorAt = 0;
   phase: number = Phase.First;
   /** Bytes seen after the anchor. */
   offset = 0;
@@ -525,6 +557,19 @@ class AssignmentCandidate implements Candidate {
     if (byte === 0x5c && this.quoteEscape)
       return ++this.backslashes > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
     this.backslashes = 0;
+    if (
+      (byte >= 0x80 || this.separator !== 0) &&
+      this.quote === 0 &&
+      this.semi < 0 &&
+      (this.phase === Phase.Held || this.phase === Phase.Unquoted)
+    ) {
+      const step = separatorStep(this, byte, here);
+      if (step === SEPARATOR_ENDED) return this.separatorEnded(here);
+      if (step === SEPARATOR_HELD) {
+        if (this.phase === Phase.Held) this.value.push(byte);
+        return Verdict.Hold;
+      }
+    }
     for (;;) {
       switch (this.phase) {
         case Phase.First:
@@ -1384,6 +1429,22 @@ class AssignmentCandidate implements Candidate {
    * The value being held ended at `byte` (at `here`, not the value's): what it was (a
    * sibling's key, a type, a word of prose…) and what comes next.
    */
+  /**
+   * A separator's last byte (`here`) ended an unquoted value at its first (`separatorAt`), as
+   * a line's end would: the separator stays.
+   */
+  separatorEnded(here: number): Verdict {
+    const at = this.separatorAt;
+    if (this.phase === Phase.Unquoted) {
+      this.semi = at;
+      return Verdict.Close;
+    }
+    this.value.length -= here - at;
+    const verdict = this.valueEnded(0x0a, at);
+    if (verdict === Verdict.Close && this.semi < 0) this.semi = at;
+    return verdict;
+  }
+
   valueEnded(byte: number, here: number): Verdict {
     const pairKey = this.pairComma && this.quote !== 0 ? pairKeyOf(this.value) : undefined;
     if (pairKey !== undefined) {
@@ -2150,8 +2211,8 @@ class AssignmentCandidate implements Candidate {
   skip(input: Uint8Array, start: number, end: number): number {
     let i = start;
     if (this.phase === Phase.Unquoted && this.quote === 0) {
-      // The next byte decides what a held `;` or backslash is.
-      if (this.semi >= 0 || this.backslash >= 0) return start;
+      // The next byte decides what a held `;`, backslash or separator's first bytes are.
+      if (this.semi >= 0 || this.backslash >= 0 || this.separator !== 0) return start;
       // A URL's password ends at the `@`, a query's value at the fragment's `#` (`next`
       // reads them: `endsValue`).
       const stop = this.urlUser ? 0x40 : this.query ? 0x23 : -1;
@@ -2289,6 +2350,31 @@ const MAX_VERB = 7;
 /** The word starts a phrase of `VERBS` (`set`, `was`, `has`, `changed`…). */
 function isVerbWord(word: readonly number[]): boolean {
   return word.length <= MAX_VERB && word.length >= 3 && VERBS.has(String.fromCharCode(...word));
+}
+
+/** {@link separatorStep}: a byte of no separator; of one not complete yet; a separator's last. */
+const SEPARATOR_NONE = 0;
+const SEPARATOR_HELD = 1;
+const SEPARATOR_ENDED = 2;
+
+/** `byte` (at `here`) in the {@link SEPARATORS} sequence `c` may be reading. */
+function separatorStep(c: AssignmentCandidate, byte: number, here: number): number {
+  const length = (c.separator >>> 24) + 1;
+  const key = (length << 24) | (((c.separator & 0xffffff) << 8) & 0xffffff) | byte;
+  c.separator = 0;
+  if (SEPARATOR_WHOLE.has(key)) return SEPARATOR_ENDED;
+  if (SEPARATOR_PREFIX.has(key)) {
+    if (length === 1) c.separatorAt = here;
+    c.separator = key;
+    return SEPARATOR_HELD;
+  }
+  // Not one after all: the byte may start another.
+  if (length > 1 && SEPARATOR_PREFIX.has((1 << 24) | byte)) {
+    c.separatorAt = here;
+    c.separator = (1 << 24) | byte;
+    return SEPARATOR_HELD;
+  }
+  return SEPARATOR_NONE;
 }
 
 /** True when `word` is `is` (`password is: X`). */
