@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { compileRedaction } from "../src/compile-redaction.js";
+import { redactText } from "../src/redact-text.js";
+
+// A match removes its secret and nothing after it: every form below puts a value `V` where
+// a built-in rule reads one and text that must stay (`KEEP`) after the place where the
+// value ends (a blank, a quote, a line's end, a URL's `@` or `&`, a statement's end). Each
+// runs with values of the usual shapes (short, with signs, past the bytes a value is judged
+// on, a prefixed token), as written, with CRLF line ends, and inside a JSON string once,
+// twice and three times, as tool results nest them.
+const FORMS = [
+  // Assignments, quoted and not.
+  "x token=V KEEP",
+  "x token: V\tKEEP",
+  'x password = "V" KEEP',
+  "x api_key='V' KEEP",
+  '{"password": "V", "KEEP": 1}',
+  "export TOKEN=V && KEEP",
+  "-e PASSWORD=V -e KEEP=1",
+  "token=V\nKEEP",
+  "password V\nKEEP",
+  "Your password is: V\nKEEP",
+  "the admin password is V\nKEEP",
+  "| password | V |\nKEEP",
+  "password: |\n  V\nKEEP: 1",
+  "- name: DB_PASSWORD\n  value: V\n- name: KEEP",
+  "<password>V</password><KEEP/>",
+  '<add key="ApiPassword" value="V" /><KEEP/>',
+  // Connection strings, URLs and query strings.
+  "Server=x;Password=V;Database=KEEP;",
+  "postgres://bob:V@db.internal:5432/KEEP",
+  "https://x-access-token:V@github.com/o/KEEP x",
+  "https://__token__:V@pypi.org/KEEP x",
+  "GET /cb?token=V&KEEP HTTP/1.1",
+  "GET /cb?a=1&token=V#KEEP",
+  "jdbc:oracle:thin:bob/V@db:1521/KEEP",
+  "db.internal:5432:app:bob:V\nKEEP",
+  // Headers and cookies.
+  "Authorization: Bearer V\nKEEP: 1",
+  '{"Authorization":"Bearer V","KEEP":1}',
+  "Cookie: a=V; KEEP=1",
+  "Set-Cookie: sid=V; Path=/KEEP; HttpOnly",
+  // Command lines.
+  "curl -u admin:V https://KEEP.example.com",
+  "curl -u admin:V\nKEEP",
+  "mysql -uroot -pV -h KEEP",
+  "gh secret set API_KEY --body V\nKEEP",
+  "openssl rsa -passin pass:V\nKEEP",
+  "--password V --KEEP",
+  // A server's printed password, calls and comparisons.
+  "A temporary password is generated for root@localhost: V\nKEEP",
+  'setPassword("V"); KEEP();',
+  'requests.get(u, auth=("bob", "V")) # KEEP',
+  'if (password == "V") KEEP();',
+  // Separators outside ASCII.
+  "token: V。KEEP",
+  "password=V\u00a0KEEP",
+];
+const VALUES = [
+  "Zx9Kq2Lm8Np4",
+  "P@ss-w0rd!x9",
+  "aB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZ",
+  "ghp_Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7c",
+];
+
+describe("a match never removes more than its secret", () => {
+  const compiled = compileRedaction();
+  const redact = (text: string) => redactText(text, compiled);
+
+  it.each(FORMS)("keeps what follows the value in %j, as written and nested in strings", (form) => {
+    for (const value of VALUES) {
+      let text = form.replaceAll("V", value);
+      const views = [text, text.replaceAll("\n", "\r\n")];
+      for (let depth = 0; depth < 3; depth++) {
+        text = JSON.stringify({ log: `start\n${text}\nend` });
+        views.push(text);
+      }
+      views.forEach((view, k) => {
+        const output = redact(view);
+        expect(output, view).toContain("KEEP");
+        // The value is redacted as written and inside one string (the forms are ones the
+        // rules read; a call's quotes escaped twice are not read as a literal's).
+        if (k < 3) expect(output, view).toContain("[REDACTED:");
+      });
+    }
+  });
+});
