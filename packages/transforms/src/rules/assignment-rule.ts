@@ -385,9 +385,15 @@ class AssignmentCandidate implements Candidate {
   readonly afterLetter: boolean;
   /** The value follows `//name:`, a URL's user name: an `@` ends it. */
   urlUser = false;
-  /** The name follows `?` or `&`: after its `=`, a URL query's `&` or fragment's `#` ends the value. */
+  /**
+   * The name follows `?` or `&`: after its `=`, a URL query's `&` or its fragment's `#` ends
+   * the value.
+   */
   readonly query: boolean;
-  /** Bytes of a {@link SEPARATORS} sequence read so far inside an unquoted value, as `length << 24 | bytes`, and where it began. */
+  /**
+   * Bytes of a {@link SEPARATORS} sequence read so far inside an unquoted value (as `length
+   * << 24 | bytes`), and where it began.
+   */
   separator = 0;
   separatorAt = 0;
   phase: number = Phase.First;
@@ -1426,10 +1432,6 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
-   * The value being held ended at `byte` (at `here`, not the value's): what it was (a
-   * sibling's key, a type, a word of prose…) and what comes next.
-   */
-  /**
    * A separator's last byte (`here`) ended an unquoted value at its first (`separatorAt`), as
    * a line's end would: the separator stays.
    */
@@ -1445,6 +1447,10 @@ class AssignmentCandidate implements Candidate {
     return verdict;
   }
 
+  /**
+   * The value being held ended at `byte` (at `here`, not the value's): what it was (a
+   * sibling's key, a type, a word of prose…) and what comes next.
+   */
   valueEnded(byte: number, here: number): Verdict {
     const pairKey = this.pairComma && this.quote !== 0 ? pairKeyOf(this.value) : undefined;
     if (pairKey !== undefined) {

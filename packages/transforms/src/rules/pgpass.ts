@@ -4,10 +4,10 @@
  * `:` and `\` inside a field are escaped (`\:`, `\\`). Anchored at the port field, `5432`
  * (PostgreSQL's port; `15432` too), `6432` (PgBouncer's) or `*`, the rule reads two more fields
  * (no blank, no unescaped `:`) and redacts the password to the end of its line (or of the
- * string the line is escaped in, once or more: `\n`, `\\n`, `\r`, `\t`, `\"`); an unescaped `:` in it, an empty
- * one, one without a letter or a digit (an IPv6 wildcard, `*:*:*:*:*:*:*:*`) or a line past
- * {@link MAX_LINE} bytes says it is no such line. The host before the
- * anchor stays (it is read as written, never held).
+ * string the line is escaped in, once or more: `\n`, `\\n`, `\r`, `\t`, `\"`); an
+ * unescaped `:` in it, an empty one, one without a letter or a digit (an IPv6 wildcard,
+ * `*:*:*:*:*:*:*:*`) or a line past {@link MAX_LINE} bytes says it is no such line. The host
+ * before the anchor stays (it is read as written, never held).
  *
  * @example
  * ```ts
