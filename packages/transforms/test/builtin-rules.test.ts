@@ -179,6 +179,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4",
     "token: [REDACTED:secret-assignment]。下一步\nAPI_KEY=[REDACTED:secret-assignment]、次\npassword=[REDACTED:secret-assignment]\u00a0ok",
   ],
+  // A session's id in a URL: Java's path parameter, PHP's and a plain query parameter.
+  [
+    "url-query-key",
+    "GET /shop/cart;jsessionid=1A2B3C4D5E6F7A8B9C0D1E2F3A4B5C6D?item=3\nGET /i.php?PHPSESSID=el4ukv0kqbvoirg7nkp4dncpk3&x=1",
+    "1A2B3C4D5E6F7A8B9C0D1E2F3A4B5C6D",
+    "GET /shop/cart;jsessionid=[REDACTED:url-query-key]?item=3\nGET /i.php?PHPSESSID=[REDACTED:url-query-key]&x=1",
+  ],
   // A URL query's parameter: the value ends at the next `&`, with or without a `=` after it,
   // and at the fragment's `#`.
   [
@@ -1830,6 +1837,8 @@ const BENIGN = [
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
   "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",
+  // A session parameter without an id in it.
+  'url = "/cart;jsessionid=" + id;\nGET /x?sessionid=expired&y=1',
   // What a tool says of a credential it made, where no random value follows; names that
   // say when it was made.
   "Token created: 2024-05-01T12:00:00Z\nSecret created: projects/123/secrets/db-pass\nAPI key created: 3 keys\nToken generated: in 5ms\npassword generated: hunter2hunter",
