@@ -410,5 +410,7 @@ function htpasswdWord(word: string, h: NonNullable<CommandScan["htpasswd"]>): nu
 /** `user<sep>pass`: the password after the separator; a value without one is a user name (-1). */
 function userSecret(value: string, sep: ":" | "%"): number {
   const at = value.indexOf(sep);
-  return at === -1 ? -1 : at + 1;
+  // `-u redis://:pass@host:6379` is a URL, whose password the URL's rule reads (the host stays).
+  if (at === -1 || value.startsWith("//", at + 1)) return -1;
+  return at + 1;
 }

@@ -179,6 +179,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4",
     "token: [REDACTED:secret-assignment]。下一步\nAPI_KEY=[REDACTED:secret-assignment]、次\npassword=[REDACTED:secret-assignment]\u00a0ok",
   ],
+  // A URL given as a command's user (`-u redis://:pass@host`): the URL's password, the host kept.
+  [
+    "url-userinfo",
+    "redis-cli -u redis://:R3d9xK2mQ7vL4@cache:6379 ping",
+    "R3d9xK2mQ7vL4",
+    "redis-cli -u redis://[REDACTED:url-userinfo]@cache:6379 ping",
+  ],
   // A session's id in a URL: Java's path parameter, PHP's and a plain query parameter.
   [
     "url-query-key",

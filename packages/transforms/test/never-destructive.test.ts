@@ -43,6 +43,7 @@ const FORMS = [
   // Command lines.
   "curl -u admin:V https://KEEP.example.com",
   "curl -u admin:V\nKEEP",
+  "redis-cli -u redis://:V@cache:6379/KEEP ping",
   "mysql -uroot -pV -h KEEP",
   "gh secret set API_KEY --body V\nKEEP",
   "openssl rsa -passin pass:V\nKEEP",

@@ -125,6 +125,14 @@ class BasicAuthCandidate implements Candidate {
       this.phase = 2;
       this.colon = this.value.length;
     }
+    // `-u redis://:pass@host`: a URL, whose password the URL's rule reads (the host stays).
+    if (
+      byte === 0x2f &&
+      this.phase === 2 &&
+      this.value.endsWith(":/") &&
+      this.value.length === this.colon + 2
+    )
+      return Verdict.Reject;
     // An escaped quote (`\"` inside a JSON string) is the argument's own, not a string's end.
     if (this.quote === 0 && (byte === 0x22 || byte === 0x27) && !this.value.endsWith("\\"))
       this.quoteAt = here;
