@@ -179,6 +179,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4",
     "token: [REDACTED:secret-assignment]。下一步\nAPI_KEY=[REDACTED:secret-assignment]、次\npassword=[REDACTED:secret-assignment]\u00a0ok",
   ],
+  // A connection string's last `;` before the quote that closes it stays.
+  [
+    "secret-assignment",
+    '<add name="db" connectionString="Server=x;Password=Cs9xK2mQ7vL4;" />',
+    "Cs9xK2mQ7vL4",
+    '<add name="db" connectionString="Server=x;Password=[REDACTED:secret-assignment];" />',
+  ],
   // A URL given as a command's user (`-u redis://:pass@host`): the URL's password, the host kept.
   [
     "url-userinfo",

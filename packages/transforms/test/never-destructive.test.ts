@@ -28,6 +28,7 @@ const FORMS = [
   '<add key="ApiPassword" value="V" /><KEEP/>',
   // Connection strings, URLs and query strings.
   "Server=x;Password=V;Database=KEEP;",
+  'x connectionString="Server=x;Password=V;" KEEP',
   "postgres://bob:V@db.internal:5432/KEEP",
   "https://x-access-token:V@github.com/o/KEEP x",
   "https://__token__:V@pypi.org/KEEP x",

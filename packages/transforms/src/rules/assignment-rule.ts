@@ -1667,7 +1667,9 @@ class AssignmentCandidate implements Candidate {
     if (OPENING[byte] === 1) this.opened = true;
     const bracket = CLOSING_BRACKET[byte] === 1 && !this.opened;
     if (QUOTES[byte] === 1 || bracket || byte === 0x3c) {
-      this.semi = here;
+      // After a `;` run (`Password=x;"`), a quote that closes the string ends the value at
+      // the run, as the run alone would have.
+      if (this.semi < 0 || this.semiQuote) this.semi = here;
       this.semiQuote = true;
       this.semiCloser = bracket ? BRACKET_CLOSER : byte === 0x3c ? TAG_CLOSER : QUOTE_CLOSER;
     } else if (SEPARATOR[byte] !== 1) this.semi = -1;
