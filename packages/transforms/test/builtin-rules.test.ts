@@ -156,6 +156,20 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4",
     "The generated admin password is [REDACTED:secret-assignment]. Log in now.",
   ],
+  // A long word given after a space (redacted before its end is read) keeps the full stop
+  // that ends its sentence too; inside a string, an element's text after `\n` is its own.
+  [
+    "secret-assignment",
+    "the password is aB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZ. Log in now.",
+    "aB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZ",
+    "the password is [REDACTED:secret-assignment]. Log in now.",
+  ],
+  [
+    "secret-element",
+    '{"log":"<secret>{acme AQAAABAAA x7Kq2mZ9pL4vN8rT3wY6}\\n</secret>\\n<password>\\naB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZaB3Xk9mP2qL8vR4tW6yZ\\n</password>"}',
+    "x7Kq2mZ9pL4vN8rT3wY6",
+    '{"log":"<secret>{acme AQAAABAAA [REDACTED:secret-element]}\\n</secret>\\n<password>\\n[REDACTED:secret-assignment]\\n</password>"}',
+  ],
   // Prose that sets the value: verbs after the keyword, then `to`.
   [
     "secret-assignment",

@@ -396,6 +396,8 @@ class AssignmentCandidate implements Candidate {
    */
   separator = 0;
   separatorAt = 0;
+  /** A full stop held in a word given after a space, being redacted: a blank after it ends the sentence. */
+  dot = -1;
   phase: number = Phase.First;
   /** Bytes seen after the anchor. */
   offset = 0;
@@ -1397,6 +1399,15 @@ class AssignmentCandidate implements Candidate {
           this.noteSemicolon(byte, here);
           return this.semi >= 0 ? Verdict.Hold : Verdict.Redact;
         case Phase.Unquoted: {
+          if (this.dot >= 0) {
+            // `the password is X. Next`: a full stop before a blank ended the sentence.
+            const at = this.dot;
+            this.dot = -1;
+            if (SPACE[byte] === 1) {
+              this.semi = at;
+              return Verdict.Close;
+            }
+          }
           if (this.endsAtBackslash(byte) || this.closesQuote(byte)) return Verdict.Close;
           const holding = this.semi >= 0;
           const key = this.semicolonKey(byte);
@@ -1405,6 +1416,10 @@ class AssignmentCandidate implements Candidate {
           if (this.endsValue(byte)) return holding ? Verdict.Close : Verdict.Reject;
           if ((this.quote === 0 || this.quote === 0x3c) && byte === 0x5c) {
             if (this.backslash < 0) this.backslash = here; // what follows says if it escapes
+            return Verdict.Hold;
+          }
+          if (byte === 0x2e && this.strict && this.quote === 0 && this.semi < 0) {
+            this.dot = here;
             return Verdict.Hold;
           }
           this.noteSemicolon(byte, here);
@@ -2220,10 +2235,11 @@ class AssignmentCandidate implements Candidate {
     let i = start;
     if (this.phase === Phase.Unquoted && this.quote === 0) {
       // The next byte decides what a held `;`, backslash or separator's first bytes are.
-      if (this.semi >= 0 || this.backslash >= 0 || this.separator !== 0) return start;
-      // A URL's password ends at the `@`, a query's value at the fragment's `#` (`next`
-      // reads them: `endsValue`).
-      const stop = this.urlUser ? 0x40 : this.query ? 0x23 : -1;
+      if (this.semi >= 0 || this.backslash >= 0 || this.separator !== 0 || this.dot >= 0)
+        return start;
+      // A URL's password ends at the `@`, a query's value at the fragment's `#`, a word given
+      // after a space may end a sentence at a `.` (`next` reads them).
+      const stop = this.urlUser ? 0x40 : this.query ? 0x23 : this.strict ? 0x2e : -1;
       while (i < end && VALUE_RUN[input[i]!] === 1 && input[i] !== stop) i++;
     } else if (this.phase === Phase.Quoted && (this.semi >= 0 || this.backslash >= 0)) {
       return start;

@@ -16,7 +16,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet } from "./byte-classes.js";
+import { byteSet, ESCAPED_BLANK } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of an element's text read. */
@@ -59,6 +59,8 @@ class ElementTextCandidate implements Candidate {
   private lastDigit = -1;
   /** The word reached {@link MAX_WORD} and is random: redacted to its end. */
   private redacting = false;
+  /** Backslashes in a row just read (a string's escape: `\n` is a line's end). */
+  private slashes = 0;
 
   constructor(private readonly anchorLength: number) {
     this.here = anchorLength - 1;
@@ -68,6 +70,15 @@ class ElementTextCandidate implements Candidate {
   next(byte: number): Verdict {
     const here = ++this.here;
     this.to = undefined;
+    const escaped = this.slashes > 0;
+    this.slashes = byte === 0x5c ? this.slashes + 1 : 0;
+    // Inside a string (once or more), `\n` and `\r` end the line as a raw one does, and
+    // `\t` is a blank: the escape's letter starts no word.
+    if (escaped && ESCAPED_BLANK[byte] === 1) {
+      const verdict = this.endWord(here);
+      if (byte !== 0x74) return verdict === Verdict.Redact ? Verdict.Close : Verdict.Reject;
+      return verdict;
+    }
     if (WORD[byte] === 1 && here - this.anchorLength < MAX_TEXT) return this.wordByte(byte, here);
     const verdict = this.endWord(here);
     // The closing tag (or any tag), a line's end or the most text read: done.
