@@ -193,6 +193,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4",
     "token: [REDACTED:secret-assignment]。下一步\nAPI_KEY=[REDACTED:secret-assignment]、次\npassword=[REDACTED:secret-assignment]\u00a0ok",
   ],
+  // Go's `http.Header` as JSON: each header's values are a list.
+  [
+    "authorization-header",
+    '{"Authorization":["Bearer Zx9Kq2Lm8Np4Rt6Vw3Yb"],"Accept":["*/*"]}',
+    "Zx9Kq2Lm8Np4Rt6Vw3Yb",
+    '{"Authorization":["Bearer [REDACTED:authorization-header]"],"Accept":["*/*"]}',
+  ],
+  [
+    "cookie",
+    '{"Cookie":["sid=Zx9Kq2Lm8Np4Rt6Vw3Yb; theme=dark"]}\nSet-Cookie: sid="Zx9Kq2Lm8Np4Rt6Vw3Yb"; Path=/',
+    "Zx9Kq2Lm8Np4Rt6Vw3Yb",
+    '{"Cookie":["sid=[REDACTED:cookie]; theme=dark"]}\nSet-Cookie: sid="[REDACTED:cookie]"; Path=/',
+  ],
   // A connection string's last `;` before the quote that closes it stays.
   [
     "secret-assignment",

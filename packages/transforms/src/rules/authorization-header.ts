@@ -39,8 +39,11 @@ const SINGLE_TOKEN_SCHEMES = new Set([
  * a query string's or a shell's `&` and `|` (none is in RFC 7235's token68).
  */
 const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
-/** Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`, `%s`). */
-const PLACEHOLDER = byteSet("${<%");
+/**
+ * Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`, `%s`, `[token]`,
+ * and a marker this redactor wrote: `[REDACTED:…]` stays as it is).
+ */
+const PLACEHOLDER = byteSet("${<%[");
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
 export const MAX_CREDENTIAL = 4096;
 
@@ -118,6 +121,11 @@ class AuthorizationCandidate implements Candidate {
   /** The quoted name stood in a subscript (`headers['Authorization']`): `=` follows. */
   subscript = false;
   /**
+   * The value is a list's first element (Go's `http.Header`: `"Authorization": ["…"]` as
+   * JSON, `map[Authorization:[…]]` printed).
+   */
+  listed = false;
+  /**
    * Blank gaps the credential may still cross: 1 after a first word that is no known
    * scheme (`SSWS <token>`, `Splunk <token>`: the word may be a scheme or the credential,
    * so both go), else 0.
@@ -188,6 +196,10 @@ class AuthorizationCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (BLANK[byte] === 1) return Verdict.Hold;
+          if (byte === 0x5b && !this.listed && !this.equals && !this.comma) {
+            this.listed = true;
+            return Verdict.Hold;
+          }
           // A template literal too (`\`Bearer …\``; one with `${…}` is a placeholder).
           if (byte === 0x22 || byte === 0x27 || byte === 0x60) {
             this.quote = byte;
@@ -261,6 +273,8 @@ class AuthorizationCandidate implements Candidate {
       this.word += String.fromCharCode(byte | 0x20);
       return Verdict.Hold;
     }
+    // A marker this redactor wrote, in a list (`[[REDACTED:…]]`), stays as it is.
+    if (this.listed && word.startsWith("redacted")) return Verdict.Reject;
     const scheme = BLANK[byte] === 1 && SCHEMES.has(word);
     // `authorization = authorization.split()`: after an unquoted `=`, only a scheme says
     // a header value follows; code assigns variables there.

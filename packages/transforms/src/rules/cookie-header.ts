@@ -73,6 +73,8 @@ class CookieCandidate implements Candidate {
   valueAt = 0;
   letter = false;
   digit = false;
+  /** The value is a list's first element (Go's `http.Header` as JSON: `"Cookie": ["…"]`). */
+  listed = false;
 
   constructor(
     anchorLength: number,
@@ -117,6 +119,10 @@ class CookieCandidate implements Candidate {
         this.claim = here + 1;
         if (BLANK[byte] === 1 || (this.phase === Phase.ValueStart && QUOTE_OR_ESCAPE[byte] === 1))
           return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
+        if (byte === 0x5b && this.phase === Phase.ValueStart && this.keyQuoted && !this.listed) {
+          this.listed = true;
+          return Verdict.Hold;
+        }
         if (COOKIE_NAME[byte] !== 1 || byte === 0x27) return Verdict.Reject;
         this.phase = Phase.Name;
         this.count = 1;
@@ -133,6 +139,11 @@ class CookieCandidate implements Candidate {
         if (COOKIE_NAME[byte] !== 1 || byte === 0x27) return Verdict.Reject;
         return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
       default:
+        // A quoted value (RFC 6265's `sid="…"`, `sid=\"…\"` inside a string): its quotes stay.
+        if ((byte === 0x22 || byte === 0x5c) && here === this.valueAt) {
+          this.valueAt = here + 1;
+          return Verdict.Hold;
+        }
         if (VALUE_END[byte] !== 1) {
           if (ALPHA[byte] === 1) this.letter = true;
           else if (DIGIT[byte] === 1) this.digit = true;
