@@ -12,14 +12,12 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet, QUOTE_CLOSER } from "./byte-classes.js";
+import { byteSet, ESCAPED_BLANK, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 const SPACE = byteSet(" \t\r\n\v\f");
 /** Shell operators that end an unquoted argument (`-u a:b|jq`, `-u a:b;echo`, `$(… -u a:b)`). */
 const SHELL_END = byteSet(";|&<>)`");
-/** Letters of a string's escapes for a line's end or a tab. */
-const LINE_ESCAPE = byteSet("nrt");
 const MAX_USER = 128;
 const MAX_PASSWORD = 256;
 /** A part of `user:password` that is a placeholder (`$USER`, `${pass}`, `<password>`, `[PASSWORD]`). */
@@ -110,7 +108,7 @@ class BasicAuthCandidate implements Candidate {
       this.slashFrom = -1;
       // Unquoted, a run of backslashes before `n`, `r` or `t` is a line's end escaped inside
       // a string (`{"log":"curl -u u:p\nnext"}`, once or more): the argument ends there.
-      if (this.quote === 0 && LINE_ESCAPE[byte] === 1) {
+      if (this.quote === 0 && ESCAPED_BLANK[byte] === 1) {
         this.value = this.value.slice(0, this.value.length - (here - at));
         this.to = at;
         return this.phase === 2 && this.credible() ? Verdict.Close : Verdict.Reject;

@@ -49,6 +49,8 @@ export const BLANK = byteSet(" \t");
 export const QUOTES = byteSet("\"'`");
 /** Letters that, after a backslash inside a string, stand for a blank or a line end (`\n`, `\r`, `\t`). */
 export const ESCAPED_BLANK = byteSet("nrt");
+/** {@link ESCAPED_BLANK} and `"`: after backslashes inside a string, the end of a line or of the string. */
+export const ESCAPED_END = byteSet('nrt"');
 /**
  * Bytes that, right after a quote inside an unquoted value, show the quote closed a string
  * the value stood in (`{"env":["TOKEN=x","B=2"]}`, `f('pw=x')`): the value ends before the

@@ -17,7 +17,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, byteSet } from "./byte-classes.js";
+import { ALNUM, byteSet, ESCAPED_END } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes read after the port field (database, user and password). */
@@ -28,8 +28,6 @@ const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 /** Bytes no field holds unescaped: blanks, line ends, quotes. */
 const FIELD_END = byteSet(" \t\r\n\"'");
-/** Bytes after a backslash that end a line escaped inside a string. */
-const STRING_ESCAPE = byteSet('nrt"');
 /** Bytes that may end a host name just before the port field. */
 const HOST_END = byteSet("A-Za-z0-9.*]-");
 
@@ -66,7 +64,7 @@ class PgpassCandidate implements Candidate {
     // once (`\n`) or more (`\\n`, a string inside a string): pgpass's own `\\` is then
     // read as the escape's, since a line end taken for a password's byte would take the
     // next line with it.
-    const lineEnd = slashes > 0 && STRING_ESCAPE[byte] === 1;
+    const lineEnd = slashes > 0 && ESCAPED_END[byte] === 1;
     if (this.field < 2) {
       this.from = here + 1;
       if (lineEnd) return Verdict.Reject;

@@ -28,7 +28,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet } from "./byte-classes.js";
+import { BLANK, byteSet, ESCAPED_END } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of the anchor's line after it, and of the blanks before the password. */
@@ -38,8 +38,6 @@ const MAX_PASSWORD = 128;
 const BACKSLASH = 0x5c;
 /** Bytes that end the password. */
 const WORD_END = byteSet(" \t\r\n\"'");
-/** Bytes after a backslash that end a line escaped inside a string. */
-const STRING_ESCAPE = byteSet('nrt"');
 /** What the reset's second line says before the password. */
 const NEW_VALUE = Buffer.from("New value:");
 
@@ -153,7 +151,7 @@ class PrintedPasswordCandidate implements Candidate {
    * an escaped byte its own.
    */
   private passwordByte(byte: number, here: number, slashes: number): Verdict {
-    if (slashes > 0 && STRING_ESCAPE[byte] === 1) return this.close(this.slashFrom);
+    if (slashes > 0 && ESCAPED_END[byte] === 1) return this.close(this.slashFrom);
     if (slashes % 2 === 0 && WORD_END[byte] === 1) return this.close(here);
     return Verdict.Hold;
   }
