@@ -1713,6 +1713,13 @@ const SETTINGS = [
   // Field names in a list, a word, a phrase: no literal a secret is set to.
   'fields = ["password", "confirmation"]; ["token", "secret"]; put("password", "required")',
   'validate("password", "Enter your password"); rename("api_key", "api-key-old")',
+  // A path as a call's first argument; names of a token's status or a message about it.
+  "readFile('/etc/passwd', 'utf8', callback); open(\"/run/secrets/api_token\", \"r2\")",
+  'OriginTrialTokenStatus = "Success"; [options.invalidToken.message="Unauthorized"]',
+  'password_msg: "Wrong password!1"; token_status: "expired1"; TOKEN_STATE=revoked_2',
+  // A keyword as a value, then the mapping's next key (Google's service account file).
+  '{"a": "token",\n  "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs"}',
+  '{"log":"{\\"a\\": \\"token\\",\\n \\"client_x509_cert_url2\\": \\"x\\"}"}',
   // Plurals: settings, counts, short or unmixed words, ARNs and resource paths.
   '{"credentials": "include", "tokens": 4096, "max_tokens": 128} secrets: inherit tokens=abc123',
   '"secrets": "arn:aws:secretsmanager:us-east-1:123:secret:x1", "tokens": "cl100k_base"',

@@ -207,7 +207,7 @@ const NOT_SECRET_WORDS = new Set(
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
     "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
     "errors err exception handler start end index idx pos offset id ids variable created " +
-    "updated issued modified"
+    "updated issued modified status state message messages msg description desc title tooltip"
   ).split(" "),
 );
 /** Words of a vendor-context name that say it is not a credential. */
@@ -338,6 +338,12 @@ const Phase = {
   Statement: 21,
   /** A table's cell: the value ended at a blank; the cell's closing `|` or `│` must follow. */
   CellTail: 22,
+  /**
+   * A quoted literal after the quoted name and a `,` (`put("password", "…")`) ended: a `:`
+   * right after its quote makes it a mapping's next key (`"a": "token",\n  "auth_uri": …`),
+   * not the value.
+   */
+  PairTail: 23,
 } as const;
 
 interface Mode {
@@ -755,7 +761,9 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           } else if (
             (this.keyQuoted || (this.nameBefore === 0x3a && byte === 0x2c)) &&
-            (byte === 0x2c || byte === 0x5d)
+            (byte === 0x2c || byte === 0x5d) &&
+            // A path is no name (`readFile('/etc/passwd', 'utf8')`).
+            !(this.afterSlash && byte === 0x2c)
           ) {
             // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…', Ruby's `set
             // :password, "…"`; or a name/value pair (`"name": "API_TOKEN", "value": "…"`,
@@ -1358,6 +1366,11 @@ class AssignmentCandidate implements Candidate {
             return byte === this.quote ? Verdict.Hold : Verdict.Reject;
           }
           return byte === 0x3b ? Verdict.Close : Verdict.Reject;
+        case Phase.PairTail:
+          // Inside a string the value ended at its closing quote's backslash: the quote.
+          if (this.escapedQuote && this.count++ === 0)
+            return byte === this.quote ? Verdict.Hold : Verdict.Close;
+          return byte === 0x3a ? Verdict.Reject : Verdict.Close;
         case Phase.CellTail:
           if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           if (byte === 0x7c) return Verdict.Close;
@@ -1506,6 +1519,12 @@ class AssignmentCandidate implements Candidate {
     if (this.quote === 0x3c && byte !== 0x3c) {
       this.semi = here;
       return this.xmlTail(true);
+    }
+    if (this.pairComma && this.quote !== 0) {
+      this.semi = here;
+      this.count = 0;
+      this.phase = Phase.PairTail;
+      return Verdict.Hold;
     }
     return Verdict.Close;
   }
@@ -2325,7 +2344,7 @@ class AssignmentCandidate implements Candidate {
       return this.credible(true) ? Verdict.Close : Verdict.Reject;
     }
     if (this.phase === Phase.Unquoted && (this.semi >= 0 || keyOpen)) return Verdict.Close;
-    return Verdict.Reject;
+    return this.phase === Phase.PairTail ? Verdict.Close : Verdict.Reject;
   }
 }
 
