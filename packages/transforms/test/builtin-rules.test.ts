@@ -494,6 +494,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nl++t-znvow",
     'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
   ],
+  // A password that reads as a colour is still one; so is a text box's text set to one.
+  [
+    "secret-assignment",
+    'password = "#abc123"; txtPassword.Text = "Hunter2!x"',
+    "Hunter2!x",
+    'password = "[REDACTED:secret-assignment]"; txtPassword.Text = "[REDACTED:secret-assignment]"',
+  ],
   // A keyword's plural with a token-like value (16+ bytes, a letter and a digit).
   [
     "secret-assignment",
@@ -1717,6 +1724,14 @@ const SETTINGS = [
   "readFile('/etc/passwd', 'utf8', callback); open(\"/run/secrets/api_token\", \"r2\")",
   'OriginTrialTokenStatus = "Success"; [options.invalidToken.message="Unauthorized"]',
   'password_msg: "Wrong password!1"; token_status: "expired1"; TOKEN_STATE=revoked_2',
+  // A syntax highlighter's styles and lexer (colours, an enum's members, patterns in raw
+  // strings, arguments passed on by name), an authorization scheme as a default.
+  'Token:              \'#ffffff\',\n    Token.Comment: "italic #A3AAB2",\n  Token.String.Escape: "bold"',
+  "jsonnet_token = r'[^\\W\\d]\\w*'; _token_terminator = r'(?=\\^?[%s]|[%s%s])' % (_ws, _nl)",
+  "def f(c, _core_token=_core_token, _stoken=_stoken): ResourceEndpoint(default_token='Bearer')",
+  // Lists of names, one a line (pygments' lists of PHP's functions).
+  "    'openssl_x509_check_private_key',\n    'openssl_x509_checkpurpose',\n    'x_lob2_bind',",
+  "  'cubrid_lob2_bind',\n  'cubrid_lob2_close',\n  'curle_ftp_user_password_incorrect',\n  'curle_ftp_weird_227_format',",
   // A keyword as a value, then the mapping's next key (Google's service account file).
   '{"a": "token",\n  "auth_provider_x509_cert_url": "https://www.googleapis.com/oauth2/v1/certs"}',
   '{"log":"{\\"a\\": \\"token\\",\\n \\"client_x509_cert_url2\\": \\"x\\"}"}',

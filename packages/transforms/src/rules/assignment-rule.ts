@@ -217,10 +217,16 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
     " ",
   ),
 ]);
+/** A regular expression's start (see `credible`). */
+const PATTERN = /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]/;
+/** A colour as CSS writes it in hexadecimal. */
+const COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+/** A name's tail that is a member of a class or enum the keyword names (`Token.String.Escape`). */
+const CLASS_MEMBER = /^\.(?!Equals)[A-Z][a-z]/;
 /** Keywords as the value test compares them, by anchor (see `keyword()`). */
 const KEYWORDS = new Map<string, string>();
 /** First bytes of a regular expression written as a value (`/^…`, `/[…`, `^[…`, `[…]+`). */
-const REGEX_START = byteSet("/^[");
+const REGEX_START = byteSet("/^[(");
 /**
  * Code that negates: a bracket, or a number or a member path ending the value or before an
  * operator or a call (`!0`, `!a.b`, `!e||x`, `!f(x)`, `!(…`).
@@ -270,7 +276,9 @@ const STATEMENT_END = /[;,)\]]/;
 const NOT_SECRET_VALUES = new Set(
   (
     "true false yes no on off null nullptr nil none undefined string number boolean bool int str bytes any " +
-    "unknown object await new this self typeof function async return required optional default readonly"
+    "unknown object await new this self typeof function async return required optional default readonly " +
+    // Authorization schemes (`default_token='Bearer'`).
+    "bearer basic"
   ).split(" "),
 );
 /** Types a secret is declared with (`token: &str = …`, `apiKey: String? = …`), lowercase. */
@@ -341,7 +349,8 @@ const Phase = {
   /**
    * A quoted literal after the quoted name and a `,` (`put("password", "…")`) ended: a `:`
    * right after its quote makes it a mapping's next key (`"a": "token",\n  "auth_uri": …`),
-   * not the value.
+   * a `,` the next item of a list of names (`'x_private_key',\n 'x_checkpurpose',`), not
+   * the value.
    */
   PairTail: 23,
 } as const;
@@ -1370,7 +1379,7 @@ class AssignmentCandidate implements Candidate {
           // Inside a string the value ended at its closing quote's backslash: the quote.
           if (this.escapedQuote && this.count++ === 0)
             return byte === this.quote ? Verdict.Hold : Verdict.Close;
-          return byte === 0x3a ? Verdict.Reject : Verdict.Close;
+          return byte === 0x3a || byte === 0x2c ? Verdict.Reject : Verdict.Close;
         case Phase.CellTail:
           if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           if (byte === 0x7c) return Verdict.Close;
@@ -1857,6 +1866,8 @@ class AssignmentCandidate implements Candidate {
   namesNoSecret(): boolean {
     const tail = this.tail;
     if (tail === "") return false;
+    // An enum's or a class's member (`Token.Keyword: "bold"`), not `txtPassword.Text`.
+    if (!this.afterLetter && CLASS_MEMBER.test(tail)) return true;
     // A key named only by the word before it is one when its name ends there (`issuerKeyHash`).
     if (this.mode.random === true) return true;
     // Names repeat (a log prints the same variables again and again): remember the verdicts.
@@ -2001,7 +2012,7 @@ class AssignmentCandidate implements Candidate {
       return true;
     const lower = text.toLowerCase();
     const keyword = this.keyword();
-    if (!digit) return /^[A-Za-z*][A-Za-z*_.:/-]*$/.test(text) && lower.includes(keyword);
+    if (!digit) return /^[A-Za-z_*][A-Za-z*_.:/-]*$/.test(text) && lower.includes(keyword);
     return (
       this.spaced && /^[A-Za-z_]\w*_\w*$/.test(text) && lower.replace(/_/g, "").includes(keyword)
     );
@@ -2091,9 +2102,7 @@ class AssignmentCandidate implements Candidate {
     // The tests below only say no, so their order is free: the commonest first (`null`,
     // `true`), and each regular expression only where its first byte or sign is present.
     const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
-    if (complete && bare.length <= LONGEST_NOT_SECRET_VALUE) {
-      if (NOT_SECRET_VALUES.has(bare.toLowerCase()) || /^[0-9._:-]{1,7}$/.test(bare)) return false;
-    }
+    if (complete && plainNotSecret(bare, first, this)) return false;
     // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (its
     // prefix stays), the others only say where the password is.
     if (this.flag && OPENSSL_PASSWORD_ARGUMENT.test(text)) return false;
@@ -2112,7 +2121,9 @@ class AssignmentCandidate implements Candidate {
     const xml = this.quote === 0x3c;
     if ((!unquoted || xml) && (CLOSING[first] === 1 || (xml && QUOTES[first] === 1))) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
-    if (REGEX_START[first] === 1 && /^\/\^|^\/\[|^\^?\[[^\]]*\][+*]/.test(text)) return false;
+    // A group that only a pattern opens (`(?=…`, `(?:…`) and a class before a quantifier or
+    // an escape's class (`[^\W\d]\w*`, Python's raw strings).
+    if (REGEX_START[first] === 1 && PATTERN.test(text)) return false;
     if (!/[A-Za-z0-9]/.test(text)) return false;
     if (unquoted && this.codeNotValue(text, bare, first, complete)) return false;
     // A literal compared with the secret: as after prose's `is`, and with a digit or a
@@ -2527,6 +2538,17 @@ function isTokenPart(part: string): boolean {
 function pairKeyOf(word: readonly number[]): string | undefined {
   if (spells(word, "value")) return "value";
   return spells(word, "params") ? "params" : undefined;
+}
+
+/**
+ * A whole value (its closing punctuation dropped) that is a word no secret is (`null`,
+ * `default`), a short number, or a colour (`Token: '#ffffff'`, a syntax highlighter's style;
+ * after a password's name it may be the password).
+ */
+function plainNotSecret(bare: string, first: number, candidate: AssignmentCandidate): boolean {
+  if (bare.length > LONGEST_NOT_SECRET_VALUE) return false;
+  if (NOT_SECRET_VALUES.has(bare.toLowerCase()) || /^[0-9._:-]{1,7}$/.test(bare)) return true;
+  return first === 0x23 && COLOUR.test(bare) && !PASS_WORDS.has(candidate.keyword());
 }
 
 /** The bytes spell `lower` (a lowercase word) in any case. */
