@@ -2150,14 +2150,29 @@ describe("built-in rules", () => {
 
   it("takes an unknown scheme word and one token after it, never more, however split", () => {
     const cases: [string, string][] = [
+      // A token, then a word that is none: the word stays.
       [
         "Authorization: abc123token from 10.0.0.1\n",
-        "Authorization: [REDACTED:authorization-header] 10.0.0.1\n",
+        "Authorization: [REDACTED:authorization-header] from 10.0.0.1\n",
+      ],
+      [
+        "Authorization: Splunk 1f2e3d4c-5b6a-7980-a1b2-c3d4e5f6a7b8 sent\n",
+        "Authorization: [REDACTED:authorization-header] sent\n",
       ],
       // Nothing after the blanks: the word alone was the credential, the blanks stay.
       ["Authorization: tok3n-only   \n", "Authorization: [REDACTED:authorization-header]   \n"],
       ['"Authorization: tok3n-only "', '"Authorization: [REDACTED:authorization-header] "'],
-      ["Authorization: GenieKey <KEY>\n", "Authorization: [REDACTED:authorization-header] <KEY>\n"],
+      // A word that is no token, with none after it: prose, a placeholder, a variable.
+      ["Authorization: GenieKey <KEY>\n", "Authorization: GenieKey <KEY>\n"],
+      [
+        "# Keep Authorization: headers on a redirect.\n",
+        "# Keep Authorization: headers on a redirect.\n",
+      ],
+      ["h = {'Authorization': auth, 'x': 1}\n", "h = {'Authorization': auth, 'x': 1}\n"],
+      [
+        "'authorization: basic ...' or Bearer \u2026\n",
+        "'authorization: basic ...' or Bearer \u2026\n",
+      ],
     ];
     for (const [text, expected] of cases) {
       expect(redact(text)).toBe(expected);

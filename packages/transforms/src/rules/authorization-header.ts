@@ -41,9 +41,9 @@ const SINGLE_TOKEN_SCHEMES = new Set([
 const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
 /**
  * Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`, `%s`, `[token]`,
- * and a marker this redactor wrote: `[REDACTED:…]` stays as it is).
+ * `...`, `…`, and a marker this redactor wrote: `[REDACTED:…]` stays as it is).
  */
-const PLACEHOLDER = byteSet("${<%[");
+const PLACEHOLDER = byteSet("${<%[.\x80-\xff");
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
 export const MAX_CREDENTIAL = 4096;
 
@@ -70,6 +70,10 @@ const HEADER_TAILS = new Set(["", "header", "value", "token"]);
 const WORD = byteSet("A-Za-z0-9-");
 const MAX_WORD = 32;
 const MAX_NAME = 32;
+/** Most blanks between an unknown scheme (or a first token) and the token after it. */
+const MAX_GAP = 4;
+/** Bytes of the token after such a gap that decide it is one (see {@link tokenSoFar}). */
+const TOKEN_DECIDED = 16;
 
 const Phase = {
   Name: 0,
@@ -85,7 +89,8 @@ export const AUTHORIZATION_HEADER_RULE: MatcherRule = {
   kind: "matcher",
   name: "authorization-header",
   anchors: keywordSpellings(["authorization"]),
-  maxLength: MAX_WORD + 2,
+  // The first word, a gap and the token after it, until that token is decided.
+  maxLength: MAX_WORD + 2 + MAX_GAP + TOKEN_DECIDED,
   start: (match) => new AuthorizationCandidate(match.length),
 };
 
@@ -135,6 +140,17 @@ class AuthorizationCandidate implements Candidate {
   inGap = false;
   /** Where the gap began (offset from the anchor): a value that ends in it ends there. */
   gapFrom = 0;
+  /** Blanks of the gap read. */
+  gapBlanks = 0;
+  /**
+   * The first word, no token by itself (`Authorization: headers on a redirect`, `SSWS`), is
+   * held, not redacted: it goes only with a token after it.
+   */
+  heldWord = false;
+  /** Bytes of the token after the gap held so far (0: none yet, -1: decided, redacted). */
+  after = 0;
+  /** That token's bytes so far have a digit, a lowercase letter, a capital. */
+  afterKinds = 0;
   /** Where the redaction ends when it ends before the byte that decides (see `to`). */
   closeAt: number | undefined = undefined;
 
@@ -292,12 +308,26 @@ class AuthorizationCandidate implements Candidate {
     }
     if (this.endsValue(byte)) return Verdict.Reject;
     // Not a known scheme: the word is the credential, one token, or a scheme of its own
-    // (`SSWS`, `Splunk`, `GenieKey`) with the token after it: the word and the token
-    // after a blank go, never more.
+    // (`SSWS`, `Splunk`, `GenieKey`) with the token after it: the word and a token after a
+    // blank go, never more. A word that is no token by itself (no digit, or short) goes only
+    // with a token after it, a token only when it is one (see `tokenSoFar`).
     this.single = true;
     this.gaps = 1;
     this.phase = Phase.Credential;
+    if (!wordIsToken(word) && (BLANK[byte] === 1 || TOKEN_END[byte] === 1)) {
+      if (BLANK[byte] !== 1) return Verdict.Reject;
+      this.heldWord = true;
+      this.gaps = 0;
+      this.openGap();
+      return Verdict.Hold;
+    }
     return this.credentialByte(byte);
+  }
+
+  openGap(): void {
+    this.inGap = true;
+    this.gapFrom = this.here;
+    this.gapBlanks = 1;
   }
 
   /** A byte of the credential: redacted up to its end, at most {@link MAX_CREDENTIAL} bytes. */
@@ -309,30 +339,51 @@ class AuthorizationCandidate implements Candidate {
     }
     if (this.inGap) {
       // Held, not redacted: if no token follows, the blanks stay.
-      if (BLANK[byte] === 1) return Verdict.Hold;
+      if (BLANK[byte] === 1) return ++this.gapBlanks > MAX_GAP ? this.noToken() : Verdict.Hold;
       this.inGap = false;
-      if (this.endsCredential(byte) || PLACEHOLDER[byte] === 1) {
-        // Nothing after the blanks: the word alone was the credential.
-        this.closeAt = this.gapFrom;
-        return Verdict.Close;
-      }
-      return Verdict.Redact;
+      // Nothing after the blanks: the word alone was the credential (or no token at all).
+      if (this.endsCredential(byte) || PLACEHOLDER[byte] === 1) return this.noToken();
+      this.after = 0;
+      this.afterKinds = 0;
+      return this.afterByte(byte);
     }
+    if (this.after > 0) return this.afterByte(byte);
     if (this.endsCredential(byte)) {
       if (this.gaps === 0 || BLANK[byte] !== 1) return Verdict.Close;
       this.gaps--;
-      this.inGap = true;
-      this.gapFrom = this.here;
+      this.openGap();
       return Verdict.Hold;
     }
     this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.single && byte === 0x5c;
     return Verdict.Redact;
   }
 
+  /**
+   * A byte of the token after the gap, held until it is one (then it and all before it go)
+   * or ends without being one (then it stays, with the gap and a held first word).
+   */
+  afterByte(byte: number): Verdict {
+    if (this.endsCredential(byte)) return this.noToken();
+    this.after++;
+    this.afterKinds |= byte >= 0x30 && byte <= 0x39 ? 1 : byte >= 0x61 && byte <= 0x7a ? 2 : 4;
+    if (!tokenSoFar(this.after, this.afterKinds)) return Verdict.Hold;
+    this.after = -1;
+    this.heldWord = false;
+    return Verdict.Redact;
+  }
+
+  /** The gap led to no token: a held first word stays, else the credential ended at the gap. */
+  noToken(): Verdict {
+    if (this.heldWord) return Verdict.Reject;
+    this.closeAt = this.gapFrom;
+    return Verdict.Close;
+  }
+
   skip(input: Uint8Array, start: number, end: number): number {
     let i = start;
-    // A gap's bytes go through `next` (a blank may end the credential or be crossed).
-    if (this.inGap) return start;
+    // A gap's bytes and the token after it go through `next` (a blank may end the
+    // credential or be crossed; that token is judged as it is read).
+    if (this.inGap || this.after > 0) return start;
     if (this.phase === Phase.Credential) {
       const stop = this.single ? end : Math.min(end, start + (MAX_CREDENTIAL - this.length));
       for (; i < stop; i++) {
@@ -360,14 +411,33 @@ class AuthorizationCandidate implements Candidate {
   stateKey(): number | undefined {
     // One token ends at the same byte whatever came before it; a multi-word credential's
     // length cap makes its future its own.
-    return this.phase === Phase.Credential && this.single
+    return this.phase === Phase.Credential && this.single && !this.heldWord && this.after <= 0
       ? this.gaps * 2 + (this.inGap ? 1 : 0)
       : undefined;
   }
 
   end(): Verdict {
-    return this.phase === Phase.Word && this.word !== "" ? Verdict.Close : Verdict.Reject;
+    if (this.phase === Phase.Word) return wordIsToken(this.word) ? Verdict.Close : Verdict.Reject;
+    return this.inGap || this.after > 0 ? this.noToken() : Verdict.Reject;
   }
+}
+
+/**
+ * A first word (lowercase) that is a credential by itself: a digit among 8+ bytes, or 20+
+ * bytes; else it may be a scheme of its own, or prose (`Authorization: headers on …`).
+ */
+function wordIsToken(word: string): boolean {
+  return word.length >= 20 || (word.length >= 8 && /[0-9]/.test(word) && /[a-z]/.test(word));
+}
+
+/**
+ * The token after a gap, `length` bytes so far with `kinds` (1 a digit, 2 a lowercase
+ * letter, 4 anything else), is one: 8 bytes with a digit and a letter, or
+ * {@link TOKEN_DECIDED} bytes of two kinds.
+ */
+function tokenSoFar(length: number, kinds: number): boolean {
+  if (length >= 8 && (kinds & 1) !== 0 && (kinds & 6) !== 0) return true;
+  return length >= TOKEN_DECIDED && kinds !== 1 && kinds !== 2 && kinds !== 4;
 }
 
 keepShape(new AuthorizationCandidate(13));
