@@ -1729,6 +1729,14 @@ const SETTINGS = [
   'Token:              \'#ffffff\',\n    Token.Comment: "italic #A3AAB2",\n  Token.String.Escape: "bold"',
   "jsonnet_token = r'[^\\W\\d]\\w*'; _token_terminator = r'(?=\\^?[%s]|[%s%s])' % (_ws, _nl)",
   "def f(c, _core_token=_core_token, _stoken=_stoken): ResourceEndpoint(default_token='Bearer')",
+  // Messages after a token's name (TypeScript's translated diagnostics), a type named after
+  // one, a long name naming one, a compiler pass's argument.
+  '"Unexpected_token_1012": "Neo\u010dek\u00e1van\u00fd token", "Unexpected_token": "Unexpected token"',
+  '"x_token_here_1007": "\u5206\u6790\u5668\u9884\u671f\u201c{0}\u201d\u3002"',
+  '"x_pass_for_module_1_using__6140": "Il rilevamento automatico per le defizioni di tipi e abilitato"',
+  '"Storage.deletePrivateVerificationToken": Storage.deletePrivateVerificationTokenParameters;',
+  'export type TrustTokenOperationType = "Issuance"|"Redemption"; --pass-arg=asyncify-imports@env.x',
+  "Address6.fromWildcard('2001:db8:*:*:*:*:*:*').subnet;  // '/32'",
   // Lists of names, one a line (pygments' lists of PHP's functions).
   "    'openssl_x509_check_private_key',\n    'openssl_x509_checkpurpose',\n    'x_lob2_bind',",
   "  'cubrid_lob2_bind',\n  'cubrid_lob2_close',\n  'curle_ftp_user_password_incorrect',\n  'curle_ftp_weird_227_format',",

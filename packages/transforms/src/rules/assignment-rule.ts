@@ -207,7 +207,8 @@ const NOT_SECRET_WORDS = new Set(
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
     "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
     "errors err exception handler start end index idx pos offset id ids variable created " +
-    "updated issued modified status state message messages msg description desc title tooltip"
+    "updated issued modified status state message messages msg description desc title tooltip " +
+    "arg args argument arguments"
   ).split(" "),
 );
 /** Words of a vendor-context name that say it is not a credential. */
@@ -219,6 +220,8 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
 ]);
 /** A regular expression's start (see `credible`). */
 const PATTERN = /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]/;
+/** A value that may be a name (`_core_token`, `Storage.deleteTokenParameters`), not a token. */
+const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/-]*$/;
 /** A colour as CSS writes it in hexadecimal. */
 const COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 /** A name's tail that is a member of a class or enum the keyword names (`Token.String.Escape`). */
@@ -1877,8 +1880,13 @@ class AssignmentCandidate implements Candidate {
       const words = splitWords(tail);
       if (this.mode.vendor) verdict = words.some((w) => NOT_VENDOR_SECRET_WORDS.has(w));
       else {
+        // The first word after the keyword (`token_url`) or the last, which says what the
+        // whole names (`TokenOperationType`, `passwordResetTemplate`).
         const first = words[0] === "s" ? words[1] : words[0];
-        verdict = first !== undefined && NOT_SECRET_WORDS.has(first);
+        const last = words[words.length - 1];
+        verdict =
+          (first !== undefined && NOT_SECRET_WORDS.has(first)) ||
+          (last !== undefined && NOT_SECRET_WORDS.has(last));
       }
       if (seen.size >= MAX_TAIL_VERDICTS) seen.clear();
       seen.set(tail, verdict);
@@ -1992,7 +2000,12 @@ class AssignmentCandidate implements Candidate {
     if (this.colon && this.nameBefore === 0x40) return true;
     // Blanks and dots are signs: most values (tokens of letters and digits) skip these tests.
     const blank = sign && v.some((b) => BLANK[b] === 1);
-    if (blank && !unquoted && this.namingPhrase(v)) return true;
+    if (blank && !unquoted && this.namingPhrase(v, complete)) return true;
+    // A token is ASCII: text in another script after a token's name is a message
+    // (`"Unexpected_token": "Neočekávaný token"`); a password may be in any script.
+    if (sign && !PASS_WORDS.has(this.keyword()) && v.some((b) => b >= 0x80)) return true;
+    // A name of letters that names the keyword, however long (`Storage.deleteTokenParameters`).
+    if (!digit && !complete && !blank && v.length >= DECIDE && this.namesKeyword(v)) return true;
     if (!complete) return false;
     // A list's first element is a token only when long (code lists names and flags).
     if (this.list && v.length < LIST_TOKEN) return true;
@@ -2012,18 +2025,26 @@ class AssignmentCandidate implements Candidate {
       return true;
     const lower = text.toLowerCase();
     const keyword = this.keyword();
-    if (!digit) return /^[A-Za-z_*][A-Za-z*_.:/-]*$/.test(text) && lower.includes(keyword);
+    if (!digit) return NAMING_VALUE.test(text) && lower.includes(keyword);
     return (
       this.spaced && /^[A-Za-z_]\w*_\w*$/.test(text) && lower.replace(/_/g, "").includes(keyword)
     );
   }
 
+  /** `v`, all bytes of a name (`NAMING_VALUE`), holds the keyword (any case). */
+  namesKeyword(v: readonly number[]): boolean {
+    const text = String.fromCharCode(...v);
+    return NAMING_VALUE.test(text) && text.toLowerCase().includes(this.keyword());
+  }
+
   /**
-   * Words that hold no token: four of them, or a sentence or four words that name the keyword
-   * after a password's name (`Unexpected token.`, `Token inesperado.`; `Token 9944b09199c6…`,
-   * Django REST framework's scheme and key, and `super secret key`, a passphrase, are secrets).
+   * Words that hold no token: two of them after a token's or a key's name (the whole value
+   * seen), four so far, seven after a password's; or a sentence or four words that name the
+   * keyword after a password's name (`Unexpected token.`, `Token inesperado.`; `Token
+   * 9944b09199c6…`, Django REST framework's scheme and key, and `super secret key`, a
+   * passphrase, are secrets).
    */
-  namingPhrase(v: readonly number[]): boolean {
+  namingPhrase(v: readonly number[], complete: boolean): boolean {
     let word: number[] = [];
     let words = 0;
     for (let i = 0; i <= v.length; i++) {
@@ -2036,10 +2057,13 @@ class AssignmentCandidate implements Candidate {
       word = [];
       words++;
     }
-    // Four words are no token, key or secret (a password may be a phrase: `correct horse
-    // battery staple`); a sentence or four words that name the keyword are prose.
+    // Words none of which is a token are no token or key (a password may be a phrase:
+    // `correct horse battery staple`, but not of seven words); a sentence or four words that
+    // name the keyword are prose.
     const keyword = this.keyword();
-    if (words >= 4 && !PASS_WORDS.has(keyword)) return true;
+    const pass = PASS_WORDS.has(keyword);
+    if ((words >= 4 || (complete && words >= 2)) && !pass) return true;
+    if (words >= 7) return true;
     const text = String.fromCharCode(...v);
     if (words < 4 && !/[.?!:]\s*$/.test(text)) return false;
     return text

@@ -6,7 +6,8 @@
  * (no blank, no unescaped `:`) and redacts the password to the end of its line (or of the
  * string the line is escaped in, once or more: `\n`, `\\n`, `\r`, `\t`, `\"`); an
  * unescaped `:` in it, an empty one, one without a letter or a digit (an IPv6 wildcard,
- * `*:*:*:*:*:*:*:*`) or a line past {@link MAX_LINE} bytes says it is no such line. The host
+ * `*:*:*:*:*:*:*:*`), a `*` and a sign (the wildcard's last group inside a string) or a line
+ * past {@link MAX_LINE} bytes says it is no such line. The host
  * before the anchor stays (it is read as written, never held).
  *
  * @example
@@ -44,6 +45,8 @@ class PgpassCandidate implements Candidate {
   private slashFrom = 0;
   /** The password holds a letter or a digit (`*:*:*:*:*`, an IPv6 wildcard, is no line). */
   private alnum = false;
+  /** The password's first byte is `*`. */
+  private star = false;
 
   constructor(anchorLength: number) {
     this.from = anchorLength;
@@ -96,6 +99,9 @@ class PgpassCandidate implements Candidate {
   private passwordByte(byte: number, here: number): Verdict {
     if (byte === 0x0a || byte === 0x0d || byte === 0x22) return this.close(here);
     if (byte === COLON) return Verdict.Reject;
+    // `*` and no letter or digit: an IPv6 wildcard's last group (`…:*:*:*:*')`), not a password.
+    if (this.length === 0) this.star = byte === 0x2a;
+    else if (this.length === 1 && this.star && ALNUM[byte] !== 1) return Verdict.Reject;
     if (ALNUM[byte] === 1) this.alnum = true;
     this.length++;
     return Verdict.Hold;
