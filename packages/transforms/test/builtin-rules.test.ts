@@ -1737,6 +1737,13 @@ const SETTINGS = [
   '"Storage.deletePrivateVerificationToken": Storage.deletePrivateVerificationTokenParameters;',
   'export type TrustTokenOperationType = "Issuance"|"Redemption"; --pass-arg=asyncify-imports@env.x',
   "Address6.fromWildcard('2001:db8:*:*:*:*:*:*').subnet;  // '/32'",
+  // A package's version in dpkg's and apt's lists, Perl's patterns and scoped names, a path
+  // and a module after `-u`, a header's name as the value of a choice, code in backticks.
+  "apt\tpasswd\t1:4.13+dfsg1-1+deb12u1\nii  passwd  1:4.13+dfsg1-1+deb12u1 amd64  change password data",
+  "my $Token = qr/[\\x21\\x23-\\x27]/; 'Pod::Simple::PullParserEndToken'=> undef,",
+  "git add -u :/ && perldoc -u Some::Modulename",
+  "my $header = $mode eq 'proxy' ? 'Proxy-Authorization' : 'Authorization';",
+  "the source argument for a token is `args[token.index]`.",
   // Lists of names, one a line (pygments' lists of PHP's functions).
   "    'openssl_x509_check_private_key',\n    'openssl_x509_checkpurpose',\n    'x_lob2_bind',",
   "  'cubrid_lob2_bind',\n  'cubrid_lob2_close',\n  'curle_ftp_user_password_incorrect',\n  'curle_ftp_weird_227_format',",

@@ -219,9 +219,9 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
   ),
 ]);
 /** A regular expression's start (see `credible`). */
-const PATTERN = /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]/;
+const PATTERN = /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]|^qr[/{]/;
 /** A value that may be a name (`_core_token`, `Storage.deleteTokenParameters`), not a token. */
-const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/-]*$/;
+const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
 /** A colour as CSS writes it in hexadecimal. */
 const COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 /** A name's tail that is a member of a class or enum the keyword names (`Token.String.Escape`). */
@@ -229,7 +229,7 @@ const CLASS_MEMBER = /^\.(?!Equals)[A-Z][a-z]/;
 /** Keywords as the value test compares them, by anchor (see `keyword()`). */
 const KEYWORDS = new Map<string, string>();
 /** First bytes of a regular expression written as a value (`/^…`, `/[…`, `^[…`, `[…]+`). */
-const REGEX_START = byteSet("/^[(");
+const REGEX_START = byteSet("/^[(q");
 /**
  * Code that negates: a bracket, or a number or a member path ending the value or before an
  * operator or a call (`!0`, `!a.b`, `!e||x`, `!f(x)`, `!(…`).
@@ -250,8 +250,13 @@ const C_INTEGER =
  */
 const PASS_WORDS = new Set(["password", "passwd", "passphrase", "pass", "pwd", "pw", "secret"]);
 
-/** A version number: dotted numbers, the last maybe with a letter (`1.302199`, `v3.43`, `2.0.1b`). */
-const VERSION = /^v?[0-9]+(?:\.[0-9]+)+[a-z]?[,;)]?$/;
+/**
+ * A version number: dotted numbers, the last maybe with a letter (`1.302199`, `v3.43`,
+ * `2.0.1b`), or a package's as Debian and semver write it (`1:4.13+dfsg1-1+deb12u1` in
+ * `dpkg -l`'s row of `passwd`, `2.0.0-rc.1`).
+ */
+const VERSION =
+  /^v?[0-9]+(?:\.[0-9]+)+[a-z]?[,;)]?$|^(?:[0-9]+:)?[0-9]+(?:\.[0-9]+)+(?:[+~][0-9A-Za-z.+~]*)?(?:-[0-9A-Za-z.+~]+)?$/;
 
 /** An absolute, home or relative file path of two or more lower-case segments. */
 const FILE_PATH = /^(?:~|\.{1,2})?\/[a-z0-9._-]+(?:\/[a-z0-9._-]+)+\/?$/;
@@ -281,7 +286,7 @@ const NOT_SECRET_VALUES = new Set(
     "true false yes no on off null nullptr nil none undefined string number boolean bool int str bytes any " +
     "unknown object await new this self typeof function async return required optional default readonly " +
     // Authorization schemes (`default_token='Bearer'`).
-    "bearer basic"
+    "bearer basic undef"
   ).split(" "),
 );
 /** Types a secret is declared with (`token: &str = …`, `apiKey: String? = …`), lowercase. */

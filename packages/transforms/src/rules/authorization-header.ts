@@ -299,7 +299,10 @@ class AuthorizationCandidate implements Candidate {
     // (`h["Authorization"] = "GoogleLogin Auth=" + auth` builds one).
     if (((this.equals && this.quote === 0) || this.comma || this.subscript) && !scheme)
       return Verdict.Reject;
-    if (this.endsValue(byte) && word !== "") return Verdict.Close;
+    // A word alone that is no token: a name (`mode eq 'proxy' ? 'Proxy-Authorization' :
+    // 'Authorization'`), a word of prose.
+    if (this.endsValue(byte) && word !== "")
+      return wordIsToken(word) ? Verdict.Close : Verdict.Reject;
     if (scheme) {
       this.single = SINGLE_TOKEN_SCHEMES.has(word);
       this.phase = Phase.CredentialStart;

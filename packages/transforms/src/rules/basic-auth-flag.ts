@@ -140,7 +140,7 @@ class BasicAuthCandidate implements Candidate {
   }
 
   /**
-   * Not a placeholder: a password, or a user that is a token (16 bytes or more, or 8 or more
+   * Not a placeholder, a scoped name or a path: a password, or a user that is a token (16 bytes or more, or 8 or more
    * shaped like one: `-u "d2LkV78zLx!t:"`); and not dictionary words of
    * documentation (`test:test`, `user:pass`, `username:password`, `xxx:yyy`).
    */
@@ -148,6 +148,10 @@ class BasicAuthCandidate implements Candidate {
     const user = this.value.slice(0, this.colon);
     const password = this.value.slice(this.colon + 1);
     if (PLACEHOLDER.test(user) || PLACEHOLDER.test(password)) return false;
+    // A scoped name (`perldoc -u Some::Module`) or a path (`git add -u :/`); an escaped
+    // closing quote (`-u \"token:\"` inside a string) is no password of its own.
+    const bare = password.replace(/\\*["']$/, "");
+    if (password.startsWith(":") || (bare !== "" && !/[A-Za-z0-9]/.test(bare))) return false;
     if (password === "") return user.length >= 16 || TOKEN_USER.test(user);
     return !(/^[A-Za-z]{1,8}$/.test(password) && /^[A-Za-z_]*$/.test(user));
   }
