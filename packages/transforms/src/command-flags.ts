@@ -231,6 +231,19 @@ export function secretSpan(word: string, at: number, stop = -1): readonly [numbe
   return quoted ? [at + 1, word.length - 1] : [at, word.length];
 }
 
+/**
+ * True when a flag's value found in output (`span` of `word`, from {@link secretSpan}) is
+ * documentation's placeholder, not a secret: one character (`--body X`), no letter or digit
+ * (`...`, `***`, `"",`), or a credential's name in capitals (`net user NAME PASSWORD`,
+ * `--token API_TOKEN`). A label redacts these too.
+ */
+export function placeholderValue(word: string, [start, end]: readonly [number, number]): boolean {
+  return NO_SECRET.test(word.slice(start, end));
+}
+
+const NO_SECRET =
+  /^(?:[^]|[^A-Za-z0-9]*|[A-Z_]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY)S?[A-Z_]*)$/u;
+
 /** A scan before the first word of a command line. */
 export function newCommandScan(): CommandScan {
   return {

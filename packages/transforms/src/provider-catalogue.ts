@@ -146,8 +146,12 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "anthropic", rule: "anthropic-api-key", prefixes: ["sk-ant-"], body: URLSAFE, minBody: 20, notAfter: "_-", shape: "sk-ant-api03-{93:A-Za-z0-9_-}AA" },
   // Langfuse secret keys (`sk-lf-` and a UUID), named for Langfuse rather than OpenAI.
   { family: "langfuse", rule: "langfuse-secret-key", prefixes: ["sk-lf-"], body: "a-f0-9-", minBody: 32, maxBody: 36, mixed: "digit", shape: `%${UUID}` },
-  // "sk-" also starts ordinary kebab-case words: require a digit or capital as keys have.
-  { family: "openai", rule: "openai-api-key", prefixes: ["sk-"], body: URLSAFE, minBody: 20, notAfter: "_-", mixed: true, shape: "sk-proj-{74:A-Za-z0-9_-}T3BlbkFJ{74:A-Za-z0-9_-}" },
+  // OpenAI's project, service account and admin keys (a cut one too: 20 body bytes).
+  { family: "openai", rule: "openai-api-key", prefixes: ["sk-proj-", "sk-svcacct-", "sk-admin-", "sk-None-"], body: URLSAFE, minBody: 20, notAfter: "_-", mixed: true, shape: "sk-proj-{74:A-Za-z0-9_-}T3BlbkFJ{74:A-Za-z0-9_-}" },
+  // "sk-" alone also starts ordinary kebab-case words: a digit or capital as keys have, and
+  // 32 bytes (keys have 48 and more; OpenSSH's security-key algorithms in `ssh -G`,
+  // `sk-ecdsa-sha2-nistp256-cert-v01@openssh.com`, have fewer).
+  { family: "openai", rule: "openai-api-key", prefixes: ["sk-"], body: URLSAFE, minBody: 32, notAfter: "_-", mixed: true, shape: "sk-{48:A-Za-z0-9}" },
   { family: "google", rule: "google-api-key", prefixes: ["AIza"], body: URLSAFE, minBody: 30, maxBody: 35, shape: "AIza{35:A-Za-z0-9_-}" },
   // Added with the catalogue (names: the vendor's, as scanners spell them).
   { family: "google", rule: "google-oauth", prefixes: ["ya29."], body: URLSAFE, minBody: 20, shape: "ya29.{120:A-Za-z0-9_-}" },
@@ -445,7 +449,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "crypt", rule: "password-hash", prefixes: ["pbkdf2_sha256$", "pbkdf2_sha1$"], body: "A-Za-z0-9+/=$", minBody: 40, maxBody: 256, mixed: "digit", shape: "%600000$" + "{22:A-Za-z0-9}$" + "{43:A-Za-z0-9+/}=" },
   { family: "crypt", rule: "password-hash", prefixes: ["{SHA}", "{SSHA}", "{SHA256}", "{SSHA256}", "{SHA512}", "{SSHA512}"], body: B64, minBody: 24, maxBody: 256, mixed: true, shape: "%{27:A-Za-z0-9+/}=" },
   // Spring Security's DelegatingPasswordEncoder: `{noop}` marks a password stored as it is.
-  { family: "spring", rule: "spring-noop-password", prefixes: ["{noop}"], body: "A-Za-z0-9!#$%&*+./:=?@^_~|-", minBody: 1, maxBody: 128, keepPrefix: true, shape: "%{9:A-Za-z0-9}!{4:A-Za-z0-9}" },
+  { family: "spring", rule: "spring-noop-password", prefixes: ["{noop}"], body: "A-Za-z0-9!#$%&*+./:=?@^_~|-", minBody: 1, needs: "A-Za-z0-9", maxBody: 128, keepPrefix: true, shape: "%{9:A-Za-z0-9}!{4:A-Za-z0-9}" },
   // Azure Container Registry's access keys (passwords): 52 characters with `+ACR` at 43–46,
   // the 42 before it held back and redacted with it.
   { family: "azure", rule: "azure-container-registry-key", prefixes: ["+ACR"], lead: 42, leadBody: "A-Za-z0-9+/", body: B62, minBody: 6, maxBody: 6, mixed: true, shape: "{42:A-Za-z0-9}%{6:A-Za-z0-9}" },

@@ -494,6 +494,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nl++t-znvow",
     'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
   ],
+  // Random letters without a digit: few vowels, capitals together.
+  [
+    "secret-assignment",
+    "password: pbRNQJNEZAgrtwllkDMpjExl\nsecret: dub_pbRNQJNEZAgrtwllkDMpjExl",
+    "pbRNQJNEZAgrtwllkDMpjExl",
+    "password: [REDACTED:secret-assignment]\nsecret: [REDACTED:secret-assignment]",
+  ],
   // A password that reads as a colour is still one; so is a text box's text set to one.
   [
     "secret-assignment",
@@ -1744,6 +1751,13 @@ const SETTINGS = [
   "git add -u :/ && perldoc -u Some::Modulename",
   "my $header = $mode eq 'proxy' ? 'Proxy-Authorization' : 'Authorization';",
   "the source argument for a token is `args[token.index]`.",
+  // Tools' own output: `ssh -G`'s security-key algorithms, dpkg's conffiles (a path, then
+  // its md5sum); documentation's placeholders after a flag, a SQL statement, Spring's
+  // {noop} and MySQL's temporary password.
+  "pubkeyacceptedalgorithms ssh-ed25519,sk-ssh-ed25519-cert-v01@openssh.com,sk-ecdsa-sha2-nistp256-cert-v01@openssh.com",
+  " /etc/pam.d/chpasswd 9900720564cb4ee98b7da29e2d183cb2\n /etc/pam.d/passwd eaf2ad85b5ccd06cceb19a3e75f40c63",
+  "net user NAME PASSWORD; gh secret set --body X --from-literal; ssh-keygen -N \"\", sshpass -p '')",
+  'IDENTIFIED BY "\u2026" (password={noop}..., "{noop}...") for root@localhost: X)',
   // Lists of names, one a line (pygments' lists of PHP's functions).
   "    'openssl_x509_check_private_key',\n    'openssl_x509_checkpurpose',\n    'x_lob2_bind',",
   "  'cubrid_lob2_bind',\n  'cubrid_lob2_close',\n  'curle_ftp_user_password_incorrect',\n  'curle_ftp_weird_227_format',",

@@ -799,6 +799,8 @@ class AssignmentCandidate implements Candidate {
               ? byte === 0x76 // `key="xPassword" value="…"`
               : ALNUM[byte] === 1 || byte === 0x5b || byte === 0x2a)
           ) {
+            // A file's name in a path, then a word (dpkg's `/etc/pam.d/passwd <md5sum>`).
+            if (this.afterSlash) return Verdict.Reject;
             // A value after a space only where the keyword ends the name (`password X`), or
             // `key` does after `secret` (`secret_key X`, `SECRETKEY X`): a vendor's name or a
             // longer name followed by a word is prose or an id.
@@ -2518,16 +2520,23 @@ const CAST = /^(?:static|dynamic|reinterpret|const)_cast</;
 const SCOPED_NAME = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
 
 /**
- * Letters alone that are random, not a name: 16+ of them, capitals and small letters mixed
- * so that 2+ small letters stand alone between capitals and 2+ capitals stand together
- * (`QmXvTzKpLwNrBjHsYdGfCeAu`); a camelCase or PascalCase name's words are two letters or
- * more (`getUserPasswordFromEnv`, `XMLHttpRequestEventTarget`).
+ * Letters alone (16+ of them in a run, `_` or `-` around it) that are random, not a name:
+ * capitals and small letters mixed so that 2+ capitals stand together and 2+ small letters
+ * stand alone between capitals (`QmXvTzKpLwNrBjHsYdGfCeAu`) or a fifth or fewer are vowels
+ * (`pbRNQJNEZAgrtwllkDMpjExl`); a camelCase or PascalCase name's words are two letters or
+ * more and spoken (`getUserPasswordFromEnv`, `XMLHttpRequestEventTarget`).
  */
-function randomLetters(text: string): boolean {
-  if (text.length < SPACED_WORD || !/^[A-Za-z]+$/.test(text)) return false;
-  const lone = text.match(/(?<=[A-Z])[a-z](?=[A-Z])/g)?.length ?? 0;
+function randomLetters(value: string): boolean {
+  if (value.length < SPACED_WORD || !/^[A-Za-z_-]+$/.test(value)) return false;
+  // The longest run of letters (a vendor's prefix aside: `dub_pbRNQJNEZAgrtwllkDMpjExl`).
+  const text = value.split(/[_-]/).reduce((a, b) => (b.length > a.length ? b : a));
+  if (text.length < SPACED_WORD) return false;
   const caps = text.match(/[A-Z]{2}/g)?.length ?? 0;
-  return lone >= 2 && caps >= 2;
+  if (caps < 2) return false;
+  const lone = text.match(/(?<=[A-Z])[a-z](?=[A-Z])/g)?.length ?? 0;
+  if (lone >= 2) return true;
+  const vowels = text.match(/[aeiouAEIOU]/g)?.length ?? 0;
+  return /[a-z]{2}/.test(text) && vowels * 5 <= text.length;
 }
 
 /** A word long and random enough for no type or name to be it (16+ bytes, 4+ letter-digit switches). */

@@ -23,6 +23,7 @@ import {
   type CommandScan,
   commandArmingWord,
   newCommandScan,
+  placeholderValue,
   secretIn,
   secretSpan,
 } from "../command-flags.js";
@@ -199,8 +200,9 @@ class CommandLineCandidate implements Candidate {
     // Another command's name (`sshpass -p x mysql -p…`, or `mysql mysql mysql…`): the
     // candidate its anchor started reads on, so a line of names costs one candidate a word.
     if (this.scan.command !== command) return Verdict.Reject;
-    if (at >= 0 && at < word.length) {
-      const [start, stop] = secretSpan(word, at, this.scan.stop);
+    const span = at >= 0 && at < word.length ? secretSpan(word, at, this.scan.stop) : null;
+    if (span !== null && !placeholderValue(word, span)) {
+      const [start, stop] = span;
       this.claim = this.wordStart + start;
       this.to = end - (word.length - stop);
       // A secret that is itself a command's name (`sshpass -p sshpass`) started that

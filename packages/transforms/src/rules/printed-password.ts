@@ -158,7 +158,9 @@ class PrintedPasswordCandidate implements Candidate {
 
   /** The password ends at `end` (from the anchor's start, excluded). */
   private close(end: number): Verdict {
-    if (end <= this.from) return Verdict.Reject;
+    // Generated passwords are 12 (MySQL), 20 (Elastic) or 32 (Jenkins) bytes long; a shorter
+    // word is documentation's (`root@localhost: X`).
+    if (end - this.from < MIN_PASSWORD) return Verdict.Reject;
     this.to = end;
     return Verdict.Close;
   }
@@ -167,9 +169,13 @@ class PrintedPasswordCandidate implements Candidate {
     if (this.part !== Part.Password || this.here < this.from) return Verdict.Reject;
     // A lone backslash at the end stays (an escape cut short).
     if (this.slashes % 2 === 1) this.to = this.here;
-    return this.to === undefined || this.to > this.from ? Verdict.Close : Verdict.Reject;
+    const to = this.to ?? this.here + 1;
+    return to - this.from >= MIN_PASSWORD ? Verdict.Close : Verdict.Reject;
   }
 }
+
+/** Fewest bytes of a printed password. */
+const MIN_PASSWORD = 6;
 
 /** Where the password stands after the header (see `PrintedPasswordCandidate`). */
 type Form = "account" | "next-line" | "reset";

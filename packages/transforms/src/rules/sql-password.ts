@@ -27,8 +27,8 @@ const MAX_LITERAL = 256;
 const QUOTE = 0x27;
 const DOUBLE_QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-/** Bytes that start a placeholder, not a password (`&pw` is SQL*Plus's). */
-const PLACEHOLDER = byteSet("$%{<:?&");
+/** Bytes that start a placeholder, not a password (`&pw` is SQL*Plus's; `...`, `…`). */
+const PLACEHOLDER = byteSet("$%{<:?&.\x80-\xff");
 /** Bytes that end Oracle's unquoted password. */
 const WORD_END = byteSet(" \t\r\n;\"'(),\\");
 const LETTER = 1;
