@@ -242,7 +242,7 @@ export function placeholderValue(word: string, [start, end]: readonly [number, n
 }
 
 const NO_SECRET =
-  /^(?:[^]|[^A-Za-z0-9]*|[A-Z_]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY)S?[A-Z_]*)$/u;
+  /^(?:[\s\S]|[^A-Za-z0-9]*|[A-Z_]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY)S?[A-Z_]*)$/u;
 
 /** A scan before the first word of a command line. */
 export function newCommandScan(): CommandScan {
