@@ -494,6 +494,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nl++t-znvow",
     'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
   ],
+  // Signs that start a version range or a grammar's repetition, in a password.
+  [
+    "secret-assignment",
+    "password=1*abc9 token: ~abc123def456",
+    "abc123def456",
+    "password=[REDACTED:secret-assignment] token: [REDACTED:secret-assignment]",
+  ],
   // Random letters without a digit: few vowels, capitals together.
   [
     "secret-assignment",
@@ -1758,6 +1765,10 @@ const SETTINGS = [
   " /etc/pam.d/chpasswd 9900720564cb4ee98b7da29e2d183cb2\n /etc/pam.d/passwd eaf2ad85b5ccd06cceb19a3e75f40c63",
   "net user NAME PASSWORD; gh secret set --body X --from-literal; ssh-keygen -N \"\", sshpass -p '')",
   'IDENTIFIED BY "\u2026" (password={noop}..., "{noop}...") for root@localhost: X)',
+  // A dependency's version range, ABNF quoted in a comment, a tokenizer's states, a function.
+  '"@esfx/canceltoken": "^1.0.0", "csrf-token": "~2.1.x", "x_token": ">=3.0.0-rc.1"',
+  " * token         = 1*<any CHAR except CTLs or separators>\n * token = 1*tchar",
+  'lastSignificantToken = "?InterpolationInTemplate"; jsTokens_1 = function*(input, {jsx}) {',
   // Lists of names, one a line (pygments' lists of PHP's functions).
   "    'openssl_x509_check_private_key',\n    'openssl_x509_checkpurpose',\n    'x_lob2_bind',",
   "  'cubrid_lob2_bind',\n  'cubrid_lob2_close',\n  'curle_ftp_user_password_incorrect',\n  'curle_ftp_weird_227_format',",

@@ -250,6 +250,15 @@ const C_INTEGER =
  */
 const PASS_WORDS = new Set(["password", "passwd", "passphrase", "pass", "pwd", "pw", "secret"]);
 
+/** First bytes of {@link NOT_SECRET_SHAPE}'s values. */
+const RANGE_START = byteSet("^~<>=?0-9");
+/**
+ * Shapes no secret has: a package's version range (`"@esfx/canceltoken": "^1.0.0"` in a
+ * `package.json`), ABNF's repetition (`token = 1*tchar`, RFC 7230's grammar quoted in
+ * comments), a tokenizer's state name (`lastSignificantToken = "?NoLineTerminatorHere"`).
+ */
+const NOT_SECRET_SHAPE =
+  /^(?:\^|~|[<>]=?|=)v?[0-9]+(?:\.(?:[0-9]+|x|\*))*(?:-[0-9A-Za-z.]+)?[,;)]?$|^[0-9]*\*[0-9]*(?:<|[A-Za-z]+$)|^\?[A-Za-z]{8,}$/;
 /**
  * A version number: dotted numbers, the last maybe with a letter (`1.302199`, `v3.43`,
  * `2.0.1b`), or a package's as Debian and semver write it (`1:4.13+dfsg1-1+deb12u1` in
@@ -1927,6 +1936,8 @@ class AssignmentCandidate implements Candidate {
   /** An unquoted value that is code: a call, a member path, an object or array literal. */
   codeNotValue(text: string, bare: string, first: number, complete: boolean): boolean {
     if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26) return true;
+    // A function's definition (`jsTokens_1 = function*(input, …`).
+    if (first === 0x66 && /^function\b/.test(text)) return true;
     // A negation (`!0`, `!flag`, `!this.isValid()`, `!(a&&b)`); a sign past a name is a
     // password's (`!l#48c9jN6!S#e`).
     if (first === 0x21) return NEGATION.test(text);
@@ -2019,7 +2030,8 @@ class AssignmentCandidate implements Candidate {
     const first = v[0]!;
     if (
       v.length <= 2 ||
-      (sign && (DIGIT[first] === 1 || first === 0x76) && VERSION.test(String.fromCharCode(...v)))
+      (sign && (DIGIT[first] === 1 || first === 0x76) && VERSION.test(String.fromCharCode(...v))) ||
+      (sign && RANGE_START[first] === 1 && NOT_SECRET_SHAPE.test(String.fromCharCode(...v)))
     )
       return true;
     if (unquoted && cConstant(v)) return true;
