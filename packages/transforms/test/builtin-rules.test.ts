@@ -494,6 +494,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nl++t-znvow",
     'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
   ],
+  // A password with braces after a lowercase letter is no CSS block (`a:hover{color:red}`).
+  [
+    "secret-assignment",
+    "secret_key=ab{c}d(e)$f[g]9 PASSWORD=p{{w}x)9$#z",
+    "ab{c}d(e)$f[g]9",
+    "secret_key=[REDACTED:secret-assignment] PASSWORD=[REDACTED:secret-assignment]",
+  ],
   // Signs that start a version range or a grammar's repetition, in a password.
   [
     "secret-assignment",

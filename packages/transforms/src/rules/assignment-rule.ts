@@ -1945,8 +1945,9 @@ class AssignmentCandidate implements Candidate {
     // scope's (`std::move(other)`, `Foo::new()`), and C++'s casts (`static_cast<char *>(p)`).
     const call = text.includes("(") || text.includes("[");
     if (call && CALL.test(text)) return true;
-    // A CSS pseudo-class and its block (`.gist-secret:before{content:…}`).
-    if (text.includes("{") && /^[a-z][a-z-]*\{/.test(text)) return true;
+    // A CSS pseudo-class and its block (`.gist-secret:before{content:…}`), a property first
+    // in it (a password may hold braces: `ab{c}d…`).
+    if (text.includes("{") && /^[a-z][a-z-]*\{[a-z-]+:/.test(text)) return true;
     if (text.includes("_cast<") && CAST.test(text)) return true;
     // A scoped name in code (`= FSDiscriminatorPass::Pass1`, `Token::Bearer;`): an enum's or
     // a constant's (`PASSWORD=ab::cd12` in an env file may be a password).
