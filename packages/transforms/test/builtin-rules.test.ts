@@ -755,6 +755,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "tq8Wn2vLs0Pz",
     'smtp.Credentials = new NetworkCredential("mailer@corp.example", "[REDACTED:credential-argument]");',
   ],
+  // A JWT's or an HMAC's signing key as a literal (jsonwebtoken, PyJWT, java-jwt, hmac).
+  [
+    "credential-argument",
+    't = jwt.sign({ id: 1 }, "Hs9-kQ2vLp7x", { expiresIn: "1h" }); h = hmac.new(b"Hs9-kQ2vLp7x", m, sha256)',
+    "Hs9-kQ2vLp7x",
+    't = jwt.sign({ id: 1 }, "[REDACTED:credential-argument]", { expiresIn: "1h" }); h = hmac.new(b"[REDACTED:credential-argument]", m, sha256)',
+  ],
+  [
+    "credential-argument",
+    'Algorithm a = Algorithm.HMAC256("Hs9-kQ2vLp7x"); jwt.encode(p, "Hs9-kQ2vLp7x", algorithm="HS256")',
+    "Hs9-kQ2vLp7x",
+    'Algorithm a = Algorithm.HMAC256("[REDACTED:credential-argument]"); jwt.encode(p, "[REDACTED:credential-argument]", algorithm="HS256")',
+  ],
   [
     "credential-argument",
     'c = DriverManager.getConnection(env("DB_URL", "a,b"), "app", "Pl8n-Txt!9");',
@@ -1741,6 +1754,8 @@ const SETTINGS = [
   // Field names in a list, a word, a phrase: no literal a secret is set to.
   'fields = ["password", "confirmation"]; ["token", "secret"]; put("password", "required")',
   'validate("password", "Enter your password"); rename("api_key", "api-key-old")',
+  // A signing key that is no literal (a variable, the environment), a literal message.
+  'jwt.sign(payload, privateKey, { algorithm: "RS256" }); jwt.verify(t, process.env.JWT_SECRET); hmac.new(key, b"message", sha256); hmac.new(bkey, msg)',
   // A path as a call's first argument; names of a token's status or a message about it.
   "readFile('/etc/passwd', 'utf8', callback); open(\"/run/secrets/api_token\", \"r2\")",
   'OriginTrialTokenStatus = "Success"; [options.invalidToken.message="Unauthorized"]',

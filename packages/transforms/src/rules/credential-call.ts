@@ -13,7 +13,9 @@
  * `${`, or `\"…\"` inside a JSON or C string), possibly in Rust's `Some("…")`. Only its
  * characters are redacted: the quotes and the call stay. An argument that is no literal
  * (`System.getenv("PW")`), an empty literal or a placeholder (`"$PW"`, `"%s"`, `"{pw}"`,
- * `"<password>"`, `"***"`) is left alone, as is a call with too few arguments.
+ * `"<password>"`, `"***"`) is left alone, as is a call with too few arguments. A JWT's or an
+ * HMAC's signing key given as a literal (`jwt.sign(payload, "…")`, `hmac.new(b"…", …)`) is
+ * one too.
  *
  * @example
  * ```ts
@@ -241,6 +243,21 @@ export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
     blanks: false,
     api: "Spring Security User.withUsername(name).password(password), builders' .apiKey(key)",
   },
+  {
+    names: ["jwt.sign(", "jwt.verify(", "jwt.encode(", "jwt.decode("],
+    argument: 2,
+    api: "Node jsonwebtoken jwt.sign(payload, secretOrPrivateKey[, options]), jwt.verify(token, secretOrPublicKey); PyJWT jwt.encode(payload, key, algorithm), jwt.decode(jwt, key, algorithms)",
+  },
+  {
+    names: ["Algorithm.HMAC256(", "Algorithm.HMAC384(", "Algorithm.HMAC512("],
+    argument: 1,
+    api: "Auth0 java-jwt Algorithm.HMAC256(secret), HMAC384(secret), HMAC512(secret)",
+  },
+  {
+    names: ["hmac.new("],
+    argument: 1,
+    api: 'Python hmac.new(key, msg=None, digestmod), the key a bytes literal (b"…")',
+  },
 ];
 
 /** Most bytes of a call read before its secret closes (arguments before it included). */
@@ -292,6 +309,8 @@ class CredentialCallCandidate implements Candidate {
   private escaped = false;
   /** Bytes of `Some(` read. */
   private wrapper = 0;
+  /** Python's `b` before the secret's literal (`hmac.new(b"…", …)`) was read. */
+  private bytesPrefix = false;
   /** Bytes of the secret literal, and the one read last. */
   private length = 0;
   private previous = 0;
@@ -338,8 +357,12 @@ class CredentialCallCandidate implements Candidate {
       this.state = State.Expression;
       return this.expression(byte);
     }
-    // Only a literal is a secret; Rust's `Some("…")` holds one.
+    // Only a literal is a secret; Rust's `Some("…")` holds one, Python's `b"…"` is one.
     if (QUOTES[byte] === 1) return this.openLiteral(byte, false);
+    if (byte === 0x62 && !this.bytesPrefix && this.wrapper === 0) {
+      this.bytesPrefix = true;
+      return Verdict.Hold;
+    }
     this.state = byte === BACKSLASH ? State.ArgEscape : State.Wrapper;
     if (byte === BACKSLASH) return Verdict.Hold;
     if (this.wrapper > 0 || byte !== WRAPPER.charCodeAt(0)) return Verdict.Reject;
