@@ -494,6 +494,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nl++t-znvow",
     'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
   ],
+  // FTP's PASS command (curl -v), a password of hexadecimal capitals, a token of 16 digits
+  // after its type (not a key's id).
+  [
+    "secret-assignment",
+    '> USER deploy\n> PASS Hunter2xyz\npassword 19882D92DDA4C400C22C0D56CC2AF4472167BE03\nvar appToken string = "8371920465518273"',
+    "Hunter2xyz",
+    '> USER deploy\n> PASS [REDACTED:secret-assignment]\npassword [REDACTED:secret-assignment]\nvar appToken string = "[REDACTED:secret-assignment]"',
+  ],
   // A password with braces after a lowercase letter is no CSS block (`a:hover{color:red}`).
   [
     "secret-assignment",
@@ -1754,6 +1762,13 @@ const SETTINGS = [
   // Field names in a list, a word, a phrase: no literal a secret is set to.
   'fields = ["password", "confirmation"]; ["token", "secret"]; put("password", "required")',
   'validate("password", "Enter your password"); rename("api_key", "api-key-old")',
+  // Change logs: config.guess's case patterns (no .pgpass line: a field's `*` stands alone,
+  // no password starts with a blank), an empty flag value, `Pass` the verb, a placeholder,
+  // a source file's name, an OpenPGP key's fingerprint.
+  "\t* config.guess (mips:*:4*:UMIPS): New case.\n\t* config.guess (pc:*:*:*): Return i586-pc",
+  'gpg: The option --passphrase= can be empty. Pass "GUILE_AUTO_COMPILE=0" to avoid; Pass v4l2_pix_fmts',
+  "a series of token=value; contrib/git-credential-gnome-keyring.c: *style* use",
+  "  * Add new upstream signing key 19882D92DDA4C400C22C0D56CC2AF4472167BE03",
   // A signing key that is no literal (a variable, the environment), a literal message.
   'jwt.sign(payload, privateKey, { algorithm: "RS256" }); jwt.verify(t, process.env.JWT_SECRET); hmac.new(key, b"message", sha256); hmac.new(bkey, msg)',
   // A path as a call's first argument; names of a token's status or a message about it.

@@ -222,8 +222,13 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
 const PATTERN = /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]|^qr[/{]/;
 /** A value that may be a name (`_core_token`, `Storage.deleteTokenParameters`), not a token. */
 const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
+/** An OpenPGP fingerprint (40 hexadecimal capitals) or long key id (16), not a number. */
+const FINGERPRINT = /^(?:0x)?(?=[0-9]*[A-F])(?:[0-9A-F]{16}|[0-9A-F]{40})$/;
 /** A colour as CSS writes it in hexadecimal. */
 const COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+/** A name's tail that ends a source or document file's name (not `.key`, `.pem`: a key's). */
+const SOURCE_FILE =
+  /\.(?:c|h|cc|cpp|hpp|py|js|mjs|ts|go|rb|rs|java|kt|swift|php|pl|sh|md|rst|txt|html)$/;
 /** A name's tail that is a member of a class or enum the keyword names (`Token.String.Escape`). */
 const CLASS_MEMBER = /^\.(?!Equals)[A-Z][a-z]/;
 /** Keywords as the value test compares them, by anchor (see `keyword()`). */
@@ -295,7 +300,7 @@ const NOT_SECRET_VALUES = new Set(
     "true false yes no on off null nullptr nil none undefined string number boolean bool int str bytes any " +
     "unknown object await new this self typeof function async return required optional default readonly " +
     // Authorization schemes (`default_token='Bearer'`).
-    "bearer basic undef"
+    "bearer basic undef value"
   ).split(" "),
 );
 /** Types a secret is declared with (`token: &str = …`, `apiKey: String? = …`), lowercase. */
@@ -808,8 +813,9 @@ class AssignmentCandidate implements Candidate {
               ? byte === 0x76 // `key="xPassword" value="…"`
               : ALNUM[byte] === 1 || byte === 0x5b || byte === 0x2a)
           ) {
-            // A file's name in a path, then a word (dpkg's `/etc/pam.d/passwd <md5sum>`).
-            if (this.afterSlash) return Verdict.Reject;
+            // A file's name in a path, then a word (dpkg's `/etc/pam.d/passwd <md5sum>`); the
+            // verb (`Pass v4l2_pix_fmts to …`).
+            if (this.afterSlash || this.passVerb()) return Verdict.Reject;
             // A value after a space only where the keyword ends the name (`password X`), or
             // `key` does after `secret` (`secret_key X`, `SECRETKEY X`): a vendor's name or a
             // longer name followed by a word is prose or an id.
@@ -983,6 +989,8 @@ class AssignmentCandidate implements Candidate {
         case Phase.AfterEquals:
           // After a getter only `==` compares (`getPassword() = …` is no statement).
           if (this.getter > 0 && byte !== 0x3d) return Verdict.Reject;
+          // A flag's `=` and a blank: it has no value (`--passphrase= can be empty`).
+          if (this.flag && !this.spacedEquals && BLANK[byte] === 1) return Verdict.Reject;
           this.phase = Phase.ValueStart;
           if (byte === 0x3d) {
             // "== x" is a comparison; "==x" a value starting with "=".
@@ -1885,8 +1893,9 @@ class AssignmentCandidate implements Candidate {
   namesNoSecret(): boolean {
     const tail = this.tail;
     if (tail === "") return false;
-    // An enum's or a class's member (`Token.Keyword: "bold"`), not `txtPassword.Text`.
-    if (!this.afterLetter && CLASS_MEMBER.test(tail)) return true;
+    // An enum's or a class's member (`Token.Keyword: "bold"`), not `txtPassword.Text`; a
+    // source file (`git-credential-gnome-keyring.c: …` in a change log).
+    if ((!this.afterLetter && CLASS_MEMBER.test(tail)) || SOURCE_FILE.test(tail)) return true;
     // A key named only by the word before it is one when its name ends there (`issuerKeyHash`).
     if (this.mode.random === true) return true;
     // Names repeat (a log prints the same variables again and again): remember the verdicts.
@@ -2041,6 +2050,10 @@ class AssignmentCandidate implements Candidate {
     if (!blank && digit && !pathLike && !this.spaced) return false;
     const text = String.fromCharCode(...v).replace(/[;,)"'`]+$/, "");
     if (!digit && this.quote === 0x60 && /^[A-Za-z_-]+$/.test(text)) return true;
+    // An OpenPGP key's fingerprint or long id after a blank (`Add new upstream signing key
+    // 19882D92…BE03`): public, written in capitals.
+    if (this.spaced && FINGERPRINT.test(text) && !/pass|pw|secret|private/.test(this.keyword()))
+      return true;
     if (pathLike && (FILE_PATH.test(text) || (first === 0x2f && this.keyword() === "pwd")))
       return true;
     const lower = text.toLowerCase();
@@ -2049,6 +2062,14 @@ class AssignmentCandidate implements Candidate {
     return (
       this.spaced && /^[A-Za-z_]\w*_\w*$/.test(text) && lower.replace(/_/g, "").includes(keyword)
     );
+  }
+
+  /**
+   * The keyword is `pass` or `Pass`, which a blank after it makes the verb (`Pass "X=0" to
+   * …`); FTP's command is `PASS`, and FileZilla's element `<Pass encoding="base64">`.
+   */
+  passVerb(): boolean {
+    return (this.anchor === "pass" || this.anchor === "Pass") && this.nameBefore !== 0x3c;
   }
 
   /** `v`, all bytes of a name (`NAMING_VALUE`), holds the keyword (any case). */
@@ -2297,7 +2318,7 @@ class AssignmentCandidate implements Candidate {
    * true, and the value's phase entered, when this is one.
    */
   private quotedAfterBlank(): boolean {
-    if (this.count === 0 || this.tail !== "" || this.mode.vendor) return false;
+    if (this.count === 0 || this.tail !== "" || this.mode.vendor || this.passVerb()) return false;
     this.strict = true;
     this.blankQuoted = true;
     this.count = 0;

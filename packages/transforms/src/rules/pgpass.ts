@@ -47,6 +47,8 @@ class PgpassCandidate implements Candidate {
   private alnum = false;
   /** The password's first byte is `*`. */
   private star = false;
+  /** The field being read is `*` so far. */
+  private fieldStar = false;
 
   constructor(anchorLength: number) {
     this.from = anchorLength;
@@ -77,8 +79,13 @@ class PgpassCandidate implements Candidate {
         if (this.length === 0) return Verdict.Reject;
         this.field++;
         this.length = 0;
+        this.fieldStar = false;
         return Verdict.Hold;
       }
+      // `*` stands for a whole field, never beside other bytes (`4*`, `*)`: a glob, as in
+      // `config.guess`'s `(mips:*:4*:UMIPS)`).
+      if (byte === 0x2a ? this.length > 0 : this.fieldStar) return Verdict.Reject;
+      this.fieldStar = byte === 0x2a;
       return FIELD_END[byte] === 1 ? Verdict.Reject : this.fieldByte();
     }
     if (lineEnd) return this.close(this.slashFrom);
@@ -99,9 +106,12 @@ class PgpassCandidate implements Candidate {
   private passwordByte(byte: number, here: number): Verdict {
     if (byte === 0x0a || byte === 0x0d || byte === 0x22) return this.close(here);
     if (byte === COLON) return Verdict.Reject;
-    // `*` and no letter or digit: an IPv6 wildcard's last group (`…:*:*:*:*')`), not a password.
-    if (this.length === 0) this.star = byte === 0x2a;
-    else if (this.length === 1 && this.star && ALNUM[byte] !== 1) return Verdict.Reject;
+    // `*` and no letter or digit: an IPv6 wildcard's last group (`…:*:*:*:*')`), not a
+    // password; nor is a blank first (prose after a colon: `(pc:*:*:*): Return …`).
+    if (this.length === 0) {
+      if (byte === 0x20 || byte === 0x09) return Verdict.Reject;
+      this.star = byte === 0x2a;
+    } else if (this.length === 1 && this.star && ALNUM[byte] !== 1) return Verdict.Reject;
     if (ALNUM[byte] === 1) this.alnum = true;
     this.length++;
     return Verdict.Hold;
