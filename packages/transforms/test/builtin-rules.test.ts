@@ -494,6 +494,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nl++t-znvow",
     'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
   ],
+  // Capitals with digits and no `_` (a base32 secret), a password with slashes.
+  [
+    "secret-assignment",
+    "--token=JBSWY3DPEHPK3PXQ password: s3cr3t/abc/def",
+    "JBSWY3DPEHPK3PXQ",
+    "--token=[REDACTED:secret-assignment] password: [REDACTED:secret-assignment]",
+  ],
   // FTP's PASS command (curl -v), a password of hexadecimal capitals, a token of 16 digits
   // after its type (not a key's id).
   [
@@ -1769,6 +1776,11 @@ const SETTINGS = [
   'gpg: The option --passphrase= can be empty. Pass "GUILE_AUTO_COMPILE=0" to avoid; Pass v4l2_pix_fmts',
   "a series of token=value; contrib/git-credential-gnome-keyring.c: *style* use",
   "  * Add new upstream signing key 19882D92DDA4C400C22C0D56CC2AF4472167BE03",
+  // Usage lines' metavariables (gcloud's manuals, argparse), cut by a manual's hyphen, a
+  // cloud resource's name, a name after a keyword and a blank.
+  "--encryption-key=ENCRYPTION_KEY --oauth2-client-secret=OAUTH2_CLIENT_SECRET [--password=PASS\u2010",
+  "--private-key=LOCAL_FILE_PATH --etcd-backup-encryption-key=KEY --password=PASSWORD",
+  "--secret=projects/my-project/secrets/my-secret/versions/2; to operate on user creds creds-name-1:",
   // A signing key that is no literal (a variable, the environment), a literal message.
   'jwt.sign(payload, privateKey, { algorithm: "RS256" }); jwt.verify(t, process.env.JWT_SECRET); hmac.new(key, b"message", sha256); hmac.new(bkey, msg)',
   // A path as a call's first argument; names of a token's status or a message about it.

@@ -224,6 +224,13 @@ const PATTERN = /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]|^qr
 const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
 /** An OpenPGP fingerprint (40 hexadecimal capitals) or long key id (16), not a number. */
 const FINGERPRINT = /^(?:0x)?(?=[0-9]*[A-F])(?:[0-9A-F]{16}|[0-9A-F]{40})$/;
+/**
+ * A metavariable: capitals in words joined by `_` or `-` (digits too: `OAUTH2_CLIENT_SECRET`),
+ * or one word of up to 12 capitals (`PASSWORD`, `KEY`), maybe cut by a manual's hyphen `‐`.
+ */
+const METAVARIABLE = /^(?:[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+|[A-Z]{1,12})(?:\xe2\x80\x90)?$/;
+/** Three or more lower-case segments of a path (see `resourceName`). */
+const RESOURCE_NAME = /^[a-z][a-z0-9._-]*(?:\/[a-z0-9._-]+){2,}\/?$/;
 /** A colour as CSS writes it in hexadecimal. */
 const COLOUR = /^#(?:[0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
 /** A name's tail that ends a source or document file's name (not `.key`, `.pem`: a key's). */
@@ -2032,8 +2039,10 @@ class AssignmentCandidate implements Candidate {
     // A token is ASCII: text in another script after a token's name is a message
     // (`"Unexpected_token": "Neočekávaný token"`); a password may be in any script.
     if (sign && !PASS_WORDS.has(this.keyword()) && v.some((b) => b >= 0x80)) return true;
-    // A name of letters that names the keyword, however long (`Storage.deleteTokenParameters`).
+    // A name of letters that names the keyword, however long (`Storage.deleteTokenParameters`);
+    // a resource's name (`--secret=projects/p/secrets/db/versions/2`).
     if (!digit && !complete && !blank && v.length >= DECIDE && this.namesKeyword(v)) return true;
+    if (v[0]! >= 0x61 && v[0]! <= 0x7a && v.includes(0x2f) && resourceName(bareOf(v))) return true;
     if (!complete) return false;
     // A list's first element is a token only when long (code lists names and flags).
     if (this.list && v.length < LIST_TOKEN) return true;
@@ -2046,6 +2055,9 @@ class AssignmentCandidate implements Candidate {
       return true;
     if (unquoted && cConstant(v)) return true;
     const pathLike = first === 0x2f || first === 0x7e || first === 0x2e;
+    // A usage line's metavariable (`--encryption-key=ENCRYPTION_KEY`, `--oauth2-client-
+    // secret=OAUTH2_CLIENT_SECRET`, `--password=PASS‐` broken by a manual's hyphen).
+    if (first >= 0x41 && first <= 0x5a && METAVARIABLE.test(bareOf(v))) return true;
     // The common case, a token of letters and digits, builds no string.
     if (!blank && digit && !pathLike && !this.spaced) return false;
     const text = String.fromCharCode(...v).replace(/[;,)"'`]+$/, "");
@@ -2058,10 +2070,10 @@ class AssignmentCandidate implements Candidate {
       return true;
     const lower = text.toLowerCase();
     const keyword = this.keyword();
-    if (!digit) return NAMING_VALUE.test(text) && lower.includes(keyword);
-    return (
-      this.spaced && /^[A-Za-z_]\w*_\w*$/.test(text) && lower.replace(/_/g, "").includes(keyword)
-    );
+    const joined = lower.replace(/[_-]/g, "");
+    if (!digit) return NAMING_VALUE.test(text) && joined.includes(keyword);
+    // A name after the keyword and a blank (`creds creds-name-1:`).
+    return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && joined.includes(keyword);
   }
 
   /**
@@ -2621,6 +2633,21 @@ function plainNotSecret(bare: string, first: number, candidate: AssignmentCandid
   if (bare.length > LONGEST_NOT_SECRET_VALUE) return false;
   if (NOT_SECRET_VALUES.has(bare.toLowerCase()) || /^[0-9._:-]{1,7}$/.test(bare)) return true;
   return first === 0x23 && COLOUR.test(bare) && !PASS_WORDS.has(candidate.keyword());
+}
+
+/**
+ * A cloud resource's name (`projects/p/secrets/db/versions/2`): three or more lower-case
+ * segments, two of them words (a password with slashes, `s3cr3t/abc/def`, has fewer).
+ */
+function resourceName(text: string): boolean {
+  return (
+    RESOURCE_NAME.test(text) && text.split("/").filter((s) => /^[a-z]{4,}$/.test(s)).length >= 2
+  );
+}
+
+/** The value as text, its closing punctuation dropped. */
+function bareOf(v: readonly number[]): string {
+  return String.fromCharCode(...v).replace(/[;,)\]"'`]+$/, "");
 }
 
 /** The bytes spell `lower` (a lowercase word) in any case. */
