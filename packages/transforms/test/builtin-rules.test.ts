@@ -1781,6 +1781,7 @@ const SETTINGS = [
   "--encryption-key=ENCRYPTION_KEY --oauth2-client-secret=OAUTH2_CLIENT_SECRET [--password=PASS\u2010",
   "--private-key=LOCAL_FILE_PATH --etcd-backup-encryption-key=KEY --password=PASSWORD",
   "--secret=projects/my-project/secrets/my-secret/versions/2; to operate on user creds creds-name-1:",
+  "LoadCredential=/SetCredential= (see systemd.exec(1) for details).",
   // A signing key that is no literal (a variable, the environment), a literal message.
   'jwt.sign(payload, privateKey, { algorithm: "RS256" }); jwt.verify(t, process.env.JWT_SECRET); hmac.new(key, b"message", sha256); hmac.new(bkey, msg)',
   // A path as a call's first argument; names of a token's status or a message about it.

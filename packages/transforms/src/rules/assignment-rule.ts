@@ -2066,7 +2066,13 @@ class AssignmentCandidate implements Candidate {
     // 19882D92…BE03`): public, written in capitals.
     if (this.spaced && FINGERPRINT.test(text) && !/pass|pw|secret|private/.test(this.keyword()))
       return true;
-    if (pathLike && (FILE_PATH.test(text) || (first === 0x2f && this.keyword() === "pwd")))
+    // A path; or another setting's name, as systemd's manuals list them (`LoadCredential=/
+    // SetCredential=`).
+    if (
+      pathLike &&
+      (FILE_PATH.test(text) ||
+        (first === 0x2f && (this.keyword() === "pwd" || /^\/(?:[A-Z][a-z]+){2,}=$/.test(text))))
+    )
       return true;
     const lower = text.toLowerCase();
     const keyword = this.keyword();
