@@ -494,12 +494,20 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nl++t-znvow",
     'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
   ],
-  // Capitals with digits and no `_` (a base32 secret), a password with slashes.
+  // Typographic quotes around a token are no text in another script.
   [
     "secret-assignment",
-    "--token=JBSWY3DPEHPK3PXQ password: s3cr3t/abc/def",
+    "token: \u201cXk9mP2qL8v\u201d api_key = \u00abXk9mP2qL8vR4\u00bb x_token: \u300cXk9mP2qL8vR4\u300d",
+    "Xk9mP2qL8vR4",
+    "token: [REDACTED:secret-assignment] api_key = [REDACTED:secret-assignment] x_token: [REDACTED:secret-assignment]",
+  ],
+  // Capitals with digits and no `_` (a base32 secret), a password with slashes, a key's
+  // groups of capitals and digits.
+  [
+    "secret-assignment",
+    "--token=JBSWY3DPEHPK3PXQ password: s3cr3t/abc/def api_key=K3Y7-AB9D-X2Q4",
     "JBSWY3DPEHPK3PXQ",
-    "--token=[REDACTED:secret-assignment] password: [REDACTED:secret-assignment]",
+    "--token=[REDACTED:secret-assignment] password: [REDACTED:secret-assignment] api_key=[REDACTED:secret-assignment]",
   ],
   // FTP's PASS command (curl -v), a password of hexadecimal capitals, a token of 16 digits
   // after its type (not a key's id).
@@ -1780,6 +1788,7 @@ const SETTINGS = [
   // cloud resource's name, a name after a keyword and a blank.
   "--encryption-key=ENCRYPTION_KEY --oauth2-client-secret=OAUTH2_CLIENT_SECRET [--password=PASS\u2010",
   "--private-key=LOCAL_FILE_PATH --etcd-backup-encryption-key=KEY --password=PASSWORD",
+  "[--disk-encryption-key=DISK_ENCRYPTION_KEY : --disk-encryption-key-keyring=DISK_KEYRING]",
   "--secret=projects/my-project/secrets/my-secret/versions/2; to operate on user creds creds-name-1:",
   "LoadCredential=/SetCredential= (see systemd.exec(1) for details).",
   // A signing key that is no literal (a variable, the environment), a literal message.

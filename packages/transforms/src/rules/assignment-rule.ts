@@ -225,10 +225,11 @@ const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
 /** An OpenPGP fingerprint (40 hexadecimal capitals) or long key id (16), not a number. */
 const FINGERPRINT = /^(?:0x)?(?=[0-9]*[A-F])(?:[0-9A-F]{16}|[0-9A-F]{40})$/;
 /**
- * A metavariable: capitals in words joined by `_` or `-` (digits too: `OAUTH2_CLIENT_SECRET`),
- * or one word of up to 12 capitals (`PASSWORD`, `KEY`), maybe cut by a manual's hyphen `‐`.
+ * A metavariable: words of capitals joined by `_` or `-` (a digit only at a word's end:
+ * `OAUTH2_CLIENT_SECRET`, not a key's groups `K3Y7-AB9D`), or one word of up to 12 capitals
+ * (`PASSWORD`, `KEY`), maybe cut by a manual's hyphen `‐`.
  */
-const METAVARIABLE = /^(?:[A-Z][A-Z0-9]*(?:[_-][A-Z0-9]+)+|[A-Z]{1,12})(?:\xe2\x80\x90)?$/;
+const METAVARIABLE = /^(?:[A-Z]+[0-9]*(?:[_-][A-Z]+[0-9]*)+|[A-Z]{1,12})(?:\xe2\x80\x90)?$/;
 /** Three or more lower-case segments of a path (see `resourceName`). */
 const RESOURCE_NAME = /^[a-z][a-z0-9._-]*(?:\/[a-z0-9._-]+){2,}\/?$/;
 /** A colour as CSS writes it in hexadecimal. */
@@ -2037,11 +2038,14 @@ class AssignmentCandidate implements Candidate {
     const blank = sign && v.some((b) => BLANK[b] === 1);
     if (blank && !unquoted && this.namingPhrase(v, complete)) return true;
     // A token is ASCII: text in another script after a token's name is a message
-    // (`"Unexpected_token": "Neočekávaný token"`); a password may be in any script.
-    if (sign && !PASS_WORDS.has(this.keyword()) && v.some((b) => b >= 0x80)) return true;
+    // (`"Unexpected_token": "Neočekávaný token"`); a password may be in any script, and
+    // typographic quotes around a token are no part of it (`token: “…”`).
+    if (sign && !PASS_WORDS.has(this.keyword()) && innerNonAscii(v)) return true;
     // A name of letters that names the keyword, however long (`Storage.deleteTokenParameters`);
     // a resource's name (`--secret=projects/p/secrets/db/versions/2`).
     if (!digit && !complete && !blank && v.length >= DECIDE && this.namesKeyword(v)) return true;
+    // A long option (`KEY : --disk-encryp‐` in a usage line's alternatives).
+    if (v[0] === 0x2d && v[1] === 0x2d && ALPHA[v[2]!] === 1) return true;
     if (v[0]! >= 0x61 && v[0]! <= 0x7a && v.includes(0x2f) && resourceName(bareOf(v))) return true;
     if (!complete) return false;
     // A list's first element is a token only when long (code lists names and flags).
@@ -2649,6 +2653,26 @@ function resourceName(text: string): boolean {
   return (
     RESOURCE_NAME.test(text) && text.split("/").filter((s) => /^[a-z]{4,}$/.test(s)).length >= 2
   );
+}
+
+/**
+ * Text outside ASCII in the value beyond a pair of typographic quotes: more than 6 such
+ * bytes, or one between its first and last ASCII letters or digits.
+ */
+function innerNonAscii(v: readonly number[]): boolean {
+  let first = -1;
+  let last = -1;
+  let outside = 0;
+  for (let i = 0; i < v.length; i++) {
+    const b = v[i]!;
+    if (b >= 0x80) outside++;
+    if (ALNUM[b] !== 1) continue;
+    if (first < 0) first = i;
+    last = i;
+  }
+  if (outside > 6) return true;
+  for (let i = first + 1; i < last; i++) if (v[i]! >= 0x80) return true;
+  return false;
 }
 
 /** The value as text, its closing punctuation dropped. */
