@@ -238,7 +238,8 @@ export function secretSpan(word: string, at: number, stop = -1): readonly [numbe
  * `--token API_TOKEN`). A label redacts these too.
  */
 export function placeholderValue(word: string, [start, end]: readonly [number, number]): boolean {
-  return NO_SECRET.test(word.slice(start, end));
+  // Prose's punctuation after it (`sshpass -pX, rabbitmqctl …`) is no part of the value.
+  return NO_SECRET.test(word.slice(start, end).replace(/(?<=.)[,.;:)]+$/, ""));
 }
 
 const NO_SECRET =

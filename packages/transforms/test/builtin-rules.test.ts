@@ -1823,6 +1823,7 @@ const SETTINGS = [
   "pubkeyacceptedalgorithms ssh-ed25519,sk-ssh-ed25519-cert-v01@openssh.com,sk-ecdsa-sha2-nistp256-cert-v01@openssh.com",
   " /etc/pam.d/chpasswd 9900720564cb4ee98b7da29e2d183cb2\n /etc/pam.d/passwd eaf2ad85b5ccd06cceb19a3e75f40c63",
   "net user NAME PASSWORD; gh secret set --body X --from-literal; ssh-keygen -N \"\", sshpass -p '')",
+  "(sshpass -pX, rabbitmqctl add_user's password)",
   'IDENTIFIED BY "\u2026" (password={noop}..., "{noop}...") for root@localhost: X)',
   // A dependency's version range, ABNF quoted in a comment, a tokenizer's states, a function.
   '"@esfx/canceltoken": "^1.0.0", "csrf-token": "~2.1.x", "x_token": ">=3.0.0-rc.1"',
