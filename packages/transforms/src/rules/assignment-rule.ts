@@ -2046,7 +2046,8 @@ class AssignmentCandidate implements Candidate {
     if (!digit && !complete && !blank && v.length >= DECIDE && this.namesKeyword(v)) return true;
     // A long option (`KEY : --disk-encryp‐` in a usage line's alternatives).
     if (v[0] === 0x2d && v[1] === 0x2d && ALPHA[v[2]!] === 1) return true;
-    if (v[0]! >= 0x61 && v[0]! <= 0x7a && v.includes(0x2f) && resourceName(bareOf(v))) return true;
+    if (sign && v[0]! >= 0x61 && v[0]! <= 0x7a && v.includes(0x2f) && resourceName(bareOf(v)))
+      return true;
     if (!complete) return false;
     // A list's first element is a token only when long (code lists names and flags).
     if (this.list && v.length < LIST_TOKEN) return true;
@@ -2061,7 +2062,8 @@ class AssignmentCandidate implements Candidate {
     const pathLike = first === 0x2f || first === 0x7e || first === 0x2e;
     // A usage line's metavariable (`--encryption-key=ENCRYPTION_KEY`, `--oauth2-client-
     // secret=OAUTH2_CLIENT_SECRET`, `--password=PASS‐` broken by a manual's hyphen).
-    if (first >= 0x41 && first <= 0x5a && METAVARIABLE.test(bareOf(v))) return true;
+    if (first >= 0x41 && first <= 0x5a && !hasLowercase(v) && METAVARIABLE.test(bareOf(v)))
+      return true;
     // The common case, a token of letters and digits, builds no string.
     if (!blank && digit && !pathLike && !this.spaced) return false;
     const text = String.fromCharCode(...v).replace(/[;,)"'`]+$/, "");
@@ -2672,6 +2674,12 @@ function innerNonAscii(v: readonly number[]): boolean {
   }
   if (outside > 6) return true;
   for (let i = first + 1; i < last; i++) if (v[i]! >= 0x80) return true;
+  return false;
+}
+
+/** The value holds a small letter (a token nearly always does: looked for before a regex). */
+function hasLowercase(v: readonly number[]): boolean {
+  for (let i = 0; i < v.length; i++) if (v[i]! >= 0x61 && v[i]! <= 0x7a) return true;
   return false;
 }
 
