@@ -2041,11 +2041,11 @@ class AssignmentCandidate implements Candidate {
     // (`"Unexpected_token": "Neočekávaný token"`); a password may be in any script, and
     // typographic quotes around a token are no part of it (`token: “…”`).
     if (sign && !PASS_WORDS.has(this.keyword()) && innerNonAscii(v)) return true;
-    // A name of letters that names the keyword, however long (`Storage.deleteTokenParameters`);
-    // a resource's name (`--secret=projects/p/secrets/db/versions/2`).
+    // A name of letters that names the keyword, however long (`Storage.deleteTokenParameters`).
     if (!digit && !complete && !blank && v.length >= DECIDE && this.namesKeyword(v)) return true;
     // A long option (`KEY : --disk-encryp‐` in a usage line's alternatives).
     if (v[0] === 0x2d && v[1] === 0x2d && ALPHA[v[2]!] === 1) return true;
+    // A cloud resource's name, however long (`--secret=projects/p/secrets/db/versions/2`).
     if (sign && v[0]! >= 0x61 && v[0]! <= 0x7a && v.includes(0x2f) && resourceName(bareOf(v)))
       return true;
     if (!complete) return false;
