@@ -1901,9 +1901,8 @@ class AssignmentCandidate implements Candidate {
   namesNoSecret(): boolean {
     const tail = this.tail;
     if (tail === "") return false;
-    // An enum's or a class's member (`Token.Keyword: "bold"`), not `txtPassword.Text`; a
-    // source file (`git-credential-gnome-keyring.c: …` in a change log).
-    if ((!this.afterLetter && CLASS_MEMBER.test(tail)) || SOURCE_FILE.test(tail)) return true;
+    // An enum's or a class's member (`Token.Keyword: "bold"`), not `txtPassword.Text`.
+    if (!this.afterLetter && CLASS_MEMBER.test(tail)) return true;
     // A key named only by the word before it is one when its name ends there (`issuerKeyHash`).
     if (this.mode.random === true) return true;
     // Names repeat (a log prints the same variables again and again): remember the verdicts.
@@ -1915,11 +1914,13 @@ class AssignmentCandidate implements Candidate {
       else {
         // The first word after the keyword (`token_url`) or the last, which says what the
         // whole names (`TokenOperationType`, `passwordResetTemplate`).
+        // A source file's name (`git-credential-gnome-keyring.c: …` in a change log).
         const first = words[0] === "s" ? words[1] : words[0];
         const last = words[words.length - 1];
         verdict =
           (first !== undefined && NOT_SECRET_WORDS.has(first)) ||
-          (last !== undefined && NOT_SECRET_WORDS.has(last));
+          (last !== undefined && NOT_SECRET_WORDS.has(last)) ||
+          SOURCE_FILE.test(tail);
       }
       if (seen.size >= MAX_TAIL_VERDICTS) seen.clear();
       seen.set(tail, verdict);
@@ -2042,7 +2043,8 @@ class AssignmentCandidate implements Candidate {
     // typographic quotes around a token are no part of it (`token: “…”`).
     if (sign && !PASS_WORDS.has(this.keyword()) && innerNonAscii(v)) return true;
     // A name of letters that names the keyword, however long (`Storage.deleteTokenParameters`).
-    if (!digit && !complete && !blank && v.length >= DECIDE && this.namesKeyword(v)) return true;
+    if (!digit && !complete && !blank && v.length >= DECIDE && this.namesKeyword(bareOf(v)))
+      return true;
     // A long option (`KEY : --disk-encryp‐` in a usage line's alternatives).
     if (v[0] === 0x2d && v[1] === 0x2d && ALPHA[v[2]!] === 1) return true;
     // A cloud resource's name, however long (`--secret=projects/p/secrets/db/versions/2`).
@@ -2080,12 +2082,9 @@ class AssignmentCandidate implements Candidate {
         (first === 0x2f && (this.keyword() === "pwd" || /^\/(?:[A-Z][a-z]+){2,}=$/.test(text))))
     )
       return true;
-    const lower = text.toLowerCase();
-    const keyword = this.keyword();
-    const joined = lower.replace(/[_-]/g, "");
-    if (!digit) return NAMING_VALUE.test(text) && joined.includes(keyword);
+    if (!digit) return this.namesKeyword(text);
     // A name after the keyword and a blank (`creds creds-name-1:`).
-    return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && joined.includes(keyword);
+    return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && this.holdsKeyword(text);
   }
 
   /**
@@ -2096,10 +2095,14 @@ class AssignmentCandidate implements Candidate {
     return (this.anchor === "pass" || this.anchor === "Pass") && this.nameBefore !== 0x3c;
   }
 
-  /** `v`, all bytes of a name (`NAMING_VALUE`), holds the keyword (any case). */
-  namesKeyword(v: readonly number[]): boolean {
-    const text = String.fromCharCode(...v);
-    return NAMING_VALUE.test(text) && text.toLowerCase().includes(this.keyword());
+  /** `text`, all bytes of a name (`NAMING_VALUE`), holds the keyword (see `holdsKeyword`). */
+  namesKeyword(text: string): boolean {
+    return NAMING_VALUE.test(text) && this.holdsKeyword(text);
+  }
+
+  /** `text` holds the keyword in any case, `_` and `-` aside (`ENCRYPTION_KEY`, `encryptionkey`). */
+  holdsKeyword(text: string): boolean {
+    return text.toLowerCase().replace(/[_-]/g, "").includes(this.keyword());
   }
 
   /**
