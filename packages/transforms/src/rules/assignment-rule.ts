@@ -2064,7 +2064,7 @@ class AssignmentCandidate implements Candidate {
     const pathLike = first === 0x2f || first === 0x7e || first === 0x2e;
     // A usage line's metavariable (`--encryption-key=ENCRYPTION_KEY`, `--oauth2-client-
     // secret=OAUTH2_CLIENT_SECRET`, `--password=PASS‐` broken by a manual's hyphen).
-    if (first >= 0x41 && first <= 0x5a && !hasLowercase(v) && METAVARIABLE.test(bareOf(v)))
+    if (first >= 0x41 && first <= 0x5a && mayBeMetavariable(v) && METAVARIABLE.test(bareOf(v)))
       return true;
     // The common case, a token of letters and digits, builds no string.
     if (!blank && digit && !pathLike && !this.spaced) return false;
@@ -2680,10 +2680,17 @@ function innerNonAscii(v: readonly number[]): boolean {
   return false;
 }
 
-/** The value holds a small letter (a token nearly always does: looked for before a regex). */
-function hasLowercase(v: readonly number[]): boolean {
-  for (let i = 0; i < v.length; i++) if (v[i]! >= 0x61 && v[i]! <= 0x7a) return true;
-  return false;
+/**
+ * No small letter and no capital right after a digit: what {@link METAVARIABLE} needs of
+ * the bytes, tested without building a string (a key's id such as `AKIA…` fails here).
+ */
+function mayBeMetavariable(v: readonly number[]): boolean {
+  for (let i = 0; i < v.length; i++) {
+    const b = v[i]!;
+    if (b >= 0x61 && b <= 0x7a) return false;
+    if (b >= 0x41 && b <= 0x5a && i > 0 && DIGIT[v[i - 1]!] === 1) return false;
+  }
+  return true;
 }
 
 /** The value as text, its closing punctuation dropped. */
