@@ -143,12 +143,14 @@ export class CandidateSet {
     lead: number,
   ): AnchorMatch {
     const nameBefore = nameStart(this.input, at, before);
+    const joined = before === 0x2d && joinedAt(this.input, at - 1);
     if (lead > 0)
       return {
         anchor: anchor.anchor,
         length,
         before,
         nameBefore,
+        joined,
         lead: this.input.latin1(at - lead, at),
         leadFirst: byteBefore(this.input, at - lead + 1),
       };
@@ -159,9 +161,10 @@ export class CandidateSet {
           length,
           before,
           nameBefore,
+          joined,
           wordBefore: wordBefore(this.input, at),
         }
-      : { anchor: anchor.anchor, length, before, nameBefore };
+      : { anchor: anchor.anchor, length, before, nameBefore, joined };
   }
 
   /**
@@ -376,6 +379,20 @@ function nameStart(input: InputRing, at: number, before: number): number {
   let s = at - 1;
   while (s > floor && NAME_BYTE[input.byteAt(s - 1)] === 1) s--;
   return s > 0 ? byteBefore(input, s) : -1;
+}
+
+/**
+ * The byte at `joiner` is `-` itself (not a `%2D` read as one) and a letter or a digit
+ * stands before it, not as the letter of a string's escape (`\n-`: a line feed, then `-`).
+ */
+function joinedAt(input: InputRing, joiner: number): boolean {
+  if (joiner < 1 || input.byteAt(joiner) !== 0x2d || ALNUM[input.byteAt(joiner - 1)] !== 1)
+    return false;
+  return !(
+    joiner >= 2 &&
+    input.byteAt(joiner - 2) === BACKSLASH &&
+    CONTROL_ESCAPES[input.byteAt(joiner - 1)] !== 0
+  );
 }
 
 const NAME_BYTE = byteSet("A-Za-z0-9_-");

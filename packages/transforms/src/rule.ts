@@ -111,6 +111,12 @@ export interface AnchorMatch {
    */
   readonly nameBefore?: number;
   /**
+   * True when `before` is `-` and a letter or a digit stands just before it: the anchor
+   * continues a name or a digest (`sha256=qaN-fw_…`) rather than starting a word.
+   * @default false
+   */
+  readonly joined?: boolean;
+  /**
    * For the built-in rules that ask for it: the letters of the word just before the anchor,
    * or before it and one space (`License` in `License key:`), "" when there is none.
    * @default undefined

@@ -930,6 +930,10 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "push [REDACTED:github-token] done",
   ],
   ["github-token", `gho_${B62}Ab`, `gho_${B62}Ab`, "[REDACTED:github-token]"],
+  // Glued to a name by `_` (a variable's name run into its value) it still starts a token;
+  // by `-` after a letter or a digit it does not (below: a digest's part).
+  ["github-token", `MY_gho_${B62}Ab`, `gho_${B62}Ab`, "MY_[REDACTED:github-token]"],
+  ["github-token", `run -gho_${B62}Ab`, `gho_${B62}Ab`, "run -[REDACTED:github-token]"],
   [
     "github-token",
     `github_pat_11ABCDEFG0123456789_${B62}${B62}`,
@@ -1991,6 +1995,8 @@ const SETTINGS = [
 
 /** Text that must come through unchanged. */
 const BENIGN = [
+  // A base64url digest in which a token's prefix follows a `-` (a wheel's RECORD lines).
+  "pkg/util.py,sha256=Xr7Q-fw_Kd82LmQpZt4VbN1sHyC6gJwR3eTu9aOi5kE,2048\npkg/x.py,sha256=b2Yk-ghp_Zt4VbN1sHyC6gJwR3eTu9aOi5kE7Q2mLp9,88",
   "the datadog key rotation ran\nrotate the Mailjet key weekly\nMailjet keys: 2",
   "secret key rotation\nthe secret key: see vault\nsecret key bytes\nSecret key: $SECRET_KEY",
   'headers["X-API-Key"] = apiKey; h["X-Auth-Token"] = os.environ["TOKEN"]',

@@ -162,6 +162,9 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
         !AFTER_SEPARATOR[before]
       )
         return undefined;
+      // Nor does one joined to a word by `-`: a name's or a digest's part (`sha256=qaN-fw_…`
+      // in a wheel's RECORD), not a token's start (`MY_tskey-…` still starts one).
+      if (boundary && !keepPrefix && lead === 0 && match.joined === true) return undefined;
       const candidate = new TokenCandidate(
         tokenFrom(match, lead, keepPrefix, options.leadHost === true),
         match.length,
