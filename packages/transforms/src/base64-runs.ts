@@ -86,6 +86,8 @@ const Mode = {
   Padding: 4,
 } as const;
 const PAD = 0x3d;
+const LF = 0x0a;
+const CR = 0x0d;
 type Mode = (typeof Mode)[keyof typeof Mode];
 
 /** Says whether decoded bytes hold a secret by the rules (a nested, non-decoding redactor). */
@@ -101,6 +103,9 @@ export class Base64Runs implements RunView {
   /** While padding: `=` bytes redacted so far. */
   private padded = 0;
   private readonly cap: number;
+  /** Where the last run decided ended, and its length (see {@link continuesWrapped}). */
+  private lastEnd = -1;
+  private lastLength = 0;
   /** Decoded run bytes, allocated at the first decision (most redactors never make one). */
   private decodedBytes: Uint8Array | null = null;
   /** The characters of the run being decided, grown as runs need. */
@@ -245,14 +250,36 @@ export class Base64Runs implements RunView {
    * the end of input), or -1: a bare secret key, else a decoded secret.
    */
   private decide(start: number, length: number, next: number): number {
+    const wrapped = this.continuesWrapped(start);
+    this.lastEnd = start + length;
+    this.lastLength = length;
     // A run the rules already redacted whole (a token, a JWT's parts, an assignment's
     // value) is not decoded: its span would change no byte, and no padding follows it
     // (only, at most, the marker's name: `MY_SECRET=<40 random>` stays a secret
     // assignment rather than an AWS secret key, which nothing but its length says).
     if (next !== PAD && this.redacted(start, start + length, Number.MAX_SAFE_INTEGER)) return -1;
-    if (length === SECRET_KEY_LENGTH && this.keyRule >= 0 && this.isSecretKey(start, next))
+    // The last line of a wrapped block (a certificate's, 64 characters a line) may be 40
+    // characters long: it is the block's tail, not a bare key.
+    if (
+      length === SECRET_KEY_LENGTH &&
+      this.keyRule >= 0 &&
+      !wrapped &&
+      this.isSecretKey(start, next)
+    )
       return this.keyRule;
     return this.carriesSecret(start, length) ? this.rule : -1;
+  }
+
+  /**
+   * The run starting at `start` begins the line after a run of a wrapped block's width (64
+   * characters, PEM's; 76, MIME's) that filled its line to the end: it continues the block.
+   */
+  private continuesWrapped(start: number): boolean {
+    const gap = start - this.lastEnd;
+    if ((this.lastLength !== 64 && this.lastLength !== 76) || (gap !== 1 && gap !== 2))
+      return false;
+    if (this.input.byteAt(start - 1) !== LF) return false;
+    return gap === 1 || this.input.byteAt(start - 2) === CR;
   }
 
   /** A run of 40 random-looking characters, not the base64 of text (`secret-key-shape.ts`). */

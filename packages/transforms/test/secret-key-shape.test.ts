@@ -37,6 +37,26 @@ describe("a bare AWS secret access key, by its shape", () => {
     }
   });
 
+  it("is not a wrapped block's last line (a certificate's 64 characters a line, MIME's 76)", () => {
+    const random = seededRandom(7);
+    const line = (n: number) => randomKey(random).repeat(2).slice(0, n);
+    for (const width of [64, 76]) {
+      for (const eol of ["\n", "\r\n"]) {
+        const body = [line(width), line(width), KEYS[2]!].join(eol);
+        const block = `-----BEGIN CERTIFICATE-----${eol}${body}${eol}-----END CERTIFICATE-----${eol}`;
+        expect(redact(block)).toBe(block);
+        checkEverySplit(compiled, Buffer.from(block), 13);
+      }
+    }
+    // After a line of another width, or not right after a whole line of one, it is a key.
+    for (const text of [
+      `${line(63)}\n${KEYS[2]}\n`,
+      `${line(64)}\n\n${KEYS[2]}\n`,
+      `${line(64)} x\n${KEYS[2]}\n`,
+    ])
+      expect(redact(text)).toContain(`\n${MARKER}\n`);
+  });
+
   it("catches at least 99% of random keys (measured: 99.55%, scripts/secret-key-shape.mjs)", () => {
     const random = seededRandom(13);
     let caught = 0;
