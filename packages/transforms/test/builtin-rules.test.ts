@@ -930,6 +930,25 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "push [REDACTED:github-token] done",
   ],
   ["github-token", `gho_${B62}Ab`, `gho_${B62}Ab`, "[REDACTED:github-token]"],
+  // Letters alone after a token's name: random ones, or a word longer than a name's.
+  [
+    "secret-assignment",
+    "API_TOKEN: QXzvBNmkWRtpLKjhGFds",
+    "QXzvBNmkWRtpLKjhGFds",
+    "API_TOKEN: [REDACTED:secret-assignment]",
+  ],
+  [
+    "secret-assignment",
+    "acme_token = 'acme_xqzvbnmkwrtplkjhgfdsq'",
+    "acme_xqzvbnmkwrtplkjhgfdsq",
+    "acme_token = '[REDACTED:secret-assignment]'",
+  ],
+  [
+    "secret-assignment",
+    "db_password=sunshine",
+    "sunshine",
+    "db_password=[REDACTED:secret-assignment]",
+  ],
   // Glued to a name by `_` (a variable's name run into its value) it still starts a token;
   // by `-` after a letter or a digit it does not (below: a digest's part).
   ["github-token", `MY_gho_${B62}Ab`, `gho_${B62}Ab`, "MY_[REDACTED:github-token]"],
@@ -1697,6 +1716,16 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // After a token's, a key's or a credential's name, letters alone that look like a name
+  // (a pagination config's field, a member's path, a variable), an id's code, a variable
+  // named for a credential, an object's member that is a type's name, a format's field.
+  '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
+  "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
+  "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  "sign(encryption_key_sha1=encryption_key_sha1, x)\nself.use_k8s_token_auth = use_k8s_token_auth",
+  '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
+  'def mavenPassword = "{password}"\ntemplate = "token: {token}"',
+  "const TOKEN_WORDS = /bearer|basic|digest/i;",
   // Flags whose value is a word, a phrase, a placeholder or a file.
   'tool --token "bearer" --password "Enter a password" --password "%s1" --password-file /etc/pw1',
   // A short value, code naming both, and a `value` in another object.

@@ -218,10 +218,20 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
     " ",
   ),
 ]);
-/** A regular expression's start (see `credible`). */
-const PATTERN = /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]|^qr[/{]/;
+/** A regular expression's start, or a literal of words in alternation (see `credible`). */
+const PATTERN =
+  /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]|^qr[/{]|^\/[\w-]+(?:\|[\w-]+)+\/[dgimsuy]*[;,)]*$/;
 /** A value that may be a name (`_core_token`, `Storage.deleteTokenParameters`), not a token. */
 const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
+/** A format string's replacement field naming a variable (`{password}`, `{0}`, `{user.pw}`). */
+const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$/;
+/** Words of letters, maybe joined by `_` or `.`: a name or a member's path (20 letters a word at most). */
+const LETTERS_PATH = /^[A-Za-z]{1,20}(?:[_.][A-Za-z]{0,20})*$/;
+/** An id's code: capitals, then a number (`T1003`, `TA0006`, `T1134.001`, `CVE-2024-3094`). */
+const ID_CODE = /^[A-Z]{1,4}-?[0-9]+(?:[.-][0-9]+)*$/;
+/** A code's name of lower-case words that names a credential (see `namesCredential`). */
+const CREDENTIAL_NAME = /^[a-z][a-z0-9]*(?:[_.][a-z][a-z0-9]*)+$/;
+const CREDENTIAL_WORD = /token|secret|passw|passphrase|key|cred|auth/;
 /** An OpenPGP fingerprint (40 hexadecimal capitals) or long key id (16), not a number. */
 const FINGERPRINT = /^(?:0x)?(?=[0-9]*[A-F])(?:[0-9A-F]{16}|[0-9A-F]{40})$/;
 /**
@@ -2154,6 +2164,42 @@ class AssignmentCandidate implements Candidate {
     return unquoted ? PASSWORD_ALPHABET : NOT_BLANK;
   }
 
+  /**
+   * A complete value that names something rather than holds a secret: letters alone after
+   * a generated credential's name (a token is generated: `"input_token": "Marker"`,
+   * `private_key=key`, `credential=creds`, unless they look random; a password or a secret
+   * may be a word), an id's code, a variable named for a credential, a format string's
+   * field (`"{password}"`: Python's `str.format`, .NET's, Rust's).
+   */
+  namesNotHolds(text: string, bare: string, digit: boolean, unquoted: boolean): boolean {
+    if (!digit && this.generated() && LETTERS_PATH.test(bare) && !randomLetters(bare)) return true;
+    if (ID_CODE.test(bare) || (unquoted && namesCredential(bare))) return true;
+    return text.charCodeAt(0) === 0x7b && FORMAT_FIELD.test(text);
+  }
+
+  /** The keyword names a generated credential (a token, a key), not a password or a secret. */
+  generated(): boolean {
+    const keyword = this.keyword();
+    return !PASS_WORDS.has(keyword) && !/pass|secret|pw/.test(keyword);
+  }
+
+  /**
+   * A complete value of letters and digits (`_`, `-` aside) that no generated credential
+   * is: an id's code after a token's or a key's name (`OS_CREDENTIAL_DUMPING: T1003`, MITRE
+   * ATT&CK's), a variable named for a credential (`encryption_key_sha256`), or, as an
+   * object's first member, a type's name (`"nextToken": {"shape": "String2048"}`): a token
+   * there switches between letters and digits more often.
+   */
+  notGenerated(v: readonly number[]): boolean {
+    const first = v[0]!;
+    const capital = first >= 0x41 && first <= 0x5a;
+    if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
+      return true;
+    if (this.braced && !this.mode.vendor && digitSwitches(v) < 3) return true;
+    const unquoted = this.quote === 0;
+    return unquoted && v.includes(0x5f) && namesCredential(String.fromCharCode(...v));
+  }
+
   /** The name allows one shape of value only, and the value is not it (`SecretID`, `accessTokens`). */
   narrowed(complete: boolean): boolean {
     if (this.objectOnly) return true;
@@ -2184,6 +2230,7 @@ class AssignmentCandidate implements Candidate {
       return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
+      if (complete && this.notGenerated(v)) return false;
       return (
         !complete ||
         n >= (this.mode.vendor || this.plural ? 16 : this.strict ? 6 : this.compared ? 4 : 1)
@@ -2195,6 +2242,7 @@ class AssignmentCandidate implements Candidate {
     // `true`), and each regular expression only where its first byte or sign is present.
     const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
     if (complete && plainNotSecret(bare, first, this)) return false;
+    if (complete && this.namesNotHolds(text, bare, digit, unquoted)) return false;
     // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (its
     // prefix stays), the others only say where the password is.
     if (this.flag && OPENSSL_PASSWORD_ARGUMENT.test(text)) return false;
@@ -2691,6 +2739,16 @@ function mayBeMetavariable(v: readonly number[]): boolean {
     if (b >= 0x41 && b <= 0x5a && i > 0 && DIGIT[v[i - 1]!] === 1) return false;
   }
   return true;
+}
+
+/**
+ * A code's name of two or more lower-case words, one naming a credential, its digits few
+ * (`encryption_key_sha256`, `args.oauth2_client_secret`, `enable_k8s_tokens_via_dns`): a
+ * variable passed on, not its value.
+ */
+function namesCredential(text: string): boolean {
+  if (!CREDENTIAL_NAME.test(text) || !CREDENTIAL_WORD.test(text)) return false;
+  return digitSwitches(Array.from(text, (c) => c.charCodeAt(0))) <= 3;
 }
 
 /** The value as text, its closing punctuation dropped. */
