@@ -930,6 +930,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "push [REDACTED:github-token] done",
   ],
   ["github-token", `gho_${B62}Ab`, `gho_${B62}Ab`, "[REDACTED:github-token]"],
+  // A value with no scheme whose first word goes on after a `.` (PASETO's `v2.local.…`).
+  [
+    "authorization-header",
+    "Authorization: v2.local.Zk3mQp9Lx2Rt8VzN4sBcYd7F",
+    "v2.local.Zk3mQp9Lx2Rt8VzN4sBcYd7F",
+    "Authorization: [REDACTED:authorization-header]",
+  ],
   // Letters alone after a token's name: random ones, or a word longer than a name's.
   [
     "secret-assignment",
@@ -1726,6 +1733,13 @@ const SETTINGS = [
   '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
   'def mavenPassword = "{password}"\ntemplate = "token: {token}"',
   "const TOKEN_WORDS = /bearer|basic|digest/i;",
+  // An Authorization that is another name's part, code, or a docstring's prose; a scheme's
+  // credential of a byte or two in a numbered list.
+  "dnsAuthorization: A DnsAuthorization resource for the domain\nbinaryAuthorization: Optional.",
+  "headers = {'Authorization': auth_token}\n'authorization': self._authorization(args),",
+  "authorization: Required. Immutable. Policy for the cluster.",
+  "read from 1) Authorization: Bearer 2) an assertion header 3) a query parameter",
+  "binary_authorization: vendor_settings.BinaryAuthorization = proto.Field(",
   // Flags whose value is a word, a phrase, a placeholder or a file.
   'tool --token "bearer" --password "Enter a password" --password "%s1" --password-file /etc/pw1',
   // A short value, code naming both, and a `value` in another object.

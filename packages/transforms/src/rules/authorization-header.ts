@@ -18,9 +18,10 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
+import { ALNUM, BLANK, byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
+import { withNotBefore } from "./not-before.js";
 
 /** Schemes whose credential is a single token (RFC 7235's token68, or a password). */
 const SINGLE_TOKEN_SCHEMES = new Set([
@@ -44,6 +45,10 @@ const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
  * `...`, `…`, and a marker this redactor wrote: `[REDACTED:…]` stays as it is).
  */
 const PLACEHOLDER = byteSet("${<%[.\x80-\xff");
+/** RFC 7235's token68: what a token after a word that is no scheme may hold. */
+const TOKEN68 = byteSet("A-Za-z0-9._~+/=-");
+/** Fewest bytes of a token scheme's credential (`Bearer 2) …` in a list is prose). */
+const MIN_TOKEN = 8;
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
 export const MAX_CREDENTIAL = 4096;
 
@@ -85,14 +90,22 @@ const Phase = {
   Credential: 6,
 } as const;
 
-export const AUTHORIZATION_HEADER_RULE: MatcherRule = {
-  kind: "matcher",
-  name: "authorization-header",
-  anchors: keywordSpellings(["authorization"]),
-  // The first word, a gap and the token after it, until that token is decided.
-  maxLength: MAX_WORD + 2 + MAX_GAP + TOKEN_DECIDED,
-  start: (match) => new AuthorizationCandidate(match.length),
-};
+export const AUTHORIZATION_HEADER_RULE: MatcherRule = withNotBefore(
+  {
+    kind: "matcher",
+    name: "authorization-header",
+    anchors: keywordSpellings(["authorization"]),
+    // The first word, a gap and the token after it, until that token is decided.
+    maxLength: MAX_WORD + 2 + MAX_GAP + TOKEN_DECIDED,
+    // After a letter or a digit the name is another one (`binaryAuthorization`, a
+    // `dnsAuthorization` resource); `Proxy-Authorization` and CGI's `HTTP_AUTHORIZATION` hold it.
+    start: (match) =>
+      match.before >= 0 && ALNUM[match.before] === 1
+        ? undefined
+        : new AuthorizationCandidate(match.length),
+  },
+  ALNUM,
+);
 
 /**
  * One `Authorization` candidate. A class, not a closure per occurrence: a literal with a
@@ -151,6 +164,13 @@ class AuthorizationCandidate implements Candidate {
   after = 0;
   /** That token's bytes so far have a digit, a lowercase letter, a capital. */
   afterKinds = 0;
+  /**
+   * The held first word goes on after a `.` or `_`: what follows is a token only with a
+   * digit (a member's path, `vendor_settings.BinaryAuthorization`, is none).
+   */
+  joined = false;
+  /** Bytes a token scheme's credential still needs before it is one (held until then). */
+  short = 0;
   /** Where the redaction ends when it ends before the byte that decides (see `to`). */
   closeAt: number | undefined = undefined;
 
@@ -305,6 +325,7 @@ class AuthorizationCandidate implements Candidate {
       return wordIsToken(word) ? Verdict.Close : Verdict.Reject;
     if (scheme) {
       this.single = SINGLE_TOKEN_SCHEMES.has(word);
+      this.short = this.single ? MIN_TOKEN : 0;
       this.phase = Phase.CredentialStart;
       this.from = here + 1;
       return Verdict.Hold;
@@ -323,6 +344,17 @@ class AuthorizationCandidate implements Candidate {
       this.gaps = 0;
       this.openGap();
       return Verdict.Hold;
+    }
+    if (!wordIsToken(word) && (byte === 0x2e || byte === 0x5f)) {
+      // A word joined on by `.` or `_` (`v2.local.…`, `self._authorization(args)`,
+      // `auth_token}`, `Required. Immutable.`): held with what follows until that is a
+      // token (code's names and prose are not).
+      this.heldWord = true;
+      this.joined = true;
+      this.gaps = 0;
+      this.after = 0;
+      this.afterKinds = 0;
+      return this.afterByte(byte);
     }
     return this.credentialByte(byte);
   }
@@ -352,12 +384,14 @@ class AuthorizationCandidate implements Candidate {
     }
     if (this.after > 0) return this.afterByte(byte);
     if (this.endsCredential(byte)) {
+      if (this.short > 0) return Verdict.Reject;
       if (this.gaps === 0 || BLANK[byte] !== 1) return Verdict.Close;
       this.gaps--;
       this.openGap();
       return Verdict.Hold;
     }
     this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.single && byte === 0x5c;
+    if (this.short > 0 && --this.short > 0) return Verdict.Hold;
     return Verdict.Redact;
   }
 
@@ -366,10 +400,14 @@ class AuthorizationCandidate implements Candidate {
    * or ends without being one (then it stays, with the gap and a held first word).
    */
   afterByte(byte: number): Verdict {
-    if (this.endsCredential(byte)) return this.noToken();
+    if (this.endsCredential(byte) || TOKEN68[byte] !== 1) return this.noToken();
     this.after++;
     this.afterKinds |= byte >= 0x30 && byte <= 0x39 ? 1 : byte >= 0x61 && byte <= 0x7a ? 2 : 4;
-    if (!tokenSoFar(this.after, this.afterKinds)) return Verdict.Hold;
+    const kinds = this.afterKinds;
+    const token = this.joined
+      ? this.after >= MIN_TOKEN && (kinds & 1) !== 0
+      : tokenSoFar(this.after, kinds);
+    if (!token) return Verdict.Hold;
     this.after = -1;
     this.heldWord = false;
     return Verdict.Redact;
@@ -386,7 +424,7 @@ class AuthorizationCandidate implements Candidate {
     let i = start;
     // A gap's bytes and the token after it go through `next` (a blank may end the
     // credential or be crossed; that token is judged as it is read).
-    if (this.inGap || this.after > 0) return start;
+    if (this.inGap || this.after > 0 || this.short > 0) return start;
     if (this.phase === Phase.Credential) {
       const stop = this.single ? end : Math.min(end, start + (MAX_CREDENTIAL - this.length));
       for (; i < stop; i++) {
@@ -414,7 +452,11 @@ class AuthorizationCandidate implements Candidate {
   stateKey(): number | undefined {
     // One token ends at the same byte whatever came before it; a multi-word credential's
     // length cap makes its future its own.
-    return this.phase === Phase.Credential && this.single && !this.heldWord && this.after <= 0
+    return this.phase === Phase.Credential &&
+      this.single &&
+      !this.heldWord &&
+      this.after <= 0 &&
+      this.short === 0
       ? this.gaps * 2 + (this.inGap ? 1 : 0)
       : undefined;
   }
