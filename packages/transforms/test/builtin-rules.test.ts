@@ -1733,6 +1733,8 @@ const SETTINGS = [
   '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
   'def mavenPassword = "{password}"\ntemplate = "token: {token}"',
   "const TOKEN_WORDS = /bearer|basic|digest/i;",
+  // After a quoted name and a `,`, a name or a name's assignment passed on, not a literal.
+  "check(code='pass', exitcode=0)\nrun(\"while True: pass\", timeout=0.5)\nsetProperty('X_TOKEN', token)",
   // An Authorization that is another name's part, code, or a docstring's prose; a scheme's
   // credential of a byte or two in a numbered list.
   "dnsAuthorization: A DnsAuthorization resource for the domain\nbinaryAuthorization: Optional.",

@@ -1322,7 +1322,9 @@ class AssignmentCandidate implements Candidate {
             this.from = here; // held: it may be the value's first byte
             return Verdict.Hold;
           }
-          if (this.quotedOnly && this.quote === 0) return Verdict.Reject;
+          // After a quoted name and a `,` only a literal is a value (`x(code='pass',
+          // exitcode=0)`, `setProperty("X_TOKEN", token)` pass on names).
+          if ((this.quotedOnly || this.pairComma) && this.quote === 0) return Verdict.Reject;
           this.phase = Phase.Held;
           this.from = here;
           continue;
