@@ -232,6 +232,8 @@ const ID_CODE = /^[A-Z]{1,4}-?[0-9]+(?:[.-][0-9]+)*$/;
 /** A code's name of lower-case words that names a credential (see `namesCredential`). */
 const CREDENTIAL_NAME = /^[a-z][a-z0-9]*(?:[_.][a-z][a-z0-9]*)+$/;
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|key|cred|auth/;
+/** Words of letters and digits joined by `_`, the first starting with a letter. */
+const SNAKE_NAME = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/;
 /** An OpenPGP fingerprint (40 hexadecimal capitals) or long key id (16), not a number. */
 const FINGERPRINT = /^(?:0x)?(?=[0-9]*[A-F])(?:[0-9A-F]{16}|[0-9A-F]{40})$/;
 /**
@@ -2188,7 +2190,8 @@ class AssignmentCandidate implements Candidate {
   /**
    * A complete value of letters and digits (`_`, `-` aside) that no generated credential
    * is: an id's code after a token's or a key's name (`OS_CREDENTIAL_DUMPING: T1003`, MITRE
-   * ATT&CK's), a variable named for a credential (`encryption_key_sha256`), or, as an
+   * ATT&CK's), a variable named for a credential (`encryption_key_sha256`), a name that
+   * holds the keyword (`subject_token_0`), or, as an
    * object's first member, a type's name (`"nextToken": {"shape": "String2048"}`): a token
    * there switches between letters and digits more often.
    */
@@ -2198,8 +2201,13 @@ class AssignmentCandidate implements Candidate {
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
     if (this.braced && !this.mode.vendor && digitSwitches(v) < 3) return true;
-    const unquoted = this.quote === 0;
-    return unquoted && v.includes(0x5f) && namesCredential(String.fromCharCode(...v));
+    if (!v.includes(0x5f)) return false;
+    const text = String.fromCharCode(...v);
+    if (this.quote === 0 && namesCredential(text)) return true;
+    // A name that holds the keyword, numbered (`"subject_token": "subject_token_0"`).
+    return (
+      this.generated() && SNAKE_NAME.test(text) && digitSwitches(v) <= 2 && this.holdsKeyword(text)
+    );
   }
 
   /** The name allows one shape of value only, and the value is not it (`SecretID`, `accessTokens`). */
