@@ -1730,6 +1730,10 @@ const SETTINGS = [
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
   '{"actor_token": "actor_token_1", "id_token": "id_token_2"}',
+  // An ARN, a scoped name and a time after a vendor's name; a type's name as its object's
+  // first member.
+  "'VaultARN': 'arn:aws:glacier:eu-west-1:123456789012:vaults/logs'\nAWS_S3_REGIONAL = 'AWS::S3::UseRegional'",
+  'AWS_REQUEST_TIME = "2021-03-04T05:06:07Z"\n"AwsEcsTask":{"shape":"AwsEcs2TaskDetails"}',
   "sign(encryption_key_sha1=encryption_key_sha1, x)\nself.use_k8s_token_auth = use_k8s_token_auth",
   '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
   'def mavenPassword = "{password}"\ntemplate = "token: {token}"',

@@ -232,6 +232,10 @@ const ID_CODE = /^[A-Z]{1,4}-?[0-9]+(?:[.-][0-9]+)*$/;
 /** A code's name of lower-case words that names a credential (see `namesCredential`). */
 const CREDENTIAL_NAME = /^[a-z][a-z0-9]*(?:[_.][a-z][a-z0-9]*)+$/;
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|key|cred|auth/;
+/** An AWS resource's ARN, or a name scoped by `::` (CloudFormation's, C++'s, Rust's). */
+const NAMED_PLACE = /^arn:aws[a-z-]*:[a-z0-9-]*:|^[A-Za-z]\w*::[A-Za-z]/;
+/** A date and time as ISO 8601 writes it. */
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 /** Words of letters and digits joined by `_`, the first starting with a letter. */
 const SNAKE_NAME = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/;
 /** An OpenPGP fingerprint (40 hexadecimal capitals) or long key id (16), not a number. */
@@ -2172,12 +2176,23 @@ class AssignmentCandidate implements Candidate {
    * A complete value that names something rather than holds a secret: letters alone after
    * a generated credential's name (a token is generated: `"input_token": "Marker"`,
    * `private_key=key`, `credential=creds`, unless they look random; a password or a secret
-   * may be a word), an id's code, a variable named for a credential, a format string's
-   * field (`"{password}"`: Python's `str.format`, .NET's, Rust's).
+   * may be a word), an id's code, a variable named for a credential, a time, a format
+   * string's field (`"{password}"`: Python's `str.format`, .NET's, Rust's); and, complete
+   * or not, an ARN or a name scoped by `::` (`AWS::S3::Accelerate`).
    */
-  namesNotHolds(text: string, bare: string, digit: boolean, unquoted: boolean): boolean {
+  namesNotHolds(
+    text: string,
+    bare: string,
+    complete: boolean,
+    digit: boolean,
+    unquoted: boolean,
+  ): boolean {
+    // An ARN or a scoped name, judged on its start (it may run on past the hold).
+    if (NAMED_PLACE.test(text)) return true;
+    if (!complete) return false;
     if (!digit && this.generated() && LETTERS_PATH.test(bare) && !randomLetters(bare)) return true;
     if (ID_CODE.test(bare) || (unquoted && namesCredential(bare))) return true;
+    if (bare.includes(":") && TIMESTAMP.test(bare)) return true;
     return text.charCodeAt(0) === 0x7b && FORMAT_FIELD.test(text);
   }
 
@@ -2200,7 +2215,7 @@ class AssignmentCandidate implements Candidate {
     const capital = first >= 0x41 && first <= 0x5a;
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
-    if (this.braced && !this.mode.vendor && digitSwitches(v) < 3) return true;
+    if (this.braced && digitSwitches(v) < 3) return true;
     if (!v.includes(0x5f)) return false;
     const text = String.fromCharCode(...v);
     if (this.quote === 0 && namesCredential(text)) return true;
@@ -2252,7 +2267,7 @@ class AssignmentCandidate implements Candidate {
     // `true`), and each regular expression only where its first byte or sign is present.
     const bare = complete ? text.replace(/[;,):{}\]"'`]+$/, "") : text;
     if (complete && plainNotSecret(bare, first, this)) return false;
-    if (complete && this.namesNotHolds(text, bare, digit, unquoted)) return false;
+    if (this.namesNotHolds(text, bare, complete, digit, unquoted)) return false;
     // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (its
     // prefix stays), the others only say where the password is.
     if (this.flag && OPENSSL_PASSWORD_ARGUMENT.test(text)) return false;
