@@ -1730,6 +1730,8 @@ const SETTINGS = [
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
   '{"actor_token": "actor_token_1", "id_token": "id_token_2"}',
+  // A call on a member's path longer than the value is held.
+  "creds = service_account.Credentials.from_service_account_file(path)\ntokens = vendor.parser._internal.antlr3.CommonTokenStream(lexer)",
   // An ARN, a scoped name and a time after a vendor's name; a type's name as its object's
   // first member.
   "'VaultARN': 'arn:aws:glacier:eu-west-1:123456789012:vaults/logs'\nAWS_S3_REGIONAL = 'AWS::S3::UseRegional'",

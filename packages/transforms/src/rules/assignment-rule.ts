@@ -2063,6 +2063,9 @@ class AssignmentCandidate implements Candidate {
     // A name of letters that names the keyword, however long (`Storage.deleteTokenParameters`).
     if (!digit && !complete && !blank && v.length >= DECIDE && this.namesKeyword(bareOf(v)))
       return true;
+    // A member's path, however long (`service_account.Credentials.from_service_account_file(`,
+    // the call past the hold): code's names joined by dots, none a token's part.
+    if (!complete && !blank && sign && v.length >= DECIDE && memberPath(bareOf(v))) return true;
     // A long option (`KEY : --disk-encryp‐` in a usage line's alternatives).
     if (v[0] === 0x2d && v[1] === 0x2d && ALPHA[v[2]!] === 1) return true;
     // A cloud resource's name, however long (`--secret=projects/p/secrets/db/versions/2`).
@@ -2689,6 +2692,16 @@ function digitSwitches(word: readonly number[]): number {
     wasDigit = digit;
   }
   return switches;
+}
+
+/** Three or more code names joined by dots, none a token's part (the last maybe cut short). */
+function memberPath(text: string): boolean {
+  const parts = text.split(".");
+  if (parts.length < 3) return false;
+  return parts.every(
+    (part, i) =>
+      (i === parts.length - 1 ? /^[\w$]*$/ : /^[A-Za-z_$][\w$]*$/).test(part) && !isTokenPart(part),
+  );
 }
 
 /**
