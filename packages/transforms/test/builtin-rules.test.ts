@@ -1730,6 +1730,9 @@ const SETTINGS = [
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
   '{"actor_token": "actor_token_1", "id_token": "id_token_2"}',
+  // A link's text after a path that names a credential's tool; a compiler's pass.
+  '<a href="https://crates.io/crates/cargo-credential-gnome3">cargo-credential-gnome3</a>',
+  "cargo dev new_lint --name=foo --pass=late --category=style",
   // A call on a member's path longer than the value is held.
   "creds = service_account.Credentials.from_service_account_file(path)\ntokens = vendor.parser._internal.antlr3.CommonTokenStream(lexer)",
   // An ARN, a scoped name and a time after a vendor's name; a type's name as its object's

@@ -236,6 +236,9 @@ const CREDENTIAL_WORD = /token|secret|passw|passphrase|key|cred|auth/;
 const NAMED_PLACE = /^arn:aws[a-z-]*:[a-z0-9-]*:|^[A-Za-z]\w*::[A-Za-z]/;
 /** A date and time as ISO 8601 writes it. */
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+/** Keywords that also name other things, and the shortest word of letters after them that is a password. */
+const SHORT_PASS = new Set(["pass", "pw"]);
+const MIN_WORD_PASS = 6;
 /** Words of letters and digits joined by `_`, the first starting with a letter. */
 const SNAKE_NAME = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/;
 /** An OpenPGP fingerprint (40 hexadecimal capitals) or long key id (16), not a number. */
@@ -807,7 +810,7 @@ class AssignmentCandidate implements Candidate {
             // `char password[] = "…"`: the array's size, then the value, quoted.
             this.phase = Phase.Subscript;
             return Verdict.Hold;
-          } else if (byte === 0x3e && this.count === 0) {
+          } else if (byte === 0x3e && this.count === 0 && !(this.keyQuoted && this.afterSlash)) {
             // XML: <xToken>value</xToken>; after an attribute naming it (`<entry
             // key="db.password">value</entry>`) the text must look like a token.
             this.phase = Phase.ValueStart;
@@ -2194,6 +2197,9 @@ class AssignmentCandidate implements Candidate {
     if (NAMED_PLACE.test(text)) return true;
     if (!complete) return false;
     if (!digit && this.generated() && LETTERS_PATH.test(bare) && !randomLetters(bare)) return true;
+    // A flag named `pass` or `pw` may name other things (a compiler's pass: `--pass=late`).
+    const short = bare.length < MIN_WORD_PASS && /^[A-Za-z]+$/.test(bare);
+    if (short && this.flag && SHORT_PASS.has(this.keyword())) return true;
     if (ID_CODE.test(bare) || (unquoted && namesCredential(bare))) return true;
     if (bare.includes(":") && TIMESTAMP.test(bare)) return true;
     return text.charCodeAt(0) === 0x7b && FORMAT_FIELD.test(text);
