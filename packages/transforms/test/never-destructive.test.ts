@@ -86,4 +86,14 @@ describe("a match never removes more than its secret", () => {
       });
     }
   });
+
+  // A value held past what decides it would fail closed to the next blank, over what
+  // follows it in one-line JSON: a value that is no credential is decided within the hold.
+  it.each([
+    `{"Authorization":"Foo ${"a".repeat(60)}","KEEP":1}`,
+    `{"authorization":"some_long_identifier_without_any_digit_in_it_at_all","KEEP":1}`,
+  ])("keeps a long value that is no credential whole: %j", (text) => {
+    expect(redact(text)).toBe(text);
+    expect(redact(JSON.stringify({ log: text }))).toBe(JSON.stringify({ log: text }));
+  });
 });

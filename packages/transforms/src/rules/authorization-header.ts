@@ -407,7 +407,9 @@ class AuthorizationCandidate implements Candidate {
     const token = this.joined
       ? this.after >= MIN_TOKEN && (kinds & 1) !== 0
       : tokenSoFar(this.after, kinds);
-    if (!token) return Verdict.Hold;
+    // Decided within the hold (never cut, never failed closed over what follows): a run
+    // of one kind, or a joined name without a digit, is no token.
+    if (!token) return this.after >= TOKEN_DECIDED ? this.noToken() : Verdict.Hold;
     this.after = -1;
     this.heldWord = false;
     return Verdict.Redact;
