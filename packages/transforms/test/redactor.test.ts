@@ -84,8 +84,10 @@ describe("redactor: adversarial cases", () => {
     expect(redactor.held).toBe(6);
     const rest = Buffer.concat([...redactor.push([bytes("Xk9Q2 done")]), ...redactor.end()]);
     expect(rest.toString()).toBe("Xk9[REDACTED:known-value] done");
+    // Compiled once: the 1,024 chunkings then cost a redactor each, not a compilation.
+    const compiled = compileRedaction({ knownValues: ["Xk9Xk9Q2"], builtins: false });
     for (const chunks of allChunkings(bytes("Xk9Xk9Xk9Q2"))) {
-      checkRedactor({ knownValues: ["Xk9Xk9Q2"], builtins: false }, bytes("Xk9Xk9Xk9Q2"), chunks);
+      checkRedactor(compiled, bytes("Xk9Xk9Xk9Q2"), chunks);
     }
   });
 
