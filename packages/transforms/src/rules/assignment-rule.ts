@@ -2225,13 +2225,14 @@ class AssignmentCandidate implements Candidate {
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
     if (this.braced && digitSwitches(v) < 3) return true;
+    // Both tests below need a `_` and few letter-digit changes: a token has more.
     if (!v.includes(0x5f)) return false;
+    const switches = digitSwitches(v);
+    if (switches > NAME_SWITCHES) return false;
     const text = String.fromCharCode(...v);
     if (this.quote === 0 && namesCredential(text)) return true;
     // A name that holds the keyword, numbered (`"subject_token": "subject_token_0"`).
-    return (
-      this.generated() && SNAKE_NAME.test(text) && digitSwitches(v) <= 2 && this.holdsKeyword(text)
-    );
+    return switches <= 2 && this.generated() && SNAKE_NAME.test(text) && this.holdsKeyword(text);
   }
 
   /** The name allows one shape of value only, and the value is not it (`SecretID`, `accessTokens`). */
@@ -2792,8 +2793,11 @@ function mayBeMetavariable(v: readonly number[]): boolean {
  */
 function namesCredential(text: string): boolean {
   if (!CREDENTIAL_NAME.test(text) || !CREDENTIAL_WORD.test(text)) return false;
-  return digitSwitches(Array.from(text, (c) => c.charCodeAt(0))) <= 3;
+  return digitSwitches(Array.from(text, (c) => c.charCodeAt(0))) <= NAME_SWITCHES;
 }
+
+/** Most letter-digit changes in a code's name (`enable_k8s_tokens`: 2; `oauth2_v1`: 3). */
+const NAME_SWITCHES = 3;
 
 /** The value as text, its closing punctuation dropped. */
 function bareOf(v: readonly number[]): string {

@@ -426,8 +426,14 @@ class AuthorizationCandidate implements Candidate {
     let i = start;
     // A gap's bytes and the token after it go through `next` (a blank may end the
     // credential or be crossed; that token is judged as it is read).
-    if (this.inGap || this.after > 0 || this.short > 0) return start;
-    if (this.phase === Phase.Credential) {
+    if (this.inGap || this.after > 0) return start;
+    if (this.phase === Phase.Credential && this.short > 0) {
+      // The credential's first bytes, held: the one that makes it long enough goes
+      // through `next` (it redacts them all).
+      const stop = Math.min(end, start + this.short - 1);
+      while (i < stop && !this.endsCredential(input[i]!)) i++;
+      this.short -= i - start;
+    } else if (this.phase === Phase.Credential) {
       const stop = this.single ? end : Math.min(end, start + (MAX_CREDENTIAL - this.length));
       for (; i < stop; i++) {
         if (this.escaped) {
