@@ -2207,17 +2207,16 @@ class AssignmentCandidate implements Candidate {
 
   /** The keyword names a generated credential (a token, a key), not a password or a secret. */
   generated(): boolean {
-    const keyword = this.keyword();
-    return !PASS_WORDS.has(keyword) && !/pass|secret|pw/.test(keyword);
+    return !/pass|secret|pw/.test(this.keyword());
   }
 
   /**
    * A complete value of letters and digits (`_`, `-` aside) that no generated credential
    * is: an id's code after a token's or a key's name (`OS_CREDENTIAL_DUMPING: T1003`, MITRE
    * ATT&CK's), a variable named for a credential (`encryption_key_sha256`), a name that
-   * holds the keyword (`subject_token_0`), or, as an
-   * object's first member, a type's name (`"nextToken": {"shape": "String2048"}`): a token
-   * there switches between letters and digits more often.
+   * holds the keyword (`subject_token_0`), or, as an object's first member, a type's name
+   * (`"nextToken": {"shape": "String2048"}`): a token there switches between letters and
+   * digits more often.
    */
   notGenerated(v: readonly number[]): boolean {
     const first = v[0]!;
