@@ -96,4 +96,12 @@ describe("a match never removes more than its secret", () => {
     expect(redact(text)).toBe(text);
     expect(redact(JSON.stringify({ log: text }))).toBe(JSON.stringify({ log: text }));
   });
+
+  it("ends a credential longer than its rule would hold where it ends (a 5,000-byte cookie)", () => {
+    const text = `{"Cookie":"sid=${"aB3xK9".repeat(834)}","KEEP":1}`;
+    expect(redact(text)).toBe('{"Cookie":"sid=[REDACTED:cookie]","KEEP":1}');
+    expect(redact(JSON.stringify({ log: text }))).toBe(
+      JSON.stringify({ log: '{"Cookie":"sid=[REDACTED:cookie]","KEEP":1}' }),
+    );
+  });
 });

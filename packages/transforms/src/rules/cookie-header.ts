@@ -8,7 +8,8 @@
  *
  * Read as a header (`Cookie: a=b; c=d`), a JSON or YAML key (`"Cookie": "a=b"`), curl's
  * `--cookie "a=b"`, and inside a JSON string (`\"Cookie\": \"…\"`, after `\n`). A value ends at `;`, a blank, a
- * quote, a backslash or a line end; one longer than {@link MAX_VALUE} fails closed.
+ * quote, a backslash or a line end; from its 16th byte on it is redacted as it is read, so
+ * a value of any length ends where it ends.
  *
  * @example
  * ```ts
@@ -22,8 +23,8 @@ import { ALPHA, BLANK, byteSet, DIGIT } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 
-/** Most bytes of one cookie's value held undecided (browsers keep at most 4096 a cookie). */
-const MAX_VALUE = 4096;
+/** A value this long is a credential, whatever it holds. */
+const LONG_VALUE = 16;
 /** Most bytes of a cookie's name, and of blanks and quotes before the value. */
 const MAX_NAME = 64;
 /** A cookie name's bytes (RFC 6265's token: no separators, no blanks). */
@@ -52,7 +53,8 @@ export const COOKIE_HEADER_RULE: MatcherRule = {
   kind: "matcher",
   name: "cookie",
   anchors: keywordSpellings(["cookie"]),
-  maxLength: MAX_VALUE + MAX_NAME + 2,
+  // A value's first bytes, before it is long enough to be one (names are not held).
+  maxLength: LONG_VALUE + MAX_NAME + 2,
   start(match): Candidate | undefined {
     if (match.before >= 0 && BEFORE[match.before] !== 1) return undefined;
     return new CookieCandidate(match.length, match.before === 0x2d);
@@ -147,7 +149,11 @@ class CookieCandidate implements Candidate {
         if (VALUE_END[byte] !== 1) {
           if (ALPHA[byte] === 1) this.letter = true;
           else if (DIGIT[byte] === 1) this.digit = true;
-          return Verdict.Hold;
+          // Long enough to be a credential whatever follows: redacted as it is read, so a
+          // value longer than the hold is not failed closed over what comes after it.
+          if (here + 1 - this.valueAt < LONG_VALUE) return Verdict.Hold;
+          this.claim = this.valueAt;
+          return Verdict.Redact;
         }
         return this.valueEnd(byte, here);
     }
@@ -173,7 +179,7 @@ class CookieCandidate implements Candidate {
 
   private credible(end: number): boolean {
     const length = end - this.valueAt;
-    return length >= 16 || (length >= 8 && this.letter && this.digit);
+    return length >= LONG_VALUE || (length >= 8 && this.letter && this.digit);
   }
 
   end(): Verdict {
