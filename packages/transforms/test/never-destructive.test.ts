@@ -97,6 +97,17 @@ describe("a match never removes more than its secret", () => {
     expect(redact(JSON.stringify({ log: text }))).toBe(JSON.stringify({ log: text }));
   });
 
+  // Values that ran on over a string's closing quote, or were held past their rule's hold
+  // by an escape begun at its longest run, and failed closed over what followed.
+  it.each([
+    `{"k":"<secret>${"aB3xK9qZ7".repeat(8)}","KEEP":1}`,
+    `{"k":"snmp-server community ${"aB3xK9qZ7".repeat(8)}","KEEP":1}`,
+    `{"k":"BBDC-${"%2Fa-b".repeat(10)}","KEEP":1}`,
+  ])("keeps what follows a value that ends at a string's quote: %j", (text) => {
+    for (const view of [text, JSON.stringify({ log: text })])
+      expect(redact(view)).toContain("KEEP");
+  });
+
   it("ends a credential longer than its rule would hold where it ends (a 5,000-byte cookie)", () => {
     const text = `{"Cookie":"sid=${"aB3xK9".repeat(834)}","KEEP":1}`;
     expect(redact(text)).toBe('{"Cookie":"sid=[REDACTED:cookie]","KEEP":1}');

@@ -1376,6 +1376,13 @@ class AssignmentCandidate implements Candidate {
               continue; // the next part reads this byte
             }
           }
+          if (this.quote === 0x3c && this.semiQuote && this.semi === here - 1) {
+            // An element's text counts only with its closing tag: a string it stood in
+            // closed at the quote (`"<password>end"}`).
+            if (QUOTE_CLOSER[byte] === 1) return Verdict.Reject;
+            this.semi = -1;
+            this.semiQuote = false;
+          }
           if (this.endsAtBackslash(byte)) {
             this.value.length = this.semi - (here - this.value.length);
             this.dropSentenceEnd(this.semi);
@@ -1753,6 +1760,16 @@ class AssignmentCandidate implements Candidate {
    * shell's `;`, `&&`) or the next key (`;Key=`, a query string's `&key=`) follows.
    */
   noteSemicolon(byte: number, here: number): void {
+    if (this.quote === 0x3c) {
+      // An element's text inside a string: a quote and code punctuation close that string
+      // (`"<secret>…", "next"`), as they close one an unquoted value stood in.
+      if (QUOTES[byte] === 1) {
+        this.semi = here;
+        this.semiQuote = true;
+        this.semiCloser = QUOTE_CLOSER;
+      }
+      return;
+    }
     if (this.quote !== 0) {
       // A quote of the other kind followed by code punctuation closed the string the value
       // stood in, its own quote never coming (`['echo password="x y', 'next']`).

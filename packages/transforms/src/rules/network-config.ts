@@ -34,8 +34,11 @@ const MAX_GAP = 8;
 /** Longest word of small letters read as prose, not a value (`the key-string command`). */
 const MAX_WORD = 12;
 const SMALL = byteSet("a-z");
-/** A value's bytes: printable ASCII but a blank and a backslash. */
-const VALUE = byteSet("!-[]-~");
+/**
+ * A value's bytes: printable ASCII but a blank, a backslash and a double quote (a
+ * configuration carried in a JSON string ends there: `"…community <value>","next"`).
+ */
+const VALUE = byteSet("!#-[]-~");
 
 const ANCHORS = [
   "snmp-server community",

@@ -138,8 +138,8 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
       ? { lookbehind: { length: lead + 1, body: options.leadBody ?? "A-Za-z0-9" } }
       : {}),
     // The byte after the longest run is the one that decides (a `%XX` escape counts as the
-    // three bytes it takes).
-    maxLength: lead + longestPrefix + maxBody + 1,
+    // three bytes it takes, and one started at the run's end is read whole: two more).
+    maxLength: lead + longestPrefix + maxBody + 1 + (encoded ? 2 : 0),
     start(match): Candidate | undefined {
       const before = lead > 0 ? leadBoundary(match, lead, options.leadHost === true) : match.before;
       if (
