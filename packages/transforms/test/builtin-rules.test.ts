@@ -1743,6 +1743,9 @@ const SETTINGS = [
   '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
   'def mavenPassword = "{password}"\ntemplate = "token: {token}"',
   "const TOKEN_WORDS = /bearer|basic|digest/i;",
+  // A build's filter tokens and Maven's artifact patterns; a dotted attribute value.
+  "<token>@projectversion@</token>\n<include>com.example:lib:*:jar:*:tests</include>",
+  '<include>org.example.web:*:*:*:test</include>\n<replacefilter token=".qualifier" value="x"/>',
   // After a quoted name and a `,`, a name or a name's assignment passed on, not a literal.
   "check(code='pass', exitcode=0)\nrun(\"while True: pass\", timeout=0.5)\nsetProperty('X_TOKEN', token)",
   // An Authorization that is another name's part, code, or a docstring's prose; a scheme's

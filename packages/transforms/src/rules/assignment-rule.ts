@@ -223,10 +223,15 @@ const PATTERN =
   /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]|^qr[/{]|^\/[\w-]+(?:\|[\w-]+)+\/[dgimsuy]*[;,)]*$/;
 /** A value that may be a name (`_core_token`, `Storage.deleteTokenParameters`), not a token. */
 const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
+/** A build's filter token, a name between `@`s (`@projectversion@`, `@db.password@`). */
+const FILTER_TOKEN = /^@[A-Za-z_][\w.-]*@$/;
 /** A format string's replacement field naming a variable (`{password}`, `{0}`, `{user.pw}`). */
 const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$/;
-/** Words of letters, maybe joined by `_` or `.`: a name or a member's path (20 letters a word at most). */
-const LETTERS_PATH = /^[A-Za-z]{1,20}(?:[_.][A-Za-z]{0,20})*$/;
+/**
+ * Words of letters, maybe joined by `_` or `.` (a `.` first too): a name or a member's path
+ * (`.qualifier`), 20 letters a word at most.
+ */
+const LETTERS_PATH = /^\.?[A-Za-z]{1,20}(?:[_.][A-Za-z]{0,20})*$/;
 /** An id's code: capitals, then a number (`T1003`, `TA0006`, `T1134.001`, `CVE-2024-3094`). */
 const ID_CODE = /^[A-Z]{1,4}-?[0-9]+(?:[.-][0-9]+)*$/;
 /** A code's name of lower-case words that names a credential (see `namesCredential`). */
@@ -2199,9 +2204,10 @@ class AssignmentCandidate implements Candidate {
    * A complete value that names something rather than holds a secret: letters alone after
    * a generated credential's name (a token is generated: `"input_token": "Marker"`,
    * `private_key=key`, `credential=creds`, unless they look random; a password or a secret
-   * may be a word), an id's code, a variable named for a credential, a time, a format
-   * string's field (`"{password}"`: Python's `str.format`, .NET's, Rust's); and, complete
-   * or not, an ARN or a name scoped by `::` (`AWS::S3::Accelerate`).
+   * may be a word), an id's code, a variable named for a credential, a time, a build's
+   * filter token (`@version@`), a format string's field (`"{password}"`: Python's
+   * `str.format`, .NET's, Rust's); and, complete or not, an ARN or a name scoped by `::`
+   * (`AWS::S3::Accelerate`).
    */
   namesNotHolds(
     text: string,
@@ -2219,6 +2225,8 @@ class AssignmentCandidate implements Candidate {
     if (short && this.flag && SHORT_PASS.has(this.keyword())) return true;
     if (ID_CODE.test(bare) || (unquoted && namesCredential(bare))) return true;
     if (bare.includes(":") && TIMESTAMP.test(bare)) return true;
+    // Ant's and Maven's filter tokens (`<token>@version@</token>`, `@db.password@`).
+    if (text.charCodeAt(0) === 0x40 && FILTER_TOKEN.test(bare)) return true;
     return text.charCodeAt(0) === 0x7b && FORMAT_FIELD.test(text);
   }
 

@@ -45,6 +45,8 @@ class PgpassCandidate implements Candidate {
   private slashFrom = 0;
   /** The password holds a letter or a digit (`*:*:*:*:*`, an IPv6 wildcard, is no line). */
   private alnum = false;
+  /** The byte just read in the password is `<`. */
+  private lt = false;
   /** The password's first byte is `*`. */
   private star = false;
   /** The field being read is `*` so far. */
@@ -113,6 +115,9 @@ class PgpassCandidate implements Candidate {
       this.star = byte === 0x2a;
     } else if (this.length === 1 && this.star && ALNUM[byte] !== 1) return Verdict.Reject;
     if (ALNUM[byte] === 1) this.alnum = true;
+    // A closing tag: the line is markup (Maven's `<include>g.a:*:*:*:test</include>`).
+    if (this.lt && byte === 0x2f) return Verdict.Reject;
+    this.lt = byte === 0x3c;
     this.length++;
     return Verdict.Hold;
   }
@@ -144,8 +149,9 @@ export const PGPASS_RULE: MatcherRule = {
       // The port's first digit, and the `:` before it (the name run before `432` is `5`).
       if ((match.before !== 0x35 && match.before !== 0x36) || match.nameBefore !== COLON)
         return undefined;
-    } else if (match.before < 0 || HOST_END[match.before] !== 1) {
-      // The `*` port field follows a host name (or `*`), not the start of the text or a blank.
+    } else if (match.before < 0 || HOST_END[match.before] !== 1 || match.nameBefore === COLON) {
+      // The `*` port field follows a host name (or `*`), not the start of the text or a blank,
+      // nor a field of a longer colon list (Maven's `group:artifact:*:jar:*:classes`).
       return undefined;
     }
     return new PgpassCandidate(match.length);
