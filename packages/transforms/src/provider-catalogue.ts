@@ -56,6 +56,8 @@ export interface ProviderFormat {
   readonly needs?: string;
   /** `=` stands inside the token, not only as base64 padding at its end. @default false */
   readonly innerEquals?: boolean;
+  /** The body holds `%` as written; an escape of text (`%0A`) makes a run no token (see `TokenRuleOptions.formText`). @default false */
+  readonly formText?: boolean;
   /**
    * Most body bytes a token of this format has: a longer run is not this token and is kept
    * (a line of 100,000 letters that starts like one is text). @default 1024
@@ -520,7 +522,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // (URL rewriting, Tomcat's 32 hex digits, Jetty's `node0…`), PHP's `PHPSESSID`, a
   // `sessionid` parameter.
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: [";jsessionid=", ";JSESSIONID=", "?PHPSESSID=", "&PHPSESSID=", "?sessionid=", "&sessionid=", "?session_id=", "&session_id="], body: "A-Za-z0-9_.-", minBody: 16, maxBody: 128, mixed: "digit", keepPrefix: true, shape: "https://shop.example.com/cart%{32:A-F0-9}" },
-  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
+  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], formText: true, body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */

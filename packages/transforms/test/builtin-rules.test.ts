@@ -930,6 +930,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "push [REDACTED:github-token] done",
   ],
   ["github-token", `gho_${B62}Ab`, `gho_${B62}Ab`, "[REDACTED:github-token]"],
+  // A query's code or signature with base64's characters escaped (`%2F`, `%2B`, `%3D`).
+  [
+    "url-query-key",
+    "GET /callback?code=4%2F0AX4XfWhQz8vK2mLp9Rt4VwN7sBd&state=x",
+    "0AX4XfWhQz8vK2mLp9Rt4VwN7sBd",
+    "GET /callback?code=[REDACTED:url-query-key]&state=x",
+  ],
   // A value with no scheme whose first word goes on after a `.` (PASETO's `v2.local.…`).
   [
     "authorization-header",
@@ -1743,6 +1750,8 @@ const SETTINGS = [
   '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
   'def mavenPassword = "{password}"\ntemplate = "token: {token}"',
   "const TOKEN_WORDS = /bearer|basic|digest/i;",
+  // A playground link's code, form-encoded after `?code=`.
+  '<a href="https://play.example.org/?code=let+x+%3D+1%3B%0Aprintln!(x)%3B%0A&amp;edition=2024">Run</a>',
   // A build's filter tokens and Maven's artifact patterns; a dotted attribute value.
   "<token>@projectversion@</token>\n<include>com.example:lib:*:jar:*:tests</include>",
   '<include>org.example.web:*:*:*:test</include>\n<replacefilter token=".qualifier" value="x"/>',

@@ -96,6 +96,12 @@ export interface TokenRuleOptions {
    * scheme's and the host's bytes. @default false
    */
   readonly leadHost?: boolean;
+  /**
+   * The body holds `%` as written, and a `%XX` escape of a byte other than `+`, `/` or `=`
+   * (`%0A`, `%20`, `%7B`) makes the run form-encoded text, not this token (a URL query's key
+   * or code is base64 or base64url; a playground link's `?code=` is source code). @default false
+   */
+  readonly formText?: boolean;
 }
 
 /**
@@ -174,6 +180,7 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
         signal,
         encoded,
         padded,
+        options.formText === true && body[0x25] === 1 ? new FormEscapes() : null,
       );
       // A kept prefix after a lead ends the token: only the lead is redacted.
       if (keepPrefix && lead > 0) candidate.to = 0;
@@ -213,21 +220,60 @@ function tokenFrom(match: AnchorMatch, lead: number, keepPrefix: boolean, host: 
 const UNRESERVED = new Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~");
 
 const DOT = 0x2e;
-const SKIP_TABLES = [new WeakMap<Uint8Array, Uint8Array>(), new WeakMap<Uint8Array, Uint8Array>()];
+const SKIP_TABLES = [0, 1, 2, 3].map(() => new WeakMap<Uint8Array, Uint8Array>());
 /**
- * The bytes the fast path runs over: `body` without `.` (the token may end before one) and,
- * in a padded alphabet, without `=`: those go through `next`. Made once per alphabet.
+ * The bytes the fast path runs over: `body` without `.` (the token may end before one), in
+ * a padded alphabet without `=`, and for form text without `%`: those go through `next`.
+ * Made once per alphabet.
  */
-function skipTable(body: Uint8Array, padded: boolean): Uint8Array {
-  const tables = SKIP_TABLES[padded ? 1 : 0]!;
+function skipTable(body: Uint8Array, padded: boolean, formText = false): Uint8Array {
+  const tables = SKIP_TABLES[(padded ? 1 : 0) + (formText ? 2 : 0)]!;
   let table = tables.get(body);
   if (table === undefined) {
     table = body.slice();
     table[DOT] = 0;
     if (padded) table[0x3d] = 0;
+    if (formText) table[0x25] = 0;
     tables.set(body, table);
   }
   return table;
+}
+
+/** What a base64 key's characters are escaped as in a URL: `+`, `/`, `=`. */
+const BASE64_ESCAPES = new Set([0x2b, 0x2f, 0x3d]);
+
+/**
+ * The `%XX` escapes written in a body that holds `%` (`TokenRuleOptions.formText`): one of
+ * a byte other than `+`, `/` or `=` (`%0A`, `%20`) says the run is form-encoded text.
+ */
+class FormEscapes {
+  /** An escape of text was read. */
+  text = false;
+  /** Hex digits still to read of the escape being read, and its value so far. */
+  private digits = 0;
+  private code = 0;
+
+  /** An escape is being read: its digits go through `next`. */
+  get open(): boolean {
+    return this.digits > 0;
+  }
+
+  note(byte: number): void {
+    if (this.digits === 0) {
+      if (byte === 0x25) {
+        this.digits = 2;
+        this.code = 0;
+      }
+      return;
+    }
+    const digit = HEX_VALUE[byte]!;
+    if (digit < 0) {
+      this.digits = 0;
+      return;
+    }
+    this.code = this.code * 16 + digit;
+    if (--this.digits === 0 && !BASE64_ESCAPES.has(this.code)) this.text = true;
+  }
 }
 
 /** Bytes a token may follow even where its alphabet has them (`=` of an assignment). */
@@ -248,7 +294,13 @@ const CAPITAL = byteSet("A-Z");
  */
 const PLACEHOLDER_MIN = 8;
 
-/** One token candidate: counts its run, decides when the run ends. */
+/**
+ * One token candidate: counts its run, decides when the run ends. Given the bytes one of
+ * which the body must hold (`signal`, `mixed`'s; null: none), whether `%XX` escapes of body
+ * bytes read as those bytes (`encoded`, strict URL encoding), whether `=` is padding
+ * (`padded`: a body byte after it ends the token), and the `%XX` escapes written in a body
+ * that holds `%` (`escapes`, `formText`'s: one of text makes the run no token).
+ */
 class TokenCandidate implements Candidate {
   /** Body bytes seen, as written (an escape `%XX` counts 3). */
   count = 0;
@@ -273,12 +325,10 @@ class TokenCandidate implements Candidate {
     private readonly body: Uint8Array,
     private readonly minBody: number,
     private readonly maxBody: number,
-    /** Bytes one of which the body must hold (`mixed`), or null. */
     private readonly signal: Uint8Array | null,
-    /** Read `%XX` escapes of body bytes as those bytes (strict URL encoding). */
     private readonly encoded: boolean,
-    /** `=` is padding: a body byte other than `=` after it ends the token. */
     private readonly padded: boolean,
+    private readonly escapes: FormEscapes | null = null,
   ) {
     this.sawMixed = signal === null;
     this.here = anchorLength;
@@ -286,6 +336,7 @@ class TokenCandidate implements Candidate {
 
   private get credential(): boolean {
     return (
+      this.escapes?.text !== true &&
       this.count >= this.minBody &&
       this.count <= this.maxBody &&
       this.sawMixed &&
@@ -343,6 +394,7 @@ class TokenCandidate implements Candidate {
       else if (this.padding) return this.credential ? Verdict.Close : Verdict.Reject;
     }
     if (++this.count > this.maxBody) return Verdict.Reject;
+    this.escapes?.note(byte);
     if (this.uniform) this.note(byte);
     if (!this.sawMixed) this.sawMixed = this.signal![byte] === 1;
     return Verdict.Hold;
@@ -370,8 +422,8 @@ class TokenCandidate implements Candidate {
   skip(input: Uint8Array, start: number, end: number): number {
     // Body bytes up to the longest run; the byte that ends it (or passes it) goes to `next`,
     // and so do the digits of a `%XX` escape.
-    if (this.escape >= 0 || this.padding) return start;
-    const body = skipTable(this.body, this.padded);
+    if (this.escape >= 0 || this.padding || this.escapes?.open === true) return start;
+    const body = skipTable(this.body, this.padded, this.escapes !== null);
     const stop = Math.min(end, start + (this.maxBody - this.count));
     let i = start;
     // Until the body is known mixed and not one character repeated, each byte is looked at;

@@ -26,6 +26,7 @@ export function providerRule(format: ProviderFormat): MatcherRule {
     ...(format.needs === undefined ? {} : { needs: format.needs }),
     ...(format.maxBody === undefined ? {} : { maxBody: format.maxBody }),
     ...(format.innerEquals === true ? { padding: false } : {}),
+    ...(format.formText === true ? { formText: true } : {}),
     ...(format.keepPrefix === undefined ? {} : { keepPrefix: format.keepPrefix }),
     ...(format.boundary === undefined ? {} : { boundary: format.boundary }),
     ...(format.notAfter === undefined ? {} : { notAfter: format.notAfter }),
