@@ -1750,6 +1750,8 @@ const SETTINGS = [
   '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
   'def mavenPassword = "{password}"\ntemplate = "token: {token}"',
   "const TOKEN_WORDS = /bearer|basic|digest/i;",
+  // A test harness's results (Automake's `make check`, LLVM's lit): FTP's `PASS x` has no `:`.
+  "PASS: tests/t0001-init.sh\nPASS: suite :: pass.txt (2 of 9)\nPASS: test_parser_01\n# PASS:  12",
   // A playground link's code, form-encoded after `?code=`.
   '<a href="https://play.example.org/?code=let+x+%3D+1%3B%0Aprintln!(x)%3B%0A&amp;edition=2024">Run</a>',
   // A build's filter tokens and Maven's artifact patterns; a dotted attribute value.

@@ -516,6 +516,8 @@ class AssignmentCandidate implements Candidate {
   strict = false;
   /** The separator was a plain `:`. */
   colon = false;
+  /** The name is `PASS` alone, as a test harness prints a result (see `narrowed`). */
+  readonly result: boolean;
   /** The value is a list's first element (`"passwords": ["…"]`, `params: [ "…" ]`). */
   list = false;
   /** Where a `[` after the separator was read (the next byte says if a list opened), or -1. */
@@ -619,6 +621,7 @@ class AssignmentCandidate implements Candidate {
     this.afterLetter = match.before >= 0 && ALPHA[match.before] === 1;
     this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
     this.query = nameBefore === 0x3f || nameBefore === 0x26;
+    this.result = match.anchor === "PASS" && !(match.before >= 0 && NAME[match.before] === 1);
   }
 
   get to(): number | undefined {
@@ -2261,7 +2264,8 @@ class AssignmentCandidate implements Candidate {
 
   /** The name allows one shape of value only, and the value is not it (`SecretID`, `accessTokens`). */
   narrowed(complete: boolean): boolean {
-    if (this.objectOnly) return true;
+    // A test's result (`PASS: tests/t0001.sh`, Automake's and lit's): FTP's `PASS` takes a blank.
+    if (this.objectOnly || (this.result && this.colon)) return true;
     return this.uuidOnly && (!complete || !UUID.test(String.fromCharCode(...this.value)));
   }
 
