@@ -1750,6 +1750,8 @@ const SETTINGS = [
   '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
   'def mavenPassword = "{password}"\ntemplate = "token: {token}"',
   "const TOKEN_WORDS = /bearer|basic|digest/i;",
+  // A password a tool masked (pip's index URL).
+  "Looking in indexes: https://__token__:****@pypi.example.com/simple",
   // A test harness's results (Automake's `make check`, LLVM's lit): FTP's `PASS x` has no `:`.
   "PASS: tests/t0001-init.sh\nPASS: suite :: pass.txt (2 of 9)\nPASS: test_parser_01\n# PASS:  12",
   // A playground link's code, form-encoded after `?code=`.

@@ -68,6 +68,8 @@ class UserinfoCandidate implements Candidate {
   /** The kind (see `KIND`) of the user's last letter or digit, and whether one was no hex. */
   lastKind = 0;
   notHex = false;
+  /** The password: 0 none yet, 1 `*` alone so far (masked), 2 anything else. */
+  masked = 0;
 
   constructor(readonly from: number) {}
 
@@ -77,6 +79,8 @@ class UserinfoCandidate implements Candidate {
 
   next(byte: number): Verdict {
     if (byte === AT) {
+      // A password of `*` alone is one a tool masked (pip's `https://user:****@host`).
+      if (this.colon && this.masked === 1) return Verdict.Reject;
       // A password may hold an `@` (`user:p@ss@host`): the userinfo ends at the
       // authority's last one, as URL parsers read it, so no piece is left after it.
       if (this.colon && (this.length > 0 || this.lastAt >= 0))
@@ -89,6 +93,7 @@ class UserinfoCandidate implements Candidate {
       if (this.lastAt >= 0) return Verdict.Close;
       return this.overlong ? Verdict.Close : Verdict.Reject;
     }
+    this.notePassword(byte);
     if (byte === COLON) this.colon = true;
     else if (this.switches >= 0) this.userByte(byte);
     if (++this.length > MAX_USERINFO) {
@@ -107,11 +112,19 @@ class UserinfoCandidate implements Candidate {
     for (; i < stop; i++) {
       const byte = input[i]!;
       if (RUN_END[byte] === 1) break;
+      this.notePassword(byte);
       if (byte === COLON) this.colon = true;
       else if (this.switches >= 0) this.userByte(byte);
     }
     this.length += i - start;
     return i;
+  }
+
+  /** After the first `:`: whether the password so far is `*` alone (see `masked`). */
+  notePassword(byte: number): void {
+    if (!this.colon) return;
+    if (byte !== 0x2a) this.masked = 2;
+    else if (this.masked === 0) this.masked = 1;
   }
 
   /** A byte of the user (no `:` yet, or one after it: then no token user is read). */
