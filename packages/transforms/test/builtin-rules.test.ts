@@ -1750,6 +1750,9 @@ const SETTINGS = [
   '"sessionToken":{\n  "shape":"String1024",\n  "documentation":"…"}',
   'def mavenPassword = "{password}"\ntemplate = "token: {token}"',
   "const TOKEN_WORDS = /bearer|basic|digest/i;",
+  // `kubectl describe serviceaccount` and `kubectl get secrets`: names of credentials, a type.
+  "Mountable secrets:   default-token-x7k2p\nTokens:              default-token-x7k2p",
+  "app-deploy-token    helm.sh/release.v1                    1      1h",
   // A password a tool masked (pip's index URL).
   "Looking in indexes: https://__token__:****@pypi.example.com/simple",
   // A test harness's results (Automake's `make check`, LLVM's lit): FTP's `PASS x` has no `:`.

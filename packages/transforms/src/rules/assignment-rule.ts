@@ -244,8 +244,10 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+
 /** Keywords that also name other things, and the shortest word of letters after them that is a password. */
 const SHORT_PASS = new Set(["pass", "pw"]);
 const MIN_WORD_PASS = 6;
-/** Words of letters and digits joined by `_`, the first starting with a letter. */
-const SNAKE_NAME = /^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+$/;
+/** Words of letters and digits joined by `_` or `-`, the first starting with a letter. */
+const SNAKE_NAME = /^[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+$/;
+/** A domain's path in lower case (`helm.sh/release.v1`, `ghcr.io/acme/api`). */
+const DOMAIN_PATH = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+\/[a-z0-9._/-]+$/;
 /** An OpenPGP fingerprint (40 hexadecimal capitals) or long key id (16), not a number. */
 const FINGERPRINT = /^(?:0x)?(?=[0-9]*[A-F])(?:[0-9A-F]{16}|[0-9A-F]{40})$/;
 /**
@@ -2228,6 +2230,8 @@ class AssignmentCandidate implements Candidate {
     if (short && this.flag && SHORT_PASS.has(this.keyword())) return true;
     if (ID_CODE.test(bare) || (unquoted && namesCredential(bare))) return true;
     if (bare.includes(":") && TIMESTAMP.test(bare)) return true;
+    // A domain's path: a Kubernetes type, an image, a module (`helm.sh/release.v1`).
+    if (bare.includes("/") && DOMAIN_PATH.test(bare)) return true;
     // Ant's and Maven's filter tokens (`<token>@version@</token>`, `@db.password@`).
     if (text.charCodeAt(0) === 0x40 && FILTER_TOKEN.test(bare)) return true;
     return text.charCodeAt(0) === 0x7b && FORMAT_FIELD.test(text);
@@ -2242,7 +2246,8 @@ class AssignmentCandidate implements Candidate {
    * A complete value of letters and digits (`_`, `-` aside) that no generated credential
    * is: an id's code after a token's or a key's name (`OS_CREDENTIAL_DUMPING: T1003`, MITRE
    * ATT&CK's), a variable named for a credential (`encryption_key_sha256`), a name that
-   * holds the keyword (`subject_token_0`), or, as an object's first member, a type's name
+   * holds the keyword (`subject_token_0`) or, after a plural, any credential's word
+   * (`Tokens: default-token-x7k2p`), or, as an object's first member, a type's name
    * (`"nextToken": {"shape": "String2048"}`): a token there switches between letters and
    * digits more often.
    */
@@ -2252,14 +2257,20 @@ class AssignmentCandidate implements Candidate {
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
     if (this.braced && digitSwitches(v) < 3) return true;
-    // Both tests below need a `_` and few letter-digit changes: a token has more.
-    if (!v.includes(0x5f)) return false;
-    const switches = digitSwitches(v);
+    // The tests below need a `_` or a `-` and few letter-digit changes: a token has more.
+    if (!v.includes(0x5f) && !v.includes(0x2d)) return false;
+    // A generated name's short suffix aside (Kubernetes' `-x7k2p`).
+    const cut = v.lastIndexOf(0x2d);
+    const switches = digitSwitches(cut > 0 && v.length - cut <= 6 ? v.slice(0, cut) : v);
     if (switches > NAME_SWITCHES) return false;
     const text = String.fromCharCode(...v);
     if (this.quote === 0 && namesCredential(text)) return true;
-    // A name that holds the keyword, numbered (`"subject_token": "subject_token_0"`).
-    return switches <= 2 && this.generated() && SNAKE_NAME.test(text) && this.holdsKeyword(text);
+    if (switches > 2 || !SNAKE_NAME.test(text)) return false;
+    // A name that holds the keyword, numbered (`"subject_token": "subject_token_0"`), or,
+    // after a plural, a list's item that names one (`Tokens: default-token-abc12`, as
+    // `kubectl describe serviceaccount` prints it).
+    if (this.plural) return CREDENTIAL_WORD.test(text.toLowerCase());
+    return this.generated() && this.holdsKeyword(text);
   }
 
   /** The name allows one shape of value only, and the value is not it (`SecretID`, `accessTokens`). */
