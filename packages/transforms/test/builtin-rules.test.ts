@@ -1764,12 +1764,10 @@ const SETTINGS = [
   '<include>org.example.web:*:*:*:test</include>\n<replacefilter token=".qualifier" value="x"/>',
   // After a quoted name and a `,`, a name or a name's assignment passed on, not a literal.
   "check(code='pass', exitcode=0)\nrun(\"while True: pass\", timeout=0.5)\nsetProperty('X_TOKEN', token)",
-  // An Authorization that is another name's part, code, or a docstring's prose; a scheme's
-  // credential of a byte or two in a numbered list.
+  // An Authorization that is another name's part, code, or a docstring's prose.
   "dnsAuthorization: A DnsAuthorization resource for the domain\nbinaryAuthorization: Optional.",
   "headers = {'Authorization': auth_token}\n'authorization': self._authorization(args),",
   "authorization: Required. Immutable. Policy for the cluster.",
-  "read from 1) Authorization: Bearer 2) an assertion header 3) a query parameter",
   "binary_authorization: vendor_settings.BinaryAuthorization = proto.Field(",
   // Flags whose value is a word, a phrase, a placeholder or a file.
   'tool --token "bearer" --password "Enter a password" --password "%s1" --password-file /etc/pw1',

@@ -2251,17 +2251,17 @@ class AssignmentCandidate implements Candidate {
    * (`"nextToken": {"shape": "String2048"}`): a token there switches between letters and
    * digits more often.
    */
-  notGenerated(v: readonly number[]): boolean {
+  notGenerated(v: readonly number[], joined: boolean): boolean {
     const first = v[0]!;
     const capital = first >= 0x41 && first <= 0x5a;
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
     if (this.braced && digitSwitches(v) < 3) return true;
-    // The tests below need a `_` or a `-` and few letter-digit changes: a token has more.
-    if (!v.includes(0x5f) && !v.includes(0x2d)) return false;
-    // A generated name's short suffix aside (Kubernetes' `-x7k2p`).
+    // The tests below need a `_` or a `-` and few letter-digit changes: a token has more
+    // (a generated name's short suffix aside: Kubernetes' `-x7k2p`).
+    if (!joined) return false;
     const cut = v.lastIndexOf(0x2d);
-    const switches = digitSwitches(cut > 0 && v.length - cut <= 6 ? v.slice(0, cut) : v);
+    const switches = digitSwitches(v, cut > 0 && v.length - cut <= 6 ? cut : v.length);
     if (switches > NAME_SWITCHES) return false;
     const text = String.fromCharCode(...v);
     if (this.quote === 0 && namesCredential(text)) return true;
@@ -2287,16 +2287,17 @@ class AssignmentCandidate implements Candidate {
     if (n === 0) return false;
     const unquoted = this.quote === 0 || this.quote === 0x3c;
     // The common case first, without building a string: a run of letters, digits, `_` and
-    // `-` holding a letter and a digit passes every test below that looks at the value
-    // (each of them needs a sign, a missing letter or a missing digit to say no).
+    // `-` (`joined`) holding a letter and a digit passes the tests below but a name's.
     let digit = false;
     let letter = false;
     let sign = false;
+    let joined = false;
     for (let i = 0; i < n; i++) {
       const b = v[i]!;
       if (b >= 0x30 && b <= 0x39) digit = true;
       else if ((b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a) letter = true;
       else if (b !== 0x5f && b !== 0x2d) sign = true;
+      else joined = true;
     }
     if ((this.mode.random === true || this.made) && digitSwitches(v) < RANDOM_SWITCHES)
       return false;
@@ -2304,7 +2305,7 @@ class AssignmentCandidate implements Candidate {
       return false;
     if (!sign && digit && letter) {
       if (unquoted && this.tail.startsWith(".") && !this.dottedKey(n)) return false;
-      if (complete && this.notGenerated(v)) return false;
+      if (complete && this.notGenerated(v, joined)) return false;
       return (
         !complete ||
         n >= (this.mode.vendor || this.plural ? 16 : this.strict ? 6 : this.compared ? 4 : 1)
@@ -2727,11 +2728,15 @@ function randomWord(word: readonly number[]): boolean {
   return word.length >= SPACED_WORD && digitSwitches(word) >= 4;
 }
 
-/** How often `word` switches between a digit and a letter (`a1b2` 3 times, `sha256With` twice). */
-function digitSwitches(word: readonly number[]): number {
+/**
+ * How often `word` (its bytes before `end`) switches between a digit and a letter (`a1b2` 3
+ * times, `sha256With` twice).
+ */
+function digitSwitches(word: readonly number[], end = word.length): number {
   let switches = 0;
   let wasDigit = -1;
-  for (const byte of word) {
+  for (let i = 0; i < end; i++) {
+    const byte = word[i]!;
     const digit = byte >= 0x30 && byte <= 0x39 ? 1 : ALNUM[byte] === 1 ? 0 : -1;
     if (digit < 0) continue;
     if (wasDigit >= 0 && digit !== wasDigit) switches++;

@@ -47,7 +47,7 @@ const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
 const PLACEHOLDER = byteSet("${<%[.\x80-\xff");
 /** RFC 7235's token68: what a token after a word that is no scheme may hold. */
 const TOKEN68 = byteSet("A-Za-z0-9._~+/=-");
-/** Fewest bytes of a token scheme's credential (`Bearer 2) …` in a list is prose). */
+/** Fewest bytes of a token after a word that is no scheme when joined to it by `.` or `_`. */
 const MIN_TOKEN = 8;
 /** Most bytes of a credential that is not one token run (`Digest …`, a value without a scheme). */
 export const MAX_CREDENTIAL = 4096;
@@ -169,8 +169,6 @@ class AuthorizationCandidate implements Candidate {
    * digit (a member's path, `vendor_settings.BinaryAuthorization`, is none).
    */
   joined = false;
-  /** Bytes a token scheme's credential still needs before it is one (held until then). */
-  short = 0;
   /** Where the redaction ends when it ends before the byte that decides (see `to`). */
   closeAt: number | undefined = undefined;
 
@@ -325,7 +323,6 @@ class AuthorizationCandidate implements Candidate {
       return wordIsToken(word) ? Verdict.Close : Verdict.Reject;
     if (scheme) {
       this.single = SINGLE_TOKEN_SCHEMES.has(word);
-      this.short = this.single ? MIN_TOKEN : 0;
       this.phase = Phase.CredentialStart;
       this.from = here + 1;
       return Verdict.Hold;
@@ -384,14 +381,12 @@ class AuthorizationCandidate implements Candidate {
     }
     if (this.after > 0) return this.afterByte(byte);
     if (this.endsCredential(byte)) {
-      if (this.short > 0) return Verdict.Reject;
       if (this.gaps === 0 || BLANK[byte] !== 1) return Verdict.Close;
       this.gaps--;
       this.openGap();
       return Verdict.Hold;
     }
     this.escaped = this.quote === 0x22 && !this.escapedQuote && !this.single && byte === 0x5c;
-    if (this.short > 0 && --this.short > 0) return Verdict.Hold;
     return Verdict.Redact;
   }
 
@@ -427,13 +422,7 @@ class AuthorizationCandidate implements Candidate {
     // A gap's bytes and the token after it go through `next` (a blank may end the
     // credential or be crossed; that token is judged as it is read).
     if (this.inGap || this.after > 0) return start;
-    if (this.phase === Phase.Credential && this.short > 0) {
-      // The credential's first bytes, held: the one that makes it long enough goes
-      // through `next` (it redacts them all).
-      const stop = Math.min(end, start + this.short - 1);
-      while (i < stop && !this.endsCredential(input[i]!)) i++;
-      this.short -= i - start;
-    } else if (this.phase === Phase.Credential) {
+    if (this.phase === Phase.Credential) {
       const stop = this.single ? end : Math.min(end, start + (MAX_CREDENTIAL - this.length));
       for (; i < stop; i++) {
         if (this.escaped) {
@@ -460,11 +449,7 @@ class AuthorizationCandidate implements Candidate {
   stateKey(): number | undefined {
     // One token ends at the same byte whatever came before it; a multi-word credential's
     // length cap makes its future its own.
-    return this.phase === Phase.Credential &&
-      this.single &&
-      !this.heldWord &&
-      this.after <= 0 &&
-      this.short === 0
+    return this.phase === Phase.Credential && this.single && !this.heldWord && this.after <= 0
       ? this.gaps * 2 + (this.inGap ? 1 : 0)
       : undefined;
   }
