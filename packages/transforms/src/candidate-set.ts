@@ -388,11 +388,12 @@ function nameStart(input: InputRing, at: number, before: number): number {
 function joinedAt(input: InputRing, joiner: number): boolean {
   if (joiner < 1 || input.byteAt(joiner) !== 0x2d || ALNUM[input.byteAt(joiner - 1)] !== 1)
     return false;
-  return !(
-    joiner >= 2 &&
-    input.byteAt(joiner - 2) === BACKSLASH &&
-    CONTROL_ESCAPES[input.byteAt(joiner - 1)] !== 0
-  );
+  return !escapeLetterAt(input, joiner - 1);
+}
+
+/** The byte at `p` is the letter of a string's escape (`n` of `\n`), as byteBefore reads it. */
+function escapeLetterAt(input: InputRing, p: number): boolean {
+  return p >= 1 && input.byteAt(p - 1) === BACKSLASH && CONTROL_ESCAPES[input.byteAt(p)] !== 0;
 }
 
 const NAME_BYTE = byteSet("A-Za-z0-9_-");
@@ -411,13 +412,7 @@ function wordBefore(input: InputRing, at: number): string {
   while (s > floor && LETTER[input.byteAt(s - 1)] === 1) s--;
   if (s === floor && floor > 0 && LETTER[input.byteAt(floor - 1)] === 1) return "";
   // The letter of a string's escape is no part of the word (`\nappKey`, as byteBefore reads).
-  if (
-    s < end &&
-    s >= 1 &&
-    input.byteAt(s - 1) === BACKSLASH &&
-    CONTROL_ESCAPES[input.byteAt(s)] !== 0
-  )
-    s++;
+  if (s < end && escapeLetterAt(input, s)) s++;
   let word = "";
   for (let p = s; p < end; p++) word += String.fromCharCode(input.byteAt(p));
   return word;
