@@ -15,7 +15,8 @@
  * Covered for the commands that take them (by the command word's base name, from that
  * word on): `-pX` attached (mysql, mysqldump, mysqladmin, mariadb, 7z, unrar: `-p` alone
  * prompts, and the word after it is not a password); `-p X` (sshpass, psexec, mongo and
- * its tools, twine, rdesktop, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm, az, oras); `-a X` (redis-cli); `-w X`
+ * its tools, twine, rdesktop, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm,
+ * az, oras, OpenShift's `oc`, Cloud Foundry's `cf`); `-a X` (redis-cli); `-w X`
  * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` and the raw key `-K X`
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
  * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
@@ -24,7 +25,8 @@
  * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word);
  * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`);
  * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`); sshpass's `-pX`;
- * `rabbitmqctl add_user NAME X` (and `change_password`, `authenticate_user`).
+ * `rabbitmqctl add_user NAME X` (and `change_password`, `authenticate_user`); MinIO's
+ * `mc alias set NAME URL ACCESS X` (and `mc config host add`).
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -102,7 +104,7 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
     "mariadb-dump",
   ].map((name) => [name, MYSQL] as const),
   ...["7z", "7za", "7zz", "7zr", "unrar", "rar"].map((name) => [name, MYSQL] as const),
-  ...["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "az", "oras"].map(
+  ...["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "az", "oras", "oc", "cf"].map(
     (name) => [name, LOGIN_P] as const,
   ),
   // sshpass takes its password attached too (`-pX`).
@@ -140,6 +142,9 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ["cmdkey", { attached: "/pass:" }],
   ["schtasks", { next: ["/RP", "/rp"] }],
   ["net", {}],
+  // MinIO's client: an alias's access key, then its secret key (`mc alias set NAME URL
+  // ACCESS SECRET`; before it, `mc config host add NAME URL ACCESS SECRET`).
+  ["mc", { verbPositional: { verbs: ["set", "add"], index: 3 } }],
   // RabbitMQ's user commands: the password after the user's name.
   [
     "rabbitmqctl",
@@ -219,16 +224,16 @@ export function redactCommandFlags(label: string): string {
 
 /**
  * The secret that starts at `at` in `word` ({@link secretIn}), as `[start, end)`: without
- * the quotes around it (`-storepass 'X'` keeps its quotes).
+ * the quotes around it (`-storepass 'X'` keeps its quotes), or the closing quote of a word
+ * quoted whole (`--user 'me:X'`).
  */
 export function secretSpan(word: string, at: number, stop = -1): readonly [number, number] {
   if (stop > at) return [at, stop];
-  const quote = word.charCodeAt(at);
-  const quoted =
-    (quote === 0x22 || quote === 0x27) &&
-    word.length - at > 2 &&
-    word.charCodeAt(word.length - 1) === quote;
-  return quoted ? [at + 1, word.length - 1] : [at, word.length];
+  const end = word.length - 1;
+  const quote = word.charCodeAt(end);
+  if ((quote !== 0x22 && quote !== 0x27) || end - at < 1) return [at, word.length];
+  if (word.charCodeAt(at) === quote) return end - at > 1 ? [at + 1, end] : [at, word.length];
+  return word.lastIndexOf(word.charAt(end), at - 1) >= 0 ? [at, end] : [at, word.length];
 }
 
 /**

@@ -219,12 +219,12 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "mapbox", rule: "mapbox-token", prefixes: ["sk.eyJ", "tk.eyJ"], body: `.${URLSAFE}`, minBody: 60, shape: "%{60:A-Za-z0-9_-}.{22:A-Za-z0-9_-}" },
   // The whole URL from its scheme: the tenant's host before the prefix is held back and
   // redacted with it (at most 72 bytes of a scheme and host).
-  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], lead: 72, leadHost: true, leadBody: "a-z0-9.:/-", body: "A-Za-z0-9@%/-", minBody: 40, shape: "acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: [".webhook.office.com/webhookb2/"], lead: 72, leadHost: true, leadBody: "a-z0-9.:/-", body: "A-Za-z0-9@%/_-", minBody: 40, shape: "acme%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}/V2{43:A-Za-z0-9_-}" },
   // Office 365 connector webhooks before `webhook.office.com`: the same ids and secret (the
   // `@` between them also percent-encoded, `%40`, or twice, `%2540`).
-  { family: "microsoft", rule: "teams-webhook", prefixes: ["outlook.office.com/webhook/", "outlook.office365.com/webhook/"], body: "A-Za-z0-9@%/-", minBody: 40, keepPrefix: true, shape: "https://%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  { family: "microsoft", rule: "teams-webhook", prefixes: ["outlook.office.com/webhook/", "outlook.office365.com/webhook/"], body: "A-Za-z0-9@%/_-", minBody: 40, keepPrefix: true, shape: "https://%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
   // As Slack's: after a scheme, the whole URL from its `://` (no piece of a URL labelled whole stays).
-  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: ["://outlook.office.com/webhook/", "://outlook.office365.com/webhook/"], body: "A-Za-z0-9@%/-", minBody: 40, shape: "https%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
+  { family: "microsoft", rule: "teams-webhook", boundary: false, prefixes: ["://outlook.office.com/webhook/", "://outlook.office365.com/webhook/"], body: "A-Za-z0-9@%/_-", minBody: 40, shape: "https%" + "{8:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{4:a-f0-9}-{12:a-f0-9}@{8:a-f0-9}/IncomingWebhook/{32:a-f0-9}/{8:a-f0-9}" },
   // IFTTT Maker (Webhooks service) keys, in its trigger URLs and its settings page's URL.
   { family: "ifttt", rule: "ifttt-webhook", boundary: false, prefixes: ["/with/key/"], body: URLSAFE, minBody: 16, maxBody: 64, keepPrefix: true, mixed: true, shape: "https://maker.ifttt.com/trigger/deploy%{22:A-Za-z0-9_-}" },
   { family: "ifttt", rule: "ifttt-webhook", prefixes: ["maker.ifttt.com/use/"], body: URLSAFE, minBody: 16, maxBody: 64, keepPrefix: true, mixed: true, shape: "https://%{22:A-Za-z0-9_-}" },
@@ -523,6 +523,19 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // `sessionid` parameter.
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: [";jsessionid=", ";JSESSIONID=", "?PHPSESSID=", "&PHPSESSID=", "?sessionid=", "&sessionid=", "?session_id=", "&session_id="], body: "A-Za-z0-9_.-", minBody: 16, maxBody: 128, mixed: "digit", keepPrefix: true, shape: "https://shop.example.com/cart%{32:A-F0-9}" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], formText: true, body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
+  // Amazon ECR's registry password (`aws ecr get-login-password`; after `AWS:` in
+  // `get-authorization-token`'s token, base64 again): base64 of a JSON document that
+  // opens `{"payload":"`, thousands of characters.
+  { family: "aws", rule: "aws-ecr-token", prefixes: ["eyJwYXlsb2FkIjoi", "QVdTOmV5SndZWGxzYjJGa0lqb2"], body: B64, minBody: 100, maxBody: 4080, shape: "%{600:A-Za-z0-9+/}" },
+  // More password hashes, in their documented forms: PostgreSQL's stored verifiers
+  // (`SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>`, and `md5` with 32 hex digits
+  // before it), Werkzeug's (`pbkdf2:sha256:600000$<salt>$<hex>`, `scrypt:32768:8:1$…`), and a
+  // Windows account's NT hash after the empty LM hash in a pwdump line (`user:rid:LM:NT:::`;
+  // the LM constant stays).
+  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["SCRAM-SHA-256$", "SCRAM-SHA-1$"], body: "A-Za-z0-9+/=:$", minBody: 60, maxBody: 256, needs: ":", shape: "%4096:{24:A-Za-z0-9+/}$" + "{44:A-Za-z0-9+/}:{44:A-Za-z0-9+/}" },
+  { family: "crypt", rule: "password-hash", prefixes: ["md5"], body: "a-f0-9", minBody: 32, maxBody: 32, mixed: "digit", shape: "%{32:a-f0-9}" },
+  { family: "crypt", rule: "password-hash", prefixes: ["pbkdf2:sha256:", "pbkdf2:sha512:", "scrypt:"], body: "A-Za-z0-9:$", minBody: 60, maxBody: 256, needs: "$", shape: "%600000$" + "{16:A-Za-z0-9}$" + "{64:a-f0-9}" },
+  { family: "windows", rule: "ntlm-hash", boundary: false, prefixes: [":aad3b435b51404eeaad3b435b51404ee:", ":AAD3B435B51404EEAAD3B435B51404EE:"], body: "A-Fa-f0-9", minBody: 32, maxBody: 32, keepPrefix: true, shape: "Administrator:500%{32:a-f0-9}:::" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */

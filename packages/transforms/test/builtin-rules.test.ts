@@ -44,6 +44,17 @@ const AZURE_KEY =
 const UNSEAL_B64 = "Qm9v7Xk2LrT4aZ8pN1cW6yH3jE5sU0gB9dF2vK7oMiQ+";
 const UNSEAL_HEX = "5e2c19a7f04b83d6e1c9a2b7f03d58e6c1a9b2f7e03d4c58a61b9e2f7c0d3a5b86";
 
+/** An Amazon ECR registry password (synthetic): base64 of its JSON document. */
+const ECR_TOKEN = Buffer.from(
+  JSON.stringify({
+    payload: `${B62}${B62.split("").reverse().join("")}+/`.repeat(6),
+    datakey: `AQEBAHh${B62}`.repeat(4),
+    version: "2",
+    type: "DATA_KEY",
+    expiration: 1767225600,
+  }),
+).toString("base64");
+
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
   // Exactly the `Private-Lines: N` lines: raw line ends, CRLF, and escaped inside a string.
@@ -1302,6 +1313,49 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "pa55w0rd-long-enough",
     "passwd=[REDACTED:secret-assignment]",
   ],
+  // Names of documented secrets: sshpass's environment, the Bitwarden CLI's session key
+  // (as `bw unlock` prints it), a Wi-Fi network's pre-shared key in its two files.
+  [
+    "secret-assignment",
+    `SSHPASS=Zq8vLm2xQw9r sshpass -e ssh me@h\nexport BW_SESSION="${B62}+${B62}=="\n`,
+    "Zq8vLm2xQw9r",
+    'SSHPASS=[REDACTED:secret-assignment] sshpass -e ssh me@h\nexport BW_SESSION="[REDACTED:secret-assignment]"\n',
+  ],
+  [
+    "secret-assignment",
+    'network={\n\tssid="home"\n\tpsk="Vq7pLm2xZ9wR"\n\tkey_mgmt=WPA-PSK\n}\n[wifi-security]\npsk=Vq7pLm2xZ9wR\n',
+    "Vq7pLm2xZ9wR",
+    'network={\n\tssid="home"\n\tpsk="[REDACTED:secret-assignment]"\n\tkey_mgmt=WPA-PSK\n}\n[wifi-security]\npsk=[REDACTED:secret-assignment]\n',
+  ],
+  // Amazon ECR's registry password: base64 of a JSON document that opens with its payload.
+  [
+    "aws-ecr-token",
+    `$ aws ecr get-login-password\n${ECR_TOKEN}\n`,
+    ECR_TOKEN.slice(16),
+    "$ aws ecr get-login-password\n[REDACTED:aws-ecr-token]\n",
+  ],
+  // A Teams webhook of today's form: its last segment is base64url (`_` and `-`).
+  [
+    "teams-webhook",
+    `hook: https://acme.webhook.office.com/webhookb2/0a1b2c3d-0a1b-0a1b-0a1b-0a1b2c3d4e5f@0a1b2c3d/IncomingWebhook/0123456789abcdef0123456789abcdef/0a1b2c3d/V2${B62.slice(0, 10)}_${B62}-x\n`,
+    `${B62.slice(0, 10)}_${B62}-x`,
+    "hook: [REDACTED:teams-webhook]\n",
+  ],
+  // Command lines whose credential is a documented flag or place: OpenShift's and Cloud
+  // Foundry's logins, MinIO's alias (its secret key after the access key).
+  [
+    "command-flag",
+    "+ oc login -u me -p Hunt3r2Secret https://api.c:6443\n+ cf login -a api.x -u me -p Hunt3r2Secret\n+ mc alias set s3 https://s3.example.com minio Hunt3r2Secret --api S3v4\n+ oc get pods -p x\n",
+    "Hunt3r2Secret",
+    "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n",
+  ],
+  // curl's bearer token, as any keyword's value (a variable stays).
+  [
+    "secret-assignment",
+    "+ curl --oauth2-bearer Hunt3r2Secret https://x\n+ curl --oauth2-bearer $TOKEN https://x\n",
+    "Hunt3r2Secret",
+    "+ curl --oauth2-bearer [REDACTED:secret-assignment] https://x\n+ curl --oauth2-bearer $TOKEN https://x\n",
+  ],
 ];
 
 /** The widened grammar: separators and forms beyond `NAME=value`. */
@@ -1736,6 +1790,8 @@ const SETTINGS = [
   '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  // A variable named for a credential, one of its words a number (`_1_3`).
+  '  "Lib_HAS_PSK_SUITES_1_3": lib_has_psk_suites_1_3,\n  SESSION_KEY_V2=session_key_v_2',
   '{"actor_token": "actor_token_1", "id_token": "id_token_2"}',
   // A link's text after a path that names a credential's tool; a compiler's pass.
   '<a href="https://crates.io/crates/cargo-credential-gnome3">cargo-credential-gnome3</a>',

@@ -36,6 +36,11 @@ describe("redactCommandFlags", () => {
     ["mysql -pHunter2x", `mysql -p${M}`],
     ["PsExec.exe \\\\h -u bob -p Hunter2x cmd", `PsExec.exe \\\\h -u bob -p ${M} cmd`],
     ["curl -u user:Hunter2x https://x", `curl -u user:${M} https://x`],
+    // A word quoted whole keeps its closing quote.
+    ["curl --user 'me:Hunter2x' https://x", `curl --user 'me:${M}' https://x`],
+    ['smbclient //h/s -U "bob%Hunter2x"', `smbclient //h/s -U "bob%${M}"`],
+    ["oc login -u me -p Hunter2x https://api:6443", `oc login -u me -p ${M} https://api:6443`],
+    ["mc alias set s3 https://s3.io AKID Hunter2x", `mc alias set s3 https://s3.io AKID ${M}`],
     ["ldapsearch -D cn=admin -w Hunter2x -b dc=x", `ldapsearch -D cn=admin -w ${M} -b dc=x`],
     ["sqlcmd -S db -U sa -P Hunter2x", `sqlcmd -S db -U sa -P ${M}`],
     ["7z x -pHunter2x a.7z", `7z x -p${M} a.7z`],

@@ -45,12 +45,14 @@ const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 
 /**
- * The rule's anchors. `net` and `gh` only with their verbs (the words alone start
- * `network`, `netstat`, `.NET`, `high`, `github`), `net` in the cases Windows users write it,
- * and Windows' own commands in capitals too (its shell ignores case: `PSEXEC \\host -p …`).
+ * The rule's anchors. `net`, `gh` and the two-letter names only with their verbs (the words
+ * alone start `network`, `netstat`, `.NET`, `high`, `github`, and two letters stand
+ * everywhere), `net` in the cases Windows users write it, and Windows' own commands in
+ * capitals too (its shell ignores case: `PSEXEC \\host -p …`).
  */
+const WITH_VERB = new Set(["net", "gh", "oc", "cf", "mc"]);
 const ANCHORS = [
-  ...COMMAND_NAMES.filter((name) => name !== "net" && name !== "gh"),
+  ...COMMAND_NAMES.filter((name) => !WITH_VERB.has(name)),
   "PsExec",
   "PsExec64",
   ..."psexec psexec64 sqlcmd cmdkey schtasks".split(" ").map((name) => name.toUpperCase()),
@@ -58,6 +60,10 @@ const ANCHORS = [
   "NET USE",
   "Net use",
   "gh secret",
+  "oc login",
+  "cf login",
+  "mc alias",
+  "mc config",
 ];
 /** The anchors that are one word: such a word starts a candidate of its own. */
 const ANCHOR_WORDS = new Set(ANCHORS.filter((anchor) => !anchor.includes(" ")));

@@ -2,10 +2,11 @@
  * Built-in assignment rules: AWS secret access keys by their variable name, any assignment
  * whose name contains a sensitive keyword (TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE,
  * API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, SUBSCRIPTION_KEY, ENCRYPTION_KEY, SIGNING_KEY,
- * MASTER_KEY, HMAC_KEY, SECURE_STRING, and PW / PWD / PASS / CREDS / npm's `_auth` as whole
- * words or ending a camelCase name, in the spellings of `keyword-spellings.ts`), assignments
- * named after a vendor whose keys have no prefix (`HEROKU_API=…`, `"datadog_key": "…"`), and
- * names that say less, read only with a random value (`ADO_PAT=…`, `SHODAN_API=…`).
+ * MASTER_KEY, HMAC_KEY, SECURE_STRING, SSHPASS, BW_SESSION, OAUTH2_BEARER, and PW / PWD / PASS / CREDS / PSK /
+ * npm's `_auth` as whole words or ending a camelCase name, in the spellings of
+ * `keyword-spellings.ts`), assignments named after a vendor whose keys have no prefix
+ * (`HEROKU_API=…`, `"datadog_key": "…"`), and names that say less, read only with a random
+ * value (`ADO_PAT=…`, `SHODAN_API=…`).
  * See `assignment-rule.ts` for the grammar and the value test.
  *
  * @example
@@ -49,15 +50,22 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   // Redis's passwords (`requirepass …` in redis.conf, `redis-server --requirepass …`).
   ["requirepass"],
   ["masterauth"],
+  // sshpass's password in its environment (`SSHPASS=… sshpass -e ssh …`), and the Bitwarden
+  // CLI's session key, which `bw unlock` prints to be exported (`export BW_SESSION="…"`).
+  ["sshpass"],
+  ["bw", "session"],
+  // curl's bearer token (`curl --oauth2-bearer …`).
+  ["oauth2", "bearer"],
 ]);
 
 /**
- * `_pw=`, `PWD:`, `creds =`, `DB_PASS=`: short keywords, so only as whole words; and npm's
- * `_auth=` (an `.npmrc`'s base64 `user:password`).
+ * `_pw=`, `PWD:`, `creds =`, `DB_PASS=`: short keywords, so only as whole words; npm's
+ * `_auth=` (an `.npmrc`'s base64 `user:password`); and a Wi-Fi network's pre-shared key
+ * (`psk="…"` in `wpa_supplicant.conf`, `psk=…` in a NetworkManager connection).
  */
 export const SHORT_KEYWORD_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "secret-assignment",
-  [["pw"], ["pwd"], ["pass"], ["creds"], ["_auth"]],
+  [["pw"], ["pwd"], ["pass"], ["creds"], ["_auth"], ["psk"]],
   { wholeWord: true },
 );
 
