@@ -535,6 +535,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["SCRAM-SHA-256$", "SCRAM-SHA-1$"], body: "A-Za-z0-9+/=:$", minBody: 60, maxBody: 256, needs: ":", shape: "%4096:{24:A-Za-z0-9+/}$" + "{44:A-Za-z0-9+/}:{44:A-Za-z0-9+/}" },
   { family: "crypt", rule: "password-hash", prefixes: ["md5"], body: "a-f0-9", minBody: 32, maxBody: 32, mixed: "digit", shape: "%{32:a-f0-9}" },
   { family: "crypt", rule: "password-hash", prefixes: ["pbkdf2:sha256:", "pbkdf2:sha512:", "scrypt:"], body: "A-Za-z0-9:$", minBody: 60, maxBody: 256, needs: "$", shape: "%600000$" + "{16:A-Za-z0-9}$" + "{64:a-f0-9}" },
+  // OpenWeather's key as its API takes it (`…/weather?q=London&appid=<32 hex digits>`).
+  { family: "openweather", rule: "url-query-key", boundary: false, prefixes: ["?appid=", "&appid="], body: "a-f0-9", minBody: 32, maxBody: 32, mixed: "digit", keepPrefix: true, shape: "https://api.openweathermap.org/data/2.5/weather?q=London%{32:a-f0-9}" },
   { family: "windows", rule: "ntlm-hash", boundary: false, prefixes: [":aad3b435b51404eeaad3b435b51404ee:", ":AAD3B435B51404EEAAD3B435B51404EE:"], body: "A-Fa-f0-9", minBody: 32, maxBody: 32, keepPrefix: true, shape: "Administrator:500%{32:a-f0-9}:::" },
 ];
 

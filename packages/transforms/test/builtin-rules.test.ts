@@ -1349,6 +1349,20 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n",
   ],
+  // A query's key in Go's JSON, whose `&` is escaped (`\u0026key=`), and OpenWeather's key.
+  [
+    "url-query-key",
+    '{"url":"https://x.io/a?b=1\\u0026key=Zq8vLm2xQw9rTy6uPo3i\\u0026c=2"}\nGET /data/2.5/weather?q=Oslo&appid=4f1c2b3a5d6e7f8091a2b3c4d5e6f708 200\n',
+    "Zq8vLm2xQw9rTy6uPo3i",
+    '{"url":"https://x.io/a?b=1\\u0026key=[REDACTED:url-query-key]\\u0026c=2"}\nGET /data/2.5/weather?q=Oslo&appid=[REDACTED:url-query-key] 200\n',
+  ],
+  // Ruby's symbol subscript (`opts[:password] = …`); another key's value stays.
+  [
+    "secret-assignment",
+    'opts[:password] = "Zq8vLm2xQw9r"\nparams[:password] = params[:password_confirmation]\n',
+    "Zq8vLm2xQw9r",
+    'opts[:password] = "[REDACTED:secret-assignment]"\nparams[:password] = params[:password_confirmation]\n',
+  ],
   // curl's bearer token, as any keyword's value (a variable stays).
   [
     "secret-assignment",

@@ -828,14 +828,14 @@ class AssignmentCandidate implements Candidate {
             this.strict = this.keyQuoted;
             return Verdict.Hold;
           } else if (
-            (this.keyQuoted || (this.nameBefore === 0x3a && byte === 0x2c)) &&
+            (this.keyQuoted || this.nameBefore === 0x3a) &&
             (byte === 0x2c || byte === 0x5d) &&
             // A path is no name (`readFile('/etc/passwd', 'utf8')`).
             !(this.afterSlash && byte === 0x2c)
           ) {
             // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…', Ruby's `set
-            // :password, "…"`; or a name/value pair (`"name": "API_TOKEN", "value": "…"`,
-            // see `Held`).
+            // :password, "…"` and `opts[:password] = "…"`; or a name/value pair (`"name":
+            // "API_TOKEN", "value": "…"`, see `Held`).
             this.keyQuoted = false;
             // A quoted key in brackets (`headers["X-API-Key"] = …`) is no `-flag value`.
             if (byte === 0x5d) this.flag = false;

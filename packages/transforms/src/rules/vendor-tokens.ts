@@ -15,11 +15,20 @@ import { PROVIDER_FORMATS, type ProviderFormat } from "../provider-catalogue.js"
 import type { MatcherRule } from "../rule.js";
 import { tokenRule } from "./token-rule.js";
 
+/**
+ * A query's prefix that starts with `&` is also read as Go's JSON writes it, escaped
+ * (`\u0026key=…`: `encoding/json` escapes `&`, `<` and `>` by default).
+ */
+function withEscapedAmpersand(prefixes: readonly string[]): readonly string[] {
+  const escaped = prefixes.filter((p) => p.startsWith("&")).map((p) => `\\u0026${p.slice(1)}`);
+  return escaped.length === 0 ? prefixes : [...prefixes, ...escaped];
+}
+
 /** The token rule of one catalogue entry. */
 export function providerRule(format: ProviderFormat): MatcherRule {
   return tokenRule({
     name: format.rule,
-    prefixes: format.prefixes,
+    prefixes: withEscapedAmpersand(format.prefixes),
     body: format.body,
     minBody: format.minBody,
     ...(format.mixed === undefined ? {} : { mixed: format.mixed }),
