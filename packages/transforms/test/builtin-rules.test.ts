@@ -1804,6 +1804,8 @@ const SETTINGS = [
   '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  // A file's name, and a usage line's lowercase metavariable.
+  "  creds = my-service-account.json\n  -P, --passwd=file      read the accounts from file",
   // A variable named for a credential, one of its words a number (`_1_3`).
   '  "Lib_HAS_PSK_SUITES_1_3": lib_has_psk_suites_1_3,\n  SESSION_KEY_V2=session_key_v_2',
   '{"actor_token": "actor_token_1", "id_token": "id_token_2"}',

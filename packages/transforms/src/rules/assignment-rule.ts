@@ -306,6 +306,10 @@ const NOT_SECRET_SHAPE =
 const VERSION =
   /^v?[0-9]+(?:\.[0-9]+)+[a-z]?[,;)]?$|^(?:[0-9]+:)?[0-9]+(?:\.[0-9]+)+(?:[+~][0-9A-Za-z.+~]*)?(?:-[0-9A-Za-z.+~]+)?$/;
 
+/** A file's name of words and a file type's extension (`creds = path-to-account-key.json`). */
+const FILE_NAME =
+  /^[A-Za-z][A-Za-z_-]*\.(?:json|ya?ml|pem|key|p12|pfx|crt|cer|der|jks|txt|env|ini|conf|cfg|toml|properties|xml|gpg|asc)$/;
+
 /** An absolute, home or relative file path of two or more lower-case segments. */
 const FILE_PATH = /^(?:~|\.{1,2})?\/[a-z0-9._-]+(?:\/[a-z0-9._-]+)+\/?$/;
 
@@ -334,7 +338,9 @@ const NOT_SECRET_VALUES = new Set(
     "true false yes no on off null nullptr nil none undefined string number boolean bool int str bytes any " +
     "unknown object await new this self typeof function async return required optional default readonly " +
     // Authorization schemes (`default_token='Bearer'`).
-    "bearer basic undef value"
+    "bearer basic undef value " +
+    // A usage line's lowercase metavariables (`-P, --passwd=file  Use file as …`).
+    "file path"
   ).split(" "),
 );
 /** Types a secret is declared with (`token: &str = …`, `apiKey: String? = …`), lowercase. */
@@ -2133,7 +2139,7 @@ class AssignmentCandidate implements Candidate {
         (first === 0x2f && (this.keyword() === "pwd" || /^\/(?:[A-Z][a-z]+){2,}=$/.test(text))))
     )
       return true;
-    if (!digit) return this.namesKeyword(text);
+    if (!digit) return FILE_NAME.test(text) || this.namesKeyword(text);
     // A name after the keyword and a blank (`creds creds-name-1:`).
     return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && this.holdsKeyword(text);
   }
