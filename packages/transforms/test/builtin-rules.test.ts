@@ -1804,6 +1804,8 @@ const SETTINGS = [
   '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  // A lazy import's map of relative module names, and an f-string's slices of a variable.
+  '  "RotateAccessTokenRequest": ".rotate_access_token",\n  "SecretList": "..models.secret_list",\n  shown = f"{token[:4]}…{token[-4:]}"',
   // A file's name, and a usage line's lowercase metavariable.
   "  creds = my-service-account.json\n  -P, --passwd=file      read the accounts from file",
   // A variable named for a credential, one of its words a number (`_1_3`).

@@ -53,6 +53,8 @@ const FORMS = [
   "A temporary password is generated for root@localhost: V\nKEEP",
   'setPassword("V"); KEEP();',
   'requests.get(u, auth=("bob", "V")) # KEEP',
+  'name = whoami(token=V)["KEEP"]',
+  "first = fetch(password=V)[0].KEEP",
   'if (password == "V") KEEP();',
   // Separators outside ASCII.
   "token: V。KEEP",

@@ -145,8 +145,11 @@ const VALUE_RUN = (() => {
 /** Brackets that open (`(`, `[`, `{`) and close (`)`, `]`, `}`) code around a value. */
 const OPENING = byteSet("([{");
 const CLOSING_BRACKET = byteSet(")]}");
-/** After a closing bracket, what shows it closed code: what closes a string, a quote, a backslash. */
-const BRACKET_CLOSER = byteSet(" \t\r\n\v\f,;:)]}>&|+.\"'`\\");
+/**
+ * After a closing bracket, what shows it closed code: what closes a string, a quote, a
+ * backslash, a subscript (`f(token=tok)[0]`).
+ */
+const BRACKET_CLOSER = byteSet(" \t\r\n\v\f,;:)]}>&|+.\"'`\\[");
 /** After a `<` in an unquoted value, what shows a tag began (`pw=x</td>`): a closing tag's `/`. */
 const TAG_CLOSER = byteSet("/");
 /** `amp` read as a key after `&`: `&amp;` is an HTML-escaped `&`, and a key may follow. */
@@ -225,8 +228,11 @@ const PATTERN =
 const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
 /** A build's filter token, a name between `@`s (`@projectversion@`, `@db.password@`). */
 const FILTER_TOKEN = /^@[A-Za-z_][\w.-]*@$/;
-/** A format string's replacement field naming a variable (`{password}`, `{0}`, `{user.pw}`). */
-const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$/;
+/**
+ * A format string's replacement field naming a variable (`{password}`, `{0}`, `{user.pw}`),
+ * or starting with a slice of one (Python's `f"{token[:3]}****{token[-4:]}"`).
+ */
+const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$|^\{[A-Za-z_][\w.]*\[-?[0-9]*:?-?[0-9]*\]\}/;
 /**
  * Words of letters, maybe joined by `_` or `.` (a `.` first too): a name or a member's path
  * (`.qualifier`), 20 letters a word at most.
@@ -309,6 +315,9 @@ const VERSION =
 /** A file's name of words and a file type's extension (`creds = path-to-account-key.json`). */
 const FILE_NAME =
   /^[A-Za-z][A-Za-z_-]*\.(?:json|ya?ml|pem|key|p12|pfx|crt|cer|der|jks|txt|env|ini|conf|cfg|toml|properties|xml|gpg|asc)$/;
+
+/** A Python module's relative name (`".signing_secret"`, `"..models.token"`: a lazy import's map). */
+const RELATIVE_MODULE = /^\.{1,2}[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$/;
 
 /** An absolute, home or relative file path of two or more lower-case segments. */
 const FILE_PATH = /^(?:~|\.{1,2})?\/[a-z0-9._-]+(?:\/[a-z0-9._-]+)+\/?$/;
@@ -2136,6 +2145,7 @@ class AssignmentCandidate implements Candidate {
     if (
       pathLike &&
       (FILE_PATH.test(text) ||
+        (first === 0x2e && RELATIVE_MODULE.test(text)) ||
         (first === 0x2f && (this.keyword() === "pwd" || /^\/(?:[A-Z][a-z]+){2,}=$/.test(text))))
     )
       return true;
