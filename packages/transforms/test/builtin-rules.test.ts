@@ -1356,6 +1356,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zq8vLm2xQw9rTy6uPo3i",
     '{"url":"https://x.io/a?b=1\\u0026key=[REDACTED:url-query-key]\\u0026c=2"}\nGET /data/2.5/weather?q=Oslo&appid=[REDACTED:url-query-key] 200\n',
   ],
+  // A bracketed value with a digit, and an f-string without a field, are read.
+  [
+    "secret-assignment",
+    'password="[Zq8vLm2xQw9r]"\ntoken = f"Zq8vLm2xQw9rTy6u"\nroot pass: Zq8vLm2xQw9r\n',
+    "Zq8vLm2xQw9r",
+    'password="[REDACTED:secret-assignment]"\ntoken = f"[REDACTED:secret-assignment]"\nroot pass: [REDACTED:secret-assignment]\n',
+  ],
   // Ruby's symbol subscript (`opts[:password] = …`); another key's value stays.
   [
     "secret-assignment",
@@ -1804,6 +1811,12 @@ const SETTINGS = [
   '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  // A tokenizer's special tokens, an f-string that interpolates, a symbol's subscript quoted
+  // in prose, and a pass of an algorithm described.
+  '"pad_token": "[PAD]",\n"mask_token": "[MASK]",\noov_token="[OOV]"',
+  'barrier_token = f"merge-barrier-{token}"\nrefresh_token = f"rt_{secrets.token_hex(16)}"',
+  "# split('user[:passwd]@host[:port]') --> 'user[:passwd]', 'host[:port]'",
+  "    # Forward pass: per-channel rescaling of the weights",
   // A lazy import's map of relative module names, and an f-string's slices of a variable.
   '  "RotateAccessTokenRequest": ".rotate_access_token",\n  "SecretList": "..models.secret_list",\n  shown = f"{token[:4]}…{token[-4:]}"',
   // A file's name, and a usage line's lowercase metavariable.

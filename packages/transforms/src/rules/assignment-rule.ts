@@ -238,6 +238,8 @@ const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$|^\{[A-Za-z_][\w.]*\[-?[0-9]*:?-
  * (`.qualifier`), 20 letters a word at most.
  */
 const LETTERS_PATH = /^\.?[A-Za-z]{1,20}(?:[_.][A-Za-z]{0,20})*$/;
+/** Small words joined by `-`, as prose compounds them (`per-channel`, `two-stage`). */
+const COMPOUND_WORD = /^[a-z]+(?:-[a-z]+)+$/;
 /** An id's code: capitals, then a number (`T1003`, `TA0006`, `T1134.001`, `CVE-2024-3094`). */
 const ID_CODE = /^[A-Z]{1,4}-?[0-9]+(?:[.-][0-9]+)*$/;
 /** A code's name of lower-case words that names a credential (see `namesCredential`). */
@@ -315,6 +317,11 @@ const VERSION =
 /** A file's name of words and a file type's extension (`creds = path-to-account-key.json`). */
 const FILE_NAME =
   /^[A-Za-z][A-Za-z_-]*\.(?:json|ya?ml|pem|key|p12|pfx|crt|cer|der|jks|txt|env|ini|conf|cfg|toml|properties|xml|gpg|asc)$/;
+
+/** A format string's field that names a variable or calls a function (`{token}`, `{f(x)}`). */
+const FIELD_START = /\{[A-Za-z_]/;
+/** A word in brackets, `_`, `-` or blanks between its letters (`[PAD]`, `[your-api-key]`). */
+const BRACKETED_WORD = /^\[[A-Za-z][A-Za-z_ -]{0,30}\][;,)"'`]*$/;
 
 /** A Python module's relative name (`".signing_secret"`, `"..models.token"`: a lazy import's map). */
 const RELATIVE_MODULE = /^\.{1,2}[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$/;
@@ -503,6 +510,8 @@ class AssignmentCandidate implements Candidate {
   doubled = false;
   /** A letter that may prefix a string literal (`r"…"`, `@"…"`), held until the next byte. */
   stringPrefix = 0;
+  /** The value is a Python f-string's (`f"…"`): its `{name}` fields are code. */
+  formatted = false;
   /** Quotes read right after the opening one (Python's triple quotes). */
   triple = 0;
   /** The value follows prose's `is` (`the password is …`). */
@@ -616,6 +625,8 @@ class AssignmentCandidate implements Candidate {
   unicode = 0;
   /** A quoted name was followed by `,`: the quoted word after it may be a `"value"` key. */
   pairComma = false;
+  /** A Ruby symbol's subscript closed (`opts[:password]`): only blanks and `=` may follow. */
+  symbolKey = false;
   /** Sibling phase: the last word read (lowercase), and whether the next name byte starts another. */
   word = "";
   wordEnded = false;
@@ -729,6 +740,10 @@ class AssignmentCandidate implements Candidate {
           continue;
         case Phase.AfterName:
           this.from = here + 1;
+          if (this.symbolKey) {
+            if (byte === 0x3d) this.symbolKey = false;
+            else if (BLANK[byte] !== 1) return Verdict.Reject;
+          }
           if (this.unicodeDigits >= 0) return this.unicodeSeparator(byte);
           // Java's and C#'s `password.equals("…")`: the literal the secret is compared with.
           if (byte === 0x28 && this.count === 0 && EQUALS_CALL.test(this.tail)) {
@@ -851,6 +866,7 @@ class AssignmentCandidate implements Candidate {
             // setProperty("X_TOKEN", "…") / $c['x_password'] .= '…', Ruby's `set
             // :password, "…"` and `opts[:password] = "…"`; or a name/value pair (`"name":
             // "API_TOKEN", "value": "…"`, see `Held`).
+            this.symbolKey = byte === 0x5d && !this.keyQuoted;
             this.keyQuoted = false;
             // A quoted key in brackets (`headers["X-API-Key"] = …`) is no `-flag value`.
             if (byte === 0x5d) this.flag = false;
@@ -1211,6 +1227,7 @@ class AssignmentCandidate implements Candidate {
             this.stringPrefix = 0;
             if (QUOTES[byte] === 1) {
               this.quote = byte;
+              this.formatted = prefix === 0x66 || prefix === 0x46;
               return Verdict.Hold;
             }
             // `r\"…\"` inside a string.
@@ -2117,6 +2134,10 @@ class AssignmentCandidate implements Candidate {
     if (sign && v[0]! >= 0x61 && v[0]! <= 0x7a && v.includes(0x2f) && resourceName(bareOf(v)))
       return true;
     if (!complete) return false;
+    // An f-string that interpolates a variable (`f"groupby-barrier-{token}"`) is built by
+    // code; a bracketed word is a tokenizer's special token or a placeholder (`"[PAD]"`).
+    if (sign && this.formatted && FIELD_START.test(String.fromCharCode(...v))) return true;
+    if (v[0] === 0x5b && BRACKETED_WORD.test(String.fromCharCode(...v))) return true;
     // A list's first element is a token only when long (code lists names and flags).
     if (this.list && v.length < LIST_TOKEN) return true;
     const first = v[0]!;
@@ -2241,9 +2262,12 @@ class AssignmentCandidate implements Candidate {
     if (NAMED_PLACE.test(text)) return true;
     if (!complete) return false;
     if (!digit && this.generated() && LETTERS_PATH.test(bare) && !randomLetters(bare)) return true;
-    // A flag named `pass` or `pw` may name other things (a compiler's pass: `--pass=late`).
+    // A flag named `pass` or `pw` may name other things (a compiler's pass: `--pass=late`),
+    // and so may `pass` after a word and a blank (`# Forward pass: per-channel scaling`).
     const short = bare.length < MIN_WORD_PASS && /^[A-Za-z]+$/.test(bare);
     if (short && this.flag && SHORT_PASS.has(this.keyword())) return true;
+    if (this.nameBefore === 0x20 && this.keyword() === "pass" && COMPOUND_WORD.test(bare))
+      return true;
     if (ID_CODE.test(bare) || (unquoted && namesCredential(bare))) return true;
     if (bare.includes(":") && TIMESTAMP.test(bare)) return true;
     // A domain's path: a Kubernetes type, an image, a module (`helm.sh/release.v1`).
