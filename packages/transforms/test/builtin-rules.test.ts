@@ -1811,6 +1811,10 @@ const SETTINGS = [
   '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  // A field's type annotation named `authorization`; a model's or an index's name after a
+  // vendor's name.
+  "    authorization: Optional[str] = None\n    authorization: Union[str, None] = None",
+  'model = ("openai", "text-embedding-3-large")\ns.index(\'twitter-2024.01.01\', \'twitter-2024.01.02\')',
   // A tokenizer's special tokens, an f-string that interpolates, a symbol's subscript quoted
   // in prose, and a pass of an algorithm described.
   '"pad_token": "[PAD]",\n"mask_token": "[MASK]",\noov_token="[OOV]"',

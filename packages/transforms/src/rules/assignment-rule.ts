@@ -320,6 +320,8 @@ const FILE_NAME =
 
 /** A format string's field that names a variable or calls a function (`{token}`, `{f(x)}`). */
 const FIELD_START = /\{[A-Za-z_]/;
+/** Small words and numbers joined by `-` or `.`, a word first (`text-embedding-3-small`). */
+const WORDS_AND_NUMBERS = /^[a-z]{2,}(?:[-.](?:[a-z]+|[0-9]+))+[;,)"'`]*$/;
 /** A word in brackets, `_`, `-` or blanks between its letters (`[PAD]`, `[your-api-key]`). */
 const BRACKETED_WORD = /^\[[A-Za-z][A-Za-z_ -]{0,30}\][;,)"'`]*$/;
 
@@ -2137,6 +2139,9 @@ class AssignmentCandidate implements Candidate {
     // An f-string that interpolates a variable (`f"groupby-barrier-{token}"`) is built by
     // code; a bracketed word is a tokenizer's special token or a placeholder (`"[PAD]"`).
     if (sign && this.formatted && FIELD_START.test(String.fromCharCode(...v))) return true;
+    // After a vendor's name, words and numbers joined by `-` or `.` name a model or a
+    // resource (`("openai", "text-embedding-3-small")`, an index `twitter-2015.01.02`).
+    if (this.mode.vendor && WORDS_AND_NUMBERS.test(String.fromCharCode(...v))) return true;
     if (v[0] === 0x5b && BRACKETED_WORD.test(String.fromCharCode(...v))) return true;
     // A list's first element is a token only when long (code lists names and flags).
     if (this.list && v.length < LIST_TOKEN) return true;

@@ -342,6 +342,8 @@ class AuthorizationCandidate implements Candidate {
       this.openGap();
       return Verdict.Hold;
     }
+    // A generic type or a call (`authorization: Optional[str] = None`, a field's annotation).
+    if (!wordIsToken(word) && (byte === 0x5b || byte === 0x28)) return Verdict.Reject;
     if (!wordIsToken(word) && (byte === 0x2e || byte === 0x5f)) {
       // A word joined on by `.` or `_` (`v2.local.…`, `self._authorization(args)`,
       // `auth_token}`, `Required. Immutable.`): held with what follows until that is a
