@@ -1356,6 +1356,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zq8vLm2xQw9rTy6uPo3i",
     '{"url":"https://x.io/a?b=1\\u0026key=[REDACTED:url-query-key]\\u0026c=2"}\nGET /data/2.5/weather?q=Oslo&appid=[REDACTED:url-query-key] 200\n',
   ],
+  // A random name before a keyword's word is a token still.
+  [
+    "secret-assignment",
+    "token: Zq8vLm2xQw9rTy6uToken\n",
+    "Zq8vLm2xQw9rTy6uToken",
+    "token: [REDACTED:secret-assignment]\n",
+  ],
   // A bracketed value with a digit, and an f-string without a field, are read.
   [
     "secret-assignment",
@@ -1811,6 +1818,13 @@ const SETTINGS = [
   '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  // What is computed per token, an attribute's or a result's name after the keyword, a
+  // negated call, an entry point's object reference, an f-string's item, a label's `:` that
+  // closes its string, a type's name ending in the keyword.
+  "per_token_loss = -torch.min(loss_a, loss_b)\ntoken_logps = -gather(logits, ids)\npw_attr=\"efficiency\"",
+  '  "pwd": "IPython.core.magics.osm:OSMagics",\n  "token": "acme.auth.tokens:TokenStore",',
+  "raise Error(f\"could not get a token: `{result['error']}`\")\n  'Unexpected Pass:   ': self.unexpected,",
+  "    token: JiraOauth2Token\n    api_key: ServiceApiKey",
   // A field's type annotation named `authorization`; a model's or an index's name after a
   // vendor's name.
   "    authorization: Optional[str] = None\n    authorization: Union[str, None] = None",

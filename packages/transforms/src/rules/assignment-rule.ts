@@ -211,7 +211,9 @@ const NOT_SECRET_WORDS = new Set(
     "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
     "errors err exception handler start end index idx pos offset id ids variable created " +
     "updated issued modified status state message messages msg description desc title tooltip " +
-    "arg args argument arguments"
+    "arg args argument arguments attr attrs attribute attributes result results " +
+    // A language model's tokens: what is computed per token (`per_token_loss`, `token_logps`).
+    "loss losses logps logprobs logits probs mask masks budget embedding embeddings weights entropy"
   ).split(" "),
 );
 /** Words of a vendor-context name that say it is not a credential. */
@@ -230,9 +232,10 @@ const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
 const FILTER_TOKEN = /^@[A-Za-z_][\w.-]*@$/;
 /**
  * A format string's replacement field naming a variable (`{password}`, `{0}`, `{user.pw}`),
- * or starting with a slice of one (Python's `f"{token[:3]}****{token[-4:]}"`).
+ * or starting with a slice or an item of one (Python's `f"{token[:3]}****{token[-4:]}"`,
+ * `f"{result['error']}"`).
  */
-const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$|^\{[A-Za-z_][\w.]*\[-?[0-9]*:?-?[0-9]*\]\}/;
+const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$|^\{[A-Za-z_][\w.]*\[[^\]{}]*\]/;
 /**
  * Words of letters, maybe joined by `_` or `.` (a `.` first too): a name or a member's path
  * (`.qualifier`), 20 letters a word at most.
@@ -320,6 +323,8 @@ const FILE_NAME =
 
 /** A format string's field that names a variable or calls a function (`{token}`, `{f(x)}`). */
 const FIELD_START = /\{[A-Za-z_]/;
+/** A module's dotted name, `:` and an object's (`pkg.mod:Class`, `pkg.cli:main`). */
+const ENTRY_POINT = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+:[A-Za-z_][\w.]*[;,)"'`]*$/;
 /** Small words and numbers joined by `-` or `.`, a word first (`text-embedding-3-small`). */
 const WORDS_AND_NUMBERS = /^[a-z]{2,}(?:[-.](?:[a-z]+|[0-9]+))+[;,)"'`]*$/;
 /** A word in brackets, `_`, `-` or blanks between its letters (`[PAD]`, `[your-api-key]`). */
@@ -2136,6 +2141,8 @@ class AssignmentCandidate implements Candidate {
     if (sign && v[0]! >= 0x61 && v[0]! <= 0x7a && v.includes(0x2f) && resourceName(bareOf(v)))
       return true;
     if (!complete) return false;
+    // A Python entry point's object reference (`"pwd": "IPython.core.magics.osm:OSMagics"`).
+    if (sign && ENTRY_POINT.test(String.fromCharCode(...v))) return true;
     // An f-string that interpolates a variable (`f"groupby-barrier-{token}"`) is built by
     // code; a bracketed word is a tokenizer's special token or a placeholder (`"[PAD]"`).
     if (sign && this.formatted && FIELD_START.test(String.fromCharCode(...v))) return true;
@@ -2282,6 +2289,25 @@ class AssignmentCandidate implements Candidate {
     return text.charCodeAt(0) === 0x7b && FORMAT_FIELD.test(text);
   }
 
+  /**
+   * A type's name that ends in the keyword as a word of its own (`token: JiraOauth2Token`,
+   * a field's annotation): PascalCase, a small letter before the keyword's capital, and few
+   * letter-digit changes before it (a token has more).
+   */
+  typeNamed(text: string): boolean {
+    const keyword = this.keyword();
+    const at = text.length - keyword.length;
+    if (at < 2 || !text.toLowerCase().endsWith(keyword)) return false;
+    const c = text.charCodeAt(at);
+    const name = text.slice(0, at);
+    return (
+      c >= 0x41 &&
+      c <= 0x5a &&
+      /^[A-Z][A-Za-z0-9]*[a-z0-9]$/.test(name) &&
+      digitSwitches(Array.from(name, (ch) => ch.charCodeAt(0))) <= NAME_SWITCHES
+    );
+  }
+
   /** The keyword names a generated credential (a token, a key), not a password or a secret. */
   generated(): boolean {
     return !/pass|secret|pw/.test(this.keyword());
@@ -2302,6 +2328,7 @@ class AssignmentCandidate implements Candidate {
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
     if (this.braced && digitSwitches(v) < 3) return true;
+    if (capital && this.generated() && this.typeNamed(String.fromCharCode(...v))) return true;
     // The tests below need a `_` or a `-` and few letter-digit changes: a token has more
     // (a generated name's short suffix aside: Kubernetes' `-x7k2p`).
     if (!joined) return false;
@@ -2374,12 +2401,7 @@ class AssignmentCandidate implements Candidate {
     if (complete && n >= 2 && v.every((b) => b === first)) return false;
     if (first === 0x2a && /^\*+$/.test(text)) return false;
     if (first === 0x68 && /^https?:\/\/[^@]*$/.test(text)) return false;
-    // A quoted value that opens with code punctuation closes a string the keyword stood in
-    // (`prompt='Password: ', stream=None)`), as does text after a closing tag's `>` that
-    // opens with a quote (`</xToken>","next":…`); one that names the keyword is a name
-    // (`IETFToken = "ietf-token"`, `code = 'invalid_token'`), not a secret.
-    const xml = this.quote === 0x3c;
-    if ((!unquoted || xml) && (CLOSING[first] === 1 || (xml && QUOTES[first] === 1))) return false;
+    if (this.closesString(v, unquoted)) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
     // A group that only a pattern opens (`(?=…`, `(?:…`) and a class before a quantifier or
     // an escape's class (`[^\W\d]\w*`, Python's raw strings).
@@ -2405,6 +2427,19 @@ class AssignmentCandidate implements Candidate {
       if (!/[A-Za-z]/.test(text) || !(/[0-9]/.test(text) || randomLetters(text))) return false;
     }
     return true;
+  }
+
+  /**
+   * A quoted value that opens with code punctuation closes a string the keyword stood in
+   * (`prompt='Password: ', stream=None)`), as does one that opens with a label's `:` and a
+   * blank (`'Unexpected Pass:   ': self.count`) and text after a closing tag's `>` that
+   * opens with a quote (`</xToken>","next":…`).
+   */
+  private closesString(v: readonly number[], unquoted: boolean): boolean {
+    const first = v[0]!;
+    const xml = this.quote === 0x3c;
+    if ((!unquoted || xml) && (CLOSING[first] === 1 || (xml && QUOTES[first] === 1))) return true;
+    return !unquoted && first === 0x3a && BLANK[v[1]!] === 1;
   }
 
   /**
@@ -2744,7 +2779,7 @@ const CODE_REFERENCE =
   /^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+[,)]|(?:self|this|cls)\.[A-Za-z_]|:?[a-z]+(?::[a-z]+)*:`)/;
 
 /** A call or an index on a member or scope path (see `codeNotValue`). */
-const CALL = /^[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
+const CALL = /^-?[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
 const CAST = /^(?:static|dynamic|reinterpret|const)_cast</;
 const SCOPED_NAME = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
 
