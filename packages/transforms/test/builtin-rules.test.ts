@@ -1821,14 +1821,14 @@ const SETTINGS = [
   // What is computed per token, an attribute's or a result's name after the keyword, a
   // negated call, an entry point's object reference, an f-string's item, a label's `:` that
   // closes its string, a type's name ending in the keyword.
-  "per_token_loss = -torch.min(loss_a, loss_b)\ntoken_logps = -gather(logits, ids)\npw_attr=\"efficiency\"",
+  'per_token_loss = -torch.min(loss_a, loss_b)\ntoken_logps = -gather(logits, ids)\npw_attr="efficiency"',
   '  "pwd": "IPython.core.magics.osm:OSMagics",\n  "token": "acme.auth.tokens:TokenStore",',
   "raise Error(f\"could not get a token: `{result['error']}`\")\n  'Unexpected Pass:   ': self.unexpected,",
   "    token: JiraOauth2Token\n    api_key: ServiceApiKey",
   // A field's type annotation named `authorization`; a model's or an index's name after a
   // vendor's name.
   "    authorization: Optional[str] = None\n    authorization: Union[str, None] = None",
-  'model = ("openai", "text-embedding-3-large")\ns.index(\'twitter-2024.01.01\', \'twitter-2024.01.02\')',
+  "model = (\"openai\", \"text-embedding-3-large\")\ns.index('twitter-2024.01.01', 'twitter-2024.01.02')",
   // A tokenizer's special tokens, an f-string that interpolates, a symbol's subscript quoted
   // in prose, and a pass of an algorithm described.
   '"pad_token": "[PAD]",\n"mask_token": "[MASK]",\noov_token="[OOV]"',
