@@ -1356,6 +1356,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zq8vLm2xQw9rTy6uPo3i",
     '{"url":"https://x.io/a?b=1\\u0026key=[REDACTED:url-query-key]\\u0026c=2"}\nGET /data/2.5/weather?q=Oslo&appid=[REDACTED:url-query-key] 200\n',
   ],
+  // keyring's password is its call's third argument; the service's name before it stays.
+  [
+    "credential-argument",
+    "keyring.set_password('backup', 'me', 'Zq8vLm2xQw9r')\nkeyring.get_password('backup', 'me')\n",
+    "Zq8vLm2xQw9r",
+    "keyring.set_password('backup', 'me', '[REDACTED:credential-argument]')\nkeyring.get_password('backup', 'me')\n",
+  ],
   // A random name before a keyword's word is a token still.
   [
     "secret-assignment",

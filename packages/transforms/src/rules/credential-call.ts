@@ -244,6 +244,12 @@ export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
     api: "Spring Security User.withUsername(name).password(password), builders' .apiKey(key)",
   },
   {
+    names: ["set_password("],
+    dotted: true,
+    argument: 3,
+    api: "Python keyring.set_password(service_name, username, password)",
+  },
+  {
     names: ["jwt.sign(", "jwt.verify(", "jwt.encode(", "jwt.decode("],
     argument: 2,
     api: "Node jsonwebtoken jwt.sign(payload, secretOrPrivateKey[, options]), jwt.verify(token, secretOrPublicKey); PyJWT jwt.encode(payload, key, algorithm), jwt.decode(jwt, key, algorithms)",
@@ -451,8 +457,10 @@ for (const call of CREDENTIAL_CALLS)
 /** The call `match` is of, when the bytes before its name say it is one. */
 function callOf(match: AnchorMatch): CredentialCall | undefined {
   for (const call of CALLS_OF.get(match.anchor)!) {
-    // The byte before the whole name (`server.login(`: the `.` before `lo`).
-    if (call.dotted && match.nameBefore !== 0x2e) continue;
+    // The byte before the whole name (`server.login(`: the `.` before `lo`); without words,
+    // right before the name (`.password(`, never keyring's `.get_password(service, user)`).
+    const before = call.words === undefined ? match.before : match.nameBefore;
+    if (call.dotted && before !== 0x2e) continue;
     if (call.words !== undefined) {
       if (call.words.includes(match.wordBefore ?? "")) return call;
     } else if (
