@@ -288,11 +288,26 @@ export class Base64Runs implements RunView {
     const inChunk = start >= chunkBase;
     const chars = inChunk ? chunk : this.copyRun(start, SECRET_KEY_LENGTH);
     const from = inChunk ? start - chunkBase : 0;
-    if (!hasSecretKeyShape(chars, from, next)) return false;
+    if (!hasSecretKeyShape(chars, from, next) || this.pathAfterHost(start, chars, from))
+      return false;
     const decoded = this.decoded;
     const n = decode(chars, from, from + SECRET_KEY_LENGTH, decoded);
     for (let k = 0; k < n; k++) if (TEXT[decoded[k]!] !== 1) return true;
     return false;
+  }
+
+  /**
+   * The run at `start` (`chars[from…]`) is a URL's path from its host's last label
+   * (`pytorch.slack.com/archives/C3PD…/p1705…`: a `.`, small letters, a `/`) or a home
+   * directory's (`/~may/VIGRE/…`: a `~` before it).
+   */
+  private pathAfterHost(start: number, chars: Uint8Array, from: number): boolean {
+    const before = start > 0 ? this.input.byteAt(start - 1) : -1;
+    if (before === 0x7e) return true;
+    if (before !== 0x2e) return false;
+    let k = 0;
+    while (k < 7 && chars[from + k]! >= 0x61 && chars[from + k]! <= 0x7a) k++;
+    return k >= 2 && chars[from + k] === 0x2f;
   }
 
   /**

@@ -77,6 +77,10 @@ describe("a bare AWS secret access key, by its shape", () => {
       `msg ${Buffer.from("Patience is the key to success").toString("base64")}`,
       "see developer.mozilla.org/docs/Web/API/DOMMatrixReadOnly/scale",
       "defs/RuleWithNoArraySortForMinMaxOptions",
+      // A URL's path from its host's last label (the run would pass the shape alone).
+      "see https://acme.slack.com/archives/C7QZKRW2M/p1712345678901234 for it",
+      // …and a home directory's (`~user/…`).
+      "https://x.edu/~ann/VIGRE/VIGRE2011/REUPapers/Kowalski2a.pdf",
       `repeat ${"Ab3+".repeat(10)}`,
       // 40 characters then `=` padding is the base64 of 29 bytes, not a key.
       `${KEYS[1]!.slice(0, 39)}A= x`,
