@@ -2142,13 +2142,14 @@ class AssignmentCandidate implements Candidate {
       return true;
     if (!complete) return false;
     // A Python entry point's object reference (`"pwd": "IPython.core.magics.osm:OSMagics"`).
-    if (sign && ENTRY_POINT.test(String.fromCharCode(...v))) return true;
+    if (sign && v.includes(0x3a) && ENTRY_POINT.test(String.fromCharCode(...v))) return true;
     // An f-string that interpolates a variable (`f"groupby-barrier-{token}"`) is built by
     // code; a bracketed word is a tokenizer's special token or a placeholder (`"[PAD]"`).
     if (sign && this.formatted && FIELD_START.test(String.fromCharCode(...v))) return true;
     // After a vendor's name, words and numbers joined by `-` or `.` name a model or a
     // resource (`("openai", "text-embedding-3-small")`, an index `twitter-2015.01.02`).
-    if (this.mode.vendor && WORDS_AND_NUMBERS.test(String.fromCharCode(...v))) return true;
+    if (this.mode.vendor && LOWER[v[0]!] === 1 && WORDS_AND_NUMBERS.test(String.fromCharCode(...v)))
+      return true;
     if (v[0] === 0x5b && BRACKETED_WORD.test(String.fromCharCode(...v))) return true;
     // A list's first element is a token only when long (code lists names and flags).
     if (this.list && v.length < LIST_TOKEN) return true;
@@ -2294,17 +2295,17 @@ class AssignmentCandidate implements Candidate {
    * a field's annotation): PascalCase, a small letter before the keyword's capital, and few
    * letter-digit changes before it (a token has more).
    */
-  typeNamed(text: string): boolean {
+  typeNamed(v: readonly number[]): boolean {
     const keyword = this.keyword();
-    const at = text.length - keyword.length;
-    if (at < 2 || !text.toLowerCase().endsWith(keyword)) return false;
-    const c = text.charCodeAt(at);
-    const name = text.slice(0, at);
+    const at = v.length - keyword.length;
+    const c = v[at]!;
+    if (at < 2 || c < 0x41 || c > 0x5a) return false;
+    for (let k = 0; k < keyword.length; k++)
+      if ((v[at + k]! | 0x20) !== keyword.charCodeAt(k)) return false;
+    const name = v.slice(0, at);
     return (
-      c >= 0x41 &&
-      c <= 0x5a &&
-      /^[A-Z][A-Za-z0-9]*[a-z0-9]$/.test(name) &&
-      digitSwitches(Array.from(name, (ch) => ch.charCodeAt(0))) <= NAME_SWITCHES
+      /^[A-Z][A-Za-z0-9]*[a-z0-9]$/.test(String.fromCharCode(...name)) &&
+      digitSwitches(name) <= NAME_SWITCHES
     );
   }
 
@@ -2328,7 +2329,7 @@ class AssignmentCandidate implements Candidate {
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
     if (this.braced && digitSwitches(v) < 3) return true;
-    if (capital && this.generated() && this.typeNamed(String.fromCharCode(...v))) return true;
+    if (capital && this.generated() && this.typeNamed(v)) return true;
     // The tests below need a `_` or a `-` and few letter-digit changes: a token has more
     // (a generated name's short suffix aside: Kubernetes' `-x7k2p`).
     if (!joined) return false;
