@@ -1363,6 +1363,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zq8vLm2xQw9r",
     "keyring.set_password('backup', 'me', '[REDACTED:credential-argument]')\nkeyring.get_password('backup', 'me')\n",
   ],
+  // …but a qualifier of where or whose keeps it a password's; and what is said of `pass_dict`
+  // is not remembered for `token_dict`.
+  [
+    "secret-assignment",
+    "DB_PASS_PROD=Zq8vLm2xQw9r\nPWD_HASH=Zq8vLm2xQw9r\npass_dict=1\ntoken_dict=Zq8vLm2xQw9r\n",
+    "Zq8vLm2xQw9r",
+    "DB_PASS_PROD=[REDACTED:secret-assignment]\nPWD_HASH=[REDACTED:secret-assignment]\npass_dict=1\ntoken_dict=[REDACTED:secret-assignment]\n",
+  ],
   // A random name before a keyword's word is a token still.
   [
     "secret-assignment",
@@ -1825,6 +1833,8 @@ const SETTINGS = [
   '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  // A short password's keyword that a word of another kind follows names something else.
+  "    pass_dict=patterns,\nreduce_node, pw_node = node_a, node_b\n_PW_MAGNET = 'Magnetic moment per atom'\nbackward_pass_mode = \"same_as_forward\"",
   // What is computed per token, an attribute's or a result's name after the keyword, a
   // negated call, an entry point's object reference, an f-string's item, a label's `:` that
   // closes its string, a type's name ending in the keyword.

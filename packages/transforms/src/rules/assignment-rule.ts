@@ -254,6 +254,17 @@ const NAMED_PLACE = /^arn:aws[a-z-]*:[a-z0-9-]*:|^[A-Za-z]\w*::[A-Za-z]/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
 /** Keywords that also name other things, and the shortest word of letters after them that is a password. */
 const SHORT_PASS = new Set(["pass", "pw"]);
+/** Short keywords of a password, whole words (see `shortNameGoesOn`). */
+const SHORT_PASSWORDS = new Set(["pass", "pw", "pwd", "psk"]);
+/** Words after a short password's keyword that keep the name a password's. */
+const PASSWORD_QUALIFIERS = new Set(
+  (
+    "dev development prod production staging stage stg test testing qa uat local live main " +
+    "primary secondary backup old new current next prev previous root admin user users db " +
+    "database app api server client default master replica ro rw read write hash hashed enc " +
+    "encrypted encoded plain plaintext raw phrase word words key secret value val b64 base64"
+  ).split(" "),
+);
 const MIN_WORD_PASS = 6;
 /** Words of letters and digits joined by `_` or `-`, the first starting with a letter. */
 const SNAKE_NAME = /^[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+$/;
@@ -2012,7 +2023,20 @@ class AssignmentCandidate implements Candidate {
       if (seen.size >= MAX_TAIL_VERDICTS) seen.clear();
       seen.set(tail, verdict);
     }
-    return verdict;
+    // The keyword's own test, not remembered with the tail's (`pass_dict`, not `token_dict`).
+    return verdict || (!this.mode.vendor && this.shortNameGoesOn(tail));
+  }
+
+  /**
+   * A short password's keyword (`pass`, `pw`, `pwd`, `psk`) that a word of another kind
+   * follows names something else (`pass_dict`, `pass_zero`, `pw_node`, `_PW_MAGMOM`,
+   * `backward_pass_autocast`); a qualifier of where or whose it is keeps it a password's
+   * (`DB_PASS_PROD`, `PWD_ROOT`, `PASS_HASH`), and so does a number (`PASS_2`).
+   */
+  shortNameGoesOn(tail: string): boolean {
+    if (!SHORT_PASSWORDS.has(this.keyword())) return false;
+    const first = /^[_.-]?([A-Z]+(?![a-z])|[A-Za-z][a-z]*)/.exec(tail)?.[1]?.toLowerCase();
+    return first !== undefined && !PASSWORD_QUALIFIERS.has(first);
   }
 
   /** The keyword, lowercase without separators (`api_key` → apikey); only a value test needs it. */
