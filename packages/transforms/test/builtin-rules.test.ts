@@ -1833,6 +1833,9 @@ const SETTINGS = [
   '"input_token": "Cursor",\n"output_token": "PageList.NextCursor",\n"result_token": "offset"',
   "conn = connect(ca=ca, private_key=key)\nlogin(credential=creds, api_token=tok_value)",
   "  LATERAL_TOKEN_THEFT: T1550.001\n  CREDENTIAL_HARVEST: TA0006\n  API_KEY_LEAK: T1552",
+  // After a vendor's name, a class named for the vendor; base64 of zeros after 21 `A`s.
+  '  ("cohere2_vision", "Cohere2VisionConfig"),\n__all__ = ["Mistral3Model", "Mistral3PreTrainedModel"]',
+  `${"A".repeat(70)}YAAAAB\n${"A".repeat(40)}P/5AAAAAAAAAA`,
   // A short password's keyword that a word of another kind follows names something else.
   "    pass_dict=patterns,\nreduce_node, pw_node = node_a, node_b\n_PW_MAGNET = 'Magnetic moment per atom'\nbackward_pass_mode = \"same_as_forward\"",
   // What is computed per token, an attribute's or a result's name after the keyword, a

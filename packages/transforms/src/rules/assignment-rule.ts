@@ -336,6 +336,14 @@ const FILE_NAME =
 const FIELD_START = /\{[A-Za-z_]/;
 /** A module's dotted name, `:` and an object's (`pkg.mod:Class`, `pkg.cli:main`). */
 const ENTRY_POINT = /^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+:[A-Za-z_][\w.]*[;,)"'`]*$/;
+/** `v` starts with `word` in any case (a vendor's name: `Cohere2Model` after `cohere`). */
+function startsWithWord(v: readonly number[], word: string): boolean {
+  if (v.length <= word.length) return false;
+  for (let k = 0; k < word.length; k++)
+    if ((v[k]! | 0x20) !== (word.charCodeAt(k) | 0x20)) return false;
+  return true;
+}
+
 /** Small words and numbers joined by `-` or `.`, a word first (`text-embedding-3-small`). */
 const WORDS_AND_NUMBERS = /^[a-z]{2,}(?:[-.](?:[a-z]+|[0-9]+))+[;,)"'`]*$/;
 /** A word in brackets, `_`, `-` or blanks between its letters (`[PAD]`, `[your-api-key]`). */
@@ -2174,6 +2182,8 @@ class AssignmentCandidate implements Candidate {
     // resource (`("openai", "text-embedding-3-small")`, an index `twitter-2015.01.02`).
     if (this.mode.vendor && LOWER[v[0]!] === 1 && WORDS_AND_NUMBERS.test(String.fromCharCode(...v)))
       return true;
+    // …and so does one that starts with the vendor's name (`"Cohere2VisionConfig"`).
+    if (this.mode.vendor && startsWithWord(v, this.anchor)) return true;
     if (v[0] === 0x5b && BRACKETED_WORD.test(String.fromCharCode(...v))) return true;
     // A list's first element is a token only when long (code lists names and flags).
     if (this.list && v.length < LIST_TOKEN) return true;
