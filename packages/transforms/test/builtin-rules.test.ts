@@ -1836,6 +1836,11 @@ const SETTINGS = [
   // After a vendor's name, a class named for the vendor; base64 of zeros after 21 `A`s.
   '  ("cohere2_vision", "Cohere2VisionConfig"),\n__all__ = ["Mistral3Model", "Mistral3PreTrainedModel"]',
   `${"A".repeat(70)}YAAAAB\n${"A".repeat(40)}P/5AAAAAAAAAA`,
+  // A password's other spelling as a variable, a lambda, a private name for a credential, a
+  // call in an f-string's field or in a code span.
+  "    mgr.add_password(realm=None, uri=u, user=user, passwd=password)\n    key = load(k, password=passphrase)",
+  "    connect(cert, keyfile=key, password=lambda: ssl_password)\n    Creds: _convert_oauth2_credentials,",
+  "    r += f\", secret='{base64.b64encode(self.secret).decode()}'\"\n    # cached token: `get_token()` may refresh",
   // A short password's keyword that a word of another kind follows names something else.
   "    pass_dict=patterns,\nreduce_node, pw_node = node_a, node_b\n_PW_MAGNET = 'Magnetic moment per atom'\nbackward_pass_mode = \"same_as_forward\"",
   // What is computed per token, an attribute's or a result's name after the keyword, a

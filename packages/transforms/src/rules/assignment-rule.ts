@@ -232,10 +232,10 @@ const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
 const FILTER_TOKEN = /^@[A-Za-z_][\w.-]*@$/;
 /**
  * A format string's replacement field naming a variable (`{password}`, `{0}`, `{user.pw}`),
- * or starting with a slice or an item of one (Python's `f"{token[:3]}****{token[-4:]}"`,
- * `f"{result['error']}"`).
+ * or starting with a slice, an item or a call of one (Python's `f"{token[:3]}****"`,
+ * `f"{result['error']}"`, `f"{base64.b64encode(secret)}"`).
  */
-const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$|^\{[A-Za-z_][\w.]*\[[^\]{}]*\]/;
+const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$|^\{[A-Za-z_][\w.]*[[(]/;
 /**
  * Words of letters, maybe joined by `_` or `.` (a `.` first too): a name or a member's path
  * (`.qualifier`), 20 letters a word at most.
@@ -246,7 +246,7 @@ const COMPOUND_WORD = /^[a-z]+(?:-[a-z]+)+$/;
 /** An id's code: capitals, then a number (`T1003`, `TA0006`, `T1134.001`, `CVE-2024-3094`). */
 const ID_CODE = /^[A-Z]{1,4}-?[0-9]+(?:[.-][0-9]+)*$/;
 /** A code's name of lower-case words that names a credential (see `namesCredential`). */
-const CREDENTIAL_NAME = /^[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+$/;
+const CREDENTIAL_NAME = /^_*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+$/;
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|key|cred|auth|psk/;
 /** An AWS resource's ARN, or a name scoped by `::` (CloudFormation's, C++'s, Rust's). */
 const NAMED_PLACE = /^arn:aws[a-z-]*:[a-z0-9-]*:|^[A-Za-z]\w*::[A-Za-z]/;
@@ -380,7 +380,7 @@ const NOT_SECRET_VALUES = new Set(
     "true false yes no on off null nullptr nil none undefined string number boolean bool int str bytes any " +
     "unknown object await new this self typeof function async return required optional default readonly " +
     // Authorization schemes (`default_token='Bearer'`).
-    "bearer basic undef value " +
+    "bearer basic undef value lambda " +
     // A usage line's lowercase metavariables (`-P, --passwd=file  Use file as …`).
     "file path"
   ).split(" "),
@@ -2203,7 +2203,8 @@ class AssignmentCandidate implements Candidate {
     // The common case, a token of letters and digits, builds no string.
     if (!blank && digit && !pathLike && !this.spaced) return false;
     const text = String.fromCharCode(...v).replace(/[;,)"'`]+$/, "");
-    if (!digit && this.quote === 0x60 && /^[A-Za-z_-]+$/.test(text)) return true;
+    // A code span in backticks: a name or a call (`` `get_token()` ``).
+    if (this.quote === 0x60 && (/^[A-Za-z_-]+$/.test(text) || CALL.test(text))) return true;
     // An OpenPGP key's fingerprint or long id after a blank (`Add new upstream signing key
     // 19882D92…BE03`): public, written in capitals.
     if (this.spaced && FINGERPRINT.test(text) && !/pass|pw|secret|private/.test(this.keyword()))
@@ -2237,7 +2238,11 @@ class AssignmentCandidate implements Candidate {
 
   /** `text` holds the keyword in any case, `_` and `-` aside (`ENCRYPTION_KEY`, `encryptionkey`). */
   holdsKeyword(text: string): boolean {
-    return text.toLowerCase().replace(/[_-]/g, "").includes(this.keyword());
+    const lower = text.toLowerCase().replace(/[_-]/g, "");
+    const keyword = this.keyword();
+    // A password's spellings name one another (`passwd=password`, `password=passphrase`).
+    if (PASS_WORDS.has(keyword) && PASS_WORDS.has(lower) && lower !== "secret") return true;
+    return lower.includes(keyword);
   }
 
   /**
