@@ -289,6 +289,8 @@ const SOURCE_FILE =
 const CLASS_MEMBER = /^\.(?!Equals)[A-Z][a-z]/;
 /** Keywords as the value test compares them, by anchor (see `keyword()`). */
 const KEYWORDS = new Map<string, string>();
+/** Whether an anchor's keyword names a generated credential (see `generated`). */
+const GENERATED = new Map<string, boolean>();
 /** First bytes of a regular expression written as a value (`/^…`, `/[…`, `^[…`, `[…]+`). */
 const REGEX_START = byteSet("/^[(q");
 /**
@@ -2042,7 +2044,7 @@ class AssignmentCandidate implements Candidate {
    * (`DB_PASS_PROD`, `PWD_ROOT`, `PASS_HASH`), and so does a number (`PASS_2`).
    */
   shortNameGoesOn(tail: string): boolean {
-    if (!SHORT_PASSWORDS.has(this.keyword())) return false;
+    if (this.anchor.length > 4 || !SHORT_PASSWORDS.has(this.keyword())) return false;
     const first = /^[_.-]?([A-Z]+(?![a-z])|[A-Za-z][a-z]*)/.exec(tail)?.[1]?.toLowerCase();
     return first !== undefined && !PASSWORD_QUALIFIERS.has(first);
   }
@@ -2173,18 +2175,7 @@ class AssignmentCandidate implements Candidate {
     if (sign && v[0]! >= 0x61 && v[0]! <= 0x7a && v.includes(0x2f) && resourceName(bareOf(v)))
       return true;
     if (!complete) return false;
-    // A Python entry point's object reference (`"pwd": "IPython.core.magics.osm:OSMagics"`).
-    if (sign && v.includes(0x3a) && ENTRY_POINT.test(String.fromCharCode(...v))) return true;
-    // An f-string that interpolates a variable (`f"groupby-barrier-{token}"`) is built by
-    // code; a bracketed word is a tokenizer's special token or a placeholder (`"[PAD]"`).
-    if (sign && this.formatted && FIELD_START.test(String.fromCharCode(...v))) return true;
-    // After a vendor's name, words and numbers joined by `-` or `.` name a model or a
-    // resource (`("openai", "text-embedding-3-small")`, an index `twitter-2015.01.02`).
-    if (this.mode.vendor && LOWER[v[0]!] === 1 && WORDS_AND_NUMBERS.test(String.fromCharCode(...v)))
-      return true;
-    // …and so does one that starts with the vendor's name (`"Cohere2VisionConfig"`).
-    if (this.mode.vendor && startsWithWord(v, this.anchor)) return true;
-    if (v[0] === 0x5b && BRACKETED_WORD.test(String.fromCharCode(...v))) return true;
+    if ((sign || this.mode.vendor) && this.namesInCode(v, sign)) return true;
     // A list's first element is a token only when long (code lists names and flags).
     if (this.list && v.length < LIST_TOKEN) return true;
     const first = v[0]!;
@@ -2350,7 +2341,12 @@ class AssignmentCandidate implements Candidate {
 
   /** The keyword names a generated credential (a token, a key), not a password or a secret. */
   generated(): boolean {
-    return !/pass|secret|pw/.test(this.keyword());
+    let generated = GENERATED.get(this.anchor);
+    if (generated === undefined) {
+      generated = !/pass|secret|pw/.test(this.keyword());
+      GENERATED.set(this.anchor, generated);
+    }
+    return generated;
   }
 
   /**
@@ -2467,6 +2463,26 @@ class AssignmentCandidate implements Candidate {
       if (!/[A-Za-z]/.test(text) || !(/[0-9]/.test(text) || randomLetters(text))) return false;
     }
     return true;
+  }
+
+  /**
+   * A complete value with a sign, or after a vendor's name, that code's names write: a
+   * Python entry point's object reference (`"IPython.core.magics.osm:OSMagics"`), an
+   * f-string that interpolates a variable (`f"groupby-barrier-{token}"`), a bracketed word
+   * (a tokenizer's special token or a placeholder: `"[PAD]"`); after a vendor's name, words
+   * and numbers joined by `-` or `.` (a model's or an index's name:
+   * `("openai", "text-embedding-3-small")`, `twitter-2015.01.02`) or a name that starts
+   * with the vendor's (`"Cohere2VisionConfig"`).
+   */
+  private namesInCode(v: readonly number[], sign: boolean): boolean {
+    if (this.mode.vendor) {
+      if (startsWithWord(v, this.anchor)) return true;
+      if (LOWER[v[0]!] === 1 && WORDS_AND_NUMBERS.test(String.fromCharCode(...v))) return true;
+    }
+    if (!sign) return false;
+    if (v[0] === 0x5b) return BRACKETED_WORD.test(String.fromCharCode(...v));
+    if (this.formatted && FIELD_START.test(String.fromCharCode(...v))) return true;
+    return v.includes(0x3a) && ENTRY_POINT.test(String.fromCharCode(...v));
   }
 
   /**
