@@ -1836,6 +1836,9 @@ const SETTINGS = [
   // After a vendor's name, a class named for the vendor; base64 of zeros after 21 `A`s.
   '  ("cohere2_vision", "Cohere2VisionConfig"),\n__all__ = ["Mistral3Model", "Mistral3PreTrainedModel"]',
   `${"A".repeat(70)}YAAAAB\n${"A".repeat(40)}P/5AAAAAAAAAA`,
+  // A credential's word alone: a placeholder or a variable; a parser's token data.
+  'connect("ws://h/?token=secret")\nexport_key(passphrase="secret")\ncfg = {"password": "password"}',
+  '    this.currentToken.data = "[CDATA[";\n    nextLastSignificantToken = "?JSX";',
   // A password's other spelling as a variable, a lambda, a private name for a credential, a
   // call in an f-string's field or in a code span.
   "    mgr.add_password(realm=None, uri=u, user=user, passwd=password)\n    key = load(k, password=passphrase)",

@@ -289,6 +289,12 @@ const SOURCE_FILE =
 const CLASS_MEMBER = /^\.(?!Equals)[A-Z][a-z]/;
 /** Keywords as the value test compares them, by anchor (see `keyword()`). */
 const KEYWORDS = new Map<string, string>();
+/** A credential's words, each a placeholder or a variable as a whole value (see `namesKeyword`). */
+const CREDENTIAL_WORDS = new Set(
+  "password passwd passphrase pass pwd pw secret secrets token tokens apikey key credential credentials creds".split(
+    " ",
+  ),
+);
 /** Whether an anchor's keyword names a generated credential (see `generated`). */
 const GENERATED = new Map<string, boolean>();
 /** First bytes of a regular expression written as a value (`/^…`, `/[…`, `^[…`, `[…]+`). */
@@ -321,7 +327,7 @@ const RANGE_START = byteSet("^~<>=?0-9");
  * comments), a tokenizer's state name (`lastSignificantToken = "?NoLineTerminatorHere"`).
  */
 const NOT_SECRET_SHAPE =
-  /^(?:\^|~|[<>]=?|=)v?[0-9]+(?:\.(?:[0-9]+|x|\*))*(?:-[0-9A-Za-z.]+)?[,;)]?$|^[0-9]*\*[0-9]*(?:<|[A-Za-z]+$)|^\?[A-Za-z]{8,}$/;
+  /^(?:\^|~|[<>]=?|=)v?[0-9]+(?:\.(?:[0-9]+|x|\*))*(?:-[0-9A-Za-z.]+)?[,;)]?$|^[0-9]*\*[0-9]*(?:<|[A-Za-z]+$)|^\?[A-Za-z]{3,}$/;
 /**
  * A version number: dotted numbers, the last maybe with a letter (`1.302199`, `v3.43`,
  * `2.0.1b`), or a package's as Debian and semver write it (`1:4.13+dfsg1-1+deb12u1` in
@@ -349,7 +355,7 @@ function startsWithWord(v: readonly number[], word: string): boolean {
 /** Small words and numbers joined by `-` or `.`, a word first (`text-embedding-3-small`). */
 const WORDS_AND_NUMBERS = /^[a-z]{2,}(?:[-.](?:[a-z]+|[0-9]+))+[;,)"'`]*$/;
 /** A word in brackets, `_`, `-` or blanks between its letters (`[PAD]`, `[your-api-key]`). */
-const BRACKETED_WORD = /^\[[A-Za-z][A-Za-z_ -]{0,30}\][;,)"'`]*$/;
+const BRACKETED_WORD = /^\[[A-Za-z][A-Za-z_ -]{0,30}\][;,)"'`]*$|^\[[A-Z]+\[$/;
 
 /** A Python module's relative name (`".signing_secret"`, `"..models.token"`: a lazy import's map). */
 const RELATIVE_MODULE = /^\.{1,2}[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*$/;
@@ -2224,15 +2230,15 @@ class AssignmentCandidate implements Candidate {
 
   /** `text`, all bytes of a name (`NAMING_VALUE`), holds the keyword (see `holdsKeyword`). */
   namesKeyword(text: string): boolean {
-    return NAMING_VALUE.test(text) && this.holdsKeyword(text);
+    if (!NAMING_VALUE.test(text)) return false;
+    // A credential's word alone is a placeholder or a variable (`?token=secret`, `pwd=password`).
+    return CREDENTIAL_WORDS.has(text.toLowerCase()) || this.holdsKeyword(text);
   }
 
   /** `text` holds the keyword in any case, `_` and `-` aside (`ENCRYPTION_KEY`, `encryptionkey`). */
   holdsKeyword(text: string): boolean {
     const lower = text.toLowerCase().replace(/[_-]/g, "");
     const keyword = this.keyword();
-    // A password's spellings name one another (`passwd=password`, `password=passphrase`).
-    if (PASS_WORDS.has(keyword) && PASS_WORDS.has(lower) && lower !== "secret") return true;
     return lower.includes(keyword);
   }
 
