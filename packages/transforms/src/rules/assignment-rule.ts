@@ -211,7 +211,7 @@ const NOT_SECRET_WORDS = new Set(
     "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
     "errors err exception handler start end index idx pos offset id ids variable created " +
     "updated issued modified status state message messages msg description desc title tooltip " +
-    "arg args argument arguments attr attrs attribute attributes result results " +
+    "arg args argument arguments attr attrs attribute attributes result results class classes cls " +
     // A language model's tokens: what is computed per token (`per_token_loss`, `token_logps`).
     "loss losses logps logprobs logits probs mask masks budget embedding embeddings weights entropy"
   ).split(" "),
@@ -2472,8 +2472,8 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
-   * A complete value with a sign, or after a vendor's name, that code's names write: a
-   * Python entry point's object reference (`"IPython.core.magics.osm:OSMagics"`), an
+   * A complete value with a sign, or after a vendor's name, that code's names write: a URN,
+   * a Python entry point's object reference (`"IPython.core.magics.osm:OSMagics"`), an
    * f-string that interpolates a variable (`f"groupby-barrier-{token}"`), a bracketed word
    * (a tokenizer's special token or a placeholder: `"[PAD]"`); after a vendor's name, words
    * and numbers joined by `-` or `.` (a model's or an index's name:
@@ -2481,6 +2481,8 @@ class AssignmentCandidate implements Candidate {
    * with the vendor's (`"Cohere2VisionConfig"`).
    */
   private namesInCode(v: readonly number[], sign: boolean): boolean {
+    // A URN names (`"urn:ietf:params:oauth:grant-type:jwt-bearer"`, OAuth's grant types).
+    if (sign && startsWithWord(v, "urn:")) return true;
     if (this.mode.vendor) {
       if (startsWithWord(v, this.anchor)) return true;
       if (LOWER[v[0]!] === 1 && WORDS_AND_NUMBERS.test(String.fromCharCode(...v))) return true;
