@@ -1367,9 +1367,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   // is not remembered for `token_dict`.
   [
     "secret-assignment",
-    "DB_PASS_PROD=Zq8vLm2xQw9r\nPWD_HASH=Zq8vLm2xQw9r\npass_dict=1\ntoken_dict=Zq8vLm2xQw9r\n",
+    "DB_PASS_PROD=Zq8vLm2xQw9r\nPWD_HASH=Zq8vLm2xQw9r\nPASS_B64=Zq8vLm2xQw9r\npass_dict=1\ntoken_dict=Zq8vLm2xQw9r\n",
     "Zq8vLm2xQw9r",
-    "DB_PASS_PROD=[REDACTED:secret-assignment]\nPWD_HASH=[REDACTED:secret-assignment]\npass_dict=1\ntoken_dict=[REDACTED:secret-assignment]\n",
+    "DB_PASS_PROD=[REDACTED:secret-assignment]\nPWD_HASH=[REDACTED:secret-assignment]\nPASS_B64=[REDACTED:secret-assignment]\npass_dict=1\ntoken_dict=[REDACTED:secret-assignment]\n",
   ],
   // A random name before a keyword's word is a token still.
   [

@@ -2051,8 +2051,8 @@ class AssignmentCandidate implements Candidate {
    */
   shortNameGoesOn(tail: string): boolean {
     if (this.anchor.length > 4 || !SHORT_PASSWORDS.has(this.keyword())) return false;
-    const first = /^[_.-]?([A-Z]+(?![a-z])|[A-Za-z][a-z]*)/.exec(tail)?.[1]?.toLowerCase();
-    return first !== undefined && !PASSWORD_QUALIFIERS.has(first);
+    const first = /^[_.-]?([A-Z][A-Z0-9]*(?![a-z])|[A-Za-z][a-z0-9]*)/.exec(tail)?.[1];
+    return first !== undefined && !PASSWORD_QUALIFIERS.has(first.toLowerCase());
   }
 
   /** The keyword, lowercase without separators (`api_key` → apikey); only a value test needs it. */
