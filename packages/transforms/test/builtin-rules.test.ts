@@ -1836,6 +1836,9 @@ const SETTINGS = [
   // After a vendor's name, a class named for the vendor; base64 of zeros after 21 `A`s.
   '  ("cohere2_vision", "Cohere2VisionConfig"),\n__all__ = ["Mistral3Model", "Mistral3PreTrainedModel"]',
   `${"A".repeat(70)}YAAAAB\n${"A".repeat(40)}P/5AAAAAAAAAA`,
+  // Long capitalized names after a token's name; a regular expression's named group.
+  '      "output_token": "DistributionSummaryList.NextContinuationMarker",\n      "input_token": "ExclusiveStartBackupArn",',
+  'm = re.match(r"^projects/(?P<project>.+?)/secrets/(?P<secret>.+?)/versions/(?P<v>.+?)$", p)',
   // A URN (OAuth's grant types) and a class named after the keyword's name.
   '    grant: Literal["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]\n    token_auth_class = OAuth2Auth',
   // A credential's word alone: a placeholder or a variable; a parser's token data.

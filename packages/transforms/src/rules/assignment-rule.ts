@@ -223,9 +223,12 @@ const NOT_VENDOR_SECRET_WORDS = new Set([
     " ",
   ),
 ]);
-/** A regular expression's start, or a literal of words in alternation (see `credible`). */
+/**
+ * A regular expression's start (a named group's `(?P<secret>.+?)` too), or a literal of
+ * words in alternation (see `credible`).
+ */
 const PATTERN =
-  /^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]|^qr[/{]|^\/[\w-]+(?:\|[\w-]+)+\/[dgimsuy]*[;,)]*$/;
+  /^\.[*+]\??|^\/\^|^\/\[|^\^?\[[^\]]*\](?:[+*?{]|\\[wdsWDS])|^\(\?[=!:<]|^qr[/{]|^\/[\w-]+(?:\|[\w-]+)+\/[dgimsuy]*[;,)]*$/;
 /** A value that may be a name (`_core_token`, `Storage.deleteTokenParameters`), not a token. */
 const NAMING_VALUE = /^[A-Za-z_*][A-Za-z*_.:/[\]-]*$/;
 /** A build's filter token, a name between `@`s (`@projectversion@`, `@db.password@`). */
@@ -241,6 +244,12 @@ const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$|^\{[A-Za-z_][\w.]*[[(]/;
  * (`.qualifier`), 20 letters a word at most.
  */
 const LETTERS_PATH = /^\.?[A-Za-z]{1,20}(?:[_.][A-Za-z]{0,20})*$/;
+/**
+ * A name of three or more capitalized words, maybe a member's path of them, however long
+ * (`"output_token": "CloudFrontOriginAccessIdentityList.NextMarker"`): each capital starts
+ * a word of small letters, which random letters seldom do.
+ */
+const PASCAL_NAME = /^[A-Z][a-z]+(?:[A-Z][a-z]+){2,}(?:\.[A-Z][a-z]+(?:[A-Z][a-z]+)*)*$/;
 /** Small words joined by `-`, as prose compounds them (`per-channel`, `two-stage`). */
 const COMPOUND_WORD = /^[a-z]+(?:-[a-z]+)+$/;
 /** An id's code: capitals, then a number (`T1003`, `TA0006`, `T1134.001`, `CVE-2024-3094`). */
@@ -297,8 +306,8 @@ const CREDENTIAL_WORDS = new Set(
 );
 /** Whether an anchor's keyword names a generated credential (see `generated`). */
 const GENERATED = new Map<string, boolean>();
-/** First bytes of a regular expression written as a value (`/^…`, `/[…`, `^[…`, `[…]+`). */
-const REGEX_START = byteSet("/^[(q");
+/** First bytes of a regular expression written as a value (`/^…`, `/[…`, `^[…`, `[…]+`, `.+?`). */
+const REGEX_START = byteSet("/^[(q.");
 /**
  * Code that negates: a bracket, or a number or a member path ending the value or before an
  * operator or a call (`!0`, `!a.b`, `!e||x`, `!f(x)`, `!(…`).
@@ -2310,7 +2319,12 @@ class AssignmentCandidate implements Candidate {
     // An ARN or a scoped name, judged on its start (it may run on past the hold).
     if (NAMED_PLACE.test(text)) return true;
     if (!complete) return false;
-    if (!digit && this.generated() && LETTERS_PATH.test(bare) && !randomLetters(bare)) return true;
+    if (
+      !digit &&
+      this.generated() &&
+      ((LETTERS_PATH.test(bare) && !randomLetters(bare)) || PASCAL_NAME.test(bare))
+    )
+      return true;
     // A flag named `pass` or `pw` may name other things (a compiler's pass: `--pass=late`),
     // and so may `pass` after a word and a blank (`# Forward pass: per-channel scaling`).
     const short = bare.length < MIN_WORD_PASS && /^[A-Za-z]+$/.test(bare);
