@@ -1836,6 +1836,10 @@ const SETTINGS = [
   // After a vendor's name, a class named for the vendor; base64 of zeros after 21 `A`s.
   '  ("cohere2_vision", "Cohere2VisionConfig"),\n__all__ = ["Mistral3Model", "Mistral3PreTrainedModel"]',
   `${"A".repeat(70)}YAAAAB\n${"A".repeat(40)}P/5AAAAAAAAAA`,
+  // A private type's name as an object's member, a file's name and a namespace after the
+  // keyword, a variable named for a token, a URL's template, a service's host name.
+  '"NextToken": {"shape": "__stringMin1Max64PatternS"}\nSERVICE_TOKEN_FILENAME = "/var/run/secrets/sa/token"\n_SECRET_NAMESPACE = \'acme:secrets#ns\'',
+  '"enum": ["v1Token", "v2Token"]\npath = \'projects/{projectsId}/secrets/{secretsId}\',\n_SQL_SERVICE_TOKEN = \'sql-component.googleapis.com\'',
   // Long capitalized names after a token's name; a regular expression's named group.
   '      "output_token": "DistributionSummaryList.NextContinuationMarker",\n      "input_token": "ExclusiveStartBackupArn",',
   'm = re.match(r"^projects/(?P<project>.+?)/secrets/(?P<secret>.+?)/versions/(?P<v>.+?)$", p)',

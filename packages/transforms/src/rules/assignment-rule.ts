@@ -212,6 +212,7 @@ const NOT_SECRET_WORDS = new Set(
     "errors err exception handler start end index idx pos offset id ids variable created " +
     "updated issued modified status state message messages msg description desc title tooltip " +
     "arg args argument arguments attr attrs attribute attributes result results class classes cls " +
+    "filename filenames filepath dirname pathname namespace namespaces " +
     // A language model's tokens: what is computed per token (`per_token_loss`, `token_logps`).
     "loss losses logps logprobs logits probs mask masks budget embedding embeddings weights entropy"
   ).split(" "),
@@ -238,7 +239,7 @@ const FILTER_TOKEN = /^@[A-Za-z_][\w.-]*@$/;
  * or starting with a slice, an item or a call of one (Python's `f"{token[:3]}****"`,
  * `f"{result['error']}"`, `f"{base64.b64encode(secret)}"`).
  */
-const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)]*$|^\{[A-Za-z_][\w.]*[[(]/;
+const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)"'`]*$|^\{[A-Za-z_][\w.]*[[(]/;
 /**
  * Words of letters, maybe joined by `_` or `.` (a `.` first too): a name or a member's path
  * (`.qualifier`), 20 letters a word at most.
@@ -361,6 +362,9 @@ function startsWithWord(v: readonly number[], word: string): boolean {
   return true;
 }
 
+/** A host's name: labels of small letters, digits and `-`, and a common top-level domain. */
+const HOST_NAME =
+  /^[a-z][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|cloud|app|ai|co|edu|gov|internal|local)[;,)"'`]*$/;
 /** Small words and numbers joined by `-` or `.`, a word first (`text-embedding-3-small`). */
 const WORDS_AND_NUMBERS = /^[a-z]{2,}(?:[-.](?:[a-z]+|[0-9]+))+[;,)"'`]*$/;
 /** A word in brackets, `_`, `-` or blanks between its letters (`[PAD]`, `[your-api-key]`). */
@@ -2341,8 +2345,9 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
-   * A type's name that ends in the keyword as a word of its own (`token: JiraOauth2Token`,
-   * a field's annotation): PascalCase, a small letter before the keyword's capital, and few
+   * A type's or a variable's name that ends in the keyword as a word of its own (`token:
+   * JiraOauth2Token`, a field's annotation; `"v2Token"`): a small letter or a digit before the
+   * keyword's capital, and few
    * letter-digit changes before it (a token has more).
    */
   typeNamed(v: readonly number[]): boolean {
@@ -2354,7 +2359,7 @@ class AssignmentCandidate implements Candidate {
       if ((v[at + k]! | 0x20) !== keyword.charCodeAt(k)) return false;
     const name = v.slice(0, at);
     return (
-      /^[A-Z][A-Za-z0-9]*[a-z0-9]$/.test(String.fromCharCode(...name)) &&
+      /^[A-Za-z][A-Za-z0-9]*[a-z0-9]$/.test(String.fromCharCode(...name)) &&
       digitSwitches(name) <= NAME_SWITCHES
     );
   }
@@ -2383,8 +2388,9 @@ class AssignmentCandidate implements Candidate {
     const capital = first >= 0x41 && first <= 0x5a;
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
-    if (this.braced && digitSwitches(v) < 3) return true;
-    if (capital && this.generated() && this.typeNamed(v)) return true;
+    // …or a private name there (`{"shape": "__stringMin1Max64PatternS"}`).
+    if (this.braced && (digitSwitches(v) < 3 || (first === 0x5f && v[1] === 0x5f))) return true;
+    if (this.generated() && this.typeNamed(v)) return true;
     // The tests below need a `_` or a `-` and few letter-digit changes: a token has more
     // (a generated name's short suffix aside: Kubernetes' `-x7k2p`).
     if (!joined) return false;
@@ -2495,8 +2501,10 @@ class AssignmentCandidate implements Candidate {
    * with the vendor's (`"Cohere2VisionConfig"`).
    */
   private namesInCode(v: readonly number[], sign: boolean): boolean {
-    // A URN names (`"urn:ietf:params:oauth:grant-type:jwt-bearer"`, OAuth's grant types).
+    // A URN names (`"urn:ietf:params:oauth:grant-type:jwt-bearer"`, OAuth's grant types), and
+    // so does a host's name (`'sql-component.googleapis.com'`, a service's).
     if (sign && startsWithWord(v, "urn:")) return true;
+    if (sign && LOWER[v[0]!] === 1 && HOST_NAME.test(String.fromCharCode(...v))) return true;
     if (this.mode.vendor) {
       if (startsWithWord(v, this.anchor)) return true;
       if (LOWER[v[0]!] === 1 && WORDS_AND_NUMBERS.test(String.fromCharCode(...v))) return true;
