@@ -255,7 +255,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "settlemint", rule: "settlemint-token", prefixes: ["sm_pat_", "sm_aat_", "sm_sat_"], body: B62, minBody: 16, shape: "%{16:a-zA-Z0-9}" },
   { family: "shippo", rule: "shippo-token", prefixes: ["shippo_live_", "shippo_test_"], body: HEX, minBody: 36, shape: "%{40:a-f0-9}" },
   { family: "sourcegraph", rule: "sourcegraph-token", prefixes: ["sgp_", "sgp_local_"], body: "a-fA-F0-9_", minBody: 36, shape: "sgp_{16:a-f0-9}_{40:a-f0-9}" },
-  { family: "square", rule: "square-token", prefixes: ["sq0atp-", "sq0csp-", "EAAA"], body: URLSAFE, minBody: 22, mixed: true, shape: "%{43:A-Za-z0-9_-}" },
+  // After `+` or `/` an `EAA…` run is base64's (a search index's, a certificate's line), not a token.
+  { family: "square", rule: "square-token", prefixes: ["sq0atp-", "sq0csp-", "EAAA"], body: URLSAFE, minBody: 22, mixed: true, notAfter: "+/", shape: "%{43:A-Za-z0-9_-}" },
   { family: "supabase", rule: "supabase-key", prefixes: ["sbp_"], body: URLSAFE, minBody: 32, shape: "%{40:a-f0-9}" },
   // Supabase's secret API keys (`sb_secret_…`; the docs give no length: a shorter body than
   // the access tokens' is read as one).
@@ -289,7 +290,7 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // The secret key Django's `startproject` writes (`SECRET_KEY = 'django-insecure-…'`): 50
   // characters of its own alphabet after the prefix.
   { family: "django", rule: "django-secret-key", prefixes: ["django-insecure-"], body: "a-z0-9!@#$%^&*(=+)_-", minBody: 40, maxBody: 60, innerEquals: true, shape: "%{20:a-z0-9}_-{28:a-z0-9}" },
-  { family: "facebook", rule: "facebook-token", prefixes: ["EAA"], body: B62, minBody: 80, mixed: true, shape: "EAA{4:A-Z}{150:A-Za-z0-9}" },
+  { family: "facebook", rule: "facebook-token", prefixes: ["EAA"], body: B62, minBody: 80, mixed: true, notAfter: "+/", shape: "EAA{4:A-Z}{150:A-Za-z0-9}" },
   { family: "gitlab", rule: "gitlab-session", boundary: false, prefixes: ["_gitlab_session="], body: B62, minBody: 32, maxBody: 64, shape: "_gitlab_session={32:a-f0-9}" },
   { family: "intra42", rule: "intra42-secret", prefixes: ["s-s4t2ud-", "s-s4t2af-"], body: HEX, minBody: 64, maxBody: 64, shape: "%{64:a-f0-9}" },
   { family: "lob", rule: "lob-key", prefixes: ["test_pub_", "live_pub_"], body: HEX, minBody: 31, maxBody: 40, shape: "%{31:a-f0-9}" },

@@ -212,7 +212,7 @@ const NOT_SECRET_WORDS = new Set(
     "errors err exception handler start end index idx pos offset id ids variable created " +
     "updated issued modified status state message messages msg description desc title tooltip " +
     "arg args argument arguments attr attrs attribute attributes result results class classes cls " +
-    "filename filenames filepath dirname pathname namespace namespaces " +
+    "filename filenames filepath dirname pathname namespace namespaces stream streams " +
     // A language model's tokens: what is computed per token (`per_token_loss`, `token_logps`).
     "loss losses logps logprobs logits probs mask masks budget embedding embeddings weights entropy"
   ).split(" "),
@@ -403,7 +403,9 @@ const NOT_SECRET_VALUES = new Set(
     // Authorization schemes (`default_token='Bearer'`).
     "bearer basic undef value lambda " +
     // A usage line's lowercase metavariables (`-P, --passwd=file  Use file as …`).
-    "file path"
+    "file path " +
+    // Rust's primitive types (`const WILL_PASS: u32 = 0;`).
+    "u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 char"
   ).split(" "),
 );
 /** Types a secret is declared with (`token: &str = …`, `apiKey: String? = …`), lowercase. */
@@ -2385,6 +2387,8 @@ class AssignmentCandidate implements Candidate {
    */
   notGenerated(v: readonly number[], joined: boolean): boolean {
     const first = v[0]!;
+    // A primitive type's name (Rust's `const WILL_PASS: u32 = 0;`).
+    if (v.length <= 5 && NOT_SECRET_VALUES.has(String.fromCharCode(...v))) return true;
     const capital = first >= 0x41 && first <= 0x5a;
     if (capital && v.length <= 12 && this.generated() && ID_CODE.test(String.fromCharCode(...v)))
       return true;
