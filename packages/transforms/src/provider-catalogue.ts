@@ -325,8 +325,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "twitch", rule: "twitch-token", prefixes: ["oauth:"], body: "a-z0-9", minBody: 30, maxBody: 30, mixed: "digit", keepPrefix: true, shape: "%{30:a-z0-9}" },
   // Formats first listed as context-only whose own prefix is distinctive enough alone.
   // Twitter's app-only bearer token: 21 `A`s, then letters, digits and percent escapes; a
-  // run of capitals alone after them is base64 of zeros (a font's, an image's data).
-  { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, maxBody: 200, needs: "a-z0-9%", shape: "%{80:A-Za-z0-9}" },
+  // run of capitals alone after them, or one after `+` or `/`, is base64 of zeros (a font's,
+  // an image's, a search index's data).
+  { family: "twitter", rule: "twitter-bearer-token", prefixes: ["AAAAAAAAAAAAAAAAAAAAA"], body: "A-Za-z0-9%", minBody: 40, maxBody: 200, needs: "a-z0-9%", notAfter: "+/", shape: "%{80:A-Za-z0-9}" },
   { family: "dropbox", rule: "dropbox-token", prefixes: ["sl."], body: URLSAFE, minBody: 100, mixed: true, shape: "%{135:A-Za-z0-9_-}" },
   { family: "airtable", rule: "airtable-token", prefixes: ["pat"], body: "A-Za-z0-9.", minBody: 70, mixed: true, shape: "%{14:A-Za-z0-9}.{64:a-f0-9}" },
   { family: "intercom", rule: "intercom-token", prefixes: ["dG9rOj"], body: B64, minBody: 40, shape: "%{54:A-Za-z0-9}=" },

@@ -1836,6 +1836,8 @@ const SETTINGS = [
   // After a vendor's name, a class named for the vendor; base64 of zeros after 21 `A`s.
   '  ("cohere2_vision", "Cohere2VisionConfig"),\n__all__ = ["Mistral3Model", "Mistral3PreTrainedModel"]',
   `${"A".repeat(70)}YAAAAB\n${"A".repeat(40)}P/5AAAAAAAAAA`,
+  // Base64 of zeros inside a search index (after `/`).
+  `"AAAAAAAAAAAAAAAAAAAAAAAADwAwB4+f//${"A".repeat(24)}8cAgAEAAAAAgD/gBwAAYAD+${"A".repeat(21)}kAgAEAbcDAAAAAAAAAAkAgAEAbcDAAAAAAAAAAxyzAB/AAgIAACA/wEAwAMAA"`,
   // A primitive type, a compiler's token stream, `EAA` inside base64 (after `+`).
   'const WILL_PASS: u32 = 0;\npub(super) token_stream: TokenStream,\nrn_("BQLAAACh22Gh3WFod6HBAQD9AEMAA+EAAgAbQABAAMAHADFADYAdwB5AJ8AxgDIAMoAzgDQANMA1QDYAOcA6QDsAO4A8QD3AP0A/MAK")',
   // A private type's name as an object's member, a file's name and a namespace after the
