@@ -26,7 +26,8 @@
  * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`);
  * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`); sshpass's `-pX`;
  * `rabbitmqctl add_user NAME X` (and `change_password`, `authenticate_user`); MinIO's
- * `mc alias set NAME URL ACCESS X` (and `mc config host add`).
+ * `mc alias set NAME URL ACCESS X` (and `mc config host add`); `wandb login X`; `rclone
+ * obscure X`.
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -145,6 +146,10 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   // MinIO's client: an alias's access key, then its secret key (`mc alias set NAME URL
   // ACCESS SECRET`; before it, `mc config host add NAME URL ACCESS SECRET`).
   ["mc", { verbPositional: { verbs: ["set", "add"], index: 3 } }],
+  // Weights & Biases' API key (`wandb login [--relogin] KEY`) and rclone's password to
+  // obscure (`rclone obscure PASSWORD`).
+  ["wandb", { verbPositional: { verbs: ["login"], index: 0 } }],
+  ["rclone", { verbPositional: { verbs: ["obscure"], index: 0 } }],
   // RabbitMQ's user commands: the password after the user's name.
   [
     "rabbitmqctl",

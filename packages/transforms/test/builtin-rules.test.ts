@@ -1345,9 +1345,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   // Foundry's logins, MinIO's alias (its secret key after the access key).
   [
     "command-flag",
-    "+ oc login -u me -p Hunt3r2Secret https://api.c:6443\n+ cf login -a api.x -u me -p Hunt3r2Secret\n+ mc alias set s3 https://s3.example.com minio Hunt3r2Secret --api S3v4\n+ oc get pods -p x\n",
+    "+ oc login -u me -p Hunt3r2Secret https://api.c:6443\n+ cf login -a api.x -u me -p Hunt3r2Secret\n+ mc alias set s3 https://s3.example.com minio Hunt3r2Secret --api S3v4\n+ oc get pods -p x\n+ wandb login Hunt3r2Secret\n+ rclone obscure Hunt3r2Secret\nwandb: Logging into wandb.ai.\n",
     "Hunt3r2Secret",
-    "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n",
+    "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n+ wandb login [REDACTED:command-flag]\n+ rclone obscure [REDACTED:command-flag]\nwandb: Logging into wandb.ai.\n",
   ],
   // A query's key in Go's JSON, whose `&` is escaped (`\u0026key=`), and OpenWeather's key.
   [

@@ -41,6 +41,8 @@ describe("redactCommandFlags", () => {
     ['smbclient //h/s -U "bob%Hunter2x"', `smbclient //h/s -U "bob%${M}"`],
     ["oc login -u me -p Hunter2x https://api:6443", `oc login -u me -p ${M} https://api:6443`],
     ["mc alias set s3 https://s3.io AKID Hunter2x", `mc alias set s3 https://s3.io AKID ${M}`],
+    ["wandb login --relogin 0a1b2c3d4e", `wandb login --relogin ${M}`],
+    ["rclone obscure Hunter2x", `rclone obscure ${M}`],
     ["ldapsearch -D cn=admin -w Hunter2x -b dc=x", `ldapsearch -D cn=admin -w ${M} -b dc=x`],
     ["sqlcmd -S db -U sa -P Hunter2x", `sqlcmd -S db -U sa -P ${M}`],
     ["7z x -pHunter2x a.7z", `7z x -p${M} a.7z`],
