@@ -2497,7 +2497,7 @@ class AssignmentCandidate implements Candidate {
 
   /**
    * A complete value with a sign, or after a vendor's name, that code's names write: a URN,
-   * a Python entry point's object reference (`"IPython.core.magics.osm:OSMagics"`), an
+   * a host's name, a Python entry point's object reference (`"IPython.core.magics.osm:OSMagics"`), an
    * f-string that interpolates a variable (`f"groupby-barrier-{token}"`), a bracketed word
    * (a tokenizer's special token or a placeholder: `"[PAD]"`); after a vendor's name, words
    * and numbers joined by `-` or `.` (a model's or an index's name:
@@ -2505,18 +2505,23 @@ class AssignmentCandidate implements Candidate {
    * with the vendor's (`"Cohere2VisionConfig"`).
    */
   private namesInCode(v: readonly number[], sign: boolean): boolean {
-    // A URN names (`"urn:ietf:params:oauth:grant-type:jwt-bearer"`, OAuth's grant types), and
-    // so does a host's name (`'sql-component.googleapis.com'`, a service's).
-    if (sign && startsWithWord(v, "urn:")) return true;
-    if (sign && LOWER[v[0]!] === 1 && HOST_NAME.test(String.fromCharCode(...v))) return true;
-    if (this.mode.vendor) {
-      if (startsWithWord(v, this.anchor)) return true;
-      if (LOWER[v[0]!] === 1 && WORDS_AND_NUMBERS.test(String.fromCharCode(...v))) return true;
+    const vendor = this.mode.vendor;
+    if (vendor && startsWithWord(v, this.anchor)) return true;
+    if (!sign && !(vendor && LOWER[v[0]!] === 1)) return false;
+    // One string for the tests below (most values never get here: no sign, no vendor).
+    const text = String.fromCharCode(...v);
+    if (LOWER[v[0]!] === 1) {
+      // A host's name (`'sql-component.googleapis.com'`, a service's), and after a vendor's
+      // name words and numbers (`text-embedding-3-small`).
+      if (sign && HOST_NAME.test(text)) return true;
+      if (vendor && WORDS_AND_NUMBERS.test(text)) return true;
     }
     if (!sign) return false;
-    if (v[0] === 0x5b) return BRACKETED_WORD.test(String.fromCharCode(...v));
-    if (this.formatted && FIELD_START.test(String.fromCharCode(...v))) return true;
-    return v.includes(0x3a) && ENTRY_POINT.test(String.fromCharCode(...v));
+    // A URN (`"urn:ietf:params:oauth:grant-type:jwt-bearer"`, OAuth's grant types).
+    if (startsWithWord(v, "urn:")) return true;
+    if (v[0] === 0x5b) return BRACKETED_WORD.test(text);
+    if (this.formatted && FIELD_START.test(text)) return true;
+    return v.includes(0x3a) && ENTRY_POINT.test(text);
   }
 
   /**
