@@ -15,7 +15,8 @@
  * Covered for the commands that take them (by the command word's base name, from that
  * word on): `-pX` attached (mysql, mysqldump, mysqladmin, mariadb, 7z, unrar: `-p` alone
  * prompts, and the word after it is not a password); `-p X` (sshpass, psexec, mongo and
- * its tools, twine, rdesktop, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm,
+ * its tools, twine, rdesktop, the login testers hydra, medusa, netexec/nxc, crackmapexec,
+ * evil-winrm and smbmap, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm,
  * az, oras, OpenShift's `oc`, Cloud Foundry's `cf`); `-a X` (redis-cli); `-w X`
  * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` and the raw key `-K X`
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
@@ -27,7 +28,8 @@
  * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`); sshpass's `-pX`;
  * `rabbitmqctl add_user NAME X` (and `change_password`, `authenticate_user`); MinIO's
  * `mc alias set NAME URL ACCESS X` (and `mc config host add`); `wandb login X`; `rclone
- * obscure X`.
+ * obscure X`; `vault login X` (26 characters or more, not `K=V`); `wpa_passphrase SSID X`
+ * (8 or more); HTTPie's and xh's `-a user:X`, `--auth user:X`.
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a
@@ -60,6 +62,8 @@ interface CommandSecrets {
   readonly attached?: string;
   /** A flag whose next word is `user%password` (smbclient). */
   readonly userPercent?: string;
+  /** Flags whose next word, or `=` value, is `user:password` (HTTPie's `-a`, `--auth`). */
+  readonly userColon?: readonly string[];
   /** The flags count only after this word (`docker login -p`; `docker run -p` publishes a port). */
   readonly after?: string;
   /**
@@ -70,10 +74,18 @@ interface CommandSecrets {
   /** Oracle's `user/password[@db]`: the password in the first such word (sqlplus, Data Pump). */
   readonly slashLogin?: boolean;
   /**
-   * After one of `verbs`, the positional word at `index` (0 the first after the verb, flags
-   * not counted) is a secret (`rabbitmqctl add_user NAME X`).
+   * After one of `verbs` (no verbs: after the command's name), the positional word at
+   * `index` (0 the first after the verb, flags not counted) is a secret (`rabbitmqctl
+   * add_user NAME X`, `wpa_passphrase SSID X`); with `pairs`, a `K=V` word is no
+   * positional (`vault login -method=userpass username=me`: an auth method's parameters);
+   * a word shorter than `min` is none (prose: `run vault login to sign in`).
    */
-  readonly verbPositional?: { readonly verbs: readonly string[]; readonly index: number };
+  readonly verbPositional?: {
+    readonly verbs: readonly string[];
+    readonly index: number;
+    readonly pairs?: boolean;
+    readonly min?: number;
+  };
 }
 
 const MYSQL: CommandSecrets = { attached: "-p" };
@@ -111,6 +123,16 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   // sshpass takes its password attached too (`-pX`).
   ["sshpass", { ...DASH_P, attached: "-p" }],
   ...[
+    // Login testers: THC Hydra, Medusa, NetExec (and CrackMapExec before it), Evil-WinRM,
+    // SMBMap (`-P FILE` is a list of passwords, a file's name).
+    "hydra",
+    "medusa",
+    "netexec",
+    "nxc",
+    "crackmapexec",
+    "cme",
+    "evil-winrm",
+    "smbmap",
     "psexec",
     "psexec64",
     "mongo",
@@ -150,6 +172,13 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   // obscure (`rclone obscure PASSWORD`).
   ["wandb", { verbPositional: { verbs: ["login"], index: 0 } }],
   ["rclone", { verbPositional: { verbs: ["obscure"], index: 0 } }],
+  // A Vault token given to `vault login` (a method's `K=V` parameters are no token; a
+  // token's shortest form, `s.` and 24 characters, has 26), a Wi-Fi passphrase to
+  // `wpa_passphrase SSID PASSPHRASE` (WPA's passphrases have 8 to 63 characters).
+  ["vault", { verbPositional: { verbs: ["login"], index: 0, pairs: true, min: 26 } }],
+  ["wpa_passphrase", { verbPositional: { verbs: [], index: 1, min: 8 } }],
+  // HTTPie and xh: `-a user:password`, `--auth user:password`.
+  ...["http", "https", "xh", "xhs"].map((name) => [name, { userColon: ["-a", "--auth"] }] as const),
   // RabbitMQ's user commands: the password after the user's name.
   [
     "rabbitmqctl",
@@ -301,7 +330,7 @@ export function secretIn(word: string, scan: CommandScan): number {
       command.name === "htpasswd" ? { batch: false, positionals: 0, password: 2 } : null;
     scan.net = command.name === "net" ? { verb: null, positionals: 0, share: false } : null;
     scan.keyValues = false;
-    scan.afterVerb = -1;
+    scan.afterVerb = command.secrets.verbPositional?.verbs.length === 0 ? 0 : -1;
     scan.slashLogin = command.secrets.slashLogin === true;
     return -1;
   }
@@ -345,6 +374,7 @@ function commandFlag(word: string, scan: CommandScan): number {
     scan.pending = "user-percent";
     return -1;
   }
+  if (secrets.userColon !== undefined) return userColon(word, secrets.userColon, scan);
   const attached = secrets.attached;
   if (attached !== undefined && word.length > attached.length && word.startsWith(attached))
     return attached.length;
@@ -367,12 +397,24 @@ function verbPositional(
   rule: NonNullable<CommandSecrets["verbPositional"]>,
   scan: CommandScan,
 ): number {
-  if (word.startsWith("-")) return -1;
+  if (word.startsWith("-") || (rule.pairs === true && word.includes("="))) return -1;
   if (scan.afterVerb < 0) {
     if (rule.verbs.includes(word)) scan.afterVerb = 0;
     return -1;
   }
-  return scan.afterVerb++ === rule.index ? 0 : -1;
+  return scan.afterVerb++ === rule.index && word.length >= (rule.min ?? 0) ? 0 : -1;
+}
+
+/** A `user:password` flag's word (see `userColon`): the password's offset, else -1. */
+function userColon(word: string, flags: readonly string[], scan: CommandScan): number {
+  if (flags.includes(word)) {
+    scan.pending = "user";
+    return -1;
+  }
+  const equals = word.indexOf("=");
+  if (equals < 0 || !flags.includes(word.slice(0, equals))) return -1;
+  const at = userSecret(word.slice(equals + 1), ":");
+  return at < 0 ? -1 : equals + 1 + at;
 }
 
 /**

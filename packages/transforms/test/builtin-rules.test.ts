@@ -1349,6 +1349,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n+ wandb login [REDACTED:command-flag]\n+ rclone obscure [REDACTED:command-flag]\nwandb: Logging into wandb.ai.\n",
   ],
+  // A Vault token given to `vault login` (prose's `vault login to …` and dev mode's `root`
+  // stay), WPA's passphrase, HTTPie's `-a user:password`, a login tester's `-p`.
+  [
+    "command-flag",
+    "+ vault login 0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d\nrun vault login to sign in\n+ vault login root\n+ wpa_passphrase home Hunt3r2Word\n+ http -v -a me:Hunt3r2Word pie.dev/basic-auth\nsee http://x.io/a?b=-1\n+ hydra -l admin -p Hunt3r2Word ssh://10.0.0.1\n",
+    "Hunt3r2Word",
+    "+ vault login [REDACTED:command-flag]\nrun vault login to sign in\n+ vault login root\n+ wpa_passphrase home [REDACTED:command-flag]\n+ http -v -a me:[REDACTED:command-flag] pie.dev/basic-auth\nsee http://x.io/a?b=-1\n+ hydra -l admin -p [REDACTED:command-flag] ssh://10.0.0.1\n",
+  ],
   // A query's key in Go's JSON, whose `&` is escaped (`\u0026key=`), and OpenWeather's key.
   [
     "url-query-key",

@@ -50,7 +50,7 @@ const APOSTROPHE = 0x27;
  * everywhere), `net` in the cases Windows users write it, and Windows' own commands in
  * capitals too (its shell ignores case: `PSEXEC \\host -p …`).
  */
-const WITH_VERB = new Set(["net", "gh", "oc", "cf", "mc"]);
+const WITH_VERB = new Set(["net", "gh", "oc", "cf", "mc", "http", "https", "xh", "xhs"]);
 const ANCHORS = [
   ...COMMAND_NAMES.filter((name) => !WITH_VERB.has(name)),
   "PsExec",
@@ -64,6 +64,11 @@ const ANCHORS = [
   "cf login",
   "mc alias",
   "mc config",
+  // HTTPie's and xh's names only before a flag (a URL's scheme starts with them).
+  "http -",
+  "https -",
+  "xh -",
+  "xhs -",
 ];
 /** The anchors that are one word: such a word starts a candidate of its own. */
 const ANCHOR_WORDS = new Set(ANCHORS.filter((anchor) => !anchor.includes(" ")));
