@@ -224,6 +224,15 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Cs9xK2mQ7vL4",
     '<add name="db" connectionString="Server=x;Password=[REDACTED:secret-assignment];" />',
   ],
+  // ADO.NET's keys hold spaces (`Persist Security Info`): the value ends at its `;`; so does
+  // a `;` and a word with no `=` after it, at the blank. SQL Server's JDBC URL has no
+  // userinfo: its `;` properties after the port hold the `@` of a user's name.
+  [
+    "secret-assignment",
+    "Server=db;User ID=sa;Password=Cs9xK2mQ7vL4;Persist Security Info=False;\nPassword=Cs9xK2mQ7vL4;Initial Catalog\njdbc:sqlserver://db.example.com:1433;user=me@db;password=Cs9xK2mQ7vL4;encrypt=true\n",
+    "Cs9xK2mQ7vL4",
+    "Server=db;User ID=sa;Password=[REDACTED:secret-assignment];Persist Security Info=False;\nPassword=[REDACTED:secret-assignment] Catalog\njdbc:sqlserver://db.example.com:1433;user=me@db;password=[REDACTED:secret-assignment];encrypt=true\n",
+  ],
   // A URL given as a command's user (`-u redis://:pass@host`): the URL's password, the host kept.
   [
     "url-userinfo",

@@ -29,6 +29,10 @@ const FORMS = [
   // Connection strings, URLs and query strings.
   "Server=x;Password=V;Database=KEEP;",
   'x connectionString="Server=x;Password=V;" KEEP',
+  // ADO.NET's keys hold spaces; SQL Server's JDBC URL has properties after its port.
+  "Server=x;Password=V;KEEP Catalog=db;",
+  "Data Source=x;Password=V;KEEP Security Info=False",
+  "jdbc:sqlserver://KEEP.example.com:1433;user=bob@x;password=V;",
   "postgres://bob:V@db.internal:5432/KEEP",
   "https://x-access-token:V@github.com/o/KEEP x",
   "https://__token__:V@pypi.org/KEEP x",

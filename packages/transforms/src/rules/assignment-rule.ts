@@ -634,6 +634,10 @@ class AssignmentCandidate implements Candidate {
   opened = false;
   /** Bytes of a possible connection-string key after a `;` (see `semicolonKey`), or -1. */
   key = -1;
+  /** Offset of the first blank inside that key (`;Initial Catalog=`), or -1. */
+  keySpace = -1;
+  /** That key's last byte is a blank. */
+  keyBlank = false;
   /** Offset of a backslash in an unquoted value that ends it if an escape letter follows, or -1. */
   backslash = -1;
   /** Blanks stood before the `=` (`token = x`: code or an INI file, not a shell). */
@@ -1938,9 +1942,19 @@ class AssignmentCandidate implements Candidate {
       if (KEY_START[byte] !== 1) return Semicolon.No;
       this.key = 1;
       this.keyWord = byte;
+      this.keySpace = -1;
+      this.keyBlank = false;
       return Semicolon.Undecided;
     }
     if (byte === 0x3d) return Semicolon.Ends;
+    // ADO.NET's keys hold single spaces (`;Initial Catalog=`, `;Persist Security Info=`);
+    // without the `=` the value ended at the first of them, as at any blank.
+    if (byte === 0x20 && !this.keyBlank) {
+      if (this.keySpace < 0) this.keySpace = this.anchorLength + this.offset - 1;
+      this.keyBlank = true;
+      if (++this.key <= MAX_NAME) return Semicolon.Undecided;
+    }
+    this.keyBlank = false;
     if (byte === 0x3b && this.semiAmp && this.key === 3 && this.keyWord === AMP) {
       this.key = -1; // `&amp;`: the run goes on, a key may follow
       return Semicolon.Undecided;
@@ -1950,6 +1964,10 @@ class AssignmentCandidate implements Candidate {
       return Semicolon.Undecided;
     }
     this.key = -1;
+    if (this.keySpace >= 0) {
+      this.semi = this.keySpace;
+      return Semicolon.Ends;
+    }
     this.semi = -1;
     return Semicolon.No;
   }
@@ -2728,7 +2746,7 @@ class AssignmentCandidate implements Candidate {
     // A `;` run followed by what may still have been a key (`pw=ab;cd12` and the end): no
     // key came, so those bytes are the value's.
     const keyOpen = this.semi >= 0 && this.key >= 0 && !this.semiQuote;
-    if (keyOpen) this.semi = -1;
+    if (keyOpen) this.semi = this.keySpace;
     // A held letter that might have prefixed a string was the value (`password=r`).
     if (this.phase === Phase.ValueStart && this.stringPrefix !== 0) {
       this.value = [this.stringPrefix];

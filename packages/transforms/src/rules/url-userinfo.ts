@@ -24,7 +24,7 @@ const SCHEME = byteSet("A-Za-z0-9+.-");
 /** Bytes that cannot be in userinfo: it ends the candidate without a match. */
 const NOT_USERINFO = byteSet("/?#\"'<>\\`[] \t\r\n\v\f");
 /** Bytes that end a userinfo run: the above, `@` and control bytes. */
-const RUN_END = byteSet("/?#\"'<>\\`[] \t\r\n\v\f@");
+const RUN_END = byteSet("/?#\"'<>\\`[] \t\r\n\v\f@;=");
 for (let b = 0; b < 0x20; b++) RUN_END[b] = 1;
 RUN_END[0x7f] = 1;
 const MAX_USERINFO = 512;
@@ -70,6 +70,10 @@ class UserinfoCandidate implements Candidate {
   notHex = false;
   /** The password: 0 none yet, 1 `*` alone so far (masked), 2 anything else. */
   masked = 0;
+  /** Digits after the first `:` and nothing else so far (a port), or -1. */
+  digits = 0;
+  /** A `;` came right after such a port: a `=` before any `@` shows properties follow. */
+  portSemi = false;
 
   constructor(readonly from: number) {}
 
@@ -89,6 +93,10 @@ class UserinfoCandidate implements Candidate {
       this.length++;
       return Verdict.Hold;
     }
+    // A port, then `;` and the driver's properties (`jdbc:sqlserver://host:1433;user=u@x;…`):
+    // no userinfo, though an `@` may follow.
+    if (byte === 0x3b && this.digits > 0 && this.lastAt < 0) this.portSemi = true;
+    if (byte === 0x3d && this.portSemi && this.lastAt < 0) return Verdict.Reject;
     if (NOT_USERINFO[byte] === 1 || byte < 0x20 || byte === 0x7f) {
       if (this.lastAt >= 0) return Verdict.Close;
       return this.overlong ? Verdict.Close : Verdict.Reject;
@@ -123,6 +131,7 @@ class UserinfoCandidate implements Candidate {
   /** After the first `:`: whether the password so far is `*` alone (see `masked`). */
   notePassword(byte: number): void {
     if (!this.colon) return;
+    if (this.digits >= 0) this.digits = byte >= 0x30 && byte <= 0x39 ? this.digits + 1 : -1;
     if (byte !== 0x2a) this.masked = 2;
     else if (this.masked === 0) this.masked = 1;
   }
