@@ -273,8 +273,9 @@ export function secretSpan(word: string, at: number, stop = -1): readonly [numbe
 /**
  * True when a flag's value found in output (`span` of `word`, from {@link secretSpan}) is
  * documentation's placeholder, not a secret: one character (`--body X`), no letter or digit
- * (`...`, `***`, `"",`), or a credential's name in capitals (`net user NAME PASSWORD`,
- * `--token API_TOKEN`). A label redacts these too.
+ * (`...`, `***`, `"",`), a credential's name in capitals (`net user NAME PASSWORD`,
+ * `--token API_TOKEN`), or a format's conversion or a batch file's variable (`sshpass -p
+ * '%s'`, `-p %PASS%`). A label redacts these too.
  */
 export function placeholderValue(word: string, [start, end]: readonly [number, number]): boolean {
   // Prose's punctuation after it (`sshpass -pX, rabbitmqctl …`) is no part of the value.
@@ -282,7 +283,7 @@ export function placeholderValue(word: string, [start, end]: readonly [number, n
 }
 
 const NO_SECRET =
-  /^(?:[\s\S]|[^A-Za-z0-9]*|[A-Z_]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY)S?[A-Z_]*)$/u;
+  /^(?:[\s\S]|[^A-Za-z0-9]*|[A-Z_]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY)S?[A-Z_]*|(["']?)(?:%[-+ #0]*\d*[sdvqxX]|%[A-Za-z_]\w*%)\1)$/u;
 
 /** A scan before the first word of a command line. */
 export function newCommandScan(): CommandScan {

@@ -1844,6 +1844,16 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Code that names a password (the issue's forms): a CSS selector, Ruby's interpolation (in
+  // a connection string too), an HTML-escaped placeholder, a shell variable between the
+  // strings it joins, a concatenation's code between two strings, a quoted route or
+  // redirect path, a format's conversion or a batch file's variable as a flag's value.
+  'this.addPassword = "#add-password";\ntext << "Password=#{password}, "\n"password": "#{password}"',
+  `"server=(#{datastore['DBHOST']});pwd=#{datastore['DBPASSWORD']}"\n"password": "&lt;YOURPASSWORD&gt;"`,
+  `- echo 'export DATABASE_PASSWORD="'$PRECOMPILE_PASSWORD'"' >> .env`,
+  `echo 'password = '.$p['config']['daemon_password'];\n"//localhost:1337/:_password = "+new Buffer("x").toString("base64")`,
+  `  put '/forgot-password' => "cms/sites/passwords#update"\n"/en/3.0/creating-a-strong-password":"/en/server@3.0/auth"`,
+  `cmd := fmt.Sprintf("sshpass -p '%s' ssh", pw)\nPsExec.exe \\\\host -u me -p %PASS% -i 2`,
   // After a token's, a key's or a credential's name, letters alone that look like a name
   // (a pagination config's field, a member's path, a variable), an id's code, a variable
   // named for a credential, an object's member that is a type's name, a format's field.

@@ -299,6 +299,18 @@ const SOURCE_FILE =
 const CLASS_MEMBER = /^\.(?!Equals)[A-Z][a-z]/;
 /** Keywords as the value test compares them, by anchor (see `keyword()`). */
 const KEYWORDS = new Map<string, string>();
+/**
+ * A quoted "value" that is the code between two strings: a concatenation's operator first
+ * and a call or a subscript opened last (`"+new Buffer("`, PHP's `'.$p['`).
+ */
+function joinsCode(v: readonly number[]): boolean {
+  const first = v[0]!;
+  if (first !== 0x2b && first !== 0x2e && first !== 0x26) return false;
+  let last = v.length - 1;
+  while (last > 0 && QUOTES[v[last]!] === 1) last--;
+  return v[last] === 0x28 || v[last] === 0x5b;
+}
+
 /** A credential's words, each a placeholder or a variable as a whole value (see `namesKeyword`). */
 const CREDENTIAL_WORDS = new Set(
   "password passwd passphrase pass pwd pw secret secrets token tokens apikey key credential credentials creds".split(
@@ -857,6 +869,9 @@ class AssignmentCandidate implements Candidate {
               this.quote = byte;
               return Verdict.Hold;
             }
+            // A quoted path is no name (a route's `'/forgot-password' => …`, a docs site's
+            // redirect map `"/en/…/creating-a-strong-password": "/en/…"`).
+            if (this.afterSlash) return Verdict.Reject;
             this.keyQuoted = true;
             return Verdict.Hold;
           }
@@ -2248,7 +2263,8 @@ class AssignmentCandidate implements Candidate {
         (first === 0x2f && (this.keyword() === "pwd" || /^\/(?:[A-Z][a-z]+){2,}=$/.test(text))))
     )
       return true;
-    if (!digit) return FILE_NAME.test(text) || this.namesKeyword(text);
+    // A CSS selector's id or class names the keyword too (`"#add-password"`).
+    if (!digit) return FILE_NAME.test(text) || this.namesKeyword(text.replace(/^[#.]/, ""));
     // A name after the keyword and a blank (`creds creds-name-1:`).
     return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && this.holdsKeyword(text);
   }
@@ -2477,8 +2493,13 @@ class AssignmentCandidate implements Candidate {
     // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (its
     // prefix stays), the others only say where the password is.
     if (this.flag && OPENSSL_PASSWORD_ARGUMENT.test(text)) return false;
-    // Placeholders and templates.
-    if (first === 0x24 || first === 0x3c || text.startsWith("{{")) return false;
+    // Placeholders and templates: `$X`, `<X>` (also HTML-escaped, `&lt;X&gt;`), `{{ X }}`,
+    // Ruby's and CoffeeScript's `#{x}`, a shell variable between the quotes of the strings
+    // it joins (`"'$DB_PASSWORD'"`).
+    if (first === 0x24 || first === 0x3c || text.startsWith("{{") || text.startsWith("#{"))
+      return false;
+    if (text.startsWith("&lt;") || (QUOTES[first] === 1 && v[1] === 0x24)) return false;
+    if (joinsCode(v)) return false;
     if (first === 0x25 && PERCENT_PLACEHOLDER.test(text)) return false;
     if (text.startsWith("[REDACTED") || text.includes("...") || text.includes("\u2026"))
       return false;
