@@ -18,6 +18,7 @@ import { BUNDLER_CREDENTIAL_RULE } from "./rules/bundler-credential.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
 import { CREDENTIAL_CALL_RULE } from "./rules/credential-call.js";
+import { DISCORD_TOKEN_RULE } from "./rules/discord-token.js";
 import {
   ENCODED_ASSIGNMENT_RULE,
   ESCAPED_QUOTE_ASSIGNMENT_RULE,
@@ -73,6 +74,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   PUTTY_PRIVATE_KEY_RULE,
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,
+  DISCORD_TOKEN_RULE,
   AUTHORIZATION_HEADER_RULE,
   COOKIE_HEADER_RULE,
   SENSITIVE_OUTPUT_RULE,

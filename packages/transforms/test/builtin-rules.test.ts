@@ -1358,6 +1358,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n+ wandb login [REDACTED:command-flag]\n+ rclone obscure [REDACTED:command-flag]\nwandb: Logging into wandb.ai.\n",
   ],
+  // A Discord token bare, its id's segment base64 of a snowflake's digits (an old 27-character
+  // HMAC too); base64 of digits alone, with a short HMAC, or after another token's `.` stays.
+  [
+    "discord-token",
+    "bot: MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Zq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo\nNzY1NDMyMTA5ODc2NTQzMjE.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short\n",
+    "Zq8vLm2xQw9rTy6uPo3iZq8vLm2",
+    "bot: [REDACTED:discord-token]\n[REDACTED:discord-token]\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short\n",
+  ],
   // A Vault token given to `vault login` (prose's `vault login to …` and dev mode's `root`
   // stay), WPA's passphrase, HTTPie's `-a user:password`, a login tester's `-p`.
   [

@@ -1,0 +1,110 @@
+/**
+ * Discord's bot and user tokens, bare: three segments joined by dots, the first the base64 of
+ * the account's id in decimal (a snowflake, 17 to 20 digits: 23 to 27 characters, padding
+ * dropped), then a timestamp (6 base64url characters) and an HMAC (27, or 38 in today's
+ * tokens). Base64 of decimal digits has one pattern in every group of four characters
+ * (`[MNO][DTjz][AEIMQUYcgk][w-z0-5]`), which every character of the first segment is held
+ * to: random text or another token does not pass it. The anchors are the first three
+ * characters of such a group (120 of them); the token is held whole (at most
+ * {@link MAX_LENGTH} bytes) and redacted when it ends with its segments in range.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * // The id 123456789012345678, a timestamp, an HMAC of 38 characters:
+ * redactText(`bot MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.${"aB3_".repeat(9)}xY`);
+ * // "bot [REDACTED:discord-token]"
+ * ```
+ */
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { BASE64URL, byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
+
+/** The characters of base64 of decimal digits, by place in a group of four. */
+const GROUP = ["MNO", "DTjz", "AEIMQUYcgk", "wxyz012345"].map(byteSet);
+/** The second character of a group of one byte, the id's last (`(digit & 3) << 4`). */
+const LAST_OF_ONE = byteSet("AQgw");
+const DOT = 0x2e;
+/** The id's segment: 17 to 20 digits. */
+const MIN_ID = 23;
+const MAX_ID = 27;
+const MIN_STAMP = 5;
+const MAX_STAMP = 7;
+const MIN_HMAC = 25;
+const MAX_HMAC = 45;
+const MAX_LENGTH = MAX_ID + 1 + MAX_STAMP + 1 + MAX_HMAC + 1;
+
+/** Every three-character start of a group: the rule's anchors. */
+const ANCHORS: string[] = [];
+for (const a of "MNO")
+  for (const b of "DTjz") for (const c of "AEIMQUYcgk") ANCHORS.push(`${a}${b}${c}`);
+
+export const DISCORD_TOKEN_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "discord-token",
+  anchors: ANCHORS,
+  maxLength: MAX_LENGTH,
+  start(match): Candidate | undefined {
+    if (match.before >= 0 && (BASE64URL[match.before] === 1 || match.before === DOT))
+      return undefined;
+    return new DiscordCandidate();
+  },
+};
+
+/** One token from its first character (a class: one allocation a candidate). */
+class DiscordCandidate implements Candidate {
+  readonly from = 0;
+  /** 0: the id's segment, 1: the timestamp's, 2: the HMAC's. */
+  segment = 0;
+  /** Characters of the current segment read (the anchor's three count). */
+  count = 3;
+  /** The id's last group has one byte: its segment ends here. */
+  closed = false;
+
+  next(byte: number): Verdict {
+    if (this.segment === 0) return this.idByte(byte);
+    if (BASE64URL[byte] === 1) {
+      const most = this.segment === 1 ? MAX_STAMP : MAX_HMAC;
+      return ++this.count > most ? Verdict.Reject : Verdict.Hold;
+    }
+    if (this.segment === 1)
+      return byte === DOT && this.count >= MIN_STAMP ? this.nextSegment() : Verdict.Reject;
+    // A full stop after it ends a sentence; a dot and more of a token is another format.
+    return this.count >= MIN_HMAC ? Verdict.Close : Verdict.Reject;
+  }
+
+  /** A character of the id's segment: base64 of digits, place by place, or its dot. */
+  private idByte(byte: number): Verdict {
+    if (byte === DOT) {
+      const partial = this.count % 4;
+      return this.count >= MIN_ID && partial !== 1 ? this.nextSegment() : Verdict.Reject;
+    }
+    if (this.closed || this.count >= MAX_ID) return Verdict.Reject;
+    const place = this.count++ % 4;
+    if (GROUP[place]![byte] === 1) return Verdict.Hold;
+    if (place !== 1 || LAST_OF_ONE[byte] !== 1) return Verdict.Reject;
+    this.closed = true;
+    return Verdict.Hold;
+  }
+
+  private nextSegment(): Verdict {
+    this.segment++;
+    this.count = 0;
+    return Verdict.Hold;
+  }
+
+  skip(input: Uint8Array, start: number, end: number): number {
+    if (this.segment !== 2) return start;
+    const stop = Math.min(end, start + (MAX_HMAC - this.count));
+    let i = start;
+    while (i < stop && BASE64URL[input[i]!] === 1) i++;
+    this.count += i - start;
+    return i;
+  }
+
+  end(): Verdict {
+    return this.segment === 2 && this.count >= MIN_HMAC ? Verdict.Close : Verdict.Reject;
+  }
+}
+
+keepShape(new DiscordCandidate());
