@@ -23,6 +23,7 @@ import {
   ENCODED_ASSIGNMENT_RULE,
   ESCAPED_QUOTE_ASSIGNMENT_RULE,
 } from "./rules/encoded-assignment.js";
+import { GO_MYSQL_DSN_RULE } from "./rules/go-mysql-dsn.js";
 import { HYPHEN_JOINED_RULE } from "./rules/hyphen-joined.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
@@ -94,6 +95,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   AZURE_KEY_LIST_RULE,
   URL_USERINFO_RULE,
   ORACLE_THIN_RULE,
+  GO_MYSQL_DSN_RULE,
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
   REVERSED_COMPARISON_RULE,

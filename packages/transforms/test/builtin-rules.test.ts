@@ -1358,6 +1358,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n+ wandb login [REDACTED:command-flag]\n+ rclone obscure [REDACTED:command-flag]\nwandb: Logging into wandb.ai.\n",
   ],
+  // Go's MySQL DSN: the password between the user's `:` and `@tcp(`, the user and address
+  // kept; a placeholder, an empty password and a format string stay.
+  [
+    "dsn-password",
+    'DB_DSN=app:Hunt3r2Word@tcp(db:3306)/shop?parseTime=true\ndsn := "root:Hunt3r2Word@unix(/run/mysqld.sock)/x"\nopen("app:${DB_PASS}@tcp(db)/x"); app:@tcp(db)/x; fmt.Sprintf("%s:%s@tcp(%s)/%s")\n',
+    "Hunt3r2Word",
+    'DB_DSN=app:[REDACTED:dsn-password]@tcp(db:3306)/shop?parseTime=true\ndsn := "root:[REDACTED:dsn-password]@unix(/run/mysqld.sock)/x"\nopen("app:${DB_PASS}@tcp(db)/x"); app:@tcp(db)/x; fmt.Sprintf("%s:%s@tcp(%s)/%s")\n',
+  ],
   // A Discord token bare, its id's segment base64 of a snowflake's digits (an old 27-character
   // HMAC too); base64 of digits alone, with a short HMAC, or after another token's `.` stays.
   [

@@ -39,6 +39,7 @@ const FORMS = [
   "GET /cb?token=V&KEEP HTTP/1.1",
   "GET /cb?a=1&token=V#KEEP",
   "jdbc:oracle:thin:bob/V@db:1521/KEEP",
+  'dsn := "KEEP:V@tcp(db:3306)/app"',
   "db.internal:5432:app:bob:V\nKEEP",
   // Headers and cookies.
   "Authorization: Bearer V\nKEEP: 1",
