@@ -1358,6 +1358,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n+ wandb login [REDACTED:command-flag]\n+ rclone obscure [REDACTED:command-flag]\nwandb: Logging into wandb.ai.\n",
   ],
+  // A long literal wrapped onto the next line after a spaced `=`, as Prettier and Java's
+  // formatters print it (CRLF too); only a quoted value counts there.
+  [
+    "secret-assignment",
+    'const apiToken =\n  "Hunt3r2Word";\n    private static final String DB_PASSWORD =\r\n            "Hunt3r2Word";\n',
+    "Hunt3r2Word",
+    'const apiToken =\n  "[REDACTED:secret-assignment]";\n    private static final String DB_PASSWORD =\r\n            "[REDACTED:secret-assignment]";\n',
+  ],
   // Go's MySQL DSN: the password between the user's `:` and `@tcp(`, the user and address
   // kept; a placeholder, an empty password and a format string stay.
   [
@@ -1860,6 +1868,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // After a spaced `=` and a line break, code, or a shell's next command, or a blank line.
+  'const token =\n  await getToken();\nexport TOKEN=\necho "Hunt3r2Word"\npassword =\n\n"Hunt3r2Word"',
   // Code that names a password (the issue's forms): a CSS selector, Ruby's interpolation (in
   // a connection string too), an HTML-escaped placeholder, a shell variable between the
   // strings it joins, a concatenation's code between two strings, a quoted route or

@@ -25,6 +25,7 @@ const FORMS = [
   "password: |\n  V\nKEEP: 1",
   "- name: DB_PASSWORD\n  value: V\n- name: KEEP",
   "<password>V</password><KEEP/>",
+  'const apiToken =\n  "V"; KEEP();',
   '<add key="ApiPassword" value="V" /><KEEP/>',
   // Connection strings, URLs and query strings.
   "Server=x;Password=V;Database=KEEP;",

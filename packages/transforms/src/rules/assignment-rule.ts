@@ -654,6 +654,13 @@ class AssignmentCandidate implements Candidate {
   backslash = -1;
   /** Blanks stood before the `=` (`token = x`: code or an INI file, not a shell). */
   spacedEquals = false;
+  /**
+   * The value's line broke after a spaced `=` (`const apiToken =\n  "…";`, as Prettier and
+   * Java's formatters wrap a long literal): only a quoted value may follow.
+   */
+  wrapped = false;
+  /** That break was a `\r`: one `\n` may follow it. */
+  wrapCr = false;
   /** The separator was a plain `=` (not `.=`, `+=`, `?=`, `:`). */
   equals = false;
   /** A word after the name and a space may be the value (`password X`). */
@@ -1312,6 +1319,7 @@ class AssignmentCandidate implements Candidate {
             // Pretty-printed JSON inside a string: `\n` and indentation before the pair's value.
             if ((this.pairComma || this.list) && this.quote === 0 && ESCAPED_BLANK[byte] === 1)
               return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
+            if ((byte === 0x6e || byte === 0x72) && this.wrapsLine(byte)) return Verdict.Hold;
             // A vendor's YAML block inside a string (`stripe:\n  key: …`).
             if (
               this.mode.vendor &&
@@ -1382,6 +1390,7 @@ class AssignmentCandidate implements Candidate {
             this.listAt = here;
             return Verdict.Hold;
           }
+          if ((byte === 0x0a || byte === 0x0d) && this.wrapsLine(byte)) return Verdict.Hold;
           // `"name": "API_TOKEN",\n  "value": …` (pretty-printed JSON): line breaks too.
           const lines = this.pairComma || this.list;
           if (
@@ -1389,7 +1398,7 @@ class AssignmentCandidate implements Candidate {
             (this.quote === 0x3c && SPACE[byte] === 1) ||
             (lines && this.quote === 0 && (byte === 0x0a || byte === 0x0d))
           )
-            return ++this.count > (lines ? MAX_SIBLING : MAX_BLANKS)
+            return ++this.count > (lines || this.wrapped ? MAX_SIBLING : MAX_BLANKS)
               ? Verdict.Reject
               : Verdict.Hold;
           if (QUOTES[byte] === 1 && this.quote === 0) {
@@ -2674,6 +2683,26 @@ class AssignmentCandidate implements Candidate {
     // The value ended at the backslash of its escaped closing quote: more may follow it.
     this.quoteEscape = this.escapedQuote;
     return Verdict.Hold;
+  }
+
+  /**
+   * A line break (or its escape, inside a string) right after a spaced `=`: the value may be
+   * the next line's quoted literal (see `wrapped`); a `\r` may take one `\n` after it.
+   */
+  private wrapsLine(byte: number): boolean {
+    if (!this.equals || !this.spacedEquals || this.flag || this.quote !== 0) return false;
+    const cr = byte === 0x0d || byte === 0x72;
+    if (this.wrapped) {
+      // `\r\n`: the `\n` right after the `\r`.
+      if (!this.wrapCr || this.count > 0 || cr) return false;
+      this.wrapCr = false;
+      return true;
+    }
+    this.wrapped = true;
+    this.wrapCr = cr;
+    this.quotedOnly = true;
+    this.count = 0;
+    return true;
   }
 
   /**
