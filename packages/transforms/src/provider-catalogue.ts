@@ -542,6 +542,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // OpenWeather's key as its API takes it (`…/weather?q=London&appid=<32 hex digits>`).
   { family: "openweather", rule: "url-query-key", boundary: false, prefixes: ["?appid=", "&appid="], body: "a-f0-9", minBody: 32, maxBody: 32, mixed: "digit", keepPrefix: true, shape: "https://api.openweathermap.org/data/2.5/weather?q=London%{32:a-f0-9}" },
   { family: "windows", rule: "ntlm-hash", boundary: false, prefixes: [":aad3b435b51404eeaad3b435b51404ee:", ":AAD3B435B51404EEAAD3B435B51404EE:"], body: "A-Fa-f0-9", minBody: 32, maxBody: 32, keepPrefix: true, shape: "Administrator:500%{32:a-f0-9}:::" },
+  // The passwords Aiven's managed databases generate for their users (`avnadmin`), as its
+  // console and `avn service user-get` show them (DigitalOcean's managed databases too).
+  { family: "aiven", rule: "aiven-password", prefixes: ["AVNS_"], body: URLSAFE, minBody: 8, maxBody: 64, mixed: true, shape: "%{19:A-Za-z0-9_-}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */

@@ -2,11 +2,11 @@
  * Discord's bot and user tokens, bare: three segments joined by dots, the first the base64 of
  * the account's id in decimal (a snowflake, 17 to 20 digits: 23 to 27 characters, padding
  * dropped), then a timestamp (6 base64url characters) and an HMAC (27, or 38 in today's
- * tokens). Base64 of decimal digits has one pattern in every group of four characters
- * (`[MNO][DTjz][AEIMQUYcgk][w-z0-5]`), which every character of the first segment is held
- * to: random text or another token does not pass it. The anchors are the first three
- * characters of such a group (120 of them); the token is held whole (at most
- * {@link MAX_LENGTH} bytes) and redacted when it ends with its segments in range.
+ * tokens). Base64 of decimal digits opens with one of 120 three-character groups
+ * (`[MNO][DTjz][AEIMQUYcgk]`), the rule's anchors; the segments' lengths do the rest (a
+ * token's first segment is not checked further, so a made-up id still counts). The token is
+ * held whole (at most {@link MAX_LENGTH} bytes) and redacted when it ends with its segments
+ * in range.
  *
  * @example
  * ```ts
@@ -17,13 +17,9 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BASE64URL, byteSet } from "./byte-classes.js";
+import { BASE64URL } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
-/** The characters of base64 of decimal digits, by place in a group of four. */
-const GROUP = ["MNO", "DTjz", "AEIMQUYcgk", "wxyz012345"].map(byteSet);
-/** The second character of a group of one byte, the id's last (`(digit & 3) << 4`). */
-const LAST_OF_ONE = byteSet("AQgw");
 const DOT = 0x2e;
 /** The id's segment: 17 to 20 digits. */
 const MIN_ID = 23;
@@ -58,10 +54,14 @@ class DiscordCandidate implements Candidate {
   segment = 0;
   /** Characters of the current segment read (the anchor's three count). */
   count = 3;
-  /** The id's last group has one byte: its segment ends here. */
-  closed = false;
+  /** Offset of the byte read last (the anchor's are 0 to 2). */
+  here = 2;
+  /** After `Close`: the end of the token, a dot held after it being a sentence's. */
+  to: number | undefined = undefined;
 
   next(byte: number): Verdict {
+    this.here++;
+    if (this.to !== undefined) return BASE64URL[byte] === 1 ? Verdict.Reject : Verdict.Close;
     if (this.segment === 0) return this.idByte(byte);
     if (BASE64URL[byte] === 1) {
       const most = this.segment === 1 ? MAX_STAMP : MAX_HMAC;
@@ -69,22 +69,17 @@ class DiscordCandidate implements Candidate {
     }
     if (this.segment === 1)
       return byte === DOT && this.count >= MIN_STAMP ? this.nextSegment() : Verdict.Reject;
-    // A full stop after it ends a sentence; a dot and more of a token is another format.
-    return this.count >= MIN_HMAC ? Verdict.Close : Verdict.Reject;
+    if (this.count < MIN_HMAC) return Verdict.Reject;
+    if (byte !== DOT) return Verdict.Close;
+    // A full stop after it ends a sentence; a dot and a fourth segment is another format.
+    this.to = this.here;
+    return Verdict.Hold;
   }
 
-  /** A character of the id's segment: base64 of digits, place by place, or its dot. */
+  /** A character of the id's segment, or its dot. */
   private idByte(byte: number): Verdict {
-    if (byte === DOT) {
-      const partial = this.count % 4;
-      return this.count >= MIN_ID && partial !== 1 ? this.nextSegment() : Verdict.Reject;
-    }
-    if (this.closed || this.count >= MAX_ID) return Verdict.Reject;
-    const place = this.count++ % 4;
-    if (GROUP[place]![byte] === 1) return Verdict.Hold;
-    if (place !== 1 || LAST_OF_ONE[byte] !== 1) return Verdict.Reject;
-    this.closed = true;
-    return Verdict.Hold;
+    if (byte === DOT) return this.count >= MIN_ID ? this.nextSegment() : Verdict.Reject;
+    return BASE64URL[byte] === 1 && ++this.count <= MAX_ID ? Verdict.Hold : Verdict.Reject;
   }
 
   private nextSegment(): Verdict {
@@ -94,15 +89,17 @@ class DiscordCandidate implements Candidate {
   }
 
   skip(input: Uint8Array, start: number, end: number): number {
-    if (this.segment !== 2) return start;
+    if (this.segment !== 2 || this.to !== undefined) return start;
     const stop = Math.min(end, start + (MAX_HMAC - this.count));
     let i = start;
     while (i < stop && BASE64URL[input[i]!] === 1) i++;
     this.count += i - start;
+    this.here += i - start;
     return i;
   }
 
   end(): Verdict {
+    if (this.to !== undefined) return Verdict.Close;
     return this.segment === 2 && this.count >= MIN_HMAC ? Verdict.Close : Verdict.Reject;
   }
 }
