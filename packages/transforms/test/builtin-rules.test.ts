@@ -1358,6 +1358,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n+ wandb login [REDACTED:command-flag]\n+ rclone obscure [REDACTED:command-flag]\nwandb: Logging into wandb.ai.\n",
   ],
+  // In a connection string a plain word is the value (no code names a password there).
+  [
+    "secret-assignment",
+    "Server=db;User ID=sa;Password=hunterhunter;Database=x\ndatabase=x;uid=me;pwd=mypassword\n",
+    "hunterhunter",
+    "Server=db;User ID=sa;Password=[REDACTED:secret-assignment];Database=x\ndatabase=x;uid=me;pwd=[REDACTED:secret-assignment]\n",
+  ],
   // A long literal wrapped onto the next line after a spaced `=`, as Prettier and Java's
   // formatters print it (CRLF too); only a quoted value counts there.
   [
@@ -1869,6 +1876,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A connection string's placeholders stay.
+  "Server=db;Password=${DB_PASSWORD};Database=x\nServer=db;Password=<password>;Database=x\nServer=db;Password=;Database=x",
   // After a spaced `=` and a line break, code, or a shell's next command, or a blank line.
   'const token =\n  await getToken();\nexport TOKEN=\necho "Hunt3r2Word"\npassword =\n\n"Hunt3r2Word"',
   // Code that names a password (the issue's forms): a CSS selector, Ruby's interpolation (in

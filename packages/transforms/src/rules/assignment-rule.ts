@@ -2272,10 +2272,20 @@ class AssignmentCandidate implements Candidate {
         (first === 0x2f && (this.keyword() === "pwd" || /^\/(?:[A-Z][a-z]+){2,}=$/.test(text))))
     )
       return true;
-    // A CSS selector's id or class names the keyword too (`"#add-password"`).
-    if (!digit) return FILE_NAME.test(text) || this.namesKeyword(text.replace(/^[#.]/, ""));
+    // A CSS selector's id or class names the keyword too (`"#add-password"`). In a connection
+    // string (`…;Password=secret;`) a word is the value, however plain: no code names there.
+    if (!digit)
+      return (
+        FILE_NAME.test(text) ||
+        (!this.connectionValue() && this.namesKeyword(text.replace(/^[#.]/, "")))
+      );
     // A name after the keyword and a blank (`creds creds-name-1:`).
     return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && this.holdsKeyword(text);
+  }
+
+  /** The value of a connection string's key after its `;` (`User ID=sa;Password=…`). */
+  connectionValue(): boolean {
+    return this.nameBefore === 0x3b && this.equals && this.quote === 0;
   }
 
   /**
