@@ -116,6 +116,52 @@ describe("redaction through the CLI", () => {
     expect(receipt.label).toContain("--token [REDACTED:command-flag]");
   });
 
+  it("redacts the environment's credentials without being told, in their encodings, in the file, the preview and the label", () => {
+    const root = tempRoot();
+    // Named for a credential and shaped like one: a known value. The rest stays readable.
+    const env = {
+      DB_PASSWORD: "Hunt3r2-prod-db",
+      APP_TOKEN_FILE: "/run/secrets/app-token-17",
+      CACHE_PASSWORD: "postgres",
+      BUILD_LABEL: "release-2024-q3",
+    };
+    const b64 = Buffer.from(env.DB_PASSWORD).toString("base64");
+    const r = spool(
+      [
+        "run",
+        "--root",
+        root,
+        "--json",
+        "--",
+        "sh",
+        "-c",
+        // Past the preview, so the output is stored in a file.
+        `echo "pw $DB_PASSWORD b64 ${b64} url ${encodeURIComponent(env.DB_PASSWORD)} file $APP_TOKEN_FILE cache $CACHE_PASSWORD label $BUILD_LABEL"; seq 1 20000; echo >&2 "failed: $DB_PASSWORD"`,
+        env.DB_PASSWORD,
+      ],
+      env,
+    );
+    expect(r.status).toBe(0);
+    const receipt = JSON.parse(r.stdout.toString()) as Receipt;
+    const stored = readFileSync(receipt.streams.stdout.path ?? "", "utf8");
+    for (const text of [stored, receipt.preview.text, receipt.label ?? ""]) {
+      expect(text).not.toContain(env.DB_PASSWORD);
+      expect(text).not.toContain(b64);
+    }
+    expect(stored.split("\n")[0]).toBe(
+      "pw [REDACTED:env:DB_PASSWORD] b64 [REDACTED:env:DB_PASSWORD] url [REDACTED:env:DB_PASSWORD] file /run/secrets/app-token-17 cache postgres label release-2024-q3",
+    );
+    expect(receipt.preview.text).toContain("failed: [REDACTED:env:DB_PASSWORD]");
+    expect(receipt.label).toContain("[REDACTED:env:DB_PASSWORD]");
+    expect(receipt.streams.stdout.redactions).toBe(3);
+    // --no-redact turns it off with the rest.
+    const raw = spool(
+      ["run", "--root", root, "--no-redact", "--", "sh", "-c", "echo $DB_PASSWORD"],
+      env,
+    );
+    expect(raw.stdout.toString()).toContain(env.DB_PASSWORD);
+  });
+
   it("redacts --redact-file and --redact-env values percent-encoded strictly, as hex and JSON-escaped, in the file and the label", () => {
     const root = tempRoot();
     const file = path.join(root, "secrets.txt");

@@ -18,7 +18,7 @@ import { pathToFileURL } from "node:url";
 /** Environment variables the ten known secrets are passed in (for `--redact-env`). */
 export const BENCH_SECRET_ENV: readonly string[] = Array.from(
   { length: 10 },
-  (_, i) => `SPOOL_BENCH_SECRET_${i}`,
+  (_, i) => `SPOOL_BENCH_KNOWN_${i}`,
 );
 
 /** Ten deterministic secret values, 32 characters each. */

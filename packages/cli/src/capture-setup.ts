@@ -35,8 +35,10 @@ import {
   compileRedaction,
   createRedactor,
   createStreamPlan,
+  DEFAULT_REDACTION_WINDOW,
   type KnownValue,
   knownValuesFromEnv,
+  knownValuesOfEnvSecrets,
   parseKnownValues,
   redactText,
 } from "@spool/transforms";
@@ -232,12 +234,18 @@ export function openCapture(
   };
 }
 
-/** The known values named by `--redact-env` and `--redact-file`. */
+/**
+ * The known values named by `--redact-env` and `--redact-file`, and the values of the
+ * environment's credentials (`GITHUB_TOKEN`, `DB_PASSWORD`: see `knownValuesOfEnvSecrets`).
+ */
 function knownValuesOf(
   redact: NonNullable<CaptureConfig["redact"]>,
   env: NodeJS.ProcessEnv,
 ): KnownValue[] {
   const known: KnownValue[] = knownValuesFromEnv([...redact.envNames], env);
+  const named = new Set(known.map((value) => value.name));
+  for (const value of knownValuesOfEnvSecrets(env, DEFAULT_REDACTION_WINDOW))
+    if (!named.has(value.name)) known.push(value);
   const file = redact.file;
   if (file !== null) {
     for (const value of parseKnownValues(readRedactFile(file), `--redact-file ${file}`))

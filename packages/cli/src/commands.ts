@@ -99,7 +99,7 @@ const CAPTURE_OPTIONS = {
   "redact-env": {
     kind: "repeatable",
     placeholder: "NAME",
-    help: "also redact the value of environment variable NAME (repeatable)",
+    help: "also redact the value of environment variable NAME (repeatable; variables named for a credential, GITHUB_TOKEN, DB_PASSWORD, are redacted unasked)",
   },
   "redact-file": {
     kind: "string",
@@ -117,7 +117,7 @@ const CAPTURE_OPTIONS = {
     choices: ["text", "keep"],
     default: "text",
     placeholder: "MODE",
-    help: "text: decode UTF-8 (invalid bytes become U+FFFD); keep: store raw bytes (only values named by --redact-env/--redact-file are replaced; the preview still meets every rule)",
+    help: "text: decode UTF-8 (invalid bytes become U+FFFD); keep: store raw bytes (only known values are replaced: those named by --redact-env/--redact-file and the environment's credentials; the preview still meets every rule)",
   },
   "preview-stdout": {
     kind: "int",

@@ -19,6 +19,7 @@ export {
   knownValueForms,
   knownValuesFromEnv,
   knownValuesFromFile,
+  knownValuesOfEnvSecrets,
   MIN_KNOWN_VALUE_BYTES,
   parseKnownValues,
 } from "./known-values.js";

@@ -191,6 +191,93 @@ export function knownValuesFromEnv(
 }
 
 /**
+ * The values of the environment's credentials: every variable whose name says it holds one
+ * (a word of it `TOKEN`, `SECRET`, `PASSWORD`, `PASSWD`, `PASSPHRASE`, `PASS`, `APIKEY`,
+ * `CREDENTIAL(S)`, `CREDS`, or one ending in `TOKEN`; or two words `API KEY`, `ACCESS KEY`,
+ * `PRIVATE KEY`, `AUTH KEY`, `MASTER KEY`, `SIGNING KEY`, `ENCRYPTION KEY`; words split at
+ * `_`, `-` and `.`, any case: `GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`,
+ * `npm_config__authtoken`) and whose value looks like one: 8+ bytes without a blank, not
+ * letters alone nor digits alone, not a path, nor a URL without a password, nor a
+ * placeholder (`$X`, `${X}`, `<X>`, `%X%`, `***`). A name whose last word says what else it
+ * holds (`…_TOKEN_FILE`, `_PATH`, `_URL`, `_ENDPOINT`, `_ID`, `_TYPE`, `_TTL`…) is none.
+ * Each becomes rule `env:NAME`, as with `--redact-env` (its values found in every encoded
+ * form, wherever they appear); a value whose forms do not fit the window is left to the
+ * rules. At most {@link MAX_ENV_VALUES} values, the variables in name order.
+ *
+ * @category redaction
+ * @example
+ * ```ts
+ * import { knownValuesOfEnvSecrets } from "@spool/transforms";
+ * knownValuesOfEnvSecrets({ DB_PASSWORD: "Hunt3r2-prod", HOME: "/home/me", CI: "true" });
+ * // [{ value: "Hunt3r2-prod", name: "env:DB_PASSWORD", source: "environment variable DB_PASSWORD" }]
+ * ```
+ */
+export function knownValuesOfEnvSecrets(
+  env: Readonly<Record<string, string | undefined>>,
+  window: number = Number.POSITIVE_INFINITY,
+): KnownValue[] {
+  const known: KnownValue[] = [];
+  for (const name of Object.keys(env).sort()) {
+    const value = env[name];
+    if (value === undefined || !namesCredential(name) || !looksLikeCredential(value)) continue;
+    const candidate: KnownValue = {
+      value,
+      name: `env:${name.replace(/[^A-Za-z0-9._:-]/g, "_")}`,
+      source: `environment variable ${name}`,
+    };
+    try {
+      checkKnownValue(candidate, window);
+    } catch {
+      continue; // too long for the window: the rules still read it
+    }
+    known.push(candidate);
+    if (known.length >= MAX_ENV_VALUES) break;
+  }
+  return known;
+}
+
+/** Most values {@link knownValuesOfEnvSecrets} takes from one environment. */
+export const MAX_ENV_VALUES = 256;
+
+const SECRET_WORDS = new Set(
+  "TOKEN TOKENS SECRET SECRETS PASSWORD PASSWORDS PASSWD PASSPHRASE PASS APIKEY CREDENTIAL CREDENTIALS CREDS".split(
+    " ",
+  ),
+);
+const KEY_QUALIFIERS = new Set("API ACCESS PRIVATE AUTH MASTER SIGNING ENCRYPTION".split(" "));
+/** Last words of a name that say it holds something else than the credential. */
+const NOT_THE_VALUE = new Set(
+  "FILE PATH DIR DIRECTORY URL URI ENDPOINT HOST ID NAME TYPE KIND TTL EXPIRY EXPIRES EXPIRATION LENGTH SIZE HEADER PREFIX ENABLED DISABLED MODE VERSION COMMAND CMD HELPER PROGRAM".split(
+    " ",
+  ),
+);
+
+/** True when an environment variable's name says it holds a credential (see above). */
+function namesCredential(name: string): boolean {
+  const words = name
+    .toUpperCase()
+    .split(/[_.-]+/)
+    .filter(Boolean);
+  if (words.length === 0 || NOT_THE_VALUE.has(words[words.length - 1]!)) return false;
+  return words.some(
+    (word, i) =>
+      SECRET_WORDS.has(word) ||
+      (word.endsWith("TOKEN") && word.length > 5) ||
+      (word === "KEY" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]!)),
+  );
+}
+
+/** True when a value may be a credential (see {@link knownValuesOfEnvSecrets}). */
+function looksLikeCredential(value: string): boolean {
+  const v = value.trim();
+  if (Buffer.byteLength(v) < MIN_KNOWN_VALUE_BYTES || /\s/.test(v)) return false;
+  if (/^[A-Za-z]+$/.test(v) || /^[0-9]+$/.test(v)) return false;
+  // A path, a URL without a password, a placeholder.
+  if (/^(?:[/~.]|[A-Za-z]:\\)/.test(v) || /^[a-z][a-z0-9+.-]*:\/\/[^@]*$/i.test(v)) return false;
+  return !/^(?:\$|<.*>$|%.*%$|\*+$)/.test(v);
+}
+
+/**
  * Known values from a file's text, one value per line (`--redact-file F`). Blank lines are
  * skipped; a line too short to redact safely is refused with its line number.
  *

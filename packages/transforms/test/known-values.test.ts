@@ -8,6 +8,8 @@ import {
   knownValueForms,
   knownValuesFromEnv,
   knownValuesFromFile,
+  knownValuesOfEnvSecrets,
+  MAX_ENV_VALUES,
   MIN_KNOWN_VALUE_BYTES,
   parseKnownValues,
 } from "../src/known-values.js";
@@ -142,5 +144,71 @@ describe("known values", () => {
       secrets: [secrets[5]!, secrets[500]!, Buffer.from(`xy${secrets[77]}`).toString("base64")],
       numRuns: 40,
     });
+  });
+});
+
+describe("the environment's credentials", () => {
+  const names = (env: Record<string, string>) =>
+    knownValuesOfEnvSecrets(env).map((value) => value.name);
+
+  it.each([
+    ["GITHUB_TOKEN", "ghp_Zq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6u"],
+    ["OPENAI_API_KEY", "sk-proj-Zq8vLm2xQw9r"],
+    ["AWS_SECRET_ACCESS_KEY", "Zq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo3i"],
+    ["DB_PASSWORD", "Hunt3r2-prod"],
+    ["db.password", "Hunt3r2-prod"],
+    ["SMTP_PASS", "Hunt3r2-prod"],
+    ["npm_config__authtoken", "Zq8v-Lm2x-Qw9r"],
+    ["CI_JOB_TOKEN", "glcbt-Zq8vLm2xQw9r"],
+    ["STRIPE_PRIVATE_KEY", "rk_live_Zq8vLm2x"],
+    ["GOOGLE_CREDENTIALS", '{"type":"service_account"}'],
+  ])("takes %s", (name, value) => {
+    expect(knownValuesOfEnvSecrets({ [name]: value })).toEqual([
+      { value, name: `env:${name}`, source: `environment variable ${name}` },
+    ]);
+  });
+
+  it.each([
+    // Not named for a credential, or named for something else beside it.
+    ["HOME", "/home/me/Zq8vLm2x"],
+    ["BUILD_ID", "Zq8vLm2xQw9r"],
+    ["SSH_AUTH_SOCK", "/tmp/ssh-Zq8v/agent.1"],
+    ["GIT_ASKPASS", "Zq8vLm2xQw9r-helper"],
+    ["PWD", "Zq8vLm2xQw9r"],
+    ["CACHE_KEY", "Zq8vLm2xQw9r"],
+    ["API_TOKEN_FILE", "Zq8vLm2xQw9r"],
+    ["VAULT_TOKEN_TTL", "3600s-Zq8v"],
+    ["OAUTH_TOKEN_URL", "Zq8vLm2xQw9r"],
+    // Not shaped like one: a word, a number, short, a path, a URL without a password, a
+    // placeholder, a phrase.
+    ["POSTGRES_PASSWORD", "postgres"],
+    ["PIN_PASSWORD", "12345678"],
+    ["DB_PASSWORD", "pw-1"],
+    ["GOOGLE_APPLICATION_CREDENTIALS", "/etc/gcp/key-1.json"],
+    ["AUTH_TOKEN", "https://auth.example.com/token"],
+    ["API_TOKEN", "${API_TOKEN}"],
+    ["API_TOKEN", "<your-token-1>"],
+    ["DB_PASSWORD", "correct horse 7 staple"],
+  ])("leaves %s=%s", (name, value) => {
+    expect(knownValuesOfEnvSecrets({ [name]: value })).toEqual([]);
+  });
+
+  it("takes values that fit the window only, and at most MAX_ENV_VALUES", () => {
+    const long = `Zq8v${"x1".repeat(5000)}`;
+    expect(knownValuesOfEnvSecrets({ DB_PASSWORD: long }, 8192)).toEqual([]);
+    const many = Object.fromEntries(
+      Array.from({ length: MAX_ENV_VALUES + 5 }, (_, i) => [`T${i}_TOKEN`, `Zq8vLm2x-${i}`]),
+    );
+    expect(names(many)).toHaveLength(MAX_ENV_VALUES);
+  });
+
+  it("redacts each value wherever it appears, named for its variable", () => {
+    const compiled = compileRedaction({
+      knownValues: knownValuesOfEnvSecrets({ DB_PASSWORD: "Hunt3r2-prod", HOME: "/home/me" }),
+    });
+    const b64 = Buffer.from("Hunt3r2-prod").toString("base64");
+    expect(redactText(`connect Hunt3r2-prod ${b64} /home/me`, compiled)).toBe(
+      "connect [REDACTED:env:DB_PASSWORD] [REDACTED:env:DB_PASSWORD] /home/me",
+    );
   });
 });

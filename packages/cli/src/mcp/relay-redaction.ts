@@ -1,16 +1,25 @@
 /**
  * What `spool mcp-proxy` hands back in place of a result over the budget is redacted with
- * the rules its captures use (the built-in ones: the proxy's captures name no known
- * values), strings of a structured part included: the preview comes from the capture,
- * already redacted, but a structured part is cut from the message as received.
+ * the rules its captures use (the built-in ones and the values of the environment's
+ * credentials: the proxy's captures name no other known values), strings of a structured
+ * part included: the preview comes from the capture, already redacted, but a structured
+ * part is cut from the message as received.
  */
-import { type CompiledRedaction, compileRedaction, redactText } from "@spool/transforms";
+import {
+  type CompiledRedaction,
+  compileRedaction,
+  DEFAULT_REDACTION_WINDOW,
+  knownValuesOfEnvSecrets,
+  redactText,
+} from "@spool/transforms";
 
 let compiled: CompiledRedaction | null = null;
 
-/** The built-in rules, compiled on first use (most proxies never spool a result). */
+/** The rules, compiled on first use (most proxies never spool a result). */
 function rules(): CompiledRedaction {
-  compiled ??= compileRedaction({ knownValues: [] });
+  compiled ??= compileRedaction({
+    knownValues: knownValuesOfEnvSecrets(process.env, DEFAULT_REDACTION_WINDOW),
+  });
   return compiled;
 }
 
