@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Receipt } from "@spool/core";
 import { describe, expect, it } from "vitest";
@@ -160,6 +160,36 @@ describe("redaction through the CLI", () => {
       env,
     );
     expect(raw.stdout.toString()).toContain(env.DB_PASSWORD);
+  });
+
+  it("redacts the whole stdout of a command that prints a secret, line by line, and nothing of another's", () => {
+    const root = tempRoot();
+    // A stand-in for 1Password's CLI on PATH: `op read` prints the secret, plain as it is.
+    const bin = path.join(root, "bin");
+    mkdirSync(bin);
+    writeFileSync(
+      path.join(bin, "op"),
+      '#!/bin/sh\nif [ "$1" = read ]; then printf "hunter2\\n\\nsecond line\\n"; else echo "ITEM  db"; fi\necho >&2 "op: done"\n',
+      { mode: 0o755 },
+    );
+    const env = { PATH: `${bin}:${process.env.PATH}`, POSTGRES_PASSWORD: "postgres" };
+    const read = spool(
+      ["run", "--root", root, "--json", "--", "op", "read", "op://Private/db/password"],
+      env,
+    );
+    const receipt = JSON.parse(read.stdout.toString()) as Receipt;
+    expect(receipt.preview.text).toContain(
+      "[REDACTED:command-output]\n\n[REDACTED:command-output]\n",
+    );
+    expect(receipt.preview.text).not.toContain("hunter2");
+    expect(receipt.preview.text).toContain("op: done");
+    expect(receipt.streams.stdout.redactions).toBe(2);
+    // Another verb's output is read by the rules only.
+    const list = spool(["run", "--root", root, "--", "op", "item", "list"], env);
+    expect(list.stdout.toString()).toContain("ITEM  db");
+    // A credential's variable printed: even a word, which the environment's values leave.
+    const printed = spool(["run", "--root", root, "--", "printenv", "POSTGRES_PASSWORD"], env);
+    expect(printed.stdout.toString()).toMatch(/^\[REDACTED:command-output\]\n/);
   });
 
   it("redacts --redact-file and --redact-env values percent-encoded strictly, as hex and JSON-escaped, in the file and the label", () => {

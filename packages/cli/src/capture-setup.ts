@@ -33,6 +33,7 @@ import {
 import {
   type CompiledRedaction,
   compileRedaction,
+  createLineRedactor,
   createRedactor,
   createStreamPlan,
   DEFAULT_REDACTION_WINDOW,
@@ -42,7 +43,7 @@ import {
   parseKnownValues,
   redactText,
 } from "@spool/transforms";
-import { redactCommandFlags } from "@spool/transforms/internal";
+import { printsSecret, redactCommandFlags } from "@spool/transforms/internal";
 import { type ParsedCommand, shown, usageError, usageLine } from "./args.js";
 import { type CaptureFlags, RUN } from "./commands.js";
 import { holdHeapBounds } from "./heap-bounds.js";
@@ -199,17 +200,26 @@ export function openCapture(
       return spool.destroy();
     },
   };
+  // A command whose output is a secret itself (`op read …`): its stdout redacted line by
+  // line whole, stored and previewed alike.
+  const secretOutput = redaction !== null && printsSecret(config.command, config.args);
   // The one stage order is createStreamPlan's; the capture hands each plan its own budget.
-  const plan = (stream: StreamName, budget: PreviewBudget): StreamPlan =>
-    createStreamPlan({
+  const plan = (stream: StreamName, budget: PreviewBudget): StreamPlan => {
+    const whole = secretOutput && stream === "stdout";
+    return createStreamPlan({
       preview: { budget, stream },
-      redactor: streamRedaction ? createRedactor(streamRedaction) : null,
+      redactor: whole
+        ? createLineRedactor()
+        : streamRedaction
+          ? createRedactor(streamRedaction)
+          : null,
       // Raw bytes stored, but the preview (what a model reads) still meets every rule.
-      previewRedactor: binary && redaction ? createRedactor(redaction) : null,
+      previewRedactor: binary && redaction && !whole ? createRedactor(redaction) : null,
       stripAnsi: !config.keepAnsi,
       observers: after ? [after(stream)] : [],
       binary,
     });
+  };
   return {
     options: {
       command: config.command,

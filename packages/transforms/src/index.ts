@@ -23,6 +23,7 @@ export {
   MIN_KNOWN_VALUE_BYTES,
   parseKnownValues,
 } from "./known-values.js";
+export { createLineRedactor } from "./line-redactor.js";
 export {
   createPreviewTap,
   PREVIEW_TAP,

@@ -11,3 +11,4 @@
  * ```
  */
 export { COMMAND_FLAG_MARKER, redactCommandFlags } from "./command-flags.js";
+export { printsSecret } from "./secret-commands.js";

@@ -253,7 +253,7 @@ const NOT_THE_VALUE = new Set(
 );
 
 /** True when an environment variable's name says it holds a credential (see above). */
-function namesCredential(name: string): boolean {
+export function namesCredential(name: string): boolean {
   const words = name
     .toUpperCase()
     .split(/[_.-]+/)

@@ -1,0 +1,137 @@
+/**
+ * Commands whose standard output is a secret itself, by their documented verbs: a secret
+ * store's read (`op read`, `pass show`, `vault kv get`, `gcloud secrets versions access`,
+ * `aws secretsmanager get-secret-value`, `az keyvault secret show`, macOS's `security
+ * find-generic-password -w`), a token printer (`gcloud auth print-access-token`, `aws ecr
+ * get-login-password`, `gh auth token`, `kubectl create token`), a value read out of a
+ * Kubernetes Secret by a template (`kubectl get secret db -o jsonpath=…`), a credential's
+ * environment variable (`printenv DB_PASSWORD`), a Docker or Kubernetes secret mount
+ * (`cat /run/secrets/db`), or a new key (`openssl rand`, `wg genkey`). A capture of one has
+ * its stdout redacted line by line whole (`createLineRedactor`): what such a command
+ * prints has no shape the rules could know (`hunter2`), and there is nothing else in it.
+ *
+ * Read from the command spool runs and its arguments (`spool run -- op read …`), not from
+ * a shell's command string (`sh -c "op read … | …"`): a pipeline's output is another
+ * command's.
+ *
+ * @example
+ * ```ts
+ * import { printsSecret } from "@spool/transforms/internal";
+ * printsSecret("op", ["read", "op://Private/db/password"]); // true
+ * printsSecret("op", ["item", "list"]); // false
+ * ```
+ */
+import { namesCredential } from "./known-values.js";
+
+/** One command's verbs (consecutive words that are no flags) and what its flags must say. */
+interface SecretVerb {
+  readonly verbs: readonly string[];
+  /** A flag the command prints the secret with (`security … -w`), any of these. */
+  readonly flags?: readonly string[];
+}
+
+const verb = (words: string, flags?: string): SecretVerb => ({
+  verbs: words.split(" "),
+  ...(flags === undefined ? {} : { flags: flags.split(" ") }),
+});
+
+const SECRET_COMMANDS: ReadonlyMap<string, readonly SecretVerb[]> = new Map([
+  // 1Password, pass and gopass, Bitwarden, LastPass, macOS's keychain.
+  ["op", [verb("read"), verb("inject"), verb("item get", "--fields --field")]],
+  ["pass", [verb("show"), verb("otp")]],
+  ["gopass", [verb("show"), verb("cat"), verb("otp")]],
+  ["bw", [verb("get password"), verb("get totp"), verb("get notes")]],
+  ["lpass", [verb("show", "--password")]],
+  ["security", [verb("find-generic-password", "-w"), verb("find-internet-password", "-w")]],
+  // Cloud secret stores and token printers.
+  [
+    "gcloud",
+    [
+      verb("secrets versions access"),
+      verb("auth print-access-token"),
+      verb("auth print-identity-token"),
+      verb("auth application-default print-access-token"),
+    ],
+  ],
+  [
+    "aws",
+    [
+      verb("secretsmanager get-secret-value"),
+      verb("ssm get-parameter", "--with-decryption"),
+      verb("ssm get-parameters", "--with-decryption"),
+      verb("ssm get-parameters-by-path", "--with-decryption"),
+      verb("ecr get-login-password"),
+      verb("codeartifact get-authorization-token"),
+    ],
+  ],
+  ["az", [verb("keyvault secret show"), verb("account get-access-token")]],
+  ["vault", [verb("read"), verb("kv get"), verb("print token")]],
+  ["doppler", [verb("secrets get", "--plain"), verb("secrets download", "--no-file")]],
+  ["gh", [verb("auth token")]],
+  ["heroku", [verb("auth:token")]],
+  ["fly", [verb("auth token")]],
+  ["flyctl", [verb("auth token")]],
+  // New keys and passwords.
+  ["openssl", [verb("rand")]],
+  ["wg", [verb("genkey"), verb("genpsk")]],
+  ["pwgen", [verb("")]],
+]);
+
+/** pass's and gopass's verbs besides `show` (a single word that is none is a name to show). */
+const PASS_VERBS = new Set(
+  "init ls list find search grep insert add edit generate rm remove delete mv rename cp copy git help version setup sync".split(
+    " ",
+  ),
+);
+/** A Kubernetes Secret read out by a template (`-o jsonpath=…`, `--output go-template=…`). */
+const TEMPLATE_OUTPUT = /^(?:jsonpath|go-template|template)/;
+/** Where Docker and Kubernetes mount secrets as files. */
+const SECRET_MOUNT = /^\/(?:var\/)?run\/secrets\//;
+
+/**
+ * True when `command` with `args` prints a secret as its output (see the file comment).
+ *
+ * @category redaction
+ * @example
+ * ```ts
+ * import { printsSecret } from "@spool/transforms/internal";
+ * printsSecret("/usr/bin/gcloud", ["secrets", "versions", "access", "latest", "--secret=db"]); // true
+ * ```
+ */
+export function printsSecret(command: string, args: readonly string[]): boolean {
+  const name = command.slice(command.lastIndexOf("/") + 1).toLowerCase();
+  const words = args.filter((arg) => !arg.startsWith("-"));
+  if (name === "kubectl" || name === "oc") return kubernetesSecret(words, args);
+  if (name === "printenv") return words.length > 0 && words.every(namesCredential);
+  if (name === "cat") return words.length > 0 && words.every((word) => SECRET_MOUNT.test(word));
+  if (name.startsWith("docker-credential-")) return words[0] === "get";
+  // `pass NAME` shows it, as `pass show NAME` does.
+  if ((name === "pass" || name === "gopass") && words.length === 1 && !PASS_VERBS.has(words[0]!))
+    return true;
+  return (SECRET_COMMANDS.get(name) ?? []).some(
+    (entry) =>
+      (entry.verbs[0] === "" || holds(words, entry.verbs)) &&
+      (entry.flags === undefined || args.some((arg) => entry.flags!.includes(arg.split("=")[0]!))),
+  );
+}
+
+/** `kubectl get secret … -o jsonpath=…` (a value, decoded or not) and `kubectl create token`. */
+function kubernetesSecret(words: readonly string[], args: readonly string[]): boolean {
+  if (holds(words, ["create", "token"])) return true;
+  if (!holds(words, ["get", "secret"]) && !holds(words, ["get", "secrets"])) return false;
+  return args.some((arg, i) => {
+    const output = arg.startsWith("-o")
+      ? arg.slice(2).replace(/^=/, "") || (args[i + 1] ?? "")
+      : arg.startsWith("--output")
+        ? arg.slice(8).replace(/^=/, "") || (args[i + 1] ?? "")
+        : "";
+    return TEMPLATE_OUTPUT.test(output);
+  });
+}
+
+/** True when `sequence` stands in `words` as consecutive words. */
+function holds(words: readonly string[], sequence: readonly string[]): boolean {
+  for (let i = 0; i + sequence.length <= words.length; i++)
+    if (sequence.every((word, k) => words[i + k] === word)) return true;
+  return false;
+}

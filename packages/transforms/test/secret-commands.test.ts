@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { printsSecret } from "../src/secret-commands.js";
+
+describe("commands whose output is a secret", () => {
+  it.each([
+    ["op", "read op://Private/db/password"],
+    ["op", "item get db --fields password --reveal"],
+    ["pass", "show email/work"],
+    ["pass", "email/work"],
+    ["security", "find-generic-password -s db -w"],
+    ["/usr/bin/gcloud", "secrets versions access latest --secret=db"],
+    ["gcloud", "auth print-access-token"],
+    ["aws", "--region eu-west-1 secretsmanager get-secret-value --secret-id db"],
+    ["aws", "ssm get-parameter --name /db/pw --with-decryption"],
+    ["aws", "ecr get-login-password"],
+    ["az", "keyvault secret show --vault-name v --name db"],
+    ["vault", "kv get -field=password secret/db"],
+    ["kubectl", "get secret db -o jsonpath={.data.password}"],
+    ["kubectl", "get secret db --output=go-template={{.data.pw}}"],
+    ["kubectl", "create token builder"],
+    ["printenv", "DB_PASSWORD GITHUB_TOKEN"],
+    ["cat", "/run/secrets/db_password"],
+    ["doppler", "secrets get DB --plain"],
+    ["gh", "auth token"],
+    ["openssl", "rand -base64 32"],
+    ["wg", "genkey"],
+    ["docker-credential-pass", "get"],
+  ])("%s %s", (command, args) => {
+    expect(printsSecret(command, args.split(" "))).toBe(true);
+  });
+
+  it.each([
+    ["op", "item list"],
+    ["pass", "ls"],
+    ["pass", "insert email/work"],
+    ["security", "find-generic-password -s db"],
+    ["gcloud", "secrets list"],
+    ["aws", "ssm get-parameter --name /db/host"],
+    ["aws", "s3 ls"],
+    ["vault", "status"],
+    ["kubectl", "get secrets"],
+    ["kubectl", "get secret db -o yaml"],
+    ["printenv", "HOME"],
+    ["printenv", "DB_PASSWORD HOME"],
+    ["printenv", ""],
+    ["cat", "/etc/hosts /run/secrets/db"],
+    ["gh", "auth status"],
+    ["openssl", "x509 -in cert.pem -noout -text"],
+    ["make", "test"],
+  ])("not %s %s", (command, args) => {
+    expect(printsSecret(command, args.split(" ").filter(Boolean))).toBe(false);
+  });
+});
