@@ -1386,7 +1386,7 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   // alone, a short HMAC or a fourth segment stays.
   [
     "discord-token",
-    "bot: MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Zq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo\nNzY1NDMyMTA5ODc2NTQzMjE.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2. Next\nMTEx-Zq8vLm2xQw9rTy6uPo3i.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7.abc\n",
+    "bot: MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Zq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo\nNzY1NDMyMTA5ODc2NTQzMjE.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2. Next\nMTExMjEzZq8vLm2xQw9rTy6uP.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7.abc\n",
     "Zq8vLm2xQw9rTy6uPo3iZq8vLm2",
     "bot: [REDACTED:discord-token]\n[REDACTED:discord-token]. Next\n[REDACTED:discord-token]\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7.abc\n",
   ],

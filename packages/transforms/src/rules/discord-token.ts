@@ -2,9 +2,10 @@
  * Discord's bot and user tokens, bare: three segments joined by dots, the first the base64 of
  * the account's id in decimal (a snowflake, 17 to 20 digits: 23 to 27 characters, padding
  * dropped), then a timestamp (6 base64url characters) and an HMAC (27, or 38 in today's
- * tokens). Base64 of decimal digits opens with one of 120 three-character groups
- * (`[MNO][DTjz][AEIMQUYcgk]`), the rule's anchors; the segments' lengths do the rest (a
- * token's first segment is not checked further, so a made-up id still counts). The token is
+ * tokens). Base64 of decimal digits has one pattern in every group of four characters
+ * (`[MNO][DTjz][AEIMQUYcgk][w-z0-5]`): the anchors are the first three characters of an
+ * id's, the first two groups are held to it, and the segments' lengths do the rest (the
+ * id's other characters are not checked, so a made-up id still counts). The token is
  * held whole (at most {@link MAX_LENGTH} bytes) and redacted when it ends with its segments
  * in range.
  *
@@ -17,8 +18,9 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BASE64URL } from "./byte-classes.js";
+import { BASE64URL, byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
+import { withNotAfter, withNotBefore } from "./not-before.js";
 
 const DOT = 0x2e;
 /** The id's segment: 17 to 20 digits. */
@@ -30,22 +32,38 @@ const MIN_HMAC = 25;
 const MAX_HMAC = 45;
 const MAX_LENGTH = MAX_ID + 1 + MAX_STAMP + 1 + MAX_HMAC + 1;
 
-/** Every three-character start of a group: the rule's anchors. */
+/**
+ * The anchors: base64 of an id's first two digits and the third's high bits (an id never
+ * starts with `0`, so `MD…`, `Oj…` and `Oz…` never open one): 90 of them.
+ */
 const ANCHORS: string[] = [];
-for (const a of "MNO")
-  for (const b of "DTjz") for (const c of "AEIMQUYcgk") ANCHORS.push(`${a}${b}${c}`);
+for (const pair of "MT Mj Mz ND NT Nj Nz OD OT".split(" "))
+  for (const c of "AEIMQUYcgk") ANCHORS.push(`${pair}${c}`);
+/** Base64 of decimal digits, by place in a group of four (the first two groups are held to it). */
+const GROUP = ["MNO", "DTjz", "AEIMQUYcgk", "wxyz012345"].map(byteSet);
+/** Characters of the id's segment held to {@link GROUP}. */
+const CHECKED = 8;
 
-export const DISCORD_TOKEN_RULE: MatcherRule = {
-  kind: "matcher",
-  name: "discord-token",
-  anchors: ANCHORS,
-  maxLength: MAX_LENGTH,
-  start(match): Candidate | undefined {
-    if (match.before >= 0 && (BASE64URL[match.before] === 1 || match.before === DOT))
-      return undefined;
-    return new DiscordCandidate();
-  },
-};
+/** Bytes before an anchor that rule it out: a longer run's (base64 of anything), a dot. */
+const NOT_BEFORE = byteSet("A-Za-z0-9_.-");
+
+export const DISCORD_TOKEN_RULE: MatcherRule = withNotAfter(
+  withNotBefore(
+    {
+      kind: "matcher",
+      name: "discord-token",
+      anchors: ANCHORS,
+      maxLength: MAX_LENGTH,
+      start(match): Candidate | undefined {
+        if (match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
+        return new DiscordCandidate();
+      },
+    },
+    NOT_BEFORE,
+  ),
+  // The group's fourth character, the third digit's low bits, comes first.
+  GROUP[3]!.map((b) => 1 - b),
+);
 
 /** One token from its first character (a class: one allocation a candidate). */
 class DiscordCandidate implements Candidate {
@@ -79,7 +97,10 @@ class DiscordCandidate implements Candidate {
   /** A character of the id's segment, or its dot. */
   private idByte(byte: number): Verdict {
     if (byte === DOT) return this.count >= MIN_ID ? this.nextSegment() : Verdict.Reject;
-    return BASE64URL[byte] === 1 && ++this.count <= MAX_ID ? Verdict.Hold : Verdict.Reject;
+    const place = this.count;
+    if (place < CHECKED ? GROUP[place % 4]![byte] !== 1 : BASE64URL[byte] !== 1)
+      return Verdict.Reject;
+    return ++this.count <= MAX_ID ? Verdict.Hold : Verdict.Reject;
   }
 
   private nextSegment(): Verdict {
