@@ -193,10 +193,11 @@ export function knownValuesFromEnv(
 /**
  * The values of the environment's credentials: every variable whose name says it holds one
  * (a word of it `TOKEN`, `SECRET`, `PASSWORD`, `PASSWD`, `PASSPHRASE`, `PASS`, `APIKEY`,
- * `CREDENTIAL(S)`, `CREDS`, or one ending in `TOKEN`; or two words `API KEY`, `ACCESS KEY`,
- * `PRIVATE KEY`, `AUTH KEY`, `MASTER KEY`, `SIGNING KEY`, `ENCRYPTION KEY`; words split at
- * `_`, `-` and `.`, any case: `GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`,
- * `npm_config__authtoken`) and whose value looks like one: 8+ bytes without a blank, not
+ * `CREDENTIAL(S)`, `CREDS`, or one ending in `TOKEN`, `PASSWORD`, `PASSWD` or `SECRET`;
+ * `PWD` after another word; two words `API KEY`, `ACCESS KEY`, `PRIVATE KEY`, `AUTH KEY`,
+ * `MASTER KEY`, `SIGNING KEY`, `ENCRYPTION KEY`; words split at `_`, `-` and `.`, any case:
+ * `GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`, `PGPASSWORD`, `MYSQL_PWD`,
+ * `npm_config__authtoken`; and `SSHPASS`, `BW_SESSION`, `REDISCLI_AUTH`) and whose value looks like one: 8+ bytes without a blank, not
  * letters alone nor digits alone, not a path, nor a URL without a password, nor a
  * placeholder (`$X`, `${X}`, `<X>`, `%X%`, `***`). A name whose last word says what else it
  * holds (`…_TOKEN_FILE`, `_PATH`, `_URL`, `_ENDPOINT`, `_ID`, `_TYPE`, `_TTL`…) is none.
@@ -245,6 +246,10 @@ const SECRET_WORDS = new Set(
   ),
 );
 const KEY_QUALIFIERS = new Set("API ACCESS PRIVATE AUTH MASTER SIGNING ENCRYPTION".split(" "));
+/** A word that ends in one of these names a credential too (`PGPASSWORD`, `GHTOKEN`). */
+const SECRET_ENDINGS = ["TOKEN", "PASSWORD", "PASSWD", "SECRET"];
+/** Tools' variables of their own (sshpass's, the Bitwarden CLI's session key, redis-cli's). */
+const CREDENTIAL_NAMES = new Set(["SSHPASS", "BW_SESSION", "REDISCLI_AUTH"]);
 /** Last words of a name that say it holds something else than the credential. */
 const NOT_THE_VALUE = new Set(
   "FILE PATH DIR DIRECTORY URL URI ENDPOINT HOST ID NAME TYPE KIND TTL EXPIRY EXPIRES EXPIRATION LENGTH SIZE HEADER PREFIX ENABLED DISABLED MODE VERSION COMMAND CMD HELPER PROGRAM".split(
@@ -259,10 +264,12 @@ export function namesCredential(name: string): boolean {
     .split(/[_.-]+/)
     .filter(Boolean);
   if (words.length === 0 || NOT_THE_VALUE.has(words[words.length - 1]!)) return false;
+  if (CREDENTIAL_NAMES.has(words.join("_"))) return true;
   return words.some(
     (word, i) =>
       SECRET_WORDS.has(word) ||
-      (word.endsWith("TOKEN") && word.length > 5) ||
+      SECRET_ENDINGS.some((end) => word.length > end.length && word.endsWith(end)) ||
+      (word === "PWD" && i > 0) ||
       (word === "KEY" && i > 0 && KEY_QUALIFIERS.has(words[i - 1]!)),
   );
 }

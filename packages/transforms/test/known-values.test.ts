@@ -162,6 +162,10 @@ describe("the environment's credentials", () => {
     ["CI_JOB_TOKEN", "glcbt-Zq8vLm2xQw9r"],
     ["STRIPE_PRIVATE_KEY", "rk_live_Zq8vLm2x"],
     ["GOOGLE_CREDENTIALS", '{"type":"service_account"}'],
+    ["PGPASSWORD", "Hunt3r2-prod"],
+    ["MYSQL_PWD", "Hunt3r2-prod"],
+    ["SSHPASS", "Hunt3r2-prod"],
+    ["BW_SESSION", "Zq8vLm2xQw9rTy6uPo3i=="],
   ])("takes %s", (name, value) => {
     expect(knownValuesOfEnvSecrets({ [name]: value })).toEqual([
       { value, name: `env:${name}`, source: `environment variable ${name}` },
@@ -175,6 +179,8 @@ describe("the environment's credentials", () => {
     ["SSH_AUTH_SOCK", "/tmp/ssh-Zq8v/agent.1"],
     ["GIT_ASKPASS", "Zq8vLm2xQw9r-helper"],
     ["PWD", "Zq8vLm2xQw9r"],
+    ["OLDPWD", "Zq8vLm2xQw9r"],
+    ["NO_BYPASS", "Zq8vLm2xQw9r"],
     ["CACHE_KEY", "Zq8vLm2xQw9r"],
     ["API_TOKEN_FILE", "Zq8vLm2xQw9r"],
     ["VAULT_TOKEN_TTL", "3600s-Zq8v"],
