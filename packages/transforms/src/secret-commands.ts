@@ -10,9 +10,9 @@
  * its stdout redacted line by line whole (`createLineRedactor`): what such a command
  * prints has no shape the rules could know (`hunter2`), and there is nothing else in it.
  *
- * Read from the command spool runs and its arguments (`spool run -- op read …`), not from
- * a shell's command string (`sh -c "op read … | …"`): a pipeline's output is another
- * command's.
+ * Read from the command spool runs and its arguments (`spool run -- op read …`), or from a
+ * shell's `-c` string that is one command (`bash -lc 'op read …'`, as agents wrap commands);
+ * not from a pipeline's (`sh -c "op read … | jq …"`): its output is another command's.
  *
  * @example
  * ```ts
@@ -100,6 +100,7 @@ const SECRET_MOUNT = /^\/(?:var\/)?run\/secrets\//;
  */
 export function printsSecret(command: string, args: readonly string[]): boolean {
   const name = command.slice(command.lastIndexOf("/") + 1).toLowerCase();
+  if (SHELLS.has(name)) return shellCommandPrintsSecret(args);
   const words = args.filter((arg) => !arg.startsWith("-"));
   if (name === "kubectl" || name === "oc") return kubernetesSecret(words, args);
   if (name === "printenv") return words.length > 0 && words.every(namesCredential);
@@ -113,6 +114,23 @@ export function printsSecret(command: string, args: readonly string[]): boolean 
       (entry.verbs[0] === "" || holds(words, entry.verbs)) &&
       (entry.flags === undefined || args.some((arg) => entry.flags!.includes(arg.split("=")[0]!))),
   );
+}
+
+/** Shells whose `-c` string may be one command (`bash -lc 'op read …'`, as agents run them). */
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
+/** A shell string that joins, redirects or substitutes is no single command's output. */
+const SHELL_OPERATOR = /[|;&<>`$()\n]/;
+
+/**
+ * `sh -c STRING` (also `-lc`, `-ec` …) whose string is one command without operators: read
+ * as that command (its words split at blanks, quotes dropped).
+ */
+function shellCommandPrintsSecret(args: readonly string[]): boolean {
+  const flag = args.findIndex((arg) => /^-[a-z]*c[a-z]*$/.test(arg));
+  const script = flag < 0 ? undefined : args[flag + 1];
+  if (script === undefined || SHELL_OPERATOR.test(script)) return false;
+  const [command, ...rest] = script.replace(/["']/g, "").trim().split(/\s+/);
+  return command !== undefined && command !== "" && printsSecret(command, rest);
 }
 
 /** `kubectl get secret … -o jsonpath=…` (a value, decoded or not) and `kubectl create token`. */

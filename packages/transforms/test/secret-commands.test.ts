@@ -29,6 +29,16 @@ describe("commands whose output is a secret", () => {
     expect(printsSecret(command, args.split(" "))).toBe(true);
   });
 
+  it("reads a shell's -c string that is one command, as agents wrap them", () => {
+    expect(printsSecret("bash", ["-lc", "op read 'op://Private/db/password'"])).toBe(true);
+    expect(printsSecret("/bin/sh", ["-c", "printenv DB_PASSWORD"])).toBe(true);
+    // A pipeline's, a substitution's or a redirection's output is another command's.
+    expect(printsSecret("bash", ["-lc", "op read op://Private/db/password | wc -c"])).toBe(false);
+    expect(printsSecret("sh", ["-c", "echo $(op read op://x/y/z)"])).toBe(false);
+    expect(printsSecret("bash", ["-lc", "ls -la"])).toBe(false);
+    expect(printsSecret("bash", ["script.sh"])).toBe(false);
+  });
+
   it.each([
     ["op", "item list"],
     ["pass", "ls"],
