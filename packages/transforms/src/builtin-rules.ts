@@ -14,6 +14,7 @@ import { ANSIBLE_VAULT_RULE } from "./rules/ansible-vault.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { AZURE_KEY_LIST_RULE } from "./rules/azure-key-list.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
+import { BEARER_TOKEN_RULE } from "./rules/bearer-token.js";
 import { BUNDLER_CREDENTIAL_RULE } from "./rules/bundler-credential.js";
 import { COMMAND_FLAG_RULE } from "./rules/command-line.js";
 import { COOKIE_HEADER_RULE } from "./rules/cookie-header.js";
@@ -116,4 +117,6 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   // a tie goes to the name listed first.
   API_SUFFIX_RULE,
   ...QUALIFIED_KEY_ASSIGNMENT_RULES,
+  // Last: a span a header's or a keyword's rule finds too is named after theirs.
+  BEARER_TOKEN_RULE,
 ]);

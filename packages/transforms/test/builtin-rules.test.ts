@@ -1373,6 +1373,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Word",
     'const apiToken =\n  "[REDACTED:secret-assignment]";\n    private static final String DB_PASSWORD =\r\n            "[REDACTED:secret-assignment]";\n',
   ],
+  // A bearer token without its header's name (a YAML list, `curl -H "Bearer …"`, inside a
+  // string): the scheme stays; a word, a placeholder or a letters-only run stays.
+  [
+    "bearer-token",
+    '  - Bearer 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\ncurl -H "Bearer 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b" x\nBearer tokens; Bearer ${TOKEN}; f"Bearer {token}"; Bearer abcdefghijklmnopqrstuvwxyz\n',
+    "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
+    '  - Bearer [REDACTED:bearer-token]\ncurl -H "Bearer [REDACTED:bearer-token]" x\nBearer tokens; Bearer ${TOKEN}; f"Bearer {token}"; Bearer abcdefghijklmnopqrstuvwxyz\n',
+  ],
   // Go's MySQL DSN: the password between the user's `:` and `@tcp(`, the user and address
   // kept; a placeholder, an empty password and a format string stay.
   [
