@@ -1373,6 +1373,15 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Word",
     'const apiToken =\n  "[REDACTED:secret-assignment]";\n    private static final String DB_PASSWORD =\r\n            "[REDACTED:secret-assignment]";\n',
   ],
+  // A private key written as joined string literals (Java's `+`, Python's adjacent strings):
+  // the block runs on through each quote, operator and line break to its END line; a quote
+  // not followed by another literal on the next line ends it (the header alone is no key).
+  [
+    "pem-private-key",
+    'String key =\n    "-----BEGIN RSA PRIVATE KEY-----\\n" +\n    "MIIEowIBAAKCAQEAzq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9r\\n" +\n    "-----END RSA PRIVATE KEY-----";\nint next = 1;\nKEY = (\n    "-----BEGIN RSA PRIVATE KEY-----\\n"\n    "MIIEowIBAAKCAQEAzq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9r\\n"\n    "-----END RSA PRIVATE KEY-----\\n"\n)\n{"key":"-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEAzq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9r","next":"value"}\n',
+    "MIIEowIBAAKCAQEAzq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9r",
+    'String key =\n    "[REDACTED:pem-private-key]";\nint next = 1;\nKEY = (\n    "[REDACTED:pem-private-key]\\n"\n)\n{"key":"[REDACTED:pem-private-key]","next":"value"}\n',
+  ],
   // A bearer token without its header's name (a YAML list, `curl -H "Bearer …"`, inside a
   // string): the scheme stays; a word, a placeholder or a letters-only run stays.
   [

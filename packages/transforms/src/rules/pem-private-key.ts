@@ -55,10 +55,19 @@ export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
     let dashes = 0;
     // 0: body; 1-3: matched "E", "N", "D" after five dashes; 4: in the END line; 5: done.
     let phase = 0;
+    // Between two string literals of code that joins the block's lines (see `joinedLiterals`).
+    const join = { stage: 0, quote: 0, bytes: 0 };
     return {
       from: -(match.lead?.length ?? 0),
       next(byte) {
+        if (join.stage !== 0) return joinedLiterals(join, byte);
         if (phase === 5) return Verdict.Reject;
+        if (phase === 0 && (byte === 0x22 || byte === 0x27)) {
+          join.stage = 1;
+          join.quote = byte;
+          join.bytes = 0;
+          return Verdict.Hold;
+        }
         if (phase === 4) {
           if (END_LINE[byte] !== 1) return Verdict.Reject;
           dashes = byte === DASH ? dashes + 1 : 0;
@@ -79,18 +88,49 @@ export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
       skip(input, start, end) {
         // Body bytes other than "-" change nothing while no "-----" is pending.
         let i = start;
-        if (phase !== 0 || dashes !== 0) return i;
+        if (phase !== 0 || dashes !== 0 || join.stage !== 0) return i;
         for (; i < end; i++) {
           const byte = input[i]!;
           if (BODY[byte] !== 1 || byte === DASH) break;
         }
         return i;
       },
-      stateKey: () => phase * 8 + Math.min(dashes, 5),
+      stateKey: () => (join.stage === 0 ? phase * 8 + Math.min(dashes, 5) : undefined),
       end: () => Verdict.Close,
     };
   },
 };
+
+/** Most bytes between two joined literals' quotes (the operator, a line break, indentation). */
+const MAX_JOIN = 64;
+const JOIN_OPERATOR = byteSet("+.&");
+const BLANKS = byteSet(" \t\r");
+
+/**
+ * A byte after a quote that closed one of the block's lines in code that writes the key as
+ * joined string literals (`"-----BEGIN RSA PRIVATE KEY-----" +` / `"MIIE…" +` on the next
+ * line, `.` in PHP, `&` in Visual Basic, none in C and Python): the quote, an operator, one
+ * line break and indentation are held, and redacted once the next literal's quote opens;
+ * anything else leaves them, and the block ends at the quote.
+ */
+function joinedLiterals(
+  join: { stage: number; quote: number; bytes: number },
+  byte: number,
+): Verdict {
+  if (++join.bytes > MAX_JOIN) return Verdict.Reject;
+  if (BLANKS[byte] === 1) return Verdict.Hold;
+  if (byte === 0x0a && join.stage < 3) {
+    join.stage = 3;
+    return Verdict.Hold;
+  }
+  if (JOIN_OPERATOR[byte] === 1 && join.stage !== 2 && join.stage !== 4) {
+    join.stage = join.stage === 1 ? 2 : 4;
+    return Verdict.Hold;
+  }
+  if (byte !== join.quote || join.stage < 3) return Verdict.Reject;
+  join.stage = 0;
+  return Verdict.Redact;
+}
 
 /** Base64 of a `.ppk` file's private lines. */
 const PPK_BODY = byteSet("A-Za-z0-9+/=");
