@@ -1382,6 +1382,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "MIIEowIBAAKCAQEAzq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9r",
     'String key =\n    "[REDACTED:pem-private-key]";\nint next = 1;\nKEY = (\n    "[REDACTED:pem-private-key]\\n"\n)\n{"key":"[REDACTED:pem-private-key]","next":"value"}\n',
   ],
+  // A value whose 48th byte is an escape's backslash or the quote of the string it stands in
+  // is judged without it (a vendor's value was kept, a key's took the backslash).
+  [
+    "vendor-credential",
+    'newrelic_key = Zq8v-Lm2x0123456789abcdef0123456789abcdef01qq9X\\nend\n{"log":"datadog_key = Zq8v-Lm2x0123456789abcdef0123456789abcdef01qq9X"}\nDATADOG_API_KEY=Zq8v-Lm2x0123456789abcdef0123456789abcdef01qq9X\\tx\n',
+    "Zq8v-Lm2x0123456789abcdef0123456789abcdef01qq9X",
+    'newrelic_key = [REDACTED:vendor-credential]\\nend\n{"log":"datadog_key = [REDACTED:vendor-credential]"}\nDATADOG_API_KEY=[REDACTED:secret-assignment]\\tx\n',
+  ],
   // A bearer token without its header's name (a YAML list, `curl -H "Bearer …"`, inside a
   // string): the scheme stays; a word, a placeholder or a letters-only run stays.
   [

@@ -1539,8 +1539,16 @@ class AssignmentCandidate implements Candidate {
               this.escaped = true;
             this.value.push(byte);
             if (this.value.length < DECIDE || this.otherClosed) return Verdict.Hold;
-            // Not decided on an escape's backslash: its letter may end the value.
-            if (this.escapedQuote && this.backslash >= 0) return Verdict.Hold;
+            // Not decided on an escape's backslash: its letter may end the value (inside a
+            // string, `…\n` after an unquoted value too: the value is judged without it).
+            if (
+              this.backslash >= 0 &&
+              (this.escapedQuote || here - this.backslash < MAX_BACKSLASHES)
+            )
+              return Verdict.Hold;
+            // Nor on a quote just read that may close the string it stood in (`…"}`): the
+            // next byte says, and the value is judged without it.
+            if (this.semi === here && this.semiQuote) return Verdict.Hold;
             if (!this.credible(false)) return Verdict.Reject;
             this.phase = this.quote === 0 || this.quote === 0x3c ? Phase.Unquoted : Phase.Quoted;
             // A `;` just read is decided by the next byte, as in the rest of the value.
@@ -2818,8 +2826,15 @@ class AssignmentCandidate implements Candidate {
     }
     // An XML element's text is a value only once its closing tag is seen.
     if (this.phase === Phase.Held && this.quote !== 0x3c) {
-      this.dropSentenceEnd(this.anchorLength + this.offset);
-      this.from = Math.min(this.from, this.anchorLength + this.offset - this.value.length);
+      // A `;` run or a closing quote last (`…X;`, `…X"`): the value ended before it.
+      let end = this.anchorLength + this.offset;
+      const start = end - this.value.length;
+      if (this.semi > start && !keyOpen) {
+        this.value.length -= end - this.semi;
+        end = this.semi;
+      }
+      this.dropSentenceEnd(end);
+      this.from = Math.min(this.from, start);
       return this.credible(true) ? Verdict.Close : Verdict.Reject;
     }
     if (this.phase === Phase.Unquoted && (this.semi >= 0 || keyOpen)) return Verdict.Close;
