@@ -1358,12 +1358,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ oc login -u me -p [REDACTED:command-flag] https://api.c:6443\n+ cf login -a api.x -u me -p [REDACTED:command-flag]\n+ mc alias set s3 https://s3.example.com minio [REDACTED:command-flag] --api S3v4\n+ oc get pods -p x\n+ wandb login [REDACTED:command-flag]\n+ rclone obscure [REDACTED:command-flag]\nwandb: Logging into wandb.ai.\n",
   ],
-  // In a connection string a plain word is the value (no code names a password there).
+  // In a connection string or a URL's query a plain word is the value (no code names a
+  // password there), quoted too; SonarQube's `sonar.github.oauth` token (`oauth` as a whole
+  // word, when random).
   [
     "secret-assignment",
-    "Server=db;User ID=sa;Password=hunterhunter;Database=x\ndatabase=x;uid=me;pwd=mypassword\n",
+    'Server=db;User ID=sa;Password=hunterhunter;Database=x\ndatabase=x;uid=me;pwd=mypassword\nServer="db";Password="mypassword";\njdbc:postgresql://db:5432/app?user=me&password=mypassword&ssl=1\nsonar.github.oauth=0a1b2c3d4e5f60718293a4b5c6d7e8f901234567 oauth: true\n',
     "hunterhunter",
-    "Server=db;User ID=sa;Password=[REDACTED:secret-assignment];Database=x\ndatabase=x;uid=me;pwd=[REDACTED:secret-assignment]\n",
+    'Server=db;User ID=sa;Password=[REDACTED:secret-assignment];Database=x\ndatabase=x;uid=me;pwd=[REDACTED:secret-assignment]\nServer="db";Password="[REDACTED:secret-assignment]";\njdbc:postgresql://db:5432/app?user=me&password=[REDACTED:secret-assignment]&ssl=1\nsonar.github.oauth=[REDACTED:secret-assignment] oauth: true\n',
   ],
   // A long literal wrapped onto the next line after a spaced `=`, as Prettier and Java's
   // formatters print it (CRLF too); only a quoted value counts there.

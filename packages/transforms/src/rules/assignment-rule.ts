@@ -2291,9 +2291,12 @@ class AssignmentCandidate implements Candidate {
     return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && this.holdsKeyword(text);
   }
 
-  /** The value of a connection string's key after its `;` (`User ID=sa;Password=…`). */
+  /**
+   * The value of a connection string's key after its `;` (`User ID=sa;Password=…`,
+   * `;Password="…"`) or of a URL query's after `?` or `&` (`?user=me&password=…`).
+   */
   connectionValue(): boolean {
-    return this.nameBefore === 0x3b && this.equals && this.quote === 0;
+    return (this.nameBefore === 0x3b || this.query) && this.equals;
   }
 
   /**

@@ -122,7 +122,7 @@ export const CC_TEST_REPORTER_RULE: MatcherRule = assignmentRule(
  */
 export const PAT_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
   "secret-assignment",
-  [["pat"], ["auth"]],
+  [["pat"], ["auth"], ["oauth"]],
   { vendor: true, wholeWord: true, random: true },
 );
 
