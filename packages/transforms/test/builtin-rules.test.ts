@@ -1903,8 +1903,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
-  // A connection string's placeholders stay.
-  "Server=db;Password=${DB_PASSWORD};Database=x\nServer=db;Password=<password>;Database=x\nServer=db;Password=;Database=x",
+  // A connection string's and a URL query's placeholders stay (the credential's word alone).
+  "Server=db;Password=${DB_PASSWORD};Database=x\nServer=db;Password=<password>;Database=x\nServer=db;Password=;Database=x\nServer=db;Password=password;\nunix://[user@]/path/to/socket.sock?db=0[&password=password]",
   // After a spaced `=` and a line break, code, or a shell's next command, or a blank line.
   'const token =\n  await getToken();\nexport TOKEN=\necho "Hunt3r2Word"\npassword =\n\n"Hunt3r2Word"',
   // Code that names a password (the issue's forms): a CSS selector, Ruby's interpolation (in

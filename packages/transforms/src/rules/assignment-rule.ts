@@ -2281,11 +2281,14 @@ class AssignmentCandidate implements Candidate {
     )
       return true;
     // A CSS selector's id or class names the keyword too (`"#add-password"`). In a connection
-    // string (`…;Password=secret;`) a word is the value, however plain: no code names there.
+    // string or a URL's query (`…;Password=mypassword;`) a word that holds the keyword is the
+    // value (no code names there); the credential's word alone is still a placeholder.
     if (!digit)
       return (
         FILE_NAME.test(text) ||
-        (!this.connectionValue() && this.namesKeyword(text.replace(/^[#.]/, "")))
+        (this.connectionValue()
+          ? CREDENTIAL_WORDS.has(text.toLowerCase())
+          : this.namesKeyword(text.replace(/^[#.]/, "")))
       );
     // A name after the keyword and a blank (`creds creds-name-1:`).
     return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && this.holdsKeyword(text);
