@@ -197,9 +197,9 @@ export function knownValuesFromEnv(
  * `PWD` after another word; two words `API KEY`, `ACCESS KEY`, `PRIVATE KEY`, `AUTH KEY`,
  * `MASTER KEY`, `SIGNING KEY`, `ENCRYPTION KEY`; words split at `_`, `-` and `.`, any case:
  * `GITHUB_TOKEN`, `OPENAI_API_KEY`, `DB_PASSWORD`, `PGPASSWORD`, `MYSQL_PWD`,
- * `npm_config__authtoken`; and `SSHPASS`, `BW_SESSION`, `REDISCLI_AUTH`) and whose value looks like one: 8+ bytes without a blank, not
- * letters alone nor digits alone, not a path, nor a URL without a password, nor a
- * placeholder (`$X`, `${X}`, `<X>`, `%X%`, `***`). A name whose last word says what else it
+ * `npm_config__authtoken`; and `SSHPASS`, `BW_SESSION`, `REDISCLI_AUTH`) and whose value
+ * looks like one: 8+ bytes without a blank, not letters alone nor digits alone, not a path,
+ * nor a URL without a password, nor a placeholder (`$X`, `${X}`, `<X>`, `%X%`, `***`). A name whose last word says what else it
  * holds (`…_TOKEN_FILE`, `_PATH`, `_URL`, `_ENDPOINT`, `_ID`, `_TYPE`, `_TTL`…) is none.
  * Each becomes rule `env:NAME`, as with `--redact-env` (its values found in every encoded
  * form, wherever they appear); a value whose forms do not fit the window is left to the
