@@ -1396,9 +1396,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   // string): the scheme stays; a word, a placeholder or a letters-only run stays.
   [
     "bearer-token",
-    '  - Bearer 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\ncurl -H "Bearer 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b" x\nBearer tokens; Bearer ${TOKEN}; f"Bearer {token}"; Bearer abcdefghijklmnopqrstuvwxyz\n',
+    '  - Bearer 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b\ncurl -H "Bearer 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b" x\nBearer tokens; Bearer ${TOKEN}; f"Bearer {token}"; Bearer abcdefghijklmnopqrstuvwxyz\ncurl -H "Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJl" x\n',
     "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b",
-    '  - Bearer [REDACTED:bearer-token]\ncurl -H "Bearer [REDACTED:bearer-token]" x\nBearer tokens; Bearer ${TOKEN}; f"Bearer {token}"; Bearer abcdefghijklmnopqrstuvwxyz\n',
+    '  - Bearer [REDACTED:bearer-token]\ncurl -H "Bearer [REDACTED:bearer-token]" x\nBearer tokens; Bearer ${TOKEN}; f"Bearer {token}"; Bearer abcdefghijklmnopqrstuvwxyz\ncurl -H "Bearer [REDACTED:jwt]" x\n',
   ],
   // Go's MySQL DSN: the password between the user's `:` and `@tcp(`, the user and address
   // kept; a placeholder, an empty password and a format string stay.

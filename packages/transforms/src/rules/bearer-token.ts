@@ -27,6 +27,8 @@ const SWITCHES = 4;
 const TOKEN68 = byteSet("A-Za-z0-9._~+/=-");
 /** Bytes that end the token (none is in token68). */
 const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
+/** A JSON Web Token's first bytes (`eyJ`, base64 of `{"`). */
+const JWT_START = [0x65, 0x79, 0x4a];
 
 export const BEARER_TOKEN_RULE: MatcherRule = withNotAfter(
   withNotBefore(
@@ -56,6 +58,8 @@ class BearerCandidate implements Candidate {
 
   /** The space after the scheme is read. */
   spaced = false;
+  /** The token's bytes so far are `eyJ`'s first ones. */
+  jwt = true;
 
   constructor(readonly from: number) {}
 
@@ -66,6 +70,11 @@ class BearerCandidate implements Candidate {
     }
     if (TOKEN68[byte] === 1) {
       if (++this.length > MAX_TOKEN) return Verdict.Reject;
+      // A JSON Web Token is the jwt rule's, wherever it stands: not read twice.
+      if (this.jwt) {
+        if (byte !== JWT_START[this.length - 1]) this.jwt = false;
+        else if (this.length === 3) return Verdict.Reject;
+      }
       this.note(byte);
       return Verdict.Hold;
     }
@@ -73,7 +82,8 @@ class BearerCandidate implements Candidate {
   }
 
   skip(input: Uint8Array, start: number, end: number): number {
-    if (!this.spaced) return start;
+    // The first bytes go through `next`, which tells a JSON Web Token's `eyJ`.
+    if (!this.spaced || this.length < 3) return start;
     const stop = Math.min(end, start + (MAX_TOKEN - this.length));
     let i = start;
     for (; i < stop; i++) {
