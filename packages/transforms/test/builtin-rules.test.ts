@@ -1680,6 +1680,14 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "| password | [REDACTED:secret-assignment] |\n│ token          │ [REDACTED:secret-assignment] │\n api_key | [REDACTED:secret-assignment]\n",
   ],
   [
+    // A secret key's name in a table's cell, as after a space (a secret manager's listing,
+    // `doppler secrets`: `│ STRIPE_SECRET_KEY │ … │`).
+    "secret-assignment",
+    "│ STRIPE_SECRET_KEY    │ Vq7pLm2xZ9wR4tW6yZ3a    │\n| secret_key | Vq7pLm2xZ9wR4tW6yZ3a |\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "│ STRIPE_SECRET_KEY    │ [REDACTED:secret-assignment]    │\n| secret_key | [REDACTED:secret-assignment] |\n",
+  ],
+  [
     // HashiCorp's tokens: Consul's and Nomad's `SecretID`, Vault AppRole's `secret_id`, UUIDs.
     "secret-assignment",
     "SecretID:         3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\nSecret ID    = 3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\nsecret_id             3f0c5a8e-9b1d-4c2e-a7f6-0d3b8e1c4a92\n",
@@ -2311,7 +2319,7 @@ const BENIGN = [
   // Spring's `{noop}` with no password after it, or inside a word.
   "the {noop} prefix stores a password as it is: {noop} x{noop}abc",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
-  "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |",
+  "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |\n| SECRET_KEY | cache |\n| secret_key | SecretKeySpec |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
   "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",
   // A session parameter without an id in it.

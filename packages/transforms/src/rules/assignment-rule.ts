@@ -963,9 +963,7 @@ class AssignmentCandidate implements Candidate {
             // `key` does after `secret` (`secret_key X`, `SECRETKEY X`): a vendor's name or a
             // longer name followed by a word is prose or an id.
             this.spaced =
-              ((this.tail === "" || (KEY_TAIL.test(this.tail) && this.keyword() === "secret")) &&
-                !this.mode.vendor &&
-                !this.keyQuoted) ||
+              (this.keywordEndsName() && !this.mode.vendor && !this.keyQuoted) ||
               this.keyLabel ||
               this.uuidOnly;
             // A Go type (`var xToken string = "…"`), or the value itself after a space
@@ -2018,6 +2016,11 @@ class AssignmentCandidate implements Candidate {
     this.semiQuote = false;
   }
 
+  /** The keyword ends the name (`password`, `DB_PASSWORD`), or `key` does after `secret` (`SECRET_KEY`, `secretKey`). */
+  keywordEndsName(): boolean {
+    return this.tail === "" || (KEY_TAIL.test(this.tail) && this.keyword() === "secret");
+  }
+
   /**
    * The name's cell closing in a table's row, after a blank: `|` (in `pending`) or the bytes
    * of `│` (`cell` counting them), then a blank; the value is the next cell's, a token-like
@@ -2030,7 +2033,7 @@ class AssignmentCandidate implements Candidate {
       return Verdict.Hold;
     }
     // The cell is the name's alone, the keyword ending it (a union type's `| …Params |` is code).
-    if (BLANK[byte] !== 1 || this.keyQuoted || this.tail !== "") return Verdict.Reject;
+    if (BLANK[byte] !== 1 || this.keyQuoted || !this.keywordEndsName()) return Verdict.Reject;
     this.cell = 1;
     this.pending = 0;
     this.strict = true;
