@@ -6,7 +6,8 @@
  * get-login-password`, `gh auth token`, `kubectl create token`), a value read out of a
  * Kubernetes Secret by a template (`kubectl get secret db -o jsonpath=…`), a credential's
  * environment variable (`printenv DB_PASSWORD`), a Docker or Kubernetes secret mount
- * (`cat /run/secrets/db`), or a new key (`openssl rand`, `wg genkey`). A capture of one has
+ * (`cat /run/secrets/db`), a cluster's bootstrap token (`kubeadm token create`), or a new key
+ * (`openssl rand`, `wg genkey`, `rails secret`). A capture of one has
  * its stdout redacted line by line whole (`createLineRedactor`): what such a command
  * prints has no shape the rules could know (`hunter2`), and there is nothing else in it.
  *
@@ -71,10 +72,17 @@ const SECRET_COMMANDS: ReadonlyMap<string, readonly SecretVerb[]> = new Map([
   ["heroku", [verb("auth:token")]],
   ["fly", [verb("auth token")]],
   ["flyctl", [verb("auth token")]],
-  // New keys and passwords.
+  // A cluster's bootstrap token (`kubeadm token create`: `abcdef.0123456789abcdef`), Argo
+  // CD's first admin password.
+  ["kubeadm", [verb("token create"), verb("token generate")]],
+  ["argocd", [verb("admin initial-password")]],
+  // New keys and passwords: Rails' `secret`, Laravel's `key:generate --show`.
   ["openssl", [verb("rand")]],
   ["wg", [verb("genkey"), verb("genpsk")]],
   ["pwgen", [verb("")]],
+  ["rails", [verb("secret")]],
+  ["rake", [verb("secret")]],
+  ["php", [verb("artisan key:generate", "--show")]],
 ]);
 
 /** pass's and gopass's verbs besides `show` (a single word that is none is a name to show). */

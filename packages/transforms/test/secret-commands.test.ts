@@ -24,6 +24,10 @@ describe("commands whose output is a secret", () => {
     ["gh", "auth token"],
     ["openssl", "rand -base64 32"],
     ["wg", "genkey"],
+    ["kubeadm", "token create --ttl 2h"],
+    ["argocd", "admin initial-password -n argocd"],
+    ["bin/rails", "secret"],
+    ["php", "artisan key:generate --show"],
     ["docker-credential-pass", "get"],
   ])("%s %s", (command, args) => {
     expect(printsSecret(command, args.split(" "))).toBe(true);
@@ -57,6 +61,9 @@ describe("commands whose output is a secret", () => {
     ["gh", "auth status"],
     ["openssl", "x509 -in cert.pem -noout -text"],
     ["make", "test"],
+    ["kubeadm", "token list"],
+    ["php", "artisan key:generate"],
+    ["bin/rails", "server"],
   ])("not %s %s", (command, args) => {
     expect(printsSecret(command, args.split(" ").filter(Boolean))).toBe(false);
   });
