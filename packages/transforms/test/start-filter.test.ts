@@ -80,6 +80,11 @@ const word = (min: number, max: number) =>
 const bare = (min: number, max: number) =>
   word(min, max).filter((w) => w.trim() === w && w.trim().length > 0);
 
+/** Eight to eleven symbols without whitespace: needles longer than the filter's keys. */
+const unbroken = fc
+  .array(fc.constantFrom("a", "b", "A", "B", "c", "-", "é"), { minLength: 8, maxLength: 11 })
+  .map((cs) => cs.join(""));
+
 /** A matcher that redacts its anchor and the `b`/`B` bytes after it, up to a space. */
 function matcher(name: string, anchors: string[], ignoreCase: boolean): MatcherRule {
   return {
@@ -108,10 +113,14 @@ const arbRules = fc
     folded: fc.array(bare(1, 5), { maxLength: 3 }),
     literals: fc.array(bare(1, 9), { maxLength: 3 }),
     known: fc.array(bare(8, 14), { maxLength: 2 }),
+    // Eight symbols or more, put into the text whole or cut short below.
+    long: fc.array(unbroken, { maxLength: 2 }),
+    longFolded: fc.array(unbroken, { maxLength: 2 }),
   })
-  .map(({ exact, folded, literals, known }) => {
-    const rules: RedactionRule[] = [matcher("ex", exact, false)];
-    if (folded.length > 0) rules.push(matcher("fo", folded, true));
+  .map(({ exact, folded, literals, known, long, longFolded }) => {
+    const rules: RedactionRule[] = [matcher("ex", [...exact, ...long], false)];
+    if (folded.length + longFolded.length > 0)
+      rules.push(matcher("fo", [...folded, ...longFolded], true));
     if (literals.length > 0) rules.push({ kind: "literal", name: "lit", values: literals });
     return { builtins: false, window: 64, rules, knownValues: known, decodeBase64: false };
   });
@@ -142,8 +151,19 @@ describe("start filter: redactor", () => {
       fc.property(
         arbRules,
         word(0, 160),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: 11 }), fc.nat({ max: 160 })), { maxLength: 4 }),
         fc.array(fc.nat({ max: 200 }), { maxLength: 12 }),
-        (options, text, cuts) => {
+        (options, random, inserts, cuts) => {
+          // The longer needles, whole or cut short, put into the text (random text seldom
+          // holds eight symbols of one).
+          const longer = options.rules.flatMap((r) => (r.kind === "matcher" ? r.anchors : []));
+          const pieces = longer.filter((a) => a.length >= 8);
+          let text = random;
+          for (const [which, keep, at] of inserts)
+            if (pieces.length > 0) {
+              const piece = pieces[which % pieces.length]!;
+              text = text.slice(0, at) + piece.slice(0, Math.max(4, keep)) + text.slice(at);
+            }
           const { decodeBase64: _, ...redaction } = options;
           const compiled = compileRedaction(redaction);
           const input = Buffer.from(text, "utf8");
@@ -178,6 +198,13 @@ describe("start filter: redactor", () => {
       "%2",
       "\\u002",
       "s.0123456789abcdefABCDEFGH",
+      // Longer needles read ahead for, and words that begin as they do.
+      "contentful",
+      "content",
+      "SOURCEGRAPH",
+      "sources",
+      "requirepass ",
+      "require",
       " ",
       "\n",
     ];
