@@ -1,5 +1,15 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+// Every temporary directory a run makes (roots, sockets, mounts, bundles: `os.tmpdir()` in
+// the test workers and in every process they start) goes under one directory of the run's,
+// removed when the run ends: a full run used to leave about a thousand behind in /tmp.
+const runTemp = mkdtempSync(path.join(tmpdir(), "spool-test-run-"));
+process.env.TMPDIR = runTemp;
+process.once("exit", () => rmSync(runTemp, { recursive: true, force: true, maxRetries: 2 }));
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/`, import.meta.url));
 
