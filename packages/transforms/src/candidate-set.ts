@@ -447,8 +447,47 @@ export function byteBefore(input: Pick<InputRing, "byteAt">, at: number): number
     }
     return code < 0x80 ? code : 0x20;
   }
+  // A terminal's escape sequence (a colour, `ESC[32m`), raw or written as a string's escape
+  // (`\u001b[32m` in JSON, `\x1b[…`, `\033[…`, `\e[…`): it ends at a letter, but reads as
+  // the control it is.
+  if (b >= 0x40 && b <= 0x7e && csiEndsAt(input, at)) return 0x1b;
   return b;
 }
+
+/**
+ * True when `input[.. at)` ends with a CSI escape sequence (its introducer, `[`, parameter
+ * and intermediate bytes, and the final byte at `at - 1`), read no further back than
+ * {@link NAME_LOOKBEHIND} bytes (a 24-bit colour, `\u001b[38;2;255;255;255m`, fits).
+ */
+function csiEndsAt(input: Pick<InputRing, "byteAt">, at: number): boolean {
+  const floor = Math.max(0, at - NAME_LOOKBEHIND);
+  let p = at - 2;
+  while (p > floor) {
+    const c = input.byteAt(p);
+    if (c < 0x20 || c > 0x3f) break;
+    p--;
+  }
+  if (p <= floor || input.byteAt(p) !== 0x5b) return false;
+  if (input.byteAt(p - 1) === 0x1b) return true;
+  return CSI_INTRODUCERS.some((form) => {
+    const from = p - form.length;
+    if (from < floor) return false;
+    for (let i = 0; i < form.length; i++) if (input.byteAt(from + i) !== form[i]) return false;
+    return true;
+  });
+}
+
+/** ESC as strings write it before a CSI's `[`: JSON's, C's and Python's, octal, bash's `$'\e'`. */
+const CSI_INTRODUCERS = [
+  "\\u001b",
+  "\\u001B",
+  "\\x1b",
+  "\\x1B",
+  "\\033",
+  "\\e",
+  "\\u{1b}",
+  "\\u{1B}",
+].map((form) => Buffer.from(form, "latin1"));
 
 /**
  * False when {@link byteBefore} reads a letter or a digit whatever precedes the two bytes
@@ -458,6 +497,9 @@ export function byteBefore(input: Pick<InputRing, "byteAt">, at: number): number
 export function mayReadNonAlnum(earlier: number, last: number): boolean {
   if (ALNUM[last] === 0) return true;
   if (earlier === BACKSLASH && CONTROL_ESCAPES[last] !== 0) return true;
+  // An escape sequence's final byte after a parameter or its `[` (`ESC[32m`, `ESC[m`).
+  if (last >= 0x40 && last <= 0x7e && ((earlier >= 0x20 && earlier <= 0x3f) || earlier === 0x5b))
+    return true;
   // Percent-encoding and `\uXXXX` end in two hex digits.
   return HEX_VALUE[earlier]! >= 0 && HEX_VALUE[last]! >= 0;
 }

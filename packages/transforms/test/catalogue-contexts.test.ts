@@ -1,7 +1,8 @@
 /**
  * Every catalogue entry's example in every context the redactor reads through (contexts are
  * views, not special cases): as written, alone on a line, after a keyword with `=`, `:` or
- * a space, inside a JSON or C string after each escape, percent-encoded (lax and strict)
+ * a space, inside a JSON or C string after each escape (a terminal colour's too), after a
+ * terminal colour, percent-encoded (lax and strict)
  * and base64-wrapped; each split at every chunk boundary. And each entry's near misses: it
  * does not fire on a body one byte short of `minBody` or one past `maxBody`.
  */
@@ -23,7 +24,8 @@ const strict = (text: string) =>
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
   );
 const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
-const ESCAPES = ["\\n", "\\t", "\\r", '\\"', "\\\\", "\\/", "\\u0022"];
+// A terminal's colour, escaped as JSON writes its ESC, ends at a letter (`\u001b[32m`).
+const ESCAPES = ["\\n", "\\t", "\\r", '\\"', "\\\\", "\\/", "\\u0022", "\\u001b[1;32m"];
 
 interface Context {
   readonly name: string;
@@ -50,6 +52,7 @@ const CONTEXTS: readonly Context[] = [
     }),
   ),
   { name: "in a C string", wrap: (t) => `printf("x\\n${t}\\n");\n`, encode: same },
+  { name: "after a terminal colour", wrap: (t) => `\x1b[32m${t}\x1b[0m done\n`, encode: same },
   {
     name: "percent-encoded (lax)",
     wrap: (t) => `GET /cb?code=1&t=${encodeURI(t)}&x=2 HTTP/1.1\n`,

@@ -31,6 +31,40 @@ describe("the byte before a word, as the filter sees it", () => {
   });
 });
 
+describe("the byte before a word after a terminal's escape sequence", () => {
+  const before = (text: string) => {
+    const bytes = Buffer.from(text, "latin1");
+    return byteBefore({ byteAt: (i) => bytes[i]! }, bytes.length);
+  };
+
+  it("reads the sequence as its ESC, raw or as a string writes it", () => {
+    for (const esc of ["\x1b", "\\u001b", "\\u001B", "\\x1b", "\\033", "\\e", "\\u{1b}"])
+      for (const sequence of ["[m", "[0m", "[1;32m", "[38;2;255;255;255m", "[2K"])
+        expect(before(`log ${esc}${sequence}`)).toBe(0x1b);
+    // No introducer, or one too far back to read: the letter.
+    expect(before("[32m")).toBe(0x6d);
+    expect(before("x\\u001c[32m")).toBe(0x6d);
+    expect(before(`\\u001b[${"1;".repeat(12)}m`)).toBe(0x6d);
+  });
+
+  it("is one the filter stops for, from the two bytes before a two-byte needle", () => {
+    const introducer = fc.constantFrom("\x1b", "\\u001b", "\\x1B", "\\033", "\\e", "\\u{1b}", "x");
+    const parameters = fc
+      .array(fc.constantFrom(..."0123456789;:<=>? !/".split("")), { maxLength: 12 })
+      .map((cs) => cs.join(""));
+    const final = fc.integer({ min: 0x40, max: 0x7e }).map((c) => String.fromCharCode(c));
+    fc.assert(
+      fc.property(fc.string({ maxLength: 4 }), introducer, parameters, final, (lead, esc, p, f) => {
+        const text = Buffer.from(`${lead}${esc}[${p}${f}`, "latin1");
+        const read = byteBefore({ byteAt: (i) => text[i]! }, text.length);
+        if (!/[A-Za-z0-9]/.test(String.fromCharCode(read)))
+          expect(mayReadNonAlnum(text[text.length - 2]!, text[text.length - 1]!)).toBe(true);
+      }),
+      { numRuns: 5_000 },
+    );
+  });
+});
+
 describe("start filter tables", () => {
   const needle = (text: string, anchor = 0) => ({ bytes: Buffer.from(text), literal: -1, anchor });
 
