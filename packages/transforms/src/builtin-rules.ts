@@ -32,6 +32,7 @@ import { NETWORK_CONFIG_RULE } from "./rules/network-config.js";
 import { ORACLE_THIN_RULE } from "./rules/oracle-thin.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import { PGPASS_RULE } from "./rules/pgpass.js";
+import { PIPED_PASSWORD_RULE } from "./rules/piped-password.js";
 import {
   ELASTIC_PASSWORD_RULE,
   JENKINS_PASSWORD_RULE,
@@ -110,6 +111,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   ESCAPED_QUOTE_ASSIGNMENT_RULE,
   BASIC_AUTH_FLAG_RULE,
   COMMAND_FLAG_RULE,
+  PIPED_PASSWORD_RULE,
   VENDOR_ASSIGNMENT_RULE,
   SONAR_LOGIN_RULE,
   CC_TEST_REPORTER_RULE,

@@ -1680,6 +1680,14 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "| password | [REDACTED:secret-assignment] |\n│ token          │ [REDACTED:secret-assignment] │\n api_key | [REDACTED:secret-assignment]\n",
   ],
   [
+    // A password piped to a command that reads it from its standard input: a registry's
+    // login, sudo's own, chpasswd's `user:password` (after the colon), printf's `%s`.
+    "piped-password",
+    "+ echo 'Vq7pLm2x!Z9w' | docker login -u me --password-stdin ghcr.io\necho Vq7pLm2x!Z9w | sudo -S apt-get update\necho \"deploy:Vq7pLm2x!Z9w\" | chpasswd\nprintf '%s\\n' Vq7pLm2x!Z9w | gcloud secrets create db --data-file=-\n",
+    "Vq7pLm2x!Z9w",
+    "+ echo '[REDACTED:piped-password]' | docker login -u me --password-stdin ghcr.io\necho [REDACTED:piped-password] | sudo -S apt-get update\necho \"deploy:[REDACTED:piped-password]\" | chpasswd\nprintf '%s\\n' [REDACTED:piped-password] | gcloud secrets create db --data-file=-\n",
+  ],
+  [
     // A secret key's name in a table's cell, as after a space (a secret manager's listing,
     // `doppler secrets`: `│ STRIPE_SECRET_KEY │ … │`).
     "secret-assignment",
@@ -2319,6 +2327,9 @@ const BENIGN = [
   // Spring's `{noop}` with no password after it, or inside a word.
   "the {noop} prefix stores a password as it is: {noop} x{noop}abc",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
+  // A value piped to a command that does not read a password, a variable, a placeholder,
+  // `||`, words after the value.
+  "echo 'Vq7pLm2x!Z9w' | base64\necho \"$REGISTRY_PASSWORD\" | docker login --password-stdin\necho PASSWORD | docker login --password-stdin\necho 'Vq7pLm2x!Z9w' || sudo -S true\necho build done | sudo tee /x\nmyecho 'Vq7pLm2x!Z9w' | kinit",
   "cat password | sha256sum | tee x\necho $password | base64 | x\n| password | yes |\n| api_key | Your key | x |\n| SECRET_KEY | cache |\n| secret_key | SecretKeySpec |",
   "type Input = Token | Uint8Array | string;\nalgorithm: AesKeyGenParams | HmacKeyGenParams | Pbkdf2Params,",
   "password set to expire in 30 days\npassword was changed to meet policy\ntoken has been set to default",

@@ -1,0 +1,341 @@
+/**
+ * A password written into a pipe to a command that reads it from its standard input, in a
+ * command line the output shows (a shell trace, a CI log that echoes its commands, a
+ * script): `echo 'hunter2' | docker login -u me --password-stdin`, `echo hunter2 | sudo -S
+ * apt-get …`, `echo 'deploy:hunter2' | chpasswd`, `printf '%s' hunter2 | gcloud secrets
+ * create db --data-file=-`. The value is the secret only because of what reads it, so the
+ * rule starts at `echo` or `printf` (a word of its own, a blank after it), reads the
+ * value (quoted or not, after `echo`'s flags or `printf`'s `%s` format), a `|`, and the
+ * command after it to its end (a line end, `;`, `&`, `|`, `)`, a backtick, a string's `"`
+ * or escaped line end), and redacts the value when that command is one of these:
+ *
+ * - any command with `--password-stdin` (`docker`, `podman`, `helm registry`, `oras`,
+ *   `skopeo`, `buildah`, `cosign` … `login`);
+ * - `sudo -S` (`--stdin`): sudo's own password;
+ * - `chpasswd` (`user:password`: the part after the colon), `passwd --stdin`, `kinit`,
+ *   `htpasswd -i`, `smbpasswd -s`;
+ * - `gh auth login --with-token`, `gh secret set`, `vault login -`, `docker|podman secret
+ *   create NAME -`, `gcloud secrets create|versions add … --data-file=-`, `wrangler secret
+ *   put`, `vercel env add`, `pass|gopass insert -e|-m`, `openssl … -pass* stdin`;
+ *
+ * each also after `sudo` and its options. A value that is a variable or a substitution
+ * (`"$PASSWORD"`, `$(op read …)`, a backtick) or a placeholder (`%s`, `***`) stays.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("+ echo 'Xk29vLq7Tz' | docker login -u me --password-stdin ghcr.io\n");
+ * // "+ echo '[REDACTED:piped-password]' | docker login -u me --password-stdin ghcr.io\n"
+ * ```
+ */
+import { placeholderValue } from "../command-flags.js";
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { BLANK, byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
+import { withNotAfter, withNotBefore } from "./not-before.js";
+
+/** Most bytes of the value. */
+const MAX_VALUE = 256;
+/** Most bytes read after `echo`/`printf` in all (the value, the pipe, the command). */
+const MAX_LINE = 1024;
+const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+const PIPE = 0x7c;
+/** Bytes that end the command after the pipe (a `"` ends the string the line stands in). */
+const ENDS_COMMAND = byteSet('\r\n;&|`)"');
+/** After a backslash: a string's escaped line end or tab, which ends the command too. */
+const ESCAPED_BREAK = byteSet("nrt");
+/** Bytes that end an unquoted word. */
+const ENDS_WORD = byteSet(" \t\r\n;&|`)");
+/** A value that is none: a variable, a substitution, a format's conversion, no letter or digit. */
+const NO_VALUE = /[$`]|^%[-+ #0]*\d*[sdqvxX]$|^[^A-Za-z0-9]*$/;
+/** `echo`'s own flags. */
+const ECHO_FLAG = /^-[neE]{1,3}$/;
+/** Bytes of a name that `echo` or `printf` would be the end of (`$echo`, `my_echo`, `.echo`). */
+const NAME = byteSet("A-Za-z0-9_.$-");
+
+/** Where a candidate stands after its anchor. */
+const Part = {
+  /** Blanks before the next word (the value, or `echo`'s flags and `printf`'s format). */
+  Gap: 0,
+  /** An unquoted word's bytes. */
+  Word: 1,
+  /** A quoted word's bytes (`'…'`, `"…"`, or `\"…\"` inside a JSON string). */
+  Quoted: 2,
+  /** After a word: blanks, then (after the value) the `|`. */
+  After: 3,
+  /** Just after the `|`: a second one is `||` (or). */
+  Piped: 4,
+  /** The command after the pipe, to its end. */
+  Command: 5,
+} as const;
+type Part = (typeof Part)[keyof typeof Part];
+
+class PipedPasswordCandidate implements Candidate {
+  from: number;
+  to: number | undefined = undefined;
+  private here: number;
+  private part: Part = Part.Gap;
+  /** The word's first byte after its quote (from the anchor's start) and its quote. */
+  private wordFrom = 0;
+  private quote = 0;
+  /** The quote is escaped (`\"…\"`, in a JSON string); the last byte was a backslash. */
+  private escaped = false;
+  private slash = false;
+  private word = "";
+  /** `printf`'s format was read; the value's text and end; inside a `"…"` of the command. */
+  private formatRead = false;
+  private value = "";
+  private valueTo = 0;
+  private command = "";
+  private inQuote = false;
+
+  constructor(
+    length: number,
+    private readonly printf: boolean,
+  ) {
+    this.from = length;
+    this.here = length - 1;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (here >= MAX_LINE) return Verdict.Reject;
+    switch (this.part) {
+      case Part.Gap:
+        if (BLANK[byte] === 1) return Verdict.Hold;
+        if (here === this.from) return Verdict.Reject; // a blank must follow the name
+        return this.startWord(byte, here);
+      case Part.Word:
+        if (ENDS_WORD[byte] !== 1) return this.add(byte, here);
+        return this.wordEnd(here) ? this.afterWord(byte) : Verdict.Reject;
+      case Part.Quoted:
+        return this.quotedByte(byte, here);
+      case Part.After:
+        return this.afterWord(byte);
+      case Part.Piped:
+        if (byte === PIPE) return Verdict.Reject;
+        this.part = Part.Command;
+        return this.commandByte(byte);
+      default:
+        return this.commandByte(byte);
+    }
+  }
+
+  end(): Verdict {
+    return this.part === Part.Command ? this.decide() : Verdict.Reject;
+  }
+
+  private startWord(byte: number, here: number): Verdict {
+    this.word = "";
+    this.quote = byte === QUOTE || byte === APOSTROPHE ? byte : 0;
+    // `\"` opens a word quoted inside a JSON string (the quote is checked next).
+    this.escaped = this.slash = byte === BACKSLASH;
+    this.part = this.quote === 0 && !this.escaped ? Part.Word : Part.Quoted;
+    this.wordFrom = this.part === Part.Word ? here : here + 1;
+    return this.part === Part.Word ? this.add(byte, here) : Verdict.Hold;
+  }
+
+  private add(byte: number, here: number): Verdict {
+    if (here - this.wordFrom >= MAX_VALUE) return Verdict.Reject;
+    this.word += String.fromCharCode(byte);
+    return Verdict.Hold;
+  }
+
+  private quotedByte(byte: number, here: number): Verdict {
+    if (byte === 0x0a || byte === 0x0d) return Verdict.Reject;
+    const slash = this.slash;
+    this.slash = false;
+    if (this.escaped && this.quote === 0) {
+      if (byte !== QUOTE) return Verdict.Reject; // another escape starts no value
+      this.quote = QUOTE;
+      this.wordFrom = here + 1;
+      return Verdict.Hold;
+    }
+    if (byte === BACKSLASH && this.quote !== APOSTROPHE && !slash) {
+      this.slash = true;
+      return Verdict.Hold;
+    }
+    if (this.escaped ? slash && byte === QUOTE : !slash && byte === this.quote) {
+      if (!this.wordEnd(this.escaped ? here - 1 : here)) return Verdict.Reject;
+      this.part = Part.After;
+      return Verdict.Hold;
+    }
+    if (slash) this.add(BACKSLASH, here);
+    return this.add(byte, here);
+  }
+
+  /** A word ended before `to`: a flag or a format goes by; false when it is no value. */
+  private wordEnd(to: number): boolean {
+    const role = wordRole(this.word, this.quote !== 0, this.printf && !this.formatRead);
+    if (role === null) return false;
+    if (role === "format") this.formatRead = true;
+    if (role === "value") {
+      this.value = this.word;
+      this.from = this.wordFrom;
+      this.valueTo = to;
+    }
+    this.part = Part.After;
+    return true;
+  }
+
+  /** A byte after a word: blanks, then (after the value) the `|`. */
+  private afterWord(byte: number): Verdict {
+    const value = this.value !== "";
+    if (BLANK[byte] === 1) {
+      this.part = value ? Part.After : Part.Gap;
+      return Verdict.Hold;
+    }
+    if (byte !== PIPE || !value) return Verdict.Reject;
+    this.part = Part.Piped;
+    return Verdict.Hold;
+  }
+
+  /** The command's byte; a `"` after a blank or `=` opens a word, another ends a string. */
+  private commandByte(byte: number): Verdict {
+    const slash = this.slash;
+    this.slash = false;
+    if (slash && ESCAPED_BREAK[byte] === 1) return this.decide();
+    if (!slash && byte === BACKSLASH) {
+      this.slash = true;
+      return Verdict.Hold;
+    }
+    if (!slash && byte === QUOTE) {
+      const last = this.command.charCodeAt(this.command.length - 1);
+      if (this.inQuote || BLANK[last] === 1 || last === 0x3d) {
+        this.inQuote = !this.inQuote;
+        return Verdict.Hold;
+      }
+    }
+    if (!slash && !this.inQuote && ENDS_COMMAND[byte] === 1) return this.decide();
+    this.command += String.fromCharCode(byte);
+    return Verdict.Hold;
+  }
+
+  private decide(): Verdict {
+    const at = secretStart(this.value, readsFromStdin(this.command));
+    if (at < 0) return Verdict.Reject;
+    this.from += at;
+    this.to = this.valueTo;
+    return Verdict.Close;
+  }
+}
+
+/**
+ * What a word after `echo`/`printf` is: `echo`'s flag or `printf`'s format (`format`: one
+ * is still expected), both passed by, or the value; null when it is no value.
+ */
+function wordRole(
+  word: string,
+  quoted: boolean,
+  format: boolean,
+): "skip" | "format" | "value" | null {
+  if (!quoted && ECHO_FLAG.test(word)) return "skip";
+  // Only a format that prints the value as it is (`%s`, `%s\n`).
+  if (format && word.includes("%")) return /^%s(?:\\n)?$/.test(word) ? "format" : null;
+  return NO_VALUE.test(word) || placeholderValue(word, [0, word.length]) ? null : "value";
+}
+
+/** Where the secret starts in `value` for a command that reads it so, or -1. */
+function secretStart(value: string, reads: "whole" | "after-colon" | null): number {
+  if (reads === "whole") return 0;
+  if (reads === null) return -1;
+  const colon = value.indexOf(":");
+  return colon < 0 || colon === value.length - 1 ? -1 : colon + 1;
+}
+
+/** Commands after `sudo`'s options: the command's words. */
+function afterSudo(words: readonly string[]): {
+  readonly sudoStdin: boolean;
+  readonly rest: string[];
+} {
+  if (words[0] !== "sudo") return { sudoStdin: false, rest: [...words] };
+  let i = 1;
+  let stdin = false;
+  while (i < words.length && words[i]!.startsWith("-")) {
+    const flag = words[i]!;
+    if (flag === "--stdin" || /^-[A-Za-z]*S/.test(flag)) stdin = true;
+    // Options that take a word (`-u deploy`, `-g staff`).
+    if (/^-[A-Za-z]*[ugCDhpRrTt]$/.test(flag)) i++;
+    i++;
+  }
+  return { sudoStdin: stdin, rest: words.slice(i) };
+}
+
+/**
+ * What the command (the text after the pipe) reads from its standard input: a secret
+ * whole, the part after a colon (`chpasswd`'s `user:password`), or nothing known (null).
+ */
+export function readsFromStdin(command: string): "whole" | "after-colon" | null {
+  const words = command
+    .trim()
+    .split(/[ \t]+/)
+    .map((w) => w.replace(/["']/g, ""));
+  const { sudoStdin, rest } = afterSudo(words);
+  if (sudoStdin) return "whole";
+  const name = (rest[0] ?? "").slice((rest[0] ?? "").lastIndexOf("/") + 1);
+  const has = (word: string) => rest.includes(word);
+  const flag = (letter: string) =>
+    rest.some((w) => new RegExp(`^-[A-Za-z]*${letter}[A-Za-z]*$`).test(w));
+  if (rest.some((w) => w === "--password-stdin" || w.startsWith("--password-stdin=")))
+    return "whole";
+  switch (name) {
+    case "chpasswd":
+      return "after-colon";
+    case "passwd":
+      return has("--stdin") ? "whole" : null;
+    case "kinit":
+      return "whole";
+    case "htpasswd":
+      return flag("i") ? "whole" : null;
+    case "smbpasswd":
+      return flag("s") ? "whole" : null;
+    case "gh":
+      return (has("auth") && has("login") && has("--with-token")) || (has("secret") && has("set"))
+        ? "whole"
+        : null;
+    case "vault":
+      return has("login") && has("-") ? "whole" : null;
+    case "docker":
+    case "podman":
+      return has("secret") && has("create") && rest[rest.length - 1] === "-" ? "whole" : null;
+    case "gcloud":
+      return has("secrets") && has("--data-file=-") ? "whole" : null;
+    case "wrangler":
+      return has("secret") && has("put") ? "whole" : null;
+    case "vercel":
+      return has("env") && has("add") ? "whole" : null;
+    case "pass":
+    case "gopass":
+      return has("insert") && rest.some((w) => /^(?:-[em]|--echo|--multiline)$/.test(w))
+        ? "whole"
+        : null;
+    case "openssl":
+      return rest.some((w, i) => /^-pass(?:in|out)?$/.test(w) && rest[i + 1] === "stdin")
+        ? "whole"
+        : null;
+    default:
+      return null;
+  }
+}
+
+export const PIPED_PASSWORD_RULE: MatcherRule = withNotAfter(
+  withNotBefore(
+    {
+      kind: "matcher",
+      name: "piped-password",
+      anchors: ["echo", "printf"],
+      maxLength: MAX_LINE + 8,
+      start(match): Candidate | undefined {
+        if (match.before >= 0 && NAME[match.before] === 1) return undefined;
+        return new PipedPasswordCandidate(match.length, match.anchor === "printf");
+      },
+    },
+    NAME,
+  ),
+  // A blank after the name.
+  BLANK.map((b) => 1 - b),
+);
+
+keepShape(new PipedPasswordCandidate(4, false));
