@@ -86,7 +86,26 @@ interface CommandSecrets {
     readonly pairs?: boolean;
     readonly min?: number;
   };
+  /**
+   * After one of `verbs`, the first positional word names a setting: where one of `keys`
+   * matches it, the positional at that key's place (1: the word after the name) is a
+   * secret (`aws configure set aws_secret_access_key X`, `npm config set
+   * //registry.npmjs.org/:_authToken X`, `poetry config http-basic.repo user X`); a name
+   * written `NAME=VALUE` holds it.
+   */
+  readonly configKey?: {
+    readonly verbs: readonly string[];
+    readonly keys: readonly (readonly [RegExp, number])[];
+  };
 }
+
+/** npm's, pnpm's and Yarn's registry credentials (`//host/:_authToken`, Yarn's `npmAuthToken`). */
+const NPM_CONFIG: CommandSecrets = {
+  configKey: {
+    verbs: ["set"],
+    keys: [[/(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)$/, 1]],
+  },
+};
 
 const MYSQL: CommandSecrets = { attached: "-p" };
 const DASH_P: CommandSecrets = { next: ["-p", "--password"] };
@@ -187,6 +206,44 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   // A new secret's value on the command line: Kubernetes' literals, GitHub CLI's body.
   ["kubectl", { keyValue: { after: "secret", flag: "--from-literal=" } }],
   ["gh", { after: "secret", next: ["--body", "-b"] }],
+  // Settings that hold a credential: AWS's keys, a registry's token, Poetry's and Composer's
+  // repository credentials, a .NET project's user secrets (every one), crates.io's token.
+  [
+    "aws",
+    {
+      configKey: {
+        verbs: ["set"],
+        keys: [[/(?:^|\.)aws_(?:secret_access_key|session_token)$/, 1]],
+      },
+    },
+  ],
+  ...["npm", "pnpm", "yarn"].map((name) => [name, NPM_CONFIG] as const),
+  [
+    "poetry",
+    {
+      configKey: {
+        verbs: ["config"],
+        keys: [
+          [/^pypi-token\./, 1],
+          [/^http-basic\./, 2],
+        ],
+      },
+    },
+  ],
+  [
+    "composer",
+    {
+      configKey: {
+        verbs: ["config"],
+        keys: [
+          [/^(?:github-oauth|gitlab-oauth|gitlab-token|bitbucket-oauth|bearer)\./, 1],
+          [/^http-basic\./, 2],
+        ],
+      },
+    },
+  ],
+  ["dotnet", { after: "user-secrets", configKey: { verbs: ["set"], keys: [[/^/, 1]] } }],
+  ["cargo", { verbPositional: { verbs: ["login"], index: 0, min: 16 } }],
   ...["sqlplus", "expdp", "impdp", "dgmgrl"].map((name) => [name, { slashLogin: true }] as const),
 ]);
 
@@ -224,6 +281,8 @@ export interface CommandScan {
   keyValues: boolean;
   /** Positional words read since one of the command's `verbPositional` verbs, or -1. */
   afterVerb: number;
+  /** The positional (counted as `afterVerb`) holding the setting's secret (`configKey`), or -1. */
+  settingAt: number;
   /** Where the secret {@link secretIn} found last ends in its word (`user/pw@db`), or -1: its end. */
   stop: number;
 }
@@ -295,6 +354,7 @@ export function newCommandScan(): CommandScan {
     net: null,
     keyValues: false,
     afterVerb: -1,
+    settingAt: -1,
     slashLogin: false,
     stop: -1,
   };
@@ -332,6 +392,7 @@ export function secretIn(word: string, scan: CommandScan): number {
     scan.net = command.name === "net" ? { verb: null, positionals: 0, share: false } : null;
     scan.keyValues = false;
     scan.afterVerb = command.secrets.verbPositional?.verbs.length === 0 ? 0 : -1;
+    scan.settingAt = -1;
     scan.slashLogin = command.secrets.slashLogin === true;
     return -1;
   }
@@ -387,6 +448,7 @@ function commandFlag(word: string, scan: CommandScan): number {
   }
   if (secrets.verbPositional !== undefined)
     return verbPositional(word, secrets.verbPositional, scan);
+  if (secrets.configKey !== undefined) return configWord(word, secrets.configKey, scan);
   if (scan.net !== null) return netWord(word, scan.net);
   if (scan.slashLogin) return slashLogin(word, scan);
   return scan.htpasswd === null ? -1 : htpasswdWord(word, scan.htpasswd);
@@ -404,6 +466,30 @@ function verbPositional(
     return -1;
   }
   return scan.afterVerb++ === rule.index && word.length >= (rule.min ?? 0) ? 0 : -1;
+}
+
+const LOWERCASE_WORDS = /^["']?[a-z]+(?:[_-][a-z]+)*["']?$/;
+
+/** A setting's name or value after the command's verb (see `configKey`): 0 for its secret, else -1. */
+function configWord(
+  word: string,
+  rule: NonNullable<CommandSecrets["configKey"]>,
+  scan: CommandScan,
+): number {
+  if (word.startsWith("-")) return -1;
+  if (scan.afterVerb < 0) {
+    if (rule.verbs.includes(word)) scan.afterVerb = 0;
+    return -1;
+  }
+  const at = scan.afterVerb++;
+  // A value of lowercase words is documentation's (`aws configure set
+  // aws_secret_access_key default_secret_key`): tokens and keys have digits.
+  if (at > 0) return at === scan.settingAt && !LOWERCASE_WORDS.test(word) ? 0 : -1;
+  const equals = word.indexOf("=");
+  const name = equals < 0 ? word : word.slice(0, equals);
+  scan.settingAt = rule.keys.find(([key]) => key.test(name))?.[1] ?? -1;
+  // `npm config set //host/:_authToken=X`: the value in the name's word.
+  return equals > 0 && scan.settingAt === 1 && equals < word.length - 1 ? equals + 1 : -1;
 }
 
 /** A `user:password` flag's word (see `userColon`): the password's offset, else -1. */

@@ -1680,6 +1680,14 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "| password | [REDACTED:secret-assignment] |\n│ token          │ [REDACTED:secret-assignment] │\n api_key | [REDACTED:secret-assignment]\n",
   ],
   [
+    // A setting that holds a credential, set on a command line (AWS's keys, a registry's
+    // token, a .NET project's user secret).
+    "command-flag",
+    '+ aws configure set aws_secret_access_key Vq7pLm2x!Z9w\nnpm config set //registry.npmjs.org/:_authToken Vq7pLm2x!Z9w\ndotnet user-secrets set "Api:Key" "Vq7pLm2x!Z9w"\n',
+    "Vq7pLm2x!Z9w",
+    '+ aws configure set aws_secret_access_key [REDACTED:command-flag]\nnpm config set //registry.npmjs.org/:_authToken [REDACTED:command-flag]\ndotnet user-secrets set "Api:Key" "[REDACTED:command-flag]"\n',
+  ],
+  [
     // A password piped to a command that reads it from its standard input: a registry's
     // login, sudo's own, chpasswd's `user:password` (after the colon), printf's `%s`.
     "piped-password",

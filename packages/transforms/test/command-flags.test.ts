@@ -43,6 +43,25 @@ describe("redactCommandFlags", () => {
     ["mc alias set s3 https://s3.io AKID Hunter2x", `mc alias set s3 https://s3.io AKID ${M}`],
     ["wandb login --relogin 0a1b2c3d4e", `wandb login --relogin ${M}`],
     ["rclone obscure Hunter2x", `rclone obscure ${M}`],
+    // A setting that holds a credential: its value (also `NAME=VALUE`).
+    [
+      "aws configure set aws_secret_access_key Hunter2x",
+      `aws configure set aws_secret_access_key ${M}`,
+    ],
+    [
+      "aws configure set p.aws_session_token Hunter2x",
+      `aws configure set p.aws_session_token ${M}`,
+    ],
+    ["npm config set //r.io/:_authToken Hunter2x", `npm config set //r.io/:_authToken ${M}`],
+    ["npm config set //r.io/:_authToken=Hunter2x", `npm config set //r.io/:_authToken=${M}`],
+    ["yarn config set npmAuthToken Hunter2x", `yarn config set npmAuthToken ${M}`],
+    ["poetry config http-basic.repo me Hunter2x", `poetry config http-basic.repo me ${M}`],
+    [
+      "composer config -g github-oauth.github.com Hunter2x",
+      `composer config -g github-oauth.github.com ${M}`,
+    ],
+    ['dotnet user-secrets set "Api:Key" "Hunter2x"', `dotnet user-secrets set "Api:Key" "${M}"`],
+    ["cargo login cioHunter2xHunter2x", `cargo login ${M}`],
     ["vault login 0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d", `vault login ${M}`],
     ["vault login -method=userpass username=me", "vault login -method=userpass username=me"],
     ["vault login root", "vault login root"],
@@ -140,6 +159,13 @@ describe("redactCommandFlags", () => {
       // A configmap's literals and another gh command's body are no secrets.
       "kubectl create configmap cfg --from-literal=LOG_LEVEL=debug",
       "gh pr create --title t --body text",
+      // Settings that hold no credential; `set` before another command's words.
+      "aws configure set region eu-west-1",
+      "aws configure set aws_secret_access_key default_secret_key",
+      "npm config set registry https://registry.npmjs.org/",
+      "poetry config virtualenvs.in-project true",
+      "dotnet nuget set x Hunter2x",
+      "cargo login",
     ]) {
       expect(redactCommandFlags(label)).toBe(label);
     }

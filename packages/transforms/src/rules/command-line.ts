@@ -50,7 +50,11 @@ const APOSTROPHE = 0x27;
  * everywhere), `net` in the cases Windows users write it, and Windows' own commands in
  * capitals too (its shell ignores case: `PSEXEC \\host -p …`).
  */
-const WITH_VERB = new Set(["net", "gh", "oc", "cf", "mc", "http", "https", "xh", "xhs"]);
+const WITH_VERB = new Set([
+  ..."net gh oc cf mc http https xh xhs".split(" "),
+  // Package managers' and clouds' names are everywhere; their settings' verbs are not.
+  ..."aws npm pnpm yarn poetry composer dotnet cargo".split(" "),
+]);
 const ANCHORS = [
   ...COMMAND_NAMES.filter((name) => !WITH_VERB.has(name)),
   "PsExec",
@@ -64,6 +68,16 @@ const ANCHORS = [
   "cf login",
   "mc alias",
   "mc config",
+  "aws configure set",
+  "npm config set",
+  "npm set",
+  "pnpm config set",
+  "yarn config set",
+  "poetry config",
+  "composer config",
+  "composer global config",
+  "dotnet user-secrets",
+  "cargo login",
   // HTTPie's and xh's names only before a flag (a URL's scheme starts with them).
   "http -",
   "https -",
