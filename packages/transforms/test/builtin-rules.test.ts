@@ -1680,6 +1680,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "| password | [REDACTED:secret-assignment] |\n│ token          │ [REDACTED:secret-assignment] │\n api_key | [REDACTED:secret-assignment]\n",
   ],
   [
+    // PHP's `print_r` of an array: the name alone in brackets, then `=>` and the value.
+    "secret-assignment",
+    "Array\n(\n    [host] => db\n    [password] => Vq7pLm2x!Z9w\n    [api_key] => Vq7pLm2x!Z9w\n)\n",
+    "Vq7pLm2x!Z9w",
+    "Array\n(\n    [host] => db\n    [password] => [REDACTED:secret-assignment]\n    [api_key] => [REDACTED:secret-assignment]\n)\n",
+  ],
+  [
     // A setting that holds a credential, set on a command line (AWS's keys, a registry's
     // token, a .NET project's user secret).
     "command-flag",
@@ -2335,6 +2342,8 @@ const BENIGN = [
   // Spring's `{noop}` with no password after it, or inside a word.
   "the {noop} prefix stores a password as it is: {noop} x{noop}abc",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
+  // A bracketed name that is a link's text, or a print_r of a nested array.
+  "see [password](https://example.com/docs) for the rules\n[password]: reset it\n    [password] => Array\n",
   // A value piped to a command that does not read a password, a variable, a placeholder,
   // `||`, words after the value.
   "echo 'Vq7pLm2x!Z9w' | base64\necho \"$REGISTRY_PASSWORD\" | docker login --password-stdin\necho PASSWORD | docker login --password-stdin\necho 'Vq7pLm2x!Z9w' || sudo -S true\necho build done | sudo tee /x\nmyecho 'Vq7pLm2x!Z9w' | kinit",

@@ -697,7 +697,10 @@ class AssignmentCandidate implements Candidate {
   unicode = 0;
   /** A quoted name was followed by `,`: the quoted word after it may be a `"value"` key. */
   pairComma = false;
-  /** A Ruby symbol's subscript closed (`opts[:password]`): only blanks and `=` may follow. */
+  /**
+   * A subscript closed on a bare name, a Ruby symbol's (`opts[:password]`) or PHP's
+   * `print_r`'s (`[password]`): only blanks and `=` may follow.
+   */
   symbolKey = false;
   /** Sibling phase: the last word read (lowercase), and whether the next name byte starts another. */
   word = "";
@@ -933,7 +936,10 @@ class AssignmentCandidate implements Candidate {
             this.strict = this.keyQuoted;
             return Verdict.Hold;
           } else if (
-            (this.keyQuoted || this.nameBefore === 0x3a) &&
+            (this.keyQuoted ||
+              this.nameBefore === 0x3a ||
+              // PHP's `print_r`: `[password] => …`, the name alone in brackets.
+              (this.nameBefore === 0x5b && byte === 0x5d)) &&
             (byte === 0x2c || byte === 0x5d) &&
             // A path is no name (`readFile('/etc/passwd', 'utf8')`).
             !(this.afterSlash && byte === 0x2c)
