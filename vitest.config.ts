@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,9 +7,16 @@ import { defineConfig } from "vitest/config";
 // Every temporary directory a run makes (roots, sockets, mounts, bundles: `os.tmpdir()` in
 // the test workers and in every process they start) goes under one directory of the run's,
 // removed when the run ends: a full run used to leave about a thousand behind in /tmp.
-const runTemp = mkdtempSync(path.join(tmpdir(), "spool-test-run-"));
-process.env.TMPDIR = runTemp;
-process.once("exit", () => rmSync(runTemp, { recursive: true, force: true, maxRetries: 2 }));
+// Made once, by the process that starts the run (its workers load this file again and
+// inherit it), and open to all as /tmp is (tests run commands as another user).
+if (process.env.SPOOL_TEST_RUN_TEMP === undefined) {
+  // A short name: messages show at most 40 characters of a path, and tests match them.
+  const runTemp = mkdtempSync(path.join(tmpdir(), "s-"));
+  chmodSync(runTemp, 0o1777);
+  process.env.SPOOL_TEST_RUN_TEMP = runTemp;
+  process.env.TMPDIR = runTemp;
+  process.once("exit", () => rmSync(runTemp, { recursive: true, force: true, maxRetries: 2 }));
+}
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/`, import.meta.url));
 
