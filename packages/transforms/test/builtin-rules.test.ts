@@ -107,6 +107,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "mQ7-4.1xZkP9",
     'conn.setRequestProperty("Authorization", "Bearer [REDACTED:authorization-header]"); conn.connect();',
   ],
+  // A recorded request's headers as YAML (a VCR cassette): the value a list's item on the
+  // next line.
+  [
+    "authorization-header",
+    "    headers:\n      Authorization:\n      - Basic YXBpOm1RNy00LjF4WmtQOQ==\n      Accept:\n      - '*/*'\n",
+    "YXBpOm1RNy00LjF4WmtQOQ==",
+    "    headers:\n      Authorization:\n      - Basic [REDACTED:authorization-header]\n      Accept:\n      - '*/*'\n",
+  ],
   // A header set in a subscript, and a template literal's value.
   [
     "authorization-header",
@@ -2342,6 +2350,8 @@ const BENIGN = [
   // Spring's `{noop}` with no password after it, or inside a word.
   "the {noop} prefix stores a password as it is: {noop} x{noop}abc",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
+  // A header's name with prose, a line without a list's `-`, or a placeholder, after it.
+  "Authorization:\n\nthe next paragraph - Basic rules\nAuthorization:\n  Basic abcDEF123ghiJKL456\nAuthorization:\n- Bearer ${TOKEN}\n",
   // A bracketed name that is a link's text, or a print_r of a nested array.
   "see [password](https://example.com/docs) for the rules\n[password]: reset it\n    [password] => Array\n",
   // A value piped to a command that does not read a password, a variable, a placeholder,

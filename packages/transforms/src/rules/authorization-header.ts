@@ -77,6 +77,8 @@ const MAX_WORD = 32;
 const MAX_NAME = 32;
 /** Most blanks between an unknown scheme (or a first token) and the token after it. */
 const MAX_GAP = 4;
+/** Most bytes from the line's end before a YAML list's `- ` (its indentation). */
+const MAX_INDENT = 40;
 /** Bytes of the token after such a gap that decide it is one (see {@link tokenSoFar}). */
 const TOKEN_DECIDED = 16;
 
@@ -143,6 +145,10 @@ class AuthorizationCandidate implements Candidate {
    * JSON, `map[Authorization:[…]]` printed).
    */
   listed = false;
+  /** Bytes read since the line ended before a YAML list's item (see `nextLine`), or 0. */
+  lineBreak = 0;
+  /** That item's `-` was read. */
+  dash = false;
   /**
    * Blank gaps the credential may still cross: 1 after a first word that is no known
    * scheme (`SSWS <token>`, `Splunk <token>`: the word may be a scheme or the credential,
@@ -217,8 +223,12 @@ class AuthorizationCandidate implements Candidate {
           return this.afterName(byte);
         case Phase.ValueStart:
           this.from = here + 1;
+          if (this.lineBreak > 0 || ((byte === 0x0a || byte === 0x0d) && this.mayBreak()))
+            return this.nextLine(byte);
           if (this.quoteEscape) {
             this.quoteEscape = false;
+            // An escaped line end: the list on the next line, inside a string.
+            if ((byte === 0x6e || byte === 0x72) && this.mayBreak()) return this.nextLine(0x0a);
             if (byte !== 0x22 && byte !== 0x27) return Verdict.Reject;
             this.quote = byte;
             this.escapedQuote = true;
@@ -263,6 +273,39 @@ class AuthorizationCandidate implements Candidate {
           return this.credentialByte(byte);
       }
     }
+  }
+
+  /** A line may end before the value: after a header's `:`, nothing of the value read yet. */
+  mayBreak(): boolean {
+    return this.lineBreak === 0 && !this.equals && !this.comma && !this.listed;
+  }
+
+  /**
+   * The value as a YAML list's item on the next line (a VCR cassette's `Authorization:\n
+   * - Basic …`): the line end (escaped too), its indentation, `-` and a blank.
+   */
+  nextLine(byte: number): Verdict {
+    if (++this.lineBreak > MAX_INDENT) return Verdict.Reject;
+    if (this.dash) {
+      if (BLANK[byte] !== 1) return Verdict.Reject;
+      this.lineBreak = 0;
+      this.dash = false;
+      this.listed = true;
+      return Verdict.Hold;
+    }
+    if (byte === 0x5c) {
+      this.quoteEscape = true;
+      return Verdict.Hold;
+    }
+    const escaped = this.quoteEscape;
+    this.quoteEscape = false;
+    if (
+      escaped ? byte === 0x6e || byte === 0x72 : byte === 0x0a || byte === 0x0d || BLANK[byte] === 1
+    )
+      return Verdict.Hold;
+    if (escaped || byte !== 0x2d) return Verdict.Reject;
+    this.dash = true;
+    return Verdict.Hold;
   }
 
   /** After the name: its closing quote, blanks, then the separator. */
