@@ -1816,6 +1816,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "--parameters ParameterKey=DBPassword,ParameterValue=[REDACTED:secret-assignment] ParameterKey=Env,ParameterValue=prod",
   ],
   [
+    // CloudFormation's parameters file and a stack's outputs, as JSON.
+    "secret-assignment",
+    '[{"ParameterKey": "DBPassword", "ParameterValue": "Vq7pLm2xZ9wR"}, {"ParameterKey": "Env", "ParameterValue": "prod"}]\n{"OutputKey": "ApiToken", "OutputValue": "Vq7pLm2xZ9wR"}\n',
+    "Vq7pLm2xZ9wR",
+    '[{"ParameterKey": "DBPassword", "ParameterValue": "[REDACTED:secret-assignment]"}, {"ParameterKey": "Env", "ParameterValue": "prod"}]\n{"OutputKey": "ApiToken", "OutputValue": "[REDACTED:secret-assignment]"}\n',
+  ],
+  [
     "secret-assignment",
     "--set env[0].name=DB_PASSWORD,env[0].value=Vq7pLm2xZ9wR",
     "Vq7pLm2xZ9wR",

@@ -2936,11 +2936,15 @@ function isIsWord(word: readonly number[]): boolean {
 
 /**
  * The key of a name's sibling that holds its value, lowercased (`[` reads as `{`): `value`,
- * `env[0].value`, `ParameterValue`.
+ * `env[0].value`, CloudFormation's `ParameterValue` and `OutputValue`.
  */
 function isSiblingKey(word: string): boolean {
   return (
-    word === "value" || word.endsWith(".value") || word === "parametervalue" || word === "params"
+    word === "value" ||
+    word.endsWith(".value") ||
+    word === "parametervalue" ||
+    word === "outputvalue" ||
+    word === "params"
   );
 }
 
@@ -3050,13 +3054,14 @@ function isTokenPart(part: string): boolean {
 }
 
 /**
- * `value` or `params` (any case, returned lowercase) when the quoted word may be a
- * name/value pair's key (or a JSON-RPC call's parameters after its method,
- * `"method": "auth.login_with_api_key"`), else `undefined`.
+ * The quoted word, lowercased, when it may be a name/value pair's key (`value`,
+ * CloudFormation's `ParameterValue` and `OutputValue`, `env[0].value`, or a JSON-RPC call's
+ * parameters after its method, `"method": "auth.login_with_api_key"`), else `undefined`.
  */
 function pairKeyOf(word: readonly number[]): string | undefined {
-  if (spells(word, "value")) return "value";
-  return spells(word, "params") ? "params" : undefined;
+  if (word.length > MAX_TAIL) return undefined;
+  const key = String.fromCharCode(...word).toLowerCase();
+  return isSiblingKey(key) ? key : undefined;
 }
 
 /**
