@@ -447,10 +447,10 @@ export function byteBefore(input: Pick<InputRing, "byteAt">, at: number): number
     }
     return code < 0x80 ? code : 0x20;
   }
-  // A terminal's escape sequence (a colour, `ESC[32m`), raw or written as a string's escape
+  // A terminal's escape sequence (a colour, `ESC[32m`; see `CSI_FINAL`), raw or written as a string's escape
   // (`\u001b[32m` in JSON, `\x1b[…`, `\033[…`, `\e[…`): it ends at a letter, but reads as
   // the control it is.
-  if (b >= 0x40 && b <= 0x7e && csiEndsAt(input, at)) return 0x1b;
+  if (CSI_FINAL[b] === 1 && csiEndsAt(input, at)) return 0x1b;
   return b;
 }
 
@@ -461,6 +461,9 @@ export function byteBefore(input: Pick<InputRing, "byteAt">, at: number): number
  */
 function csiEndsAt(input: Pick<InputRing, "byteAt">, at: number): boolean {
   const floor = Math.max(0, at - NAME_LOOKBEHIND);
+  // The byte before the final: a parameter's digit or `;`, or the `[` (what the start filter
+  // tests for, see `mayReadNonAlnum`).
+  if (at < 2 || CSI_LAST_PARAMETER[input.byteAt(at - 2)] !== 1) return false;
   let p = at - 2;
   while (p > floor) {
     const c = input.byteAt(p);
@@ -476,6 +479,16 @@ function csiEndsAt(input: Pick<InputRing, "byteAt">, at: number): boolean {
     return true;
   });
 }
+
+/**
+ * The final bytes of the sequences text follows: a colour (`m`), erasing the line (`K`,
+ * after a progress bar's `\r`), moving the cursor to a column or a place (`G`, `H`). Others
+ * are read as the letters they are (a digit and a letter are common in tokens, and each
+ * pair read so makes the start filter stop at a two-byte needle after it).
+ */
+const CSI_FINAL = byteSet("mKGH");
+/** Bytes that may stand right before a CSI sequence's final byte: a digit, `;`, `[`. */
+const CSI_LAST_PARAMETER = byteSet("0-9;[");
 
 /** ESC as strings write it before a CSI's `[`: JSON's, C's and Python's, octal, bash's `$'\e'`. */
 const CSI_INTRODUCERS = [
@@ -497,9 +510,8 @@ const CSI_INTRODUCERS = [
 export function mayReadNonAlnum(earlier: number, last: number): boolean {
   if (ALNUM[last] === 0) return true;
   if (earlier === BACKSLASH && CONTROL_ESCAPES[last] !== 0) return true;
-  // An escape sequence's final byte after a parameter or its `[` (`ESC[32m`, `ESC[m`).
-  if (last >= 0x40 && last <= 0x7e && ((earlier >= 0x20 && earlier <= 0x3f) || earlier === 0x5b))
-    return true;
+  // An escape sequence's final byte after a digit, a `;` or its `[` (`ESC[32m`, `ESC[m`).
+  if (CSI_FINAL[last] === 1 && CSI_LAST_PARAMETER[earlier] === 1) return true;
   // Percent-encoding and `\uXXXX` end in two hex digits.
   return HEX_VALUE[earlier]! >= 0 && HEX_VALUE[last]! >= 0;
 }
