@@ -115,6 +115,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "YXBpOm1RNy00LjF4WmtQOQ==",
     "    headers:\n      Authorization:\n      - Basic [REDACTED:authorization-header]\n      Accept:\n      - '*/*'\n",
   ],
+  // A keyword's value as a YAML list's first item on the next line (a cassette's custom
+  // header, a config's list of keys), read as a list's first element: a token-like word.
+  [
+    "secret-assignment",
+    "      X-Api-Key:\n      - Vq7pLm2xZ9wR4tW6yZ3a\napi_keys:\n  - Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "      X-Api-Key:\n      - [REDACTED:secret-assignment]\napi_keys:\n  - [REDACTED:secret-assignment]\n",
+  ],
   // A header set in a subscript, and a template literal's value.
   [
     "authorization-header",
@@ -2357,6 +2365,8 @@ const BENIGN = [
   // Spring's `{noop}` with no password after it, or inside a word.
   "the {noop} prefix stores a password as it is: {noop} x{noop}abc",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
+  // A list's item that is a mapping or a word, after a keyword's line.
+  "imagePullSecrets:\n  - name: regcred\ntokens:\n  - default\nsecrets:\n  - secretRef:\n      name: db\n",
   // A header's name with prose, a line without a list's `-`, or a placeholder, after it.
   "Authorization:\n\nthe next paragraph - Basic rules\nAuthorization:\n  Basic abcDEF123ghiJKL456\nAuthorization:\n- Bearer ${TOKEN}\n",
   // A bracketed name that is a link's text, or a print_r of a nested array.

@@ -697,6 +697,8 @@ class AssignmentCandidate implements Candidate {
   unicode = 0;
   /** A quoted name was followed by `,`: the quoted word after it may be a `"value"` key. */
   pairComma = false;
+  /** A YAML list's item after a line break (see `startsItemLine`): 1 its line, 2 its `-`, 3 read. */
+  itemLine = 0;
   /**
    * A subscript closed on a bare name, a Ruby symbol's (`opts[:password]`) or PHP's
    * `print_r`'s (`[password]`): only blanks and `=` may follow.
@@ -1281,6 +1283,7 @@ class AssignmentCandidate implements Candidate {
           return this.attributes(byte);
         case Phase.ValueStart: {
           this.from = here + 1;
+          if (this.itemLine > 0 && this.itemLine < 3) return this.itemLineByte(byte);
           if (this.flagSpace && BLANK[byte] !== 1) {
             this.flagSpace = false;
             if (byte === 0x3d) {
@@ -1324,6 +1327,7 @@ class AssignmentCandidate implements Candidate {
             if ((this.pairComma || this.list) && this.quote === 0 && ESCAPED_BLANK[byte] === 1)
               return ++this.count > MAX_SIBLING ? Verdict.Reject : Verdict.Hold;
             if ((byte === 0x6e || byte === 0x72) && this.wrapsLine(byte)) return Verdict.Hold;
+            if ((byte === 0x6e || byte === 0x72) && this.startsItemLine()) return Verdict.Hold;
             // A vendor's YAML block inside a string (`stripe:\n  key: …`).
             if (
               this.mode.vendor &&
@@ -1395,6 +1399,7 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if ((byte === 0x0a || byte === 0x0d) && this.wrapsLine(byte)) return Verdict.Hold;
+          if ((byte === 0x0a || byte === 0x0d) && this.startsItemLine()) return Verdict.Hold;
           // `"name": "API_TOKEN",\n  "value": …` (pretty-printed JSON): line breaks too.
           const lines = this.pairComma || this.list;
           if (
@@ -2736,6 +2741,42 @@ class AssignmentCandidate implements Candidate {
     this.quotedOnly = true;
     this.count = 0;
     return true;
+  }
+
+  /**
+   * A line break (or its escape) right after a keyword's `:`: the value may be a YAML list's
+   * first item on the next line (`api_keys:\n  - …`), read as a list's first element.
+   */
+  private startsItemLine(): boolean {
+    if (!this.colon || this.quote !== 0 || this.list || this.pairComma || this.itemLine !== 0)
+      return false;
+    if (this.mode.vendor || this.value.length > 0) return false;
+    this.itemLine = 1;
+    this.count = 0;
+    return true;
+  }
+
+  /** The item's line: its line end's rest and indentation, `-` (`itemLine` 2), a blank. */
+  private itemLineByte(byte: number): Verdict {
+    if (++this.count > MAX_SIBLING) return Verdict.Reject;
+    if (this.itemLine === 2) {
+      if (BLANK[byte] !== 1) return Verdict.Reject;
+      this.itemLine = 3;
+      this.list = true;
+      this.strict = true;
+      return Verdict.Hold;
+    }
+    const escaped = this.quoteEscape;
+    this.quoteEscape = false;
+    if (escaped) return byte === 0x6e ? Verdict.Hold : Verdict.Reject;
+    if (byte === 0x5c) {
+      this.quoteEscape = true;
+      return Verdict.Hold;
+    }
+    if (BLANK[byte] === 1 || byte === 0x0a) return Verdict.Hold;
+    if (byte !== 0x2d) return Verdict.Reject;
+    this.itemLine = 2;
+    return Verdict.Hold;
   }
 
   /**
