@@ -1719,6 +1719,14 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "+ echo '[REDACTED:piped-password]' | docker login -u me --password-stdin ghcr.io\necho [REDACTED:piped-password] | sudo -S apt-get update\necho \"deploy:[REDACTED:piped-password]\" | chpasswd\nprintf '%s\\n' [REDACTED:piped-password] | gcloud secrets create db --data-file=-\n",
   ],
   [
+    // A table padded into columns (PowerShell's `Get-ChildItem Env:`): the value after the
+    // name's padding, as after a space.
+    "secret-assignment",
+    "Name                           Value\n----                           -----\nAPI_KEY                        Vq7pLm2xZ9wR4tW6yZ3a\nPATH                           C:\\Windows\\system32\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "Name                           Value\n----                           -----\nAPI_KEY                        [REDACTED:secret-assignment]\nPATH                           C:\\Windows\\system32\n",
+  ],
+  [
     // A secret key's name in a table's cell, as after a space (a secret manager's listing,
     // `doppler secrets`: `│ STRIPE_SECRET_KEY │ … │`).
     "secret-assignment",
@@ -2365,6 +2373,8 @@ const BENIGN = [
   // Spring's `{noop}` with no password after it, or inside a word.
   "the {noop} prefix stores a password as it is: {noop} x{noop}abc",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
+  // A help text's columns: a flag's type or a description after the name's padding.
+  "  -p, --password string                 Password to log in with\n  token                                 The API token to use\n",
   // A list's item that is a mapping or a word, after a keyword's line.
   "imagePullSecrets:\n  - name: regcred\ntokens:\n  - default\nsecrets:\n  - secretRef:\n      name: db\n",
   // A header's name with prose, a line without a list's `-`, or a placeholder, after it.

@@ -165,6 +165,8 @@ const KEY_START = byteSet("A-Za-z-");
 const CONNECTION_KEY = byteSet("A-Za-z0-9_.-");
 const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
 const MAX_BLANKS = 16;
+/** Most blanks between a name and a value after a space (a table's column, padded). */
+const MAX_COLUMN_PADDING = 64;
 /** Most bytes between a name that stood as a value and its sibling's value (indentation included). */
 const MAX_SIBLING = 48;
 /** Bytes after a YAML block scalar's `|` or `>` on its line: chomping, an indentation digit, blanks. */
@@ -894,8 +896,9 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (BLANK[byte] === 1) {
-            this.count++;
-            if (this.count > MAX_BLANKS) return Verdict.Reject;
+            // A table's column padding after the name (PowerShell's `Get-ChildItem Env:`
+            // pads names to the longest one's width).
+            if (++this.count > MAX_COLUMN_PADDING) return Verdict.Reject;
             if (this.flag && this.count === 1 && this.tail === "" && !this.keyQuoted) {
               // `--token value`: the flag's value after one space (unless a spaced `=`
               // follows: a kebab-case key, TOML's `api-token = "…"`).
