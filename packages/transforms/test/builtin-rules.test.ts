@@ -1703,6 +1703,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Array\n(\n    [host] => db\n    [password] => [REDACTED:secret-assignment]\n    [api_key] => [REDACTED:secret-assignment]\n)\n",
   ],
   [
+    // PHP's `var_dump` (the value's type and length on the next line) and Xdebug's.
+    "secret-assignment",
+    'array(2) {\n  ["host"]=>\n  string(2) "db"\n  ["password"]=>\n  string(12) "Vq7pLm2x!Z9w"\n}\n  \'password\' => string \'Vq7pLm2x!Z9w\' (length=12)\n',
+    "Vq7pLm2x!Z9w",
+    'array(2) {\n  ["host"]=>\n  string(2) "db"\n  ["password"]=>\n  string(12) "[REDACTED:secret-assignment]"\n}\n  \'password\' => string \'[REDACTED:secret-assignment]\' (length=12)\n',
+  ],
+  [
     // A setting that holds a credential, set on a command line (AWS's keys, a registry's
     // token, a .NET project's user secret).
     "command-flag",
@@ -2373,6 +2380,8 @@ const BENIGN = [
   // Spring's `{noop}` with no password after it, or inside a word.
   "the {noop} prefix stores a password as it is: {noop} x{noop}abc",
   // A pipe after a keyword that is a shell's, and a cell that holds a word or prose.
+  // `var_dump` of a value that is no string.
+  '  ["password"]=>\n  NULL\n  ["token"]=>\n  int(5)\n',
   // A help text's columns: a flag's type or a description after the name's padding.
   "  -p, --password string                 Password to log in with\n  token                                 The API token to use\n",
   // A list's item that is a mapping or a word, after a keyword's line.

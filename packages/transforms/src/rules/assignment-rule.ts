@@ -165,6 +165,8 @@ const KEY_START = byteSet("A-Za-z-");
 const CONNECTION_KEY = byteSet("A-Za-z0-9_.-");
 const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
 const MAX_BLANKS = 16;
+/** What `var_dump` writes before a string's length and value. */
+const DUMPED_STRING = Buffer.from("string(", "latin1");
 /** Most blanks between a name and a value after a space (a table's column, padded). */
 const MAX_COLUMN_PADDING = 64;
 /** Most bytes between a name that stood as a value and its sibling's value (indentation included). */
@@ -701,6 +703,11 @@ class AssignmentCandidate implements Candidate {
   pairComma = false;
   /** A YAML list's item after a line break (see `startsItemLine`): 1 its line, 2 its `-`, 3 read. */
   itemLine = 0;
+  /** A quoted name in brackets (`["password"]`, PHP's arrays); the separator was `=>`. */
+  bracketed = false;
+  arrow = false;
+  /** Bytes of `var_dump`'s `string(N)` read on the item's line, or -1 for a YAML item's. */
+  dumped = -1;
   /**
    * A subscript closed on a bare name, a Ruby symbol's (`opts[:password]`) or PHP's
    * `print_r`'s (`[password]`): only blanks and `=` may follow.
@@ -953,6 +960,7 @@ class AssignmentCandidate implements Candidate {
             // :password, "…"` and `opts[:password] = "…"`; or a name/value pair (`"name":
             // "API_TOKEN", "value": "…"`, see `Held`).
             this.symbolKey = byte === 0x5d && !this.keyQuoted;
+            this.bracketed = byte === 0x5d && this.keyQuoted;
             this.keyQuoted = false;
             // A quoted key in brackets (`headers["X-API-Key"] = …`) is no `-flag value`.
             if (byte === 0x5d) this.flag = false;
@@ -1152,6 +1160,7 @@ class AssignmentCandidate implements Candidate {
           }
           if (byte === 0x3e) {
             this.from = here + 1;
+            this.arrow = true;
             return Verdict.Hold;
           }
           continue;
@@ -1710,6 +1719,16 @@ class AssignmentCandidate implements Candidate {
       this.count = 0;
       this.from = here + 1;
       this.phase = Phase.TypeWord;
+      return Verdict.Hold;
+    }
+    if (this.arrow && this.quote === 0 && BLANK[byte] === 1 && spells(this.value, "string")) {
+      // Xdebug's `var_dump`: `'password' => string '…' (length=12)`: the quoted word next.
+      this.arrow = false;
+      this.quotedOnly = true;
+      this.value = [];
+      this.count = 0;
+      this.from = here + 1;
+      this.phase = Phase.ValueStart;
       return Verdict.Hold;
     }
     this.dropSentenceEnd(here);
@@ -2751,17 +2770,23 @@ class AssignmentCandidate implements Candidate {
    * first item on the next line (`api_keys:\n  - …`), read as a list's first element.
    */
   private startsItemLine(): boolean {
-    if (!this.colon || this.quote !== 0 || this.list || this.pairComma || this.itemLine !== 0)
-      return false;
-    if (this.mode.vendor || this.value.length > 0) return false;
+    // PHP's `var_dump`: `["password"]=>` and the value's type and length on the next line.
+    const dump = this.bracketed && this.equals && !this.colon;
+    if ((!this.colon && !dump) || this.quote !== 0 || this.list || this.pairComma) return false;
+    if (this.itemLine !== 0 || this.mode.vendor || this.value.length > 0) return false;
     this.itemLine = 1;
+    this.dumped = dump ? 0 : -1;
     this.count = 0;
     return true;
   }
 
-  /** The item's line: its line end's rest and indentation, `-` (`itemLine` 2), a blank. */
+  /**
+   * The item's line: its line end's rest and indentation, then `-` (`itemLine` 2) and a
+   * blank, or `var_dump`'s `string(N) ` (`dumped` counting its bytes) before a quoted value.
+   */
   private itemLineByte(byte: number): Verdict {
     if (++this.count > MAX_SIBLING) return Verdict.Reject;
+    if (this.dumped > 0) return this.dumpedType(byte);
     if (this.itemLine === 2) {
       if (BLANK[byte] !== 1) return Verdict.Reject;
       this.itemLine = 3;
@@ -2777,9 +2802,25 @@ class AssignmentCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (BLANK[byte] === 1 || byte === 0x0a) return Verdict.Hold;
+    if (this.dumped === 0) return this.dumpedType(byte);
     if (byte !== 0x2d) return Verdict.Reject;
     this.itemLine = 2;
     return Verdict.Hold;
+  }
+
+  /** `var_dump`'s `string(N) ` before the value: then a quoted value, as after `=>`. */
+  private dumpedType(byte: number): Verdict {
+    const at = this.dumped++;
+    if (at < DUMPED_STRING.length)
+      return byte === DUMPED_STRING[at] ? Verdict.Hold : Verdict.Reject;
+    if (byte >= 0x30 && byte <= 0x39 && at < DUMPED_STRING.length + 8) return Verdict.Hold;
+    if (byte === 0x29 && at > DUMPED_STRING.length) {
+      this.itemLine = 3;
+      this.dumped = -1;
+      this.quotedOnly = true;
+      return Verdict.Hold;
+    }
+    return Verdict.Reject;
   }
 
   /**
