@@ -192,6 +192,35 @@ describe("redaction through the CLI", () => {
     expect(printed.stdout.toString()).toMatch(/^\[REDACTED:command-output\]\n/);
   });
 
+  it("redacts a piped password and a credential setting in a command line shown, and a coloured token in JSON, in the output and the label", () => {
+    const root = tempRoot();
+    // A recipe as make prints it before running it, from a file; the label holds the same
+    // command line.
+    const recipe = [
+      "echo 'Vq7pLm2x!Z9w' | docker login -u ci --password-stdin registry.example.com",
+      "aws configure set aws_secret_access_key Vq7pLm2xZ9wR4tW6yZ3a",
+      `{"text":"\\u001b[32m${SECRET}\\u001b[0m"}`,
+    ].join("\n");
+    const file = path.join(root, "recipe.txt");
+    writeFileSync(file, `${recipe}\n`);
+    const command = "echo 'Vq7pLm2x!Z9w' | sudo -S true 2>/dev/null; cat \"$0\"";
+    const result = spool(["run", "--root", root, "--json", "--", "sh", "-c", command, file]);
+    const receipt = JSON.parse(result.stdout.toString()) as Receipt;
+    const all = `${receipt.label ?? ""}\n${receipt.preview.text}`;
+    for (const secret of ["Vq7pLm2x!Z9w", "Vq7pLm2xZ9wR4tW6yZ3a", SECRET.slice(4, 20)])
+      expect(all).not.toContain(secret);
+    expect(receipt.label).toContain("echo '[REDACTED:piped-password]' | sudo -S true");
+    expect(receipt.preview.text).toContain(
+      "echo '[REDACTED:piped-password]' | docker login -u ci --password-stdin registry.example.com\n",
+    );
+    expect(receipt.preview.text).toMatch(
+      /aws configure set aws_secret_access_key \[REDACTED:[a-z-]+\]\n/,
+    );
+    expect(receipt.preview.text).toContain(
+      '{"text":"\\u001b[32m[REDACTED:github-token]\\u001b[0m"}',
+    );
+  });
+
   it("redacts --redact-file and --redact-env values percent-encoded strictly, as hex and JSON-escaped, in the file and the label", () => {
     const root = tempRoot();
     const file = path.join(root, "secrets.txt");
