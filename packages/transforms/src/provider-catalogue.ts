@@ -545,6 +545,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // The passwords Aiven's managed databases generate for their users (`avnadmin`), as its
   // console and `avn service user-get` show them (DigitalOcean's managed databases too).
   { family: "aiven", rule: "aiven-password", prefixes: ["AVNS_"], body: URLSAFE, minBody: 8, maxBody: 64, mixed: true, shape: "%{19:A-Za-z0-9_-}" },
+  // Azure Data Factory's self-hosted integration runtime keys, as the portal shows them:
+  // `IR@`, the runtime's GUID, the factory's name, the region's code and a base64 key,
+  // joined by `@`.
+  { family: "azure", rule: "azure-data-factory-key", prefixes: ["IR@"], body: "A-Za-z0-9@+/=_.-", needs: "@", minBody: 80, maxBody: 200, shape: `%${UUID}@{12:a-z0-9-}@{2:a-z}@{43:A-Za-z0-9+/}=` },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */
