@@ -377,7 +377,8 @@ function nameStart(input: InputRing, at: number, before: number): number {
   if (before < 0 || NAME_BYTE[before] !== 1) return before;
   const floor = Math.max(0, at - NAME_LOOKBEHIND);
   let s = at - 1;
-  while (s > floor && NAME_BYTE[input.byteAt(s - 1)] === 1) s--;
+  // The letter of a string's escape is no part of the name (`\nDB_PASSWORD`: a line feed).
+  while (s > floor && NAME_BYTE[input.byteAt(s - 1)] === 1 && !escapeLetterAt(input, s - 1)) s--;
   return s > 0 ? byteBefore(input, s) : -1;
 }
 

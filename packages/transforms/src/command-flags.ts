@@ -488,8 +488,10 @@ function configWord(
   const equals = word.indexOf("=");
   const name = equals < 0 ? word : word.slice(0, equals);
   scan.settingAt = rule.keys.find(([key]) => key.test(name))?.[1] ?? -1;
-  // `npm config set //host/:_authToken=X`: the value in the name's word.
-  return equals > 0 && scan.settingAt === 1 && equals < word.length - 1 ? equals + 1 : -1;
+  // `npm config set //host/:_authToken=X`: the value in the name's word (none after it).
+  if (equals < 0 || scan.settingAt !== 1) return -1;
+  scan.settingAt = -1;
+  return equals < word.length - 1 ? equals + 1 : -1;
 }
 
 /** A `user:password` flag's word (see `userColon`): the password's offset, else -1. */

@@ -53,7 +53,14 @@ describe("redactCommandFlags", () => {
       `aws configure set p.aws_session_token ${M}`,
     ],
     ["npm config set //r.io/:_authToken Hunter2x", `npm config set //r.io/:_authToken ${M}`],
-    ["npm config set //r.io/:_authToken=Hunter2x", `npm config set //r.io/:_authToken=${M}`],
+    [
+      "npm config set //r.io/:_authToken=Hunter2x --location user",
+      `npm config set //r.io/:_authToken=${M} --location user`,
+    ],
+    [
+      "npm config set //r.io/:_authToken=Hunter2x x2y",
+      `npm config set //r.io/:_authToken=${M} x2y`,
+    ],
     ["yarn config set npmAuthToken Hunter2x", `yarn config set npmAuthToken ${M}`],
     ["poetry config http-basic.repo me Hunter2x", `poetry config http-basic.repo me ${M}`],
     [

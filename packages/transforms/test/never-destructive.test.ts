@@ -55,6 +55,16 @@ const FORMS = [
   "gh secret set API_KEY --body V\nKEEP",
   "openssl rsa -passin pass:V\nKEEP",
   "--password V --KEEP",
+  // A password piped to a command that reads it, settings set on a command line.
+  "echo 'V' | docker login -u me --password-stdin KEEP",
+  "echo V | sudo -S KEEP",
+  "aws configure set aws_secret_access_key V\nKEEP",
+  "npm config set //r.io/:_authToken=V KEEP",
+  // Dumps, recorded requests, padded columns, CloudFormation's JSON.
+  "[password] => V\nKEEP",
+  '["password"]=>\n  string(12) "V"\n["KEEP"]=>',
+  "Authorization:\n  - Basic V\nKEEP:",
+  "DB_PASSWORD                    V\nKEEP",
   // A server's printed password, calls and comparisons.
   "A temporary password is generated for root@localhost: V\nKEEP",
   'setPassword("V"); KEEP();',
