@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,7 +15,28 @@ if (process.env.SPOOL_TEST_RUN_TEMP === undefined) {
   chmodSync(runTemp, 0o1777);
   process.env.SPOOL_TEST_RUN_TEMP = runTemp;
   process.env.TMPDIR = runTemp;
-  process.once("exit", () => rmSync(runTemp, { recursive: true, force: true, maxRetries: 2 }));
+  process.once("exit", () => removeTree(runTemp));
+}
+
+/** Remove `dir` whole; a directory a test left closed (mode 000) is opened first. Never throws. */
+function removeTree(dir: string): void {
+  const remove = () => rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
+  try {
+    remove();
+  } catch {
+    try {
+      openTree(dir);
+      remove();
+    } catch {
+      // Left for the system's own cleaning of /tmp: the run's result stands.
+    }
+  }
+}
+
+function openTree(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true }))
+    if (entry.isDirectory() && !entry.isSymbolicLink()) openTree(path.join(dir, entry.name));
 }
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/`, import.meta.url));
