@@ -101,7 +101,7 @@ export interface StageCountersEntry {
 export function namedCountersProblem(counters: unknown): string | null {
   if (counters === null || typeof counters !== "object" || Array.isArray(counters))
     return "counters must be an object of numbers";
-  const names = Object.keys(counters);
+  const names = counterNames(counters);
   if (names.length > MAX_STAGE_COUNTERS)
     return `${names.length} counters, at most ${MAX_STAGE_COUNTERS}`;
   for (const name of names) {
@@ -143,11 +143,23 @@ export function stageCountersOf(stages: readonly Stage[]): StageCountersEntry[] 
     if (counters === undefined) continue;
     const name = nameOf(stage);
     const invalid = namedCountersProblem(counters);
+    const names = counterNames(counters);
     if (invalid !== null) entries.push({ stage: name, counters: {}, invalid });
-    else if (Object.keys(counters).length > 0)
-      entries.push({ stage: name, counters: { ...counters } });
+    else if (names.length > 0)
+      entries.push({
+        stage: name,
+        counters: Object.fromEntries(names.map((n) => [n, counters[n]!])),
+      });
   }
   return entries;
+}
+
+/**
+ * The names of `counters` but `__proto__`, which the receipt's schema (zod's records) skips
+ * as it would set an object's prototype: it is neither checked nor kept.
+ */
+function counterNames(counters: object): string[] {
+  return Object.keys(counters).filter((name) => name !== "__proto__");
 }
 
 function nameOf(stage: Stage): string {

@@ -77,6 +77,18 @@ describe("namedCountersProblem agrees with the receipt's zod schema", () => {
   });
 });
 
+describe("a counter named __proto__", () => {
+  it("is skipped, as the receipt's schema skips it: neither checked nor kept", () => {
+    // A JSON parse makes `__proto__` an own key (a literal would set the prototype).
+    const counters = JSON.parse('{"__proto__": "", "rows": 3}') as Record<string, number>;
+    expect(namedCountersProblem(counters)).toBeNull();
+    expect(countersSchema.safeParse(counters).success).toBe(true);
+    const [entry] = stageCountersOf([counting("rows", counters)]);
+    expect(Object.keys(entry!.counters)).toEqual(["rows"]);
+    expect(JSON.stringify(entry)).not.toContain("__proto__");
+  });
+});
+
 describe("stageCountersOf", () => {
   it("lists stages that report counters, in plan order, and leaves the rest out", () => {
     expect(
