@@ -1715,21 +1715,13 @@ class AssignmentCandidate implements Candidate {
       this.colon = false;
       this.equals = true;
       this.spacedEquals = true;
-      this.value = [];
-      this.count = 0;
-      this.from = here + 1;
-      this.phase = Phase.TypeWord;
-      return Verdict.Hold;
+      return this.typeRead(here, Phase.TypeWord);
     }
     if (this.arrow && this.quote === 0 && BLANK[byte] === 1 && spells(this.value, "string")) {
       // Xdebug's `var_dump`: `'password' => string '…' (length=12)`: the quoted word next.
       this.arrow = false;
       this.quotedOnly = true;
-      this.value = [];
-      this.count = 0;
-      this.from = here + 1;
-      this.phase = Phase.ValueStart;
-      return Verdict.Hold;
+      return this.typeRead(here, Phase.ValueStart);
     }
     this.dropSentenceEnd(here);
     if (!this.credible(true)) return this.statementArgument(here);
@@ -2047,6 +2039,15 @@ class AssignmentCandidate implements Candidate {
     v.pop();
     this.semi = here - 1;
     this.semiQuote = false;
+  }
+
+  /** The word held (ending before `here`) was the value's type: read on in `phase`. */
+  private typeRead(here: number, phase: number): Verdict {
+    this.value = [];
+    this.count = 0;
+    this.from = here + 1;
+    this.phase = phase;
+    return Verdict.Hold;
   }
 
   /** The keyword ends the name (`password`, `DB_PASSWORD`), or `key` does after `secret` (`SECRET_KEY`, `secretKey`). */
