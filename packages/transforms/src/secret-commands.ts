@@ -117,11 +117,85 @@ export function printsSecret(command: string, args: readonly string[]): boolean 
   // `pass NAME` shows it, as `pass show NAME` does.
   if ((name === "pass" || name === "gopass") && words.length === 1 && !PASS_VERBS.has(words[0]!))
     return true;
-  return (SECRET_COMMANDS.get(name) ?? []).some(
-    (entry) =>
-      (entry.verbs[0] === "" || holds(words, entry.verbs)) &&
-      (entry.flags === undefined || args.some((arg) => entry.flags!.includes(arg.split("=")[0]!))),
+  return (SECRET_COMMANDS.get(name) ?? []).some((entry) => verbMatches(entry, words, args));
+}
+
+/** `entry`'s verbs stand in `words` (the arguments that are no flags), and one of its flags in `args`. */
+function verbMatches(
+  entry: SecretVerb,
+  words: readonly string[],
+  args: readonly string[],
+): boolean {
+  return (
+    (entry.verbs[0] === "" || holds(words, entry.verbs)) &&
+    (entry.flags === undefined ||
+      args.some((arg) => entry.flags!.includes(arg) || entry.flags!.includes(arg.split("=")[0]!)))
   );
+}
+
+/**
+ * Commands that read a secret from their standard input, by the same kind of table: what
+ * `echo X | <command>` hands them is one (the `piped-password` rule). Besides these, any
+ * command with `--password-stdin`, `sudo -S` (sudo's own password) and `chpasswd` (the
+ * part of `user:password` after the colon).
+ */
+const STDIN_SECRET_COMMANDS: ReadonlyMap<string, readonly SecretVerb[]> = new Map<
+  string,
+  readonly SecretVerb[]
+>([
+  ["passwd", [verb("", "--stdin")]],
+  ["kinit", [verb("")]],
+  ["htpasswd", [verb("", "-i")]],
+  ["smbpasswd", [verb("", "-s")]],
+  ["gh", [verb("auth login", "--with-token"), verb("secret set")]],
+  ["vault", [verb("login", "-")]],
+  ...["docker", "podman"].map((name) => [name, [verb("secret create", "-")]] as const),
+  ["gcloud", [verb("secrets", "--data-file=-")]],
+  ["wrangler", [verb("secret put")]],
+  ["vercel", [verb("env add")]],
+  ...["pass", "gopass"].map(
+    (name) => [name, [verb("insert", "-e --echo -m --multiline")]] as const,
+  ),
+  ["openssl", [verb("stdin", "-pass -passin -passout")]],
+]);
+
+/**
+ * What the command `words` (split at blanks, quotes dropped) reads from its standard input:
+ * a secret whole, the part after a colon (`chpasswd`'s `user:password`), or nothing known.
+ *
+ * @example
+ * ```ts
+ * import { readsSecretFromStdin } from "./secret-commands.js";
+ * readsSecretFromStdin(["docker", "login", "-u", "me", "--password-stdin"]); // "whole"
+ * readsSecretFromStdin(["base64"]); // null
+ * ```
+ */
+export function readsSecretFromStdin(words: readonly string[]): "whole" | "after-colon" | null {
+  const { sudoStdin, rest } = afterSudo(words);
+  if (sudoStdin || rest.some((w) => w === "--password-stdin" || w.startsWith("--password-stdin=")))
+    return "whole";
+  const [command = "", ...args] = rest;
+  const name = command.slice(command.lastIndexOf("/") + 1);
+  if (name === "chpasswd") return "after-colon";
+  const plain = args.filter((arg) => !arg.startsWith("-"));
+  return (STDIN_SECRET_COMMANDS.get(name) ?? []).some((entry) => verbMatches(entry, plain, args))
+    ? "whole"
+    : null;
+}
+
+/** The words after `sudo` and its options, and whether sudo reads its own password (`-S`). */
+function afterSudo(words: readonly string[]): { sudoStdin: boolean; rest: readonly string[] } {
+  if (words[0] !== "sudo") return { sudoStdin: false, rest: words };
+  let i = 1;
+  let stdin = false;
+  while (i < words.length && words[i]!.startsWith("-")) {
+    const flag = words[i]!;
+    if (flag === "--stdin" || /^-[A-Za-z]*S/.test(flag)) stdin = true;
+    // Options that take a word (`-u deploy`, `-g staff`).
+    if (/^-[A-Za-z]*[ugCDhpRrTt]$/.test(flag)) i++;
+    i++;
+  }
+  return { sudoStdin: stdin, rest: words.slice(i) };
 }
 
 /** Shells whose `-c` string may be one command (`bash -lc 'op read …'`, as agents run them). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { printsSecret } from "../src/secret-commands.js";
+import { printsSecret, readsSecretFromStdin } from "../src/secret-commands.js";
 
 describe("commands whose output is a secret", () => {
   it.each([
@@ -66,5 +66,28 @@ describe("commands whose output is a secret", () => {
     ["bin/rails", "server"],
   ])("not %s %s", (command, args) => {
     expect(printsSecret(command, args.split(" ").filter(Boolean))).toBe(false);
+  });
+
+  it.each([
+    ["docker login -u me --password-stdin ghcr.io", "whole"],
+    ["sudo -u deploy -S true", "whole"],
+    ["sudo chpasswd", "after-colon"],
+    ["passwd --stdin deploy", "whole"],
+    ["kinit admin@EXAMPLE.COM", "whole"],
+    ["htpasswd -i /etc/htpasswd admin", "whole"],
+    ["gh auth login --with-token", "whole"],
+    ["vault login -", "whole"],
+    ["docker secret create db -", "whole"],
+    ["gcloud secrets versions add db --data-file=-", "whole"],
+    ["pass insert -e db/password", "whole"],
+    ["openssl enc -aes-256-cbc -pass stdin", "whole"],
+    ["base64", null],
+    ["sudo apt-get install x", null],
+    ["passwd deploy", null],
+    ["vault login", null],
+    ["gcloud secrets create db --data-file=db.txt", null],
+    ["openssl enc -pass env:PW", null],
+  ])("what %s reads from its standard input: %s", (command, reads) => {
+    expect(readsSecretFromStdin(command.split(" "))).toBe(reads);
   });
 });

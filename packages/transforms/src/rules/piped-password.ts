@@ -18,7 +18,8 @@
  *   create NAME -`, `gcloud secrets create|versions add … --data-file=-`, `wrangler secret
  *   put`, `vercel env add`, `pass|gopass insert -e|-m`, `openssl … -pass* stdin`;
  *
- * each also after `sudo` and its options. A value that is a variable or a substitution
+ * each also after `sudo` and its options (the table beside `printsSecret`'s, in
+ * `secret-commands.ts`). A value that is a variable or a substitution
  * (`"$PASSWORD"`, `$(op read …)`, a backtick) or a placeholder (`%s`, `***`) stays.
  *
  * @example
@@ -30,6 +31,7 @@
  */
 import { placeholderValue } from "../command-flags.js";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { readsSecretFromStdin } from "../secret-commands.js";
 import { BLANK, byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
@@ -214,7 +216,7 @@ class PipedPasswordCandidate implements Candidate {
   }
 
   private decide(): Verdict {
-    const at = secretStart(this.value, readsFromStdin(this.command));
+    const at = secretStart(this.value, readsSecretFromStdin(wordsOf(this.command)));
     if (at < 0) return Verdict.Reject;
     this.from += at;
     this.to = this.valueTo;
@@ -237,87 +239,20 @@ function wordRole(
   return NO_VALUE.test(word) || placeholderValue(word, [0, word.length]) ? null : "value";
 }
 
+/** A command's words: split at blanks, quotes dropped. */
+function wordsOf(command: string): string[] {
+  return command
+    .trim()
+    .split(/[ \t]+/)
+    .map((word) => word.replace(/["']/g, ""));
+}
+
 /** Where the secret starts in `value` for a command that reads it so, or -1. */
 function secretStart(value: string, reads: "whole" | "after-colon" | null): number {
   if (reads === "whole") return 0;
   if (reads === null) return -1;
   const colon = value.indexOf(":");
   return colon < 0 || colon === value.length - 1 ? -1 : colon + 1;
-}
-
-/** Commands after `sudo`'s options: the command's words. */
-function afterSudo(words: readonly string[]): {
-  readonly sudoStdin: boolean;
-  readonly rest: string[];
-} {
-  if (words[0] !== "sudo") return { sudoStdin: false, rest: [...words] };
-  let i = 1;
-  let stdin = false;
-  while (i < words.length && words[i]!.startsWith("-")) {
-    const flag = words[i]!;
-    if (flag === "--stdin" || /^-[A-Za-z]*S/.test(flag)) stdin = true;
-    // Options that take a word (`-u deploy`, `-g staff`).
-    if (/^-[A-Za-z]*[ugCDhpRrTt]$/.test(flag)) i++;
-    i++;
-  }
-  return { sudoStdin: stdin, rest: words.slice(i) };
-}
-
-/**
- * What the command (the text after the pipe) reads from its standard input: a secret
- * whole, the part after a colon (`chpasswd`'s `user:password`), or nothing known (null).
- */
-export function readsFromStdin(command: string): "whole" | "after-colon" | null {
-  const words = command
-    .trim()
-    .split(/[ \t]+/)
-    .map((w) => w.replace(/["']/g, ""));
-  const { sudoStdin, rest } = afterSudo(words);
-  if (sudoStdin) return "whole";
-  const name = (rest[0] ?? "").slice((rest[0] ?? "").lastIndexOf("/") + 1);
-  const has = (word: string) => rest.includes(word);
-  const flag = (letter: string) =>
-    rest.some((w) => new RegExp(`^-[A-Za-z]*${letter}[A-Za-z]*$`).test(w));
-  if (rest.some((w) => w === "--password-stdin" || w.startsWith("--password-stdin=")))
-    return "whole";
-  switch (name) {
-    case "chpasswd":
-      return "after-colon";
-    case "passwd":
-      return has("--stdin") ? "whole" : null;
-    case "kinit":
-      return "whole";
-    case "htpasswd":
-      return flag("i") ? "whole" : null;
-    case "smbpasswd":
-      return flag("s") ? "whole" : null;
-    case "gh":
-      return (has("auth") && has("login") && has("--with-token")) || (has("secret") && has("set"))
-        ? "whole"
-        : null;
-    case "vault":
-      return has("login") && has("-") ? "whole" : null;
-    case "docker":
-    case "podman":
-      return has("secret") && has("create") && rest[rest.length - 1] === "-" ? "whole" : null;
-    case "gcloud":
-      return has("secrets") && has("--data-file=-") ? "whole" : null;
-    case "wrangler":
-      return has("secret") && has("put") ? "whole" : null;
-    case "vercel":
-      return has("env") && has("add") ? "whole" : null;
-    case "pass":
-    case "gopass":
-      return has("insert") && rest.some((w) => /^(?:-[em]|--echo|--multiline)$/.test(w))
-        ? "whole"
-        : null;
-    case "openssl":
-      return rest.some((w, i) => /^-pass(?:in|out)?$/.test(w) && rest[i + 1] === "stdin")
-        ? "whole"
-        : null;
-    default:
-      return null;
-  }
 }
 
 export const PIPED_PASSWORD_RULE: MatcherRule = withNotAfter(
