@@ -123,6 +123,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2xZ9wR4tW6yZ3a",
     "      X-Api-Key:\n      - [REDACTED:secret-assignment]\napi_keys:\n  - [REDACTED:secret-assignment]\n",
   ],
+  // Every element of a list of secrets after a keyword, judged as the first is: a JSON
+  // list's (an empty or short element kept, a long one streamed), a YAML list's items at the
+  // first one's indentation. What follows the list stays (another list, a deeper item).
+  [
+    "secret-assignment",
+    '{"api_keys": ["Vq7pLm2xZ9wR4tW6yZ3a", "", "Hm4kQ8wZ2pL6tR9yX3cB", "v2",\n  "Nx5tW7qL3mZ9pR2kV8dFNx5tW7qL3mZ9pR2kV8dFNx5tW7qL3mZ9pR2kV8dF"], "ids": ["Hm4kQ8wZ2pL6tR9yX3cZ"]}',
+    "Nx5tW7qL3mZ9pR2kV8dF",
+    '{"api_keys": ["[REDACTED:secret-assignment]", "", "[REDACTED:secret-assignment]", "v2",\n  "[REDACTED:secret-assignment]"], "ids": ["Hm4kQ8wZ2pL6tR9yX3cZ"]}',
+  ],
+  [
+    "secret-assignment",
+    'api_keys:\n  - Vq7pLm2xZ9wR4tW6yZ3a\n  - "Hm4kQ8wZ2pL6tR9yX3cB"\n  - Nx5tW7qL3mZ9pR2kV8dF\n    - Hm4kQ8wZ2pL6tR9yX3cZ\n',
+    "Nx5tW7qL3mZ9pR2kV8dF",
+    'api_keys:\n  - [REDACTED:secret-assignment]\n  - "[REDACTED:secret-assignment]"\n  - [REDACTED:secret-assignment]\n    - Hm4kQ8wZ2pL6tR9yX3cZ\n',
+  ],
   // A header set in a subscript, and a template literal's value.
   [
     "authorization-header",

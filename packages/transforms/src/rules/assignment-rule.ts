@@ -171,6 +171,17 @@ const DUMPED_STRING = Buffer.from("string(", "latin1");
 const MAX_COLUMN_PADDING = 64;
 /** Most bytes between a name that stood as a value and its sibling's value (indentation included). */
 const MAX_SIBLING = 48;
+
+/** Marks an escape's letter (`n` of `\n`) where a value's end is told as a byte (see `elementEnded`). */
+const ESCAPED = 0x100;
+/** The control byte an escape's letter stands for in a string (`\n`, `\r`, `\t`), else 0. */
+const ESCAPED_CONTROL = (() => {
+  const table = new Uint8Array(256);
+  table[0x6e] = 0x0a;
+  table[0x72] = 0x0d;
+  table[0x74] = 0x09;
+  return table;
+})();
 /** Bytes after a YAML block scalar's `|` or `>` on its line: chomping, an indentation digit, blanks. */
 const BLOCK_HEADER = byteSet("+1-9 \t\r-");
 /** Bytes that may stand between such a name and its sibling key (besides one line break and tags). */
@@ -496,6 +507,11 @@ const Phase = {
    * the value.
    */
   PairTail: 23,
+  /**
+   * A list's element was redacted: the bytes to the next element (`", "` in JSON, the line
+   * break, indentation and `- ` of a YAML list's next item), judged as the first was.
+   */
+  ListNext: 24,
 } as const;
 
 interface Mode {
@@ -613,6 +629,16 @@ class AssignmentCandidate implements Candidate {
   list = false;
   /** Where a `[` after the separator was read (the next byte says if a list opened), or -1. */
   listAt = -1;
+  /**
+   * ListNext phase: 0 before the separator (a JSON list's `,`, a YAML list's line break),
+   * 1 after it (a YAML item's indentation), 2 after a YAML item's `-`.
+   */
+  listStep = 0;
+  /** The value is a list's element after the first, which was a secret. */
+  listed = false;
+  /** Blanks before a YAML list's first item's `-`, and before the `-` being read. */
+  itemIndent = 0;
+  indent = 0;
   /** The value is the text of the element named after the keyword, after its attributes. */
   elementText = false;
   /** Vendor mode: a YAML block was entered (at most one level). */
@@ -1357,8 +1383,12 @@ class AssignmentCandidate implements Candidate {
             }
             if (byte !== 0x22 && byte !== 0x27) return Verdict.Reject;
             if (this.escapedQuote) {
-              // `\"\"`: a triple quote's next quote, escaped.
+              // `\"\"`: a triple quote's next quote, escaped, or an empty element of a list.
               if (byte !== this.quote) return Verdict.Reject;
+              if (this.listed) {
+                this.phase = Phase.ListNext;
+                return Verdict.Hold;
+              }
               this.triple++;
               return Verdict.Hold;
             }
@@ -1430,6 +1460,11 @@ class AssignmentCandidate implements Candidate {
           // (Escaped inside a string, Python's triple quotes are `\"\"\"`.)
           if (byte === 0x5c && (this.quote === 0 || (this.escapedQuote && this.triple < 2))) {
             this.quoteEscape = true;
+            return Verdict.Hold;
+          }
+          // An empty element after the first of a list (`["…", "", "…"]`): the next one follows.
+          if (this.listed && byte === this.quote && !this.escapedQuote) {
+            this.phase = Phase.ListNext;
             return Verdict.Hold;
           }
           // Python's `"""…"""` and `'''…'''`: two more quotes open the string; after two, an
@@ -1510,9 +1545,10 @@ class AssignmentCandidate implements Candidate {
             this.backslash = -1;
             if (ESCAPE_LETTER[byte] === 1) {
               this.value.length -= here - at;
-              const verdict = this.valueEnded(0x5c, at);
+              const verdict = this.valueEnded(0x5c, at, ESCAPED | byte);
               if (verdict === Verdict.Close && this.semi < 0) this.semi = at;
               if (verdict !== Verdict.Hold || this.phase === Phase.Held) return verdict;
+              if (this.phase === Phase.ListNext) return verdict; // this byte closed the element
               continue; // the next part reads this byte
             }
           }
@@ -1527,7 +1563,8 @@ class AssignmentCandidate implements Candidate {
             this.value.length = this.semi - (here - this.value.length);
             this.dropSentenceEnd(this.semi);
             if (!this.credible(true)) return Verdict.Reject;
-            return this.quote === 0x3c ? this.xmlTail(false) : Verdict.Close;
+            if (this.quote === 0x3c) return this.xmlTail(false);
+            return this.elementEnded(ESCAPED | byte, this.semi, Verdict.Close);
           }
           const key = this.closesQuote(byte) ? Semicolon.Ends : this.semicolonKey(byte);
           if (key === Semicolon.Ends) {
@@ -1586,6 +1623,8 @@ class AssignmentCandidate implements Candidate {
             return byte === this.quote ? Verdict.Hold : Verdict.Reject;
           }
           return byte === 0x3b ? Verdict.Close : Verdict.Reject;
+        case Phase.ListNext:
+          return this.listNext(byte, here);
         case Phase.PairTail:
           // Inside a string the value ended at its closing quote's backslash: the quote.
           if (this.escapedQuote && this.count++ === 0)
@@ -1620,6 +1659,7 @@ class AssignmentCandidate implements Candidate {
           if (this.closesQuote(byte)) return Verdict.Close;
           if (this.escapedQuote && (byte === 0x5c || this.backslash >= 0)) {
             const ended = this.escapedEnd(byte, here);
+            if (ended === Verdict.Close) return this.elementEnded(ESCAPED | byte, this.semi, ended);
             if (ended !== undefined) return ended;
           }
           if (this.escaped) {
@@ -1627,7 +1667,8 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Redact;
           }
           // Close, not Reject: a held quote of the other kind before it is the value's.
-          if (this.endsValue(byte)) return Verdict.Close;
+          if (this.endsValue(byte))
+            return this.semi < 0 ? this.elementEnded(byte, here, Verdict.Close) : Verdict.Close;
           this.escaped = byte === 0x5c;
           this.noteSemicolon(byte, here);
           return this.semi >= 0 ? Verdict.Hold : Verdict.Redact;
@@ -1641,12 +1682,15 @@ class AssignmentCandidate implements Candidate {
               return Verdict.Close;
             }
           }
-          if (this.endsAtBackslash(byte) || this.closesQuote(byte)) return Verdict.Close;
+          if (this.endsAtBackslash(byte))
+            return this.elementEnded(ESCAPED | byte, this.semi, Verdict.Close);
+          if (this.closesQuote(byte)) return Verdict.Close;
           const holding = this.semi >= 0;
           const key = this.semicolonKey(byte);
           if (key === Semicolon.Ends) return Verdict.Close;
           if (key === Semicolon.Undecided) return Verdict.Hold;
-          if (this.endsValue(byte)) return holding ? Verdict.Close : Verdict.Reject;
+          if (this.endsValue(byte))
+            return holding ? Verdict.Close : this.elementEnded(byte, here, Verdict.Reject);
           if ((this.quote === 0 || this.quote === 0x3c) && byte === 0x5c) {
             if (this.backslash < 0) this.backslash = here; // what follows says if it escapes
             return Verdict.Hold;
@@ -1690,7 +1734,7 @@ class AssignmentCandidate implements Candidate {
       return Verdict.Close;
     }
     this.value.length -= here - at;
-    const verdict = this.valueEnded(0x0a, at);
+    const verdict = this.valueEnded(0x0a, at, -1);
     if (verdict === Verdict.Close && this.semi < 0) this.semi = at;
     return verdict;
   }
@@ -1699,7 +1743,7 @@ class AssignmentCandidate implements Candidate {
    * The value being held ended at `byte` (at `here`, not the value's): what it was (a
    * sibling's key, a type, a word of prose…) and what comes next.
    */
-  valueEnded(byte: number, here: number): Verdict {
+  valueEnded(byte: number, here: number, ended = byte): Verdict {
     const pairKey = this.pairComma && this.quote !== 0 ? pairKeyOf(this.value) : undefined;
     if (pairKey !== undefined) {
       // `"name": "API_TOKEN", "value": "…"`: the quoted word after the name was the
@@ -1724,7 +1768,10 @@ class AssignmentCandidate implements Candidate {
       return this.typeRead(here, Phase.ValueStart);
     }
     this.dropSentenceEnd(here);
-    if (!this.credible(true)) return this.statementArgument(here);
+    if (!this.credible(true))
+      return this.listed
+        ? this.elementEnded(ended, here, Verdict.Reject, false)
+        : this.statementArgument(here);
     // The word after `password ` with more words after it: only a random one is the
     // value (`password Xk9mP2qL8vR4tW6y expired`; `secret PKCS-9 keys` is prose).
     if (this.spacedWord && BLANK[byte] === 1 && !randomWord(this.value)) return Verdict.Reject;
@@ -1748,7 +1795,113 @@ class AssignmentCandidate implements Candidate {
       this.phase = Phase.PairTail;
       return Verdict.Hold;
     }
-    return Verdict.Close;
+    return this.semi < 0 ? this.elementEnded(ended, here, Verdict.Close) : Verdict.Close;
+  }
+
+  /**
+   * A list's element that is a secret ended at `ended` (a byte, or {@link ESCAPED} and an
+   * escape's letter), at `end`: its own closing quote in a JSON list, the line's end in a
+   * YAML list. It is redacted up to `end` and the next element is read and judged as it
+   * was (`"api_keys": ["…", "…"]`, `api_keys:\n  - …\n  - …`); one after the first that
+   * is no secret (`redact` false) is kept, and the next is read. Otherwise `otherwise`.
+   */
+  private elementEnded(ended: number, end: number, otherwise: Verdict, redact = true): Verdict {
+    if (!this.list || ended < 0) return otherwise;
+    const escaped = (ended & ESCAPED) !== 0;
+    const byte = ended & 0xff;
+    const ownQuote =
+      this.quote !== 0 &&
+      this.quote !== 0x3c &&
+      byte === this.quote &&
+      escaped === this.escapedQuote;
+    let step = 0;
+    if (this.itemLine === 3) {
+      const lineFeed = escaped ? byte === 0x6e : byte === 0x0a;
+      const carriageReturn = escaped ? byte === 0x72 : byte === 0x0d;
+      if (lineFeed) step = 1;
+      else if (!carriageReturn && !ownQuote) return otherwise;
+    } else if (!ownQuote) return otherwise;
+    this.semiQuote = false;
+    this.phase = Phase.ListNext;
+    this.listStep = step;
+    this.indent = 0;
+    this.count = 0;
+    if (!redact) {
+      this.from = end;
+      return Verdict.Hold;
+    }
+    this.semi = end;
+    return Verdict.Redact;
+  }
+
+  /**
+   * ListNext phase: the bytes between a list's elements. A JSON list's `,` between blanks
+   * and line breaks (also escaped, inside a string), then the next element's quote; a YAML
+   * list's line break, the first item's indentation, `-` and a blank. Anything else (the
+   * list's `]`, the next key) ends the list: the elements redacted stay so.
+   */
+  private listNext(byte: number, here: number): Verdict {
+    this.semi = -1;
+    this.from = here + 1;
+    if (++this.count > MAX_SIBLING) return Verdict.Reject;
+    const escaped = this.quoteEscape;
+    this.quoteEscape = false;
+    if (byte === 0x5c && !escaped) {
+      this.quoteEscape = true;
+      return Verdict.Hold;
+    }
+    let b = byte;
+    if (escaped) {
+      b = ESCAPED_CONTROL[byte]!;
+      if (b === 0 && (byte !== this.quote || !this.escapedQuote)) return Verdict.Reject;
+      if (b === 0) b = byte;
+    } else if (this.escapedQuote && QUOTES[byte] === 1) return Verdict.Reject;
+    if (this.itemLine === 3) return this.itemNext(b);
+    if (BLANK[b] === 1 || b === 0x0a || b === 0x0d) return Verdict.Hold;
+    if (this.listStep === 0) {
+      if (b !== 0x2c) return Verdict.Reject;
+      this.listStep = 1;
+      return Verdict.Hold;
+    }
+    return b === this.quote ? this.openElement() : Verdict.Reject;
+  }
+
+  /** A YAML list's bytes to its next item (see {@link listNext}), a byte read as its escape says. */
+  private itemNext(b: number): Verdict {
+    if (this.listStep === 0) {
+      if (b !== 0x0a) return BLANK[b] === 1 || b === 0x0d ? Verdict.Hold : Verdict.Reject;
+      this.listStep = 1;
+      return Verdict.Hold;
+    }
+    if (this.listStep === 1) {
+      if (b === 0x20) {
+        this.indent++;
+        return Verdict.Hold;
+      }
+      if (b !== 0x2d || this.indent !== this.itemIndent) return Verdict.Reject;
+      this.listStep = 2;
+      return Verdict.Hold;
+    }
+    return b === 0x20 ? this.openElement() : Verdict.Reject;
+  }
+
+  /** The next element's value starts after this byte, judged as the first (its quote anew in YAML). */
+  private openElement(): Verdict {
+    if (this.itemLine === 3) {
+      this.quote = 0;
+      this.escapedQuote = false;
+    }
+    this.phase = Phase.ValueStart;
+    this.listed = true;
+    this.listStep = 0;
+    this.count = 0;
+    this.value = [];
+    this.backslash = -1;
+    this.escaped = false;
+    this.otherClosed = false;
+    this.dot = -1;
+    this.triple = 0;
+    return Verdict.Hold;
   }
 
   /**
@@ -2797,11 +2950,16 @@ class AssignmentCandidate implements Candidate {
     }
     const escaped = this.quoteEscape;
     this.quoteEscape = false;
-    if (escaped) return byte === 0x6e ? Verdict.Hold : Verdict.Reject;
+    if (escaped) {
+      this.itemIndent = 0;
+      return byte === 0x6e ? Verdict.Hold : Verdict.Reject;
+    }
     if (byte === 0x5c) {
       this.quoteEscape = true;
       return Verdict.Hold;
     }
+    if (byte === 0x0a) this.itemIndent = 0;
+    else if (byte === 0x20) this.itemIndent++;
     if (BLANK[byte] === 1 || byte === 0x0a) return Verdict.Hold;
     if (this.dumped === 0) return this.dumpedType(byte);
     if (byte !== 0x2d) return Verdict.Reject;
