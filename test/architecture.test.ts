@@ -36,6 +36,8 @@ const LONG_CLASSES: Record<string, string> = {
     'one Authorization candidate per occurrence: a closure per occurrence cost a fifth of the CPU on `authorization="` repeated; its phases are one switch over shared fields',
   "packages/transforms/src/base64-runs.ts Base64Runs":
     "base64 run state across chunks, stepped per byte in the redactor's hot loop, with its claim on the frontier",
+  "packages/transforms/src/rules/cookie-header.ts CookieCandidate":
+    "one cookie candidate per occurrence: a header's cookies, a JSON or YAML list's elements (the bytes between them are `ListGap`'s) and a `Set-Cookie` value's attributes are phases of one switch over shared fields",
   "packages/transforms/src/output-cursor.ts OutputCursor":
     "the redactor's output side: held bytes, markers and the trace, all moved by the one emit position its methods share",
 };

@@ -242,6 +242,20 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4Rt6Vw3Yb",
     '{"Authorization":["Bearer [REDACTED:authorization-header]"],"Accept":["*/*"]}',
   ],
+  // Every element of a list of cookies: Go's `http.Header` as JSON (pretty-printed too), a
+  // recorded response's YAML; a `Set-Cookie` value's attributes stay, and so do other lists.
+  [
+    "cookie",
+    '{"Set-Cookie": [\n  "sid=Zx9Kq2Lm8Np4Rt6Vw3Yb; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT",\n  "session=Hm4kQ8wZ2pL6tR9yX3cB; HttpOnly"], "Vary": ["x=Jd6sF1gH4jK7lP0oI9uY"]}',
+    "Hm4kQ8wZ2pL6tR9yX3cB",
+    '{"Set-Cookie": [\n  "sid=[REDACTED:cookie]; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT",\n  "session=[REDACTED:cookie]; HttpOnly"], "Vary": ["x=Jd6sF1gH4jK7lP0oI9uY"]}',
+  ],
+  [
+    "cookie",
+    "    Set-Cookie:\n    - sid=Zx9Kq2Lm8Np4Rt6Vw3Yb; path=/; HttpOnly\n    - session=Hm4kQ8wZ2pL6tR9yX3cB\n    Vary:\n    - x=Jd6sF1gH4jK7lP0oI9uY\n",
+    "Hm4kQ8wZ2pL6tR9yX3cB",
+    "    Set-Cookie:\n    - sid=[REDACTED:cookie]; path=/; HttpOnly\n    - session=[REDACTED:cookie]\n    Vary:\n    - x=Jd6sF1gH4jK7lP0oI9uY\n",
+  ],
   [
     "cookie",
     '{"Cookie":["sid=Zx9Kq2Lm8Np4Rt6Vw3Yb; theme=dark"]}\nSet-Cookie: sid="Zx9Kq2Lm8Np4Rt6Vw3Yb"; Path=/',

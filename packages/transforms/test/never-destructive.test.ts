@@ -47,6 +47,8 @@ const FORMS = [
   '{"Authorization":"Bearer V","KEEP":1}',
   "Cookie: a=V; KEEP=1",
   "Set-Cookie: sid=V; Path=/KEEP; HttpOnly",
+  '{"Set-Cookie": ["a=V; Path=/KEEP", "b=V"], "KEEP": 1}',
+  "Set-Cookie:\n  - a=V; path=/KEEP\n  - b=V\nKEEP: 1",
   // Command lines.
   "curl -u admin:V https://KEEP.example.com",
   "curl -u admin:V\nKEEP",

@@ -68,6 +68,7 @@ import {
 } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
+import { GAP_HOLD, GAP_OPEN, ListGap } from "./list-gap.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
@@ -174,14 +175,7 @@ const MAX_SIBLING = 48;
 
 /** Marks an escape's letter (`n` of `\n`) where a value's end is told as a byte (see `elementEnded`). */
 const ESCAPED = 0x100;
-/** The control byte an escape's letter stands for in a string (`\n`, `\r`, `\t`), else 0. */
-const ESCAPED_CONTROL = (() => {
-  const table = new Uint8Array(256);
-  table[0x6e] = 0x0a;
-  table[0x72] = 0x0d;
-  table[0x74] = 0x09;
-  return table;
-})();
+
 /** Bytes after a YAML block scalar's `|` or `>` on its line: chomping, an indentation digit, blanks. */
 const BLOCK_HEADER = byteSet("+1-9 \t\r-");
 /** Bytes that may stand between such a name and its sibling key (besides one line break and tags). */
@@ -629,16 +623,12 @@ class AssignmentCandidate implements Candidate {
   list = false;
   /** Where a `[` after the separator was read (the next byte says if a list opened), or -1. */
   listAt = -1;
-  /**
-   * ListNext phase: 0 before the separator (a JSON list's `,`, a YAML list's line break),
-   * 1 after it (a YAML item's indentation), 2 after a YAML item's `-`.
-   */
-  listStep = 0;
+  /** ListNext phase: the bytes to the next element. */
+  gap: ListGap | null = null;
   /** The value is a list's element after the first, which was a secret. */
   listed = false;
-  /** Blanks before a YAML list's first item's `-`, and before the `-` being read. */
+  /** Blanks before a YAML list's first item's `-`. */
   itemIndent = 0;
-  indent = 0;
   /** The value is the text of the element named after the keyword, after its attributes. */
   elementText = false;
   /** Vendor mode: a YAML block was entered (at most one level). */
@@ -1385,10 +1375,7 @@ class AssignmentCandidate implements Candidate {
             if (this.escapedQuote) {
               // `\"\"`: a triple quote's next quote, escaped, or an empty element of a list.
               if (byte !== this.quote) return Verdict.Reject;
-              if (this.listed) {
-                this.phase = Phase.ListNext;
-                return Verdict.Hold;
-              }
+              if (this.listed) return this.emptyElement();
               this.triple++;
               return Verdict.Hold;
             }
@@ -1463,10 +1450,7 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           // An empty element after the first of a list (`["…", "", "…"]`): the next one follows.
-          if (this.listed && byte === this.quote && !this.escapedQuote) {
-            this.phase = Phase.ListNext;
-            return Verdict.Hold;
-          }
+          if (this.listed && byte === this.quote && !this.escapedQuote) return this.emptyElement();
           // Python's `"""…"""` and `'''…'''`: two more quotes open the string; after two, an
           // empty one ended.
           if (byte === this.quote && QUOTES[byte] === 1 && !this.escapedQuote && this.triple < 2) {
@@ -1806,25 +1790,16 @@ class AssignmentCandidate implements Candidate {
    * is no secret (`redact` false) is kept, and the next is read. Otherwise `otherwise`.
    */
   private elementEnded(ended: number, end: number, otherwise: Verdict, redact = true): Verdict {
-    if (!this.list || ended < 0) return otherwise;
-    const escaped = (ended & ESCAPED) !== 0;
-    const byte = ended & 0xff;
-    const ownQuote =
-      this.quote !== 0 &&
-      this.quote !== 0x3c &&
-      byte === this.quote &&
-      escaped === this.escapedQuote;
-    let step = 0;
-    if (this.itemLine === 3) {
-      const lineFeed = escaped ? byte === 0x6e : byte === 0x0a;
-      const carriageReturn = escaped ? byte === 0x72 : byte === 0x0d;
-      if (lineFeed) step = 1;
-      else if (!carriageReturn && !ownQuote) return otherwise;
-    } else if (!ownQuote) return otherwise;
+    if (!this.list || ended < 0 || this.quote === 0x3c) return otherwise;
+    if (this.gap === null) {
+      // A YAML item's quote is its own (read anew for each); a JSON list's elements share one.
+      const yaml = this.itemLine === 3;
+      this.gap = new ListGap(yaml, yaml ? 0 : this.quote, !yaml && this.escapedQuote);
+      this.gap.itemIndent = this.itemIndent;
+    }
+    if (!this.gap.ended(ended & 0xff, (ended & ESCAPED) !== 0)) return otherwise;
     this.semiQuote = false;
     this.phase = Phase.ListNext;
-    this.listStep = step;
-    this.indent = 0;
     this.count = 0;
     if (!redact) {
       this.from = end;
@@ -1834,55 +1809,20 @@ class AssignmentCandidate implements Candidate {
     return Verdict.Redact;
   }
 
-  /**
-   * ListNext phase: the bytes between a list's elements. A JSON list's `,` between blanks
-   * and line breaks (also escaped, inside a string), then the next element's quote; a YAML
-   * list's line break, the first item's indentation, `-` and a blank. Anything else (the
-   * list's `]`, the next key) ends the list: the elements redacted stay so.
-   */
+  /** An empty element (`""`) after the first of a list: the next one follows. */
+  private emptyElement(): Verdict {
+    this.gap!.reset(0, true);
+    this.phase = Phase.ListNext;
+    return Verdict.Hold;
+  }
+
+  /** ListNext phase: a byte between a list's elements (see `ListGap`). */
   private listNext(byte: number, here: number): Verdict {
     this.semi = -1;
     this.from = here + 1;
-    if (++this.count > MAX_SIBLING) return Verdict.Reject;
-    const escaped = this.quoteEscape;
-    this.quoteEscape = false;
-    if (byte === 0x5c && !escaped) {
-      this.quoteEscape = true;
-      return Verdict.Hold;
-    }
-    let b = byte;
-    if (escaped) {
-      b = ESCAPED_CONTROL[byte]!;
-      if (b === 0 && (byte !== this.quote || !this.escapedQuote)) return Verdict.Reject;
-      if (b === 0) b = byte;
-    } else if (this.escapedQuote && QUOTES[byte] === 1) return Verdict.Reject;
-    if (this.itemLine === 3) return this.itemNext(b);
-    if (BLANK[b] === 1 || b === 0x0a || b === 0x0d) return Verdict.Hold;
-    if (this.listStep === 0) {
-      if (b !== 0x2c) return Verdict.Reject;
-      this.listStep = 1;
-      return Verdict.Hold;
-    }
-    return b === this.quote ? this.openElement() : Verdict.Reject;
-  }
-
-  /** A YAML list's bytes to its next item (see {@link listNext}), a byte read as its escape says. */
-  private itemNext(b: number): Verdict {
-    if (this.listStep === 0) {
-      if (b !== 0x0a) return BLANK[b] === 1 || b === 0x0d ? Verdict.Hold : Verdict.Reject;
-      this.listStep = 1;
-      return Verdict.Hold;
-    }
-    if (this.listStep === 1) {
-      if (b === 0x20) {
-        this.indent++;
-        return Verdict.Hold;
-      }
-      if (b !== 0x2d || this.indent !== this.itemIndent) return Verdict.Reject;
-      this.listStep = 2;
-      return Verdict.Hold;
-    }
-    return b === 0x20 ? this.openElement() : Verdict.Reject;
+    const read = this.gap!.read(byte);
+    if (read === GAP_HOLD) return Verdict.Hold;
+    return read === GAP_OPEN ? this.openElement() : Verdict.Reject;
   }
 
   /** The next element's value starts after this byte, judged as the first (its quote anew in YAML). */
@@ -1893,7 +1833,6 @@ class AssignmentCandidate implements Candidate {
     }
     this.phase = Phase.ValueStart;
     this.listed = true;
-    this.listStep = 0;
     this.count = 0;
     this.value = [];
     this.backslash = -1;

@@ -22,6 +22,7 @@ import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { ALPHA, BLANK, byteSet, DIGIT } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
+import { GAP_END, GAP_OPEN, GAP_REST, ListGap } from "./list-gap.js";
 
 /** A value this long is a credential, whatever it holds. */
 const LONG_VALUE = 16;
@@ -47,6 +48,8 @@ const Phase = {
   Value: 3,
   /** After a value's `;`: blanks, then the next cookie (a `Cookie:` header only). */
   Next: 4,
+  /** Between a list's elements (`ListGap`), a `Set-Cookie` value's attributes first. */
+  Between: 5,
 } as const;
 
 export const COOKIE_HEADER_RULE: MatcherRule = {
@@ -70,13 +73,20 @@ class CookieCandidate implements Candidate {
   /** Where the value just redacted ends (set with the verdict that redacts it). */
   to: number | undefined = undefined;
   keyQuoted = false;
+  /** The key's quote came escaped (`\"Set-Cookie\":` inside a string). */
+  escapedKey = false;
   count = 0;
   /** The value's start (offset), its letters and digits seen. */
   valueAt = 0;
   letter = false;
   digit = false;
-  /** The value is a list's first element (Go's `http.Header` as JSON: `"Cookie": ["…"]`). */
-  listed = false;
+  /**
+   * The value is a list (Go's `http.Header` as JSON: `"Cookie": ["…", "…"]`, a recorded
+   * response's YAML: `Set-Cookie:\n  - …\n  - …`), every element read: the bytes between them.
+   */
+  gap: ListGap | null = null;
+  /** A backslash was read before the value: the next byte is its escape's letter. */
+  escape = false;
 
   constructor(
     anchorLength: number,
@@ -101,6 +111,7 @@ class CookieCandidate implements Candidate {
         if ((byte === 0x22 || byte === 0x27 || byte === 0x5c) && !this.keyQuoted) {
           // `"Cookie":`, `\"Cookie\":` inside a string (the backslash, then its quote).
           if (byte !== 0x5c) this.keyQuoted = true;
+          else this.escapedKey = true;
           return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
         }
         if (BLANK[byte] === 1) {
@@ -119,12 +130,12 @@ class CookieCandidate implements Candidate {
       case Phase.ValueStart:
       case Phase.Next:
         this.claim = here + 1;
+        if (this.phase === Phase.ValueStart && this.gap === null) {
+          const list = this.listStart(byte);
+          if (list !== undefined) return list;
+        }
         if (BLANK[byte] === 1 || (this.phase === Phase.ValueStart && QUOTE_OR_ESCAPE[byte] === 1))
           return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
-        if (byte === 0x5b && this.phase === Phase.ValueStart && this.keyQuoted && !this.listed) {
-          this.listed = true;
-          return Verdict.Hold;
-        }
         if (COOKIE_NAME[byte] !== 1 || byte === 0x27) return Verdict.Reject;
         this.phase = Phase.Name;
         this.count = 1;
@@ -140,6 +151,15 @@ class CookieCandidate implements Candidate {
         }
         if (COOKIE_NAME[byte] !== 1 || byte === 0x27) return Verdict.Reject;
         return ++this.count > MAX_NAME ? Verdict.Reject : Verdict.Hold;
+      case Phase.Between: {
+        this.claim = here + 1;
+        const read = this.gap!.read(byte);
+        if (read === GAP_OPEN) {
+          this.phase = Phase.ValueStart;
+          this.count = 0;
+        }
+        return read === GAP_END ? Verdict.Reject : Verdict.Hold;
+      }
       default:
         // A quoted value (RFC 6265's `sid="…"`, `sid=\"…\"` inside a string): its quotes stay.
         if ((byte === 0x22 || byte === 0x5c) && here === this.valueAt) {
@@ -159,13 +179,16 @@ class CookieCandidate implements Candidate {
     }
   }
 
-  /** The value ended at `here` (`byte` is not its own): redact it if credible, read on after `;`. */
+  /**
+   * The value ended at `here` (`byte` is not its own): redact it if credible, read on after
+   * `;`, and in a list after its element's end.
+   */
   private valueEnd(byte: number, here: number): Verdict {
-    const more = byte === 0x3b && !this.set;
+    let more = byte === 0x3b && !this.set;
     if (more) {
       this.phase = Phase.Next;
       this.count = 0;
-    }
+    } else if (this.gap !== null) more = this.elementEnd(this.gap, byte);
     if (!this.credible(here)) {
       if (!more) return Verdict.Reject;
       this.claim = here + 1;
@@ -175,6 +198,38 @@ class CookieCandidate implements Candidate {
     this.to = here;
     if (!more) return Verdict.Close;
     return Verdict.Redact;
+  }
+
+  /**
+   * A list's element's cookie value ended at `byte`: a `Set-Cookie` value's attributes, or
+   * the element's end, follow. False when the list's shape does not go on.
+   */
+  private elementEnd(gap: ListGap, byte: number): boolean {
+    // A `Set-Cookie` value's attributes (kept); the backslash of the element's closing quote
+    // inside a string (the quote is the gap's first byte).
+    if (byte === 0x3b || byte === 0x5c) {
+      gap.reset(byte === 0x3b ? GAP_REST : 0, false);
+      if (byte === 0x5c) gap.read(byte);
+    } else if (!gap.ended(byte, false)) return false;
+    this.phase = Phase.Between;
+    return true;
+  }
+
+  /**
+   * Before the value: a JSON list's `[` after a quoted key (its first element's quote
+   * follows, after line breaks when pretty-printed), or the name's line end (also escaped,
+   * inside a string) before a YAML list's items. `undefined` for any other byte.
+   */
+  private listStart(byte: number): Verdict | undefined {
+    const escaped = this.escape;
+    this.escape = byte === 0x5c;
+    const lineFeed = escaped ? byte === 0x6e : byte === 0x0a;
+    const yaml = lineFeed || (escaped ? byte === 0x72 : byte === 0x0d);
+    if (!yaml && !(byte === 0x5b && this.keyQuoted)) return undefined;
+    this.gap = new ListGap(yaml, 0, this.escapedKey);
+    this.gap.reset(lineFeed || !yaml ? 1 : 0, false);
+    this.phase = Phase.Between;
+    return Verdict.Hold;
   }
 
   private credible(end: number): boolean {
