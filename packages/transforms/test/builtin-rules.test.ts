@@ -138,6 +138,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nx5tW7qL3mZ9pR2kV8dF",
     'api_keys:\n  - [REDACTED:secret-assignment]\n  - "[REDACTED:secret-assignment]"\n  - [REDACTED:secret-assignment]\n    - Hm4kQ8wZ2pL6tR9yX3cZ\n',
   ],
+  // Tokens joined by commas after a plural (a rotation's list of keys), unquoted and quoted
+  // (the long one decided before it ends).
+  [
+    "secret-assignment",
+    'API_KEYS=Vq7pLm2xZ9wR4tW6yZ3a,Nx5tW7qL3mZ9pR2kV8dF\n{"tokens": "Vq7pLm2xZ9wR4tW6yZ3a,Nx5tW7qL3mZ9pR2kV8dFNx5tW7qL3mZ9pR2kV8dF"}',
+    "Nx5tW7qL3mZ9pR2kV8dF",
+    'API_KEYS=[REDACTED:secret-assignment]\n{"tokens": "[REDACTED:secret-assignment]"}',
+  ],
   // A header set in a subscript, and a template literal's value.
   [
     "authorization-header",
@@ -2001,6 +2009,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Words joined by commas after a plural: scopes, not tokens.
+  "TOKENS=abc,def\nALLOWED_TOKENS=read,write,admin\nsecrets: inherit,none",
   // A connection string's and a URL query's placeholders stay (the credential's word alone).
   "Server=db;Password=${DB_PASSWORD};Database=x\nServer=db;Password=<password>;Database=x\nServer=db;Password=;Database=x\nServer=db;Password=password;\nunix://[user@]/path/to/socket.sock?db=0[&password=password]",
   // After a spaced `=` and a line break, code, or a shell's next command, or a blank line.

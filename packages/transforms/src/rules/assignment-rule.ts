@@ -2690,7 +2690,8 @@ class AssignmentCandidate implements Candidate {
     if (this.strict || this.mode.vendor) {
       if (complete && n < (this.mode.vendor || this.plural ? 16 : 6)) return false;
       const alphabet = this.tokenAlphabet(unquoted);
-      if (!v.every((b) => alphabet[b] === 1)) return false;
+      // After a plural, tokens joined by commas (`API_KEYS=…,…`, a rotation's list) are its value.
+      if (!v.every((b) => alphabet[b] === 1)) return this.plural && tokenList(text, complete);
       if (!/[A-Za-z]/.test(text) || !(/[0-9]/.test(text) || randomLetters(text))) return false;
     }
     return true;
@@ -3180,6 +3181,26 @@ const SCOPED_NAME = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
  * (`pbRNQJNEZAgrtwllkDMpjExl`); a camelCase or PascalCase name's words are two letters or
  * more and spoken (`getUserPasswordFromEnv`, `XMLHttpRequestEventTarget`).
  */
+/**
+ * Two or more tokens joined by commas, each of {@link LIST_TOKEN}+ bytes that would pass
+ * after a plural (the last one's bytes so far, when the value is not `complete`).
+ */
+function tokenList(text: string, complete: boolean): boolean {
+  const parts = text.split(",");
+  return (
+    parts.length >= 2 &&
+    parts.every((part, i) => {
+      if (![...part].every((c) => PLURAL_TOKEN_ALPHABET[c.charCodeAt(0)] === 1)) return false;
+      if (!complete && i === parts.length - 1) return part.length > 0;
+      return (
+        part.length >= LIST_TOKEN &&
+        /[A-Za-z]/.test(part) &&
+        (/[0-9]/.test(part) || randomLetters(part))
+      );
+    })
+  );
+}
+
 function randomLetters(value: string): boolean {
   if (value.length < SPACED_WORD || !/^[A-Za-z_-]+$/.test(value)) return false;
   // The longest run of letters (a vendor's prefix aside: `dub_pbRNQJNEZAgrtwllkDMpjExl`).
