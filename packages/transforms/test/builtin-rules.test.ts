@@ -138,6 +138,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nx5tW7qL3mZ9pR2kV8dF",
     'api_keys:\n  - [REDACTED:secret-assignment]\n  - "[REDACTED:secret-assignment]"\n  - [REDACTED:secret-assignment]\n    - Hm4kQ8wZ2pL6tR9yX3cZ\n',
   ],
+  // Every member of an object or a YAML map a plural names (keys by environment), judged as
+  // the first; a singular's object keeps its other members (a token's metadata), and so do
+  // a deeper map and what follows.
+  [
+    "secret-assignment",
+    '{"api_keys": {"prod": "Vq7pLm2xZ9wR4tW6yZ3a", "us-east.staging": "Nx5tW7qL3mZ9pR2kV8dF"}, "token": {"value": "Vq7pLm2xZ9wR4tW6yZ3a", "scope": "Jd6sF1gH4jK7lP0oI9uY"}}',
+    "Nx5tW7qL3mZ9pR2kV8dF",
+    '{"api_keys": {"prod": "[REDACTED:secret-assignment]", "us-east.staging": "[REDACTED:secret-assignment]"}, "token": {"value": "[REDACTED:secret-assignment]", "scope": "Jd6sF1gH4jK7lP0oI9uY"}}',
+  ],
+  [
+    "secret-assignment",
+    "api_keys:\n  prod: Vq7pLm2xZ9wR4tW6yZ3a\n  staging: 'Nx5tW7qL3mZ9pR2kV8dF'\n    deep: Jd6sF1gH4jK7lP0oI9uY\nnext: Jd6sF1gH4jK7lP0oI9uY\n",
+    "Nx5tW7qL3mZ9pR2kV8dF",
+    "api_keys:\n  prod: [REDACTED:secret-assignment]\n  staging: '[REDACTED:secret-assignment]'\n    deep: Jd6sF1gH4jK7lP0oI9uY\nnext: Jd6sF1gH4jK7lP0oI9uY\n",
+  ],
   // Tokens joined by commas after a plural (a rotation's list of keys), unquoted and quoted
   // (the long one decided before it ends).
   [
@@ -2009,6 +2024,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the false alarms and kin). */
 const SETTINGS = [
+  // A plural's YAML map whose first member is no token (settings, a name, a path).
+  "secrets:\n  name: my-app-secrets-v2\ntokens:\n  access_ttl: 3600\ncredentials:\n  path: /etc/creds/app-2024-05-01.json\n",
   // Words joined by commas after a plural: scopes, not tokens.
   "TOKENS=abc,def\nALLOWED_TOKENS=read,write,admin\nsecrets: inherit,none",
   // A connection string's and a URL query's placeholders stay (the credential's word alone).

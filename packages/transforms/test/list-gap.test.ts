@@ -70,6 +70,24 @@ describe("the bytes between a list's elements", () => {
     expect(walk(gap, "  - ")).toBe("..E");
   });
 
+  it("reads an object's next member's name and `:` before its value", () => {
+    const gap = new ListGap(false, 0x22, false, true);
+    gap.reset(0, true);
+    expect(walk(gap, ', "us-east.staging" : "')).toMatch(/^\.+O$/);
+    gap.reset(0, true);
+    expect(walk(gap, ', "a": 1')).toBe(".......E");
+    gap.reset(0, true);
+    expect(walk(gap, ', "a\nb": "')).toBe("....E");
+    const yaml = new ListGap(true, 0, false, true);
+    yaml.itemIndent = 2;
+    yaml.reset(1, true);
+    expect(walk(yaml, "  staging: ")).toMatch(/^\.+O$/);
+    yaml.reset(1, true);
+    expect(walk(yaml, "    deep: ")).toBe("....E");
+    yaml.reset(1, true);
+    expect(walk(yaml, "  a b: ")).toBe("...E");
+  });
+
   it("keeps an element's rest to its closing quote or its line's end", () => {
     const gap = new ListGap(false, 0, false);
     gap.reset(GAP_REST, false);

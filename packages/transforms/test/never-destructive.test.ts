@@ -70,6 +70,8 @@ const FORMS = [
   // Every element of a list of secrets, JSON's and YAML's (a short one is kept).
   '{"api_keys": ["Hm4kQ8wZ2pL6tR9yX3cB", "", "V"], "KEEP": 1}',
   "api_keys:\n  - Hm4kQ8wZ2pL6tR9yX3cB\n  - 'V'\nKEEP: 1",
+  '{"api_keys": {"a": "Hm4kQ8wZ2pL6tR9yX3cB", "b": "V"}, "KEEP": 1}',
+  "api_keys:\n  a: Hm4kQ8wZ2pL6tR9yX3cB\n  b: V\nKEEP: 1",
   // A server's printed password, calls and comparisons.
   "A temporary password is generated for root@localhost: V\nKEEP",
   'setPassword("V"); KEEP();',

@@ -1790,11 +1790,14 @@ class AssignmentCandidate implements Candidate {
    * is no secret (`redact` false) is kept, and the next is read. Otherwise `otherwise`.
    */
   private elementEnded(ended: number, end: number, otherwise: Verdict, redact = true): Verdict {
-    if (!this.list || ended < 0 || this.quote === 0x3c) return otherwise;
+    // A plural's object (`"api_keys": {"prod": "…", "staging": "…"}`, a YAML map) is a list
+    // of members.
+    const members = this.block && this.plural;
+    if (!(this.list || members) || ended < 0 || this.quote === 0x3c) return otherwise;
     if (this.gap === null) {
       // A YAML item's quote is its own (read anew for each); a JSON list's elements share one.
       const yaml = this.itemLine === 3;
-      this.gap = new ListGap(yaml, yaml ? 0 : this.quote, !yaml && this.escapedQuote);
+      this.gap = new ListGap(yaml, yaml ? 0 : this.quote, !yaml && this.escapedQuote, members);
       this.gap.itemIndent = this.itemIndent;
     }
     if (!this.gap.ended(ended & 0xff, (ended & ESCAPED) !== 0)) return otherwise;
@@ -2690,7 +2693,6 @@ class AssignmentCandidate implements Candidate {
     if (this.strict || this.mode.vendor) {
       if (complete && n < (this.mode.vendor || this.plural ? 16 : 6)) return false;
       const alphabet = this.tokenAlphabet(unquoted);
-      // After a plural, tokens joined by commas (`API_KEYS=…,…`, a rotation's list) are its value.
       if (!v.every((b) => alphabet[b] === 1)) return this.plural && tokenList(text, complete);
       if (!/[A-Za-z]/.test(text) || !(/[0-9]/.test(text) || randomLetters(text))) return false;
     }
@@ -2902,8 +2904,22 @@ class AssignmentCandidate implements Candidate {
     else if (byte === 0x20) this.itemIndent++;
     if (BLANK[byte] === 1 || byte === 0x0a) return Verdict.Hold;
     if (this.dumped === 0) return this.dumpedType(byte);
-    if (byte !== 0x2d) return Verdict.Reject;
+    if (byte !== 0x2d) return this.startsMap(byte);
     this.itemLine = 2;
+    return Verdict.Hold;
+  }
+
+  /**
+   * A plural's YAML map on the lines after its name (`api_keys:\n  prod: …\n  staging: …`):
+   * `byte` starts its first member's name; each member's value is judged as a list's element.
+   */
+  private startsMap(byte: number): Verdict {
+    if (!this.plural || this.itemIndent === 0 || NAME[byte] !== 1) return Verdict.Reject;
+    this.itemLine = 3;
+    this.block = true;
+    this.phase = Phase.BlockName;
+    this.tail = String.fromCharCode(byte);
+    this.count = 1;
     return Verdict.Hold;
   }
 
@@ -3182,8 +3198,9 @@ const SCOPED_NAME = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
  * more and spoken (`getUserPasswordFromEnv`, `XMLHttpRequestEventTarget`).
  */
 /**
- * Two or more tokens joined by commas, each of {@link LIST_TOKEN}+ bytes that would pass
- * after a plural (the last one's bytes so far, when the value is not `complete`).
+ * A plural's value of two or more tokens joined by commas (`API_KEYS=…,…`, a rotation's
+ * keys), each of {@link LIST_TOKEN}+ bytes that would pass after a plural (the last one's
+ * bytes so far, when the value is not `complete`).
  */
 function tokenList(text: string, complete: boolean): boolean {
   const parts = text.split(",");

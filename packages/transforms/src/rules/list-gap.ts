@@ -3,7 +3,8 @@
  * that read every element (`"api_keys": ["…", "…"]`, `Set-Cookie:\n  - …\n  - …`): a JSON
  * list's closing quote, one `,` and the next element's opening quote, blanks and line
  * breaks between them; a YAML list's line end, the next item's indentation (the first
- * item's), its `-` and a blank. Inside a string the line breaks and the quotes come
+ * item's), its `-` and a blank; a JSON object's `,`, next member's name and `:`. Inside a
+ * string the line breaks and the quotes come
  * escaped (`\n`, `\"`). Anything else (the list's `]`, the next key, a deeper item) ends
  * the list.
  *
@@ -15,7 +16,7 @@
  * [...Buffer.from(', "')].map((b) => gap.read(b)).at(-1) === GAP_OPEN; // true
  * ```
  */
-import { BLANK } from "./byte-classes.js";
+import { BLANK, byteSet } from "./byte-classes.js";
 
 /** {@link ListGap.read}: still between elements. */
 export const GAP_HOLD = 0;
@@ -23,6 +24,9 @@ export const GAP_HOLD = 0;
 export const GAP_END = 1;
 /** {@link ListGap.read}: the next element's value starts after this byte. */
 export const GAP_OPEN = 2;
+
+/** A YAML map's key's bytes. */
+const KEY = byteSet("A-Za-z0-9_.-");
 
 /** Most bytes between two elements (pretty-printing's line break and indentation). */
 const MAX_GAP = 64;
@@ -48,7 +52,8 @@ const ESCAPED_CONTROL = (() => {
 export class ListGap {
   /**
    * {@link GAP_REST} in the element's rest, 0 before the separator (a JSON list's `,`, a
-   * YAML item's line end), 1 after it (for YAML, the indentation), 2 after a YAML item's `-`.
+   * YAML item's line end), 1 after it (for YAML, the indentation), 2 after a YAML item's
+   * `-`; for an object's members, 3 in a name, 4 after it, 5 after its `:`.
    */
   private step = 0;
   /** The element's closing quote was read (or needs none). */
@@ -67,6 +72,11 @@ export class ListGap {
     private readonly quote: number,
     /** The quotes come escaped (`\"…\"`: the list stands inside a string). */
     private readonly escapedQuotes: boolean,
+    /**
+     * An object's members rather than a list's elements: each value after its name (any
+     * name), `:` and blanks (`{"prod": "…", "staging": "…"}`, YAML's `prod: …` lines).
+     */
+    private readonly members = false,
   ) {}
 
   /** Start the gap after an element: at `step` (see above), its closing quote read or not. */
@@ -95,7 +105,8 @@ export class ListGap {
   }
 
   read(byte: number): number {
-    if (++this.count > (this.step === GAP_REST ? MAX_REST : MAX_GAP)) return GAP_END;
+    if (++this.count > (this.step === GAP_REST ? MAX_REST : this.members ? 2 * MAX_GAP : MAX_GAP))
+      return GAP_END;
     let b = byte;
     if (byte === 0x5c) {
       this.escape = true;
@@ -131,20 +142,35 @@ export class ListGap {
 
   /** A JSON list's gap, a byte read as its escape says. */
   private element(b: number): number {
+    if (this.step === 3) {
+      // A member's name: anything to its closing quote, on one line.
+      if (this.isQuote(b)) this.step = 4;
+      return b === 0x0a || b === 0x0d ? GAP_END : GAP_HOLD;
+    }
     if (BLANK[b] === 1 || b === 0x0a || b === 0x0d) return GAP_HOLD;
     if (this.step === 0) {
       if (this.isQuote(b) && !this.closed) {
         this.closed = true;
         return GAP_HOLD;
       }
-      if (b !== 0x2c) return GAP_END;
-      this.step = 1;
-      return GAP_HOLD;
+      return b === 0x2c ? this.to(1) : GAP_END;
     }
-    return this.isQuote(b) ? GAP_OPEN : GAP_END;
+    if (this.step === 4) return b === 0x3a ? this.to(5) : GAP_END;
+    if (!this.isQuote(b)) return GAP_END;
+    // An object's next member: its name first, then its value's quote.
+    return this.step === 1 && this.members ? this.to(3) : GAP_OPEN;
   }
 
-  /** A YAML list's gap: the line's end, the first item's indentation, `-`, a blank. */
+  /** Go on to `step` (the byte read is held). */
+  private to(step: number): number {
+    this.step = step;
+    return GAP_HOLD;
+  }
+
+  /**
+   * A YAML list's gap: the line's end, the first item's indentation, `-`, a blank; for a
+   * map's members the next one's name (at that indentation), `:` and a blank.
+   */
   private item(b: number): number {
     if (this.step === 0) {
       if (b === 0x0a) this.step = 1;
@@ -152,16 +178,21 @@ export class ListGap {
       else if (BLANK[b] !== 1 && b !== 0x0d) return GAP_END;
       return GAP_HOLD;
     }
+    if (this.step === 3) {
+      if (b === 0x3a) this.step = 5;
+      return b === 0x3a || KEY[b] === 1 ? GAP_HOLD : GAP_END;
+    }
+    if (this.step === 5) return b === 0x20 ? GAP_OPEN : GAP_END;
     if (this.step === 1) {
       if (b === 0x20) {
         this.indent++;
         return GAP_HOLD;
       }
+      if (this.members)
+        return KEY[b] === 1 && this.indent === this.itemIndent ? this.to(3) : GAP_END;
       if (b !== 0x2d) return GAP_END;
       if (this.itemIndent < 0) this.itemIndent = this.indent;
-      if (this.indent !== this.itemIndent) return GAP_END;
-      this.step = 2;
-      return GAP_HOLD;
+      return this.indent === this.itemIndent ? this.to(2) : GAP_END;
     }
     return b === 0x20 ? GAP_OPEN : GAP_END;
   }
