@@ -12,6 +12,7 @@
 import type { RedactionRule } from "./rule.js";
 import { ANSIBLE_VAULT_RULE } from "./rules/ansible-vault.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
+import { AWS_CREDENTIAL_ROW_RULE } from "./rules/aws-credential-row.js";
 import { AZURE_KEY_LIST_RULE } from "./rules/azure-key-list.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { BEARER_TOKEN_RULE } from "./rules/bearer-token.js";
@@ -91,6 +92,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   JENKINS_PASSWORD_RULE,
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
+  AWS_CREDENTIAL_ROW_RULE,
   NETWORK_CONFIG_RULE,
   ANSIBLE_VAULT_RULE,
   WORDPRESS_SALT_RULE,

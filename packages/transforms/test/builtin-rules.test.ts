@@ -451,6 +451,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2x",
     'export BUNDLE_GEMS__CONTRIBSYS__COM=[REDACTED:bundler-credential]\nBUNDLE_RUBYGEMS__PKG__GITHUB__COM: "[REDACTED:bundler-credential]"',
   ],
+  // AWS keys as the CLI's text output prints them (`aws iam create-access-key`, `aws sts
+  // get-session-token`: the secret and the session token, a field each, no name before
+  // them) and as the console's key files hold them (the password of a user's too).
+  [
+    "aws-credential-row",
+    "ACCESSKEY\tAKIAQXK9MQ2VLP7RTZ4W\t2024-05-01T12:00:00+00:00\twJa1rXUtnFEMI/K7MDENG/bPxRfiCYzX9mQ2vLp7Rt\tActive\tbob\nCREDENTIALS\tASIAQXK9MQ2VLP7RTZ4W\t2024-05-01T13:00:00+00:00\tZq8Hc3JfXk9mQ2vLp7RtZ4w2Zq8Hc3JfXk9mQ2vL\tIQoJb3JpZ2luX2VjEHt5pW8sD1fG4hJ7kL0zX3cV6bN9mQ2aS5dF8gH1jK4lZ7xC0vB3nM6\n",
+    "IQoJb3JpZ2luX2VjEHt5pW8sD1fG4hJ7kL0zX3cV6bN9mQ2aS5dF8gH1jK4lZ7xC0vB3nM6",
+    "ACCESSKEY\t[REDACTED:aws-access-key-id]\t2024-05-01T12:00:00+00:00\t[REDACTED:aws-credential-row]\tActive\tbob\nCREDENTIALS\t[REDACTED:aws-access-key-id]\t2024-05-01T13:00:00+00:00\t[REDACTED:aws-credential-row]\t[REDACTED:aws-credential-row]\n",
+  ],
+  [
+    "aws-credential-row",
+    'Access key ID,Secret access key\r\nAKIAQXK9MQ2VLP7RTZ4W,wJa1rXUtnFEMI/K7MDENG/bPxRfiCYzX9mQ2vLp7Rt\r\nUser name,Password,Console login link\nbob,"Xk9!m,Q2v",https://x.signin.aws.amazon.com/console\n',
+    "wJa1rXUtnFEMI/K7MDENG/bPxRfiCYzX9mQ2vLp7Rt",
+    "Access key ID,Secret access key\r\n[REDACTED:aws-access-key-id],[REDACTED:aws-credential-row]\r\nUser name,Password,Console login link\nbob,[REDACTED:aws-credential-row],https://x.signin.aws.amazon.com/console\n",
+  ],
   // Vault's unseal and recovery keys as `vault operator init` prints them: its table, and
   // every key of its JSON and YAML lists (the quotes, commas and dashes stay).
   [
@@ -2026,6 +2041,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 const SETTINGS = [
   // A plural's YAML map whose first member is no token (settings, a name, a path).
   "secrets:\n  name: my-app-secrets-v2\ntokens:\n  access_ttl: 3600\ncredentials:\n  path: /etc/creds/app-2024-05-01.json\n",
+  // An AWS CLI text row's other fields: a date, a word, a name; the label not at a line's start.
+  "ACCESSKEY\tAKIDNOTAKEY\t2024-05-01T12:00:00+00:00\tabcdefghijabcdefghijabcdefghijabcdefghijxyz\tActive\tbob\nGOOGLE_APPLICATION_CREDENTIALS\tdGhpcyBpcyBub3QgYSBrZXkgYnV0IGl0IGlzIGxvbmc\n",
   // Words joined by commas after a plural: scopes, not tokens.
   "TOKENS=abc,def\nALLOWED_TOKENS=read,write,admin\nsecrets: inherit,none",
   // A connection string's and a URL query's placeholders stay (the credential's word alone).

@@ -67,6 +67,7 @@ const FORMS = [
   '["password"]=>\n  string(12) "V"\n["KEEP"]=>',
   "Authorization:\n  - Basic V\nKEEP:",
   "DB_PASSWORD                    V\nKEEP",
+  "CREDENTIALS\tASIAQXK9MQ2ZLP7RTZ4W\t2024-05-01T13:00:00+00:00\tV\tKEEP",
   // Every element of a list of secrets, JSON's and YAML's (a short one is kept).
   '{"api_keys": ["Hm4kQ8wZ2pL6tR9yX3cB", "", "V"], "KEEP": 1}',
   "api_keys:\n  - Hm4kQ8wZ2pL6tR9yX3cB\n  - 'V'\nKEEP: 1",
@@ -128,6 +129,10 @@ describe("a match never removes more than its secret", () => {
     `{"k":"<secret>${"aB3xK9qZ7".repeat(8)}","KEEP":1}`,
     `{"k":"snmp-server community ${"aB3xK9qZ7".repeat(8)}","KEEP":1}`,
     `{"k":"BBDC-${"%2Fa-b".repeat(10)}","KEEP":1}`,
+    // A `,` or `;` after a value, then words and a long token where a connection string's
+    // key may have stood: held past the rule's hold, they failed closed over the rest.
+    `{"k":"token ab,Some long key ${"xB7qK3aZ9".repeat(8)}\\nKEEP"}`,
+    `{"k":"password=x1;Initial Catalog ${"xB7qK3aZ9".repeat(8)}\\nKEEP"}`,
   ])("keeps what follows a value that ends at a string's quote: %j", (text) => {
     for (const view of [text, JSON.stringify({ log: text })])
       expect(redact(view)).toContain("KEEP");

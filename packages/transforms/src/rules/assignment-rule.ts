@@ -207,6 +207,11 @@ const SPACED_WORD = 16;
 const DOTTED_VALUE = 8;
 /** Value bytes held and looked at before deciding. */
 export const DECIDE = 48;
+/**
+ * Most value bytes held while a connection string's key may follow a `;` or `,` (the key's
+ * bytes among them): within the rule's hold (`maxLength`, {@link DECIDE} + 16).
+ */
+const KEY_HOLD = DECIDE + 15;
 
 /** First words after a keyword that say the value is not the secret. */
 const NOT_SECRET_WORDS = new Set(
@@ -2097,6 +2102,12 @@ class AssignmentCandidate implements Candidate {
       return Semicolon.Undecided;
     }
     if (byte === 0x3d) return Semicolon.Ends;
+    // The key is read within the rule's hold: at its end no key came, and the value ended at
+    // the run (what is held is decided in time, and never fails closed over what follows).
+    if ((this.phase === Phase.Held ? this.value.length : this.key) >= KEY_HOLD) {
+      this.key = -1;
+      return Semicolon.Ends;
+    }
     // ADO.NET's keys hold single spaces (`;Initial Catalog=`, `;Persist Security Info=`);
     // without the `=` the value ended at the first of them, as at any blank.
     if (byte === 0x20 && !this.keyBlank) {
