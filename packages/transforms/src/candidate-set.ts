@@ -9,7 +9,7 @@ import { isWhitespaceByte } from "./aho-corasick.js";
 import type { CompiledAnchor } from "./compile-redaction.js";
 import { ESCAPE_LOOKBEHIND, type InputRing, NAME_LOOKBEHIND } from "./input-ring.js";
 import { type AnchorMatch, type Candidate, Verdict } from "./rule.js";
-import { ALNUM, byteSet, HEX_VALUE } from "./rules/byte-classes.js";
+import { ALNUM, byteSet, ESCAPED_BLANK, HEX_VALUE } from "./rules/byte-classes.js";
 
 /** A live candidate and where it stands in the input (absolute offsets). */
 interface LiveCandidate {
@@ -261,17 +261,16 @@ export class CandidateSet {
     while (i < end) {
       const cand = l.cand;
       if (cand === null) {
-        // Failed closed (invariant 3): redacted through the next whitespace byte, which ends it.
-        let j = i;
-        while (j < end && !isWhitespaceByte(chunk[j]!)) j++;
+        // Failed closed (invariant 3): redacted up to `failClosedEnd`.
+        const j = failClosedEnd(chunk, i, end);
         if (j > i) {
           this.pend(base + i, base + j, rule);
           l.front = base + j;
         }
         i = j;
         if (j < end) {
-          i = j + 1;
-          alive = false;
+          if (isWhitespaceByte(chunk[j]!)) i = j + 1;
+          alive = chunk[j] === BACKSLASH && j + 1 === end;
         }
         break;
       }
@@ -346,6 +345,24 @@ export class CandidateSet {
     this.pendingFrom = start;
     this.pendingTo = end;
   }
+}
+
+/**
+ * Where a candidate failing closed from `i` stops in `chunk[.. end)`: at the next whitespace
+ * byte (redacted through it, which ends it), or at a backslash that escapes a line break or
+ * a tab (`\n` in one-line JSON, which may hold no blank to its end: redacted up to it, which
+ * stays), also one that ends the range (the candidate lives on: its escape's letter, still
+ * to come, decides); `end` when none comes first.
+ */
+function failClosedEnd(chunk: Uint8Array, i: number, end: number): number {
+  let j = i;
+  while (j < end) {
+    const byte = chunk[j]!;
+    if (isWhitespaceByte(byte)) return j;
+    if (byte === BACKSLASH && (j + 1 === end || ESCAPED_BLANK[chunk[j + 1]!] === 1)) return j;
+    j++;
+  }
+  return j;
 }
 
 /** A candidate's state key; -1 for one failing closed (its future is the same for all). */

@@ -2043,6 +2043,9 @@ const SETTINGS = [
   "secrets:\n  name: my-app-secrets-v2\ntokens:\n  access_ttl: 3600\ncredentials:\n  path: /etc/creds/app-2024-05-01.json\n",
   // An AWS CLI text row's other fields: a date, a word, a name; the label not at a line's start.
   "ACCESSKEY\tAKIDNOTAKEY\t2024-05-01T12:00:00+00:00\tabcdefghijabcdefghijabcdefghijabcdefghijxyz\tActive\tbob\nGOOGLE_APPLICATION_CREDENTIALS\tdGhpcyBpcyBub3QgYSBrZXkgYnV0IGl0IGlzIGxvbmc\n",
+  // A triple-quoted string continued on the next line (`"""\` and a line break): the
+  // backslash ends the value at its line, as a line break does (a config's text follows).
+  'PYPIRC_NOPASSWORD = """\\\n[distutils]\nindex-servers =\n    server1\n"""\n',
   // Words joined by commas after a plural: scopes, not tokens.
   "TOKENS=abc,def\nALLOWED_TOKENS=read,write,admin\nsecrets: inherit,none",
   // A connection string's and a URL query's placeholders stay (the credential's word alone).

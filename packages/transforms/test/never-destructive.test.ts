@@ -133,6 +133,15 @@ describe("a match never removes more than its secret", () => {
     // key may have stood: held past the rule's hold, they failed closed over the rest.
     `{"k":"token ab,Some long key ${"xB7qK3aZ9".repeat(8)}\\nKEEP"}`,
     `{"k":"password=x1;Initial Catalog ${"xB7qK3aZ9".repeat(8)}\\nKEEP"}`,
+    // A quoted value left open at a line's end inside a string (`'…\n`), short and long, and
+    // at a backslash and a line break: it ends there, as at a line break.
+    `{"msg":"invalid token: 'Xk9mQ2vLp7RtZ4wNa8Hc3Jf1\\nretrying KEEP","level":"warn"}`,
+    `{"msg":"password = '${"Xk9mQ2vLp7RtZ4wNa8Hc3Jf1".repeat(3)}\\nnext KEEP","n":1}`,
+    "password = `Xk9mQ2vLp7RtZ4wNa8Hc3Jf1\\\nKEEP",
+    // A value held past its rule's hold inside a string fails closed up to the string's next
+    // escaped line break, not over it to the next blank.
+    `{"k":"[password] => ;abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz;nameZx9Kq2Lm8Np4\\nKEEP"}`,
+    `{"k":"passwd := #${"xB7qK3aZ9".repeat(8)}key=ID;Zx9Kq2Lm8Np4;${"a".repeat(70)}\\nKEEP"}`,
   ])("keeps what follows a value that ends at a string's quote: %j", (text) => {
     for (const view of [text, JSON.stringify({ log: text })])
       expect(redact(view)).toContain("KEEP");

@@ -103,6 +103,14 @@ const NOT_BLANK = SPACE.map((b) => 1 - b);
  * (`"log":"TOKEN=x\nnext"`: the value is `x`, not `x\nnext`).
  */
 const ESCAPE_LETTER = byteSet("ntrbfu\"'/");
+/**
+ * After backslashes in a quoted value, a line break that ends it: raw (a line's
+ * continuation) after any quote, and escaped (`\n`, `\r`) after `'` and a backtick, which
+ * stand inside a string's double quotes whose line break it is (`"msg": "token: '…\n…"`);
+ * in a double-quoted value it is the value's own.
+ */
+const RAW_BREAK = byteSet("\r\n");
+const ESCAPED_BREAK = byteSet("nr\r\n");
 /** Bytes that close code, not start a value. */
 const CLOSING = byteSet(",);]}");
 /**
@@ -630,6 +638,12 @@ class AssignmentCandidate implements Candidate {
   listAt = -1;
   /** ListNext phase: the bytes to the next element. */
   gap: ListGap | null = null;
+  /**
+   * Backslashes just read in a quoted value (not an escaped quote's), and where the run
+   * began: the byte after them says whether they escape a line break, which ends the value.
+   */
+  run = 0;
+  runAt = 0;
   /** The value is a list's element after the first, which was a secret. */
   listed = false;
   /** Blanks before a YAML list's first item's `-`. */
@@ -1571,6 +1585,21 @@ class AssignmentCandidate implements Candidate {
             this.strict = true;
             return Verdict.Hold;
           }
+          if (this.run > 0 && byte !== 0x5c) {
+            // An escaped line break ends a quoted value unterminated, as a line break does
+            // (inside a string, `'…\n`; `\\n` inside one inside another): the value ends
+            // before the backslashes.
+            const run = this.run;
+            this.run = 0;
+            if ((this.quote === 0x22 ? RAW_BREAK : ESCAPED_BREAK)[byte] === 1) {
+              this.escaped = false;
+              this.value.length -= run;
+              const verdict = this.valueEnded(0x0a, this.runAt, -1);
+              if (verdict === Verdict.Close && this.semi < 0) this.semi = this.runAt;
+              return verdict;
+            }
+          }
+          if (byte === 0x5c && this.rawQuoted() && this.run++ === 0) this.runAt = here;
           const ends = this.endsValue(byte);
           if (!ends) {
             if (
@@ -1651,14 +1680,29 @@ class AssignmentCandidate implements Candidate {
             if (ended === Verdict.Close) return this.elementEnded(ESCAPED | byte, this.semi, ended);
             if (ended !== undefined) return ended;
           }
-          if (this.escaped) {
-            this.escaped = false;
-            return Verdict.Redact;
+          if (byte === 0x5c) {
+            // Held: the byte after the backslashes says what they escape.
+            if (this.run++ === 0) this.runAt = here;
+            this.escaped = !this.escaped;
+            return Verdict.Hold;
+          }
+          if (this.run > 0) {
+            this.run = 0;
+            // An escaped line break ends the value unterminated, as a line break does (inside
+            // a string, `'…\n`): the value ends before the backslashes.
+            if ((this.quote === 0x22 ? RAW_BREAK : ESCAPED_BREAK)[byte] === 1) {
+              this.escaped = false;
+              this.semi = this.runAt;
+              return Verdict.Close;
+            }
+            if (this.escaped) {
+              this.escaped = false;
+              return Verdict.Redact;
+            }
           }
           // Close, not Reject: a held quote of the other kind before it is the value's.
           if (this.endsValue(byte))
             return this.semi < 0 ? this.elementEnded(byte, here, Verdict.Close) : Verdict.Close;
-          this.escaped = byte === 0x5c;
           this.noteSemicolon(byte, here);
           return this.semi >= 0 ? Verdict.Hold : Verdict.Redact;
         case Phase.Unquoted: {
@@ -2201,6 +2245,11 @@ class AssignmentCandidate implements Candidate {
     this.semi = at;
     this.semiQuote = false;
     return true;
+  }
+
+  /** The value is quoted by a quote that came as itself (not `<`, not escaped: `\"`). */
+  rawQuoted(): boolean {
+    return this.quote !== 0 && this.quote !== 0x3c && !this.escapedQuote;
   }
 
   /** True when `byte` ends the value (not part of it). */
@@ -2985,21 +3034,26 @@ class AssignmentCandidate implements Candidate {
         i++;
       }
     } else if (this.phase === Phase.Quoted) {
+      // Backslashes and the byte after them go through `next` (an escaped line break ends
+      // the value).
+      if (this.run > 0) return start;
       const other = otherQuote(this.quote);
       for (; i < end; i++) {
-        if (this.escaped) {
-          this.escaped = false;
-          continue;
-        }
         const byte = input[i]!;
         if (byte === this.quote || byte === other || byte === 0x0a || byte === 0x0d) break;
-        this.escaped = byte === 0x5c;
+        if (byte === 0x5c) break;
       }
     } else if (this.phase === Phase.Held) {
       // Letters and digits of a value being judged: each is only held, until the byte that
       // makes `DECIDE` (it decides, through `next`). A pending `;`, backslash or escape
       // makes the next byte decide something: then `next` reads it.
-      if (this.value.length === 0 || this.semi >= 0 || this.backslash >= 0 || this.escaped)
+      if (
+        this.value.length === 0 ||
+        this.semi >= 0 ||
+        this.backslash >= 0 ||
+        this.escaped ||
+        this.run > 0
+      )
         return start;
       const value = this.value;
       const stop = Math.min(end, start + (DECIDE - 1 - value.length));
