@@ -38,6 +38,8 @@ const LONG_CLASSES: Record<string, string> = {
     "base64 run state across chunks, stepped per byte in the redactor's hot loop, with its claim on the frontier",
   "packages/transforms/src/rules/cookie-header.ts CookieCandidate":
     "one cookie candidate per occurrence: a header's cookies, a JSON or YAML list's elements (the bytes between them are `ListGap`'s) and a `Set-Cookie` value's attributes are phases of one switch over shared fields",
+  "packages/transforms/src/rules/pem-private-key.ts PemCandidate":
+    "one PEM block per BEGIN: each line held and judged (a key's base64, an armor's header, the END line, a code's joined literals) over the held region's shared fields, so a block without its END line ends at its last line",
   "packages/transforms/src/output-cursor.ts OutputCursor":
     "the redactor's output side: held bytes, markers and the trace, all moved by the one emit position its methods share",
 };

@@ -466,6 +466,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "wJa1rXUtnFEMI/K7MDENG/bPxRfiCYzX9mQ2vLp7Rt",
     "Access key ID,Secret access key\r\n[REDACTED:aws-access-key-id],[REDACTED:aws-credential-row]\r\nUser name,Password,Console login link\nbob,[REDACTED:aws-credential-row],https://x.signin.aws.amazon.com/console\n",
   ],
+  // A private key's block in YAML (indented, its last line short), one encrypted (its
+  // armor's headers), and one cut short before its END line: the block ends after its last
+  // line of base64, and what follows stays.
+  [
+    "pem-private-key",
+    "private_key: |\n  -----BEGIN RSA PRIVATE KEY-----\n  MIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\n  Zx9Kq2==\n  -----END RSA PRIVATE KEY-----\nnext: 1\n",
+    "b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8",
+    "private_key: |\n  [REDACTED:pem-private-key]\nnext: 1\n",
+  ],
+  [
+    "pem-private-key",
+    "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,5A9C2F3E4D5B6A7C\n\nMIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\n-----END RSA PRIVATE KEY-----\nafter\n-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\nHt5pW8sD1fG4hJ7kL0zX3cV6bN9m\nnext line stays\n",
+    "Ht5pW8sD1fG4hJ7kL0zX3cV6bN9m",
+    "[REDACTED:pem-private-key]\nafter\n[REDACTED:pem-private-key]\nnext line stays\n",
+  ],
   // Vault's unseal and recovery keys as `vault operator init` prints them: its table, and
   // every key of its JSON and YAML lists (the quotes, commas and dashes stay).
   [
@@ -2046,6 +2061,9 @@ const SETTINGS = [
   // A triple-quoted string continued on the next line (`"""\` and a line break): the
   // backslash ends the value at its line, as a line break does (a config's text follows).
   'PYPIRC_NOPASSWORD = """\\\n[distutils]\nindex-servers =\n    server1\n"""\n',
+  // A private key's header without its key: a `grep` hit and the next line, a document's
+  // placeholder.
+  "./certs/server.key:-----BEGIN PRIVATE KEY-----\n./src/tls.py:    key = load(path)\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n",
   // Words joined by commas after a plural: scopes, not tokens.
   "TOKENS=abc,def\nALLOWED_TOKENS=read,write,admin\nsecrets: inherit,none",
   // A connection string's and a URL query's placeholders stay (the credential's word alone).

@@ -21,10 +21,13 @@
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
 
 const KINDS = ["", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED ", "SSH2 ENCRYPTED "];
-/** Base64 body, header lines (`Proc-Type: 4,ENCRYPTED`, `DEK-Info: …`), escaped newlines. */
-const BODY = byteSet("A-Za-z0-9+/=:,.()\\ \t\r\n-");
+/** Base64 bytes that make a line the key's. */
+const KEY_LINE = 40;
+/** Most bytes of an END line (`-----END OpenVPN tls-crypt-v2 server key-----`). */
+const MAX_END_LINE = 64;
 /** The END line's name (OpenVPN's have small letters and digits: `Static key V1`). */
 const END_LINE = byteSet("A-Za-z0-9 -");
 const DASH = 0x2d;
@@ -47,59 +50,60 @@ export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
     "BEGIN OpenVPN tls-crypt-v2 client key-----",
   ],
   lookbehind: { length: OPENING_DASHES, body: "-" },
-  maxLength: 64,
+  // A held line of base64 and its break, and the next line up to what decides it.
+  maxLength: 2 * KEY_LINE + MAX_END_LINE + 16,
   start(match): Candidate | undefined {
     // A dash right before `BEGIN`: the block claims the dashes still held (up to five; any
     // before them another span has already redacted, or they are fewer: still a key).
     if (match.before !== DASH) return undefined;
-    let dashes = 0;
-    // 0: body; 1-3: matched "E", "N", "D" after five dashes; 4: in the END line; 5: done.
-    let phase = 0;
-    // Between two string literals of code that joins the block's lines (see `joinedLiterals`).
-    const join = { stage: 0, quote: 0, bytes: 0 };
-    return {
-      from: -(match.lead?.length ?? 0),
-      next(byte) {
-        if (join.stage !== 0) return joinedLiterals(join, byte);
-        if (phase === 5) return Verdict.Reject;
-        if (phase === 0 && (byte === 0x22 || byte === 0x27)) {
-          join.stage = 1;
-          join.quote = byte;
-          join.bytes = 0;
-          return Verdict.Hold;
-        }
-        if (phase === 4) {
-          if (END_LINE[byte] !== 1) return Verdict.Reject;
-          dashes = byte === DASH ? dashes + 1 : 0;
-          if (dashes === 5) phase = 5;
-          return Verdict.Redact;
-        }
-        if (BODY[byte] !== 1) return Verdict.Reject;
-        if (phase > 0 && byte === "END".charCodeAt(phase - 1)) {
-          phase++;
-          if (phase === 4) dashes = 0;
-          return Verdict.Redact;
-        }
-        phase = 0;
-        if (dashes >= 5 && byte === 0x45) phase = 2;
-        dashes = byte === DASH ? dashes + 1 : 0;
-        return Verdict.Redact;
-      },
-      skip(input, start, end) {
-        // Body bytes other than "-" change nothing while no "-----" is pending.
-        let i = start;
-        if (phase !== 0 || dashes !== 0 || join.stage !== 0) return i;
-        for (; i < end; i++) {
-          const byte = input[i]!;
-          if (BODY[byte] !== 1 || byte === DASH) break;
-        }
-        return i;
-      },
-      stateKey: () => (join.stage === 0 ? phase * 8 + Math.min(dashes, 5) : undefined),
-      end: () => Verdict.Close,
-    };
+    return new PemCandidate(match.length, match.lead?.length ?? 0);
   },
 };
+
+/** What the block's current line is (see `PemCandidate.line`). */
+const Line = {
+  /** Base64 so far, held: a line break, a closing quote or {@link KEY_LINE} bytes decide it. */
+  Open: 0,
+  /** A key's line or a header's: redacted as it is read. */
+  Key: 1,
+  /** Dashes first: held until it is the END line (`-----END … -----`), or ends the block. */
+  End: 2,
+  /** An armor's header (`Proc-Type: 4,ENCRYPTED`): redacted as it is read, to its end. */
+  Header: 3,
+} as const;
+/** Most dashes an END line's first run has (a longer run is a separator line). */
+const MAX_DASHES = 16;
+/** Headers a key's block may hold before its base64 (RFC 1421's and OpenPGP's armor's). */
+const HEADERS = new Set(["proc-type", "dek-info", "comment", "version", "hash", "charset"]);
+const BASE64 = byteSet("A-Za-z0-9+/=");
+
+/** An END line (`-----END RSA PRIVATE KEY-----`), read a byte at a time from its first dash. */
+class EndLine {
+  private dashes = 0;
+  /** 0 its dashes; 1-3 matched "E", "N", "D"; 4 its name. */
+  private phase = 0;
+
+  reset(): void {
+    this.dashes = 0;
+    this.phase = 0;
+  }
+
+  /** -1: no END line; 0: one so far; 1: it is whole (its closing dashes read). */
+  read(byte: number): number {
+    if (this.phase === 4) {
+      if (END_LINE[byte] !== 1) return -1;
+      this.dashes = byte === DASH ? this.dashes + 1 : 0;
+      return this.dashes < 5 ? 0 : 1;
+    }
+    if (byte === DASH) return this.phase !== 0 || ++this.dashes > MAX_DASHES ? -1 : 0;
+    if (this.dashes < 5 || byte !== "END".charCodeAt(this.phase)) return -1;
+    if (++this.phase === 3) {
+      this.phase = 4;
+      this.dashes = 0;
+    }
+    return 0;
+  }
+}
 
 /** Most bytes between two joined literals' quotes (the operator, a line break, indentation). */
 const MAX_JOIN = 64;
@@ -205,3 +209,190 @@ export const PUTTY_PRIVATE_KEY_RULE: MatcherRule = {
     };
   },
 };
+
+/**
+ * One PEM block from after its BEGIN line's dashes. A line of its body is held, with the
+ * line break before it, until it shows it is the key's ({@link KEY_LINE} bytes of base64,
+ * an armor's header, the END line); the BEGIN line and a short line of base64 stay held,
+ * pending, until the next line does (or a second short one: both are the key's). So a block that
+ * stops without its END line (a `grep` hit, a key cut short, a message naming the header)
+ * ends after the last line that was the key's: what follows stays, its line break too.
+ */
+class PemCandidate implements Candidate {
+  /** The first byte held. */
+  from: number;
+  to: number | undefined = undefined;
+  private here: number;
+  /** The END line read so far, when the line began with a dash. */
+  private readonly endLine = new EndLine();
+  /** The END line was read whole: the block is done. */
+  private done = false;
+  /** Between two string literals of code that joins the block's lines (see `joinedLiterals`). */
+  private readonly join = { stage: 0, quote: 0, bytes: 0 };
+  private line: number = Line.Open;
+  private lineBytes = 0;
+  /** The line's first bytes, lowercase, for a header's name. */
+  private word = "";
+  /** A key's line was read (an armor's headers come before any). */
+  private keyRead = false;
+  /** The end (a line break, a quote) of the held BEGIN line or short line of base64, or -1. */
+  private pending = -1;
+  /** The pending line is the BEGIN line, with nothing after its dashes (no key alone). */
+  private beginOnly = false;
+  /** A backslash was read (at `escapeAt`): the next byte is its escape's letter (`\n`). */
+  private escape = false;
+  private escapeAt = 0;
+
+  constructor(anchorLength: number, lead: number) {
+    this.from = -lead;
+    this.here = anchorLength - 1;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    this.to = undefined;
+    if (this.join.stage !== 0) return this.joinByte(byte);
+    if (this.done) return Verdict.Reject;
+    if (this.escape) {
+      // A run of backslashes reads as one (a string inside a string: `\\n`).
+      if (byte === 0x5c) return Verdict.Hold;
+      this.escape = false;
+      if (byte === 0x6e || byte === 0x72) return this.held(this.escapeAt);
+      // `\"` closes a literal inside a string; `\/` (PHP's JSON) is the key's `/`.
+      if (byte === 0x22) return this.literalEnd(byte, this.escapeAt);
+      return this.lineByte(byte === 0x2f ? byte : -1, here);
+    }
+    if (byte === 0x5c) {
+      this.escape = true; // held: its letter decides
+      this.escapeAt = here;
+      return Verdict.Hold;
+    }
+    if (byte === 0x0a || byte === 0x0d) return this.held(here);
+    if (byte === 0x22 || byte === 0x27) return this.literalEnd(byte, here);
+    return this.lineByte(byte, here);
+  }
+
+  /** A byte of the current line (-1 for one no key's line holds). */
+  private lineByte(byte: number, here: number): Verdict {
+    // The line's indentation (a block in YAML, in an indented string literal).
+    if ((byte === 0x20 || byte === 0x09) && this.lineBytes === 0 && this.line === Line.Open)
+      return Verdict.Hold;
+    // A dash starts the END line (on the key's last line too, in a one-line block).
+    if (byte === DASH && (this.lineBytes === 0 || this.line === Line.Key)) {
+      if (this.line === Line.Key) this.from = here;
+      this.line = Line.End;
+      this.lineBytes = 0;
+      this.endLine.reset();
+    }
+    this.lineBytes++;
+    if (this.line === Line.End) {
+      // The END line, held until it is whole.
+      const read = this.lineBytes > MAX_END_LINE ? -1 : this.endLine.read(byte);
+      if (read !== 1) return read < 0 ? this.ends() : Verdict.Hold;
+      this.done = true;
+      return this.isKey();
+    }
+    if (this.line === Line.Header) return byte >= 0x20 ? Verdict.Redact : this.ends();
+    if (this.line === Line.Key) return BASE64[byte] === 1 ? Verdict.Redact : this.ends();
+    if (BASE64[byte] === 1) {
+      if (this.word.length < 16) this.word += String.fromCharCode(byte | 0x20);
+      return this.lineBytes >= KEY_LINE ? this.isKey() : Verdict.Hold;
+    }
+    // An armor's header before the key's lines (`Proc-Type: 4,ENCRYPTED`, `Version: …`).
+    if (byte === 0x3a && !this.keyRead && HEADERS.has(this.word)) {
+      this.line = Line.Header;
+      this.pending = -1;
+      return Verdict.Redact;
+    }
+    if (byte === DASH && this.word.length < 16) {
+      this.word += "-";
+      return Verdict.Hold;
+    }
+    return this.ends();
+  }
+
+  /** The current line is the key's (or a header): all held is redacted, the rest as read. */
+  private isKey(): Verdict {
+    this.line = Line.Key;
+    this.keyRead = true;
+    this.pending = -1;
+    return Verdict.Redact;
+  }
+
+  /** The block ends at this byte: after the pending line, if one is (the BEGIN line alone stays). */
+  private ends(): Verdict {
+    if (this.pending < 0 || this.beginOnly) return Verdict.Reject;
+    this.to = this.pending;
+    return Verdict.Close;
+  }
+
+  /**
+   * The current line ends at `at` (a line break or a literal's closing quote), and the
+   * next begins: after a key's line the break is held with the next line; the BEGIN line
+   * and a first short line of base64 are held, pending; a second one makes both the key's.
+   */
+  private held(at: number): Verdict {
+    const { line, lineBytes } = this;
+    if (line === Line.End) return this.ends();
+    this.line = Line.Open;
+    this.lineBytes = 0;
+    this.word = "";
+    this.endLine.reset();
+    if (line === Line.Key || line === Line.Header) {
+      this.from = at;
+      return Verdict.Hold;
+    }
+    if (lineBytes === 0) {
+      // The BEGIN line's end (held, pending: it alone is no key), or an empty line (the
+      // armor's, after its headers).
+      if (this.from < 0 && this.pending < 0) {
+        this.pending = at;
+        this.beginOnly = true;
+      }
+      return Verdict.Hold;
+    }
+    if (this.pending >= 0 && !this.beginOnly) {
+      // A second short line of base64: both are the key's.
+      this.isKey();
+      this.line = Line.Open;
+      return Verdict.Redact;
+    }
+    this.pending = at;
+    this.beginOnly = false;
+    return Verdict.Hold;
+  }
+
+  /** A literal's closing quote at `at`: the line ends there; joined literals may follow. */
+  private literalEnd(quote: number, at: number): Verdict {
+    const verdict = this.held(at);
+    if (verdict !== Verdict.Hold && verdict !== Verdict.Redact) return verdict;
+    this.join.stage = 1;
+    this.join.quote = quote;
+    this.join.bytes = 0;
+    return verdict;
+  }
+
+  /** Between two joined literals: the next one's quote opens the next line, held with them. */
+  private joinByte(byte: number): Verdict {
+    return joinedLiterals(this.join, byte) === Verdict.Reject ? this.ends() : Verdict.Hold;
+  }
+
+  skip(input: Uint8Array, start: number, end: number): number {
+    // A key's line: base64 redacted as it is read, up to a byte that decides something.
+    if (this.line !== Line.Key || this.escape || this.join.stage !== 0) return start;
+    let i = start;
+    while (i < end && BASE64[input[i]!] === 1) i++;
+    this.here += i - start;
+    this.lineBytes += i - start;
+    return i;
+  }
+
+  end(): Verdict {
+    const line = this.line;
+    if (line === Line.Key || line === Line.Header || (line === Line.Open && this.lineBytes > 0))
+      return Verdict.Close;
+    return this.ends();
+  }
+}
+
+keepShape(new PemCandidate(10, 0));
