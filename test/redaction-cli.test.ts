@@ -221,6 +221,37 @@ describe("redaction through the CLI", () => {
     );
   });
 
+  it("redacts every element of a list of secrets, AWS keys in the CLI's text rows, and a key's block cut short, keeping what follows each", () => {
+    const root = tempRoot();
+    const lines = [
+      JSON.stringify({ api_keys: ["Vq7pLm2xZ9wR4tW6yZ3a", "Hm4kQ8wZ2pL6tR9yX3cB"], n: 1 }),
+      "tokens:\n  prod: Nx5tW7qL3mZ9pR2kV8dF\n  staging: Jd6sF1gH4jK7lP0oI9uY\nnext: kept",
+      "CREDENTIALS\tASIAQXK9MQ2ZLP7RTZ4W\t2026-12-07T13:00:00Z\twJa1rXUtnFEMI/K7MDENG/bPxRfiCYzX9mQ2vLp7Rt\tIQoJb3JpZ2luX2VjEHt5pW8sD1fG4hJ7kL0zX3cV6bN9mQ2aS5dF8gH1jK4lZ7xC0vB3nM6",
+      "-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\nline after the key stays",
+    ];
+    const file = path.join(root, "out.txt");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const result = spool(["run", "--root", root, "--json", "--", "cat", file]);
+    const receipt = JSON.parse(result.stdout.toString()) as Receipt;
+    const text = receipt.preview.text;
+    for (const secret of [
+      "Hm4kQ8wZ2pL6tR9yX3cB",
+      "Jd6sF1gH4jK7lP0oI9uY",
+      "wJa1rXUtnFEMI",
+      "IQoJb3JpZ2luX2VjEHt5",
+      "7bq3b9Gx4fR2zXkW",
+    ])
+      expect(text).not.toContain(secret);
+    expect(text).toContain(
+      '{"api_keys":["[REDACTED:secret-assignment]","[REDACTED:secret-assignment]"],"n":1}\n',
+    );
+    expect(text).toContain("  staging: [REDACTED:secret-assignment]\nnext: kept\n");
+    expect(text).toContain(
+      "\t2026-12-07T13:00:00Z\t[REDACTED:aws-credential-row]\t[REDACTED:aws-credential-row]\n",
+    );
+    expect(text).toContain("[REDACTED:pem-private-key]\nline after the key stays\n");
+  });
+
   it("redacts --redact-file and --redact-env values percent-encoded strictly, as hex and JSON-escaped, in the file and the label", () => {
     const root = tempRoot();
     const file = path.join(root, "secrets.txt");
