@@ -481,6 +481,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Ht5pW8sD1fG4hJ7kL0zX3cV6bN9m",
     "[REDACTED:pem-private-key]\nafter\n[REDACTED:pem-private-key]\nnext line stays\n",
   ],
+  // A key whose line breaks became blanks, and a block whose body is no base64 between its
+  // BEGIN and END lines (a placeholder): redacted whole.
+  [
+    "pem-private-key",
+    "-----BEGIN RSA PRIVATE KEY----- MIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8 Ht5pW8sD1fG4hJ7kL0zX3cV6bN9mQ2aS5dF8gH1jK4lZ7xC0vB3nM6qW9eR2t -----END RSA PRIVATE KEY-----\nnext\n-----BEGIN PRIVATE KEY-----\nsuper secret key here\n-----END PRIVATE KEY-----\nafter\n",
+    "Ht5pW8sD1fG4hJ7kL0zX3cV6bN9mQ2aS5dF8gH1jK4lZ7xC0vB3nM6qW9eR2t",
+    "[REDACTED:pem-private-key]\nnext\n[REDACTED:pem-private-key]\nafter\n",
+  ],
   // Vault's unseal and recovery keys as `vault operator init` prints them: its table, and
   // every key of its JSON and YAML lists (the quotes, commas and dashes stay).
   [
@@ -2061,9 +2069,8 @@ const SETTINGS = [
   // A triple-quoted string continued on the next line (`"""\` and a line break): the
   // backslash ends the value at its line, as a line break does (a config's text follows).
   'PYPIRC_NOPASSWORD = """\\\n[distutils]\nindex-servers =\n    server1\n"""\n',
-  // A private key's header without its key: a `grep` hit and the next line, a document's
-  // placeholder.
-  "./certs/server.key:-----BEGIN PRIVATE KEY-----\n./src/tls.py:    key = load(path)\n-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----\n",
+  // A private key's header without its key: a `grep` hit and the lines after it.
+  "./certs/server.key:-----BEGIN PRIVATE KEY-----\n./src/tls.py:    key = load(path)\n./README.md:Generate a key with openssl genrsa\n",
   // Words joined by commas after a plural: scopes, not tokens.
   "TOKENS=abc,def\nALLOWED_TOKENS=read,write,admin\nsecrets: inherit,none",
   // A connection string's and a URL query's placeholders stay (the credential's word alone).

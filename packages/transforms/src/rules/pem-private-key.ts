@@ -24,6 +24,8 @@ import { byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 const KINDS = ["", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED ", "SSH2 ENCRYPTED "];
+/** Most bytes of a line that is no key's, held in case the END line follows it. */
+const MAX_DOUBT = 64;
 /** Base64 bytes that make a line the key's. */
 const KEY_LINE = 40;
 /** Most bytes of an END line (`-----END OpenVPN tls-crypt-v2 server key-----`). */
@@ -51,7 +53,7 @@ export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
   ],
   lookbehind: { length: OPENING_DASHES, body: "-" },
   // A held line of base64 and its break, and the next line up to what decides it.
-  maxLength: 2 * KEY_LINE + MAX_END_LINE + 16,
+  maxLength: 2 * KEY_LINE + MAX_DOUBT + MAX_END_LINE + 16,
   start(match): Candidate | undefined {
     // A dash right before `BEGIN`: the block claims the dashes still held (up to five; any
     // before them another span has already redacted, or they are fewer: still a key).
@@ -70,7 +72,13 @@ const Line = {
   End: 2,
   /** An armor's header (`Proc-Type: 4,ENCRYPTED`): redacted as it is read, to its end. */
   Header: 3,
+  /**
+   * No key's line (`super secret key here`, a placeholder): held, in case the END line
+   * follows it (the block is then redacted whole); anything else ends the block before it.
+   */
+  Doubt: 4,
 } as const;
+
 /** Most dashes an END line's first run has (a longer run is a separator line). */
 const MAX_DASHES = 16;
 /** Headers a key's block may hold before its base64 (RFC 1421's and OpenPGP's armor's). */
@@ -242,6 +250,10 @@ class PemCandidate implements Candidate {
   /** A backslash was read (at `escapeAt`): the next byte is its escape's letter (`\n`). */
   private escape = false;
   private escapeAt = 0;
+  /** A line that was no key's was read: the next must be the END line. */
+  private doubted = false;
+  /** A blank in a key's line (a key whose line breaks became blanks), at `blankAt`, or -1. */
+  private blankAt = -1;
 
   constructor(anchorLength: number, lead: number) {
     this.from = -lead;
@@ -277,14 +289,17 @@ class PemCandidate implements Candidate {
     // The line's indentation (a block in YAML, in an indented string literal).
     if ((byte === 0x20 || byte === 0x09) && this.lineBytes === 0 && this.line === Line.Open)
       return Verdict.Hold;
+    const blanks = this.blankAt;
+    if (this.line === Line.Key && this.keyBlank(byte, here)) return Verdict.Hold;
     // A dash starts the END line (on the key's last line too, in a one-line block).
     if (byte === DASH && (this.lineBytes === 0 || this.line === Line.Key)) {
-      if (this.line === Line.Key) this.from = here;
+      if (this.line === Line.Key) this.from = blanks >= 0 ? blanks : here;
       this.line = Line.End;
       this.lineBytes = 0;
       this.endLine.reset();
-    }
+    } else if (this.doubted && this.lineBytes === 0) return this.ends();
     this.lineBytes++;
+    if (this.line === Line.Doubt) return this.lineBytes > MAX_DOUBT ? this.ends() : Verdict.Hold;
     if (this.line === Line.End) {
       // The END line, held until it is whole.
       const read = this.lineBytes > MAX_END_LINE ? -1 : this.endLine.read(byte);
@@ -308,7 +323,30 @@ class PemCandidate implements Candidate {
       this.word += "-";
       return Verdict.Hold;
     }
-    return this.ends();
+    // No key's line: held, the END line may follow it.
+    if (this.doubted || this.lineBytes > MAX_DOUBT) return this.ends();
+    this.line = Line.Doubt;
+    return Verdict.Hold;
+  }
+
+  /**
+   * A blank in a key's line, or the byte after blanks there: blanks are held, and go with
+   * the key when its base64 (or its END line) goes on after them (a key whose line breaks
+   * became blanks); anything else ends the block at them. True when `byte` is held.
+   */
+  private keyBlank(byte: number, here: number): boolean {
+    if (byte === 0x20 || byte === 0x09) {
+      if (this.blankAt < 0) this.blankAt = here;
+      this.from = this.blankAt;
+      return true;
+    }
+    if (this.blankAt < 0) return false;
+    if (BASE64[byte] !== 1 && byte !== DASH) {
+      this.line = Line.Doubt; // ended at the blanks: released with what follows
+      this.doubted = true;
+    }
+    this.blankAt = -1;
+    return false;
   }
 
   /** The current line is the key's (or a header): all held is redacted, the rest as read. */
@@ -340,6 +378,10 @@ class PemCandidate implements Candidate {
     this.endLine.reset();
     if (line === Line.Key || line === Line.Header) {
       this.from = at;
+      return Verdict.Hold;
+    }
+    if (line === Line.Doubt) {
+      this.doubted = true; // the END line must come next
       return Verdict.Hold;
     }
     if (lineBytes === 0) {
@@ -379,7 +421,9 @@ class PemCandidate implements Candidate {
 
   skip(input: Uint8Array, start: number, end: number): number {
     // A key's line: base64 redacted as it is read, up to a byte that decides something.
-    if (this.line !== Line.Key || this.escape || this.join.stage !== 0) return start;
+    // (Not after held blanks: their verdict was a hold, and `skip` repeats the last verdict.)
+    if (this.line !== Line.Key || this.escape || this.join.stage !== 0 || this.blankAt >= 0)
+      return start;
     let i = start;
     while (i < end && BASE64[input[i]!] === 1) i++;
     this.here += i - start;
