@@ -142,9 +142,23 @@ describe("a match never removes more than its secret", () => {
     // escaped line break, not over it to the next blank.
     `{"k":"[password] => ;abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz;nameZx9Kq2Lm8Np4\\nKEEP"}`,
     `{"k":"passwd := #${"xB7qK3aZ9".repeat(8)}key=ID;Zx9Kq2Lm8Np4;${"a".repeat(70)}\\nKEEP"}`,
+    // A command's setting with no value at its string's end, and a value that a `,` and a
+    // long key follow: each ends at the string's quote.
+    '{"cmd":"aws configure set aws_secret_access_key ","KEEP":1}',
+    `{"k":"&password=,${"abcdefghijklmnopqrstuvwxyz".repeat(2)};aB3Xk9mP2qL8vR4tW6yZ,","KEEP":1}`,
   ])("keeps what follows a value that ends at a string's quote: %j", (text) => {
     for (const view of [text, JSON.stringify({ log: text })])
       expect(redact(view)).toContain("KEEP");
+  });
+
+  // A backtick's value left open at its string's end ends at the string's quote, as one
+  // after `'` does. (Inside a string inside a string, where that quote is escaped, either
+  // still takes what follows: a limit.)
+  it("keeps what follows a backtick's value left open in a string", () => {
+    expect(redact('{"k":"?token=`","KEEP":1}')).toContain("KEEP");
+    expect(redact('{"k":"token: `Xk9mQ2vLp7RtZ4wNa8Hc3Jf1","KEEP":1}')).toBe(
+      '{"k":"token: `[REDACTED:secret-assignment]","KEEP":1}',
+    );
   });
 
   it("ends a credential longer than its rule would hold where it ends (a 5,000-byte cookie)", () => {

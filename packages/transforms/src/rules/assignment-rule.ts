@@ -216,8 +216,8 @@ const DOTTED_VALUE = 8;
 /** Value bytes held and looked at before deciding. */
 export const DECIDE = 48;
 /**
- * Most value bytes held while a connection string's key may follow a `;` or `,` (the key's
- * bytes among them): within the rule's hold (`maxLength`, {@link DECIDE} + 16).
+ * Most bytes held (from `from`) while a connection string's key may follow a `;` or `,`
+ * (the key's bytes among them): within the rule's hold (`maxLength`, {@link DECIDE} + 16).
  */
 const KEY_HOLD = DECIDE + 15;
 
@@ -2148,7 +2148,7 @@ class AssignmentCandidate implements Candidate {
     if (byte === 0x3d) return Semicolon.Ends;
     // The key is read within the rule's hold: at its end no key came, and the value ended at
     // the run (what is held is decided in time, and never fails closed over what follows).
-    if ((this.phase === Phase.Held ? this.value.length : this.key) >= KEY_HOLD) {
+    if (this.anchorLength + this.offset - this.from >= KEY_HOLD) {
       this.key = -1;
       return Semicolon.Ends;
     }
@@ -3136,9 +3136,10 @@ const PASSWORD_WORDS = new Set(["password", "passwd", "passphrase"]);
 /** Fewest bytes of a list's first element read as a token (`["…"]`). */
 const LIST_TOKEN = 16;
 
-/** `'` for a value quoted with `"` and the other way round; -1 for other quotes. */
+/** `'` for a value quoted with `"` and `"` for one quoted with `'` or a backtick; -1 for others. */
 function otherQuote(quote: number): number {
-  return quote === 0x22 ? 0x27 : quote === 0x27 ? 0x22 : -1;
+  // A backtick's value stands inside a string's double quotes as a single quote's does.
+  return quote === 0x22 ? 0x27 : quote === 0x27 || quote === 0x60 ? 0x22 : -1;
 }
 
 /** `for` (`password for user X is …`). */

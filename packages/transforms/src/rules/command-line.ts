@@ -119,10 +119,7 @@ class CommandLineCandidate implements Candidate {
   /** Backslashes in a row just read, held (`\n` ends the command), and where they began. */
   slashes = 0;
   slashFrom = 0;
-  /**
-   * Offset of a `'` that no `'` of the word opened: it ends the word if a `QUOTE_CLOSER`
-   * follows (it closed a string the command stood in: `{'cmd':'mysql -pX','n':1}`), or -1.
-   */
+  /** A `'` no `'` of the word opened: a `QUOTE_CLOSER` after it ends the word (`{'c':'mysql -pX','n':1}`). */
   quoteAt = -1;
   wordStart = 0;
   /** Words read after the command word. */
@@ -170,6 +167,9 @@ class CommandLineCandidate implements Candidate {
       this.quoted = byte === QUOTE;
       return Verdict.Hold;
     }
+    // A quote (or `\"`) then what closes a string (`… ","n":1}`): no argument, the string ended.
+    if ((this.word === '"' || this.word === '\\"') && QUOTE_CLOSER[byte] === 1)
+      return Verdict.Reject;
     if (this.quoted) {
       if (byte === 0x0a || byte === 0x0d) return this.endWord(here, false);
       if (byte === QUOTE) this.quoted = false;
