@@ -477,6 +477,12 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   ],
   [
     "pem-private-key",
+    "key:\n\t-----BEGIN EC PRIVATE KEY-----\n\tMIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\n\t-----END EC PRIVATE KEY-----\nafter\n",
+    "7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8",
+    "key:\n\t[REDACTED:pem-private-key]\nafter\n",
+  ],
+  [
+    "pem-private-key",
     "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,5A9C2F3E4D5B6A7C\n\nMIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\n-----END RSA PRIVATE KEY-----\nafter\n-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\nHt5pW8sD1fG4hJ7kL0zX3cV6bN9m\nnext line stays\n",
     "Ht5pW8sD1fG4hJ7kL0zX3cV6bN9m",
     "[REDACTED:pem-private-key]\nafter\n[REDACTED:pem-private-key]\nnext line stays\n",

@@ -270,9 +270,9 @@ class PemCandidate implements Candidate {
       if (byte === 0x5c) return Verdict.Hold;
       this.escape = false;
       if (byte === 0x6e || byte === 0x72) return this.held(this.escapeAt);
-      // `\"` closes a literal inside a string; `\/` (PHP's JSON) is the key's `/`.
+      // `\"` closes a literal inside a string; `\/` (PHP's JSON) is the key's `/`, `\t` a tab.
       if (byte === 0x22) return this.literalEnd(byte, this.escapeAt);
-      return this.lineByte(byte === 0x2f ? byte : -1, here);
+      return this.lineByte(byte === 0x2f ? byte : byte === 0x74 ? 0x09 : -1, here);
     }
     if (byte === 0x5c) {
       this.escape = true; // held: its letter decides
