@@ -2795,6 +2795,19 @@ describe("built-in rules", () => {
       checkRedactor(compiled, pem, [pem.subarray(0, cut), pem.subarray(cut)]);
   });
 
+  // Code that writes a key as joined string literals, read inside a JSON string (a tool's
+  // result holding a source file): the literals' quotes and line breaks come escaped.
+  it("redacts a key written as joined literals in code inside a JSON string", () => {
+    const lines = PEM.split("\n");
+    const code = `String key =\n${lines.map((l) => `    "${l}\\n"`).join(" +\n")};\nint next = 1;\n`;
+    for (const text of [code, JSON.stringify({ content: code, next: "kept" })]) {
+      const out = redact(text);
+      for (const line of lines.slice(1, -1)) expect(out).not.toContain(line.slice(0, 24));
+      expect(out).toContain("int next = 1;");
+      expect(out).toContain("[REDACTED:pem-private-key]");
+    }
+  });
+
   it("reads a private key's dashes behind its BEGIN, also where another span took them", () => {
     const body = PEM.split("\n").slice(1).join("\n");
     // Fewer dashes than five are still a block; none is not; a run of dashes stays.

@@ -123,13 +123,24 @@ const BLANKS = byteSet(" \t\r");
  * joined string literals (`"-----BEGIN RSA PRIVATE KEY-----" +` / `"MIIE…" +` on the next
  * line, `.` in PHP, `&` in Visual Basic, none in C and Python): the quote, an operator, one
  * line break and indentation are held, and redacted once the next literal's quote opens;
- * anything else leaves them, and the block ends at the quote.
+ * anything else leaves them, and the block ends at the quote. Inside a string (code in a
+ * JSON tool result) the line break and the quotes come escaped (`\n`, `\"`).
  */
 function joinedLiterals(
-  join: { stage: number; quote: number; bytes: number },
-  byte: number,
+  join: { stage: number; quote: number; bytes: number; escape: boolean },
+  input: number,
 ): Verdict {
   if (++join.bytes > MAX_JOIN) return Verdict.Reject;
+  let byte = input;
+  if (join.escape) {
+    join.escape = false;
+    // `\n` (or a backslash ending the line: Python's and C's continuation), `\"`.
+    if (byte === 0x6e || byte === 0x0a) byte = 0x0a;
+    else if (byte !== join.quote) return Verdict.Reject;
+  } else if (byte === 0x5c) {
+    join.escape = true;
+    return Verdict.Hold;
+  }
   if (BLANKS[byte] === 1) return Verdict.Hold;
   if (byte === 0x0a && join.stage < 3) {
     join.stage = 3;
@@ -236,7 +247,7 @@ class PemCandidate implements Candidate {
   /** The END line was read whole: the block is done. */
   private done = false;
   /** Between two string literals of code that joins the block's lines (see `joinedLiterals`). */
-  private readonly join = { stage: 0, quote: 0, bytes: 0 };
+  private readonly join = { stage: 0, quote: 0, bytes: 0, escape: false };
   private line: number = Line.Open;
   private lineBytes = 0;
   /** The line's first bytes, lowercase, for a header's name. */
@@ -411,6 +422,7 @@ class PemCandidate implements Candidate {
     this.join.stage = 1;
     this.join.quote = quote;
     this.join.bytes = 0;
+    this.join.escape = false;
     return verdict;
   }
 
