@@ -1591,7 +1591,7 @@ class AssignmentCandidate implements Candidate {
             // before the backslashes.
             const run = this.run;
             this.run = 0;
-            if ((this.quote === 0x22 ? RAW_BREAK : ESCAPED_BREAK)[byte] === 1) {
+            if (this.breakAfterBackslashes(byte)) {
               this.escaped = false;
               this.value.length -= run;
               const verdict = this.valueEnded(0x0a, this.runAt, -1);
@@ -1690,7 +1690,7 @@ class AssignmentCandidate implements Candidate {
             this.run = 0;
             // An escaped line break ends the value unterminated, as a line break does (inside
             // a string, `'…\n`): the value ends before the backslashes.
-            if ((this.quote === 0x22 ? RAW_BREAK : ESCAPED_BREAK)[byte] === 1) {
+            if (this.breakAfterBackslashes(byte)) {
               this.escaped = false;
               this.semi = this.runAt;
               return Verdict.Close;
@@ -2245,6 +2245,11 @@ class AssignmentCandidate implements Candidate {
     this.semi = at;
     this.semiQuote = false;
     return true;
+  }
+
+  /** `byte`, after backslashes in the quoted value, is a line break that ends it (see `ESCAPED_BREAK`). */
+  breakAfterBackslashes(byte: number): boolean {
+    return (this.quote === 0x22 ? RAW_BREAK : ESCAPED_BREAK)[byte] === 1;
   }
 
   /** The value is quoted by a quote that came as itself (not `<`, not escaped: `\"`). */
