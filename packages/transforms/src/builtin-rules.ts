@@ -13,6 +13,7 @@ import type { RedactionRule } from "./rule.js";
 import { ANSIBLE_VAULT_RULE } from "./rules/ansible-vault.js";
 import { AUTHORIZATION_HEADER_RULE } from "./rules/authorization-header.js";
 import { AWS_CREDENTIAL_ROW_RULE } from "./rules/aws-credential-row.js";
+import { AZURE_ACCOUNT_KEY_RULE } from "./rules/azure-account-key.js";
 import { AZURE_KEY_LIST_RULE } from "./rules/azure-key-list.js";
 import { BASIC_AUTH_FLAG_RULE } from "./rules/basic-auth-flag.js";
 import { BEARER_TOKEN_RULE } from "./rules/bearer-token.js";
@@ -26,6 +27,7 @@ import {
   ESCAPED_QUOTE_ASSIGNMENT_RULE,
 } from "./rules/encoded-assignment.js";
 import { GO_MYSQL_DSN_RULE } from "./rules/go-mysql-dsn.js";
+import { GOOGLE_CLIENT_ID_RULE } from "./rules/google-client-id.js";
 import { HYPHEN_JOINED_RULE } from "./rules/hyphen-joined.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JWT_RULE } from "./rules/jwt.js";
@@ -79,6 +81,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,
   DISCORD_TOKEN_RULE,
+  GOOGLE_CLIENT_ID_RULE,
   AUTHORIZATION_HEADER_RULE,
   COOKIE_HEADER_RULE,
   SENSITIVE_OUTPUT_RULE,
@@ -97,6 +100,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   ANSIBLE_VAULT_RULE,
   WORDPRESS_SALT_RULE,
   AZURE_KEY_LIST_RULE,
+  AZURE_ACCOUNT_KEY_RULE,
   URL_USERINFO_RULE,
   ORACLE_THIN_RULE,
   GO_MYSQL_DSN_RULE,

@@ -466,6 +466,36 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "wJa1rXUtnFEMI/K7MDENG/bPxRfiCYzX9mQ2vLp7Rt",
     "Access key ID,Secret access key\r\n[REDACTED:aws-access-key-id],[REDACTED:aws-credential-row]\r\nUser name,Password,Console login link\nbob,[REDACTED:aws-credential-row],https://x.signin.aws.amazon.com/console\n",
   ],
+  // A Google OAuth client's id: the project's number and 32 characters before the domain,
+  // which stays.
+  [
+    "google-oauth-client-id",
+    '{"installed":{"client_id":"318273645091-q7w2e9r4t1y6u3i8o5p0a2s7d4f9g1h6.apps.googleusercontent.com","project_id":"p"}}',
+    "q7w2e9r4t1y6u3i8o5p0a2s7d4f9g1h6",
+    '{"installed":{"client_id":"[REDACTED:google-oauth-client-id].apps.googleusercontent.com","project_id":"p"}}',
+  ],
+  // An Azure storage account's key after its name, glued to a longer name, as a flag's, and
+  // across the punctuation and line breaks code wraps a literal in.
+  [
+    "azure-storage-key",
+    'static const std::string AzuriteAccountKey{\n    "6xgk2ewNxGZNGsb4cSUEINiJ3KRGvlXv536GEOxwQ16xz/K3kAEGS3+VMSTdakZn4ITIw0cJTMnp66K+diPdfw=="};\nexport const key =\n  process.env.STORAGE_ACCOUNT_KEY ||\n  "6xgk2ewNxGZNGsb4cSUEINiJ3KRGvlXv536GEOxwQ16xz/K3kAEGS3+VMSTdakZn4ITIw0cJTMnp66K+diPdfw==";\nAzureCleanup.exe -storagekey 6xgk2ewNxGZNGsb4cSUEINiJ3KRGvlXv536GEOxwQ16xz/K3kAEGS3+VMSTdakZn4ITIw0cJTMnp66K+diPdfw== -container sql\n',
+    "6xgk2ewNxGZNGsb4cSUEINiJ3KRGvlXv536GEOxw",
+    'static const std::string AzuriteAccountKey{\n    "[REDACTED:azure-storage-key]"};\nexport const key =\n  process.env.STORAGE_ACCOUNT_KEY ||\n  "[REDACTED:azure-storage-key]";\nAzureCleanup.exe -storagekey [REDACTED:azure-storage-key] -container sql\n',
+  ],
+  // A dash between blanks as the separator (notes and test data: `okta token - '…'`).
+  [
+    "secret-assignment",
+    "okta token - 'Jq4vN8xT2mW6zK9pR3sY7bL5'\n    LDAP password      ----   Pw!9xQ2#zL7m\n",
+    "Jq4vN8xT2mW6zK9pR3sY7bL5",
+    "okta token - '[REDACTED:secret-assignment]'\n    LDAP password      ----   [REDACTED:secret-assignment]\n",
+  ],
+  // In a connection string a password that is another credential's word is the password.
+  [
+    "secret-assignment",
+    "Server=db;Uid=sa;PWD=passwd;Database=x",
+    "passwd",
+    "Server=db;Uid=sa;PWD=[REDACTED:secret-assignment];Database=x",
+  ],
   // A private key's block in YAML (indented, its last line short), one encrypted (its
   // armor's headers), and one cut short before its END line: the block ends after its last
   // line of base64, and what follows stays.
@@ -2475,6 +2505,11 @@ const SETTINGS = [
   // `net` without a verb that takes a password, or a prompt for it.
   "net start spooler; netstat -an; dotnet run; net use Z: \\\\fs\\s * /user:bob",
   "kubectl create configmap c --from-literal=LOG_LEVEL=debug1; gh pr create --body text1",
+  // A dash after the name that is no separator, or a value after it that is no token.
+  "password - required\ntoken -= 1\ntoken - 'abc'\nthe token - the one you made\nPassword -- see docs",
+  // A client id's run that is part of a longer name; a digest after a storage key's name.
+  "x-318273645091-q7w2e9r4t1y6u3i8o5p0a2s7d4f9g1h6.apps.googleusercontent.com",
+  "account key (sha512-3B2bsv0dNgyfLsL5vkNOKIuxnUDa1KPxgSpn01uOKsVKUUsSXRHIhCM9Of5RQiNulCHSU7HaTck9sdF7aa6gXQ==)",
 ];
 
 /** Text that must come through unchanged. */

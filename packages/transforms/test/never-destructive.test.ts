@@ -151,6 +151,19 @@ describe("a match never removes more than its secret", () => {
       expect(redact(view)).toContain("KEEP");
   });
 
+  // A `;` and the string's closing quote read just as the value reached the length it is
+  // judged at: the `;` must still end it (it was dropped, and the value ran on).
+  it("keeps what follows a value's `;` and its string's quote at any value length", () => {
+    for (let n = 8; n <= 48; n++) {
+      const value = "318273645091-q7w2e9r4t1y6u3i8o5p0a2s7d4f9g1h6x5z8c3v7b1n4m6".slice(0, n);
+      for (const text of [
+        `{"k":"x token=${value};","KEEP":1}`,
+        `{"k":"x token==${value};","KEEP":1}`,
+      ])
+        expect(redact(text), text).toContain("KEEP");
+    }
+  });
+
   // A backtick's value left open at its string's end ends at the string's quote, as one
   // after `'` does. (Inside a string inside a string, where that quote is escaped, either
   // still takes what follows: a limit.)

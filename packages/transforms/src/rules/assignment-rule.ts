@@ -174,6 +174,8 @@ const KEY_START = byteSet("A-Za-z-");
 const CONNECTION_KEY = byteSet("A-Za-z0-9_.-");
 const Semicolon = { No: 0, Undecided: 1, Ends: 2 } as const;
 const MAX_BLANKS = 16;
+/** Most dashes of a dash separator (`password ---- …`). */
+const MAX_DASHES = 4;
 /** What `var_dump` writes before a string's length and value. */
 const DUMPED_STRING = Buffer.from("string(", "latin1");
 /** Most blanks between a name and a value after a space (a table's column, padded). */
@@ -755,6 +757,8 @@ class AssignmentCandidate implements Candidate {
   tag = 0;
   /** Sibling phase: line breaks passed. */
   breaks = 0;
+  /** A dash separator after the name (see `dashAllowed`): 1 in its dashes, 2 in the blanks after them. */
+  dash = 0;
 
   constructor(match: AnchorMatch, mode: Mode) {
     this.anchor = match.anchor;
@@ -866,6 +870,11 @@ class AssignmentCandidate implements Candidate {
             else if (BLANK[byte] !== 1) return Verdict.Reject;
           }
           if (this.unicodeDigits >= 0) return this.unicodeSeparator(byte);
+          if (this.dash > 0) {
+            const verdict = this.dashSeparator(byte);
+            if (verdict !== REREAD) return verdict;
+            continue;
+          }
           // Java's and C#'s `password.equals("…")`: the literal the secret is compared with.
           if (byte === 0x28 && this.count === 0 && EQUALS_CALL.test(this.tail)) {
             this.phase = Phase.Comparison;
@@ -935,6 +944,11 @@ class AssignmentCandidate implements Candidate {
           // line break before a sibling `value` key (`name = \"X\"\nvalue = …`).
           if (byte === 0x5c) {
             this.quoteEscape = true;
+            return Verdict.Hold;
+          }
+          if (byte === 0x2d && this.count > 0 && this.dashAllowed()) {
+            this.dash = 1;
+            this.count = 1;
             return Verdict.Hold;
           }
           if (BLANK[byte] === 1) {
@@ -1622,15 +1636,13 @@ class AssignmentCandidate implements Candidate {
               (this.escapedQuote || here - this.backslash < MAX_BACKSLASHES)
             )
               return Verdict.Hold;
-            // Nor on a quote just read that may close the string it stood in (`…"}`): the
-            // next byte says, and the value is judged without it.
-            if (this.semi === here && this.semiQuote) return Verdict.Hold;
+            // Nor on a quote just read that may close the string it stood in (`…"}`, or
+            // after a `;` run, `…;"}`): the next byte says, and the value is judged without it.
+            if (this.semi >= 0 && this.semiQuote) return Verdict.Hold;
             if (!this.credible(false)) return Verdict.Reject;
             this.phase = this.quote === 0 || this.quote === 0x3c ? Phase.Unquoted : Phase.Quoted;
-            // A `;` just read is decided by the next byte, as in the rest of the value.
-            if (this.semi === here) return Verdict.Hold;
-            this.semi = -1;
-            return Verdict.Redact;
+            // A `;` run being read is decided by the bytes after it, as in the rest of the value.
+            return this.semi >= 0 ? Verdict.Hold : Verdict.Redact;
           }
           return this.valueEnded(byte, here);
         }
@@ -2201,6 +2213,44 @@ class AssignmentCandidate implements Candidate {
   }
 
   /** The keyword ends the name (`password`, `DB_PASSWORD`), or `key` does after `secret` (`SECRET_KEY`, `secretKey`). */
+  /**
+   * A dash between blanks may stand for the separator after the name (`okta token -
+   * '…'`, `Ldap password  ----  …`, as notes and test data write a label and its value):
+   * where the keyword ends the name, unquoted, and no flag or vendor's name is read.
+   */
+  dashAllowed(): boolean {
+    return (
+      this.keywordEndsName() &&
+      !this.keyQuoted &&
+      !this.flag &&
+      !this.mode.vendor &&
+      this.pending === 0 &&
+      this.cell === 0
+    );
+  }
+
+  /**
+   * The dash separator's bytes (see `dashAllowed`): up to {@link MAX_DASHES} dashes, then
+   * blanks, then the value, which must look like a token (`token - the one you made` is
+   * prose); REREAD at the value's first byte.
+   */
+  dashSeparator(byte: number): Verdict | typeof REREAD {
+    if (this.dash === 1) {
+      if (byte === 0x2d) return ++this.count > MAX_DASHES ? Verdict.Reject : Verdict.Hold;
+      if (BLANK[byte] !== 1 || byte === 0x0a || byte === 0x0d) return Verdict.Reject;
+      this.dash = 2;
+      this.count = 1;
+      return Verdict.Hold;
+    }
+    if (BLANK[byte] === 1 && byte !== 0x0a && byte !== 0x0d)
+      return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+    this.dash = 0;
+    this.count = 0;
+    this.strict = true;
+    this.phase = Phase.ValueStart;
+    return REREAD;
+  }
+
   keywordEndsName(): boolean {
     return this.tail === "" || (KEY_TAIL.test(this.tail) && this.keyword() === "secret");
   }
@@ -2479,16 +2529,25 @@ class AssignmentCandidate implements Candidate {
       return true;
     // A CSS selector's id or class names the keyword too (`"#add-password"`). In a connection
     // string or a URL's query (`…;Password=mypassword;`) a word that holds the keyword is the
-    // value (no code names there); the credential's word alone is still a placeholder.
+    // value (no code names there), and so is a password's that is another credential's word
+    // (`;Pwd=secret`); the keyword itself (`;Password=password`, a syntax's placeholder) and
+    // a token's credential word (`?token=secret`) are still placeholders.
     if (!digit)
       return (
         FILE_NAME.test(text) ||
         (this.connectionValue()
-          ? CREDENTIAL_WORDS.has(text.toLowerCase())
+          ? this.placeholderWord(text.toLowerCase())
           : this.namesKeyword(text.replace(/^[#.]/, "")))
       );
     // A name after the keyword and a blank (`creds creds-name-1:`).
     return this.spaced && /^[A-Za-z_][\w-]*[_-][\w-]*:?$/.test(text) && this.holdsKeyword(text);
+  }
+
+  /** A connection value that is a credential's word (`lower`) standing for the value (see `neverSecret`). */
+  placeholderWord(lower: string): boolean {
+    if (!CREDENTIAL_WORDS.has(lower)) return false;
+    const keyword = this.keyword();
+    return lower === keyword || !PASS_WORDS.has(keyword);
   }
 
   /**
