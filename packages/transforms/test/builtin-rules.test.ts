@@ -1526,6 +1526,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "MIIEowIBAAKCAQEAzq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9r",
     'String key =\n    "[REDACTED:pem-private-key]";\nint next = 1;\nKEY = (\n    "[REDACTED:pem-private-key]\\n"\n)\n{"key":"[REDACTED:pem-private-key]","next":"value"}\n',
   ],
+  // Joined literals whose last lines were pasted without their quotes: the written lines go
+  // on with the block to its END line; a name after the operator is no key's line.
+  [
+    "pem-private-key",
+    'String k = "-----BEGIN RSA PRIVATE KEY-----" +\n    "MIIEowIBAAKCAQEA9pQ3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8" +\nHb5cD7eF9gH1iJ3kL5mN7oP9qR1sT3uV5wX7yZ9aB1cD3eF5Zx9Kq2Lm8Np4Rt6Vw3Y\n-----END RSA PRIVATE KEY-----\nnext();\nString j = "-----BEGIN RSA PRIVATE KEY-----" +\n    "MIIEowIBAAKCAQEA9pQ3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8" +\n    KEY_TAIL;\n',
+    "Hb5cD7eF9gH1iJ3kL5mN7oP9qR1sT3uV5wX7yZ9aB1cD3eF5Zx9Kq2Lm8Np4Rt6Vw3Y",
+    'String k = "[REDACTED:pem-private-key]\nnext();\nString j = "[REDACTED:pem-private-key]" +\n    KEY_TAIL;\n',
+  ],
   // A value whose 48th byte is an escape's backslash or the quote of the string it stands in
   // is judged without it (a vendor's value was kept, a key's took the backslash).
   [

@@ -426,9 +426,17 @@ class PemCandidate implements Candidate {
     return verdict;
   }
 
-  /** Between two joined literals: the next one's quote opens the next line, held with them. */
+  /**
+   * Between two joined literals: the next one's quote opens the next line, held with them.
+   * A line of base64 or the END line with no quote after the line break goes on as written
+   * lines do (a key whose last lines were pasted without their quotes).
+   */
   private joinByte(byte: number): Verdict {
-    return joinedLiterals(this.join, byte) === Verdict.Reject ? this.ends() : Verdict.Hold;
+    const stage = this.join.stage;
+    if (joinedLiterals(this.join, byte) !== Verdict.Reject) return Verdict.Hold;
+    if (stage < 3 || (BASE64[byte] !== 1 && byte !== DASH)) return this.ends();
+    this.join.stage = 0;
+    return this.lineByte(byte, this.here);
   }
 
   skip(input: Uint8Array, start: number, end: number): number {
