@@ -416,6 +416,12 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // Xata, Xendit's secret keys, CockroachDB Cloud, Builder.io's private keys.
   { family: "lichess", rule: "lichess-token", prefixes: ["lip_"], body: "A-Za-z0-9_", minBody: 16, maxBody: 40, mixed: true, shape: "%{20:A-Za-z0-9}" },
   { family: "mem0", rule: "mem0-key", prefixes: ["m0-"], body: B62, minBody: 24, maxBody: 48, mixed: "digit", shape: "%{40:A-Za-z0-9}" },
+  // Onfido (Entrust Identity Verification) API tokens: `api_live.` or `api_sandbox.`, with
+  // the region in the prefix outside the EU (`api_live_us.`, `api_live_ca.`), then the token's
+  // id, `.` and its secret.
+  { family: "onfido", rule: "onfido-api-token", prefixes: ["api_live", "api_sandbox"].flatMap((p) => [`${p}.`, `${p}_us.`, `${p}_ca.`]), body: "A-Za-z0-9_.-", minBody: 32, maxBody: 96, mixed: true, shape: "%{11:A-Za-z0-9_-}.{32:A-Za-z0-9_-}" },
+  // Kolide K2 API keys: `k2sk_v1_` and the key.
+  { family: "kolide", rule: "kolide-api-key", prefixes: ["k2sk_v1_"], body: B62, minBody: 20, maxBody: 64, mixed: true, shape: "%{24:A-Za-z0-9}" },
   { family: "mintlify", rule: "mintlify-key", prefixes: ["mint_", "mint_dsc_"], body: B62, minBody: 20, maxBody: 48, mixed: "digit", shape: "%{24:A-Za-z0-9}" },
   { family: "openvsx", rule: "openvsx-token", prefixes: ["ovsxat_", "ovsxp_"], body: URLSAFE, minBody: 20, maxBody: 80, mixed: true, shape: "%{32:A-Za-z0-9}" },
   { family: "polar", rule: "polar-token", prefixes: ["polar_at_", "polar_oat_", "polar_rt_", "polar_pat_"], body: URLSAFE, minBody: 20, maxBody: 100, mixed: true, shape: "%{32:A-Za-z0-9}" },
