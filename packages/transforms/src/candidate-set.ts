@@ -9,7 +9,7 @@ import { isWhitespaceByte } from "./aho-corasick.js";
 import type { CompiledAnchor } from "./compile-redaction.js";
 import { ESCAPE_LOOKBEHIND, type InputRing, NAME_LOOKBEHIND } from "./input-ring.js";
 import { type AnchorMatch, type Candidate, Verdict } from "./rule.js";
-import { ALNUM, byteSet, ESCAPED_BLANK, HEX_VALUE } from "./rules/byte-classes.js";
+import { ALNUM, byteSet, ESCAPED_BLANK, ESCAPED_END, HEX_VALUE } from "./rules/byte-classes.js";
 
 /** A live candidate and where it stands in the input (absolute offsets). */
 interface LiveCandidate {
@@ -349,17 +349,18 @@ export class CandidateSet {
 
 /**
  * Where a candidate failing closed from `i` stops in `chunk[.. end)`: at the next whitespace
- * byte (redacted through it, which ends it), or at a backslash that escapes a line break or
- * a tab (`\n` in one-line JSON, which may hold no blank to its end: redacted up to it, which
- * stays), also one that ends the range (the candidate lives on: its escape's letter, still
- * to come, decides); `end` when none comes first.
+ * byte (redacted through it, which ends it), at a double quote (the end of the JSON string
+ * the value stood in: redacted up to it, which stays), or at a backslash that escapes a line
+ * break, a tab or a double quote (`\n` in one-line JSON, which may hold no blank to its end;
+ * `\"`, the end of a string inside a string), also one that ends the range (the candidate
+ * lives on: its escape's letter, still to come, decides); `end` when none comes first.
  */
 function failClosedEnd(chunk: Uint8Array, i: number, end: number): number {
   let j = i;
   while (j < end) {
     const byte = chunk[j]!;
-    if (isWhitespaceByte(byte)) return j;
-    if (byte === BACKSLASH && (j + 1 === end || ESCAPED_BLANK[chunk[j + 1]!] === 1)) return j;
+    if (isWhitespaceByte(byte) || byte === QUOTE) return j;
+    if (byte === BACKSLASH && (j + 1 === end || ESCAPED_END[chunk[j + 1]!] === 1)) return j;
     j++;
   }
   return j;
@@ -535,6 +536,7 @@ export function mayReadNonAlnum(earlier: number, last: number): boolean {
 }
 
 const BACKSLASH = 0x5c;
+const QUOTE = 0x22;
 const PERCENT = 0x25;
 const CONTROL_ESCAPES = (() => {
   const table = new Uint8Array(256);

@@ -146,6 +146,9 @@ describe("a match never removes more than its secret", () => {
     // long key follow: each ends at the string's quote.
     '{"cmd":"aws configure set aws_secret_access_key ","KEEP":1}',
     `{"k":"&password=,${"abcdefghijklmnopqrstuvwxyz".repeat(2)};aB3Xk9mP2qL8vR4tW6yZ,","KEEP":1}`,
+    // A value held past its rule's hold inside a string inside a string fails closed up to
+    // the inner string's escaped quote, not over it and the outer one.
+    `{"k":"{\\"v\\":\\"password=\uff0c,name${"abcdefghijklmnopqrstuvwxyz".repeat(2)}\\\\\\\\]\\"}","KEEP":1}`,
   ])("keeps what follows a value that ends at a string's quote: %j", (text) => {
     for (const view of [text, JSON.stringify({ log: text })])
       expect(redact(view)).toContain("KEEP");
