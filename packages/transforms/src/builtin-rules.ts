@@ -59,6 +59,7 @@ import { SENSITIVE_OUTPUT_RULE } from "./rules/sensitive-output.js";
 import { SQL_PASSWORD_RULE } from "./rules/sql-password.js";
 import { TERRAFORM_VARIABLE_RULE } from "./rules/terraform-variable.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
+import { VALUE_FIRST_ATTRIBUTE_RULE } from "./rules/value-first-attribute.js";
 import { VAULT_UNSEAL_KEY_RULE } from "./rules/vault-init.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
 import { WORDPRESS_SALT_RULE } from "./rules/wordpress-salt.js";
@@ -107,6 +108,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   AWS_SECRET_ASSIGNMENT_RULE,
   SENSITIVE_ASSIGNMENT_RULE,
   REVERSED_COMPARISON_RULE,
+  VALUE_FIRST_ATTRIBUTE_RULE,
   HYPHEN_JOINED_RULE,
   TERRAFORM_VARIABLE_RULE,
   SECRET_ELEMENT_RULE,

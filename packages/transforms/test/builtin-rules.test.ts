@@ -482,6 +482,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "6xgk2ewNxGZNGsb4cSUEINiJ3KRGvlXv536GEOxw",
     'static const std::string AzuriteAccountKey{\n    "[REDACTED:azure-storage-key]"};\nexport const key =\n  process.env.STORAGE_ACCOUNT_KEY ||\n  "[REDACTED:azure-storage-key]";\nAzureCleanup.exe -storagekey [REDACTED:azure-storage-key] -container sql\n',
   ],
+  // An element's value before the attribute that names it (attribute order is free), and
+  // blanks before a tag's `>` after the name.
+  [
+    "secret-assignment",
+    '<add value="Wp4!zQ8rLm2x" key="DbPassword"/>\n<input value="Wp4!zQ8rLm2x" type="password">\n<entry name = "db.password" >Wp4!zQ8rLm2x</entry>\n<the_password > Wp4!zQ8rLm2x </the_password>\n',
+    "Wp4!zQ8rLm2x",
+    '<add value="[REDACTED:secret-assignment]" key="DbPassword"/>\n<input value="[REDACTED:secret-assignment]" type="password">\n<entry name = "db.password" >[REDACTED:secret-assignment]</entry>\n<the_password > [REDACTED:secret-assignment] </the_password>\n',
+  ],
   // A dash between blanks as the separator (notes and test data: `okta token - '…'`).
   [
     "secret-assignment",
@@ -2513,6 +2521,9 @@ const SETTINGS = [
   // `net` without a verb that takes a password, or a prompt for it.
   "net start spooler; netstat -an; dotnet run; net use Z: \\\\fs\\s * /user:bob",
   "kubectl create configmap c --from-literal=LOG_LEVEL=debug1; gh pr create --body text1",
+  // A value before an attribute that names no secret, or that is a placeholder; a
+  // comparison's `>`.
+  '<input value="Wp4!zQ8rLm2x" type="text" name="username">\n<a title="Wp4!zQ8rLm2x" name="password">\n<x value="${PASSWORD}" name="password"/>\nif (password > 8) {}',
   // A dash after the name that is no separator, or a value after it that is no token.
   "password - required\ntoken -= 1\ntoken - 'abc'\nthe token - the one you made\nPassword -- see docs",
   // A client id's run that is part of a longer name; a digest after a storage key's name.

@@ -989,9 +989,14 @@ class AssignmentCandidate implements Candidate {
             // `char password[] = "…"`: the array's size, then the value, quoted.
             this.phase = Phase.Subscript;
             return Verdict.Hold;
-          } else if (byte === 0x3e && this.count === 0 && !(this.keyQuoted && this.afterSlash)) {
+          } else if (
+            byte === 0x3e &&
+            (this.count === 0 || this.tagBlanks()) &&
+            !(this.keyQuoted && this.afterSlash)
+          ) {
             // XML: <xToken>value</xToken>; after an attribute naming it (`<entry
-            // key="db.password">value</entry>`) the text must look like a token.
+            // key="db.password">value</entry>`) the text must look like a token. A tag may
+            // hold blanks before its `>` (`<xToken >`, `name="db.password" >`).
             this.phase = Phase.ValueStart;
             this.quote = 0x3c;
             this.strict = this.keyQuoted;
@@ -2213,6 +2218,15 @@ class AssignmentCandidate implements Candidate {
   }
 
   /** The keyword ends the name (`password`, `DB_PASSWORD`), or `key` does after `secret` (`SECRET_KEY`, `secretKey`). */
+  /**
+   * The blanks read after the name stand inside a tag, before its `>`: the name is an
+   * element's (`<xToken >`) or a quoted attribute's value (`name="db.password" >`), not a
+   * comparison's operand (`password > 8`).
+   */
+  tagBlanks(): boolean {
+    return this.keyQuoted || this.nameBefore === 0x3c;
+  }
+
   /**
    * A dash between blanks may stand for the separator after the name (`okta token -
    * '…'`, `Ldap password  ----  …`, as notes and test data write a label and its value):

@@ -68,7 +68,7 @@ const CLOSE_PAREN = 0x29;
 const GETTER = /(?:^|\.|->|::)\$?[Gg]et[A-Z_][A-Za-z0-9_]*$/;
 
 /** The literal before an anchor (its bytes as offsets from the anchor), or null when it is none. */
-interface Literal {
+export interface Literal {
   /** Offset of the literal's first byte (negative). */
   readonly from: number;
   /** Offset just after its last byte: 0, or minus the backslashes escaping the closing quote. */
@@ -79,7 +79,7 @@ interface Literal {
  * The literal that `lead` (the bytes without a blank before the anchor, nearest last)
  * ends with, opened by `quote`; null when it is not one that may be a secret.
  */
-function literalOf(lead: string, quote: string): Literal | null {
+export function literalOf(lead: string, quote: string): Literal | null {
   const open = lead.lastIndexOf(quote);
   if (open < 0) return null;
   let body = lead.slice(open + 1);
@@ -116,7 +116,7 @@ function credibleLiteral(v: string): boolean {
 }
 
 /** True when `name`'s last part names a secret (`password`, `this.apiKey`, `$u->pw`). */
-function namesSecret(name: string): boolean {
+export function namesSecret(name: string): boolean {
   const parts = name.split(/\.|->|::|\?\./);
   const last = parts[parts.length - 1]!.replace(/^\$/, "").toLowerCase().replace(/[_-]/g, "");
   if (SECRET_NAMES.has(last)) return true;
