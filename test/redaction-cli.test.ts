@@ -252,6 +252,38 @@ describe("redaction through the CLI", () => {
     expect(text).toContain("[REDACTED:pem-private-key]\nline after the key stays\n");
   });
 
+  it("redacts an OAuth client id, an Azure account key across a wrapped literal, a value before its attribute's name and a dash-separated token, keeping what follows each", () => {
+    const root = tempRoot();
+    const key = `${"Zq8Hc3JfXk9mQ2vLp7RtZ4w2".repeat(3)}a+b/Xk9mQ2vLp7==`;
+    const lines = [
+      JSON.stringify({
+        client_id: "318273645091-q7w2e9r4t1y6u3i8o5p0a2s7d4f9g1h6.apps.googleusercontent.com",
+        n: 1,
+      }),
+      `export const key =\n  process.env.STORAGE_ACCOUNT_KEY ||\n  "${key}"; next();`,
+      '<add value="Wp4!zQ8rLm2x" key="DbPassword"/><kept/>',
+      "okta token - 'Jq4vN8xT2mW6zK9pR3sY7bL5' kept",
+    ];
+    const file = path.join(root, "out.txt");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const result = spool(["run", "--root", root, "--json", "--", "cat", file]);
+    const receipt = JSON.parse(result.stdout.toString()) as Receipt;
+    const text = receipt.preview.text;
+    for (const secret of [
+      "q7w2e9r4t1y6u3i8",
+      "Zq8Hc3JfXk9mQ2vL",
+      "Wp4!zQ8rLm2x",
+      "Jq4vN8xT2mW6zK9p",
+    ])
+      expect(text).not.toContain(secret);
+    expect(text).toContain(
+      '{"client_id":"[REDACTED:google-oauth-client-id].apps.googleusercontent.com","n":1}\n',
+    );
+    expect(text).toContain('||\n  "[REDACTED:azure-storage-key]"; next();\n');
+    expect(text).toContain('<add value="[REDACTED:secret-assignment]" key="DbPassword"/><kept/>\n');
+    expect(text).toContain("okta token - '[REDACTED:secret-assignment]' kept\n");
+  });
+
   it("redacts --redact-file and --redact-env values percent-encoded strictly, as hex and JSON-escaped, in the file and the label", () => {
     const root = tempRoot();
     const file = path.join(root, "secrets.txt");
