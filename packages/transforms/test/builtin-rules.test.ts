@@ -482,6 +482,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "6xgk2ewNxGZNGsb4cSUEINiJ3KRGvlXv536GEOxw",
     'static const std::string AzuriteAccountKey{\n    "[REDACTED:azure-storage-key]"};\nexport const key =\n  process.env.STORAGE_ACCOUNT_KEY ||\n  "[REDACTED:azure-storage-key]";\nAzureCleanup.exe -storagekey [REDACTED:azure-storage-key] -container sql\n',
   ],
+  // A Python tuple after a plural keyword, as a list: every element judged as the first.
+  [
+    "secret-assignment",
+    'API_KEYS = ("Tq2wE9rY5uI1oP7aS3dF", "Gh8jK4lZ6xC2vB9nM1qW")\nTOKENS = (\'Tq2wE9rY5uI1oP7aS3dF\',)\n',
+    "Gh8jK4lZ6xC2vB9nM1qW",
+    'API_KEYS = ("[REDACTED:secret-assignment]", "[REDACTED:secret-assignment]")\nTOKENS = (\'[REDACTED:secret-assignment]\',)\n',
+  ],
   // An element's value before the attribute that names it (attribute order is free), and
   // blanks before a tag's `>` after the name.
   [
@@ -2521,6 +2528,8 @@ const SETTINGS = [
   // `net` without a verb that takes a password, or a prompt for it.
   "net start spooler; netstat -an; dotnet run; net use Z: \\\\fs\\s * /user:bob",
   "kubectl create configmap c --from-literal=LOG_LEVEL=debug1; gh pr create --body text1",
+  // A parenthesized expression after a keyword is no tuple.
+  'password = (x + y)\ntoken = (get_token() or "x")\npassword = ("a" + "b")',
   // A value before an attribute that names no secret, or that is a placeholder; a
   // comparison's `>`.
   '<input value="Wp4!zQ8rLm2x" type="text" name="username">\n<a title="Wp4!zQ8rLm2x" name="password">\n<x value="${PASSWORD}" name="password"/>\nif (password > 8) {}',

@@ -638,6 +638,8 @@ class AssignmentCandidate implements Candidate {
   list = false;
   /** Where a `[` after the separator was read (the next byte says if a list opened), or -1. */
   listAt = -1;
+  /** The byte at `listAt`: `[`, or `(` for a tuple. */
+  listOpener = 0;
   /** ListNext phase: the bytes to the next element. */
   gap: ListGap | null = null;
   /**
@@ -1443,26 +1445,29 @@ class AssignmentCandidate implements Candidate {
           }
           // Prose quoting code (`pw=" read 2.2"`): a quoted secret never starts with a blank.
           if (BLANK[byte] === 1 && this.quote !== 0 && this.quote !== 0x3c) return Verdict.Reject;
-          // A list after the separator: its first element is the value, if it looks like a
-          // token (code lists names: `currentToken = ['at-word', …]`). Only a quote, a blank
-          // or an escape after the `[` opens one; anything else makes it the value's first
-          // byte (`PASSWORD=[x…`).
+          // A list after the separator, or a Python tuple: its first element is the value,
+          // if it looks like a token (code lists names: `currentToken = ['at-word', …]`).
+          // Only a quote, a blank or an escape after the `[` opens one (after a `(`, no blank:
+          // `( x + y )` is an expression); anything else makes the bracket the value's
+          // first byte, as before (`PASSWORD=[x…`).
           if (this.listAt === here - 1) {
             this.listAt = -1;
-            if (QUOTES[byte] !== 1 && SPACE[byte] !== 1 && byte !== 0x5c) {
-              this.value = [0x5b];
+            const opener = this.listOpener;
+            if (QUOTES[byte] !== 1 && byte !== 0x5c && (opener === 0x28 || SPACE[byte] !== 1)) {
+              this.value = [opener];
               this.phase = Phase.Held;
               continue;
             }
             this.list = true;
             this.strict = true;
           } else if (
-            byte === 0x5b &&
+            (byte === 0x5b || (byte === 0x28 && this.equals)) &&
             this.quote === 0 &&
             !this.list &&
             (this.colon || this.equals)
           ) {
             this.listAt = here;
+            this.listOpener = byte;
             return Verdict.Hold;
           }
           if ((byte === 0x0a || byte === 0x0d) && this.wrapsLine(byte)) return Verdict.Hold;
