@@ -221,6 +221,14 @@ describe("redaction through the CLI", () => {
     );
   });
 
+  /** The preview of `spool run` over `cat` of a file holding `lines`. */
+  const capturedPreview = (root: string, lines: readonly string[]): string => {
+    const file = path.join(root, "out.txt");
+    writeFileSync(file, `${lines.join("\n")}\n`);
+    const result = spool(["run", "--root", root, "--json", "--", "cat", file]);
+    return (JSON.parse(result.stdout.toString()) as Receipt).preview.text;
+  };
+
   it("redacts every element of a list of secrets, AWS keys in the CLI's text rows, and a key's block cut short, keeping what follows each", () => {
     const root = tempRoot();
     const lines = [
@@ -229,11 +237,7 @@ describe("redaction through the CLI", () => {
       "CREDENTIALS\tASIAQXK9MQ2ZLP7RTZ4W\t2026-12-07T13:00:00Z\twJa1rXUtnFEMI/K7MDENG/bPxRfiCYzX9mQ2vLp7Rt\tIQoJb3JpZ2luX2VjEHt5pW8sD1fG4hJ7kL0zX3cV6bN9mQ2aS5dF8gH1jK4lZ7xC0vB3nM6",
       "-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\nline after the key stays",
     ];
-    const file = path.join(root, "out.txt");
-    writeFileSync(file, `${lines.join("\n")}\n`);
-    const result = spool(["run", "--root", root, "--json", "--", "cat", file]);
-    const receipt = JSON.parse(result.stdout.toString()) as Receipt;
-    const text = receipt.preview.text;
+    const text = capturedPreview(root, lines);
     for (const secret of [
       "Hm4kQ8wZ2pL6tR9yX3cB",
       "Jd6sF1gH4jK7lP0oI9uY",
@@ -264,11 +268,7 @@ describe("redaction through the CLI", () => {
       '<add value="Wp4!zQ8rLm2x" key="DbPassword"/><kept/>',
       "okta token - 'Jq4vN8xT2mW6zK9pR3sY7bL5' kept",
     ];
-    const file = path.join(root, "out.txt");
-    writeFileSync(file, `${lines.join("\n")}\n`);
-    const result = spool(["run", "--root", root, "--json", "--", "cat", file]);
-    const receipt = JSON.parse(result.stdout.toString()) as Receipt;
-    const text = receipt.preview.text;
+    const text = capturedPreview(root, lines);
     for (const secret of [
       "q7w2e9r4t1y6u3i8",
       "Zq8Hc3JfXk9mQ2vL",
