@@ -2222,7 +2222,6 @@ class AssignmentCandidate implements Candidate {
     return Verdict.Hold;
   }
 
-  /** The keyword ends the name (`password`, `DB_PASSWORD`), or `key` does after `secret` (`SECRET_KEY`, `secretKey`). */
   /**
    * The blanks read after the name stand inside a tag, before its `>`: the name is an
    * element's (`<xToken >`) or a quoted attribute's value (`name="db.password" >`), not a
@@ -2256,13 +2255,12 @@ class AssignmentCandidate implements Candidate {
   dashSeparator(byte: number): Verdict | typeof REREAD {
     if (this.dash === 1) {
       if (byte === 0x2d) return ++this.count > MAX_DASHES ? Verdict.Reject : Verdict.Hold;
-      if (BLANK[byte] !== 1 || byte === 0x0a || byte === 0x0d) return Verdict.Reject;
+      if (BLANK[byte] !== 1) return Verdict.Reject;
       this.dash = 2;
       this.count = 1;
       return Verdict.Hold;
     }
-    if (BLANK[byte] === 1 && byte !== 0x0a && byte !== 0x0d)
-      return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+    if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
     this.dash = 0;
     this.count = 0;
     this.strict = true;
@@ -2270,6 +2268,7 @@ class AssignmentCandidate implements Candidate {
     return REREAD;
   }
 
+  /** The keyword ends the name (`password`, `DB_PASSWORD`), or `key` does after `secret` (`SECRET_KEY`, `secretKey`). */
   keywordEndsName(): boolean {
     return this.tail === "" || (KEY_TAIL.test(this.tail) && this.keyword() === "secret");
   }

@@ -6,8 +6,8 @@
  * shape is exact, so the bytes between the name and the key may be any code punctuation
  * and line breaks, as code wraps a long literal (`AccountKey{\n  "…"}`, `ACCOUNT_KEY\n  =
  * "…"`, `process.env.ACCOUNT_KEY ||\n  "…"`, `['AccountKey'], '…'`): up to
- * {@link MAX_GAP} bytes of blanks, quotes, brackets, `=`, `:`, `,`, `|` and escapes, no
- * word.
+ * {@link MAX_GAP} bytes of blanks, quotes, brackets, `=`, `:`, `,`, `|`, a tag's `>` and
+ * escapes, no word.
  *
  * @example
  * ```ts

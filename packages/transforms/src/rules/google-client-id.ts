@@ -8,8 +8,7 @@
  *
  * The anchor is the domain, so the id is read behind it (`MatcherRule.lookbehind`): a run
  * of 6 to 16 digits, `-` and 32 letters and digits that starts the word (no letter, digit
- * or `-` before it, but for a string's escape: `\n` and the id), in any case (some tools
- * print it in capitals).
+ * or `-` before it, but for a string's escape: `\n` and the id).
  *
  * @example
  * ```ts
@@ -52,7 +51,7 @@ class ClientIdCandidate implements Candidate {
 export const GOOGLE_CLIENT_ID_RULE: MatcherRule = {
   kind: "matcher",
   name: "google-oauth-client-id",
-  anchors: [".apps.googleusercontent.com", ".APPS.GOOGLEUSERCONTENT.COM"],
+  anchors: [".apps.googleusercontent.com"],
   lookbehind: { length: MAX_LEAD, body: "A-Za-z0-9-" },
   maxLength: MAX_LEAD + 28,
   start: (match: AnchorMatch): Candidate | undefined => {
