@@ -9,7 +9,7 @@ import { isWhitespaceByte } from "./aho-corasick.js";
 import type { CompiledAnchor } from "./compile-redaction.js";
 import { ESCAPE_LOOKBEHIND, type InputRing, NAME_LOOKBEHIND } from "./input-ring.js";
 import { type AnchorMatch, type Candidate, Verdict } from "./rule.js";
-import { ALNUM, byteSet, ESCAPED_BLANK, ESCAPED_END, HEX_VALUE } from "./rules/byte-classes.js";
+import { ALNUM, byteSet, ESCAPED_END, HEX_VALUE } from "./rules/byte-classes.js";
 
 /** A live candidate and where it stands in the input (absolute offsets). */
 interface LiveCandidate {
@@ -55,6 +55,8 @@ export class CandidateSet {
   // as one (spans merge anyway, and nothing is flushed while candidates are fed).
   private pendingFrom = 0;
   private pendingTo = 0;
+  /** After `failClosed`: the candidate lives on (it reached the range's end). */
+  private closedAlive = true;
 
   constructor(
     private readonly input: InputRing,
@@ -261,17 +263,8 @@ export class CandidateSet {
     while (i < end) {
       const cand = l.cand;
       if (cand === null) {
-        // Failed closed (invariant 3): redacted up to `failClosedEnd`.
-        const j = failClosedEnd(chunk, i, end);
-        if (j > i) {
-          this.pend(base + i, base + j, rule);
-          l.front = base + j;
-        }
-        i = j;
-        if (j < end) {
-          if (isWhitespaceByte(chunk[j]!)) i = j + 1;
-          alive = chunk[j] === BACKSLASH && j + 1 === end;
-        }
+        i = this.failClosed(l, chunk, base, i, end);
+        alive = this.closedAlive;
         break;
       }
       const last = l.last;
@@ -330,6 +323,35 @@ export class CandidateSet {
     if (this.pendingTo > this.pendingFrom) this.addSpan(this.pendingFrom, this.pendingTo, rule);
     l.next = base + i;
     return alive;
+  }
+
+  /**
+   * Feed `l`, failed closed (invariant 3), from `i` in `chunk[.. end)`: redacted up to
+   * `failClosedEnd`; the index to go on from is returned, and whether it lives on is left in
+   * `closedAlive`. When it stopped at the last range's final byte, a backslash (`i` is -1
+   * now), an escape's letter here ends it before the backslash, as in one range; anything
+   * else goes on from here with the backslash.
+   */
+  private failClosed(
+    l: LiveCandidate,
+    chunk: Uint8Array,
+    base: number,
+    i: number,
+    end: number,
+  ): number {
+    this.closedAlive = true;
+    if (i < 0 && (end === 0 || ESCAPED_END[chunk[0]!] === 1)) {
+      this.closedAlive = end === 0;
+      return i;
+    }
+    const j = failClosedEnd(chunk, Math.max(i, 0), end);
+    if (j > i) {
+      this.pend(base + i, base + j, l.rule);
+      l.front = base + j;
+    }
+    if (j === end) return j;
+    this.closedAlive = chunk[j] === BACKSLASH && j + 1 === end;
+    return isWhitespaceByte(chunk[j]!) ? j + 1 : j;
   }
 
   private pend(start: number, end: number, rule: number): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileRedaction } from "../src/compile-redaction.js";
 import { redactText } from "../src/redact-text.js";
+import { createRedactor } from "../src/redactor.js";
 
 // A match removes its secret and nothing after it: every form below puts a value `V` where
 // a built-in rule reads one and text that must stay (`KEEP`) after the place where the
@@ -175,6 +176,21 @@ describe("a match never removes more than its secret", () => {
     expect(redact('{"k":"token: `Xk9mQ2vLp7RtZ4wNa8Hc3Jf1","KEEP":1}')).toBe(
       '{"k":"token: `[REDACTED:secret-assignment]","KEEP":1}',
     );
+  });
+
+  // A value failing closed stops at the backslash of an escaped quote; when that backslash
+  // ended a chunk, the quote in the next one must stop it the same (it took the backslash).
+  it("ends a value failing closed at an escape the same wherever the chunks split", () => {
+    const text = Buffer.from(`${"password=".repeat(6)}${'"'.repeat(13)}${"\\".repeat(9)}"`);
+    const run = (chunks: readonly Uint8Array[]) => {
+      const redactor = createRedactor(compiled);
+      const out = chunks.flatMap((chunk) => redactor.push([chunk]));
+      return Buffer.concat([...out, ...redactor.end()]).toString("latin1");
+    };
+    const whole = run([text]);
+    expect(whole).toBe('password=[REDACTED:secret-assignment]\\"');
+    for (let k = 1; k < text.length; k++)
+      expect(run([text.subarray(0, k), text.subarray(k)]), `split at ${k}`).toBe(whole);
   });
 
   it("ends a credential longer than its rule would hold where it ends (a 5,000-byte cookie)", () => {
