@@ -42,6 +42,7 @@ import {
   MYSQL_PASSWORD_RULE,
 } from "./rules/printed-password.js";
 import { REVERSED_COMPARISON_RULE } from "./rules/reversed-comparison.js";
+import { SECRET_DATA_BLOCK_RULE } from "./rules/secret-data-block.js";
 import { SECRET_ELEMENT_RULE } from "./rules/secret-element.js";
 import {
   API_SUFFIX_RULE,
@@ -112,6 +113,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   HYPHEN_JOINED_RULE,
   TERRAFORM_VARIABLE_RULE,
   SECRET_ELEMENT_RULE,
+  SECRET_DATA_BLOCK_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
   CAMEL_SHORT_KEYWORD_RULE,
   PAT_ASSIGNMENT_RULE,

@@ -37,11 +37,11 @@ describe("base64 runs: credentials wrapped in base64", () => {
     it(`redacts the whole run and its padding for ${what}, standard and url-safe`, () => {
       for (const encoded of [b64(inner), b64url(inner)]) {
         const text = `data:\n  .dockerconfigjson: ${encoded}\n  next: 1\n`;
-        // A .dockerconfigjson has its own rule on the encoded `{"auths"` too.
-        const out = redactText(text, BUILTINS).replace(
-          "[REDACTED:docker-config]",
-          "[REDACTED:base64]",
-        );
+        // A .dockerconfigjson has its own rule on the encoded `{"auths"` too, and a Secret's
+        // `data:` block its own (the same span).
+        const out = redactText(text, BUILTINS)
+          .replace("[REDACTED:docker-config]", "[REDACTED:base64]")
+          .replace("[REDACTED:kubernetes-secret]", "[REDACTED:base64]");
         expect(out).toBe("data:\n  .dockerconfigjson: [REDACTED:base64]\n  next: 1\n");
       }
     });

@@ -482,6 +482,15 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "6xgk2ewNxGZNGsb4cSUEINiJ3KRGvlXv536GEOxw",
     'static const std::string AzuriteAccountKey{\n    "[REDACTED:azure-storage-key]"};\nexport const key =\n  process.env.STORAGE_ACCOUNT_KEY ||\n  "[REDACTED:azure-storage-key]";\nAzureCleanup.exe -storagekey [REDACTED:azure-storage-key] -container sql\n',
   ],
+  // A Kubernetes Secret's `data:` values (base64 of text) whatever their keys, quoted or
+  // not, and its `stringData:` values; a certificate there stays, and a ConfigMap's plain
+  // value ends the block.
+  [
+    "kubernetes-secret",
+    "apiVersion: v1\ndata:\n  ca.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUI=\n  extra: 'cTdXMmU5UjR0MVk2dTM='\n  namespace: ZGVmYXVsdA==\nkind: Secret\nstringData:\n  token: Pz8kQ2vR7mXw1L\n  other: ${DB_PASSWORD}\n",
+    "cTdXMmU5UjR0MVk2dTM=",
+    "apiVersion: v1\ndata:\n  ca.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUI=\n  extra: '[REDACTED:kubernetes-secret]'\n  namespace: [REDACTED:kubernetes-secret]\nkind: Secret\nstringData:\n  token: [REDACTED:secret-assignment]\n  other: ${DB_PASSWORD}\n",
+  ],
   // A Python tuple after a plural keyword, as a list: every element judged as the first.
   [
     "secret-assignment",
@@ -2528,6 +2537,9 @@ const SETTINGS = [
   // `net` without a verb that takes a password, or a prompt for it.
   "net start spooler; netstat -an; dotnet run; net use Z: \\\\fs\\s * /user:bob",
   "kubectl create configmap c --from-literal=LOG_LEVEL=debug1; gh pr create --body text1",
+  // A ConfigMap's `data:` (plain values: the first ends the block), a name that ends in
+  // `data:`, SOPS's ciphertext in `stringData:`.
+  "kind: ConfigMap\ndata:\n  LOG_LEVEL: debug\n  user: YWRtaW4=\nmetadata:\n  x: YWRtaW4=\nstringData:\n  db: ENC[AES256_GCM,data:O+5l4g==,type:str]\n",
   // A parenthesized expression after a keyword is no tuple.
   'password = (x + y)\ntoken = (get_token() or "x")\npassword = ("a" + "b")',
   // A value before an attribute that names no secret, or that is a placeholder; a

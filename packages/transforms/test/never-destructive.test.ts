@@ -28,6 +28,7 @@ const FORMS = [
   "<password>V</password><KEEP/>",
   'const apiToken =\n  "V"; KEEP();',
   '<add key="ApiPassword" value="V" /><KEEP/>',
+  "stringData:\n  extra: V\nKEEP: 1",
   // Connection strings, URLs and query strings.
   "Server=x;Password=V;Database=KEEP;",
   'x connectionString="Server=x;Password=V;" KEEP',
