@@ -491,6 +491,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "cTdXMmU5UjR0MVk2dTM=",
     "apiVersion: v1\ndata:\n  ca.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUI=\n  extra: '[REDACTED:kubernetes-secret]'\n  namespace: [REDACTED:kubernetes-secret]\nkind: Secret\nstringData:\n  token: [REDACTED:secret-assignment]\n  other: ${DB_PASSWORD}\n",
   ],
+  // The block at the start of a string holding the document, a value in double quotes
+  // (escaped inside a string: the backslash before the closing quote stays).
+  [
+    "kubernetes-secret",
+    'data:\n  extra: "SHg0IXBROHpUbTJ3Szk="\nkind: Secret\n',
+    "SHg0IXBROHpUbTJ3Szk=",
+    'data:\n  extra: "[REDACTED:kubernetes-secret]"\nkind: Secret\n',
+  ],
   // A Python tuple after a plural keyword, as a list: every element judged as the first.
   [
     "secret-assignment",
@@ -2880,6 +2888,17 @@ describe("built-in rules", () => {
       for (const line of lines.slice(1, -1)) expect(out).not.toContain(line.slice(0, 24));
       expect(out).toContain("int next = 1;");
       expect(out).toContain("[REDACTED:pem-private-key]");
+    }
+  });
+
+  it("redacts a Secret's data block that opens a JSON string, keeping the string's escapes", () => {
+    const yaml = 'data:\n  extra: "SHg0IXBROHpUbTJ3Szk="\n  more: Zm9vYmFyYmF6\nkind: Secret\n';
+    const kept =
+      'data:\n  extra: "[REDACTED:kubernetes-secret]"\n  more: [REDACTED:kubernetes-secret]\nkind: Secret\n';
+    let [text, expected] = [yaml, kept];
+    for (let depth = 0; depth < 3; depth++) {
+      expect(redact(text)).toBe(expected);
+      [text, expected] = [JSON.stringify({ out: text }), JSON.stringify({ out: expected })];
     }
   });
 

@@ -181,7 +181,8 @@ class SecretDataCandidate implements Candidate {
   next(input: number): Verdict {
     const here = ++this.here;
     let byte = input;
-    if (this.escape) {
+    const escaped = this.escape;
+    if (escaped) {
       // A run of backslashes reads as one (a string inside a string: `\\n`).
       if (byte === BACKSLASH) return this.part === Part.Value ? Verdict.Hold : this.release(here);
       this.escape = false;
@@ -218,9 +219,9 @@ class SecretDataCandidate implements Candidate {
           return this.release(here);
         }
         this.startValue(here);
-        return this.value(byte, here, input);
+        return this.value(byte, here, escaped);
       case Part.Value:
-        return this.value(byte, here, input);
+        return this.value(byte, here, escaped);
       case Part.Closed:
         if (byte === SPACE || byte === TAB || byte === CR) return this.release(here);
         return byte === LF ? this.line(here) : Verdict.Reject;
@@ -250,8 +251,8 @@ class SecretDataCandidate implements Candidate {
     this.text.reset();
   }
 
-  /** A byte of the value, or the byte that ends it (`input`: as written, before an escape). */
-  private value(byte: number, here: number, input: number): Verdict {
+  /** A byte of the value, or the byte that ends it (`escaped`: the letter of an escape). */
+  private value(byte: number, here: number, escaped: boolean): Verdict {
     const ends =
       this.quote !== 0 ? byte === this.quote : byte === LF || byte === CR || byte === SPACE;
     if (!ends) {
@@ -272,7 +273,7 @@ class SecretDataCandidate implements Candidate {
       return this.release(here);
     }
     // Ended by an escape (`\n`, `\"` inside a string): the value ends at its backslash.
-    this.to = input === byte ? here : this.escapeAt;
+    this.to = escaped ? this.escapeAt : here;
     this.from = this.valueFrom;
     // The line's end (or what closes the value) is read on, not redacted.
     this.part = byte === LF ? Part.Indent : Part.Closed;
@@ -302,9 +303,11 @@ export const SECRET_DATA_BLOCK_RULE: MatcherRule = {
   anchors: ["data:", "stringData:"],
   maxLength: MAX_VALUE + 16,
   start: (match: AnchorMatch): Candidate | undefined => {
-    // At its line's start: after indentation or a line break (also `\n` in a string).
+    // At its line's start: after indentation, a line break (also `\n` in a string) or the
+    // quote that opens a string holding the document.
     const before = match.before;
-    if (before >= 0 && before !== LF && before !== SPACE && before !== TAB) return undefined;
+    if (before >= 0 && before !== LF && before !== SPACE && before !== TAB && before !== 0x22)
+      return undefined;
     return new SecretDataCandidate(match.length, match.anchor === "stringData:");
   },
 };
