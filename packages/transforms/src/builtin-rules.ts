@@ -30,6 +30,7 @@ import { GO_MYSQL_DSN_RULE } from "./rules/go-mysql-dsn.js";
 import { GOOGLE_CLIENT_ID_RULE } from "./rules/google-client-id.js";
 import { HYPHEN_JOINED_RULE } from "./rules/hyphen-joined.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
+import { JSON_SECRET_DATA_RULE } from "./rules/json-secret-data.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { NETWORK_CONFIG_RULE } from "./rules/network-config.js";
 import { ORACLE_THIN_RULE } from "./rules/oracle-thin.js";
@@ -114,6 +115,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   TERRAFORM_VARIABLE_RULE,
   SECRET_ELEMENT_RULE,
   SECRET_DATA_BLOCK_RULE,
+  JSON_SECRET_DATA_RULE,
   SHORT_KEYWORD_ASSIGNMENT_RULE,
   CAMEL_SHORT_KEYWORD_RULE,
   PAT_ASSIGNMENT_RULE,

@@ -499,6 +499,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "SHg0IXBROHpUbTJ3Szk=",
     'data:\n  extra: "[REDACTED:kubernetes-secret]"\nkind: Secret\n',
   ],
+  // The same in JSON, as `kubectl get secret -o json` sorts it: `apiVersion`, then `data`.
+  [
+    "kubernetes-secret",
+    '{\n    "apiVersion": "v1",\n    "data": {\n        "ca.crt": "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIK",\n        "extra": "Rk8henEyTHBXN3g="\n    },\n    "kind": "Secret"\n}\n',
+    "Rk8henEyTHBXN3g=",
+    '{\n    "apiVersion": "v1",\n    "data": {\n        "ca.crt": "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIK",\n        "extra": "[REDACTED:kubernetes-secret]"\n    },\n    "kind": "Secret"\n}\n',
+  ],
   // A Python tuple after a plural keyword, as a list: every element judged as the first.
   [
     "secret-assignment",
@@ -2548,6 +2555,9 @@ const SETTINGS = [
   // A ConfigMap's `data:` (plain values: the first ends the block), a name that ends in
   // `data:`, SOPS's ciphertext in `stringData:`.
   "kind: ConfigMap\ndata:\n  LOG_LEVEL: debug\n  user: YWRtaW4=\nmetadata:\n  x: YWRtaW4=\nstringData:\n  db: ENC[AES256_GCM,data:O+5l4g==,type:str]\n",
+  // A ConfigMap in JSON (its first plain value ends the object), an API's other `data`
+  // object (GraphQL's node ids are base64 of text), another kind's `apiVersion`.
+  '{"apiVersion":"v1","data":{"LOG_LEVEL":"debug","user":"YWRtaW4="},"kind":"ConfigMap"}\n{"data":{"node":{"id":"VXNlcjox"}}}\n{"apiVersion":"apps/v1","data":{"x":"YWRtaW4="}}',
   // A parenthesized expression after a keyword is no tuple.
   'password = (x + y)\ntoken = (get_token() or "x")\npassword = ("a" + "b")',
   // A value before an attribute that names no secret, or that is a placeholder; a

@@ -29,7 +29,7 @@ import { byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most characters of a value judged; a longer one is kept and the block goes on. */
-const MAX_VALUE = 1024;
+export const MAX_VALUE = 1024;
 /** Most bytes of an entry's key, and of an entry line's indentation. */
 const MAX_KEY = 253;
 const MAX_INDENT = 32;
@@ -76,7 +76,7 @@ const Part = {
 type Part = (typeof Part)[keyof typeof Part];
 
 /** A value's characters as they are read: decoded as base64 (`data:`) or as written (`stringData:`). */
-class ValueText {
+export class ValueText {
   chars = 0;
   /** `=` padding read. */
   private padding = 0;
