@@ -18,7 +18,7 @@
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
-import { MAX_VALUE, ValueText } from "./secret-data-block.js";
+import { MAX_VALUE, ValueKind, ValueText } from "./secret-data-block.js";
 
 /** What follows the anchor, blanks and line breaks aside: `": "v1", "data": {`. */
 const OPENING = Buffer.from('":"v1","data":{', "latin1");
@@ -127,8 +127,9 @@ class JsonSecretDataCandidate implements Candidate {
       this.from = this.valueFrom;
       return Verdict.Hold;
     }
-    if (!this.text.secret(false)) return Verdict.Reject;
-    if (this.text.armored()) return this.afterValue(here);
+    const kind = this.text.judge(false);
+    if (kind === ValueKind.None) return Verdict.Reject;
+    if (kind === ValueKind.Kept) return this.afterValue(here);
     this.from = this.valueFrom;
     this.to = escaped ? this.escapeAt : here;
     this.part = Part.After;

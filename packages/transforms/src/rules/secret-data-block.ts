@@ -75,6 +75,10 @@ const Part = {
 } as const;
 type Part = (typeof Part)[keyof typeof Part];
 
+/** What a value read is (see `ValueText.judge`). */
+export const ValueKind = { None: 0, Kept: 1, Secret: 2 } as const;
+export type ValueKind = (typeof ValueKind)[keyof typeof ValueKind];
+
 /** A value's characters as they are read: decoded as base64 (`data:`) or as written (`stringData:`). */
 export class ValueText {
   chars = 0;
@@ -135,7 +139,7 @@ export class ValueText {
   }
 
   /** The value read is a secret's: base64 of text, whole groups with their padding, or a plain one. */
-  secret(plain: boolean): boolean {
+  private secret(plain: boolean): boolean {
     if (plain) return this.chars > 0 && !this.notText;
     if (this.notText || this.chars < 4 || this.chars % 4 !== 0) return false;
     // The last group, cut short by its padding: 2 sextets hold one byte, 3 hold two.
@@ -145,9 +149,13 @@ export class ValueText {
     return last.every((b) => TEXT[b & 0xff] === 1);
   }
 
-  /** The decoded value opens with a certificate's or a public key's armor. */
-  armored(): boolean {
-    return PUBLIC_ARMOR.test(this.head);
+  /**
+   * What the value read is: no Secret's (the block ends), a Secret's that stays (a decoded
+   * certificate's or public key's armor, `ca.crt`), or a secret to redact.
+   */
+  judge(plain: boolean): ValueKind {
+    if (!this.secret(plain)) return ValueKind.None;
+    return !plain && PUBLIC_ARMOR.test(this.head) ? ValueKind.Kept : ValueKind.Secret;
   }
 }
 
@@ -264,28 +272,24 @@ class SecretDataCandidate implements Candidate {
       else this.text.decode(byte);
       return Verdict.Hold;
     }
-    if (!this.text.secret(this.plain)) return Verdict.Reject;
+    const kind = this.text.judge(this.plain);
+    if (kind === ValueKind.None) return Verdict.Reject;
     this.quote = 0;
-    // A certificate's or a public key's (`ca.crt`): kept, and the block goes on.
-    if (!this.plain && this.text.armored()) {
-      this.part = byte === LF ? Part.Indent : Part.Closed;
-      this.count = 0;
-      return this.release(here);
-    }
-    // Ended by an escape (`\n`, `\"` inside a string): the value ends at its backslash.
-    this.to = escaped ? this.escapeAt : here;
-    this.from = this.valueFrom;
     // The line's end (or what closes the value) is read on, not redacted.
     this.part = byte === LF ? Part.Indent : Part.Closed;
     this.count = 0;
+    // A certificate's or a public key's (`ca.crt`): kept, and the block goes on.
+    if (kind === ValueKind.Kept) return this.release(here);
+    // Ended by an escape (`\n`, `\"` inside a string): the value ends at its backslash.
+    this.to = escaped ? this.escapeAt : here;
+    this.from = this.valueFrom;
     // The span is redacted now; what follows is read on (`from` moves past it next byte).
     return Verdict.Redact;
   }
 
   end(): Verdict {
     if (this.part !== Part.Value || this.quote !== 0) return Verdict.Reject;
-    if (!this.text.secret(this.plain) || (!this.plain && this.text.armored()))
-      return Verdict.Reject;
+    if (this.text.judge(this.plain) !== ValueKind.Secret) return Verdict.Reject;
     this.from = this.valueFrom;
     this.to = undefined;
     return Verdict.Close;
