@@ -513,6 +513,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gh8jK4lZ6xC2vB9nM1qW",
     'API_KEYS = ("[REDACTED:secret-assignment]", "[REDACTED:secret-assignment]")\nTOKENS = (\'[REDACTED:secret-assignment]\',)\n',
   ],
+  // A getter's definition that returns a literal: Go's, Java's, TypeScript's, Python's.
+  [
+    "secret-assignment",
+    'func getApiKey() string { return "Tq2wE9rY5uI1oP7aS3dF" }\npublic String getToken() {\n    return "Tq2wE9rY5uI1oP7aS3dF";\n}\n  getSecret(): string { return \'Tq2wE9rY5uI1oP7aS3dF\'; }\n    def get_api_key(self) -> str:\n        return "Tq2wE9rY5uI1oP7aS3dF"\n',
+    "Tq2wE9rY5uI1oP7aS3dF",
+    'func getApiKey() string { return "[REDACTED:secret-assignment]" }\npublic String getToken() {\n    return "[REDACTED:secret-assignment]";\n}\n  getSecret(): string { return \'[REDACTED:secret-assignment]\'; }\n    def get_api_key(self) -> str:\n        return "[REDACTED:secret-assignment]"\n',
+  ],
+  // A shell array's elements, separated by blanks, and a dictionary after a plural's `=`
+  // (Python's, Ruby's): every member's value judged as the first.
+  [
+    "secret-assignment",
+    'TOKENS=("Tq2wE9rY5uI1oP7aS3dF" "Gh8jK4lZ6xC2vB9nM1qW")\nAPI_KEYS = {"prod": "Tq2wE9rY5uI1oP7aS3dF", "dev": "Gh8jK4lZ6xC2vB9nM1qW"}\n',
+    "Gh8jK4lZ6xC2vB9nM1qW",
+    'TOKENS=("[REDACTED:secret-assignment]" "[REDACTED:secret-assignment]")\nAPI_KEYS = {"prod": "[REDACTED:secret-assignment]", "dev": "[REDACTED:secret-assignment]"}\n',
+  ],
   // An element's value before the attribute that names it (attribute order is free), and
   // blanks before a tag's `>` after the name.
   [
@@ -2646,6 +2661,10 @@ const BENIGN = [
   "curl --key ./tls.key --cert x\ntool --key mykey\ntool --key-id 126d49fb3014bd26457471ebae97c625",
   // A list of words or variables after a keyword; a call's parameters that name things.
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
+  // A getter that returns no literal, or one that is no token.
+  'if hasToken() { return "Bearer " + t }\nfunc getToken() string { return os.Getenv("TOKEN") }\ndef get_token(self):\n    return self._token\ngetPassword() { return "password"; }',
+  // A dictionary after a plural whose values are names, paths or variables.
+  'secrets = {"name": "db", "path": "/etc/app/db.conf"}\ntokens = {"prod": prod_token, "dev": dev}',
   // An element named for a secret that is empty, or whose child is no `<value>`.
   "<password></password> <secret><name>db</name></secret> <token><value>true</value></token>",
   '<password type="x"/> <password type="x"></password> <token name="a">some text here</token>',

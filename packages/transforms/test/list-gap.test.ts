@@ -46,7 +46,12 @@ describe("the bytes between a list's elements", () => {
     gap.reset(0, false);
     expect(walk(gap, '", "')).toBe("...O");
     gap.reset(0, false);
-    expect(walk(gap, '"", "')).toBe(".E");
+    expect(walk(gap, '"x')).toBe(".E");
+    // A quote after the closing one opens the next element: strings joined, a shell array.
+    gap.reset(0, false);
+    expect(walk(gap, '""')).toBe(".O");
+    gap.reset(0, false);
+    expect(walk(gap, '" "')).toBe("..O");
   });
 
   it("opens a YAML item at the first one's indentation, after its `-` and a blank", () => {

@@ -75,6 +75,9 @@ const FORMS = [
   "api_keys:\n  - Hm4kQ8wZ2pL6tR9yX3cB\n  - 'V'\nKEEP: 1",
   '{"api_keys": {"a": "Hm4kQ8wZ2pL6tR9yX3cB", "b": "V"}, "KEEP": 1}',
   "api_keys:\n  a: Hm4kQ8wZ2pL6tR9yX3cB\n  b: V\nKEEP: 1",
+  'TOKENS=("Hm4kQ8wZ2pL6tR9yX3cB" "V") KEEP',
+  'func getApiKey() string { return "V" } // KEEP',
+  'API_KEYS = {"a": "Hm4kQ8wZ2pL6tR9yX3cB", "b": "V"} # KEEP',
   // A server's printed password, calls and comparisons.
   "A temporary password is generated for root@localhost: V\nKEEP",
   'setPassword("V"); KEEP();',

@@ -429,6 +429,12 @@ const REREAD = -1;
 
 /** The method a name ends with when it compares the secret with a literal (`.equals(`). */
 const EQUALS_CALL = /^\.(?:e|E)quals(?:IgnoreCase)?$/;
+/** A getter's return type and body up to the literal it returns (see `getterBody`). */
+const GETTER_RETURN = /^(?:\s*(?:->|:)?\s*[A-Za-z_][\w.]*(?:<[\w.]+>|\[\])?)?\s*[{:]\s*return\s+$/;
+/** Bytes of a getter's return type and body before its literal (a backslash: an escape). */
+const GETTER_BODY = byteSet("A-Za-z0-9_.:{}<>[] \t\r\n\\-");
+/** Most bytes of a getter's return type and body before its literal. */
+const MAX_GETTER_BODY = 40;
 /** A value with one of these may end a statement early (`tokenStart=0;for(`). */
 const STATEMENT_END = /[;,)\]]/;
 /** Whole values that are words, not secrets. */
@@ -566,6 +572,8 @@ class AssignmentCandidate implements Candidate {
   readonly nameBefore: number;
   /** A letter stands right before the keyword (`StoreSecrets`: it ends a longer name). */
   readonly afterLetter: boolean;
+  /** The keyword came after a `_` (`get_api_key`). */
+  readonly afterUnderscore: boolean;
   /** The value follows `//name:`, a URL's user name: an `@` ends it. */
   urlUser = false;
   /**
@@ -719,6 +727,8 @@ class AssignmentCandidate implements Candidate {
    * a comparison may follow (`getPassword().equals("…")`, `user.getToken() == "…"`).
    */
   getter = 0;
+  /** A getter's definition after its `()`: the return type and body read so far (see `getterBody`). */
+  body = "";
   /**
    * A table's row (`| password | … |`, `│ token │ … │`): 1 once the name's cell closed, and
    * for `│` (three bytes) the bytes of it read, as 2 and 3.
@@ -774,6 +784,7 @@ class AssignmentCandidate implements Candidate {
     const nameBefore = match.nameBefore ?? match.before;
     this.nameBefore = nameBefore;
     this.afterLetter = match.before >= 0 && ALPHA[match.before] === 1;
+    this.afterUnderscore = match.before === 0x5f;
     this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
     this.query = nameBefore === 0x3f || nameBefore === 0x26;
     this.result = match.anchor === "PASS" && !(match.before >= 0 && NAME[match.before] === 1);
@@ -883,7 +894,10 @@ class AssignmentCandidate implements Candidate {
             this.doubled = true;
             return Verdict.Hold;
           }
-          if (this.getter > 0 || (byte === 0x28 && this.afterLetter && this.tail === "")) {
+          if (
+            this.getter > 0 ||
+            (byte === 0x28 && (this.afterLetter || this.afterUnderscore) && this.tail === "")
+          ) {
             const verdict = this.getterByte(byte);
             if (verdict !== REREAD) return verdict;
             continue;
@@ -1510,15 +1524,16 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (
-            (this.mode.vendor || this.keyQuoted) &&
-            this.colon &&
+            ((this.colon && (this.mode.vendor || this.keyQuoted)) ||
+              (this.equals && this.plural)) &&
             this.quote === 0 &&
             byte === 0x7b &&
             !this.block
           ) {
             // `"stripe": {"key": "…"}`: the value is the object's first member's; after a
             // keyword's quoted name (`"accessTokens": {"https://api.pulumi.com": "…"}`, Pulumi's
-            // credentials) the member's name may be a host's or a URL, its value a token.
+            // credentials) the member's name may be a host's or a URL, its value a token; after
+            // a plural's `=`, a dictionary's (`API_KEYS = {"prod": "…", "dev": "…"}`).
             if (!this.mode.vendor) this.strict = true;
             this.objectOnly = false;
             this.block = true;
@@ -1947,8 +1962,16 @@ class AssignmentCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (this.getter === 1) {
+      // Python's `(self)` and `(cls)` define a getter too.
+      if (ALPHA[byte] === 1 && this.body.length < 4) {
+        this.body += String.fromCharCode(byte);
+        return Verdict.Hold;
+      }
+      if (byte !== 0x29 || !(this.body === "" || this.body === "self" || this.body === "cls"))
+        return Verdict.Reject;
       this.getter = 2;
-      return byte === 0x29 ? Verdict.Hold : Verdict.Reject;
+      this.body = "";
+      return Verdict.Hold;
     }
     if (byte === 0x2e && this.getter === 2 && this.count === 0 && this.tail === "") {
       // `.equals(` after the `()`: read as the name's tail, as after `password`.
@@ -1967,8 +1990,37 @@ class AssignmentCandidate implements Candidate {
       this.getter = 3;
       return Verdict.Hold;
     }
+    if (this.getter === 2 && (byte === 0x7b || byte === 0x3a || byte === 0x2d || ALPHA[byte] === 1))
+      this.getter = 4;
+    if (this.getter === 4) return this.getterBody(byte);
     if (byte !== 0x3d || this.getter !== 3) return Verdict.Reject;
     this.phase = Phase.Comparison;
+    return Verdict.Hold;
+  }
+
+  /**
+   * A byte of a getter's definition after its `()`: a return type, the body's `{` (or
+   * Python's `:`) and `return`, then the literal it returns, the value, judged as after
+   * `=` (`getApiKey() string { return "…" }`, `String getToken() { return "…"; }`,
+   * `def get_api_key(): return "…"`).
+   */
+  private getterBody(byte: number): Verdict | typeof REREAD {
+    // Inside a string the body's line breaks and the literal's quotes come escaped.
+    if (this.body.endsWith("\\")) {
+      if (byte === 0x5c) return Verdict.Hold;
+      if (ESCAPED_BLANK[byte] !== 1) return Verdict.Reject;
+      this.body = `${this.body.slice(0, -1)} `;
+      return Verdict.Hold;
+    }
+    if ((QUOTES[byte] === 1 || byte === 0x5c) && GETTER_RETURN.test(this.body)) {
+      this.getter = 0;
+      this.quotedOnly = true;
+      this.count = 0;
+      this.phase = Phase.ValueStart;
+      return REREAD;
+    }
+    if (GETTER_BODY[byte] !== 1 || this.body.length >= MAX_GETTER_BODY) return Verdict.Reject;
+    this.body += String.fromCharCode(byte);
     return Verdict.Hold;
   }
 

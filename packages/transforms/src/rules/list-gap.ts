@@ -153,6 +153,8 @@ export class ListGap {
         this.closed = true;
         return GAP_HOLD;
       }
+      // Blanks alone part a shell array's elements (`TOKENS=("…" "…")`) and strings joined.
+      if (this.isQuote(b) && !this.members) return GAP_OPEN;
       return b === 0x2c ? this.to(1) : GAP_END;
     }
     if (this.step === 4) return b === 0x3a ? this.to(5) : GAP_END;
