@@ -281,6 +281,8 @@ const COMPOUND_WORD = /^[a-z]+(?:-[a-z]+)+$/;
 const ID_CODE = /^[A-Z]{1,4}-?[0-9]+(?:[.-][0-9]+)*$/;
 /** A code's name of lower-case words that names a credential (see `namesCredential`). */
 const CREDENTIAL_NAME = /^_*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+$/;
+/** The bytes {@link CREDENTIAL_NAME} takes. */
+const CODE_NAME_BYTE = byteSet("a-z0-9_.");
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|key|cred|auth|psk/;
 /** An AWS resource's ARN, or a name scoped by `::` (CloudFormation's, C++'s, Rust's). */
 const NAMED_PLACE = /^arn:aws[a-z-]*:[a-z0-9-]*:|^[A-Za-z]\w*::[A-Za-z]/;
@@ -2581,6 +2583,8 @@ class AssignmentCandidate implements Candidate {
       return true;
     // The common case, a token of letters and digits, builds no string.
     if (!blank && digit && !pathLike && !this.spaced) return false;
+    // After a blank, letters and digits alone (`aws key AKIA…`): only a fingerprint says no.
+    if (!sign && digit && !pathLike && this.quote !== 0x60 && plainAlnum(v)) return false;
     const text = String.fromCharCode(...v).replace(/[;,)"'`]+$/, "");
     // A code span in backticks: a name or a call (`` `get_token()` ``).
     if (this.quote === 0x60 && (/^[A-Za-z_-]+$/.test(text) || CALL.test(text))) return true;
@@ -2791,11 +2795,19 @@ class AssignmentCandidate implements Candidate {
     // The tests below need a `_` or a `-` and few letter-digit changes: a token has more
     // (a generated name's short suffix aside: Kubernetes' `-x7k2p`).
     if (!joined) return false;
-    const cut = v.lastIndexOf(0x2d);
-    const switches = digitSwitches(v, cut > 0 && v.length - cut <= 6 ? cut : v.length);
+    let cut = v.length;
+    for (let i = v.length - 1; i > 0 && i >= v.length - 6; i--) {
+      if (v[i] !== 0x2d) continue;
+      cut = i;
+      break;
+    }
+    const switches = digitSwitches(v, cut);
     if (switches > NAME_SWITCHES) return false;
+    // (Only a code's name of small letters may name a credential: most tokens build no string.)
+    const named = this.quote === 0 && v.every((b) => CODE_NAME_BYTE[b] === 1);
+    if (!named && switches > 2) return false;
     const text = String.fromCharCode(...v);
-    if (this.quote === 0 && namesCredential(text)) return true;
+    if (named && namesCredential(text)) return true;
     if (switches > 2 || !SNAKE_NAME.test(text)) return false;
     // A name that holds the keyword, numbered (`"subject_token": "subject_token_0"`), or,
     // after a plural, a list's item that names one (`Tokens: default-token-abc12`, as
@@ -3524,6 +3536,20 @@ function innerNonAscii(v: readonly number[]): boolean {
   if (outside > 6) return true;
   for (let i = first + 1; i < last; i++) if (v[i]! >= 0x80) return true;
   return false;
+}
+
+/**
+ * Letters and digits alone, and some byte no {@link FINGERPRINT} holds (a small letter
+ * other than its `0x` prefix's `x`, a capital after `F`): tested without building a string.
+ */
+function plainAlnum(v: readonly number[]): boolean {
+  let notHex = false;
+  for (let i = 0; i < v.length; i++) {
+    const b = v[i]!;
+    if (ALNUM[b] !== 1) return false;
+    if (b > 0x46 && b !== 0x78) notHex = true;
+  }
+  return notHex;
 }
 
 /**
