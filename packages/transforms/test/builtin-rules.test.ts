@@ -841,6 +841,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "machine api.example.com login bob password [REDACTED:secret-assignment]\nusername admin privilege 15 password 0 [REDACTED:secret-assignment]\n",
   ],
   [
+    // A `$` inside such a password or a flag's is the password's (only a leading one names a
+    // variable), also after a dash separator.
+    "secret-assignment",
+    "machine x login bob password H7iKc8$5r#@4\nLdap password               ----   H7iKc8$5r#@4$\n--password Pa$$w0rd9x\n",
+    "H7iKc8$5r#@4",
+    "machine x login bob password [REDACTED:secret-assignment]\nLdap password               ----   [REDACTED:secret-assignment]\n--password [REDACTED:secret-assignment]\n",
+  ],
+  [
     // A list's first element after a keyword; a JSON-RPC call's parameters after a method
     // named for a credential (TrueNAS' `auth.login_with_api_key`).
     "secret-assignment",

@@ -89,7 +89,7 @@ const COLON_FIELD = byteSet("A-Za-z0-9_./-");
 /** After a plural name: no `:` or `/`, which ARNs and resource paths hold (`"secrets": "arn:…"`). */
 const PLURAL_TOKEN_ALPHABET = byteSet("A-Za-z0-9+=_.~-");
 /** A flag's unquoted value: a token's bytes and a password's signs. */
-const PASSWORD_ALPHABET = byteSet("A-Za-z0-9+/=_.~:!@#%*^-");
+const PASSWORD_ALPHABET = byteSet("A-Za-z0-9+/=_.~:!@#$%*^-");
 /** A type with type arguments: a name or a member path, `<`, names, `>`. */
 const GENERIC_TYPE = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*<[A-Za-z_$][\w$.<>, |[\]]*>$/;
 /** A generic type's name and `<` (a member path to a type, or a capitalized type's name). */
