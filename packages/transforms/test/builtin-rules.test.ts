@@ -1758,6 +1758,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "$c['x_password'] .= '[REDACTED:secret-assignment]';",
   ],
   [
+    // A password element's text may hold any sign but a blank (its `<` ends it).
+    "secret-assignment",
+    "<password>P@ss(w0rd)!{x}$</password>",
+    "P@ss(w0rd)!{x}$",
+    "<password>[REDACTED:secret-assignment]</password>",
+  ],
+  [
     "secret-assignment",
     "<xToken>abc123def456</xToken>",
     "abc123def456",
@@ -2465,6 +2472,8 @@ const SETTINGS = [
   "mvn sonar:sonar -Dsonar.login=admin; sonar.login.hint=abc123",
   "CC_TEST_REPORTER_ID: ${{ secrets.CC_TEST_REPORTER_ID }}",
   "<password>my password here</password> <token>${TOKEN}</token> <secret>{acme AQAAABAAA short}</secret>",
+  // A password element's text that is a template, a placeholder or a note.
+  "<password>{{ vault_password }}</password> <password>&lt;changeme&gt;</password> <Password>[set by installer]</Password> <password>%(db_password)s</password>",
   "usage: login <token> <host>; <section>a1b2c3d4e5f6g7h8i9j0k1</section>",
   "helm install --set key=value; cache key=3b1f9a8c2d7e6f5a4b3c2d1e0f9a8b7c; sort key=a1b2c3d4e5f6g7h8i9j0",
   "Restore key = node-cache-Linux-x64-8f2c1e9a7b3d5f; cache key = 9f8e7d6c5b4a39281706f5e4d3c2b1a0",
