@@ -284,6 +284,33 @@ describe("redaction through the CLI", () => {
     expect(text).toContain("okta token - '[REDACTED:secret-assignment]' kept\n");
   });
 
+  it("redacts a getter's returned literal, a shell array's elements, a plural's dictionary and a password holding a $, keeping what follows each", () => {
+    const root = tempRoot();
+    const lines = [
+      'func getApiKey() string { return "Tq2wE9rY5uI1oP7aS3dF" } // kept',
+      'TOKENS=("Gh8jK4lZ6xC2vB9nM1qW" "Rk3mN7bV1cX5zL9aS2dF") && kept',
+      'API_KEYS = {"prod": "Pm6nB2vC8xZ4lK1jH7gF", "dev": "Wd5sA9qE3rT7yU1iO4pL"} # kept',
+      "machine api.example.com login bob password Pa$$w0rd9x",
+      "kept",
+    ];
+    const text = capturedPreview(root, lines);
+    for (const secret of [
+      "Tq2wE9rY5uI1oP7a",
+      "Gh8jK4lZ6xC2vB9n",
+      "Rk3mN7bV1cX5zL9a",
+      "Pm6nB2vC8xZ4lK1j",
+      "Wd5sA9qE3rT7yU1i",
+      "Pa$$w0rd9x",
+    ])
+      expect(text).not.toContain(secret);
+    expect(text).toContain('{ return "[REDACTED:secret-assignment]" } // kept\n');
+    expect(text).toContain(
+      'TOKENS=("[REDACTED:secret-assignment]" "[REDACTED:secret-assignment]") && kept\n',
+    );
+    expect(text).toContain('"dev": "[REDACTED:secret-assignment]"} # kept\n');
+    expect(text).toContain("login bob password [REDACTED:secret-assignment]\nkept\n");
+  });
+
   it("redacts --redact-file and --redact-env values percent-encoded strictly, as hex and JSON-escaped, in the file and the label", () => {
     const root = tempRoot();
     const file = path.join(root, "secrets.txt");
