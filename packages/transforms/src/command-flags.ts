@@ -25,6 +25,10 @@
  * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); Windows' `net use [device] \\host\share
  * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word);
  * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`);
+ * `--value X` after `secret` (`az keyvault secret set`); `--secret-string X` after
+ * `create-secret`, `put-secret-value` or `update-secret` (`aws secretsmanager`) and
+ * `--value X` after `put-parameter` (`aws ssm`: any parameter's value, not only a
+ * `SecureString`'s, since the type may come after it);
  * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`); sshpass's `-pX`;
  * `rabbitmqctl add_user NAME X` (and `change_password`, `authenticate_user`); MinIO's
  * `mc alias set NAME URL ACCESS X` (and `mc config host add`); `wandb login X`; `rclone
@@ -97,6 +101,12 @@ interface CommandSecrets {
     readonly verbs: readonly string[];
     readonly keys: readonly (readonly [RegExp, number])[];
   };
+  /**
+   * After a verb of this map (a word anywhere after the command's name), the next word of
+   * each of its flags is a secret: a new secret's value in a cloud's secret store (`az
+   * keyvault secret set --value X`, `aws secretsmanager create-secret --secret-string X`).
+   */
+  readonly verbFlags?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** npm's, pnpm's and Yarn's registry credentials (`//host/:_authToken`, Yarn's `npmAuthToken`). */
@@ -110,6 +120,14 @@ const NPM_CONFIG: CommandSecrets = {
 const MYSQL: CommandSecrets = { attached: "-p" };
 const DASH_P: CommandSecrets = { next: ["-p", "--password"] };
 const LOGIN_P: CommandSecrets = { ...DASH_P, after: "login" };
+/** The value a new secret or parameter is given in Azure's and AWS's stores (`verbFlags`). */
+const AZ_SECRET: ReadonlyMap<string, readonly string[]> = new Map([["secret", ["--value"]]]);
+const AWS_STORES: ReadonlyMap<string, readonly string[]> = new Map<string, readonly string[]>([
+  ...["create-secret", "put-secret-value", "update-secret"].map(
+    (verb) => [verb, ["--secret-string"]] as const,
+  ),
+  ["put-parameter", ["--value"]],
+]);
 const CAPITAL_P: CommandSecrets = { next: ["-P"] };
 const LDAP: CommandSecrets = { next: ["-w"] };
 /** The JDK's keystore passwords (`-new`: keytool's new password for `-storepasswd`). */
@@ -136,9 +154,10 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
     "mariadb-dump",
   ].map((name) => [name, MYSQL] as const),
   ...["7z", "7za", "7zz", "7zr", "unrar", "rar"].map((name) => [name, MYSQL] as const),
-  ...["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "az", "oras", "oc", "cf"].map(
+  ...["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "oc", "cf"].map(
     (name) => [name, LOGIN_P] as const,
   ),
+  ["az", { ...LOGIN_P, verbFlags: AZ_SECRET }],
   // sshpass takes its password attached too (`-pX`).
   ["sshpass", { ...DASH_P, attached: "-p" }],
   ...[
@@ -215,6 +234,7 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
         verbs: ["set"],
         keys: [[/(?:^|\.)aws_(?:secret_access_key|session_token)$/, 1]],
       },
+      verbFlags: AWS_STORES,
     },
   ],
   ...["npm", "pnpm", "yarn"].map((name) => [name, NPM_CONFIG] as const),
@@ -285,6 +305,8 @@ export interface CommandScan {
   settingAt: number;
   /** Where the secret {@link secretIn} found last ends in its word (`user/pw@db`), or -1: its end. */
   stop: number;
+  /** The flags whose next word is a secret since the command's `verbFlags` verb, or null. */
+  verbFlags: readonly string[] | null;
 }
 
 /**
@@ -333,13 +355,20 @@ export function secretSpan(word: string, at: number, stop = -1): readonly [numbe
  * True when a flag's value found in output (`span` of `word`, from {@link secretSpan}) is
  * documentation's placeholder, not a secret: one character (`--body X`), no letter or digit
  * (`...`, `***`, `"",`), a credential's name in capitals (`net user NAME PASSWORD`,
- * `--token API_TOKEN`), or a format's conversion or a batch file's variable (`sshpass -p
- * '%s'`, `-p %PASS%`). A label redacts these too.
+ * `--token API_TOKEN`), a format's conversion or a batch file's variable (`sshpass -p
+ * '%s'`, `-p %PASS%`), or a shell's variable (`-p "$DOCKER_PASSWORD"`, `${{ secrets.PW }}`;
+ * `'$ecret'` in single quotes is a literal). A label redacts these too.
  */
 export function placeholderValue(word: string, [start, end]: readonly [number, number]): boolean {
   // Prose's punctuation after it (`sshpass -pX, rabbitmqctl …`) is no part of the value.
-  return NO_SECRET.test(word.slice(start, end).replace(/(?<=.)[,.;:)]+$/, ""));
+  const value = word.slice(start, end).replace(/(?<=.)[,.;:)]+$/, "");
+  // A shell's variable, bare or in double quotes (in single quotes `$` is a literal byte).
+  if (SHELL_VARIABLE.test(value) && word.charCodeAt(start - 1) !== 0x27) return true;
+  return NO_SECRET.test(value);
 }
+
+/** A shell's or a CI's variable standing for the value: `$PW`, `${PW}`, `${{ secrets.PW }}`. */
+const SHELL_VARIABLE = /^\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\}|\{\{[^}]*\}\})$/;
 
 const NO_SECRET =
   /^(?:[\s\S]|[^A-Za-z0-9]*|[A-Z_]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY)S?[A-Z_]*|(["']?)(?:%[-+ #0]*\d*[sdvqxX]|%[A-Za-z_]\w*%)\1)$/u;
@@ -357,12 +386,15 @@ export function newCommandScan(): CommandScan {
     settingAt: -1,
     slashLogin: false,
     stop: -1,
+    verbFlags: null,
   };
 }
 
 /** The word a command's flags count after (`login` for `docker`), if it has one. */
 export function commandArmingWord(scan: CommandScan): string | undefined {
-  return scan.command?.secrets.after;
+  const secrets = scan.command?.secrets;
+  // A command whose verbs also hold secrets is read on past another first word.
+  return secrets?.verbFlags === undefined ? secrets?.after : undefined;
 }
 
 /**
@@ -394,6 +426,7 @@ export function secretIn(word: string, scan: CommandScan): number {
     scan.afterVerb = command.secrets.verbPositional?.verbs.length === 0 ? 0 : -1;
     scan.settingAt = -1;
     scan.slashLogin = command.secrets.slashLogin === true;
+    scan.verbFlags = null;
     return -1;
   }
   const generic = genericFlag(word, scan);
@@ -424,6 +457,12 @@ function genericFlag(word: string, scan: CommandScan): number {
 function commandFlag(word: string, scan: CommandScan): number {
   const secrets = scan.command?.secrets;
   if (secrets === undefined) return -1;
+  const verbFlags = secrets.verbFlags?.get(word);
+  if (verbFlags !== undefined) scan.verbFlags = verbFlags;
+  else if (scan.verbFlags?.includes(word) === true) {
+    scan.pending = "secret";
+    return -1;
+  }
   if (!scan.armed) {
     if (word === secrets.after) scan.armed = true;
     return -1;

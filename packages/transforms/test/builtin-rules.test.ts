@@ -995,6 +995,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Tiger123x",
     "+ sqlplus -s scott/[REDACTED:command-flag]@//db:1521/XE @run.sql\n",
   ],
+  // A new secret's value in a cloud's secret store, as a command line shown in output.
+  [
+    "command-flag",
+    "$ az keyvault secret set --vault-name v --name db --value Tiger123x\n+ aws secretsmanager create-secret --name prod/db --secret-string 'Tiger123x'\naws ssm put-parameter --name /app/db --value Tiger123x --type SecureString\n",
+    "Tiger123x",
+    "$ az keyvault secret set --vault-name v --name db --value [REDACTED:command-flag]\n+ aws secretsmanager create-secret --name prod/db --secret-string '[REDACTED:command-flag]'\naws ssm put-parameter --name /app/db --value [REDACTED:command-flag] --type SecureString\n",
+  ],
   // A documented call's password argument: the literal only, whatever the arguments before.
   [
     "credential-argument",
@@ -2680,6 +2687,8 @@ const BENIGN = [
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // A getter that returns no literal, or one that is no token.
   'if hasToken() { return "Bearer " + t }\nfunc getToken() string { return os.Getenv("TOKEN") }\ndef get_token(self):\n    return self._token\ngetPassword() { return "password"; }',
+  // A secret store's reads, and a shell's variable where a flag's value goes.
+  'aws secretsmanager get-secret-value --secret-id prod/db\naz keyvault secret show --name db --value-only\ndocker login -u bob -p "$DOCKER_PASSWORD" registry\naws ssm put-parameter --name /x --value "${DB_PASSWORD}"',
   // A dictionary after a plural whose values are names, paths or variables.
   'secrets = {"name": "db", "path": "/etc/app/db.conf"}\ntokens = {"prod": prod_token, "dev": dev}',
   // An element named for a secret that is empty, or whose child is no `<value>`.

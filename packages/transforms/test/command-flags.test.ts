@@ -124,6 +124,19 @@ describe("redactCommandFlags", () => {
       `kubectl create secret generic api --from-literal=key=${M} --from-literal=u=${M}`,
     ],
     ["gh secret set API_KEY --body Hunter2x", `gh secret set API_KEY --body ${M}`],
+    // A new secret's or parameter's value in Azure's and AWS's stores.
+    [
+      "az keyvault secret set --vault-name v --name db --value Hunter2x",
+      `az keyvault secret set --vault-name v --name db --value ${M}`,
+    ],
+    [
+      "aws secretsmanager put-secret-value --secret-id db --secret-string Hunter2x",
+      `aws secretsmanager put-secret-value --secret-id db --secret-string ${M}`,
+    ],
+    [
+      "aws ssm put-parameter --name /db --value Hunter2x --type SecureString",
+      `aws ssm put-parameter --name /db --value ${M} --type SecureString`,
+    ],
   ])("%s", (label, expected) => {
     expect(redactCommandFlags(label)).toBe(expected);
   });
@@ -166,6 +179,10 @@ describe("redactCommandFlags", () => {
       // A configmap's literals and another gh command's body are no secrets.
       "kubectl create configmap cfg --from-literal=LOG_LEVEL=debug",
       "gh pr create --title t --body text",
+      // A secret store's reads.
+      "az keyvault secret show --name db --query value",
+      "aws secretsmanager get-secret-value --secret-id db",
+      "aws ssm get-parameter --name /db --with-decryption",
       // Settings that hold no credential; `set` before another command's words.
       "aws configure set region eu-west-1",
       "aws configure set aws_secret_access_key default_secret_key",

@@ -69,6 +69,8 @@ const ANCHORS = [
   "mc alias",
   "mc config",
   "aws configure set",
+  "aws secretsmanager",
+  "aws ssm put-parameter",
   "npm config set",
   "npm set",
   "pnpm config set",
