@@ -520,6 +520,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Tq2wE9rY5uI1oP7aS3dF",
     'func getApiKey() string { return "[REDACTED:secret-assignment]" }\npublic String getToken() {\n    return "[REDACTED:secret-assignment]";\n}\n  getSecret(): string { return \'[REDACTED:secret-assignment]\'; }\n    def get_api_key(self) -> str:\n        return "[REDACTED:secret-assignment]"\n',
   ],
+  // A random fallback literal after `||`, `??` or `?:`, spaced, unspaced or wrapped (the
+  // member path before it stays).
+  [
+    "secret-assignment",
+    'export const API_KEY = process.env.API_KEY ?? "Tq2wE9rY5uI1oP7aS3dF";\nconst t=process.env.GITHUB_TOKEN||"Tq2wE9rY5uI1oP7aS3dF",n();\nconst key = process.env.API_KEY ||\n  "Tq2wE9rY5uI1oP7aS3dF";\n$apiKey = $env->apiKey ?: \'Tq2wE9rY5uI1oP7aS3dF\';\n',
+    "Tq2wE9rY5uI1oP7aS3dF",
+    'export const API_KEY = process.env.API_KEY ?? "[REDACTED:secret-assignment]";\nconst t=process.env.GITHUB_TOKEN||"[REDACTED:secret-assignment]",n();\nconst key = process.env.API_KEY ||\n  "[REDACTED:secret-assignment]";\n$apiKey = $env->apiKey ?: \'[REDACTED:secret-assignment]\';\n',
+  ],
   // A shell array's elements, separated by blanks, and a dictionary after a plural's `=`
   // (Python's, Ruby's): every member's value judged as the first.
   [
@@ -2687,6 +2695,9 @@ const BENIGN = [
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // A getter that returns no literal, or one that is no token.
   'if hasToken() { return "Bearer " + t }\nfunc getToken() string { return os.Getenv("TOKEN") }\ndef get_token(self):\n    return self._token\ngetPassword() { return "password"; }',
+  // A variable or a member path before a logical operator (minified code), and a fallback
+  // that is no random token.
+  'e.token=process.env.GITHUB_TOKEN||"x",f();var password=n.password||"";token=t&&t.value\nconst label = token ?? "Anonymous"; password || "changeme1"',
   // A secret store's reads, and a shell's variable where a flag's value goes.
   'aws secretsmanager get-secret-value --secret-id prod/db\naz keyvault secret show --name db --value-only\ndocker login -u bob -p "$DOCKER_PASSWORD" registry\naws ssm put-parameter --name /x --value "${DB_PASSWORD}"',
   // A dictionary after a plural whose values are names, paths or variables.

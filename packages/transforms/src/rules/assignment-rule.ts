@@ -431,6 +431,11 @@ const REREAD = -1;
 
 /** The method a name ends with when it compares the secret with a literal (`.equals(`). */
 const EQUALS_CALL = /^\.(?:e|E)quals(?:IgnoreCase)?$/;
+/** A logical operator in a value (see `codeNotValue`). */
+const LOGICAL = /\|\||\?\?|&&/;
+/** A variable or a member path (dotted, optional, or a quoted subscript), then a logical operator. */
+const LOGICAL_AFTER_NAME =
+  /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*|\[["'][\w.-]+["']\])*(?:\|\||\?\?|&&)/;
 /** A getter's return type and body up to the literal it returns (see `getterBody`). */
 const GETTER_RETURN = /^(?:\s*(?:->|:)?\s*[A-Za-z_][\w.]*(?:<[\w.]+>|\[\])?)?\s*[{:]\s*return\s+$/;
 /** Bytes of a getter's return type and body before its literal (a backslash: an escape). */
@@ -616,8 +621,11 @@ class AssignmentCandidate implements Candidate {
   triple = 0;
   /** The value follows prose's `is` (`the password is …`). */
   prose = false;
-  /** The value follows a tool's report that it made it (`Token created: X`): it must be random. */
-  made = false;
+  /**
+   * The value must be random: it follows a tool's report that it made it (`Token created:
+   * X`), or a fallback operator (`process.env.API_KEY ?? "…"`; `token || "abc123"` stays).
+   */
+  random = false;
   /** The value was quoted after the name and a blank (`password "…"`). */
   blankQuoted = false;
   /** The name is the keyword's plural (`credentials`): the value must look like a token. */
@@ -924,6 +932,19 @@ class AssignmentCandidate implements Candidate {
               this.doubled = true;
               return Verdict.Hold;
             }
+            if (this.fallbackOperator(byte)) {
+              // A default after `||`, `??` or `?:` (`process.env.API_KEY ?? "…"`): a quoted
+              // random token, read as after a spaced `=` (it may wrap onto the next line).
+              this.pending = 0;
+              this.quotedOnly = true;
+              this.strict = true;
+              this.random = true;
+              this.equals = true;
+              this.spacedEquals = true;
+              this.phase = Phase.ValueStart;
+              if (BLANK[byte] !== 1 && byte !== 0x3a) continue;
+              return Verdict.Hold;
+            }
             if (byte !== 0x3d || (this.pending === 0x7c && !this.doubled)) return Verdict.Reject;
             this.phase = this.pending === 0x21 ? Phase.Comparison : Phase.ValueStart;
             this.pending = 0;
@@ -1094,7 +1115,7 @@ class AssignmentCandidate implements Candidate {
               this.count = 0;
               this.from = here + 1;
               this.strict = byte !== 0x3a || made;
-              this.made = made;
+              this.random = made;
               this.prose = true;
               this.phase = byte === 0x3a ? Phase.AfterColon : Phase.ValueStart;
               return Verdict.Hold;
@@ -2001,6 +2022,16 @@ class AssignmentCandidate implements Candidate {
   }
 
   /**
+   * `byte` ends a fallback operator after the name: `||` or `??` and a blank, a line break, a
+   * quote or an escape's backslash, or `?:` (Kotlin's, Groovy's and PHP's Elvis).
+   */
+  private fallbackOperator(byte: number): boolean {
+    if (this.pending === 0x3f && !this.doubled) return byte === 0x3a;
+    if ((this.pending !== 0x7c && this.pending !== 0x3f) || !this.doubled) return false;
+    return SPACE[byte] === 1 || QUOTES[byte] === 1 || byte === 0x5c;
+  }
+
+  /**
    * A byte of a getter's definition after its `()`: a return type, the body's `{` (or
    * Python's `:`) and `return`, then the literal it returns, the value, judged as after
    * `=` (`getApiKey() string { return "…" }`, `String getToken() { return "…"; }`,
@@ -2498,6 +2529,9 @@ class AssignmentCandidate implements Candidate {
       !bare.split(".").some(isTokenPart)
     )
       return true;
+    // A variable or a member path before a logical operator (`process.env.GITHUB_TOKEN||"…"`,
+    // minified): code; a fallback literal is the later name's (read after its `||`).
+    if (LOGICAL.test(text) && LOGICAL_AFTER_NAME.test(text)) return true;
     // Minified code: a number or a literal word ending a statement (`tokenStart=0;for(`).
     const head = STATEMENT_END.test(text) ? /^([^;,)\]]*)[;,)\]]/.exec(text)?.[1] : undefined;
     if (head !== undefined && (/^[0-9._:-]{1,7}$/.test(head) || NOT_SECRET_VALUES.has(head)))
@@ -2842,7 +2876,7 @@ class AssignmentCandidate implements Candidate {
       else if (b !== 0x5f && b !== 0x2d) sign = true;
       else joined = true;
     }
-    if ((this.mode.random === true || this.made) && digitSwitches(v) < RANDOM_SWITCHES)
+    if ((this.mode.random === true || this.random) && digitSwitches(v) < RANDOM_SWITCHES)
       return false;
     if (this.narrowed(complete) || this.neverSecret(v, complete, unquoted, digit, sign))
       return false;
