@@ -520,6 +520,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Tq2wE9rY5uI1oP7aS3dF",
     'func getApiKey() string { return "[REDACTED:secret-assignment]" }\npublic String getToken() {\n    return "[REDACTED:secret-assignment]";\n}\n  getSecret(): string { return \'[REDACTED:secret-assignment]\'; }\n    def get_api_key(self) -> str:\n        return "[REDACTED:secret-assignment]"\n',
   ],
+  // C#'s auto-property initialized with a literal, after its accessors.
+  [
+    "secret-assignment",
+    'public string ApiKey { get; set; } = "Tq2wE9rY5uI1oP7aS3dF";\npublic static string Password { get; private init; } = "Tq2wE9rY5uI1oP7aS3dF"; // kept\n',
+    "Tq2wE9rY5uI1oP7aS3dF",
+    'public string ApiKey { get; set; } = "[REDACTED:secret-assignment]";\npublic static string Password { get; private init; } = "[REDACTED:secret-assignment]"; // kept\n',
+  ],
   // A random fallback literal after `||`, `??` or `?:`, spaced, unspaced or wrapped (the
   // member path before it stays).
   [
@@ -2695,6 +2702,8 @@ const BENIGN = [
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // A getter that returns no literal, or one that is no token.
   'if hasToken() { return "Bearer " + t }\nfunc getToken() string { return os.Getenv("TOKEN") }\ndef get_token(self):\n    return self._token\ngetPassword() { return "password"; }',
+  // A property's accessors with a body, a block after a name, an empty initializer.
+  'public string Token { get { return _token; } }\npassword {\n  value = x\n}\npublic string ApiKey { get; set; } = "";',
   // A variable or a member path before a logical operator (minified code), and a fallback
   // that is no random token.
   'e.token=process.env.GITHUB_TOKEN||"x",f();var password=n.password||"";token=t&&t.value\nconst label = token ?? "Anonymous"; password || "changeme1"',

@@ -440,6 +440,9 @@ const LOGICAL_AFTER_NAME =
 const GETTER_RETURN = /^(?:\s*(?:->|:)?\s*[A-Za-z_][\w.]*(?:<[\w.]+>|\[\])?)?\s*[{:]\s*return\s+$/;
 /** Bytes of a getter's return type and body before its literal (a backslash: an escape). */
 const GETTER_BODY = byteSet("A-Za-z0-9_.:{}<>[] \t\r\n\\-");
+/** C#'s property accessors (`{ get; set; }`, `{ get; private init; }`). */
+const ACCESSORS =
+  /^\{\s*(?:(?:(?:public|private|protected|internal)\s+)?(?:get|set|init)\s*;\s*)+\}$/;
 /** Most bytes of a getter's return type and body before its literal. */
 const MAX_GETTER_BODY = 40;
 /** A value with one of these may end a statement early (`tokenStart=0;for(`). */
@@ -906,7 +909,8 @@ class AssignmentCandidate implements Candidate {
           }
           if (
             this.getter > 0 ||
-            (byte === 0x28 && (this.afterLetter || this.afterUnderscore) && this.tail === "")
+            (byte === 0x28 && (this.afterLetter || this.afterUnderscore) && this.tail === "") ||
+            (byte === 0x7b && this.count > 0 && this.tail === "" && !this.keyQuoted)
           ) {
             const verdict = this.getterByte(byte);
             if (verdict !== REREAD) return verdict;
@@ -1979,6 +1983,8 @@ class AssignmentCandidate implements Candidate {
    * comparison.
    */
   getterByte(byte: number): Verdict | typeof REREAD {
+    if (byte === 0x7b && this.getter === 0) this.getter = 5;
+    if (this.getter === 5) return this.accessorByte(byte);
     if (this.getter === 0) {
       if (this.count > 0 || this.keyQuoted || this.mode.vendor) return Verdict.Reject;
       this.getter = 1;
@@ -2018,6 +2024,20 @@ class AssignmentCandidate implements Candidate {
     if (this.getter === 4) return this.getterBody(byte);
     if (byte !== 0x3d || this.getter !== 3) return Verdict.Reject;
     this.phase = Phase.Comparison;
+    return Verdict.Hold;
+  }
+
+  /**
+   * A byte of C#'s property accessors after the name (`ApiKey { get; set; } = "…"`): the
+   * name's `=` may follow them, as after the name itself.
+   */
+  private accessorByte(byte: number): Verdict {
+    if (GETTER_BODY[byte] !== 1 && byte !== 0x3b) return Verdict.Reject;
+    this.body += String.fromCharCode(byte);
+    if (byte !== 0x7d) return this.body.length > MAX_GETTER_BODY ? Verdict.Reject : Verdict.Hold;
+    if (!ACCESSORS.test(this.body)) return Verdict.Reject;
+    this.getter = 0;
+    this.body = "";
     return Verdict.Hold;
   }
 
