@@ -43,6 +43,7 @@ import {
   MYSQL_PASSWORD_RULE,
 } from "./rules/printed-password.js";
 import { REVERSED_COMPARISON_RULE } from "./rules/reversed-comparison.js";
+import { SASL_PLAIN_RULE } from "./rules/sasl-plain.js";
 import { SECRET_DATA_BLOCK_RULE } from "./rules/secret-data-block.js";
 import { SECRET_ELEMENT_RULE } from "./rules/secret-element.js";
 import {
@@ -85,6 +86,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   ...VENDOR_TOKEN_RULES,
   DISCORD_TOKEN_RULE,
   GOOGLE_CLIENT_ID_RULE,
+  SASL_PLAIN_RULE,
   AUTHORIZATION_HEADER_RULE,
   COOKIE_HEADER_RULE,
   SENSITIVE_OUTPUT_RULE,

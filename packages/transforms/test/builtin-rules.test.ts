@@ -520,6 +520,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Tq2wE9rY5uI1oP7aS3dF",
     'func getApiKey() string { return "[REDACTED:secret-assignment]" }\npublic String getToken() {\n    return "[REDACTED:secret-assignment]";\n}\n  getSecret(): string { return \'[REDACTED:secret-assignment]\'; }\n    def get_api_key(self) -> str:\n        return "[REDACTED:secret-assignment]"\n',
   ],
+  // SASL PLAIN's initial response, base64 of the user's name and password, after SMTP's
+  // `AUTH PLAIN` and IMAP's `AUTHENTICATE PLAIN` (the command kept).
+  [
+    "sasl-plain",
+    "send: 'AUTH PLAIN AGJvYgBUcTJ3RTlyWTV1STFvUDdh\\r\\n'\na001 AUTHENTICATE PLAIN AGJvYgBUcTJ3RTlyWTV1STFvUDdh\n",
+    "AGJvYgBUcTJ3RTlyWTV1STFvUDdh",
+    "send: 'AUTH PLAIN [REDACTED:sasl-plain]\\r\\n'\na001 AUTHENTICATE PLAIN [REDACTED:sasl-plain]\n",
+  ],
   // C#'s auto-property initialized with a literal, after its accessors.
   [
     "secret-assignment",
@@ -2702,6 +2710,8 @@ const BENIGN = [
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // A getter that returns no literal, or one that is no token.
   'if hasToken() { return "Bearer " + t }\nfunc getToken() string { return os.Getenv("TOKEN") }\ndef get_token(self):\n    return self._token\ngetPassword() { return "password"; }',
+  // A server's list of SASL mechanisms and prose about them.
+  "250-AUTH PLAIN LOGIN CRAM-MD5\nThe server offers AUTH PLAIN mechanism; AUTH PLAIN authentication failed",
   // A property's accessors with a body, a block after a name, an empty initializer.
   'public string Token { get { return _token; } }\npassword {\n  value = x\n}\npublic string ApiKey { get; set; } = "";',
   // A variable or a member path before a logical operator (minified code), and a fallback
