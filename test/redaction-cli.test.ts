@@ -284,7 +284,7 @@ describe("redaction through the CLI", () => {
     expect(text).toContain("okta token - '[REDACTED:secret-assignment]' kept\n");
   });
 
-  it("redacts a getter's returned literal, a shell array's elements, a plural's dictionary and a password holding a $, keeping what follows each", () => {
+  it("redacts a getter's returned literal, a shell array's elements, a plural's dictionary, a password holding a $, a fallback literal, a cloud store's new secret and a SASL response, keeping what follows each", () => {
     const root = tempRoot();
     const lines = [
       'func getApiKey() string { return "Tq2wE9rY5uI1oP7aS3dF" } // kept',
@@ -292,6 +292,9 @@ describe("redaction through the CLI", () => {
       'API_KEYS = {"prod": "Pm6nB2vC8xZ4lK1jH7gF", "dev": "Wd5sA9qE3rT7yU1iO4pL"} # kept',
       "machine api.example.com login bob password Pa$$w0rd9x",
       "kept",
+      'export const API_KEY = process.env.API_KEY ?? "Yx4cV8bN2mQ6wE1rT5yU"; // kept',
+      "az keyvault secret set --vault-name v --name db --value Hz3xC7vB1nM5qW9eR2tY --output none",
+      "send: 'AUTH PLAIN AGJvYgBIejN4QzdWQjFuTTVxVzllUjJ0WQ==\\r\\n'",
     ];
     const text = capturedPreview(root, lines);
     for (const secret of [
@@ -301,8 +304,14 @@ describe("redaction through the CLI", () => {
       "Pm6nB2vC8xZ4lK1j",
       "Wd5sA9qE3rT7yU1i",
       "Pa$$w0rd9x",
+      "Yx4cV8bN2mQ6wE1r",
+      "Hz3xC7vB1nM5qW9e",
+      "AGJvYgBIejN4QzdW",
     ])
       expect(text).not.toContain(secret);
+    expect(text).toContain('process.env.API_KEY ?? "[REDACTED:secret-assignment]"; // kept\n');
+    expect(text).toContain("--value [REDACTED:command-flag] --output none\n");
+    expect(text).toContain("send: 'AUTH PLAIN [REDACTED:sasl-plain]\\r\\n'\n");
     expect(text).toContain('{ return "[REDACTED:secret-assignment]" } // kept\n');
     expect(text).toContain(
       'TOKENS=("[REDACTED:secret-assignment]" "[REDACTED:secret-assignment]") && kept\n',
