@@ -2710,6 +2710,9 @@ const BENIGN = [
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // A getter that returns no literal, or one that is no token.
   'if hasToken() { return "Bearer " + t }\nfunc getToken() string { return os.Getenv("TOKEN") }\ndef get_token(self):\n    return self._token\ngetPassword() { return "password"; }',
+  // A secret's name in kebab case, small words one of which names a credential (a secret
+  // store's key, a flag that names the secret to read).
+  "gcloud secrets versions access latest --secret=db-password\n  remoteRef:\n    key: prod-api-token\n",
   // A server's list of SASL mechanisms and prose about them.
   "250-AUTH PLAIN LOGIN CRAM-MD5\nThe server offers AUTH PLAIN mechanism; AUTH PLAIN authentication failed",
   // A property's accessors with a body, a block after a name, an empty initializer.

@@ -280,9 +280,9 @@ const COMPOUND_WORD = /^[a-z]+(?:-[a-z]+)+$/;
 /** An id's code: capitals, then a number (`T1003`, `TA0006`, `T1134.001`, `CVE-2024-3094`). */
 const ID_CODE = /^[A-Z]{1,4}-?[0-9]+(?:[.-][0-9]+)*$/;
 /** A code's name of lower-case words that names a credential (see `namesCredential`). */
-const CREDENTIAL_NAME = /^_*[a-z][a-z0-9]*(?:[_.][a-z0-9]+)+$/;
+const CREDENTIAL_NAME = /^_*[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+$/;
 /** The bytes {@link CREDENTIAL_NAME} takes. */
-const CODE_NAME_BYTE = byteSet("a-z0-9_.");
+const CODE_NAME_BYTE = byteSet("a-z0-9_.-");
 const CREDENTIAL_WORD = /token|secret|passw|passphrase|key|cred|auth|psk/;
 /** An AWS resource's ARN, or a name scoped by `::` (CloudFormation's, C++'s, Rust's). */
 const NAMED_PLACE = /^arn:aws[a-z-]*:[a-z0-9-]*:|^[A-Za-z]\w*::[A-Za-z]/;
