@@ -506,6 +506,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Rk8henEyTHBXN3g=",
     '{\n    "apiVersion": "v1",\n    "data": {\n        "ca.crt": "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIK",\n        "extra": "[REDACTED:kubernetes-secret]"\n    },\n    "kind": "Secret"\n}\n',
   ],
+  // A Secret in JSON with `kind` first (`kubectl create secret … --dry-run=client -o json`):
+  // the members up to `data` skipped, nested ones too.
+  [
+    "kubernetes-secret",
+    '{\n    "kind": "Secret",\n    "apiVersion": "v1",\n    "metadata": {\n        "name": "app",\n        "labels": {"data": "x"}\n    },\n    "data": {\n        "api": "Rk8henEyTHBXN3g="\n    }\n}\n',
+    "Rk8henEyTHBXN3g=",
+    '{\n    "kind": "Secret",\n    "apiVersion": "v1",\n    "metadata": {\n        "name": "app",\n        "labels": {"data": "x"}\n    },\n    "data": {\n        "api": "[REDACTED:kubernetes-secret]"\n    }\n}\n',
+  ],
   // A Python tuple after a plural keyword, as a list: every element judged as the first.
   [
     "secret-assignment",
@@ -2710,6 +2718,8 @@ const BENIGN = [
   'tokens = ["if", "else"]\napi_keys: [ $KEY ]\ntoken: [Token]\n{"method": "token.create", "params": ["my-token-name"]}',
   // A getter that returns no literal, or one that is no token.
   'if hasToken() { return "Bearer " + t }\nfunc getToken() string { return os.Getenv("TOKEN") }\ndef get_token(self):\n    return self._token\ngetPassword() { return "password"; }',
+  // A ConfigMap with `kind` first, and a Secret's other objects than `data`.
+  '{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"app"},"data":{"LOG":"ZGVidWc="}}\n{"kind":"Secret","metadata":{"name":"a"},"data2":{"a":"Rk8henEyTHBXN3g="}}',
   // A secret's name in kebab case, small words one of which names a credential (a secret
   // store's key, a flag that names the secret to read).
   "gcloud secrets versions access latest --secret=db-password\n  remoteRef:\n    key: prod-api-token\n",

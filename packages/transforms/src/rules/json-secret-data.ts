@@ -22,6 +22,13 @@ import { MAX_VALUE, ValueKind, ValueText } from "./secret-data-block.js";
 
 /** What follows the anchor, blanks and line breaks aside: `": "v1", "data": {`. */
 const OPENING = Buffer.from('":"v1","data":{', "latin1");
+/**
+ * What follows the anchor `kind` with the keys in another order, as `kubectl create secret
+ * … --dry-run=client -o json` prints them: `": "Secret",`, then other members up to `data`.
+ */
+const KIND_OPENING = Buffer.from('":"Secret",', "latin1");
+/** Most bytes of the members between `kind` and `data` (`apiVersion`, `metadata`, `type`). */
+const MAX_MEMBERS = 4096;
 /** Most bytes of an entry's key. */
 const MAX_KEY = 253;
 /** Blanks and line breaks between JSON's tokens (`\n` and the others escaped inside a string). */
@@ -29,7 +36,47 @@ const BLANK = byteSet(" \t\r\n");
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/**
+ * The members of an object between the anchor's and `"data": {` (`"apiVersion": "v1",
+ * "metadata": {…},`): their strings, escapes and nesting followed, at most
+ * {@link MAX_MEMBERS} bytes. `read` says 1 once `"data": {` opened at the object's level,
+ * -1 when the object ended or the bytes ran out first, 0 otherwise.
+ */
+class MembersToData {
+  private depth = 0;
+  private inString = false;
+  /** The object's own key read last (its first 5 bytes), and whether its `:` came. */
+  private key = "";
+  private colon = false;
+  private bytes = 0;
+
+  /** `quote`: the byte is a delimiting quote of this object's strings (escaped or not as they are). */
+  read(byte: number, quote: boolean): number {
+    if (++this.bytes > MAX_MEMBERS) return -1;
+    if (this.inString) {
+      if (quote) this.inString = false;
+      else if (this.depth === 0 && !this.colon && this.key.length < 5)
+        this.key += String.fromCharCode(byte);
+      return 0;
+    }
+    if (quote) {
+      this.inString = true;
+      if (this.depth === 0 && !this.colon) this.key = "";
+      return 0;
+    }
+    if (byte === 0x3a && this.depth === 0) this.colon = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (this.depth === 0 && this.colon && this.key === "data" && byte === 0x7b) return 1;
+      this.depth++;
+    } else if (byte === 0x7d || byte === 0x5d) {
+      if (--this.depth < 0) return -1;
+    } else if (byte === 0x2c && this.depth === 0) this.colon = false;
+    return 0;
+  }
+}
+
 const Part = {
+  Members: 8,
   Opening: 0,
   KeyOpen: 1,
   Key: 2,
@@ -53,10 +100,17 @@ class JsonSecretDataCandidate implements Candidate {
   private escapeAt = 0;
   private readonly text = new ValueText();
   private valueFrom = 0;
+  /** After `kind`: the members up to `data` (see {@link MembersToData}), and its strings' quotes escaped. */
+  private readonly members: MembersToData | null;
+  private escapedQuotes = false;
 
-  constructor(anchorLength: number) {
+  constructor(
+    anchorLength: number,
+    private readonly opening: Buffer = OPENING,
+  ) {
     this.from = anchorLength;
     this.here = anchorLength - 1;
+    this.members = opening === KIND_OPENING ? new MembersToData() : null;
   }
 
   next(input: number): Verdict {
@@ -74,6 +128,12 @@ class JsonSecretDataCandidate implements Candidate {
       if (byte === 0x6e || byte === 0x72 || byte === 0x74) byte = 0x20;
     }
     if (this.part === Part.Value) return this.value(byte, here, escaped);
+    if (this.part === Part.Members) {
+      const read = this.members!.read(byte, byte === QUOTE && escaped === this.escapedQuotes);
+      if (read < 0) return Verdict.Reject;
+      if (read > 0) this.part = Part.KeyOpen;
+      return this.release(here);
+    }
     if (this.part === Part.Long) return byte === QUOTE ? this.afterValue(here) : this.release(here);
     if (this.part === Part.Key) {
       if (byte === QUOTE) this.part = Part.Colon;
@@ -83,8 +143,10 @@ class JsonSecretDataCandidate implements Candidate {
     if (BLANK[byte] === 1) return this.release(here);
     switch (this.part) {
       case Part.Opening:
-        if (byte !== OPENING[this.count]) return Verdict.Reject;
-        if (++this.count === OPENING.length) this.part = Part.KeyOpen;
+        if (byte !== this.opening[this.count]) return Verdict.Reject;
+        if (this.count === 0) this.escapedQuotes = escaped;
+        if (++this.count === this.opening.length)
+          this.part = this.members === null ? Part.KeyOpen : Part.Members;
         return this.release(here);
       case Part.KeyOpen:
         if (byte !== QUOTE) return Verdict.Reject; // `}`: the object ended
@@ -155,10 +217,16 @@ class JsonSecretDataCandidate implements Candidate {
 export const JSON_SECRET_DATA_RULE: MatcherRule = {
   kind: "matcher",
   name: "kubernetes-secret",
-  anchors: ["apiVersion"],
+  anchors: ["apiVersion", "kind"],
   maxLength: MAX_VALUE + 16,
-  start: (match: AnchorMatch): Candidate | undefined =>
-    match.before === QUOTE ? new JsonSecretDataCandidate(match.length) : undefined,
+  start(match: AnchorMatch): Candidate | undefined {
+    if (match.before !== QUOTE) return undefined;
+    return new JsonSecretDataCandidate(
+      match.length,
+      match.anchor === "kind" ? KIND_OPENING : OPENING,
+    );
+  },
 };
 
 keepShape(new JsonSecretDataCandidate(10));
+keepShape(new JsonSecretDataCandidate(4, KIND_OPENING));
