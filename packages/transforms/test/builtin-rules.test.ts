@@ -528,6 +528,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Tq2wE9rY5uI1oP7aS3dF",
     'func getApiKey() string { return "[REDACTED:secret-assignment]" }\npublic String getToken() {\n    return "[REDACTED:secret-assignment]";\n}\n  getSecret(): string { return \'[REDACTED:secret-assignment]\'; }\n    def get_api_key(self) -> str:\n        return "[REDACTED:secret-assignment]"\n',
   ],
+  // ODBC's braces around a connection string's password (`PWD={…};`), braces and all.
+  [
+    "secret-assignment",
+    "Driver={ODBC Driver 18 for SQL Server};Server=db;UID=sa;PWD={Tq2wE9rY5uI1oP7a};Encrypt=yes;\n",
+    "Tq2wE9rY5uI1oP7a",
+    "Driver={ODBC Driver 18 for SQL Server};Server=db;UID=sa;PWD=[REDACTED:secret-assignment];Encrypt=yes;\n",
+  ],
   // SASL PLAIN's initial response, base64 of the user's name and password, after SMTP's
   // `AUTH PLAIN` and IMAP's `AUTHENTICATE PLAIN` (the command kept).
   [
@@ -2723,6 +2730,8 @@ const BENIGN = [
   // A secret's name in kebab case, small words one of which names a credential (a secret
   // store's key, a flag that names the secret to read).
   "gcloud secrets versions access latest --secret=db-password\n  remoteRef:\n    key: prod-api-token\n",
+  // A format's field in a connection string (.NET's `{0}`, a template's `{password}`).
+  'Server=x;User Id=sa;Password={0};\nconn = "Server=x;Password={db_password}"',
   // A server's list of SASL mechanisms and prose about them.
   "250-AUTH PLAIN LOGIN CRAM-MD5\nThe server offers AUTH PLAIN mechanism; AUTH PLAIN authentication failed",
   // A property's accessors with a body, a block after a name, an empty initializer.

@@ -431,6 +431,8 @@ const REREAD = -1;
 
 /** The method a name ends with when it compares the secret with a literal (`.equals(`). */
 const EQUALS_CALL = /^\.(?:e|E)quals(?:IgnoreCase)?$/;
+/** A connection string's value in ODBC's braces, its `;` after them (see `codeNotValue`). */
+const BRACED_VALUE = /^\{[^{}\s]+\};?$/;
 /** A logical operator in a value (see `codeNotValue`). */
 const LOGICAL = /\|\||\?\?|&&/;
 /** A variable or a member path (dotted, optional, or a quoted subscript), then a logical operator. */
@@ -2515,6 +2517,8 @@ class AssignmentCandidate implements Candidate {
 
   /** An unquoted value that is code: a call, a member path, an object or array literal. */
   codeNotValue(text: string, bare: string, first: number, complete: boolean): boolean {
+    // ODBC's braces around a connection string's value (`PWD={…};`) quote it.
+    if (first === 0x7b && this.connectionValue() && BRACED_VALUE.test(text)) return false;
     if (first === 0x7b || first === 0x5b || first === 0x28 || first === 0x26) return true;
     // A function's definition (`jsTokens_1 = function*(input, …`).
     if (first === 0x66 && /^function\b/.test(text)) return true;
@@ -2794,7 +2798,9 @@ class AssignmentCandidate implements Candidate {
     if (bare.includes("/") && DOMAIN_PATH.test(bare)) return true;
     // Ant's and Maven's filter tokens (`<token>@version@</token>`, `@db.password@`).
     if (text.charCodeAt(0) === 0x40 && FILTER_TOKEN.test(bare)) return true;
-    return text.charCodeAt(0) === 0x7b && FORMAT_FIELD.test(text);
+    if (text.charCodeAt(0) !== 0x7b || !FORMAT_FIELD.test(text)) return false;
+    // In a connection string a random word in braces is ODBC's quoted value (`PWD={…};`).
+    return !this.connectionValue() || digitSwitches(this.value) < RANDOM_SWITCHES;
   }
 
   /**
