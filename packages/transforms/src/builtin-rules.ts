@@ -42,6 +42,7 @@ import {
   JENKINS_PASSWORD_RULE,
   MYSQL_PASSWORD_RULE,
 } from "./rules/printed-password.js";
+import { REDIS_AUTH_RULE } from "./rules/redis-auth.js";
 import { REVERSED_COMPARISON_RULE } from "./rules/reversed-comparison.js";
 import { SASL_PLAIN_RULE } from "./rules/sasl-plain.js";
 import { SECRET_DATA_BLOCK_RULE } from "./rules/secret-data-block.js";
@@ -87,6 +88,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   DISCORD_TOKEN_RULE,
   GOOGLE_CLIENT_ID_RULE,
   SASL_PLAIN_RULE,
+  REDIS_AUTH_RULE,
   AUTHORIZATION_HEADER_RULE,
   COOKIE_HEADER_RULE,
   SENSITIVE_OUTPUT_RULE,

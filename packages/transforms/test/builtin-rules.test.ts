@@ -528,6 +528,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Tq2wE9rY5uI1oP7aS3dF",
     'func getApiKey() string { return "[REDACTED:secret-assignment]" }\npublic String getToken() {\n    return "[REDACTED:secret-assignment]";\n}\n  getSecret(): string { return \'[REDACTED:secret-assignment]\'; }\n    def get_api_key(self) -> str:\n        return "[REDACTED:secret-assignment]"\n',
   ],
+  // Redis's `AUTH` after `redis-cli`'s prompt (with an ACL user's name) and in `MONITOR`'s
+  // log: the last argument, whatever its shape.
+  [
+    "redis-auth",
+    '127.0.0.1:6379> AUTH hunter2x\nOK\nredis> auth default hunter2x\n1700000000.1 [0 127.0.0.1:5] "AUTH" "default" "hunter2x"\n1700000000.2 [0 127.0.0.1:5] "GET" "k"\n',
+    "hunter2x",
+    '127.0.0.1:6379> AUTH [REDACTED:redis-auth]\nOK\nredis> auth default [REDACTED:redis-auth]\n1700000000.1 [0 127.0.0.1:5] "AUTH" "default" "[REDACTED:redis-auth]"\n1700000000.2 [0 127.0.0.1:5] "GET" "k"\n',
+  ],
   // ODBC's braces around a connection string's password (`PWD={…};`), braces and all.
   [
     "secret-assignment",
@@ -2730,6 +2738,8 @@ const BENIGN = [
   // A secret's name in kebab case, small words one of which names a credential (a secret
   // store's key, a flag that names the secret to read).
   "gcloud secrets versions access latest --secret=db-password\n  remoteRef:\n    key: prod-api-token\n",
+  // `AUTH` without a prompt before it, with three arguments, or with none.
+  '> AUTH is required\n127.0.0.1:6379> AUTH a b c\n127.0.0.1:6379> AUTH\n(error) ERR wrong number of arguments\n"AUTH" "x" ok',
   // A format's field in a connection string (.NET's `{0}`, a template's `{password}`).
   'Server=x;User Id=sa;Password={0};\nconn = "Server=x;Password={db_password}"',
   // A server's list of SASL mechanisms and prose about them.

@@ -77,6 +77,8 @@ const FORMS = [
   "api_keys:\n  a: Hm4kQ8wZ2pL6tR9yX3cB\n  b: V\nKEEP: 1",
   'TOKENS=("Hm4kQ8wZ2pL6tR9yX3cB" "V") KEEP',
   'func getApiKey() string { return "V" } // KEEP',
+  "127.0.0.1:6379> AUTH V\nKEEP",
+  '1700000000.1 [0 127.0.0.1:5] "AUTH" "V"\n"KEEP"',
   'API_KEYS = {"a": "Hm4kQ8wZ2pL6tR9yX3cB", "b": "V"} # KEEP',
   // A server's printed password, calls and comparisons.
   "A temporary password is generated for root@localhost: V\nKEEP",
