@@ -228,6 +228,10 @@ describe("redaction through the CLI", () => {
     const result = spool(["run", "--root", root, "--json", "--", "cat", file]);
     return (JSON.parse(result.stdout.toString()) as Receipt).preview.text;
   };
+  /** No piece of `secrets` is in `text`. */
+  const expectNone = (text: string, secrets: readonly string[]): void => {
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  };
 
   it("redacts every element of a list of secrets, AWS keys in the CLI's text rows, and a key's block cut short, keeping what follows each", () => {
     const root = tempRoot();
@@ -238,14 +242,13 @@ describe("redaction through the CLI", () => {
       "-----BEGIN PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq3b9Gx4fR2zXkWq0p8Yw1NfLc5vT3oHhJ9aQ2sD4fG6jK8\nline after the key stays",
     ];
     const text = capturedPreview(root, lines);
-    for (const secret of [
+    expectNone(text, [
       "Hm4kQ8wZ2pL6tR9yX3cB",
       "Jd6sF1gH4jK7lP0oI9uY",
       "wJa1rXUtnFEMI",
       "IQoJb3JpZ2luX2VjEHt5",
       "7bq3b9Gx4fR2zXkW",
-    ])
-      expect(text).not.toContain(secret);
+    ]);
     expect(text).toContain(
       '{"api_keys":["[REDACTED:secret-assignment]","[REDACTED:secret-assignment]"],"n":1}\n',
     );
@@ -269,13 +272,7 @@ describe("redaction through the CLI", () => {
       "okta token - 'Jq4vN8xT2mW6zK9pR3sY7bL5' kept",
     ];
     const text = capturedPreview(root, lines);
-    for (const secret of [
-      "q7w2e9r4t1y6u3i8",
-      "Zq8Hc3JfXk9mQ2vL",
-      "Wp4!zQ8rLm2x",
-      "Jq4vN8xT2mW6zK9p",
-    ])
-      expect(text).not.toContain(secret);
+    expectNone(text, ["q7w2e9r4t1y6u3i8", "Zq8Hc3JfXk9mQ2vL", "Wp4!zQ8rLm2x", "Jq4vN8xT2mW6zK9p"]);
     expect(text).toContain(
       '{"client_id":"[REDACTED:google-oauth-client-id].apps.googleusercontent.com","n":1}\n',
     );
@@ -297,7 +294,7 @@ describe("redaction through the CLI", () => {
       "send: 'AUTH PLAIN AGJvYgBIejN4QzdWQjFuTTVxVzllUjJ0WQ==\\r\\n'",
     ];
     const text = capturedPreview(root, lines);
-    for (const secret of [
+    expectNone(text, [
       "Tq2wE9rY5uI1oP7a",
       "Gh8jK4lZ6xC2vB9n",
       "Rk3mN7bV1cX5zL9a",
@@ -307,8 +304,7 @@ describe("redaction through the CLI", () => {
       "Yx4cV8bN2mQ6wE1r",
       "Hz3xC7vB1nM5qW9e",
       "AGJvYgBIejN4QzdW",
-    ])
-      expect(text).not.toContain(secret);
+    ]);
     expect(text).toContain('process.env.API_KEY ?? "[REDACTED:secret-assignment]"; // kept\n');
     expect(text).toContain("--value [REDACTED:command-flag] --output none\n");
     expect(text).toContain("send: 'AUTH PLAIN [REDACTED:sasl-plain]\\r\\n'\n");

@@ -97,8 +97,7 @@ class RedisAuthCandidate implements Candidate {
       byte === 0x0d ||
       (this.form !== Form.Quoted &&
         ((backslashes > 0 && (byte === 0x6e || byte === 0x72 || byte === 0x74)) ||
-          (byte === QUOTE && backslashes === 0) ||
-          (byte === QUOTE && this.form === Form.Prompt)));
+          (byte === QUOTE && (backslashes === 0 || this.form === Form.Prompt))));
     switch (this.state) {
       case State.Blank:
         return byte === BLANK ? this.open(here + 1) : Verdict.Reject;
