@@ -359,12 +359,19 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "2Lm8==",
     "{\\u0022apiKey\\u0022:\\u0022[REDACTED:secret-assignment]\\u0022}\n{&quot;token&quot;:&quot;[REDACTED:secret-assignment]&quot;}\n",
   ],
-  // A typed declaration: the type after the colon, the value after the `=`.
+  // A typed declaration: the type after the colon, the value after the `=` (Rust's
+  // references and lifetimes, Python's `Final`).
   [
     "secret-assignment",
     'const apiToken: string = "Gq9Lz2Xpq7"; let key: &str = "x"; password: Optional[str] = "Gq9Lz2Xpq7"',
     "Gq9Lz2Xpq7",
     'const apiToken: string = "[REDACTED:secret-assignment]"; let key: &str = "x"; password: Optional[str] = "[REDACTED:secret-assignment]"',
+  ],
+  [
+    "secret-assignment",
+    'const API_KEY: &str = "Gq9Lz2Xpq7";\npub static TOKEN: &\'static str = "Gq9Lz2Xpq7";\nAPI_KEY: Final[str] = "Gq9Lz2Xpq7"',
+    "Gq9Lz2Xpq7",
+    'const API_KEY: &str = "[REDACTED:secret-assignment]";\npub static TOKEN: &\'static str = "[REDACTED:secret-assignment]";\nAPI_KEY: Final[str] = "[REDACTED:secret-assignment]"',
   ],
   // A string literal's prefix stays with its quotes (Python's `r"…"`, C#'s `@"…"`); a
   // letter that prefixes no string is the value's.
@@ -2703,6 +2710,8 @@ const BENIGN = [
   // JavaScript code: a call on a scope or an optional call, a cast, a scoped constant.
   "const renderPass = new RenderPass(scene, camera);\nisPass: true\nfirstPass = 0\nbypass=Vq7pLm2xZ9wR4tW6yZ3a",
   "password = std::move(other);\ntoken = Token::Bearer1;\nPass *FP = static_cast<Pass *>(PassVector[N]);",
+  // Rust's macros: a reference to an environment variable, a formatted string.
+  'let token: &str = env!("API_TOKEN");\nlet api_key = option_env!("API_KEY").unwrap_or("");\npassword = format!("{}:{}", user, pw)',
   "Pass *ResultPass = nullptr;\nFSDiscriminatorPassword P = FSDiscriminatorPass::Pass1);\nokPass = this.opts.isEqual?.(a, b) ?? false;",
   "all tests pass\ntests pass: 12\nif ok: pass\npass = next\ncompass=north1 bypass=1 pass_through=yes",
   "openssl enc -aes256 -pass env:KEY_PASS -in f\nopenssl enc -aes256 -pass file:/run/pw -in f",

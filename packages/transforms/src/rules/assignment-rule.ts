@@ -464,7 +464,7 @@ const NOT_SECRET_VALUES = new Set(
 );
 /** Types a secret is declared with (`token: &str = …`, `apiKey: String? = …`), lowercase. */
 const SECRET_TYPES = new Set(
-  "string str bytes text char any object secretstr secretstring securestring charsequence".split(
+  "string str bytes text char any object secretstr secretstring securestring charsequence final".split(
     " ",
   ),
 );
@@ -478,10 +478,14 @@ function isTypeAnnotation(value: readonly number[]): boolean {
   const type = String.fromCharCode(...value)
     .toLowerCase()
     .replace(/^&/, "")
-    .replace(/^(?:optional\[(.*)\]|(?:option|secret)<(.*)>)$/, "$1$2")
+    .replace(/^(?:(?:optional|final|classvar)\[(.*)\]|(?:option|secret)<(.*)>)$/, "$1$2")
     .replace(/^&/, "")
     .replace(/(?:\?|\[\])$/, "");
   return SECRET_TYPES.has(type);
+}
+/** A Rust reference's lifetime before its type (`&'static`, `&'a`). */
+function isLifetime(value: readonly number[]): boolean {
+  return value.length > 2 && value.length <= MAX_TYPE && /^&'[a-z_]+$/.test(String.fromCharCode(...value));
 }
 const LONGEST_NOT_SECRET_VALUE = Math.max(...[...NOT_SECRET_VALUES].map((w) => w.length));
 
@@ -1852,10 +1856,17 @@ class AssignmentCandidate implements Candidate {
       this.wordEnded = true;
       return Verdict.Hold;
     }
+    if (this.colon && this.quote === 0 && BLANK[byte] === 1 && isLifetime(this.value)) {
+      // Rust's `token: &'static str = …`: the type's word follows its lifetime.
+      this.value = [];
+      return Verdict.Hold;
+    }
     if (this.colon && this.quote === 0 && BLANK[byte] === 1 && isTypeAnnotation(this.value)) {
       // `password: string = "…"` (TypeScript, Kotlin, Swift, Rust, Python's hints): the
-      // word after the colon was the type; the value follows its `=`.
+      // word after the colon was the type; the value follows its `=`, quoted (`X: Final =
+      // -2147417819` is a constant).
       this.colon = false;
+      this.quotedOnly = true;
       this.equals = true;
       this.spacedEquals = true;
       return this.typeRead(here, Phase.TypeWord);
@@ -2211,7 +2222,9 @@ class AssignmentCandidate implements Candidate {
       if (this.semi < 0 || this.semiQuote) this.semi = here;
       this.semiQuote = true;
       this.semiCloser = bracket ? BRACKET_CLOSER : byte === 0x3c ? TAG_CLOSER : QUOTE_CLOSER;
-    } else if (SEPARATOR[byte] !== 1) this.semi = -1;
+    } else if (SEPARATOR[byte] !== 1 || (byte === 0x26 && this.colon && this.value.length === 0))
+      // (`token: &str = …`: a `&` that starts the value after a `:` is a reference's.)
+      this.semi = -1;
     else {
       if (this.semi < 0 || this.semiQuote) {
         this.semi = here;
@@ -2526,9 +2539,11 @@ class AssignmentCandidate implements Candidate {
     // password's (`!l#48c9jN6!S#e`).
     if (first === 0x21) return NEGATION.test(text);
     // A call or an index, on a member path (`foo.bar(x)`, `x?.(y)`) or a C++, Rust or PHP
-    // scope's (`std::move(other)`, `Foo::new()`), and C++'s casts (`static_cast<char *>(p)`).
+    // scope's (`std::move(other)`, `Foo::new()`), a Rust macro's (`env!("TOKEN")`), and C++'s
+    // casts (`static_cast<char *>(p)`).
     const call = text.includes("(") || text.includes("[");
     if (call && CALL.test(text)) return true;
+    if (text.includes("!") && MACRO.test(text)) return true;
     // A CSS pseudo-class and its block (`.gist-secret:before{content:…}`), a property first
     // in it (a password may hold braces: `ab{c}d…`).
     if (text.includes("{") && /^[a-z][a-z-]*\{[a-z-]+:/.test(text)) return true;
@@ -3459,6 +3474,8 @@ const CODE_REFERENCE =
 
 /** A call or an index on a member or scope path (see `codeNotValue`). */
 const CALL = /^-?[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
+/** A Rust macro's invocation (`env!("TOKEN")`, `vec![…]`): its name is lowercase. */
+const MACRO = /^[a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)*![[({]/;
 const CAST = /^(?:static|dynamic|reinterpret|const)_cast</;
 const SCOPED_NAME = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
 
