@@ -485,7 +485,11 @@ function isTypeAnnotation(value: readonly number[]): boolean {
 }
 /** A Rust reference's lifetime before its type (`&'static`, `&'a`). */
 function isLifetime(value: readonly number[]): boolean {
-  return value.length > 2 && value.length <= MAX_TYPE && /^&'[a-z_]+$/.test(String.fromCharCode(...value));
+  return (
+    value.length > 2 &&
+    value.length <= MAX_TYPE &&
+    /^&'[a-z_]+$/.test(String.fromCharCode(...value))
+  );
 }
 const LONGEST_NOT_SECRET_VALUE = Math.max(...[...NOT_SECRET_VALUES].map((w) => w.length));
 
