@@ -22,7 +22,7 @@
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
  * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
  * `-N X` and `-P X` (ssh-keygen); `-P X` and `--pw X` (the Mosquitto clients); `/p:X`
- * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); Windows' `net use [device] \\host\share
+ * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); `-String X` (PowerShell's `ConvertTo-SecureString`); Windows' `net use [device] \\host\share
  * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word);
  * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`);
  * `--value X` after `secret` (`az keyvault secret set`); `--secret-string X` after
@@ -202,6 +202,9 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ),
   ["cmdkey", { attached: "/pass:" }],
   ["schtasks", { next: ["/RP", "/rp"] }],
+  // PowerShell's plain text made a secure string (`ConvertTo-SecureString -String X
+  // -AsPlainText`).
+  ["convertto-securestring", { next: ["-String", "-string"] }],
   ["net", {}],
   // MinIO's client: an alias's access key, then its secret key (`mc alias set NAME URL
   // ACCESS SECRET`; before it, `mc config host add NAME URL ACCESS SECRET`).
@@ -367,8 +370,11 @@ export function placeholderValue(word: string, [start, end]: readonly [number, n
   return NO_SECRET.test(value);
 }
 
-/** A shell's or a CI's variable standing for the value: `$PW`, `${PW}`, `${{ secrets.PW }}`. */
-const SHELL_VARIABLE = /^\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\}|\{\{[^}]*\}\})$/;
+/**
+ * A shell's or a CI's variable standing for the value: `$PW`, `${PW}`, `${{ secrets.PW }}`,
+ * PowerShell's `$env:PW`.
+ */
+const SHELL_VARIABLE = /^\$(?:(?:env:)?[A-Za-z_]\w*|\{[A-Za-z_]\w*\}|\{\{[^}]*\}\})$/;
 
 const NO_SECRET =
   /^(?:[\s\S]|[^A-Za-z0-9]*|[A-Z_]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY)S?[A-Z_]*|(["']?)(?:%[-+ #0]*\d*[sdvqxX]|%[A-Za-z_]\w*%)\1)$/u;

@@ -1386,6 +1386,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     'ENCRYPTION_KEY=[REDACTED:secret-assignment]\nsigningKey: "[REDACTED:secret-assignment]"\nmaster_key = [REDACTED:secret-assignment]\nhmacKey: [REDACTED:secret-assignment]\n',
   ],
+  // PowerShell's plain text made a secure string, quoted or not, spaces and all.
+  [
+    "command-flag",
+    '$pw = ConvertTo-SecureString -String "Tiger 123x" -AsPlainText -Force\nconvertto-securestring -string Tiger123x -asplaintext\n',
+    "Tiger123x",
+    '$pw = ConvertTo-SecureString -String "[REDACTED:command-flag]" -AsPlainText -Force\nconvertto-securestring -string [REDACTED:command-flag] -asplaintext\n',
+  ],
   [
     "command-flag",
     "+ mysql -u root -pHunt3r2Secret app\n",
@@ -2760,6 +2767,7 @@ const BENIGN = [
   'e.token=process.env.GITHUB_TOKEN||"x",f();var password=n.password||"";token=t&&t.value\nconst label = token ?? "Anonymous"; password || "changeme1"',
   // A secret store's reads, and a shell's variable where a flag's value goes.
   'aws secretsmanager get-secret-value --secret-id prod/db\naz keyvault secret show --name db --value-only\ndocker login -u bob -p "$DOCKER_PASSWORD" registry\naws ssm put-parameter --name /x --value "${DB_PASSWORD}"',
+  "$pw = ConvertTo-SecureString -String $env:DB_PASSWORD -AsPlainText -Force\ndocker login -u bob -p $env:DOCKER_PW",
   // A dictionary after a plural whose values are names, paths or variables.
   'secrets = {"name": "db", "path": "/etc/app/db.conf"}\ntokens = {"prod": prod_token, "dev": dev}',
   // An element named for a secret that is empty, or whose child is no `<value>`.

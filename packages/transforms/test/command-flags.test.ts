@@ -114,6 +114,10 @@ describe("redactCommandFlags", () => {
     ["xfreerdp /v:h /u:bob /p:Hunter2x", `xfreerdp /v:h /u:bob /p:${M}`],
     ["cmdkey /add:h /user:bob /pass:Hunter2x", `cmdkey /add:h /user:bob /pass:${M}`],
     ["schtasks /create /tn t /RU bob /RP Hunter2x", `schtasks /create /tn t /RU bob /RP ${M}`],
+    [
+      "ConvertTo-SecureString -String Hunter2x -AsPlainText",
+      `ConvertTo-SecureString -String ${M} -AsPlainText`,
+    ],
     // Windows' `net`: the word after the share, before or after `/user:`; a new user's password.
     ["net use Z: \\\\fs\\s Hunter2x /user:bob", `net use Z: \\\\fs\\s ${M} /user:bob`],
     ["NET USE \\\\fs\\s /user:CORP\\bob Hunter2x", `NET USE \\\\fs\\s /user:CORP\\bob ${M}`],

@@ -59,6 +59,7 @@ const ANCHORS = [
   ...COMMAND_NAMES.filter((name) => !WITH_VERB.has(name)),
   "PsExec",
   "PsExec64",
+  "ConvertTo-SecureString",
   ..."psexec psexec64 sqlcmd cmdkey schtasks".split(" ").map((name) => name.toUpperCase()),
   "net use",
   "NET USE",
