@@ -2033,6 +2033,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     'RootPass: [REDACTED:secret-assignment]\nconst dbPass = "[REDACTED:secret-assignment]";\nadminPwd=[REDACTED:secret-assignment]\n',
   ],
   [
+    // …or glued to a word of its case, with a random value.
+    "secret-assignment",
+    "dbpass=Vq7pLm2xZ9wR4tW6yZ3a\n$mysqlpass = 'Vq7pLm2xZ9wR4tW6yZ3a';\nADMINPWD: Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "dbpass=[REDACTED:secret-assignment]\n$mysqlpass = '[REDACTED:secret-assignment]';\nADMINPWD: [REDACTED:secret-assignment]\n",
+  ],
+  [
     // A header's name as a quoted key in brackets: a `-` before the keyword is no flag's.
     "secret-assignment",
     "headers[\"X-API-Key\"] = \"Vq7pLm2xZ9wR4tW6yZ3a\"\nh['x-auth-token'] = 'Vq7pLm2xZ9wR4tW6yZ3a'\n",
@@ -2716,6 +2723,7 @@ const BENIGN = [
   // camelCase names ending in `Pass` that are no password's, and values that are C++ or
   // JavaScript code: a call on a scope or an optional call, a cast, a scoped constant.
   "const renderPass = new RenderPass(scene, camera);\nisPass: true\nfirstPass = 0\nbypass=Vq7pLm2xZ9wR4tW6yZ3a",
+  "compass=Vq7pLm2xZ9wR4tW6yZ3a OVERPASS=Vq7pLm2xZ9wR4tW6yZ3a\ndbpass=hunter2 OLDPWD=/home/me/src rootpw=changeme",
   "password = std::move(other);\ntoken = Token::Bearer1;\nPass *FP = static_cast<Pass *>(PassVector[N]);",
   // Rust's macros: a reference to an environment variable, a formatted string.
   'let token: &str = env!("API_TOKEN");\nlet api_key = option_env!("API_KEY").unwrap_or("");\npassword = format!("{}:{}", user, pw)',

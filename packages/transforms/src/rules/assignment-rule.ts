@@ -69,7 +69,7 @@ import {
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 import { GAP_HOLD, GAP_OPEN, ListGap } from "./list-gap.js";
-import { withNotAfter, withNotBefore } from "./not-before.js";
+import { withNotAfter, withNotBefore, withWordBefore } from "./not-before.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
 /** Words before `key` that say it is public (Algolia's search key, reCAPTCHA's site key). */
@@ -3722,6 +3722,11 @@ export interface AssignmentRuleOptions {
    */
   readonly camelCase?: boolean;
   /**
+   * The keyword ends a name glued to a word of its own case (`dbpass`, `ADMINPWD`): lowercase
+   * after a small letter, capitals after a capital, and as a whole word. @default false
+   */
+  readonly glued?: boolean;
+  /**
    * The keyword is a name's last word after `_` or `-` (`SHODAN_API=…`): anchored with the
    * separator, lowercase or capitals, after a letter or a digit, and as a whole word.
    * @default false
@@ -3741,7 +3746,8 @@ export function assignmentRule(
   const camelCase = options.camelCase ?? false;
   const suffix = options.suffix ?? false;
   // The bytes that must stand before a camelCase or suffix anchor (the name's start).
-  const after = camelCase ? LOWER : suffix ? ALNUM : undefined;
+  const glued = options.glued ?? false;
+  const after = camelCase ? LOWER : suffix ? ALNUM : glued ? ALPHA : undefined;
   const mode: Mode = {
     vendor: options.vendor ?? false,
     boundary: after === undefined && ((options.boundary ?? false) || (options.wholeWord ?? false)),
@@ -3750,12 +3756,14 @@ export function assignmentRule(
   };
   const anchors = camelCase
     ? keywords.map((words) => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(""))
-    : suffix
-      ? keywords.flatMap((words) => {
-          const word = words.join("_");
-          return ["_", "-"].flatMap((sep) => [sep + word, sep + word.toUpperCase()]);
-        })
-      : keywords.flatMap(keywordSpellings);
+    : glued
+      ? keywords.flatMap((words) => [words.join(""), words.join("").toUpperCase()])
+      : suffix
+        ? keywords.flatMap((words) => {
+            const word = words.join("_");
+            return ["_", "-"].flatMap((sep) => [sep + word, sep + word.toUpperCase()]);
+          })
+        : keywords.flatMap(keywordSpellings);
   const rule: MatcherRule = {
     kind: "matcher",
     name,
@@ -3764,12 +3772,21 @@ export function assignmentRule(
     start(match): Candidate | undefined {
       if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
       if (after !== undefined && after[match.before] !== 1) return undefined;
+      // Glued: the word before is of the anchor's case (`dbpass`, `DBPASS`; `dbPASS` is none),
+      // and with it no English word (`bypass`, `compass`).
+      if (
+        glued &&
+        (match.anchor.charCodeAt(0) < 0x61 !== match.before < 0x61 ||
+          ENGLISH_PASS.has(match.wordBefore?.toLowerCase() ?? ""))
+      )
+        return undefined;
       return new AssignmentCandidate(match, mode);
     },
   };
   // What `Phase.First` rejects: a lowercase letter (a longer word; `s` may be a plural and
   // `k` the `key` of `secretkey`, read on), and for a whole word any letter or digit.
   withNotAfter(rule, byteSet(mode.wholeWord ? "A-Za-z0-9" : mode.vendor ? "a-z" : "a-jl-rt-z"));
+  if (glued) return withWordBefore(withNotBefore(rule, NOT_ALPHA));
   if (after !== undefined) return withNotBefore(rule, after === LOWER ? NOT_LOWER : NOT_ALNUM);
   return mode.boundary ? withNotBefore(rule, NOT_BEFORE) : rule;
 }
@@ -3777,6 +3794,9 @@ export function assignmentRule(
 const LOWER = byteSet("a-z");
 const NOT_LOWER = byteSet("\x00-`{-\xff");
 const NOT_ALNUM = byteSet("\x00-/:-@[-`{-\xff");
+const NOT_ALPHA = byteSet("\x00-@[-`{-\xff");
+/** Words that make `pass` an English word's end (`bypass`, `compass`, `overpass`). */
+const ENGLISH_PASS = new Set("by com encom sur tres over under im".split(" "));
 
 /**
  * A candidate read as after a vendor's name (the value must look like a token, and no word

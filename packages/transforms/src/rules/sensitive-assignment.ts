@@ -81,6 +81,17 @@ export const CAMEL_SHORT_KEYWORD_RULE: MatcherRule = assignmentRule(
 );
 
 /**
+ * The short keywords ending a name glued to a word of their case, `dbpass=…`, `ADMINPWD=…`,
+ * `rootpw: …`, when the value is random (letters and digits switching 4+ times: `bypass=1`,
+ * `compass=north1`, `OLDPWD=/home/me` stay).
+ */
+export const GLUED_SHORT_KEYWORD_RULE: MatcherRule = assignmentRule(
+  "secret-assignment",
+  [["pw"], ["pwd"], ["pass"]],
+  { glued: true, vendor: true, random: true },
+);
+
+/**
  * A name ending in `_API` (`SHODAN_API=…`, `alphavantage-api: …`): a vendor's key named for
  * its API, when the value is a random token (`REST_API=enabled`, `USE_API=v2` stay), marked
  * as a key after any word is (`qualified-key.ts`). The separator is in the anchor, so a web
