@@ -107,6 +107,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "mQ7-4.1xZkP9",
     'conn.setRequestProperty("Authorization", "Bearer [REDACTED:authorization-header]"); conn.connect();',
   ],
+  [
+    // A server's directive: the name, blanks and the quoted value (nginx, Apache, HAProxy).
+    "authorization-header",
+    "proxy_set_header Authorization \"Basic YWxpY2U6czNjcjN0UGFzcw==\";\nRequestHeader set Authorization 'Bearer mQ7-4.1xZkP9'\n",
+    "mQ7-4.1xZkP9",
+    "proxy_set_header Authorization \"Basic [REDACTED:authorization-header]\";\nRequestHeader set Authorization 'Bearer [REDACTED:authorization-header]'\n",
+  ],
   // A recorded request's headers as YAML (a VCR cassette): the value a list's item on the
   // next line.
   [
@@ -2427,6 +2434,7 @@ const SETTINGS = [
   "CREATE USER q WITH PASSWORD ''; ALTER USER w IDENTIFIED BY VALUES 'S:0A1B'",
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
+  'Authorization token expired\nAuthorization "failed"\nproxy_set_header Authorization "Bearer $token";\nproxy_set_header Authorization $http_authorization;',
   "password 0 attempts left; password 7 days; the password 0 is wrong",
   "10.0.0.5:5432: connection refused; listening on 0.0.0.0:5432: ok; a:*:b; db:5432:app:u:a:b",
   '<input name="password" type="password"><label for="password" class="x">Password</label>',

@@ -138,6 +138,8 @@ class AuthorizationCandidate implements Candidate {
   equals = false;
   /** The separator was a `,` after a quoted name: only a quoted value follows. */
   comma = false;
+  /** Blanks followed the unquoted name. */
+  spaced = false;
   /** The quoted name stood in a subscript (`headers['Authorization']`): `=` follows. */
   subscript = false;
   /**
@@ -313,6 +315,14 @@ class AuthorizationCandidate implements Candidate {
     if (this.quoteEscape) {
       this.quoteEscape = false;
       if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
+      if (this.spaced) {
+        // The directive inside a string (`"proxy_set_header Authorization \"Basic …\";"`).
+        this.comma = true;
+        this.quote = byte;
+        this.escapedQuote = true;
+        this.phase = Phase.QuotedFirst;
+        return Verdict.Hold;
+      }
       this.keyQuoted = true;
       return Verdict.Hold;
     }
@@ -320,11 +330,23 @@ class AuthorizationCandidate implements Candidate {
       this.quoteEscape = true;
       return Verdict.Hold;
     }
+    // A directive's name and value apart by blanks alone (nginx's `proxy_set_header
+    // Authorization "Basic …";`, Apache's `RequestHeader set Authorization "…"`): read as
+    // after a `,`, quoted and a scheme first (unquoted, prose: `Authorization token expired`).
+    if (this.spaced && (byte === 0x22 || byte === 0x27)) {
+      this.comma = true;
+      this.quote = byte;
+      this.phase = Phase.QuotedFirst;
+      return Verdict.Hold;
+    }
     if ((byte === 0x22 || byte === 0x27) && !this.keyQuoted) {
       this.keyQuoted = true;
       return Verdict.Hold;
     }
-    if (BLANK[byte] === 1) return Verdict.Hold;
+    if (BLANK[byte] === 1) {
+      if (!this.keyQuoted) this.spaced = true;
+      return Verdict.Hold;
+    }
     // A quoted name in a subscript, then `=` (`headers['Authorization'] = '…'`).
     if (byte === 0x5d && this.keyQuoted && !this.subscript) {
       this.subscript = true;
