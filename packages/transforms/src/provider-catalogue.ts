@@ -488,6 +488,19 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // and refresh tokens (`pina_`, `pinr_`).
   { family: "pinecone", rule: "pinecone-key", prefixes: ["pcsk_"], body: "A-Za-z0-9_", minBody: 40, maxBody: 96, mixed: "digit", shape: "%{5:A-Za-z0-9}_{63:A-Za-z0-9}" },
   { family: "pinterest", rule: "pinterest-token", prefixes: ["pina_", "pinr_"], body: B62, minBody: 40, maxBody: 256, mixed: "digit", shape: "%{64:A-Za-z0-9}" },
+  // Instagram's user access tokens (the Basic Display API's `IGQVJ…`, Instagram Login's
+  // `IGAA…`): long URL-safe strings.
+  { family: "instagram", rule: "instagram-token", prefixes: ["IGQVJ", "IGAA"], body: URLSAFE, minBody: 100, maxBody: 400, mixed: "digit", shape: "%{160:A-Za-z0-9_-}" },
+  // OneSignal's REST API keys (`os_v2_app_`, `os_v2_org_` and lowercase base32).
+  { family: "onesignal", rule: "onesignal-key", prefixes: ["os_v2_app_", "os_v2_org_"], body: "a-z2-7", minBody: 60, maxBody: 256, mixed: "digit", shape: "%{113:a-z2-7}" },
+  // Scaleway's access keys: `SCW` and 17 capitals and digits (the secret key is a UUID).
+  { family: "scaleway", rule: "scaleway-access-key", prefixes: ["SCW"], body: "A-Z0-9", minBody: 17, maxBody: 17, mixed: "digit", shape: "%{17:A-Z0-9}" },
+  // Cerebras' and Anyscale's API keys.
+  { family: "cerebras", rule: "cerebras-key", prefixes: ["csk-"], body: "a-z0-9", minBody: 40, maxBody: 64, mixed: "digit", shape: "%{48:a-z0-9}" },
+  { family: "anyscale", rule: "anyscale-key", prefixes: ["esecret_"], body: "a-z0-9", minBody: 24, maxBody: 64, mixed: "digit", shape: "%{30:a-z0-9}" },
+  // PASETO tokens (`v4.local.` encrypted, `v4.public.` signed; the footer after a `.`):
+  // bearer tokens as JWTs are.
+  { family: "paseto", rule: "paseto-token", prefixes: ["v1.local.", "v2.local.", "v3.local.", "v4.local.", "v1.public.", "v2.public.", "v3.public.", "v4.public."], body: "A-Za-z0-9_.-", minBody: 40, maxBody: 4096, mixed: true, shape: "%{120:A-Za-z0-9_-}" },
   // Akamai EdgeGrid client and access tokens: `akab-`, 16 characters, `-`, 16 characters.
   { family: "akamai", rule: "akamai-token", prefixes: ["akab-"], body: "a-z0-9-", minBody: 33, maxBody: 33, mixed: "digit", shape: "%{16:a-z0-9}-{16:a-z0-9}" },
   // A Cloudflare Tunnel token (`cloudflared tunnel token`): base64 of `{"a":…,"t":…,"s":…}`.
