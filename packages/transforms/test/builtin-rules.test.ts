@@ -2040,6 +2040,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     'RootPass: [REDACTED:secret-assignment]\nconst dbPass = "[REDACTED:secret-assignment]";\nadminPwd=[REDACTED:secret-assignment]\n',
   ],
   [
+    // YAML's plain scalar on the next line, indented, when it is random.
+    "secret-assignment",
+    "password:\n  Vq7pLm2xZ9wR4tW6yZ3a\nnext: 1\napi_key:\n    Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "password:\n  [REDACTED:secret-assignment]\nnext: 1\napi_key:\n    [REDACTED:secret-assignment]\n",
+  ],
+  [
     // …or glued to a word of its case, with a random value.
     "secret-assignment",
     "dbpass=Vq7pLm2xZ9wR4tW6yZ3a\n$mysqlpass = 'Vq7pLm2xZ9wR4tW6yZ3a';\nADMINPWD: Vq7pLm2xZ9wR4tW6yZ3a\n",
@@ -2731,6 +2738,8 @@ const BENIGN = [
   // camelCase names ending in `Pass` that are no password's, and values that are C++ or
   // JavaScript code: a call on a scope or an optional call, a cast, a scoped constant.
   "const renderPass = new RenderPass(scene, camera);\nisPass: true\nfirstPass = 0\nbypass=Vq7pLm2xZ9wR4tW6yZ3a",
+  '"SigningKeyCertificateChain":\n  "NIICiTCCAfICCQD6m7oRw0uXOjANBgkqhkiG9w0BAQUFADCBiDELMAkGA1UEBhMC"\nSIGNING_KEY_FINGERPRINT=5F4DCC3B5AA765D61D8327DEB882CF99AB12CD34',
+  "password:\n  changeme\ntoken:\n  value: Vq7pLm2xZ9wR4tW6yZ3a\nPassword:\n  This is prose of 2024\nsecret:\n${SECRET}",
   "compass=Vq7pLm2xZ9wR4tW6yZ3a OVERPASS=Vq7pLm2xZ9wR4tW6yZ3a\ndbpass=hunter2 OLDPWD=/home/me/src rootpw=changeme",
   "password = std::move(other);\ntoken = Token::Bearer1;\nPass *FP = static_cast<Pass *>(PassVector[N]);",
   // Rust's macros: a reference to an environment variable, a formatted string.

@@ -237,6 +237,8 @@ const NOT_SECRET_WORDS = new Set(
     "updated issued modified status state message messages msg description desc title tooltip " +
     "arg args argument arguments attr attrs attribute attributes result results class classes cls " +
     "filename filenames filepath dirname pathname namespace namespaces stream streams " +
+    // What a key's holder publishes (`SigningKeyCertificateChain`, `SIGNING_KEY_FINGERPRINT`).
+    "certificate certificates cert certs chain fingerprint thumbprint " +
     // A language model's tokens: what is computed per token (`per_token_loss`, `token_logps`).
     "loss losses logps logprobs logits probs mask masks budget embedding embeddings weights entropy"
   ).split(" "),
@@ -491,6 +493,8 @@ function isLifetime(value: readonly number[]): boolean {
     /^&'[a-z_]+$/.test(String.fromCharCode(...value))
   );
 }
+/** `itemLine` of a plain scalar on the line after the name (see `startsPlainLine`). */
+const PLAIN_LINE = 4;
 const LONGEST_NOT_SECRET_VALUE = Math.max(...[...NOT_SECRET_VALUES].map((w) => w.length));
 
 const Phase = {
@@ -773,7 +777,10 @@ class AssignmentCandidate implements Candidate {
   unicode = 0;
   /** A quoted name was followed by `,`: the quoted word after it may be a `"value"` key. */
   pairComma = false;
-  /** A YAML list's item after a line break (see `startsItemLine`): 1 its line, 2 its `-`, 3 read. */
+  /**
+   * A YAML list's item after a line break (see `startsItemLine`): 1 its line, 2 its `-`, 3
+   * read; or {@link PLAIN_LINE}, a plain scalar on that line.
+   */
   itemLine = 0;
   /** A quoted name in brackets (`["password"]`, PHP's arrays); the separator was `=>`. */
   bracketed = false;
@@ -1402,7 +1409,11 @@ class AssignmentCandidate implements Candidate {
           return this.attributes(byte);
         case Phase.ValueStart: {
           this.from = here + 1;
-          if (this.itemLine > 0 && this.itemLine < 3) return this.itemLineByte(byte);
+          if (this.itemLine > 0 && this.itemLine < 3) {
+            const verdict = this.itemLineByte(byte);
+            // A plain scalar on the indented next line: this byte starts the value.
+            if (this.itemLine !== PLAIN_LINE) return verdict;
+          }
           if (this.flagSpace && BLANK[byte] !== 1) {
             this.flagSpace = false;
             if (byte === 0x3d) {
@@ -3189,8 +3200,20 @@ class AssignmentCandidate implements Candidate {
     else if (byte === 0x20) this.itemIndent++;
     if (BLANK[byte] === 1 || byte === 0x0a) return Verdict.Hold;
     if (this.dumped === 0) return this.dumpedType(byte);
-    if (byte !== 0x2d) return this.startsMap(byte);
+    if (byte !== 0x2d) return this.plural ? this.startsMap(byte) : this.startsPlainLine();
     this.itemLine = 2;
+    return Verdict.Hold;
+  }
+
+  /**
+   * YAML's plain scalar on the next line, indented (`password:\n  Xk9…`): the value, when
+   * it is random (a nested map's `key: value`, prose, stay).
+   */
+  private startsPlainLine(): Verdict {
+    if (this.itemIndent === 0 || this.dumped >= 0) return Verdict.Reject;
+    this.itemLine = PLAIN_LINE;
+    this.random = true;
+    this.strict = true;
     return Verdict.Hold;
   }
 
