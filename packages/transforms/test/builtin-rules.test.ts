@@ -770,6 +770,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Nl++t-znvow",
     'System.setProperty("APP_TOKEN", "[REDACTED:secret-assignment]"); props.put("password", "[REDACTED:secret-assignment]");',
   ],
+  // …and more arguments after a random literal (a list of names holds none).
+  [
+    "secret-assignment",
+    'setenv("API_KEY", "Vq7pLm2xZ9wR4tW6yZ3a", 1);\nEnvironment.SetEnvironmentVariable("API_KEY", "Vq7pLm2xZ9wR4tW6yZ3a", EnvironmentVariableTarget.User);',
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    'setenv("API_KEY", "[REDACTED:secret-assignment]", 1);\nEnvironment.SetEnvironmentVariable("API_KEY", "[REDACTED:secret-assignment]", EnvironmentVariableTarget.User);',
+  ],
   // Typographic quotes around a token are no text in another script.
   [
     "secret-assignment",
@@ -2739,6 +2746,7 @@ const BENIGN = [
   // JavaScript code: a call on a scope or an optional call, a cast, a scoped constant.
   "const renderPass = new RenderPass(scene, camera);\nisPass: true\nfirstPass = 0\nbypass=Vq7pLm2xZ9wR4tW6yZ3a",
   '"SigningKeyCertificateChain":\n  "NIICiTCCAfICCQD6m7oRw0uXOjANBgkqhkiG9w0BAQUFADCBiDELMAkGA1UEBhMC"\nSIGNING_KEY_FINGERPRINT=5F4DCC3B5AA765D61D8327DEB882CF99AB12CD34',
+  'foo("password", "hunter2x", 1)\nFIELDS = ["password", "confirmation", "token_2fa_code"]',
   "password:\n  changeme\ntoken:\n  value: Vq7pLm2xZ9wR4tW6yZ3a\nPassword:\n  This is prose of 2024\nsecret:\n${SECRET}",
   "compass=Vq7pLm2xZ9wR4tW6yZ3a OVERPASS=Vq7pLm2xZ9wR4tW6yZ3a\ndbpass=hunter2 OLDPWD=/home/me/src rootpw=changeme",
   "password = std::move(other);\ntoken = Token::Bearer1;\nPass *FP = static_cast<Pass *>(PassVector[N]);",

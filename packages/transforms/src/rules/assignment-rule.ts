@@ -777,6 +777,8 @@ class AssignmentCandidate implements Candidate {
   unicode = 0;
   /** A quoted name was followed by `,`: the quoted word after it may be a `"value"` key. */
   pairComma = false;
+  /** After such a pair's value, its `,` and the blanks after it were read (1 + blanks), or 0. */
+  pairArgs = 0;
   /**
    * A YAML list's item after a line break (see `startsItemLine`): 1 its line, 2 its `-`, 3
    * read; or {@link PLAIN_LINE}, a plain scalar on that line.
@@ -1732,6 +1734,20 @@ class AssignmentCandidate implements Candidate {
           // Inside a string the value ended at its closing quote's backslash: the quote.
           if (this.escapedQuote && this.count++ === 0)
             return byte === this.quote ? Verdict.Hold : Verdict.Close;
+          // A `:` made the pair a JSON member's key and value; a `,` a list of names
+          // (`["password", "confirm", …]`), unless the value is random and an argument no
+          // string follows on the line: then it is a call's (`setenv("API_KEY", "…", 1)`).
+          if (this.pairArgs > 0) {
+            if (BLANK[byte] === 1)
+              return ++this.pairArgs > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
+            return QUOTES[byte] === 1 || SPACE[byte] === 1 || byte === 0x5c
+              ? Verdict.Reject
+              : Verdict.Close;
+          }
+          if (byte === 0x2c && digitSwitches(this.value) >= RANDOM_SWITCHES) {
+            this.pairArgs = 1;
+            return Verdict.Hold;
+          }
           return byte === 0x3a || byte === 0x2c ? Verdict.Reject : Verdict.Close;
         case Phase.CellTail:
           if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
