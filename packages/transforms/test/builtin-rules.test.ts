@@ -424,6 +424,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "tangerine",
     'The initial password is "[REDACTED:secret-assignment]". The password for account "ops" is "[REDACTED:secret-assignment]".',
   ],
+  // …or a word's `:` ending the phrase, a random value after it.
+  [
+    "secret-assignment",
+    "Password for the elastic user: Vq7p_Lm2xZ9wR4tW6y=x\n",
+    "Vq7p_Lm2xZ9wR4tW6y",
+    "Password for the elastic user: [REDACTED:secret-assignment]\n",
+  ],
   // .NET's settings: the element's other attributes, then its `value` child.
   [
     "secret-assignment",
@@ -2455,6 +2462,7 @@ const SETTINGS = [
   '<setting name="ApiKeyUrl" serializeAs="String"><value>https://x</value></setting>',
   'the password is "required"; the password is "too short"; the password for root is wrong',
   "password for the database is stored in vault; Forgot password for your account? It is easy",
+  "Password for user bob: changed successfully\nPassword for the postgres user: hunter2\nEnter password for root:\n",
   '{"datadog": {"site": "datadoghq.com0123456789"}, "twilio": {"enabled": true}, "sentry": {"region": "us1-0123456789abcdef"}}',
   'password = ""; token = \'\' # none; x = {"password": "", "y": 1}; password=""""',
   'password "required"; Password "must be 8 chars"; validates :password, presence: true',

@@ -3084,10 +3084,17 @@ class AssignmentCandidate implements Candidate {
       if (this.phrase.length < MAX_VERB) this.phrase += String.fromCharCode(byte);
       return Verdict.Hold;
     }
-    if (this.verbs ? this.phrase === "to" || this.phrase === "to:" : this.phrase === "is") {
+    // `password for the elastic user: X`: a word's `:` ends the phrase too, the value then
+    // random (`Password for bob: changed` is prose).
+    const labelled = !this.verbs && this.phrase.length > 1 && this.phrase.endsWith(":");
+    if (
+      labelled ||
+      (this.verbs ? this.phrase === "to" || this.phrase === "to:" : this.phrase === "is")
+    ) {
       this.count = 0;
       this.strict = true;
       this.prose = true;
+      this.random ||= labelled;
       this.phase = Phase.ValueStart;
     } else if (this.verbs && !VERBS.has(this.phrase)) return Verdict.Reject;
     this.phrase = "";
