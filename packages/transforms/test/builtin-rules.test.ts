@@ -2061,6 +2061,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "password:\n  [REDACTED:secret-assignment]\nnext: 1\napi_key:\n    [REDACTED:secret-assignment]\n",
   ],
   [
+    // …and unindented, as a tool prints a label and the value under it, alone on its line.
+    "secret-assignment",
+    "API key:\nVq7pLm2xZ9wR4tW6yZ3a\nYour new password:\nVq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "API key:\n[REDACTED:secret-assignment]\nYour new password:\n[REDACTED:secret-assignment]\n",
+  ],
+  [
     // …or glued to a word of its case, with a random value.
     "secret-assignment",
     "dbpass=Vq7pLm2xZ9wR4tW6yZ3a\n$mysqlpass = 'Vq7pLm2xZ9wR4tW6yZ3a';\nADMINPWD: Vq7pLm2xZ9wR4tW6yZ3a\n",
@@ -2755,6 +2762,7 @@ const BENIGN = [
   "const renderPass = new RenderPass(scene, camera);\nisPass: true\nfirstPass = 0\nbypass=Vq7pLm2xZ9wR4tW6yZ3a",
   '"SigningKeyCertificateChain":\n  "NIICiTCCAfICCQD6m7oRw0uXOjANBgkqhkiG9w0BAQUFADCBiDELMAkGA1UEBhMC"\nSIGNING_KEY_FINGERPRINT=5F4DCC3B5AA765D61D8327DEB882CF99AB12CD34',
   'foo("password", "hunter2x", 1)\nFIELDS = ["password", "confirmation", "token_2fa_code"]',
+  'Refreshing token:\n5f4dcc3b5aa765d61d8327deb882cf99 done\nToken:\n------\ntoken:\n{"a": 1}',
   "password:\n  changeme\ntoken:\n  value: Vq7pLm2xZ9wR4tW6yZ3a\nPassword:\n  This is prose of 2024\nsecret:\n${SECRET}",
   "compass=Vq7pLm2xZ9wR4tW6yZ3a OVERPASS=Vq7pLm2xZ9wR4tW6yZ3a\ndbpass=hunter2 OLDPWD=/home/me/src rootpw=changeme",
   "password = std::move(other);\ntoken = Token::Bearer1;\nPass *FP = static_cast<Pass *>(PassVector[N]);",

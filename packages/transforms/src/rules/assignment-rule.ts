@@ -1878,6 +1878,8 @@ class AssignmentCandidate implements Candidate {
    * sibling's key, a type, a word of prose…) and what comes next.
    */
   valueEnded(byte: number, here: number, ended = byte): Verdict {
+    if (this.itemLine === PLAIN_LINE && this.itemIndent === 0 && BLANK[byte] === 1)
+      return Verdict.Reject;
     const pairKey = this.pairComma && this.quote !== 0 ? pairKeyOf(this.value) : undefined;
     if (pairKey !== undefined) {
       // `"name": "API_TOKEN", "value": "…"`: the quoted word after the name was the
@@ -3230,10 +3232,11 @@ class AssignmentCandidate implements Candidate {
 
   /**
    * YAML's plain scalar on the next line, indented (`password:\n  Xk9…`): the value, when
-   * it is random (a nested map's `key: value`, prose, stay).
+   * it is random (a nested map's `key: value`, prose, stay); unindented, as a tool prints a
+   * label and the value under it (`API key:\n0fff…`), only when it fills its line.
    */
   private startsPlainLine(): Verdict {
-    if (this.itemIndent === 0 || this.dumped >= 0) return Verdict.Reject;
+    if (this.dumped >= 0) return Verdict.Reject;
     this.itemLine = PLAIN_LINE;
     this.random = true;
     this.strict = true;
