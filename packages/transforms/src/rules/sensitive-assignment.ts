@@ -82,12 +82,13 @@ export const CAMEL_SHORT_KEYWORD_RULE: MatcherRule = assignmentRule(
 
 /**
  * The short keywords ending a name glued to a word of their case, `dbpass=…`, `ADMINPWD=…`,
- * `rootpw: …`, when the value is random (letters and digits switching 4+ times: `bypass=1`,
- * `compass=north1`, `OLDPWD=/home/me` stay).
+ * when the value is random (letters and digits switching 4+ times: `bypass=1`,
+ * `compass=north1`, `OLDPWD=/home/me` stay). Not `pw`: two letters stand inside every
+ * random id (`…Hspm1yWbpwKJ…`), and the scan would stop there.
  */
 export const GLUED_SHORT_KEYWORD_RULE: MatcherRule = assignmentRule(
   "secret-assignment",
-  [["pw"], ["pwd"], ["pass"]],
+  [["pwd"], ["pass"]],
   { glued: true, vendor: true, random: true },
 );
 
