@@ -2068,6 +2068,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "API key:\n[REDACTED:secret-assignment]\nYour new password:\n[REDACTED:secret-assignment]\n",
   ],
   [
+    // LDAP's bind and root passwords, as their configuration files write them.
+    "secret-assignment",
+    "bindpw Vq7pLm2xZ9wR4tW6yZ3a\nrootpw Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "bindpw [REDACTED:secret-assignment]\nrootpw [REDACTED:secret-assignment]\n",
+  ],
+  [
     // …or glued to a word of its case, with a random value.
     "secret-assignment",
     "dbpass=Vq7pLm2xZ9wR4tW6yZ3a\n$mysqlpass = 'Vq7pLm2xZ9wR4tW6yZ3a';\nADMINPWD: Vq7pLm2xZ9wR4tW6yZ3a\n",
@@ -2762,9 +2769,10 @@ const BENIGN = [
   "const renderPass = new RenderPass(scene, camera);\nisPass: true\nfirstPass = 0\nbypass=Vq7pLm2xZ9wR4tW6yZ3a",
   '"SigningKeyCertificateChain":\n  "NIICiTCCAfICCQD6m7oRw0uXOjANBgkqhkiG9w0BAQUFADCBiDELMAkGA1UEBhMC"\nSIGNING_KEY_FINGERPRINT=5F4DCC3B5AA765D61D8327DEB882CF99AB12CD34',
   'foo("password", "hunter2x", 1)\nFIELDS = ["password", "confirmation", "token_2fa_code"]',
+  "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd\n# rootpw is set below",
   'Refreshing token:\n5f4dcc3b5aa765d61d8327deb882cf99 done\nToken:\n------\ntoken:\n{"a": 1}',
   "password:\n  changeme\ntoken:\n  value: Vq7pLm2xZ9wR4tW6yZ3a\nPassword:\n  This is prose of 2024\nsecret:\n${SECRET}",
-  "compass=Vq7pLm2xZ9wR4tW6yZ3a OVERPASS=Vq7pLm2xZ9wR4tW6yZ3a\ndbpass=hunter2 OLDPWD=/home/me/src rootpw=changeme",
+  "compass=Vq7pLm2xZ9wR4tW6yZ3a OVERPASS=Vq7pLm2xZ9wR4tW6yZ3a\ndbpass=hunter2 OLDPWD=/home/me/src",
   "password = std::move(other);\ntoken = Token::Bearer1;\nPass *FP = static_cast<Pass *>(PassVector[N]);",
   // Rust's macros: a reference to an environment variable, a formatted string.
   'let token: &str = env!("API_TOKEN");\nlet api_key = option_env!("API_KEY").unwrap_or("");\npassword = format!("{}:{}", user, pw)',

@@ -239,6 +239,8 @@ const NOT_SECRET_WORDS = new Set(
     "filename filenames filepath dirname pathname namespace namespaces stream streams " +
     // What a key's holder publishes (`SigningKeyCertificateChain`, `SIGNING_KEY_FINGERPRINT`).
     "certificate certificates cert certs chain fingerprint thumbprint " +
+    // A table of them, by its path (Postfix's `smtp_sasl_password_maps = hash:/etc/…`).
+    "map maps " +
     // A language model's tokens: what is computed per token (`per_token_loss`, `token_logps`).
     "loss losses logps logprobs logits probs mask masks budget embedding embeddings weights entropy"
   ).split(" "),

@@ -54,6 +54,10 @@ export const SENSITIVE_ASSIGNMENT_RULE: MatcherRule = assignmentRule("secret-ass
   // CLI's session key, which `bw unlock` prints to be exported (`export BW_SESSION="…"`).
   ["sshpass"],
   ["bw", "session"],
+  // LDAP's bind and root passwords (`bindpw …` in ldap.conf and nslcd.conf, `rootpw …` in
+  // slapd.conf).
+  ["bindpw"],
+  ["rootpw"],
   // curl's bearer token (`curl --oauth2-bearer …`).
   ["oauth2", "bearer"],
 ]);
