@@ -32,7 +32,7 @@
  * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`); sshpass's `-pX`;
  * `rabbitmqctl add_user NAME X` (and `change_password`, `authenticate_user`); MinIO's
  * `mc alias set NAME URL ACCESS X` (and `mc config host add`); `wandb login X`; `rclone
- * obscure X`; `vault login X` (26 characters or more, not `K=V`); `wpa_passphrase SSID X`
+ * obscure X`; `vault login X` and `vault operator unseal X` (26 characters or more, not `K=V`); `wpa_passphrase SSID X`
  * (8 or more); HTTPie's and xh's `-a user:X`, `--auth user:X`.
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
@@ -214,9 +214,10 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
   ["wandb", { verbPositional: { verbs: ["login"], index: 0 } }],
   ["rclone", { verbPositional: { verbs: ["obscure"], index: 0 } }],
   // A Vault token given to `vault login` (a method's `K=V` parameters are no token; a
-  // token's shortest form, `s.` and 24 characters, has 26), a Wi-Fi passphrase to
-  // `wpa_passphrase SSID PASSPHRASE` (WPA's passphrases have 8 to 63 characters).
-  ["vault", { verbPositional: { verbs: ["login"], index: 0, pairs: true, min: 26 } }],
+  // token's shortest form, `s.` and 24 characters, has 26) and an unseal key to `vault
+  // operator unseal` (base64 of 32 bytes), a Wi-Fi passphrase to `wpa_passphrase SSID
+  // PASSPHRASE` (WPA's passphrases have 8 to 63 characters).
+  ["vault", { verbPositional: { verbs: ["login", "unseal"], index: 0, pairs: true, min: 26 } }],
   ["wpa_passphrase", { verbPositional: { verbs: [], index: 1, min: 8 } }],
   // HTTPie and xh: `-a user:password`, `--auth user:password`.
   ...["http", "https", "xh", "xhs"].map((name) => [name, { userColon: ["-a", "--auth"] }] as const),
@@ -379,6 +380,9 @@ const SHELL_VARIABLE = /^\$(?:(?:env:)?[A-Za-z_]\w*|\{[A-Za-z_]\w*\}|\{\{[^}]*\}
 const NO_SECRET =
   /^(?:[\s\S]|[^A-Za-z0-9]*|[A-Z_]*(?:PASSWORD|PASSWD|PASSPHRASE|PASS|PWD|TOKEN|SECRET|KEY)S?[A-Z_]*|(["']?)(?:%[-+ #0]*\d*[sdvqxX]|%[A-Za-z_]\w*%)\1)$/u;
 
+/** An auth method's parameter (`username=me`); base64's padding (`…c=`) is no `=` of one. */
+const PARAMETER = /^[A-Za-z_][\w.-]*=(?!=*$)/;
+
 /** A scan before the first word of a command line. */
 export function newCommandScan(): CommandScan {
   return {
@@ -505,7 +509,7 @@ function verbPositional(
   rule: NonNullable<CommandSecrets["verbPositional"]>,
   scan: CommandScan,
 ): number {
-  if (word.startsWith("-") || (rule.pairs === true && word.includes("="))) return -1;
+  if (word.startsWith("-") || (rule.pairs === true && PARAMETER.test(word))) return -1;
   if (scan.afterVerb < 0) {
     if (rule.verbs.includes(word)) scan.afterVerb = 0;
     return -1;

@@ -1407,6 +1407,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     'ENCRYPTION_KEY=[REDACTED:secret-assignment]\nsigningKey: "[REDACTED:secret-assignment]"\nmaster_key = [REDACTED:secret-assignment]\nhmacKey: [REDACTED:secret-assignment]\n',
   ],
+  // A Vault unseal key on the command line (as `kubectl exec … --` runs it).
+  [
+    "command-flag",
+    "+ kubectl -n vault exec -ti vault-0 -- vault operator unseal Tg5kZ2xoT2J6c0Zq9wR4tYpQa7sD3fG9hJ2kL5zWx1c=\n",
+    "Tg5kZ2xoT2J6c0Zq9wR4tYpQa7sD3fG9hJ2kL5zWx1c",
+    "+ kubectl -n vault exec -ti vault-0 -- vault operator unseal [REDACTED:command-flag]\n",
+  ],
   // PowerShell's plain text made a secure string, quoted or not, spaces and all.
   [
     "command-flag",
@@ -2770,6 +2777,7 @@ const BENIGN = [
   '"SigningKeyCertificateChain":\n  "NIICiTCCAfICCQD6m7oRw0uXOjANBgkqhkiG9w0BAQUFADCBiDELMAkGA1UEBhMC"\nSIGNING_KEY_FINGERPRINT=5F4DCC3B5AA765D61D8327DEB882CF99AB12CD34',
   'foo("password", "hunter2x", 1)\nFIELDS = ["password", "confirmation", "token_2fa_code"]',
   "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd\n# rootpw is set below",
+  "run vault operator unseal three times\n$ vault operator unseal\nUnseal Key (will be hidden):",
   'Refreshing token:\n5f4dcc3b5aa765d61d8327deb882cf99 done\nToken:\n------\ntoken:\n{"a": 1}',
   "password:\n  changeme\ntoken:\n  value: Vq7pLm2xZ9wR4tW6yZ3a\nPassword:\n  This is prose of 2024\nsecret:\n${SECRET}",
   "compass=Vq7pLm2xZ9wR4tW6yZ3a OVERPASS=Vq7pLm2xZ9wR4tW6yZ3a\ndbpass=hunter2 OLDPWD=/home/me/src",

@@ -72,6 +72,11 @@ describe("redactCommandFlags", () => {
     ["vault login 0a1b2c3d-4e5f-6a7b-8c9d-0e1f2a3b4c5d", `vault login ${M}`],
     ["vault login -method=userpass username=me", "vault login -method=userpass username=me"],
     ["vault login root", "vault login root"],
+    [
+      "vault operator unseal 98m+o2ylRhVbOi+3o5ub6PbP343ocFUVORgSYeypMDjh",
+      `vault operator unseal ${M}`,
+    ],
+    ["vault operator unseal -reset", "vault operator unseal -reset"],
     ["wpa_passphrase home Hunter2xHunter", `wpa_passphrase home ${M}`],
     ["http -a bob:Hunter2x pie.dev/get", `http -a bob:${M} pie.dev/get`],
     ["https --auth=bob:Hunter2x POST x.io", `https --auth=bob:${M} POST x.io`],
