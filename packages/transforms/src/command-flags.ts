@@ -22,8 +22,9 @@
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
  * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
  * `-N X` and `-P X` (ssh-keygen); `-P X` and `--pw X` (the Mosquitto clients); `/p:X`
- * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); `-String X` (PowerShell's `ConvertTo-SecureString`); Windows' `net use [device] \\host\share
- * X` (the word after the share, `*` prompts) and `net user NAME X` (its second word);
+ * (FreeRDP); `/pass:X` (cmdkey); `/RP X` (schtasks); `-String X` (PowerShell's
+ * `ConvertTo-SecureString`); Windows' `net use [device] \\host\share X` (the word after
+ * the share, `*` prompts) and `net user NAME X` (its second word);
  * `--from-literal=KEY=X` (`kubectl create secret`); `--body X`, `-b X` (`gh secret set`);
  * `--value X` after `secret` (`az keyvault secret set`); `--secret-string X` after
  * `create-secret`, `put-secret-value` or `update-secret` (`aws secretsmanager`) and
@@ -32,8 +33,8 @@
  * Oracle's `user/X@db` (sqlplus, expdp, impdp, dgmgrl: up to the `@`); sshpass's `-pX`;
  * `rabbitmqctl add_user NAME X` (and `change_password`, `authenticate_user`); MinIO's
  * `mc alias set NAME URL ACCESS X` (and `mc config host add`); `wandb login X`; `rclone
- * obscure X`; `vault login X` and `vault operator unseal X` (26 characters or more, not `K=V`); `wpa_passphrase SSID X`
- * (8 or more); HTTPie's and xh's `-a user:X`, `--auth user:X`.
+ * obscure X`; `vault login X` and `vault operator unseal X` (26 characters or more, not
+ * `K=V`); `wpa_passphrase SSID X` (8 or more); HTTPie's and xh's `-a user:X`, `--auth user:X`.
  *
  * Limits: words are split on whitespace, so a value in quotes that holds spaces is
  * redacted only up to its first space; a secret in a flag of another name, or of a

@@ -3796,8 +3796,8 @@ export function assignmentRule(
 ): MatcherRule {
   const camelCase = options.camelCase ?? false;
   const suffix = options.suffix ?? false;
-  // The bytes that must stand before a camelCase or suffix anchor (the name's start).
   const glued = options.glued ?? false;
+  // The bytes that must stand before a camelCase, suffix or glued anchor (the name's start).
   const after = camelCase ? LOWER : suffix ? ALNUM : glued ? ALPHA : undefined;
   const mode: Mode = {
     vendor: options.vendor ?? false,
@@ -3847,7 +3847,7 @@ const NOT_LOWER = byteSet("\x00-`{-\xff");
 const NOT_ALNUM = byteSet("\x00-/:-@[-`{-\xff");
 const NOT_ALPHA = byteSet("\x00-@[-`{-\xff");
 /** Words that make `pass` an English word's end (`bypass`, `compass`, `overpass`). */
-const ENGLISH_PASS = new Set("by com encom sur tres over under im".split(" "));
+const ENGLISH_PASS = new Set("by com encom sur tres over under".split(" "));
 
 /**
  * A candidate read as after a vendor's name (the value must look like a token, and no word

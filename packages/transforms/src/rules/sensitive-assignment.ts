@@ -2,8 +2,9 @@
  * Built-in assignment rules: AWS secret access keys by their variable name, any assignment
  * whose name contains a sensitive keyword (TOKEN, SECRET, PASSWORD, PASSWD, PASSPHRASE,
  * API_KEY, PRIVATE_KEY, CREDENTIAL, ACCESS_KEY, SUBSCRIPTION_KEY, ENCRYPTION_KEY, SIGNING_KEY,
- * MASTER_KEY, HMAC_KEY, SECURE_STRING, SSHPASS, BW_SESSION, OAUTH2_BEARER, BINDPW, ROOTPW, and PW / PWD / PASS / CREDS / PSK /
- * npm's `_auth` as whole words or ending a camelCase name, in the spellings of
+ * MASTER_KEY, HMAC_KEY, SECURE_STRING, SSHPASS, BW_SESSION, OAUTH2_BEARER, BINDPW, ROOTPW,
+ * and PW / PWD / PASS / CREDS / PSK / npm's `_auth` as whole words or ending a camelCase name
+ * (PWD and PASS also glued to a word of their case, with a random value), in the spellings of
  * `keyword-spellings.ts`), assignments named after a vendor whose keys have no prefix
  * (`HEROKU_API=…`, `"datadog_key": "…"`), and names that say less, read only with a random
  * value (`ADO_PAT=…`, `SHODAN_API=…`).
