@@ -2075,6 +2075,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "API key:\n[REDACTED:secret-assignment]\nYour new password:\n[REDACTED:secret-assignment]\n",
   ],
   [
+    // An identifier ending a statement is a variable, unless it is random.
+    "secret-assignment",
+    "int x = 1; appSecret = ce3f9f0362bbe5ab01dfc8ee565e4372;\n",
+    "ce3f9f0362bbe5ab01dfc8ee565e4372",
+    "int x = 1; appSecret = [REDACTED:secret-assignment];\n",
+  ],
+  [
     // LDAP's bind and root passwords, as their configuration files write them.
     "secret-assignment",
     "bindpw Vq7pLm2xZ9wR4tW6yZ3a\nrootpw Vq7pLm2xZ9wR4tW6yZ3a\n",
@@ -2777,6 +2784,7 @@ const BENIGN = [
   '"SigningKeyCertificateChain":\n  "NIICiTCCAfICCQD6m7oRw0uXOjANBgkqhkiG9w0BAQUFADCBiDELMAkGA1UEBhMC"\nSIGNING_KEY_FINGERPRINT=5F4DCC3B5AA765D61D8327DEB882CF99AB12CD34',
   'foo("password", "hunter2x", 1)\nFIELDS = ["password", "confirmation", "token_2fa_code"]',
   "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd\n# rootpw is set below",
+  "x = 1; token = next;\npassword = newPassword2;\nself.token = tokenValue;\n",
   "run vault operator unseal three times\n$ vault operator unseal\nUnseal Key (will be hidden):",
   'Refreshing token:\n5f4dcc3b5aa765d61d8327deb882cf99 done\nToken:\n------\ntoken:\n{"a": 1}',
   "password:\n  changeme\ntoken:\n  value: Vq7pLm2xZ9wR4tW6yZ3a\nPassword:\n  This is prose of 2024\nsecret:\n${SECRET}",

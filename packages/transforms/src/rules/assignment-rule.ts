@@ -2617,7 +2617,14 @@ class AssignmentCandidate implements Candidate {
     // A property of an object named after the keyword (`token.prev = prev`), or an
     // identifier ending a statement (`token = next;`: code spaces its `=`, a shell cannot).
     if (this.tail.startsWith(".")) return true;
-    if (complete && this.spacedEquals && text.endsWith(";") && /^[A-Za-z_$][\w$]*$/.test(bare))
+    if (
+      complete &&
+      this.spacedEquals &&
+      text.endsWith(";") &&
+      /^[A-Za-z_$][\w$]*$/.test(bare) &&
+      // …unless it is random: no variable is named `ce3f9f0362bb…` (`appSecret = ce3f…;`).
+      digitSwitches(this.value) < RANDOM_SWITCHES
+    )
       return true;
     // `token = nextchar`, `self.password = password`: a spaced `=` before a word of
     // letters alone assigns a variable (a password in an INI file has a digit or a sign),
