@@ -2785,6 +2785,9 @@ const BENIGN = [
   'foo("password", "hunter2x", 1)\nFIELDS = ["password", "confirmation", "token_2fa_code"]',
   "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd\n# rootpw is set below",
   "x = 1; token = next;\npassword = newPassword2;\nself.token = tokenValue;\n",
+  // A placeholder, a format string's field, CloudFormation's reference, an empty password.
+  'password = "{ password }"\nformat_password = "prefix_{}".format(x)\n"MasterUserPassword": "!Ref MasterUserPassword"',
+  "MasterUserPassword: !Ref DBPassword\nindex-url = https://username:@pypi.example.com/simple\nmysql://root:@localhost/test",
   "run vault operator unseal three times\n$ vault operator unseal\nUnseal Key (will be hidden):",
   'Refreshing token:\n5f4dcc3b5aa765d61d8327deb882cf99 done\nToken:\n------\ntoken:\n{"a": 1}',
   "password:\n  changeme\ntoken:\n  value: Vq7pLm2xZ9wR4tW6yZ3a\nPassword:\n  This is prose of 2024\nsecret:\n${SECRET}",

@@ -267,7 +267,12 @@ const FILTER_TOKEN = /^@[A-Za-z_][\w.-]*@$/;
  * or starting with a slice, an item or a call of one (Python's `f"{token[:3]}****"`,
  * `f"{result['error']}"`, `f"{base64.b64encode(secret)}"`).
  */
-const FORMAT_FIELD = /^\{[A-Za-z0-9_.]*\}[;,)"'`]*$|^\{[A-Za-z_][\w.]*[[(]/;
+const FORMAT_FIELD = /^\{ *[A-Za-z0-9_.]* *\}[;,)"'`]*$|^\{[A-Za-z_][\w.]*[[(]/;
+/** A format string's positional field anywhere in a value (`{}`, `{0}`). */
+const POSITIONAL_FIELD = /\{\d{0,2}\}/;
+/** CloudFormation's YAML short forms of its intrinsic functions, before their argument. */
+const INTRINSIC =
+  /^!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Split|If|Base64|Cidr|GetAZs|Transform|Equals|Not|And|Or|Condition)\b/;
 /**
  * Words of letters, maybe joined by `_` or `.` (a `.` first too): a name or a member's path
  * (`.qualifier`), 20 letters a word at most.
@@ -2855,6 +2860,10 @@ class AssignmentCandidate implements Candidate {
     if (bare.includes("/") && DOMAIN_PATH.test(bare)) return true;
     // Ant's and Maven's filter tokens (`<token>@version@</token>`, `@db.password@`).
     if (text.charCodeAt(0) === 0x40 && FILTER_TOKEN.test(bare)) return true;
+    // CloudFormation's intrinsic functions (`"!Ref 'MasterUserPassword'"`, `!Sub …`).
+    if (text.charCodeAt(0) === 0x21 && INTRINSIC.test(text)) return true;
+    // A format string with a field inside (`"prefix_{}".format(…)`, `"user_{0}"`).
+    if (text.includes("{") && POSITIONAL_FIELD.test(text)) return true;
     if (text.charCodeAt(0) !== 0x7b || !FORMAT_FIELD.test(text)) return false;
     // In a connection string a random word in braces is ODBC's quoted value (`PWD={…};`).
     return !this.connectionValue() || digitSwitches(this.value) < RANDOM_SWITCHES;

@@ -83,8 +83,10 @@ class UserinfoCandidate implements Candidate {
 
   next(byte: number): Verdict {
     if (byte === AT) {
-      // A password of `*` alone is one a tool masked (pip's `https://user:****@host`).
-      if (this.colon && this.masked === 1) return Verdict.Reject;
+      // A password of `*` alone is one a tool masked (pip's `https://user:****@host`); an
+      // empty one is none (`https://username:@pypi…`).
+      if (this.colon && (this.masked === 1 || (this.masked === 0 && this.lastAt < 0)))
+        return Verdict.Reject;
       // A password may hold an `@` (`user:p@ss@host`): the userinfo ends at the
       // authority's last one, as URL parsers read it, so no piece is left after it.
       if (this.colon && (this.length > 0 || this.lastAt >= 0))
