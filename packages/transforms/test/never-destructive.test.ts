@@ -87,6 +87,11 @@ const FORMS = [
   'name = whoami(token=V)["KEEP"]',
   "first = fetch(password=V)[0].KEEP",
   'if (password == "V") KEEP();',
+  // Typed declarations, a server's directive, PowerShell's secure string, LDAP's directive.
+  'pub const API_KEY: &str = "V"; KEEP();',
+  'proxy_set_header Authorization "Basic V"; KEEP;',
+  '$pw = ConvertTo-SecureString -String "V" -AsPlainText -KEEP',
+  "bindpw V\nKEEP",
   // Separators outside ASCII.
   "token: V。KEEP",
   "password=V\u00a0KEEP",

@@ -3423,7 +3423,7 @@ const VENDOR_TAIL_VERDICTS = new Map<string, boolean>();
 const MAX_TAIL_VERDICTS = 4096;
 
 /** Keywords that name a password, whose value after a blank may hold signs. */
-const PASSWORD_WORDS = new Set(["password", "passwd", "passphrase"]);
+const PASSWORD_WORDS = new Set(["password", "passwd", "passphrase", "bindpw", "rootpw"]);
 
 /** Fewest bytes of a list's first element read as a token (`["…"]`). */
 const LIST_TOKEN = 16;
