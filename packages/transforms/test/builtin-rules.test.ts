@@ -1716,13 +1716,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     'DB_DSN=app:[REDACTED:dsn-password]@tcp(db:3306)/shop?parseTime=true\ndsn := "root:[REDACTED:dsn-password]@unix(/run/mysqld.sock)/x"\nopen("app:${DB_PASS}@tcp(db)/x"); app:@tcp(db)/x; fmt.Sprintf("%s:%s@tcp(%s)/%s")\n',
   ],
   // A Discord token bare, its id's segment opening as base64 of digits does (an old
-  // 27-character HMAC too, a made-up id, a sentence's full stop after it); base64 of digits
+  // 27-character HMAC too, made-up ids, a sentence's full stop after it); base64 of digits
   // alone, a short HMAC or a fourth segment stays.
   [
     "discord-token",
-    "bot: MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Zq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo\nNzY1NDMyMTA5ODc2NTQzMjE.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2. Next\nMTExMjEzZq8vLm2xQw9rTy6uP.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7.abc\n",
+    "bot: MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Zq8vLm2xQw9rTy6uPo3iZq8vLm2xQw9rTy6uPo\nNzY1NDMyMTA5ODc2NTQzMjE.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2. Next\nMTExMjEzZq8vLm2xQw9rTy6uP.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2\nNDEyVkQ5MTIzNDU2Nzg5MDEy.Ab_1-x.Zq8vLm2xQw9rTy6uPo3iZq8vLm2\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7.abc\n",
     "Zq8vLm2xQw9rTy6uPo3iZq8vLm2",
-    "bot: [REDACTED:discord-token]\n[REDACTED:discord-token]. Next\n[REDACTED:discord-token]\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7.abc\n",
+    "bot: [REDACTED:discord-token]\n[REDACTED:discord-token]. Next\n[REDACTED:discord-token]\n[REDACTED:discord-token]\nMTU 1500; MTIzNDU2Nzg5MDEyMzQ1Njc4 alone; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.short; MTIzNDU2Nzg5MDEyMzQ1Njc4.GxYz1a.Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7Xy7.abc\n",
   ],
   // A Vault token given to `vault login` (prose's `vault login to …` and dev mode's `root`
   // stay), WPA's passphrase, HTTPie's `-a user:password`, a login tester's `-p`.

@@ -4,8 +4,9 @@
  * dropped), then a timestamp (6 base64url characters) and an HMAC (27, or 38 in today's
  * tokens). Base64 of decimal digits has one pattern in every group of four characters
  * (`[MNO][DTjz][AEIMQUYcgk][w-z0-5]`): the anchors are the first three characters of an
- * id's, the first two groups are held to it, and the segments' lengths do the rest (the
- * id's other characters are not checked, so a made-up id still counts). The token is
+ * id's, the first group is held to it, and the segments' lengths do the rest (the id's
+ * other characters are not checked, so a made-up id, as scanners' tests write them, still
+ * counts). The token is
  * held whole (at most {@link MAX_LENGTH} bytes) and redacted when it ends with its segments
  * in range.
  *
@@ -39,10 +40,10 @@ const MAX_LENGTH = MAX_ID + 1 + MAX_STAMP + 1 + MAX_HMAC + 1;
 const ANCHORS: string[] = [];
 for (const pair of "MT Mj Mz ND NT Nj Nz OD OT".split(" "))
   for (const c of "AEIMQUYcgk") ANCHORS.push(`${pair}${c}`);
-/** Base64 of decimal digits, by place in a group of four (the first two groups are held to it). */
+/** Base64 of decimal digits, by place in a group of four (the first group is held to it). */
 const GROUP = ["MNO", "DTjz", "AEIMQUYcgk", "wxyz012345"].map(byteSet);
 /** Characters of the id's segment held to {@link GROUP}. */
-const CHECKED = 8;
+const CHECKED = 4;
 
 /** Bytes before an anchor that rule it out: a longer run's (base64 of anything), a dot. */
 const NOT_BEFORE = byteSet("A-Za-z0-9_.-");
