@@ -509,6 +509,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "braintree", rule: "braintree-access-token", prefixes: ["access_token$production$", "access_token$sandbox$"], body: "a-z0-9$", minBody: 40, maxBody: 64, mixed: "digit", shape: "%{16:a-z0-9}$" + "{32:a-f0-9}" },
   // Anaconda's channel tokens, in the URL path as conda's documentation writes them
   // (`https://conda.anaconda.org/t/<token>/<channel>`); the host stays.
+  // Make's MCP server token, in its URL's path (`https://<zone>.make.com/mcp/api/v1/u/<token>/sse`,
+  // as Make's documentation writes it); the host and the path stay.
+  { family: "make", rule: "make-mcp-token", boundary: false, prefixes: [".make.com/mcp/api/v1/u/"], body: "a-f0-9-", minBody: 36, maxBody: 36, mixed: "digit", keepPrefix: true, shape: `https://us2%${UUID}/sse` },
   { family: "anaconda", rule: "anaconda-token", prefixes: ["anaconda.org/t/", "anaconda.cloud/t/"], body: URLSAFE, minBody: 16, maxBody: 128, mixed: "digit", keepPrefix: true, shape: "https://conda.%{30:a-z0-9-}/channel" },
   // Jenkins' stored secrets (`credentials.xml`, `config.xml`, `Secret.toString()`): `{`, then
   // base64 of the version byte 1, the IV's length (16) and the data's as 4-byte integers
