@@ -255,8 +255,10 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "settlemint", rule: "settlemint-token", prefixes: ["sm_pat_", "sm_aat_", "sm_sat_"], body: B62, minBody: 16, shape: "%{16:a-zA-Z0-9}" },
   { family: "shippo", rule: "shippo-token", prefixes: ["shippo_live_", "shippo_test_"], body: HEX, minBody: 36, shape: "%{40:a-f0-9}" },
   { family: "sourcegraph", rule: "sourcegraph-token", prefixes: ["sgp_", "sgp_local_"], body: "a-fA-F0-9_", minBody: 36, shape: "sgp_{16:a-f0-9}_{40:a-f0-9}" },
-  // After `+` or `/` an `EAA…` run is base64's (a search index's, a certificate's line), not a token.
-  { family: "square", rule: "square-token", prefixes: ["sq0atp-", "sq0csp-", "EAAA"], body: URLSAFE, minBody: 22, mixed: true, notAfter: "+/", shape: "%{43:A-Za-z0-9_-}" },
+  // After `+` or `/` an `EAA…` run is base64's (a search index's, a certificate's line), not a
+  // token. Square's access tokens are URL-safe; `+` and `=` inside one, as other scanners
+  // allow, go with it rather than leave its tail on disk.
+  { family: "square", rule: "square-token", prefixes: ["sq0atp-", "sq0csp-", "EAAA"], body: "A-Za-z0-9_+=-", minBody: 22, mixed: true, innerEquals: true, notAfter: "+/", shape: "%{43:A-Za-z0-9_-}" },
   { family: "supabase", rule: "supabase-key", prefixes: ["sbp_"], body: URLSAFE, minBody: 32, shape: "%{40:a-f0-9}" },
   // Supabase's secret API keys (`sb_secret_…`; the docs give no length: a shorter body than
   // the access tokens' is read as one).

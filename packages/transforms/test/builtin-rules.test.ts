@@ -1296,6 +1296,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "sk_live_51HxYzAbCdEfGh1234567890",
     "[REDACTED:stripe-key]",
   ],
+  // A Square token with a `+` and a `=` inside goes whole (no tail left on disk).
+  [
+    "square-token",
+    "sent EAAAl9Zq8vLm2xQw9rTy6uPo3iZq8vLm+xQw9rTy6u=Po3iZq8vLm2xQw9 next\n",
+    "Po3iZq8vLm2xQw9",
+    "sent [REDACTED:square-token] next\n",
+  ],
   [
     "stripe-key",
     "rk_live_51HxYzAbCdEfGh1234567890",
