@@ -416,6 +416,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d",
     '{"datadog": {"key": "[REDACTED:vendor-credential]"}, "log": "{\\"datadog\\":\\"[REDACTED:vendor-credential]\\"}"}',
   ],
+  // A vendor's name, a blank and a quoted random token (a fixture's or a DSL's call).
+  [
+    "vendor-credential",
+    "datadog '0a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d'\nkraken \"Vq7pLm2xZ9wR4tW6yZ3aVq7pLm2xZ9wR\"\n",
+    "Vq7pLm2xZ9wR4tW6yZ3aVq7p",
+    "datadog '[REDACTED:vendor-credential]'\nkraken \"[REDACTED:vendor-credential]\"\n",
+  ],
   // Prose that gives a password after `is`: a quoted word (letters alone too), or after
   // `password for <words> is`.
   [
@@ -2791,6 +2798,7 @@ const BENIGN = [
   '"SigningKeyCertificateChain":\n  "NIICiTCCAfICCQD6m7oRw0uXOjANBgkqhkiG9w0BAQUFADCBiDELMAkGA1UEBhMC"\nSIGNING_KEY_FINGERPRINT=5F4DCC3B5AA765D61D8327DEB882CF99AB12CD34',
   'foo("password", "hunter2x", 1)\nFIELDS = ["password", "confirmation", "token_2fa_code"]',
   "smtp_sasl_password_maps = hash:/etc/postfix/sasl_passwd\n# rootpw is set below",
+  'stripe "charge"\ndatadog "agent-7.2"\nheroku "my-app-name"\nuse datadog \'dd-trace\' here',
   "x = 1; token = next;\npassword = newPassword2;\nself.token = tokenValue;\n",
   // A placeholder, a format string's field, CloudFormation's reference, an empty password.
   'password = "{ password }"\nformat_password = "prefix_{}".format(x)\n"MasterUserPassword": "!Ref MasterUserPassword"',

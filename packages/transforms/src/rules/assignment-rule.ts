@@ -3292,11 +3292,15 @@ class AssignmentCandidate implements Candidate {
 
   /**
    * A quote after the name and a blank opens the value (`password "…"`, Gradle's and
-   * Groovy's DSL, prose; `password \"…\"` inside a string), which must look like a token:
-   * true, and the value's phase entered, when this is one.
+   * Groovy's DSL, prose; `password \"…\"` inside a string), which must look like a token
+   * (and be random after a vendor's name): true, and the value's phase entered, when this is
+   * one.
    */
   private quotedAfterBlank(): boolean {
-    if (this.count === 0 || this.tail !== "" || this.mode.vendor || this.passVerb()) return false;
+    if (this.count === 0 || this.tail !== "" || this.passVerb()) return false;
+    // After a vendor's name (`mailgun '…'`, `kraken "…"`, as a test's fixture or a DSL's call
+    // without parentheses writes it) the value must also be random.
+    if (this.mode.vendor) this.random = true;
     this.strict = true;
     this.blankQuoted = true;
     this.count = 0;
