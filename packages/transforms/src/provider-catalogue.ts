@@ -154,6 +154,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // 32 bytes (keys have 48 and more; OpenSSH's security-key algorithms in `ssh -G`,
   // `sk-ecdsa-sha2-nistp256-cert-v01@openssh.com`, have fewer).
   { family: "openai", rule: "openai-api-key", prefixes: ["sk-"], body: URLSAFE, minBody: 32, notAfter: "_-", mixed: true, shape: "sk-{48:A-Za-z0-9}" },
+  // The Realtime API's ephemeral client secrets (`client_secret.value`): `ek_` and 32 hex.
+  { family: "openai", rule: "openai-api-key", prefixes: ["ek_"], body: "a-f0-9", minBody: 32, maxBody: 32, mixed: "digit", shape: "ek_{32:a-f0-9}" },
   { family: "google", rule: "google-api-key", prefixes: ["AIza"], body: URLSAFE, minBody: 30, maxBody: 35, shape: "AIza{35:A-Za-z0-9_-}" },
   // Added with the catalogue (names: the vendor's, as scanners spell them).
   { family: "google", rule: "google-oauth", prefixes: ["ya29."], body: URLSAFE, minBody: 20, shape: "ya29.{120:A-Za-z0-9_-}" },

@@ -742,6 +742,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "abcdefghij2345klmnopqrs67tuvwxyzabcdefgh234567ijklmnop",
     'ADO_PAT=[REDACTED:secret-assignment] {"pat": "[REDACTED:secret-assignment]"} SHODAN_AUTH=[REDACTED:secret-assignment]',
   ],
+  // The acronym in capitals ending a camelCase name (`githubPAT`, C#'s `AzureDevOpsPAT`).
+  [
+    "secret-assignment",
+    'GitHubPAT = "4a68c31afb82ba1a9f9c49892e0e3c82eaa7ef66"; var adoPAT = "Zq8vLm2xQw9rTy6uIo3p";',
+    "4a68c31afb82ba1a9f9c49892e0e3c82eaa7ef66",
+    'GitHubPAT = "[REDACTED:secret-assignment]"; var adoPAT = "[REDACTED:secret-assignment]";',
+  ],
   // Redis's passwords in its configuration and on its server's command line.
   [
     "secret-assignment",
@@ -1193,6 +1200,27 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "tiger9x",
     "CREATE USER scott IDENTIFIED BY [REDACTED:sql-password];",
   ],
+  // Oracle's unquoted password after a lowercase `identified by`: shaped like one, and
+  // ending the statement or followed by the statement's next clause.
+  [
+    "sql-password",
+    "create user app identified by Out4st4nd1ng; create user b identified by tiger9x default tablespace users;",
+    "Out4st4nd1ng",
+    "create user app identified by [REDACTED:sql-password]; create user b identified by [REDACTED:sql-password] default tablespace users;",
+  ],
+  // MySQL's `SET PASSWORD [FOR account] = 'literal'`, also through `PASSWORD('…')`.
+  [
+    "sql-password",
+    "SET PASSWORD FOR 'bob'@'localhost' = 'Zx9Kq2Lm8Np4'; SET PASSWORD = PASSWORD('Lm8Np4Rt7');",
+    "Zx9Kq2Lm8Np4",
+    "SET PASSWORD FOR 'bob'@'localhost' = '[REDACTED:sql-password]'; SET PASSWORD = PASSWORD('[REDACTED:sql-password]');",
+  ],
+  [
+    "sql-password",
+    "set password for app@'%' = 'Zx9Kq2Lm8Np4';",
+    "Zx9Kq2Lm8Np4",
+    "set password for app@'%' = '[REDACTED:sql-password]';",
+  ],
   // `terraform output -json`: a sensitive output's value, whatever its name or shape.
   [
     "sensitive-output",
@@ -1327,6 +1355,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "OPENAI sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12",
     "sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12",
     "OPENAI [REDACTED:openai-api-key]",
+  ],
+  // A token percent-encoded in a URL's query, its base64 `/` and `+` escaped (`%2F`, `%2B`):
+  // its length is counted decoded, as the format gives it.
+  [
+    "bitbucket-token",
+    "GET /cb?code=1&t=BBDC-Mz4kQ9pL2xV7wR3tY8uN%2Fb5%2Bc6Hj1Kd0Fg%2BSa7E%2Fr4Tz&x=2 HTTP/1.1",
+    "Mz4kQ9pL2xV7wR3tY8uN",
+    "GET /cb?code=1&t=[REDACTED:bitbucket-token]&x=2 HTTP/1.1",
+  ],
+  // The Realtime API's ephemeral client secret, as its response carries it.
+  [
+    "openai-api-key",
+    '{"client_secret": {"value": "ek_9c41f0a27be35d86e1c9a2b7f03d58e6", "expires_at": 1756310470}}',
+    "ek_9c41f0a27be35d86e1c9a2b7f03d58e6",
+    '{"client_secret": {"value": "[REDACTED:openai-api-key]", "expires_at": 1756310470}}',
   ],
   [
     "anthropic-api-key",
@@ -2492,6 +2535,12 @@ const SETTINGS = [
   "password is: string, token is 3, password is set to default",
   "the request was identified by the server",
   "Load a dynamic library identified by 'name'; password 'secret' will be sent",
+  "each row is identified by uuid4 values; each key identified by sha256 digests",
+  "peek_9c41f0a27be35d86e1c9a2b7f03d58e6 week_ek_0123456789abcdef0123456789abcdef0 ek_abcdefabcdefabcdefabcdefabcdefab",
+  'usePAT = true; myPAT: "%Y-%m"; env.PATH = "/usr/local/bin:/usr/bin"; isPATCH = "a1b2c3d4e5f6a7b8c9d0"',
+  "the user identified by bob42x in the log",
+  "Set password for the account = 'abc' in the form; SET PASSWORD FOR 'bob'@'%' = '${PW}';",
+  "SET PASSWORD FOR x; SET PASSWORD FOR 'a'@'b' (the account's); set password for bob = 'changeme' ;",
   "ALTER USER x PASSWORD '$" +
     "{PW}'; ALTER USER y PASSWORD NULL; CREATE USER z IDENTIFIED BY :pw;",
   "CREATE USER q WITH PASSWORD ''; ALTER USER w IDENTIFIED BY VALUES 'S:0A1B'",

@@ -3789,9 +3789,10 @@ export interface AssignmentRuleOptions {
   readonly random?: boolean;
   /**
    * The keyword ends a camelCase name (`dbPass`, `rootPwd`): only its capitalized spelling,
-   * after a lowercase letter, and as a whole word. @default false
+   * after a lowercase letter, and as a whole word; `"acronym"`: spelled in capitals
+   * (`githubPAT`). @default false
    */
-  readonly camelCase?: boolean;
+  readonly camelCase?: boolean | "acronym";
   /**
    * The keyword ends a name glued to a word of its own case (`dbpass`, `ADMINPWD`): lowercase
    * after a small letter, capitals after a capital, and as a whole word. @default false
@@ -3826,7 +3827,11 @@ export function assignmentRule(
     random: options.random ?? false,
   };
   const anchors = camelCase
-    ? keywords.map((words) => words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(""))
+    ? keywords.map((words) =>
+        camelCase === "acronym"
+          ? words.join("").toUpperCase()
+          : words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(""),
+      )
     : glued
       ? keywords.flatMap((words) => [words.join(""), words.join("").toUpperCase()])
       : suffix

@@ -144,6 +144,16 @@ export const PAT_ASSIGNMENT_RULE: MatcherRule = assignmentRule(
 );
 
 /**
+ * The acronym in capitals ending a camelCase name, `githubPAT = "…"`, `AzureDevOpsPAT`, when
+ * the value is a random token (`usePAT = true`, `PATH` and `isPATCH` stay).
+ */
+export const CAMEL_PAT_RULE: MatcherRule = assignmentRule("secret-assignment", [["pat"]], {
+  camelCase: "acronym",
+  vendor: true,
+  random: true,
+});
+
+/**
  * `LICENSE_KEY=`, `sessionKey:`, `"jwt-key":` (see `qualified-key.ts`): a
  * name of their own, so that a vendor's name before the key (`Algolia admin key:`) names
  * the span as a vendor's credential.

@@ -4,12 +4,15 @@
  * … PASSWORD '…'`) or after `IDENTIFIED BY` (MySQL, MariaDB, Oracle; also `IDENTIFIED WITH
  * <plugin> BY '…'`, whose `_password BY '` is an anchor). The literal's characters are
  * redacted, its quotes and the statement stay; SQL's doubled quote (`'it''s'`) is part of
- * it, and MySQL's `IDENTIFIED BY "…"` is read the same way. Oracle's unquoted `IDENTIFIED
- * BY word` (in capitals: prose says "identified by the…") is redacted to the word's end.
+ * it, and MySQL's `IDENTIFIED BY "…"` is read the same way, as is MySQL's `SET PASSWORD
+ * [FOR account] = '…'` (also `= PASSWORD('…')`, and `PASSWORD('…')` anywhere). Oracle's
+ * unquoted `IDENTIFIED BY word` is redacted to the word's end.
  * After a keyword not in capitals (prose also says "a library identified by 'name'",
  * "password 'secret' will be sent"), the literal must look like a password: 6+ bytes with
- * a letter and a digit, no blank. Placeholders (`'${PW}'`, `'%s'`, `':pw'`, `'<password>'`)
- * and an empty literal stay.
+ * a letter and a digit, no blank; so must Oracle's word, which must also end the statement
+ * (`;`, the line's end) or come before one of its clauses (`default tablespace …`): prose
+ * says "identified by the server", "identified by sha256 digests". Placeholders (`'${PW}'`,
+ * `'%s'`, `':pw'`, `'<password>'`) and an empty literal stay.
  *
  * @example
  * ```ts
@@ -25,12 +28,33 @@ import { keepShape } from "./kept-shapes.js";
 /** Most bytes of a literal (a password, not a document). */
 const MAX_LITERAL = 256;
 const QUOTE = 0x27;
+const EQUALS = 0x3d;
+/** MySQL's `PASSWORD(` function before a literal, as compared (lowercase). */
+const CALL = "password(";
+/** Most bytes of a clause's keyword, and of the blanks before it. */
+const MAX_CLAUSE = 10;
 const DOUBLE_QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** Bytes that start a placeholder, not a password (`&pw` is SQL*Plus's; `...`, `…`). */
 const PLACEHOLDER = byteSet("$%{<:?&.\x80-\xff");
 /** Bytes that end Oracle's unquoted password. */
 const WORD_END = byteSet(" \t\r\n;\"'(),\\");
+/** Bytes that end a statement after a lowercase `identified by word` (a backslash: a string's `\n`). */
+const STATEMENT_END = byteSet("\r\n;\\");
+/** Bytes of the account in `SET PASSWORD FOR account =` (`'bob'@'%'`, `app@localhost`). */
+const ACCOUNT = byteSet(" \tA-Za-z0-9_.%@'\"`-");
+/** Most bytes of `FOR account` before the `=`. */
+const MAX_ACCOUNT = 96;
+/** Clauses of `CREATE USER`/`ALTER USER` that may follow Oracle's password. */
+const USER_CLAUSES = new Set([
+  "default",
+  "temporary",
+  "quota",
+  "profile",
+  "password",
+  "account",
+  "container",
+]);
 const LETTER = 1;
 const DIGIT = 2;
 const BLANK_SEEN = 4;
@@ -54,8 +78,10 @@ const Mode = {
   Quoted: 1,
   /** Oracle's unquoted word. */
   Word: 2,
-  /** After a lowercase `identified by` (prose says "identified by the …"): a literal only. */
+  /** After a lowercase `identified by`: a literal, or a word that ends the statement. */
   BeforeQuote: 3,
+  /** After `SET PASSWORD`: the account and `=` before the literal (see `SetPasswordLead`). */
+  Account: 4,
 } as const;
 
 export const SQL_PASSWORD_RULE: MatcherRule = {
@@ -69,17 +95,25 @@ export const SQL_PASSWORD_RULE: MatcherRule = {
     "_password by '",
     "IDENTIFIED BY",
     "identified by",
+    "SET PASSWORD",
+    "set password",
+    "PASSWORD('",
+    "password('",
   ],
-  maxLength: MAX_LITERAL + 2,
+  // A literal and its quotes, or Oracle's word, a blank and a clause's keyword.
+  maxLength: MAX_LITERAL + 16,
   start(match): Candidate | undefined {
     // `_password BY '` stands inside `mysql_native_password BY '`: its own word before it.
     const inWord = match.anchor.startsWith("_");
     if (!inWord && match.before >= 0 && BEFORE[match.before] !== 1) return undefined;
-    const mode = match.anchor.endsWith("'")
+    const anchor = match.anchor;
+    const mode = anchor.endsWith("'")
       ? Mode.Quoted
-      : match.anchor === "IDENTIFIED BY"
+      : anchor === "IDENTIFIED BY"
         ? Mode.Before
-        : Mode.BeforeQuote;
+        : anchor === "identified by"
+          ? Mode.BeforeQuote
+          : Mode.Account;
     // Keywords not in capitals are also prose ("a library identified by 'name'"): their
     // literal must look like a password (6+ bytes with a letter and a digit, no blank).
     const strict = !inWord && match.anchor !== match.anchor.toUpperCase();
@@ -104,7 +138,10 @@ class SqlPasswordCandidate implements Candidate {
   escapedQuote = false;
   /** The first bytes of Oracle's word (`VALUES` is a hash's keyword, not a password). */
   word = "";
-
+  /** `SET PASSWORD`'s account and `=` before the literal (in `Mode.Account`). */
+  lead: SetPasswordLead | null = null;
+  /** After a lowercase `identified by word` and a blank: the clause that may follow. */
+  clause: ClauseWord | null = null;
   /** Letters, digits and blanks seen in the literal (for `strict`). */
   shape = 0;
 
@@ -117,10 +154,13 @@ class SqlPasswordCandidate implements Candidate {
     this.from = anchorLength;
     this.here = anchorLength - 1;
     this.mode = mode;
+    if (mode === Mode.Account) this.lead = new SetPasswordLead();
   }
 
   next(byte: number): Verdict {
     const here = ++this.here;
+    if (this.mode === Mode.Account) return this.account(byte, here);
+    if (this.clause !== null) return this.clause.next(byte, here);
     if (this.mode === Mode.Before || this.mode === Mode.BeforeQuote) {
       this.from = here + 1;
       if (byte === 0x20 || byte === 0x09) return here > 64 ? Verdict.Reject : Verdict.Hold;
@@ -136,16 +176,18 @@ class SqlPasswordCandidate implements Candidate {
         this.mode = Mode.Quoted;
         return Verdict.Hold;
       }
-      if (this.mode === Mode.BeforeQuote) return Verdict.Reject;
       this.from = here;
       this.mode = Mode.Word;
     }
     if (this.length === 0 && this.quoteAt < 0 && PLACEHOLDER[byte] === 1) return Verdict.Reject;
     if (this.escapedQuote && this.mode === Mode.Quoted) return this.escapedLiteral(byte, here);
     if (this.mode === Mode.Word) {
-      if (WORD_END[byte] === 1)
+      if (WORD_END[byte] === 1) {
+        if (this.strict) return this.wordEnd(byte, here);
         return this.length > 0 && !this.keyword ? Verdict.Close : Verdict.Reject;
+      }
       if (this.length < 6) this.word += String.fromCharCode(byte);
+      this.shape |= SHAPE[byte]!;
       return ++this.length > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
     }
     if (this.quoteAt >= 0) {
@@ -165,6 +207,28 @@ class SqlPasswordCandidate implements Candidate {
     if (byte === 0x0a || byte === 0x0d) return Verdict.Reject;
     this.shape |= SHAPE[byte]!;
     return ++this.length > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /** A byte of `SET PASSWORD`'s account and `=`: nothing is claimed before the literal. */
+  private account(byte: number, here: number): Verdict {
+    this.from = here + 1;
+    const quote = this.lead!.next(byte, here);
+    if (quote === LEAD_REJECT) return Verdict.Reject;
+    if (quote !== LEAD_HOLD) [this.quote, this.mode] = [quote, Mode.Quoted];
+    return Verdict.Hold;
+  }
+
+  /**
+   * The byte after a lowercase `identified by word`: the word is the password when shaped
+   * like one and the statement ends here, or a blank and a clause's keyword follow.
+   */
+  private wordEnd(byte: number, here: number): Verdict {
+    if (!this.credible()) return Verdict.Reject;
+    if (STATEMENT_END[byte] === 1) return Verdict.Close;
+    if (byte !== 0x20 && byte !== 0x09) return Verdict.Reject;
+    this.to = here;
+    this.clause = new ClauseWord(here);
+    return Verdict.Hold;
   }
 
   /** A byte of a literal whose quotes are escaped (`\"…\"`): a backslash and the quote end it. */
@@ -203,9 +267,57 @@ class SqlPasswordCandidate implements Candidate {
       this.to = this.quoteAt;
       return Verdict.Close;
     }
-    return this.mode === Mode.Word && this.length > 0 && !this.keyword
-      ? Verdict.Close
-      : Verdict.Reject;
+    if (this.clause !== null) return this.clause.end();
+    if (this.mode !== Mode.Word || this.keyword) return Verdict.Reject;
+    return this.credible() ? Verdict.Close : Verdict.Reject;
+  }
+}
+
+/** {@link SetPasswordLead.next}: hold the byte; no literal follows. Else the literal's quote. */
+const LEAD_HOLD = 0;
+const LEAD_REJECT = -1;
+
+/** MySQL's `SET PASSWORD [FOR account] = [PASSWORD(]` up to the literal's quote. */
+class SetPasswordLead {
+  private assigned = false;
+  /** `PASSWORD(` as read so far, lowercase. */
+  private call = "";
+
+  /** {@link LEAD_HOLD}, {@link LEAD_REJECT}, or the quote that opens the literal. */
+  next(byte: number, here: number): number {
+    if (!this.assigned) {
+      if (byte === EQUALS) this.assigned = true;
+      else if (ACCOUNT[byte] !== 1 || here > MAX_ACCOUNT) return LEAD_REJECT;
+      return LEAD_HOLD;
+    }
+    if (byte === 0x20 || byte === 0x09) return this.call === "" ? LEAD_HOLD : LEAD_REJECT;
+    if ((byte === QUOTE || byte === DOUBLE_QUOTE) && (this.call === "" || this.call === CALL))
+      return byte;
+    this.call += String.fromCharCode(byte | 0x20);
+    return CALL.startsWith(this.call) ? LEAD_HOLD : LEAD_REJECT;
+  }
+}
+
+/** The word after Oracle's password and its blank, up to the byte after it: a clause's keyword? */
+class ClauseWord {
+  private word = "";
+
+  /** `at`: the blank after the password. */
+  constructor(private readonly at: number) {}
+
+  next(byte: number, here: number): Verdict {
+    const lower = byte | 0x20;
+    if (lower >= 0x61 && lower <= 0x7a && this.word.length < MAX_CLAUSE) {
+      this.word += String.fromCharCode(lower);
+      return Verdict.Hold;
+    }
+    if (this.word === "" && (byte === 0x20 || byte === 0x09) && here - this.at < MAX_CLAUSE)
+      return Verdict.Hold;
+    return this.end();
+  }
+
+  end(): Verdict {
+    return USER_CLAUSES.has(this.word) ? Verdict.Close : Verdict.Reject;
   }
 }
 

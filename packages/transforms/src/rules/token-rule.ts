@@ -143,9 +143,8 @@ export function tokenRule(options: TokenRuleOptions): MatcherRule {
     ...(lead > 0
       ? { lookbehind: { length: lead + 1, body: options.leadBody ?? "A-Za-z0-9" } }
       : {}),
-    // The byte after the longest run is the one that decides (a `%XX` escape counts as the
-    // three bytes it takes, and one started at the run's end is read whole: two more).
-    maxLength: lead + longestPrefix + maxBody + 1 + (encoded ? 2 : 0),
+    // The byte after the longest run decides; percent-encoded, see ESCAPE_HOLD.
+    maxLength: lead + longestPrefix + maxBody + 1 + (encoded ? ESCAPE_HOLD : 0),
     start(match): Candidate | undefined {
       const before = lead > 0 ? leadBoundary(match, lead, options.leadHost === true) : match.before;
       if (
@@ -220,6 +219,12 @@ function tokenFrom(match: AnchorMatch, lead: number, keepPrefix: boolean, host: 
 const UNRESERVED = new Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~");
 
 const DOT = 0x2e;
+/**
+ * A percent-encoded token's extra hold: 16 escaped body bytes (base64's `+` and `/` in a
+ * query, `%2B`: three bytes for one) and an escape started at the run's end, read whole. A
+ * token with more is held past its `maxLength` and fails closed, still redacted.
+ */
+const ESCAPE_HOLD = 2 * 16 + 2;
 const SKIP_TABLES = [0, 1, 2, 3].map(() => new WeakMap<Uint8Array, Uint8Array>());
 /**
  * The bytes the fast path runs over: `body` without `.` (the token may end before one), in
@@ -302,7 +307,7 @@ const PLACEHOLDER_MIN = 8;
  * that holds `%` (`escapes`, `formText`'s: one of text makes the run no token).
  */
 class TokenCandidate implements Candidate {
-  /** Body bytes seen, as written (an escape `%XX` counts 3). */
+  /** Body bytes seen, decoded (an escape `%XX` counts 1: a token's length is its own). */
   count = 0;
   sawMixed: boolean;
   /** Offset (from the anchor's start) of the byte `next` reads. */
@@ -410,10 +415,7 @@ class TokenCandidate implements Candidate {
     }
     this.escape = -1;
     const decoded = this.high * 16 + digit;
-    if (digit >= 0 && this.body[decoded] === 1) {
-      this.count += 2; // the `%` and the first digit: the body counts bytes as written
-      return this.bodyByte(decoded);
-    }
+    if (digit >= 0 && this.body[decoded] === 1) return this.bodyByte(decoded);
     if (!this.credential) return Verdict.Reject;
     this.to = this.escapeAt;
     return Verdict.Close;
