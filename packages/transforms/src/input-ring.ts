@@ -67,6 +67,25 @@ export class InputRing implements HeldText {
     return k >= 0 && k < this.chunk.length ? this.chunk[k]! : -1;
   }
 
+  /** `[start, end)` as one array: a view of the chunk when it holds them all, else a copy. */
+  view(start: number, end: number): Uint8Array {
+    const base = this.chunkBase;
+    if (start >= base) return this.chunk.subarray(start - base, end - base);
+    const bytes = new Uint8Array(Math.max(0, end - start));
+    for (let p = start; p < end; p++) bytes[p - start] = this.byteAt(p);
+    return bytes;
+  }
+
+  /** The first offset from `p` before `end` whose byte is not in `set` (1 per member), or `end`. */
+  runEnd(p: number, end: number, set: Uint8Array): number {
+    let q = p;
+    const base = this.chunkBase;
+    for (; q < end && q < base; q++) if (set[this.byteAt(q)] !== 1) return q;
+    const chunk = this.chunk;
+    while (q < end && set[chunk[q - base]!] === 1) q++;
+    return q;
+  }
+
   latin1(start: number, end: number): string {
     const text = Buffer.allocUnsafe(Math.max(0, end - start));
     for (let p = start; p < end; p++) text[p - start] = this.byteAt(p);

@@ -164,6 +164,16 @@ export class OutputCursor {
     this.at = end;
   }
 
+  /** The open span's first byte (the last one opened, once closed). */
+  get spanStart(): number {
+    return this.openStart;
+  }
+
+  /** The open span's rule (the last one opened, once closed). */
+  get spanRule(): number {
+    return this.openRule;
+  }
+
   closeOpen(): void {
     this.open = false;
     this.counters.redactedBytes += this.at - this.openStart;

@@ -45,7 +45,7 @@
  */
 import { type Batch, SpoolError, type Stage } from "@spool/core/runtime";
 import { type Automaton, FLAG_ANCHOR, FLAG_OUTPUT, FLAG_WS_END } from "./aho-corasick.js";
-import type { RunFinder } from "./alphabet-runs.js";
+import { findRun, type RunFinder } from "./alphabet-runs.js";
 import { Base64Runs } from "./base64-runs.js";
 import { type ByteScan, byteScanOf, nextChunkSerial } from "./byte-scan.js";
 import { CandidateSet } from "./candidate-set.js";
@@ -60,6 +60,7 @@ import { FailClosedDrop } from "./fail-closed.js";
 import { HexRuns } from "./hex-runs.js";
 import { InputRing, LOOKBEHIND } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
+import { PIECE, type PieceFinder, type Repeat, RepeatedSecrets } from "./repeated-secrets.js";
 import { SpanQueue } from "./span-queue.js";
 import type { StartFilter } from "./start-filter.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
@@ -116,7 +117,18 @@ export interface RedactorStageOptions {
    * `base64-runs.ts`); a hit redacts the whole run. @default true
    */
   readonly decodeBase64?: boolean;
+  /**
+   * Redact a secret a rule redacted again where the stream repeats it later on its own
+   * (see `repeated-secrets.ts`; not with a window under 1 KiB, which could not hold a run
+   * back). @default true
+   */
+  readonly repeats?: boolean;
 }
+
+/** The smallest window that repeats are looked for with (see `RedactorStageOptions.repeats`). */
+const REPEATS_WINDOW = 1024;
+/** Bytes below which the search for a repeat's run stays in JavaScript. */
+const SHORT_SEARCH = 1024;
 
 /**
  * A redactor as a stage: it holds at most `window` bytes, and counts its redactions and
@@ -304,6 +316,17 @@ class Redactor implements RedactorStage {
   private readonly base64: Base64Runs | null;
   /** Hex runs, decoded and walked for known values (`null`: no known value needs it). */
   private readonly hex: HexRuns | null;
+  /** Secrets redacted so far, looked for again in what is handed on (`null`: not looked for). */
+  private readonly repeats: RepeatedSecrets | null;
+  private readonly repeat: Repeat = { start: 0, end: 0, rule: 0 };
+  /**
+   * The last search for a repeat, while `repeats.version` and `pos` are what they were
+   * (`searched`, `searchedAt`): `repeat` was found (`searchFound`), or none before `searchedTo`.
+   */
+  private searched = -1;
+  private searchedAt = -1;
+  private searchedTo = -1;
+  private searchFound = false;
   /** Bytes rules may claim before their anchors, held back behind a partial match. */
   private readonly lead: CompiledRedaction["lead"];
   private readonly scan: typeof scanBoth;
@@ -382,6 +405,10 @@ class Redactor implements RedactorStage {
             (start, end, rule) => this.redacted(start, end, rule),
           );
     this.hex = compiled.hexView ? new HexRuns(this.input, window, exact, this.addSpanOf) : null;
+    this.repeats =
+      (options.repeats ?? true) && window >= REPEATS_WINDOW
+        ? new RepeatedSecrets(compiled.ruleNames)
+        : null;
   }
 
   get held(): number {
@@ -673,10 +700,13 @@ class Redactor implements RedactorStage {
       if (output.open) {
         // Invariant 2: an undecided match starting at or before the cursor may still extend it.
         if (!final && frontier <= output.at) return;
-        output.closeOpen();
+        this.closeOpen();
       }
-      if (spans.size > 0 && (final || spans.firstStart < frontier)) {
-        // Invariant 2: a span starting before the frontier cannot grow backwards any more.
+      // Invariant 2: a span starting before the frontier cannot grow backwards any more.
+      const queued = spans.size > 0 && (final || spans.firstStart < frontier);
+      const limit = final ? this.pos : frontier;
+      if (this.openRepeat(queued ? spans.firstStart : limit, limit, final)) continue;
+      if (queued) {
         const { firstStart: start, firstEnd: end, firstRule: rule } = spans;
         spans.removeFirst();
         output.rawTo(start);
@@ -684,10 +714,77 @@ class Redactor implements RedactorStage {
         output.at = spans.absorbInto(output.at);
         continue;
       }
-      output.rawTo(final ? this.pos : frontier);
+      output.rawTo(limit);
       return;
     }
   }
+
+  /** Close the open span, and learn the secret it redacted (see `repeated-secrets.ts`). */
+  private closeOpen(): void {
+    const output = this.output;
+    output.closeOpen();
+    this.repeats?.learn(this.input, output.spanStart, output.at, output.spanRule);
+  }
+
+  /**
+   * A secret redacted before, repeated in the bytes before `to` that are about to go out
+   * as they are: its span is opened (touching spans absorbed) and true returned. The
+   * search runs to `limit` (the flush's end) and is kept for the spans before it.
+   */
+  private openRepeat(to: number, limit: number, final: boolean): boolean {
+    const { repeats, output, repeat } = this;
+    if (repeats === null || repeats.size === 0 || to <= output.at) return false;
+    const stale =
+      this.searched !== repeats.version ||
+      this.searchedAt !== this.pos ||
+      (this.searchFound ? repeat.start < output.at : this.searchedTo < to);
+    if (stale) {
+      this.searchFound = repeats.find(
+        this.input,
+        output.at,
+        limit,
+        this.pos,
+        final,
+        this.nextPiece,
+        repeat,
+      );
+      this.searched = repeats.version;
+      this.searchedAt = this.pos;
+      this.searchedTo = limit;
+    }
+    if (!this.searchFound || repeat.start >= to) return false;
+    this.searched = -1; // used: the next search starts after it
+    output.rawTo(repeat.start);
+    output.openSpan(repeat.start, repeat.end, repeat.rule);
+    output.at = this.spans.absorbInto(output.at);
+    return true;
+  }
+
+  /** `RepeatedSecrets.find`'s search: the skip search over the chunk, a plain one before it. */
+  private readonly nextPiece: PieceFinder = (from, to, min) => {
+    const { input } = this;
+    const base = input.chunkBase;
+    let at = from;
+    if (at < base) {
+      // Held bytes before the chunk, and a run of them read on into it.
+      let run = 0;
+      for (const end = Math.min(to, base); at < end; at++) {
+        if (PIECE[input.byteAt(at)] !== 1) run = 0;
+        else if (++run === min) return at - min + 1;
+      }
+      for (; run > 0 && at < to; at++) {
+        if (PIECE[input.byteAt(at)] !== 1) run = 0;
+        else if (++run === min) return at - min + 1;
+      }
+      if (at >= to) return -1;
+    }
+    // A short stretch (between two redactions) is searched without the WebAssembly call.
+    const found =
+      to - at < SHORT_SEARCH
+        ? findRun(input.chunk, at - base, to - base, PIECE, min)
+        : this.byteScan.findRun(input.chunk, this.serial, at - base, to - base, PIECE, min);
+    return found >= 0 ? found + base : -1;
+  };
 
   /** At the deadline: settle, then enforce the window exactly at this byte (invariant 3). */
   private enforceWindow(): void {
@@ -715,7 +812,7 @@ class Redactor implements RedactorStage {
   /** The bytes after the cursor reached the window undecided: omit them, drop to whitespace. */
   private failClosed(): void {
     const output = this.output;
-    if (output.open) output.closeOpen();
+    if (output.open) this.closeOpen();
     this.phase = Phase.FailingClosed;
     this.drop.begin(output.at, this.pos - output.at);
     output.at = this.pos;
@@ -784,7 +881,13 @@ class Redactor implements RedactorStage {
     if (this.lead !== null) f = this.leadStart(f);
     if (this.base64 !== null) f = this.base64.frontier(f);
     if (this.hex !== null) f = this.hex.frontier(f);
-    return this.candidates.frontier(f);
+    f = this.candidates.frontier(f);
+    // A run that may be a repeat, its end not read yet, stays whole (once anything may
+    // have taught one: a span is or was open).
+    const repeats = this.repeats;
+    if (repeats === null || (repeats.size === 0 && this.spans.size === 0 && !this.output.open))
+      return f;
+    return repeats.holdFrom(this.input, f, this.pos, this.output.at);
   }
 }
 

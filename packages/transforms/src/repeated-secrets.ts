@@ -1,0 +1,201 @@
+/**
+ * Secrets a rule redacted, redacted again where the stream repeats them later without the
+ * context that named them: `export API_TOKEN=…` and then `Using …` in a script's output, a
+ * value printed twice on a line (`'…' | '…'`), a token echoed in a URL's path.
+ *
+ * What is learned: a redacted span that is one run of `A-Za-z0-9_-` ({@link PIECE}), 20 to
+ * 128 bytes long, random as a token is (letters and digits switching 4+ times: a name or
+ * a placeholder a rule redacted is not learned), the last {@link MAX_VALUES} of them. What is redacted: a later
+ * run of those bytes that is one of them whole (a run is maximal: `xV` or `V1` is not `V`;
+ * after a string's escape, `\nV`, the escape's letter is not part of it), marked with the
+ * rule that redacted it first.
+ *
+ * Determinism: the redactor looks for repeats as it hands bytes on, in input order, so
+ * every span before a run is closed (and learned) when the run is read, however the input
+ * was chunked; a run whose end is not read yet is held back ({@link RepeatedSecrets.holdFrom}).
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText("API_KEY=Zq8vLm2xQw9rTy6uIo3pAs\nUsing Zq8vLm2xQw9rTy6uIo3pAs");
+ * // "API_KEY=[REDACTED:secret-assignment]\nUsing [REDACTED:secret-assignment]"
+ * ```
+ */
+import type { InputRing } from "./input-ring.js";
+import { PROVIDER_FORMATS } from "./provider-catalogue.js";
+import { byteSet } from "./rules/byte-classes.js";
+
+/** The bytes of a learned piece, and of the runs compared with them (base64url's). */
+export const PIECE = byteSet("A-Za-z0-9_-");
+/** Shortest piece learned: shorter runs of a token's bytes are words and ids. */
+export const MIN_PIECE = 20;
+/** Longest piece learned (and the most bytes held back at a stretch's end for one). */
+export const MAX_PIECE = 128;
+/**
+ * Rules that find every copy of their secret themselves, by its own prefix (the catalogue's
+ * tokens but those read after a key or before their prefix, a JWT): what they redact is not
+ * learned.
+ */
+const SELF_EVIDENT = new Set([
+  ...PROVIDER_FORMATS.filter((f) => f.keepPrefix !== true && f.lead === undefined).map(
+    (f) => f.rule,
+  ),
+  "jwt",
+]);
+/** Most pieces remembered; the oldest is forgotten first. */
+const MAX_VALUES = 64;
+const BACKSLASH = 0x5c;
+/** The letters of a string's escapes that stand before a run (`\n`, `\t`, `\r`, `\b`, `\f`). */
+const ESCAPE_LETTER = byteSet("ntrbf");
+/** Switches between a letter and a digit a learned piece has at least. */
+const MIN_SWITCHES = 4;
+/** Per byte: 1 a digit, 2 a letter (see {@link MIN_SWITCHES}). */
+const SHAPE = (() => {
+  const table = new Uint8Array(256);
+  for (let b = 0x30; b <= 0x39; b++) table[b] = 1;
+  for (let b = 0x41; b <= 0x5a; b++) table[b] = 2;
+  for (let b = 0x61; b <= 0x7a; b++) table[b] = 2;
+  return table;
+})();
+
+/** A repeat found by {@link RepeatedSecrets.find}: `[start, end)` and the rule that taught it. */
+export interface Repeat {
+  start: number;
+  end: number;
+  rule: number;
+}
+
+/**
+ * Searches `[from, to)` (input offsets) for the first run of at least `min` {@link PIECE}
+ * bytes; its first byte, or -1. The redactor's is a skip search over its chunk.
+ */
+export type PieceFinder = (from: number, to: number, min: number) => number;
+
+export class RepeatedSecrets {
+  /** Each learned piece (latin1) and the rule that redacted it first. */
+  private readonly rules = new Map<string, number>();
+  /** Pieces of each length: a run of another length is no piece, without a string made. */
+  private readonly lengths = new Uint8Array(MAX_PIECE + 1);
+  /** Bumped as a piece is learned: a search for repeats before it is out of date. */
+  version = 0;
+  /** The shortest piece's length (what the search for runs skips by). */
+  private shortest = MAX_PIECE;
+  /** Per rule index: 1 when what it redacts is learned (see {@link SELF_EVIDENT}). */
+  private readonly learns: Uint8Array;
+
+  constructor(ruleNames: readonly string[]) {
+    this.learns = Uint8Array.from(ruleNames, (name) => (SELF_EVIDENT.has(name) ? 0 : 1));
+  }
+
+  get size(): number {
+    return this.rules.size;
+  }
+
+  /**
+   * Learn `[start, end)` of `input`, a span `rule` redacted, when it holds one run of
+   * {@link PIECE} bytes (padding or a sign at its edges aside) of a token's length and
+   * randomness. A span of several (a JWT's or a Discord token's parts, `user:password`) is not
+   * learned: a part may be no secret (a JWT's usual header, a Discord user's id).
+   */
+  learn(input: InputRing, start: number, end: number, rule: number): void {
+    if (end - start < MIN_PIECE || this.learns[rule] !== 1) return;
+    const bytes = input.view(start, end);
+    const n = bytes.length;
+    let s = 0;
+    while (s < n && PIECE[bytes[s]!] !== 1) s++;
+    let p = s;
+    let switches = 0;
+    let last = 0;
+    for (; p < n && PIECE[bytes[p]!] === 1; p++) {
+      const kind = SHAPE[bytes[p]!]!;
+      if (kind !== 0 && last !== 0 && kind !== last) switches++;
+      if (kind !== 0) last = kind;
+    }
+    // Random, as a token is: letters and digits switching 4+ times (`V1SecretVolumeSource`,
+    // a name, is none).
+    if (p - s < MIN_PIECE || p - s > MAX_PIECE || switches < MIN_SWITCHES) return;
+    for (let q = p; q < n; q++) if (PIECE[bytes[q]!] === 1) return;
+    this.add(latin1(bytes, s, p), rule);
+  }
+
+  private add(piece: string, rule: number): void {
+    if (this.rules.has(piece)) return;
+    if (this.rules.size >= MAX_VALUES) {
+      const oldest = this.rules.keys().next().value!;
+      this.rules.delete(oldest);
+      this.lengths[oldest.length]!--;
+    }
+    this.rules.set(piece, rule);
+    this.lengths[piece.length]!++;
+    this.version++;
+    this.shortest = this.lengths.findIndex((count, length) => length >= MIN_PIECE && count > 0);
+  }
+
+  /**
+   * The first repeat in `input` that starts in `[from, to)` and is read to its end (before
+   * `known`, the first byte not read yet, or at it when `final`), into `found`; false when
+   * there is none. A run that began before `from` is no repeat (its head is out).
+   */
+  find(
+    input: InputRing,
+    from: number,
+    to: number,
+    known: number,
+    final: boolean,
+    next: PieceFinder,
+    found: Repeat,
+  ): boolean {
+    let at = from;
+    while (at < to) {
+      // A run that starts before `to` may end past it.
+      const start = next(at, Math.min(known, to + this.shortest - 1), this.shortest);
+      if (start < 0 || start >= to) return false;
+      const end = input.runEnd(start + this.shortest, known, PIECE);
+      at = end;
+      if (end === known && !final) return false; // its end is not read yet (held back)
+      if (start > 0 && PIECE[input.byteAt(start - 1)] === 1) continue; // began before `from`
+      // After a string's escape (`\nV`), the escape's letter is no part of the value.
+      const escaped =
+        start > 0 &&
+        input.byteAt(start - 1) === BACKSLASH &&
+        ESCAPE_LETTER[input.byteAt(start)] === 1 &&
+        !(start > 1 && input.byteAt(start - 2) === BACKSLASH);
+      const rule = this.ruleOf(input, escaped ? start + 1 : start, end);
+      if (rule < 0) continue;
+      found.start = escaped ? start + 1 : start;
+      found.end = end;
+      found.rule = rule;
+      return true;
+    }
+    return false;
+  }
+
+  /** The rule that taught `[start, end)` of `input` as a piece, or -1. */
+  private ruleOf(input: InputRing, start: number, end: number): number {
+    const length = end - start;
+    if (length < MIN_PIECE || length > MAX_PIECE || this.lengths[length] === 0) return -1;
+    return this.rules.get(latin1(input.view(start, end), 0, length)) ?? -1;
+  }
+
+  /**
+   * Where to hold bytes back from so that no run that may be a repeat is cut: the start of
+   * the run of {@link PIECE} bytes that reaches `pos` (its end not read yet) when it starts
+   * before `frontier`, at or after `floor` (what is out already), and is short enough to be
+   * one (with an escape's letter); `frontier` otherwise.
+   */
+  holdFrom(input: InputRing, frontier: number, pos: number, floor: number): number {
+    let s = pos;
+    const lowest = Math.max(floor, pos - MAX_PIECE - 1);
+    while (s > lowest && PIECE[input.byteAt(s - 1)] === 1) s--;
+    if (s === pos || s >= frontier) return frontier;
+    // Longer than any piece, or begun before what is out: it can be none.
+    if (s === lowest && s > floor && PIECE[input.byteAt(s - 1)] === 1) return frontier;
+    if (s === floor && s > 0 && PIECE[input.byteAt(s - 1)] === 1) return frontier;
+    return s;
+  }
+}
+
+/** `bytes[from .. to)` as a latin1 string. */
+function latin1(bytes: Uint8Array, from: number, to: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString("latin1");
+}

@@ -1,0 +1,83 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { compileRedaction } from "../src/compile-redaction.js";
+import { createRedactor, type RedactorStageOptions } from "../src/redactor.js";
+import { byteAtATime, splitAt } from "../src/testing.js";
+
+const compiled = compileRedaction();
+const TOKEN = "Zq8vLm2xQw9rTy6uIo3pAs";
+const MARK = "[REDACTED:secret-assignment]";
+
+function redact(chunks: Uint8Array[], options: RedactorStageOptions = {}): string {
+  const redactor = createRedactor(compiled, options);
+  const out = chunks.flatMap((chunk) => redactor.push([chunk]));
+  return Buffer.concat([...out, ...redactor.end()]).toString("latin1");
+}
+
+const text = (s: string) => [Buffer.from(s, "latin1")];
+
+describe("a secret repeated later in the stream", () => {
+  it("is redacted wherever a run of its bytes is it whole, after the rule redacted it", () => {
+    const input = `API_KEY=${TOKEN}\nUsing ${TOKEN}; GET /v1/${TOKEN}/items '${TOKEN}' | '${TOKEN}'\n`;
+    expect(redact(text(input))).toBe(
+      `API_KEY=${MARK}\nUsing ${MARK}; GET /v1/${MARK}/items '${MARK}' | '${MARK}'\n`,
+    );
+  });
+
+  it("keeps an earlier copy, a longer run holding it, and a value too short or not random", () => {
+    const input =
+      `${TOKEN} first\nAPI_KEY=${TOKEN}\nx${TOKEN} ${TOKEN}9 ${TOKEN}_a\n` +
+      "password=hunter2x\nhunter2x\nAPI_KEY=Zq8vLm2xQw9rTy\nZq8vLm2xQw9rTy\n" +
+      'password = "real-secret-6-levels"\nreal-secret-6-levels\n';
+    expect(redact(text(input))).toBe(
+      `${TOKEN} first\nAPI_KEY=${MARK}\nx${TOKEN} ${TOKEN}9 ${TOKEN}_a\n` +
+        `password=${MARK}\nhunter2x\nAPI_KEY=${MARK}\nZq8vLm2xQw9rTy\n` +
+        `password = "${MARK}"\nreal-secret-6-levels\n`,
+    );
+  });
+
+  it("is read after a string's escape, inside JSON as a tool result carries it", () => {
+    const input = JSON.stringify({ log: `API_KEY=${TOKEN}\n${TOKEN}\tok` });
+    expect(redact(text(input))).toBe(JSON.stringify({ log: `API_KEY=${MARK}\n${MARK}\tok` }));
+  });
+
+  it("is marked with the rule that redacted it first", () => {
+    const ghp = "ghp_Ab12Cd34Ef56Gh78Ij90Kl12Mn34Op56Qr78";
+    expect(redact(text(`export GITHUB_TOKEN=${ghp}\necho ${ghp}\n`))).toBe(
+      "export GITHUB_TOKEN=[REDACTED:github-token]\necho [REDACTED:github-token]\n",
+    );
+  });
+
+  it("is not looked for with `repeats: false`", () => {
+    expect(redact(text(`API_KEY=${TOKEN}\nUsing ${TOKEN}\n`), { repeats: false })).toBe(
+      `API_KEY=${MARK}\nUsing ${TOKEN}\n`,
+    );
+  });
+
+  // What stands around the repeat: no backslash, nothing a rule reads (`xyz` spells no keyword).
+  const around = fc.string({
+    unit: fc.constantFrom(..."0123456789 .,;:/|()'\"\nxyz_-"),
+    maxLength: 12,
+  });
+  const PIECE = /[A-Za-z0-9_-]/;
+
+  it("is redacted exactly when its run is bounded, however the input is chunked", () => {
+    fc.assert(
+      fc.property(
+        around,
+        around,
+        fc.array(fc.nat({ max: 200 }), { maxLength: 6 }),
+        (before, after, cuts) => {
+          const input = Buffer.from(`API_KEY=${TOKEN}\n${before}${TOKEN}${after}\n`, "latin1");
+          const whole = redact([input]);
+          expect(redact(splitAt(input, cuts))).toBe(whole);
+          expect(redact(byteAtATime(input))).toBe(whole);
+          const bounded =
+            (before === "" || !PIECE.test(before.at(-1)!)) &&
+            (after === "" || !PIECE.test(after[0]!));
+          expect(whole.includes(TOKEN)).toBe(!bounded);
+        },
+      ),
+    );
+  });
+});
