@@ -129,6 +129,8 @@ export interface RedactorStageOptions {
 const REPEATS_WINDOW = 1024;
 /** Bytes below which the search for a repeat's run stays in JavaScript. */
 const SHORT_SEARCH = 1024;
+/** Bytes a search for repeats reads past the stretch it is asked about (see `openRepeat`). */
+const REPEAT_LOOKAHEAD = 512;
 
 /**
  * A redactor as a stage: it holds at most `window` bytes, and counts its redactions and
@@ -729,7 +731,7 @@ class Redactor implements RedactorStage {
   /**
    * A secret redacted before, repeated in the bytes before `to` that are about to go out
    * as they are: its span is opened (touching spans absorbed) and true returned. The
-   * search runs to `limit` (the flush's end) and is kept for the spans before it.
+   * search runs on towards `limit` (the flush's end) and is kept for the spans up to there.
    */
   private openRepeat(to: number, limit: number, final: boolean): boolean {
     const { repeats, output, repeat } = this;
@@ -739,18 +741,14 @@ class Redactor implements RedactorStage {
       this.searchedAt !== this.pos ||
       (this.searchFound ? repeat.start < output.at : this.searchedTo < to);
     if (stale) {
-      this.searchFound = repeats.find(
-        this.input,
-        output.at,
-        limit,
-        this.pos,
-        final,
-        this.nextPiece,
-        repeat,
-      );
+      // Ahead of `to` by a bounded stretch: a value learned anew (each from a span of its
+      // own) searches again from the cursor, so a search to `limit` would be quadratic.
+      const end = Math.min(limit, to + REPEAT_LOOKAHEAD);
+      const { input, pos, nextPiece } = this;
+      this.searchFound = repeats.find(input, output.at, end, pos, final, nextPiece, repeat);
       this.searched = repeats.version;
-      this.searchedAt = this.pos;
-      this.searchedTo = limit;
+      this.searchedAt = pos;
+      this.searchedTo = end;
     }
     if (!this.searchFound || repeat.start >= to) return false;
     this.searched = -1; // used: the next search starts after it

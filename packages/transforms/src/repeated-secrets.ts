@@ -78,6 +78,8 @@ export class RepeatedSecrets {
   private readonly lengths = new Uint8Array(MAX_PIECE + 1);
   /** Bumped as a piece is learned: a search for repeats before it is out of date. */
   version = 0;
+  /** Pieces per {@link keyOf}: a run whose key has none is no piece, without a string made. */
+  private readonly keys = new Uint8Array(1 << KEY_BITS);
   /** The shortest piece's length (what the search for runs skips by). */
   private shortest = MAX_PIECE;
   /** Per rule index: 1 when what it redacts is learned (see {@link SELF_EVIDENT}). */
@@ -124,9 +126,11 @@ export class RepeatedSecrets {
       const oldest = this.rules.keys().next().value!;
       this.rules.delete(oldest);
       this.lengths[oldest.length]!--;
+      this.keys[keyOf(Buffer.from(oldest, "latin1"))]!--;
     }
     this.rules.set(piece, rule);
     this.lengths[piece.length]!++;
+    this.keys[keyOf(Buffer.from(piece, "latin1"))]!++;
     this.version++;
     this.shortest = this.lengths.findIndex((count, length) => length >= MIN_PIECE && count > 0);
   }
@@ -174,7 +178,9 @@ export class RepeatedSecrets {
   private ruleOf(input: InputRing, start: number, end: number): number {
     const length = end - start;
     if (length < MIN_PIECE || length > MAX_PIECE || this.lengths[length] === 0) return -1;
-    return this.rules.get(latin1(input.view(start, end), 0, length)) ?? -1;
+    const bytes = input.view(start, end);
+    if (this.keys[keyOf(bytes)] === 0) return -1;
+    return this.rules.get(latin1(bytes, 0, length)) ?? -1;
   }
 
   /**
@@ -198,4 +204,15 @@ export class RepeatedSecrets {
 /** `bytes[from .. to)` as a latin1 string. */
 function latin1(bytes: Uint8Array, from: number, to: number): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset + from, to - from).toString("latin1");
+}
+
+/** Bits of {@link keyOf}. */
+const KEY_BITS = 16;
+
+/** A hash of a piece's length and its first and last four bytes (at least 8 bytes). */
+function keyOf(bytes: Uint8Array): number {
+  const n = bytes.length;
+  const head = bytes[0]! | (bytes[1]! << 8) | (bytes[2]! << 16) | (bytes[3]! << 24);
+  const tail = bytes[n - 4]! | (bytes[n - 3]! << 8) | (bytes[n - 2]! << 16) | (bytes[n - 1]! << 24);
+  return Math.imul(head ^ Math.imul(tail, 0x9e3779b1) ^ n, 0x85ebca6b) >>> (32 - KEY_BITS);
 }

@@ -80,4 +80,43 @@ describe("a secret repeated later in the stream", () => {
       ),
     );
   });
+
+  // Values of a token's shape, each named once by a rule (`API_KEY_<i>=`), and copies of them
+  // before and after that, among filler no rule reads.
+  const VALUES = ["Zq8vLm2xQw9rTy6uIo3pAs", "Hm4kQ8wZ2pL6tR9yX3cB7v", "Nx5tW7qL3mZ9pR2kV8dF1g"];
+  const item = fc.oneof(
+    fc.nat({ max: 2 }).map((i) => ({ named: i })),
+    fc.nat({ max: 2 }).map((i) => ({ copy: i })),
+    fc.constantFrom("x ", "\n", " | ", "1234 ", "''", "\t", "yy-z ").map((filler) => ({ filler })),
+  );
+
+  it("redacts every copy after a rule named it and none before, in any chunking", () => {
+    fc.assert(
+      fc.property(
+        fc.array(item, { maxLength: 24 }),
+        fc.array(fc.nat({ max: 400 }), { maxLength: 8 }),
+        (items, cuts) => {
+          const named = new Set<number>();
+          let input = "";
+          let expected = "";
+          for (const it of items) {
+            if ("named" in it) {
+              input += `\nAPI_KEY_${it.named}=${VALUES[it.named]}\n`;
+              expected += `\nAPI_KEY_${it.named}=${MARK}\n`;
+              named.add(it.named);
+            } else if ("copy" in it) {
+              input += ` ${VALUES[it.copy]} `;
+              expected += ` ${named.has(it.copy) ? MARK : VALUES[it.copy]} `;
+            } else {
+              input += it.filler;
+              expected += it.filler;
+            }
+          }
+          const bytes = Buffer.from(input, "latin1");
+          expect(redact([bytes])).toBe(expected);
+          expect(redact(splitAt(bytes, cuts))).toBe(expected);
+        },
+      ),
+    );
+  });
 });
