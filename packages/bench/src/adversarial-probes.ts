@@ -70,6 +70,11 @@ export const NAMED: readonly (readonly [string, string])[] = [
     `${Buffer.from("hello world, this is some text").toString("base64")} `,
   ],
   ["maximal run of one byte", "a"],
+  // A value a rule redacts, then its copy on its own: the copy is found as a repeat.
+  [
+    "a named value and its copy (repeats)",
+    "API_KEY=Zq8vLm2xQw9rTy6uIo3pAs Zq8vLm2xQw9rTy6uIo3pAs\n",
+  ],
 ];
 
 /** A user rule of each kind, and a self-overlapping known value. */
