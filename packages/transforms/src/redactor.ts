@@ -323,7 +323,8 @@ class Redactor implements RedactorStage {
   private readonly repeat: Repeat = { start: 0, end: 0, rule: 0 };
   /**
    * The last search for a repeat, while `repeats.version` and `pos` are what they were
-   * (`searched`, `searchedAt`): `repeat` was found (`searchFound`), or none before `searchedTo`.
+   * (`searched`, `searchedAt`): `repeat` was found (`searchFound`), or none before `searchedTo`
+   * (the input's end searches anew: a run held back there is read to its end).
    */
   private searched = -1;
   private searchedAt = -1;
@@ -737,6 +738,7 @@ class Redactor implements RedactorStage {
     const { repeats, output, repeat } = this;
     if (repeats === null || repeats.size === 0 || to <= output.at) return false;
     const stale =
+      final ||
       this.searched !== repeats.version ||
       this.searchedAt !== this.pos ||
       (this.searchFound ? repeat.start < output.at : this.searchedTo < to);
