@@ -124,6 +124,11 @@ export class Base64Runs implements RunView {
      * than the third argument would change nothing.
      */
     private readonly redacted: (start: number, end: number, rule: number) => boolean,
+    /**
+     * Told of every run of {@link MIN_RUN}+ characters as it ends, `[start, end)` (one past
+     * `cap` is not told), for the search for repeated secrets (`repeated-secrets.ts`).
+     */
+    private readonly ended: ((start: number, end: number) => void) | null = null,
   ) {
     this.cap = Math.max(MIN_RUN, Math.min(MAX_RUN, window >> 1));
   }
@@ -165,6 +170,7 @@ export class Base64Runs implements RunView {
   /** End of input at `pos`: decide the run still held. */
   endOfInput(pos: number): void {
     if (this.mode === Mode.Holding && pos - this.runStart >= MIN_RUN) {
+      this.ended?.(this.runStart, pos);
       // Padding cannot follow: the input ends here.
       const rule = this.decide(this.runStart, pos - this.runStart, -1);
       if (rule >= 0) this.addSpan(this.runStart, pos, rule);
@@ -193,6 +199,7 @@ export class Base64Runs implements RunView {
         // The run ended at chunk[i]: decide it on all of its bytes.
         const length = base + i - this.runStart;
         this.mode = Mode.Idle;
+        if (length >= MIN_RUN) this.ended?.(this.runStart, base + i);
         const rule = length >= MIN_RUN ? this.decide(this.runStart, length, chunk[i]!) : -1;
         if (rule >= 0) {
           this.addSpan(this.runStart, base + i, rule);

@@ -45,7 +45,7 @@
  */
 import { type Batch, SpoolError, type Stage } from "@spool/core/runtime";
 import { type Automaton, FLAG_ANCHOR, FLAG_OUTPUT, FLAG_WS_END } from "./aho-corasick.js";
-import { findRun, type RunFinder } from "./alphabet-runs.js";
+import type { RunFinder } from "./alphabet-runs.js";
 import { Base64Runs } from "./base64-runs.js";
 import { type ByteScan, byteScanOf, nextChunkSerial } from "./byte-scan.js";
 import { CandidateSet } from "./candidate-set.js";
@@ -60,7 +60,7 @@ import { FailClosedDrop } from "./fail-closed.js";
 import { HexRuns } from "./hex-runs.js";
 import { InputRing, LOOKBEHIND } from "./input-ring.js";
 import { OutputCursor, type TraceSegment } from "./output-cursor.js";
-import { PIECE, type PieceFinder, type Repeat, RepeatedSecrets } from "./repeated-secrets.js";
+import { type Repeat, RepeatedSecrets } from "./repeated-secrets.js";
 import { SpanQueue } from "./span-queue.js";
 import type { StartFilter } from "./start-filter.js";
 import { WhitespaceRuns } from "./whitespace-runs.js";
@@ -119,18 +119,14 @@ export interface RedactorStageOptions {
   readonly decodeBase64?: boolean;
   /**
    * Redact a secret a rule redacted again where the stream repeats it later on its own
-   * (see `repeated-secrets.ts`; not with a window under 1 KiB, which could not hold a run
-   * back). @default true
+   * (see `repeated-secrets.ts`; not without the base64 view, whose runs it reads, nor with
+   * a window under 1 KiB, which could not hold a run back). @default true
    */
   readonly repeats?: boolean;
 }
 
 /** The smallest window that repeats are looked for with (see `RedactorStageOptions.repeats`). */
 const REPEATS_WINDOW = 1024;
-/** Bytes below which the search for a repeat's run stays in JavaScript. */
-const SHORT_SEARCH = 1024;
-/** Bytes a search for repeats reads past the stretch it is asked about (see `openRepeat`). */
-const REPEAT_LOOKAHEAD = 512;
 
 /**
  * A redactor as a stage: it holds at most `window` bytes, and counts its redactions and
@@ -321,15 +317,6 @@ class Redactor implements RedactorStage {
   /** Secrets redacted so far, looked for again in what is handed on (`null`: not looked for). */
   private readonly repeats: RepeatedSecrets | null;
   private readonly repeat: Repeat = { start: 0, end: 0, rule: 0 };
-  /**
-   * The last search for a repeat, while `repeats.version` and `pos` are what they were
-   * (`searched`, `searchedAt`): `repeat` was found (`searchFound`), or none before `searchedTo`
-   * (the input's end searches anew: a run held back there is read to its end).
-   */
-  private searched = -1;
-  private searchedAt = -1;
-  private searchedTo = -1;
-  private searchFound = false;
   /** Bytes rules may claim before their anchors, held back behind a partial match. */
   private readonly lead: CompiledRedaction["lead"];
   private readonly scan: typeof scanBoth;
@@ -395,23 +382,25 @@ class Redactor implements RedactorStage {
     this.byteScan = byteScanOf(this.filter, options.wasmScan ?? true);
     this.exactShallow = shallowStates(exact);
     this.foldedShallow = shallowStates(folded);
-    this.base64 =
-      options.decodeBase64 === false
-        ? null
-        : new Base64Runs(
-            this.input,
-            window,
-            compiled.base64Rule,
-            compiled.secretKeyRule,
-            this.addSpanOf,
-            (decoded) => findsSecret(compiled, decoded),
-            (start, end, rule) => this.redacted(start, end, rule),
-          );
-    this.hex = compiled.hexView ? new HexRuns(this.input, window, exact, this.addSpanOf) : null;
-    this.repeats =
-      (options.repeats ?? true) && window >= REPEATS_WINDOW
+    const decodes = options.decodeBase64 !== false;
+    const repeats =
+      (options.repeats ?? true) && decodes && window >= REPEATS_WINDOW
         ? new RepeatedSecrets(compiled.ruleNames)
         : null;
+    this.repeats = repeats;
+    this.base64 = decodes
+      ? new Base64Runs(
+          this.input,
+          window,
+          compiled.base64Rule,
+          compiled.secretKeyRule,
+          this.addSpanOf,
+          (decoded) => findsSecret(compiled, decoded),
+          (start, end, rule) => this.redacted(start, end, rule),
+          repeats === null ? null : (start, end) => repeats.noteRun(start, end),
+        )
+      : null;
+    this.hex = compiled.hexView ? new HexRuns(this.input, window, exact, this.addSpanOf) : null;
   }
 
   get held(): number {
@@ -492,6 +481,7 @@ class Redactor implements RedactorStage {
       // Keep what is held, and the bytes before it that anchors read (a word boundary
       // through an escape, where a name starts).
       this.input.retain(Math.max(base, heldFrom - LOOKBEHIND), this.pos);
+      this.repeats?.dropRuns(this.output.at);
     }
     this.output.endChunk();
     this.input.finish(this.pos);
@@ -708,7 +698,7 @@ class Redactor implements RedactorStage {
       // Invariant 2: a span starting before the frontier cannot grow backwards any more.
       const queued = spans.size > 0 && (final || spans.firstStart < frontier);
       const limit = final ? this.pos : frontier;
-      if (this.openRepeat(queued ? spans.firstStart : limit, limit, final)) continue;
+      if (this.openRepeat(queued ? spans.firstStart : limit)) continue;
       if (queued) {
         const { firstStart: start, firstEnd: end, firstRule: rule } = spans;
         spans.removeFirst();
@@ -731,60 +721,17 @@ class Redactor implements RedactorStage {
 
   /**
    * A secret redacted before, repeated in the bytes before `to` that are about to go out
-   * as they are: its span is opened (touching spans absorbed) and true returned. The
-   * search runs on towards `limit` (the flush's end) and is kept for the spans up to there.
+   * as they are: its span is opened (touching spans absorbed) and true returned.
    */
-  private openRepeat(to: number, limit: number, final: boolean): boolean {
+  private openRepeat(to: number): boolean {
     const { repeats, output, repeat } = this;
     if (repeats === null || repeats.size === 0 || to <= output.at) return false;
-    const stale =
-      final ||
-      this.searched !== repeats.version ||
-      this.searchedAt !== this.pos ||
-      (this.searchFound ? repeat.start < output.at : this.searchedTo < to);
-    if (stale) {
-      // Ahead of `to` by a bounded stretch: a value learned anew (each from a span of its
-      // own) searches again from the cursor, so a search to `limit` would be quadratic.
-      const end = Math.min(limit, to + REPEAT_LOOKAHEAD);
-      const { input, pos, nextPiece } = this;
-      this.searchFound = repeats.find(input, output.at, end, pos, final, nextPiece, repeat);
-      this.searched = repeats.version;
-      this.searchedAt = pos;
-      this.searchedTo = end;
-    }
-    if (!this.searchFound || repeat.start >= to) return false;
-    this.searched = -1; // used: the next search starts after it
+    if (!repeats.find(this.input, output.at, to, repeat)) return false;
     output.rawTo(repeat.start);
     output.openSpan(repeat.start, repeat.end, repeat.rule);
     output.at = this.spans.absorbInto(output.at);
     return true;
   }
-
-  /** `RepeatedSecrets.find`'s search: the skip search over the chunk, a plain one before it. */
-  private readonly nextPiece: PieceFinder = (from, to, min) => {
-    const { input } = this;
-    const base = input.chunkBase;
-    let at = from;
-    if (at < base) {
-      // Held bytes before the chunk, and a run of them read on into it.
-      let run = 0;
-      for (const end = Math.min(to, base); at < end; at++) {
-        if (PIECE[input.byteAt(at)] !== 1) run = 0;
-        else if (++run === min) return at - min + 1;
-      }
-      for (; run > 0 && at < to; at++) {
-        if (PIECE[input.byteAt(at)] !== 1) run = 0;
-        else if (++run === min) return at - min + 1;
-      }
-      if (at >= to) return -1;
-    }
-    // A short stretch (between two redactions) is searched without the WebAssembly call.
-    const found =
-      to - at < SHORT_SEARCH
-        ? findRun(input.chunk, at - base, to - base, PIECE, min)
-        : this.byteScan.findRun(input.chunk, this.serial, at - base, to - base, PIECE, min);
-    return found >= 0 ? found + base : -1;
-  };
 
   /** At the deadline: settle, then enforce the window exactly at this byte (invariant 3). */
   private enforceWindow(): void {

@@ -3,7 +3,7 @@
  * context that named them: `export API_TOKEN=…` and then `Using …` in a script's output, a
  * value printed twice on a line (`'…' | '…'`), a token echoed in a URL's path.
  *
- * What is learned: a redacted span that is one run of `A-Za-z0-9_-` ({@link PIECE}), 20 to
+ * What is learned: a redacted span that is one run of `A-Za-z0-9_-` ({@link PIECE}), 32 to
  * 128 bytes long, random as a token is (letters and digits switching 4+ times: a name or
  * a placeholder a rule redacted is not learned), the last {@link MAX_VALUES} of them. What is redacted: a later
  * run of those bytes that is one of them whole (a run is maximal: `xV` or `V1` is not `V`;
@@ -13,6 +13,9 @@
  * Determinism: the redactor looks for repeats as it hands bytes on, in input order, so
  * every span before a run is closed (and learned) when the run is read, however the input
  * was chunked; a run whose end is not read yet is held back ({@link RepeatedSecrets.holdFrom}).
+ * The runs looked at are those the base64 view finds anyway (32+ characters of its
+ * alphabet), so the search costs little more than a look at each: no base64 view
+ * (`decodeBase64: false`), no repeats.
  *
  * @example
  * ```ts
@@ -21,14 +24,19 @@
  * // "API_KEY=[REDACTED:secret-assignment]\nUsing [REDACTED:secret-assignment]"
  * ```
  */
+import { MIN_RUN } from "./base64-runs.js";
 import type { InputRing } from "./input-ring.js";
 import { PROVIDER_FORMATS } from "./provider-catalogue.js";
 import { byteSet } from "./rules/byte-classes.js";
 
 /** The bytes of a learned piece, and of the runs compared with them (base64url's). */
 export const PIECE = byteSet("A-Za-z0-9_-");
-/** Shortest piece learned: shorter runs of a token's bytes are words and ids. */
-export const MIN_PIECE = 20;
+/**
+ * Shortest piece learned: shorter runs of a token's bytes are words and ids. The base64
+ * view's shortest run, which it tells of as it ends: a run of pieces' bytes this long lies
+ * in one (see {@link RepeatedSecrets.noteRun}).
+ */
+export const MIN_PIECE = MIN_RUN;
 /** Longest piece learned (and the most bytes held back at a stretch's end for one). */
 export const MAX_PIECE = 128;
 /**
@@ -65,22 +73,21 @@ export interface Repeat {
   rule: number;
 }
 
-/**
- * Searches `[from, to)` (input offsets) for the first run of at least `min` {@link PIECE}
- * bytes; its first byte, or -1. The redactor's is a skip search over its chunk.
- */
-export type PieceFinder = (from: number, to: number, min: number) => number;
-
 export class RepeatedSecrets {
   /** Each learned piece (latin1) and the rule that redacted it first. */
   private readonly rules = new Map<string, number>();
   /** Pieces of each length: a run of another length is no piece, without a string made. */
   private readonly lengths = new Uint8Array(MAX_PIECE + 1);
-  /** Bumped as a piece is learned: a search for repeats before it is out of date. */
-  version = 0;
+  /**
+   * The base64 view's runs not handed on yet, `[start, end)` pairs in input order from
+   * `head`: a repeat is a run of {@link PIECE} bytes inside one of them (the view's alphabet
+   * holds them; `+` and `/` split one into several).
+   */
+  private readonly runs: number[] = [];
+  private head = 0;
   /** Pieces per {@link keyOf}: a run whose key has none is no piece, without a string made. */
   private readonly keys = new Uint8Array(1 << KEY_BITS);
-  /** The shortest piece's length (what the search for runs skips by). */
+  /** The shortest piece's length: a shorter run is none. */
   private shortest = MAX_PIECE;
   /** Per rule index: 1 when what it redacts is learned (see {@link SELF_EVIDENT}). */
   private readonly learns: Uint8Array;
@@ -131,45 +138,58 @@ export class RepeatedSecrets {
     this.rules.set(piece, rule);
     this.lengths[piece.length]!++;
     this.keys[keyOf(Buffer.from(piece, "latin1"))]!++;
-    this.version++;
     this.shortest = this.lengths.findIndex((count, length) => length >= MIN_PIECE && count > 0);
   }
 
+  /** A run of the base64 view's alphabet ended: `[start, end)`, after every one noted so far. */
+  noteRun(start: number, end: number): void {
+    this.runs.push(start, end);
+  }
+
+  /** Forget the runs that end at or before `at` (handed on). */
+  dropRuns(at: number): void {
+    const runs = this.runs;
+    while (this.head < runs.length && runs[this.head + 1]! <= at) this.head += 2;
+    if (this.head === runs.length) {
+      runs.length = 0;
+      this.head = 0;
+    } else if (this.head > 1024) {
+      runs.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
   /**
-   * The first repeat in `input` that starts in `[from, to)` and is read to its end (before
-   * `known`, the first byte not read yet, or at it when `final`), into `found`; false when
-   * there is none. A run that began before `from` is no repeat (its head is out).
+   * The first repeat in `input` that starts in `[from, to)`, a run of {@link PIECE} bytes
+   * inside a noted run, into `found`; false when there is none. One that began before
+   * `from` is no repeat (its head is out).
    */
-  find(
-    input: InputRing,
-    from: number,
-    to: number,
-    known: number,
-    final: boolean,
-    next: PieceFinder,
-    found: Repeat,
-  ): boolean {
-    let at = from;
-    while (at < to) {
-      // A run that starts before `to` may end past it.
-      const start = next(at, Math.min(known, to + this.shortest - 1), this.shortest);
-      if (start < 0 || start >= to) return false;
-      const end = input.runEnd(start + this.shortest, known, PIECE);
-      at = end;
-      if (end === known && !final) return false; // its end is not read yet (held back)
-      if (start > 0 && PIECE[input.byteAt(start - 1)] === 1) continue; // began before `from`
-      // After a string's escape (`\nV`), the escape's letter is no part of the value.
-      const escaped =
-        start > 0 &&
-        input.byteAt(start - 1) === BACKSLASH &&
-        ESCAPE_LETTER[input.byteAt(start)] === 1 &&
-        !(start > 1 && input.byteAt(start - 2) === BACKSLASH);
-      const rule = this.ruleOf(input, escaped ? start + 1 : start, end);
-      if (rule < 0) continue;
-      found.start = escaped ? start + 1 : start;
-      found.end = end;
-      found.rule = rule;
-      return true;
+  find(input: InputRing, from: number, to: number, found: Repeat): boolean {
+    this.dropRuns(from);
+    const runs = this.runs;
+    for (let k = this.head; k < runs.length; k += 2) {
+      const runEnd = runs[k + 1]!;
+      let p = runs[k]!;
+      if (p >= to) return false;
+      while (p < runEnd) {
+        while (p < runEnd && PIECE[input.byteAt(p)] !== 1) p++;
+        const start = p;
+        p = input.runEnd(p, runEnd, PIECE);
+        if (start >= to) return false;
+        if (start < from || p - start < this.shortest) continue;
+        // After a string's escape (`\nV`), the escape's letter is no part of the value.
+        const escaped =
+          start > 0 &&
+          input.byteAt(start - 1) === BACKSLASH &&
+          ESCAPE_LETTER[input.byteAt(start)] === 1 &&
+          !(start > 1 && input.byteAt(start - 2) === BACKSLASH);
+        const rule = this.ruleOf(input, escaped ? start + 1 : start, p);
+        if (rule < 0) continue;
+        found.start = escaped ? start + 1 : start;
+        found.end = p;
+        found.rule = rule;
+        return true;
+      }
     }
     return false;
   }

@@ -5,7 +5,7 @@ import { createRedactor, type RedactorStageOptions } from "../src/redactor.js";
 import { byteAtATime, splitAt } from "../src/testing.js";
 
 const compiled = compileRedaction();
-const TOKEN = "Zq8vLm2xQw9rTy6uIo3pAs";
+const TOKEN = "Zq8vLm2xQw9rTy6uIo3pAs7Hk2Nw5Rt8Qe4Jd6Fg1Lp3";
 const MARK = "[REDACTED:secret-assignment]";
 
 function redact(chunks: Uint8Array[], options: RedactorStageOptions = {}): string {
@@ -83,7 +83,11 @@ describe("a secret repeated later in the stream", () => {
 
   // Values of a token's shape, each named once by a rule (`API_KEY_<i>=`), and copies of them
   // before and after that, among filler no rule reads.
-  const VALUES = ["Zq8vLm2xQw9rTy6uIo3pAs", "Hm4kQ8wZ2pL6tR9yX3cB7v", "Nx5tW7qL3mZ9pR2kV8dF1g"];
+  const VALUES = [
+    "Zq8vLm2xQw9rTy6uIo3pAs7Hk2Nw5Rt8Qe",
+    "Hm4kQ8wZ2pL6tR9yX3cB7vJ5sD1fG3hK9l",
+    "Nx5tW7qL3mZ9pR2kV8dF1gB4nC6xZ0aS2q",
+  ];
   const item = fc.oneof(
     fc.nat({ max: 2 }).map((i) => ({ named: i })),
     fc.nat({ max: 2 }).map((i) => ({ copy: i })),
