@@ -828,13 +828,8 @@ class Redactor implements RedactorStage {
     if (this.lead !== null) f = this.leadStart(f);
     if (this.base64 !== null) f = this.base64.frontier(f);
     if (this.hex !== null) f = this.hex.frontier(f);
-    f = this.candidates.frontier(f);
-    // A run that may be a repeat, its end not read yet, stays whole (once anything may
-    // have taught one: a span is or was open).
-    const repeats = this.repeats;
-    if (repeats === null || (repeats.size === 0 && this.spans.size === 0 && !this.output.open))
-      return f;
-    return repeats.holdFrom(this.input, f, this.pos, this.output.at);
+    // A run that may be a repeat, its end not read yet, is the base64 view's held run.
+    return this.candidates.frontier(f);
   }
 }
 

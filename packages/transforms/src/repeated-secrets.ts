@@ -12,7 +12,8 @@
  *
  * Determinism: the redactor looks for repeats as it hands bytes on, in input order, so
  * every span before a run is closed (and learned) when the run is read, however the input
- * was chunked; a run whose end is not read yet is held back ({@link RepeatedSecrets.holdFrom}).
+ * was chunked; a run whose end is not read yet is held back by the base64 view, which holds
+ * every run of its alphabet until the run ends.
  * The runs looked at are those the base64 view finds anyway (32+ characters of its
  * alphabet), so the search costs little more than a look at each: no base64 view
  * (`decodeBase64: false`), no repeats.
@@ -37,7 +38,7 @@ export const PIECE = byteSet("A-Za-z0-9_-");
  * in one (see {@link RepeatedSecrets.noteRun}).
  */
 export const MIN_PIECE = MIN_RUN;
-/** Longest piece learned (and the most bytes held back at a stretch's end for one). */
+/** Longest piece learned. */
 export const MAX_PIECE = 128;
 /**
  * Rules that find every copy of their secret themselves, by its own prefix (the catalogue's
@@ -201,23 +202,6 @@ export class RepeatedSecrets {
     const bytes = input.view(start, end);
     if (this.keys[keyOf(bytes)] === 0) return -1;
     return this.rules.get(latin1(bytes, 0, length)) ?? -1;
-  }
-
-  /**
-   * Where to hold bytes back from so that no run that may be a repeat is cut: the start of
-   * the run of {@link PIECE} bytes that reaches `pos` (its end not read yet) when it starts
-   * before `frontier`, at or after `floor` (what is out already), and is short enough to be
-   * one (with an escape's letter); `frontier` otherwise.
-   */
-  holdFrom(input: InputRing, frontier: number, pos: number, floor: number): number {
-    let s = pos;
-    const lowest = Math.max(floor, pos - MAX_PIECE - 1);
-    while (s > lowest && PIECE[input.byteAt(s - 1)] === 1) s--;
-    if (s === pos || s >= frontier) return frontier;
-    // Longer than any piece, or begun before what is out: it can be none.
-    if (s === lowest && s > floor && PIECE[input.byteAt(s - 1)] === 1) return frontier;
-    if (s === floor && s > 0 && PIECE[input.byteAt(s - 1)] === 1) return frontier;
-    return s;
   }
 }
 
