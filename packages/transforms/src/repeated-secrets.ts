@@ -77,6 +77,10 @@ export interface Repeat {
 export class RepeatedSecrets {
   /** Each learned piece (latin1) and the rule that redacted it first. */
   private readonly rules = new Map<string, number>();
+  /** The learned pieces and their {@link keyOf}s in the order learned, a ring from `oldest`. */
+  private readonly order: string[] = [];
+  private readonly orderKeys = new Uint16Array(MAX_VALUES);
+  private oldest = 0;
   /** Pieces of each length: a run of another length is no piece, without a string made. */
   private readonly lengths = new Uint8Array(MAX_PIECE + 1);
   /**
@@ -87,9 +91,9 @@ export class RepeatedSecrets {
   private readonly runs: number[] = [];
   private head = 0;
   /** Pieces per {@link keyOf}: a run whose key has none is no piece, without a string made. */
-  private readonly keys = new Uint8Array(1 << KEY_BITS);
-  /** The shortest piece's length: a shorter run is none. */
-  private shortest = MAX_PIECE;
+  private readonly keys = new Uint8Array(KEYS);
+  /** The shortest piece's length: a shorter run is none (more than {@link MAX_PIECE}: none learned). */
+  private shortest = MAX_PIECE + 1;
   /** Per rule index: 1 when what it redacts is learned (see {@link SELF_EVIDENT}). */
   private readonly learns: Uint8Array;
 
@@ -125,21 +129,32 @@ export class RepeatedSecrets {
     // a name, is none).
     if (p - s < MIN_PIECE || p - s > MAX_PIECE || switches < MIN_SWITCHES) return;
     for (let q = p; q < n; q++) if (PIECE[bytes[q]!] === 1) return;
-    this.add(latin1(bytes, s, p), rule);
+    this.add(latin1(bytes, s, p), keyOf(bytes.subarray(s, p)), rule);
   }
 
-  private add(piece: string, rule: number): void {
+  private add(piece: string, key: number, rule: number): void {
     if (this.rules.has(piece)) return;
-    if (this.rules.size >= MAX_VALUES) {
-      const oldest = this.rules.keys().next().value!;
-      this.rules.delete(oldest);
-      this.lengths[oldest.length]!--;
-      this.keys[keyOf(Buffer.from(oldest, "latin1"))]!--;
+    let slot = this.order.length;
+    if (slot === MAX_VALUES) {
+      slot = this.oldest;
+      this.oldest = (slot + 1) % MAX_VALUES;
+      this.forget(this.order[slot]!, this.orderKeys[slot]!);
     }
+    this.order[slot] = piece;
+    this.orderKeys[slot] = key;
     this.rules.set(piece, rule);
     this.lengths[piece.length]!++;
-    this.keys[keyOf(Buffer.from(piece, "latin1"))]!++;
-    this.shortest = this.lengths.findIndex((count, length) => length >= MIN_PIECE && count > 0);
+    this.keys[key]!++;
+    if (piece.length < this.shortest) this.shortest = piece.length;
+  }
+
+  private forget(piece: string, key: number): void {
+    this.rules.delete(piece);
+    this.keys[key]!--;
+    if (--this.lengths[piece.length]! > 0 || piece.length !== this.shortest) return;
+    let length = this.shortest;
+    while (length <= MAX_PIECE && this.lengths[length] === 0) length++;
+    this.shortest = length;
   }
 
   /** A run of the base64 view's alphabet ended: `[start, end)`, after every one noted so far. */
@@ -212,6 +227,8 @@ function latin1(bytes: Uint8Array, from: number, to: number): string {
 
 /** Bits of {@link keyOf}. */
 const KEY_BITS = 16;
+/** How many keys {@link keyOf} gives. */
+const KEYS = 1 << KEY_BITS;
 
 /** A hash of a piece's length and its first and last four bytes (at least 8 bytes). */
 function keyOf(bytes: Uint8Array): number {

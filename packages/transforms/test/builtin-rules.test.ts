@@ -388,6 +388,15 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     'password = r"[REDACTED:secret-assignment]"; var apiToken = @"[REDACTED:secret-assignment]"; PASSWORD=[REDACTED:secret-assignment]',
   ],
+  // SQL's national and escape strings (`N'…'`, `E'…'`), C's wide string (`L"…"`) and the
+  // shell's ANSI-C quoting (`$'…'`): the prefix and both quotes stay; `$"…"` is C#'s
+  // interpolation, a template, and `Nope` no prefix.
+  [
+    "secret-assignment",
+    "WITH PASSWORD = N'Gq9Lz2Xpq7', CHECK_POLICY = OFF; wchar_t *password = L\"Gq9Lz2Xpq7\"; export PASSWORD=$'Gq9Lz2Xpq7' token = E'Gq9Lz2Xpq7'",
+    "Gq9Lz2Xpq7",
+    "WITH PASSWORD = N'[REDACTED:secret-assignment]', CHECK_POLICY = OFF; wchar_t *password = L\"[REDACTED:secret-assignment]\"; export PASSWORD=$'[REDACTED:secret-assignment]' token = E'[REDACTED:secret-assignment]'",
+  ],
   // Gradle's DSL (a quoted value after a blank) and Ruby's `set :name, "…"`: token-like values.
   [
     "secret-assignment",
@@ -2362,6 +2371,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // C#'s interpolated string after a keyword is a template; `$HOME` and `$'$PW'` name variables.
+  'var password = $"{prefix}Gq9Lz2Xpq7";\nPASSWORD=$HOME\nexport PASSWORD=$\'$PW\'\n',
   // A plural's YAML map whose first member is no token (settings, a name, a path).
   "secrets:\n  name: my-app-secrets-v2\ntokens:\n  access_ttl: 3600\ncredentials:\n  path: /etc/creds/app-2024-05-01.json\n",
   // An AWS CLI text row's other fields: a date, a word, a name; the label not at a line's start.
@@ -2470,6 +2481,8 @@ const SETTINGS = [
   '<include>org.example.web:*:*:*:test</include>\n<replacefilter token=".qualifier" value="x"/>',
   // After a quoted name and a `,`, a name or a name's assignment passed on, not a literal.
   "check(code='pass', exitcode=0)\nrun(\"while True: pass\", timeout=0.5)\nsetProperty('X_TOKEN', token)",
+  // The same when the next name starts as a string's prefix would (`r`, `b`, `f`, `u`, `e`).
+  "check(code='pass', retries=3)\ncheck(code='pass', user=bob1x)\ncheck(code='pass', exitcode=0)",
   // An Authorization that is another name's part, code, or a docstring's prose.
   "dnsAuthorization: A DnsAuthorization resource for the domain\nbinaryAuthorization: Optional.",
   "headers = {'Authorization': auth_token}\n'authorization': self._authorization(args),",

@@ -197,8 +197,12 @@ const MAX_TYPE = 24;
  * a quote escaped inside a string, an object (`"stripe": {"key": …}`).
  */
 const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
-/** Prefixes of a string literal: Python's `r b f u` (either case), C#'s and Objective-C's `@`. */
-const STRING_PREFIX = byteSet("rbfuRBFU@");
+/**
+ * Prefixes of a string literal: Python's `r b f u` (either case), C#'s and Objective-C's `@`,
+ * SQL's national and escape strings (`N'…'`, `E'…'`), C's wide string (`L"…"`), the shell's
+ * ANSI-C quoting (`$'…'`; `$` before a single quote only).
+ */
+const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
 /** `<`: the first byte of R's `<-` (in `pending`). */
 const LEFT_ARROW = 0x3c;
 /** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
@@ -1442,11 +1446,12 @@ class AssignmentCandidate implements Candidate {
             }
           }
           if (this.stringPrefix !== 0) {
-            // `r"…"`, `b'…'`, `@"…"`: the letter was a string's prefix, the quote opens it;
-            // before anything else it was the value's first byte.
+            // `r"…"`, `b'…'`, `@"…"`, SQL's `N'…'` and `E'…'`, C's `L"…"`, the shell's
+            // `$'…'`: the byte was a string's prefix, the quote opens it; before anything else
+            // it was the value's first byte (`$"…"` is C#'s interpolation: a template).
             const prefix = this.stringPrefix;
             this.stringPrefix = 0;
-            if (QUOTES[byte] === 1) {
+            if (QUOTES[byte] === 1 && (prefix !== 0x24 || byte === 0x27)) {
               this.quote = byte;
               this.formatted = prefix === 0x66 || prefix === 0x46;
               return Verdict.Hold;
@@ -1456,6 +1461,8 @@ class AssignmentCandidate implements Candidate {
               this.quoteEscape = true;
               return Verdict.Hold;
             }
+            // After a quoted name and a `,` only a literal is a value (below).
+            if (this.quotedOnly || this.pairComma) return Verdict.Reject;
             this.value = [prefix];
             this.phase = Phase.Held;
             continue;
