@@ -2372,7 +2372,7 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
   // C#'s interpolated string after a keyword is a template; `$HOME` and `$'$PW'` name variables.
-  'var password = $"{prefix}Gq9Lz2Xpq7";\nPASSWORD=$HOME\nexport PASSWORD=$\'$PW\'\n',
+  "var password = $\"{prefix}Gq9Lz2Xpq7\";\nPASSWORD=$HOME\nexport PASSWORD=$'$PW'\n",
   // A plural's YAML map whose first member is no token (settings, a name, a path).
   "secrets:\n  name: my-app-secrets-v2\ntokens:\n  access_ttl: 3600\ncredentials:\n  path: /etc/creds/app-2024-05-01.json\n",
   // An AWS CLI text row's other fields: a date, a word, a name; the label not at a line's start.
