@@ -397,6 +397,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     "WITH PASSWORD = N'[REDACTED:secret-assignment]', CHECK_POLICY = OFF; wchar_t *password = L\"[REDACTED:secret-assignment]\"; export PASSWORD=$'[REDACTED:secret-assignment]' token = E'[REDACTED:secret-assignment]'",
   ],
+  // Two-byte prefixes: Python's `rb"…"`, `fr'…'` (any case), C's `u8"…"`; unquoted they are
+  // the value's first bytes.
+  [
+    "secret-assignment",
+    'password = rb"Gq9Lz2Xpq7"; api_token = Fr\'Gq9Lz2Xpq7\'; auto password = u8"Gq9Lz2Xpq7"; PASSWORD=rbGq9Lz2Xpq7',
+    "Gq9Lz2Xpq7",
+    'password = rb"[REDACTED:secret-assignment]"; api_token = Fr\'[REDACTED:secret-assignment]\'; auto password = u8"[REDACTED:secret-assignment]"; PASSWORD=[REDACTED:secret-assignment]',
+  ],
+  // A shell parameter's default (Docker Compose's `${X:-default}`): the value after `:-`.
+  [
+    "secret-assignment",
+    "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-Gq9Lz2Xpq7}\nAPI_TOKEN=${API_TOKEN:=Gq9Lz2Xpq7}",
+    "Gq9Lz2Xpq7",
+    "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-[REDACTED:secret-assignment]}\nAPI_TOKEN=${API_TOKEN:=[REDACTED:secret-assignment]}",
+  ],
   // Gradle's DSL (a quoted value after a blank) and Ruby's `set :name, "…"`: token-like values.
   [
     "secret-assignment",
@@ -2371,6 +2386,14 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // TypeScript's non-null assertion after a member path, SQL's and Ruby's named references,
+  // the shell's command substitution between backticks.
+  "  password: process.env.DB_PASSWORD!,\n  apiKey: process.env.API_KEY!.trim(),\nWHERE password = :password\nUPDATE users SET password = @password WHERE id = @id\nPASSWORD=`cat /run/secrets/db`\nTOKEN=`gh auth token`\n",
+  // YAML's alias and a pointer's dereference after a keyword: references, not values.
+  "db:\n  password: *pw\n  token: *api-token\npassword = *ptr;\npw=*p->pw;\n",
+  // A shell parameter's error message and alternate value, a variable as its default, an
+  // f-string's template after a two-byte prefix.
+  '${API_TOKEN:?API_TOKEN must be set}\ncurl ${API_TOKEN:+--token $API_TOKEN}\n${API_TOKEN:-$GITHUB_TOKEN}\npassword = fr"{token}"\n',
   // C#'s interpolated string after a keyword is a template; `$HOME` and `$'$PW'` name variables.
   "var password = $\"{prefix}Gq9Lz2Xpq7\";\nPASSWORD=$HOME\nexport PASSWORD=$'$PW'\n",
   // A plural's YAML map whose first member is no token (settings, a name, a path).

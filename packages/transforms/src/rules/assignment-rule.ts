@@ -203,6 +203,12 @@ const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
  * ANSI-C quoting (`$'…'`; `$` before a single quote only).
  */
 const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
+/** A reference after `*`: YAML's alias, a pointer's dereference (unquoted). */
+const STAR_REFERENCE = /^\*[A-Za-z_](?:[\w.-]|->)*$/;
+/** Two-byte string prefixes, lowercase, as `first * 256 + second`: Python's, C's `u8`. */
+const PREFIX_PAIRS = new Set(
+  ["rb", "br", "rf", "fr", "u8"].map((p) => p.charCodeAt(0) * 256 + p.charCodeAt(1)),
+);
 /** `<`: the first byte of R's `<-` (in `pending`). */
 const LEFT_ARROW = 0x3c;
 /** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
@@ -643,6 +649,8 @@ class AssignmentCandidate implements Candidate {
   doubled = false;
   /** A letter that may prefix a string literal (`r"…"`, `@"…"`), held until the next byte. */
   stringPrefix = 0;
+  /** A string prefix's second byte (`rb"…"`, `u8"…"`), 0 when none was read. */
+  stringPrefix2 = 0;
   /** The value is a Python f-string's (`f"…"`): its `{name}` fields are code. */
   formatted = false;
   /** Quotes read right after the opening one (Python's triple quotes). */
@@ -1323,7 +1331,7 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           return DIGIT[byte] === 1 && ++this.count <= MAX_SUBSCRIPT ? Verdict.Hold : Verdict.Reject;
-        case Phase.AfterColon:
+        case Phase.AfterColon: {
           // `…:123456789012:secret:prod/db-AbCd` (an ARN's, a URN's fields): a name between
           // two colons with the next field right after is no assignment.
           if (this.nameBefore === 0x3a && this.pending === 0 && COLON_FIELD[byte] === 1)
@@ -1355,17 +1363,23 @@ class AssignmentCandidate implements Candidate {
             return Verdict.Hold;
           }
           if (this.pending > 0 && byte !== 0x3d) return Verdict.Reject;
+          // A shell parameter's default, `${PASSWORD:-…}`, is read as `:=` is; its error
+          // message and its alternate value (`${TOKEN:?must be set}`, `${TOKEN:+--token $TOKEN}`)
+          // are no value.
+          if (this.nameBefore === 0x7b && (byte === 0x3f || byte === 0x2b)) return Verdict.Reject;
+          const shellDefault = this.nameBefore === 0x7b && byte === 0x2d;
           // `scheme://name:value@host`: a URL's user name and password; the value ends at
           // the `@` (it would run on over the host and path).
           this.urlUser = this.afterSlash && BLANK[byte] !== 1 && QUOTES[byte] !== 1;
           this.pending = 0;
           this.phase = Phase.ValueStart;
-          if (byte === 0x3d) {
+          if (byte === 0x3d || shellDefault) {
             this.from = here + 1;
             return Verdict.Hold;
           }
           this.colon = true;
           continue;
+        }
         case Phase.Block:
           this.from = here + 1;
           if (byte === 0x0a && this.pending === 0x0d) {
@@ -1450,10 +1464,18 @@ class AssignmentCandidate implements Candidate {
             // `$'…'`: the byte was a string's prefix, the quote opens it; before anything else
             // it was the value's first byte (`$"…"` is C#'s interpolation: a template).
             const prefix = this.stringPrefix;
+            const second = this.stringPrefix2;
+            if (second === 0 && PREFIX_PAIRS.has((prefix | 0x20) * 256 + (byte | 0x20))) {
+              // Python's `rb"…"`, `fr'…'`, C's `u8"…"`.
+              this.stringPrefix2 = byte;
+              this.from = here - 1; // both held: they may be the value's first bytes
+              return Verdict.Hold;
+            }
             this.stringPrefix = 0;
+            this.stringPrefix2 = 0;
             if (QUOTES[byte] === 1 && (prefix !== 0x24 || byte === 0x27)) {
               this.quote = byte;
-              this.formatted = prefix === 0x66 || prefix === 0x46;
+              this.formatted = (prefix | 0x20) === 0x66 || (second | 0x20) === 0x66;
               return Verdict.Hold;
             }
             // `r\"…\"` inside a string.
@@ -1463,7 +1485,7 @@ class AssignmentCandidate implements Candidate {
             }
             // After a quoted name and a `,` only a literal is a value (below).
             if (this.quotedOnly || this.pairComma) return Verdict.Reject;
-            this.value = [prefix];
+            this.value = second === 0 ? [prefix] : [prefix, second];
             this.phase = Phase.Held;
             continue;
           }
@@ -2576,6 +2598,23 @@ class AssignmentCandidate implements Candidate {
   }
 
   /** An unquoted value that is code: a call, a member path, an object or array literal. */
+  /**
+   * A complete value that names another: a member path (TypeScript's non-null `!` after it in
+   * code, `process.env.DB_PASSWORD!`), a bind parameter, a variable or a symbol (SQL's
+   * `:password` and `@password`, Ruby's `@password` and `:password`; words alone: `@dm1n42`
+   * may be a password).
+   */
+  private reference(bare: string, first: number): boolean {
+    const path = bare.endsWith("!") && (this.spacedEquals || this.colon) ? bare.slice(0, -1) : bare;
+    if (
+      path.includes(".") &&
+      /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(path) &&
+      !path.split(".").some(isTokenPart)
+    )
+      return true;
+    return (first === 0x3a || first === 0x40) && /^[:@][A-Za-z_]+$/.test(bare);
+  }
+
   codeNotValue(text: string, bare: string, first: number, complete: boolean): boolean {
     // ODBC's braces around a connection string's value (`PWD={…};`) quote it.
     if (first === 0x7b && this.connectionValue() && BRACED_VALUE.test(text)) return false;
@@ -2608,13 +2647,7 @@ class AssignmentCandidate implements Candidate {
     if (complete && bare.endsWith(">") && GENERIC_TYPE.test(bare)) return true;
     // …or its first word (`progressToken: z.ZodUnion<readonly [z.ZodString, …]>`).
     if (text.includes("<") && GENERIC_OPEN.test(text)) return true;
-    if (
-      complete &&
-      bare.includes(".") &&
-      /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(bare) &&
-      !bare.split(".").some(isTokenPart)
-    )
-      return true;
+    if (complete && this.reference(bare, first)) return true;
     // A variable or a member path before a logical operator (`process.env.GITHUB_TOKEN||"…"`,
     // minified): code; a fallback literal is the later name's (read after its `||`).
     if (LOGICAL.test(text) && LOGICAL_AFTER_NAME.test(text)) return true;
@@ -2997,19 +3030,7 @@ class AssignmentCandidate implements Candidate {
     // OpenSSL's password argument after `-pass`: `pass:X` is the openssl-pass rule's (its
     // prefix stays), the others only say where the password is.
     if (this.flag && OPENSSL_PASSWORD_ARGUMENT.test(text)) return false;
-    // Placeholders and templates: `$X`, `<X>` (also HTML-escaped, `&lt;X&gt;`), `{{ X }}`,
-    // Ruby's and CoffeeScript's `#{x}`, a shell variable between the quotes of the strings
-    // it joins (`"'$DB_PASSWORD'"`).
-    if (first === 0x24 || first === 0x3c || text.startsWith("{{") || text.startsWith("#{"))
-      return false;
-    if (text.startsWith("&lt;") || (QUOTES[first] === 1 && v[1] === 0x24)) return false;
-    if (joinsCode(v)) return false;
-    if (first === 0x25 && PERCENT_PLACEHOLDER.test(text)) return false;
-    if (text.startsWith("[REDACTED") || text.includes("...") || text.includes("\u2026"))
-      return false;
-    if (complete && n >= 2 && v.every((b) => b === first)) return false;
-    if (first === 0x2a && /^\*+$/.test(text)) return false;
-    if (first === 0x68 && /^https?:\/\/[^@]*$/.test(text)) return false;
+    if (this.placeholder(v, text, bare, complete, unquoted)) return false;
     if (this.closesString(v, unquoted)) return false;
     // A regular expression: a literal (`= /^[!#$%&'*+-]+$/`) or a character class in a string.
     // A group that only a pattern opens (`(?=…`, `(?:…`) and a class before a quantifier or
@@ -3036,6 +3057,37 @@ class AssignmentCandidate implements Candidate {
       if (!/[A-Za-z]/.test(text) || !(/[0-9]/.test(text) || randomLetters(text))) return false;
     }
     return true;
+  }
+
+  /**
+   * A placeholder, a template or a reference, not a literal: `$X`, `<X>` (also HTML-escaped,
+   * `&lt;X&gt;`), `{{ X }}`, Ruby's and CoffeeScript's `#{x}`, a shell variable between the
+   * quotes of the strings it joins (`"'$DB_PASSWORD'"`), `%s`, a marker, an ellipsis, one byte
+   * repeated, stars, a URL without a password; unquoted after `*` YAML's alias
+   * (`password: *db_password`: a plain scalar never starts with `*`) or a pointer's
+   * dereference (`password = *ptr;`); between backticks with a blank, the shell's command
+   * substitution (`` TOKEN=`gh auth token` ``) or a template's text.
+   */
+  private placeholder(
+    v: readonly number[],
+    text: string,
+    bare: string,
+    complete: boolean,
+    unquoted: boolean,
+  ): boolean {
+    const first = v[0]!;
+    if (first === 0x24 || first === 0x3c || text.startsWith("{{") || text.startsWith("#{"))
+      return true;
+    if (text.startsWith("&lt;") || (QUOTES[first] === 1 && v[1] === 0x24)) return true;
+    if (joinsCode(v)) return true;
+    if (first === 0x25 && PERCENT_PLACEHOLDER.test(text)) return true;
+    if (text.startsWith("[REDACTED") || text.includes("...") || text.includes("\u2026"))
+      return true;
+    if (complete && v.length >= 2 && v.every((b) => b === first)) return true;
+    if (first === 0x2a && (/^\*+$/.test(text) || (unquoted && STAR_REFERENCE.test(bare))))
+      return true;
+    if (first === 0x68 && /^https?:\/\/[^@]*$/.test(text)) return true;
+    return this.quote === 0x60 && v.some((b) => BLANK[b] === 1);
   }
 
   /**
@@ -3400,7 +3452,8 @@ class AssignmentCandidate implements Candidate {
     if (keyOpen) this.semi = this.keySpace;
     // A held letter that might have prefixed a string was the value (`password=r`).
     if (this.phase === Phase.ValueStart && this.stringPrefix !== 0) {
-      this.value = [this.stringPrefix];
+      this.value =
+        this.stringPrefix2 === 0 ? [this.stringPrefix] : [this.stringPrefix, this.stringPrefix2];
       this.phase = Phase.Held;
     }
     if (this.phase === Phase.TypeWord && this.count > 0 && this.spaced) {
@@ -3555,7 +3608,7 @@ const CODE_REFERENCE =
   /^(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+[,)]|(?:self|this|cls)\.[A-Za-z_]|:?[a-z]+(?::[a-z]+)*:`)/;
 
 /** A call or an index on a member or scope path (see `codeNotValue`). */
-const CALL = /^-?[A-Za-z_$][\w$]*(?:(?:\??\.|::|->)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
+const CALL = /^-?[A-Za-z_$][\w$]*(?:(?:!?\??\.|::|->)[A-Za-z_$][\w$]*)*(?:\?\.)?[[(]/;
 /** A Rust macro's invocation (`env!("TOKEN")`, `vec![…]`): its name is lowercase. */
 const MACRO = /^[a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)*![[({]/;
 const CAST = /^(?:static|dynamic|reinterpret|const)_cast</;
