@@ -144,8 +144,10 @@ export class CandidateSet {
     before: number,
     lead: number,
   ): AnchorMatch {
-    const nameBefore = nameStart(this.input, at, before);
+    const nameAt = nameStartAt(this.input, at, before);
+    const nameBefore = nameAt === at ? before : nameAt > 0 ? byteBefore(this.input, nameAt) : -1;
     const joined = before === 0x2d && joinedAt(this.input, at - 1);
+    const scoped = nameBefore === 0x3a && nameAt > 1 && this.input.byteAt(nameAt - 2) === 0x3a;
     if (lead > 0)
       return {
         anchor: anchor.anchor,
@@ -153,6 +155,7 @@ export class CandidateSet {
         before,
         nameBefore,
         joined,
+        scoped,
         lead: this.input.latin1(at - lead, at),
         leadFirst: byteBefore(this.input, at - lead + 1),
       };
@@ -164,9 +167,10 @@ export class CandidateSet {
           before,
           nameBefore,
           joined,
+          scoped,
           wordBefore: wordBefore(this.input, at),
         }
-      : { anchor: anchor.anchor, length, before, nameBefore, joined };
+      : { anchor: anchor.anchor, length, before, nameBefore, joined, scoped };
   }
 
   /**
@@ -408,18 +412,19 @@ function truncate(list: unknown[], length: number): void {
 }
 
 /**
- * The byte before the name bytes (`A-Za-z0-9_-`) that end at `at`, as {@link byteBefore}
- * reads it: `before` (the byte before `at`) when that is no name byte, -1 at the start of
- * input, a name byte when the name is longer than {@link NAME_LOOKBEHIND}. The redactor
- * keeps that many bytes, and the escape before them, before anything held.
+ * Where the name bytes (`A-Za-z0-9_-`) that end at `at` start: `at` when `before` (the byte
+ * before `at`) is no name byte; when the name is longer than {@link NAME_LOOKBEHIND}, its
+ * last that many bytes' start. The byte before it, read as {@link byteBefore} reads it, is
+ * `AnchorMatch.nameBefore`. The redactor keeps that many bytes, and the escape before them,
+ * before anything held.
  */
-function nameStart(input: InputRing, at: number, before: number): number {
-  if (before < 0 || NAME_BYTE[before] !== 1) return before;
+function nameStartAt(input: InputRing, at: number, before: number): number {
+  if (before < 0 || NAME_BYTE[before] !== 1) return at;
   const floor = Math.max(0, at - NAME_LOOKBEHIND);
   let s = at - 1;
   // The letter of a string's escape is no part of the name (`\nDB_PASSWORD`: a line feed).
   while (s > floor && NAME_BYTE[input.byteAt(s - 1)] === 1 && !escapeLetterAt(input, s - 1)) s--;
-  return s > 0 ? byteBefore(input, s) : -1;
+  return s;
 }
 
 /**

@@ -117,6 +117,11 @@ export interface AnchorMatch {
    */
   readonly joined?: boolean;
   /**
+   * True when the name the anchor stands in follows `::`, a scope's or a type's
+   * (`AWS::IAM::AccessKey`, `Config::API_KEY`). @default false
+   */
+  readonly scoped?: boolean;
+  /**
    * For the built-in rules that ask for it: the letters of the word just before the anchor,
    * or before it and one space (`License` in `License key:`), "" when there is none.
    * @default undefined

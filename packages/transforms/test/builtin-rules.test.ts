@@ -2386,6 +2386,11 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A quoted type's name after `::` (cfn-lint's table of CloudFormation's resource types and
+  // their schemas' digests), as written and inside a string.
+  '    "AWS::SecretsManager::Secret": "c85175a4ebcce361",\n    "AWS::IAM::AccessKey": "62d91b17309e76c8",\n{"r":"{\\"AWS::ApiGateway::ApiKey\\": \\"48205d4ffd7feba3\\"}"}\n',
+  // A masked credential, as `gh auth status` and dashboards print one.
+  "  \u2713 Token: gho_************************************\nOPENAI_API_KEY=sk-proj-****************************abcd\n",
   // TypeScript's non-null assertion after a member path, SQL's and Ruby's named references,
   // the shell's command substitution between backticks.
   "  password: process.env.DB_PASSWORD!,\n  apiKey: process.env.API_KEY!.trim(),\nWHERE password = :password\nUPDATE users SET password = @password WHERE id = @id\nPASSWORD=`cat /run/secrets/db`\nTOKEN=`gh auth token`\n",

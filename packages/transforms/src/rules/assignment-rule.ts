@@ -611,6 +611,8 @@ class AssignmentCandidate implements Candidate {
   readonly afterSlash: boolean;
   /** The byte before the name (through an escape), or -1. */
   readonly nameBefore: number;
+  /** The name follows `::` (see `AnchorMatch.scoped`). */
+  readonly scoped: boolean;
   /** A letter stands right before the keyword (`StoreSecrets`: it ends a longer name). */
   readonly afterLetter: boolean;
   /** The keyword came after a `_` (`get_api_key`). */
@@ -839,6 +841,7 @@ class AssignmentCandidate implements Candidate {
     this.afterSlash = nameBefore === 0x2f || nameBefore === 0x5c;
     this.query = nameBefore === 0x3f || nameBefore === 0x26;
     this.result = match.anchor === "PASS" && !(match.before >= 0 && NAME[match.before] === 1);
+    this.scoped = match.scoped === true;
   }
 
   get to(): number | undefined {
@@ -1001,7 +1004,8 @@ class AssignmentCandidate implements Candidate {
               this.unicode = 0;
               return Verdict.Hold;
             }
-            if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted) return Verdict.Reject;
+            if ((byte !== 0x22 && byte !== 0x27) || this.keyQuoted || this.scoped)
+              return Verdict.Reject;
             if (this.quotedAfterBlank()) {
               this.quote = byte;
               this.escapedQuote = true;
@@ -1016,8 +1020,9 @@ class AssignmentCandidate implements Candidate {
               return Verdict.Hold;
             }
             // A quoted path is no name (a route's `'/forgot-password' => …`, a docs site's
-            // redirect map `"/en/…/creating-a-strong-password": "/en/…"`).
-            if (this.afterSlash) return Verdict.Reject;
+            // redirect map `"/en/…/creating-a-strong-password": "/en/…"`), nor a quoted type's
+            // (CloudFormation's `"AWS::IAM::AccessKey": …`; unquoted, `Config::API_KEY = …` is).
+            if (this.afterSlash || this.scoped) return Verdict.Reject;
             this.keyQuoted = true;
             return Verdict.Hold;
           }
@@ -3063,10 +3068,10 @@ class AssignmentCandidate implements Candidate {
    * A placeholder, a template or a reference, not a literal: `$X`, `<X>` (also HTML-escaped,
    * `&lt;X&gt;`), `{{ X }}`, Ruby's and CoffeeScript's `#{x}`, a shell variable between the
    * quotes of the strings it joins (`"'$DB_PASSWORD'"`), `%s`, a marker, an ellipsis, one byte
-   * repeated, stars, a URL without a password; unquoted after `*` YAML's alias
-   * (`password: *db_password`: a plain scalar never starts with `*`) or a pointer's
-   * dereference (`password = *ptr;`); between backticks with a blank, the shell's command
-   * substitution (`` TOKEN=`gh auth token` ``) or a template's text.
+   * repeated, stars, a masked value (`gho_****…`), a URL without a password; unquoted after
+   * `*` YAML's alias (`password: *db_password`: a plain scalar never starts with `*`) or a
+   * pointer's dereference (`password = *ptr;`); between backticks with a blank, the shell's
+   * command substitution (`` TOKEN=`gh auth token` ``) or a template's text.
    */
   private placeholder(
     v: readonly number[],
@@ -3086,6 +3091,8 @@ class AssignmentCandidate implements Candidate {
     if (complete && v.length >= 2 && v.every((b) => b === first)) return true;
     if (first === 0x2a && (/^\*+$/.test(text) || (unquoted && STAR_REFERENCE.test(bare))))
       return true;
+    // A masked value, as a tool prints a credential it hides (`gh auth status`: `gho_****…`).
+    if (text.includes("****")) return true;
     if (first === 0x68 && /^https?:\/\/[^@]*$/.test(text)) return true;
     return this.quote === 0x60 && v.some((b) => BLANK[b] === 1);
   }
