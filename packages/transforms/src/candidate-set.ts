@@ -148,6 +148,7 @@ export class CandidateSet {
     const nameBefore = nameAt === at ? before : nameAt > 0 ? byteBefore(this.input, nameAt) : -1;
     const joined = before === 0x2d && joinedAt(this.input, at - 1);
     const scoped = nameBefore === 0x3a && nameAt > 1 && this.input.byteAt(nameAt - 2) === 0x3a;
+    const namePrefix = anchor.namePrefix === true ? this.input.latin1(nameAt, at) : undefined;
     if (lead > 0)
       return {
         anchor: anchor.anchor,
@@ -156,6 +157,7 @@ export class CandidateSet {
         nameBefore,
         joined,
         scoped,
+        namePrefix,
         lead: this.input.latin1(at - lead, at),
         leadFirst: byteBefore(this.input, at - lead + 1),
       };
@@ -168,9 +170,10 @@ export class CandidateSet {
           nameBefore,
           joined,
           scoped,
+          namePrefix,
           wordBefore: wordBefore(this.input, at),
         }
-      : { anchor: anchor.anchor, length, before, nameBefore, joined, scoped };
+      : { anchor: anchor.anchor, length, before, nameBefore, joined, scoped, namePrefix };
   }
 
   /**

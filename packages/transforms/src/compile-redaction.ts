@@ -38,7 +38,7 @@ import {
   validateRule,
 } from "./rule.js";
 import { ALNUM, byteSet } from "./rules/byte-classes.js";
-import { notAfterOf, notBeforeOf, wordBeforeOf } from "./rules/not-before.js";
+import { namePrefixOf, notAfterOf, notBeforeOf, wordBeforeOf } from "./rules/not-before.js";
 import { buildStartFilter, type StartFilter } from "./start-filter.js";
 
 /** Deepest state of the exact automaton with a dense transition row. */
@@ -130,6 +130,8 @@ export interface CompiledAnchor {
   readonly notAfter?: Uint8Array | null;
   /** The rule reads the word before the anchor and a space (`AnchorMatch.wordBefore`). @default false */
   readonly wordBefore?: boolean;
+  /** The rule reads the name's bytes before the anchor (`AnchorMatch.namePrefix`). @default false */
+  readonly namePrefix?: boolean;
   start(match: AnchorMatch, held: HeldText, at: number): Candidate | undefined;
 }
 
@@ -509,6 +511,7 @@ function addAnchors(
   const notBefore = (rule.kind === "matcher" ? notBeforeOf(rule) : undefined) ?? null;
   const notAfter = (rule.kind === "matcher" ? notAfterOf(rule) : undefined) ?? null;
   const readsWordBefore = rule.kind === "matcher" && wordBeforeOf(rule);
+  const readsNamePrefix = rule.kind === "matcher" ? namePrefixOf(rule) : undefined;
   // Out after a letter or a digit: the start filter may pass it inside a word.
   const boundary = notBefore !== null && ALNUM.every((b, i) => b === 0 || notBefore[i] === 1);
   for (const anchor of rule.anchors) {
@@ -521,6 +524,7 @@ function addAnchors(
       notBefore,
       notAfter,
       wordBefore: readsWordBefore,
+      namePrefix: readsNamePrefix?.(anchor) === true,
       start,
     };
     const bytes = Buffer.from(anchor, "utf8");

@@ -122,6 +122,12 @@ export interface AnchorMatch {
    */
   readonly scoped?: boolean;
   /**
+   * For the built-in rules that ask for it: the name bytes (`A-Za-z0-9_-`, latin1) before the
+   * anchor in the name it stands in, at most 24 (`Next` in `NextToken`, `next_page_` in
+   * `next_page_token`), "" when the anchor starts the name. @default undefined
+   */
+  readonly namePrefix?: string | undefined;
+  /**
    * For the built-in rules that ask for it: the letters of the word just before the anchor,
    * or before it and one space (`License` in `License key:`), "" when there is none.
    * @default undefined

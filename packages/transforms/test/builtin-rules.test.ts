@@ -412,6 +412,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:-[REDACTED:secret-assignment]}\nAPI_TOKEN=${API_TOKEN:=[REDACTED:secret-assignment]}",
   ],
+  // A token's name whose last words say it is a cursor or an idempotency token stays (its
+  // value too); another word before TOKEN does not make it one (`exchangeToken`).
+  [
+    "secret-assignment",
+    '{"exchangeToken": "Gq9Lz2Xpq7Vb", "nextToken": "Xk9mP2qL8vR4tW6y"}',
+    "Gq9Lz2Xpq7Vb",
+    '{"exchangeToken": "[REDACTED:secret-assignment]", "nextToken": "Xk9mP2qL8vR4tW6y"}',
+  ],
   // Gradle's DSL (a quoted value after a blank) and Ruby's `set :name, "…"`: token-like values.
   [
     "secret-assignment",
@@ -2386,6 +2394,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A page's cursor, an idempotency or concurrency token: AWS's, Google's (`aws … list-…`).
+  '{"NextToken": "RW5DdDJkMWYwZjM2MzM2VHVpOHJIUXlDUXlhc2QzRGViYnc9", "ChangeToken": "abcd12f2-46da-4fdb-b8d5-fbd4c466928f"}\n"nextPageToken": "Xk9mP2qL8vR4tW6yZ3aB",\nNEXT_CONTINUATION_TOKEN=1w41l63U0xa8q7smH50v\n"ClientRequestToken": "1d2129a1-3d38-460a-9756-e5b91fddb951"\n',
   // A quoted type's name after `::` (cfn-lint's table of CloudFormation's resource types and
   // their schemas' digests), as written and inside a string.
   '    "AWS::SecretsManager::Secret": "c85175a4ebcce361",\n    "AWS::IAM::AccessKey": "62d91b17309e76c8",\n{"r":"{\\"AWS::ApiGateway::ApiKey\\": \\"48205d4ffd7feba3\\"}"}\n',

@@ -69,7 +69,7 @@ import {
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 import { GAP_HOLD, GAP_OPEN, ListGap } from "./list-gap.js";
-import { withNotAfter, withNotBefore, withWordBefore } from "./not-before.js";
+import { withNamePrefix, withNotAfter, withNotBefore, withWordBefore } from "./not-before.js";
 
 const NAME = byteSet("A-Za-z0-9_.-");
 /** Words before `key` that say it is public (Algolia's search key, reCAPTCHA's site key). */
@@ -3825,6 +3825,37 @@ function isKeyWord(word: readonly number[]): boolean {
 }
 
 /** Lowercase words of a name's tail: `_MIN_LENGTH` → min, length; `sProvider` → s, provider. */
+/**
+ * Last words of a name before TOKEN that make it no credential: a page's cursor (AWS's
+ * `NextToken`, `ContinuationToken`, Google's `nextPageToken`, `syncToken`, MongoDB's
+ * `resumeToken`), an idempotency or concurrency token (`ClientRequestToken`,
+ * `IdempotencyToken`, EFS's `CreationToken`, WAF's `ChangeToken`, Auto Scaling's
+ * `LifecycleActionToken`), .NET's `CancellationToken`.
+ */
+const NOT_SECRET_TOKEN_WORDS = new Set(
+  "next page continuation pagination sync resume idempotency creation change cancellation".split(
+    " ",
+  ),
+);
+const NOT_SECRET_TOKEN_PAIRS = new Set(["client request", "lifecycle action"]);
+
+/** The anchor is TOKEN's (any case, after `_` or `-`). */
+function isTokenAnchor(anchor: string): boolean {
+  return /^[_-]?token$/i.test(anchor);
+}
+
+/** The name's bytes before TOKEN end in words that say it is no credential (see above). */
+function namesNoSecretToken(prefix: string): boolean {
+  if (prefix === "") return false;
+  const words = splitWords(prefix);
+  const n = words.length;
+  if (n === 0) return false;
+  return (
+    NOT_SECRET_TOKEN_WORDS.has(words[n - 1]!) ||
+    (n > 1 && NOT_SECRET_TOKEN_PAIRS.has(`${words[n - 2]} ${words[n - 1]}`))
+  );
+}
+
 function splitWords(tail: string): string[] {
   const words: string[] = [];
   let word = "";
@@ -3914,6 +3945,7 @@ export function assignmentRule(
     maxLength: DECIDE + 16,
     start(match): Candidate | undefined {
       if (mode.boundary && match.before >= 0 && NOT_BEFORE[match.before] === 1) return undefined;
+      if (match.namePrefix !== undefined && namesNoSecretToken(match.namePrefix)) return undefined;
       if (after !== undefined && after[match.before] !== 1) return undefined;
       // Glued: the word before is of the anchor's case (`dbpass`, `DBPASS`; `dbPASS` is none),
       // and with it no English word (`bypass`, `compass`).
@@ -3926,6 +3958,7 @@ export function assignmentRule(
       return new AssignmentCandidate(match, mode);
     },
   };
+  withNamePrefix(rule, isTokenAnchor);
   // What `Phase.First` rejects: a lowercase letter (a longer word; `s` may be a plural and
   // `k` the `key` of `secretkey`, read on), and for a whole word any letter or digit.
   withNotAfter(rule, byteSet(mode.wholeWord ? "A-Za-z0-9" : mode.vendor ? "a-z" : "a-jl-rt-z"));

@@ -62,3 +62,22 @@ export function withWordBefore<R extends MatcherRule>(rule: R): R {
 export function wordBeforeOf(rule: MatcherRule): boolean {
   return WORD_BEFORE.has(rule);
 }
+
+const NAME_PREFIX = new WeakMap<MatcherRule, (anchor: string) => boolean>();
+
+/**
+ * `rule`, registered to be told the name bytes before those of its anchors `reads` picks
+ * (`AnchorMatch.namePrefix`): read from the bytes the redactor keeps, never held back.
+ */
+export function withNamePrefix<R extends MatcherRule>(
+  rule: R,
+  reads: (anchor: string) => boolean,
+): R {
+  NAME_PREFIX.set(rule, reads);
+  return rule;
+}
+
+/** Which anchors of `rule` are told their name's prefix ({@link withNamePrefix}), if any. */
+export function namePrefixOf(rule: MatcherRule): ((anchor: string) => boolean) | undefined {
+  return NAME_PREFIX.get(rule);
+}
