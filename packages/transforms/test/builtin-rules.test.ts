@@ -420,6 +420,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7Vb",
     '{"exchangeToken": "[REDACTED:secret-assignment]", "nextToken": "Xk9mP2qL8vR4tW6y"}',
   ],
+  // A literal appended with `+=`, and a name that ends in `last`, are values still.
+  [
+    "secret-assignment",
+    'password_last = "Gq9Lz2Xpq7"; token += "Gq9Lz2Xpq7"',
+    "Gq9Lz2Xpq7",
+    'password_last = "[REDACTED:secret-assignment]"; token += "[REDACTED:secret-assignment]"',
+  ],
   // Gradle's DSL (a quoted value after a blank) and Ruby's `set :name, "…"`: token-like values.
   [
     "secret-assignment",
@@ -2394,6 +2401,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // When a credential was last used, not applicable, a suffix appended to a token's value.
+  '    password_last_used = "not_supported"\n    access_key_1_last_rotated = "N/A"\n    portfolio_share_token += "-tags"\npassword = "N/A"\n',
   // A page's cursor, an idempotency or concurrency token: AWS's, Google's (`aws … list-…`).
   '{"NextToken": "RW5DdDJkMWYwZjM2MzM2VHVpOHJIUXlDUXlhc2QzRGViYnc9", "ChangeToken": "abcd12f2-46da-4fdb-b8d5-fbd4c466928f"}\n"nextPageToken": "Xk9mP2qL8vR4tW6yZ3aB",\nNEXT_CONTINUATION_TOKEN=1w41l63U0xa8q7smH50v\n"ClientRequestToken": "1d2129a1-3d38-460a-9756-e5b91fddb951"\n',
   // A quoted type's name after `::` (cfn-lint's table of CloudFormation's resource types and

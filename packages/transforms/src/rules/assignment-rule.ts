@@ -203,6 +203,8 @@ const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
  * ANSI-C quoting (`$'…'`; `$` before a single quote only).
  */
 const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
+/** First bytes of a suffix appended to a name's value (`+= "-tags"`). */
+const SUFFIX_START = byteSet("_./:@#-");
 /** A reference after `*`: YAML's alias, a pointer's dereference (unquoted). */
 const STAR_REFERENCE = /^\*[A-Za-z_](?:[\w.-]|->)*$/;
 /** Two-byte string prefixes, lowercase, as `first * 256 + second`: Python's, C's `u8`. */
@@ -255,6 +257,12 @@ const NOT_SECRET_WORDS = new Set(
     "loss losses logps logprobs logits probs mask masks budget embedding embeddings weights entropy"
   ).split(" "),
 );
+/**
+ * First words after a keyword that say the value is not the secret when more follow: when it
+ * was last used or changed (`password_last_used`, `access_key_1_last_rotated`; not
+ * `password_last`).
+ */
+const NOT_SECRET_FIRST_WORDS = new Set(["last"]);
 /** Words of a vendor-context name that say it is not a credential. */
 const NOT_VENDOR_SECRET_WORDS = new Set([
   ...NOT_SECRET_WORDS,
@@ -477,6 +485,8 @@ const NOT_SECRET_VALUES = new Set(
     "bearer basic undef value lambda " +
     // A usage line's lowercase metavariables (`-P, --passwd=file  Use file as …`).
     "file path " +
+    // Not applicable (`access_key_1_last_used = "N/A"`).
+    "n/a " +
     // Rust's primitive types (`const WILL_PASS: u32 = 0;`).
     "u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 char"
   ).split(" "),
@@ -651,6 +661,8 @@ class AssignmentCandidate implements Candidate {
   doubled = false;
   /** A letter that may prefix a string literal (`r"…"`, `@"…"`), held until the next byte. */
   stringPrefix = 0;
+  /** The separator appends (`+=`, PHP's `.=`). */
+  appends = false;
   /** A string prefix's second byte (`rb"…"`, `u8"…"`), 0 when none was read. */
   stringPrefix2 = 0;
   /** The value is a Python f-string's (`f"…"`): its `{name}` fields are code. */
@@ -992,6 +1004,7 @@ class AssignmentCandidate implements Candidate {
             }
             if (byte !== 0x3d || (this.pending === 0x7c && !this.doubled)) return Verdict.Reject;
             this.phase = this.pending === 0x21 ? Phase.Comparison : Phase.ValueStart;
+            this.appends = this.pending === 0x2b || this.pending === 0x2e;
             this.pending = 0;
             return Verdict.Hold;
           }
@@ -2556,7 +2569,9 @@ class AssignmentCandidate implements Candidate {
         const first = words[0] === "s" ? words[1] : words[0];
         const last = words[words.length - 1];
         verdict =
-          (first !== undefined && NOT_SECRET_WORDS.has(first)) ||
+          (first !== undefined &&
+            (NOT_SECRET_WORDS.has(first) ||
+              (NOT_SECRET_FIRST_WORDS.has(first) && first !== last))) ||
           (last !== undefined && NOT_SECRET_WORDS.has(last)) ||
           SOURCE_FILE.test(tail);
       }
@@ -3068,10 +3083,11 @@ class AssignmentCandidate implements Candidate {
    * A placeholder, a template or a reference, not a literal: `$X`, `<X>` (also HTML-escaped,
    * `&lt;X&gt;`), `{{ X }}`, Ruby's and CoffeeScript's `#{x}`, a shell variable between the
    * quotes of the strings it joins (`"'$DB_PASSWORD'"`), `%s`, a marker, an ellipsis, one byte
-   * repeated, stars, a masked value (`gho_****…`), a URL without a password; unquoted after
-   * `*` YAML's alias (`password: *db_password`: a plain scalar never starts with `*`) or a
-   * pointer's dereference (`password = *ptr;`); between backticks with a blank, the shell's
-   * command substitution (`` TOKEN=`gh auth token` ``) or a template's text.
+   * repeated, stars, a masked value (`gho_****…`), a suffix appended (`+= "-tags"`), a URL
+   * without a password; unquoted after `*` YAML's alias (`password: *db_password`: a plain
+   * scalar never starts with `*`) or a pointer's dereference (`password = *ptr;`); between
+   * backticks with a blank, the shell's command substitution (`` TOKEN=`gh auth token` ``) or
+   * a template's text.
    */
   private placeholder(
     v: readonly number[],
@@ -3093,6 +3109,8 @@ class AssignmentCandidate implements Candidate {
       return true;
     // A masked value, as a tool prints a credential it hides (`gh auth status`: `gho_****…`).
     if (text.includes("****")) return true;
+    // A suffix appended to the value (`share_token += "-tags"`, `$token .= '_v2'`).
+    if (this.appends && SUFFIX_START[first] === 1) return true;
     if (first === 0x68 && /^https?:\/\/[^@]*$/.test(text)) return true;
     return this.quote === 0x60 && v.some((b) => BLANK[b] === 1);
   }
