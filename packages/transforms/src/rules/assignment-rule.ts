@@ -203,6 +203,10 @@ const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
  * ANSI-C quoting (`$'…'`; `$` before a single quote only).
  */
 const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
+/** A member path (`req.body.password`, `extra._meta?.progressToken`). */
+const MEMBER_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
+/** Closure Compiler's mangled name of a module's member: words joined by `$`, four or more. */
+const CLOSURE_NAME = /^[a-z]\w*(?:\$[a-z]\w*){3}/;
 /** First bytes of a suffix appended to a name's value (`+= "-tags"`). */
 const SUFFIX_START = byteSet("_./:@#-");
 /** A reference after `*`: YAML's alias, a pointer's dereference (unquoted). */
@@ -485,8 +489,9 @@ const NOT_SECRET_VALUES = new Set(
     "bearer basic undef value lambda " +
     // A usage line's lowercase metavariables (`-P, --passwd=file  Use file as …`).
     "file path " +
-    // Not applicable (`access_key_1_last_used = "N/A"`).
-    "n/a " +
+    // Not applicable (`access_key_1_last_used = "N/A"`), metasyntactic words (a test's
+    // `aws_secret_access_key='bar'`).
+    "n/a foo bar baz qux quux foobar " +
     // Rust's primitive types (`const WILL_PASS: u32 = 0;`).
     "u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 char"
   ).split(" "),
@@ -2619,18 +2624,19 @@ class AssignmentCandidate implements Candidate {
 
   /** An unquoted value that is code: a call, a member path, an object or array literal. */
   /**
-   * A complete value that names another: a member path (TypeScript's non-null `!` after it in
-   * code, `process.env.DB_PASSWORD!`), a bind parameter, a variable or a symbol (SQL's
-   * `:password` and `@password`, Ruby's `@password` and `:password`; words alone: `@dm1n42`
-   * may be a password).
+   * A value that names another: a member path (TypeScript's non-null `!` after it in code,
+   * `process.env.DB_PASSWORD!`; one longer than what is held, on the bytes held), a bind
+   * parameter, a variable or a symbol (SQL's `:password` and `@password`, Ruby's `@password`
+   * and `:password`; words alone: `@dm1n42` may be a password), Closure Compiler's name.
    */
-  private reference(bare: string, first: number): boolean {
+  private reference(bare: string, first: number, complete: boolean): boolean {
+    // Closure Compiler's names of a module's members (`module$contents$google3$…`).
+    if (CLOSURE_NAME.test(bare)) return true;
+    // Held up to `DECIDE` bytes and not complete, a member path is judged on those.
+    if (!complete)
+      return bare.includes(".") && MEMBER_PATH.test(bare) && !bare.split(".").some(isTokenPart);
     const path = bare.endsWith("!") && (this.spacedEquals || this.colon) ? bare.slice(0, -1) : bare;
-    if (
-      path.includes(".") &&
-      /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(path) &&
-      !path.split(".").some(isTokenPart)
-    )
+    if (path.includes(".") && MEMBER_PATH.test(path) && !path.split(".").some(isTokenPart))
       return true;
     return (first === 0x3a || first === 0x40) && /^[:@][A-Za-z_]+$/.test(bare);
   }
@@ -2667,7 +2673,7 @@ class AssignmentCandidate implements Candidate {
     if (complete && bare.endsWith(">") && GENERIC_TYPE.test(bare)) return true;
     // …or its first word (`progressToken: z.ZodUnion<readonly [z.ZodString, …]>`).
     if (text.includes("<") && GENERIC_OPEN.test(text)) return true;
-    if (complete && this.reference(bare, first)) return true;
+    if (this.reference(bare, first, complete)) return true;
     // A variable or a member path before a logical operator (`process.env.GITHUB_TOKEN||"…"`,
     // minified): code; a fallback literal is the later name's (read after its `||`).
     if (LOGICAL.test(text) && LOGICAL_AFTER_NAME.test(text)) return true;
