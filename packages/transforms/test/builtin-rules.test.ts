@@ -2401,6 +2401,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the false alarms and kin). */
 const SETTINGS = [
+  // Paths to a credential's field, as a redaction library's options list them.
+  "  paths: ['users[0].password', 'users[1].password']\n  paths: ['users.*.password', 'users.*.profile.preferences.apiKey']\n",
   // A member path longer than what the rule holds, Closure Compiler's mangled names, a
   // test's metasyntactic values.
   '  secretManagerStoredSecurityToken=args.salesforce_secret_manager_stored_security_token,\na.CloseSquareToken = module$contents$google3$third_party$javascript$safevalues$builders$tokens_CloseSquareToken;\nconn = connect(aws_secret_access_key=\'bar\')\n"X-API-Secret": "foo",\n',

@@ -205,6 +205,9 @@ const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
 const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
 /** A member path (`req.body.password`, `extra._meta?.progressToken`). */
 const MEMBER_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
+/** A path through objects and arrays to a field (`users[0].password`, `users.*.apiKey`). */
+const FIELD_PATH =
+  /^[A-Za-z_$][\w$]*(?:\[(?:\d+|\*)\])*(?:\??\.(?:[A-Za-z_$][\w$]*|\*)(?:\[(?:\d+|\*)\])*)+$/;
 /** Closure Compiler's mangled name of a module's member: words joined by `$`, four or more. */
 const CLOSURE_NAME = /^[a-z]\w*(?:\$[a-z]\w*){3}/;
 /** First bytes of a suffix appended to a name's value (`+= "-tags"`). */
@@ -3089,11 +3092,11 @@ class AssignmentCandidate implements Candidate {
    * A placeholder, a template or a reference, not a literal: `$X`, `<X>` (also HTML-escaped,
    * `&lt;X&gt;`), `{{ X }}`, Ruby's and CoffeeScript's `#{x}`, a shell variable between the
    * quotes of the strings it joins (`"'$DB_PASSWORD'"`), `%s`, a marker, an ellipsis, one byte
-   * repeated, stars, a masked value (`gho_****…`), a suffix appended (`+= "-tags"`), a URL
-   * without a password; unquoted after `*` YAML's alias (`password: *db_password`: a plain
-   * scalar never starts with `*`) or a pointer's dereference (`password = *ptr;`); between
-   * backticks with a blank, the shell's command substitution (`` TOKEN=`gh auth token` ``) or
-   * a template's text.
+   * repeated, stars, a path to a credential's field (`'users[1].password'`), a masked value
+   * (`gho_****…`), a suffix appended (`+= "-tags"`), a URL without a password; unquoted after
+   * `*` YAML's alias (`password: *db_password`: a plain scalar never starts with `*`) or a
+   * pointer's dereference (`password = *ptr;`); between backticks with a blank, the shell's
+   * command substitution (`` TOKEN=`gh auth token` ``) or a template's text.
    */
   private placeholder(
     v: readonly number[],
@@ -3112,6 +3115,15 @@ class AssignmentCandidate implements Candidate {
       return true;
     if (complete && v.length >= 2 && v.every((b) => b === first)) return true;
     if (first === 0x2a && (/^\*+$/.test(text) || (unquoted && STAR_REFERENCE.test(bare))))
+      return true;
+    // A path to a credential's field (a redaction library's `'users[1].password'`,
+    // `'users.*.profile.apiKey'`): its last part names one.
+    if (
+      complete &&
+      FIELD_PATH.test(bare) &&
+      CREDENTIAL_WORD.test(bare.slice(bare.lastIndexOf(".") + 1).toLowerCase()) &&
+      !bare.split(".").some(isTokenPart)
+    )
       return true;
     // A masked value, as a tool prints a credential it hides (`gh auth status`: `gho_****…`).
     if (text.includes("****")) return true;
