@@ -203,11 +203,15 @@ const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
  * ANSI-C quoting (`$'…'`; `$` before a single quote only).
  */
 const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
+/** A port and its protocol (`464/tcp`). */
+const PORT = /^\d{1,5}\/(?:tcp|udp|sctp)$/;
 /** A member path (`req.body.password`, `extra._meta?.progressToken`). */
 const MEMBER_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
 /** A path through objects and arrays to a field (`users[0].password`, `users.*.apiKey`). */
 const FIELD_PATH =
   /^[A-Za-z_$][\w$]*(?:\[(?:\d+|\*)\])*(?:\??\.(?:[A-Za-z_$][\w$]*|\*)(?:\[(?:\d+|\*)\])*)+$/;
+/** A member's access that markup parts, as a highlighter prints code in HTML. */
+const MARKED_UP_MEMBER = /^[A-Za-z_$][\w$]*\.<[a-z]/;
 /** Closure Compiler's mangled name of a module's member: words joined by `$`, four or more. */
 const CLOSURE_NAME = /^[a-z]\w*(?:\$[a-z]\w*){3}/;
 /** First bytes of a suffix appended to a name's value (`+= "-tags"`). */
@@ -250,6 +254,8 @@ const NOT_SECRET_WORDS = new Set(
     "expiration expire expired timeout size limit limits enabled enable disabled required regex pattern " +
     "prompt hint label placeholder reset rotation strategy source format kind mode version validator " +
     "validation manager ref refs usage prefix suffix location lifetime duration interval complexity " +
+    // How it is stored (PostgreSQL's `password_encryption = scram-sha-256`).
+    "encryption " +
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
     "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
     "errors err exception handler start end index idx pos offset id ids variable created " +
@@ -2633,8 +2639,9 @@ class AssignmentCandidate implements Candidate {
    * and `:password`; words alone: `@dm1n42` may be a password), Closure Compiler's name.
    */
   private reference(bare: string, first: number, complete: boolean): boolean {
-    // Closure Compiler's names of a module's members (`module$contents$google3$…`).
-    if (CLOSURE_NAME.test(bare)) return true;
+    // Closure Compiler's names of a module's members (`module$contents$google3$…`), and a
+    // member's access that highlighted code's markup parts (`alice.<span class="…">`).
+    if (CLOSURE_NAME.test(bare) || MARKED_UP_MEMBER.test(bare)) return true;
     // Held up to `DECIDE` bytes and not complete, a member path is judged on those.
     if (!complete)
       return bare.includes(".") && MEMBER_PATH.test(bare) && !bare.split(".").some(isTokenPart);
@@ -3760,6 +3767,8 @@ function pairKeyOf(word: readonly number[]): string | undefined {
 function plainNotSecret(bare: string, first: number, candidate: AssignmentCandidate): boolean {
   if (bare.length > LONGEST_NOT_SECRET_VALUE) return false;
   if (NOT_SECRET_VALUES.has(bare.toLowerCase()) || /^[0-9._:-]{1,7}$/.test(bare)) return true;
+  // A port and its protocol (`/etc/services`' `kpasswd  464/tcp`, Docker's `8080/tcp`).
+  if (PORT.test(bare)) return true;
   return first === 0x23 && COLOUR.test(bare) && !PASS_WORDS.has(candidate.keyword());
 }
 
