@@ -427,6 +427,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Gq9Lz2Xpq7",
     'password_last = "[REDACTED:secret-assignment]"; token += "[REDACTED:secret-assignment]"',
   ],
+  // A URL's password that only starts as a variable does is a password.
+  [
+    "url-userinfo",
+    "postgres://app:${PW}x9Lm2q@db/app https://deploy:$PW}x9Lm2q@host",
+    "x9Lm2q",
+    "postgres://[REDACTED:url-userinfo]@db/app https://[REDACTED:url-userinfo]@host",
+  ],
   // Gradle's DSL (a quoted value after a blank) and Ruby's `set :name, "…"`: token-like values.
   [
     "secret-assignment",
@@ -2401,6 +2408,9 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A URL's password that is a variable or a template's field; MITRE's technique's id after
+  // a name that ends in a password's stores.
+  "extra-index-url = https://_json_key_base64:{password}@{location}-python.pkg.dev/{repo_path}/simple/\nDATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app\nurl = 'https://%s:%s@%s' % (user, pw, host)\nhttps://user:%(password)s@host\n      CREDENTIALS_FROM_PASSWORD_STORES: T1555\n",
   // /etc/services' ports, PostgreSQL's setting of how passwords are stored, code that a
   // highlighter marked up in HTML.
   'kpasswd\t\t464/tcp\nkpasswd\t\t464/udp\n#password_encryption = scram-sha-256\t# scram-sha-256 or md5\n<span class="hljs-keyword">const</span> aliceSecret = alice.<span class="hljs-title function_">computeSecret</span>(bobKey);\n',

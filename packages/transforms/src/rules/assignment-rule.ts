@@ -257,7 +257,7 @@ const NOT_SECRET_WORDS = new Set(
     // How it is stored (PostgreSQL's `password_encryption = scram-sha-256`).
     "encryption " +
     "strength history changed age generator encoding algorithm algo scope scopes audience issuer " +
-    "env var vars template store rule rules assignment regexp re in options opts mgr with error " +
+    "env var vars template store stores rule rules assignment regexp re in options opts mgr with error " +
     "errors err exception handler start end index idx pos offset id ids variable created " +
     "updated issued modified status state message messages msg description desc title tooltip " +
     "arg args argument arguments attr attrs attribute attributes result results class classes cls " +

@@ -7,7 +7,8 @@
  * (a byte that cannot be in it): the userinfo is what stands before its last `@` with a `:`
  * before it (a password may hold an `@`), or before the first `@` of such a user; nothing is
  * redacted without one; userinfo still open after 512 bytes with a `:` in it and no `@` fails
- * closed and is redacted to its end.
+ * closed and is redacted to its end. A password that is a variable or a template's field
+ * (`${DB_PASSWORD}`, `$PW`, `{password}`, `%s`, `%(password)s`) stays, as one of `*` alone does.
  *
  * @example
  * ```ts
@@ -41,6 +42,11 @@ KIND[0x5f] = 3;
 KIND[0x2d] = 3;
 /** Bytes that are no small hex digit (a Sentry key is 32 of them). */
 const NOT_HEX = byteSet("g-zA-Z_-");
+/** First bytes of a variable or a template's field (see `UserinfoCandidate.template`). */
+const TEMPLATE_START = byteSet("${%");
+const TEMPLATE_BYTE = byteSet("A-Za-z0-9_.{}()");
+const NAME_END = byteSet("A-Za-z0-9_");
+const LETTER = byteSet("A-Za-z");
 const AT = 0x40;
 const COLON = 0x3a;
 
@@ -70,6 +76,8 @@ class UserinfoCandidate implements Candidate {
   notHex = false;
   /** The password: 0 none yet, 1 `*` alone so far (masked), 2 anything else. */
   masked = 0;
+  /** Whether the password is a variable or a template's field. */
+  readonly template = new PasswordTemplate();
   /** Digits after the first `:` and nothing else so far (a port), or -1. */
   digits = 0;
   /** A `;` came right after such a port: a `=` before any `@` shows properties follow. */
@@ -87,6 +95,8 @@ class UserinfoCandidate implements Candidate {
       // empty one is none (`https://username:@pypi…`).
       if (this.colon && (this.masked === 1 || (this.masked === 0 && this.lastAt < 0)))
         return Verdict.Reject;
+      // A variable or a template's field stands for the password (`https://user:${PASSWORD}@…`).
+      if (this.colon && this.lastAt < 0 && this.template.templated()) return Verdict.Reject;
       // A password may hold an `@` (`user:p@ss@host`): the userinfo ends at the
       // authority's last one, as URL parsers read it, so no piece is left after it.
       if (this.colon && (this.length > 0 || this.lastAt >= 0))
@@ -136,6 +146,7 @@ class UserinfoCandidate implements Candidate {
     if (this.digits >= 0) this.digits = byte >= 0x30 && byte <= 0x39 ? this.digits + 1 : -1;
     if (byte !== 0x2a) this.masked = 2;
     else if (this.masked === 0) this.masked = 1;
+    this.template.note(byte);
   }
 
   /** A byte of the user (no `:` yet, or one after it: then no token user is read). */
@@ -174,6 +185,42 @@ class UserinfoCandidate implements Candidate {
 
   end(): Verdict {
     return this.lastAt >= 0 ? Verdict.Close : Verdict.Reject;
+  }
+}
+
+/**
+ * A URL's password as a variable or a template's field (`${PASSWORD}`, `$DB_PASS`,
+ * `{password}`, `%s`, `%(password)s`), read a byte at a time.
+ */
+class PasswordTemplate {
+  /** 0 nothing read yet, 1 a template so far, 2 not one. */
+  state = 0;
+  /** The password's first byte, its second and its last. */
+  first = -1;
+  second = -1;
+  last = -1;
+
+  note(byte: number): void {
+    if (this.state === 0) {
+      this.state = TEMPLATE_START[byte] === 1 ? 1 : 2;
+      this.first = byte;
+    } else if (this.state === 1 && TEMPLATE_BYTE[byte] !== 1) this.state = 2;
+    if (this.second < 0 && this.last >= 0) this.second = byte;
+    // After `$NAME` only the name's bytes: `$PW}x` is none.
+    if (this.state === 1 && this.first === 0x24 && this.second !== 0x7b && byte === 0x7d)
+      this.state = 2;
+    this.last = byte;
+  }
+
+  /** The password read is one (see the class). */
+  templated(): boolean {
+    if (this.state !== 1) return false;
+    const last = this.last;
+    // `{password}` and `${PASSWORD}` close their brace; `$PASSWORD` ends a name; `%s` and
+    // `%(password)s` end at a conversion's letter.
+    if (this.first === 0x7b) return last === 0x7d;
+    if (this.first === 0x24) return this.second === 0x7b ? last === 0x7d : NAME_END[last] === 1;
+    return LETTER[last] === 1;
   }
 }
 
