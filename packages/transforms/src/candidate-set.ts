@@ -136,6 +136,12 @@ export class CandidateSet {
     }
   }
 
+  /** See `AnchorMatch.namePrefix`: the name's bytes before `at`, or a label's word and a space. */
+  private namePrefix(nameAt: number, at: number, before: number): string {
+    if (nameAt < at || before !== 0x20) return this.input.latin1(nameAt, at);
+    return `${wordBefore(this.input, at)} `;
+  }
+
   /** What a rule's `start` is told of its anchor's occurrence at `at` (see `AnchorMatch`). */
   private matchAt(
     anchor: CompiledAnchor,
@@ -148,7 +154,7 @@ export class CandidateSet {
     const nameBefore = nameAt === at ? before : nameAt > 0 ? byteBefore(this.input, nameAt) : -1;
     const joined = before === 0x2d && joinedAt(this.input, at - 1);
     const scoped = nameBefore === 0x3a && nameAt > 1 && this.input.byteAt(nameAt - 2) === 0x3a;
-    const namePrefix = anchor.namePrefix === true ? this.input.latin1(nameAt, at) : undefined;
+    const namePrefix = anchor.namePrefix === true ? this.namePrefix(nameAt, at, before) : undefined;
     if (lead > 0)
       return {
         anchor: anchor.anchor,

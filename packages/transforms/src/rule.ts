@@ -124,7 +124,8 @@ export interface AnchorMatch {
   /**
    * For the built-in rules that ask for it: the name bytes (`A-Za-z0-9_-`, latin1) before the
    * anchor in the name it stands in, at most 24 (`Next` in `NextToken`, `next_page_` in
-   * `next_page_token`), "" when the anchor starts the name. @default undefined
+   * `next_page_token`); when the anchor starts the name after a space, the word before it and
+   * the space (`page ` in `Next page token:`), else "". @default undefined
    */
   readonly namePrefix?: string | undefined;
   /**

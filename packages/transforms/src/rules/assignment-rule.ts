@@ -212,6 +212,10 @@ const FIELD_PATH =
   /^[A-Za-z_$][\w$]*(?:\[(?:\d+|\*)\])*(?:\??\.(?:[A-Za-z_$][\w$]*|\*)(?:\[(?:\d+|\*)\])*)+$/;
 /** A member's access that markup parts, as a highlighter prints code in HTML. */
 const MARKED_UP_MEMBER = /^[A-Za-z_$][\w$]*\.<[a-z]/;
+/** A constant's name of four or more words in capitals (`_SEND_INITIAL_METADATA_…`). */
+const LONG_CONSTANT = /^_?[A-Z]+(?:_[A-Z]+){3}/;
+/** A variable's snake_case words (see `reference`). */
+const SNAKE_CASE = /^[a-z]+(?:_[a-z]+)+$/;
 /** Closure Compiler's mangled name of a module's member: words joined by `$`, four or more. */
 const CLOSURE_NAME = /^[a-z]\w*(?:\$[a-z]\w*){3}/;
 /** First bytes of a suffix appended to a name's value (`+= "-tags"`). */
@@ -2636,15 +2640,23 @@ class AssignmentCandidate implements Candidate {
    * A value that names another: a member path (TypeScript's non-null `!` after it in code,
    * `process.env.DB_PASSWORD!`; one longer than what is held, on the bytes held), a bind
    * parameter, a variable or a symbol (SQL's `:password` and `@password`, Ruby's `@password`
-   * and `:password`; words alone: `@dm1n42` may be a password), Closure Compiler's name.
+   * and `:password`; words alone: `@dm1n42` may be a password), Closure Compiler's name, a
+   * long constant's name after a spaced `=`, a variable passed as a call's argument.
    */
-  private reference(bare: string, first: number, complete: boolean): boolean {
+  private reference(text: string, bare: string, first: number, complete: boolean): boolean {
     // Closure Compiler's names of a module's members (`module$contents$google3$…`), and a
     // member's access that highlighted code's markup parts (`alice.<span class="…">`).
     if (CLOSURE_NAME.test(bare) || MARKED_UP_MEMBER.test(bare)) return true;
-    // Held up to `DECIDE` bytes and not complete, a member path is judged on those.
+    // Held up to `DECIDE` bytes and not complete, a member path is judged on those, and after
+    // a spaced `=` a constant's name (`token = _SEND_INITIAL_METADATA_AND_SEND_STATUS_…`).
     if (!complete)
-      return bare.includes(".") && MEMBER_PATH.test(bare) && !bare.split(".").some(isTokenPart);
+      return (
+        (bare.includes(".") && MEMBER_PATH.test(bare) && !bare.split(".").some(isTokenPart)) ||
+        (this.spacedEquals && LONG_CONSTANT.test(bare))
+      );
+    // A variable passed as a call's argument (`f(password=ssh_pass, b)`): its snake_case words
+    // before a `,` or `)` (`PASSWORD=correct_horse_battery` ends no call).
+    if (SNAKE_CASE.test(bare) && /[,)]$/.test(text)) return true;
     const path = bare.endsWith("!") && (this.spacedEquals || this.colon) ? bare.slice(0, -1) : bare;
     if (path.includes(".") && MEMBER_PATH.test(path) && !path.split(".").some(isTokenPart))
       return true;
@@ -2683,7 +2695,7 @@ class AssignmentCandidate implements Candidate {
     if (complete && bare.endsWith(">") && GENERIC_TYPE.test(bare)) return true;
     // …or its first word (`progressToken: z.ZodUnion<readonly [z.ZodString, …]>`).
     if (text.includes("<") && GENERIC_OPEN.test(text)) return true;
-    if (this.reference(bare, first, complete)) return true;
+    if (this.reference(text, bare, first, complete)) return true;
     // A variable or a member path before a logical operator (`process.env.GITHUB_TOKEN||"…"`,
     // minified): code; a fallback literal is the later name's (read after its `||`).
     if (LOGICAL.test(text) && LOGICAL_AFTER_NAME.test(text)) return true;
