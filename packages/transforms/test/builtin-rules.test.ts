@@ -2408,6 +2408,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the false alarms and kin). */
 const SETTINGS = [
+  // Minified code: a variable as an object's member before the next one.
+  "return{startState:function(){return{token:p,inTag:null,localMode:null,localState:null,htmlState:e.startState(a)}}}\n",
   // A page's cursor under a label, a long constant's name, a variable passed as an argument.
   "    Next page token: eav1OzQB0OM8rLdGXOEsyQWSG\n    token = _SEND_INITIAL_METADATA_AND_SEND_STATUS_FROM_SERVER_TOKEN\nconnect(host, password=ssh_pass, port=22)\n",
   // A URL's password that is a variable or a template's field; MITRE's technique's id after

@@ -2704,9 +2704,10 @@ class AssignmentCandidate implements Candidate {
     if (head !== undefined && (/^[0-9._:-]{1,7}$/.test(head) || NOT_SECRET_VALUES.has(head)))
       return true;
     // …or a minified variable: one or two letters (`y.srcToken=l)`), or up to three before
-    // more code (`r.addToken=wn,Ge(e)`).
+    // more code (`r.addToken=wn,Ge(e)`), an object's next member too (`{token:p,inTag:null,…}`).
     if (complete && /^[A-Za-z_$]{1,2}[);,]?$/.test(text)) return true;
     if (/^[A-Za-z_$][\w$]{0,2}[,;]\S*[(=.]/.test(text)) return true;
+    if (/^[A-Za-z_$]{1,3}[,;][A-Za-z_$][\w$]*:/.test(text)) return true;
     // A property of an object named after the keyword (`token.prev = prev`), or an
     // identifier ending a statement (`token = next;`: code spaces its `=`, a shell cannot).
     if (this.tail.startsWith(".")) return true;
