@@ -679,10 +679,10 @@ class AssignmentCandidate implements Candidate {
   doubled = false;
   /** A letter that may prefix a string literal (`r"…"`, `@"…"`), held until the next byte. */
   stringPrefix = 0;
-  /** The separator appends (`+=`, PHP's `.=`). */
-  appends = false;
   /** A string prefix's second byte (`rb"…"`, `u8"…"`), 0 when none was read. */
   stringPrefix2 = 0;
+  /** The separator appends (`+=`, PHP's `.=`). */
+  appends = false;
   /** The value is a Python f-string's (`f"…"`): its `{name}` fields are code. */
   formatted = false;
   /** Quotes read right after the opening one (Python's triple quotes). */
@@ -2635,7 +2635,6 @@ class AssignmentCandidate implements Candidate {
     );
   }
 
-  /** An unquoted value that is code: a call, a member path, an object or array literal. */
   /**
    * A value that names another: a member path (TypeScript's non-null `!` after it in code,
    * `process.env.DB_PASSWORD!`; one longer than what is held, on the bytes held), a bind
@@ -2663,6 +2662,7 @@ class AssignmentCandidate implements Candidate {
     return (first === 0x3a || first === 0x40) && /^[:@][A-Za-z_]+$/.test(bare);
   }
 
+  /** An unquoted value that is code: a call, a member path, an object or array literal. */
   codeNotValue(text: string, bare: string, first: number, complete: boolean): boolean {
     // ODBC's braces around a connection string's value (`PWD={…};`) quote it.
     if (first === 0x7b && this.connectionValue() && BRACED_VALUE.test(text)) return false;
@@ -3882,7 +3882,6 @@ function isKeyWord(word: readonly number[]): boolean {
   );
 }
 
-/** Lowercase words of a name's tail: `_MIN_LENGTH` → min, length; `sProvider` → s, provider. */
 /**
  * Last words of a name before TOKEN that make it no credential: a page's cursor (AWS's
  * `NextToken`, `ContinuationToken`, Google's `nextPageToken`, `syncToken`, MongoDB's
@@ -3914,6 +3913,7 @@ function namesNoSecretToken(prefix: string): boolean {
   );
 }
 
+/** Lowercase words of a name's tail: `_MIN_LENGTH` → min, length; `sProvider` → s, provider. */
 function splitWords(tail: string): string[] {
   const words: string[] = [];
   let word = "";
