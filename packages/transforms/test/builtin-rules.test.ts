@@ -2411,7 +2411,7 @@ const SETTINGS = [
   // Minified code: a variable as an object's member before the next one.
   "return{startState:function(){return{token:p,inTag:null,localMode:null,localState:null,htmlState:e.startState(a)}}}\n",
   // A page's cursor under a label, a long constant's name, a variable passed as an argument.
-  "    Next page token: eav1OzQB0OM8rLdGXOEsyQWSG\n    token = _SEND_INITIAL_METADATA_AND_SEND_STATUS_FROM_SERVER_TOKEN\nconnect(host, password=ssh_pass, port=22)\n",
+  "    Next page token: eav1OzQB0OM8rLdGXOEsyQWSG\n    token = _SEND_INITIAL_METADATA_AND_SEND_STATUS_FROM_SERVER_TOKEN\nconnect(host, password=ssh_pass, port=22)\nctx.load_cert_chain(CERTFILE, password=getpass_unicode)\n",
   // A URL's password that is a variable or a template's field; MITRE's technique's id after
   // a name that ends in a password's stores.
   "extra-index-url = https://_json_key_base64:{password}@{location}-python.pkg.dev/{repo_path}/simple/\nDATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app\nurl = 'https://%s:%s@%s' % (user, pw, host)\nhttps://user:%(password)s@host\n      CREDENTIALS_FROM_PASSWORD_STORES: T1555\n",

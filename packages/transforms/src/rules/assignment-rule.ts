@@ -767,6 +767,8 @@ class AssignmentCandidate implements Candidate {
   flagSpace = false;
   /** What, after the quote, bracket or `<` at `semi`, shows the value ended there. */
   semiCloser: Uint8Array = QUOTE_CLOSER;
+  /** The run at `semi` started at a closing bracket (an unquoted value ended by `)`, `]`, `}`). */
+  semiBracket = false;
   /** The last byte of the `;` run at `semi` is `&` (then `amp;` continues the run). */
   semiAmp = false;
   /** The first three bytes of the key after a `;` run (see `semicolonKey`), one a byte. */
@@ -2324,7 +2326,10 @@ class AssignmentCandidate implements Candidate {
     if (QUOTES[byte] === 1 || bracket || byte === 0x3c) {
       // After a `;` run (`Password=x;"`), a quote that closes the string ends the value at
       // the run, as the run alone would have.
-      if (this.semi < 0 || this.semiQuote) this.semi = here;
+      if (this.semi < 0 || this.semiQuote) {
+        this.semi = here;
+        this.semiBracket = bracket;
+      }
       this.semiQuote = true;
       this.semiCloser = bracket ? BRACKET_CLOSER : byte === 0x3c ? TAG_CLOSER : QUOTE_CLOSER;
     } else if (SEPARATOR[byte] !== 1 || (byte === 0x26 && this.colon && this.value.length === 0))
@@ -2334,6 +2339,7 @@ class AssignmentCandidate implements Candidate {
       if (this.semi < 0 || this.semiQuote) {
         this.semi = here;
         this.semiQuote = false;
+        this.semiBracket = false;
       }
       this.semiAmp = byte === 0x26;
     }
@@ -2653,9 +2659,11 @@ class AssignmentCandidate implements Candidate {
         (bare.includes(".") && MEMBER_PATH.test(bare) && !bare.split(".").some(isTokenPart)) ||
         (this.spacedEquals && LONG_CONSTANT.test(bare))
       );
-    // A variable passed as a call's argument (`f(password=ssh_pass, b)`): its snake_case words
-    // before a `,` or `)` (`PASSWORD=correct_horse_battery` ends no call).
-    if (SNAKE_CASE.test(bare) && /[,)]$/.test(text)) return true;
+    // A variable passed as a call's argument (`f(password=ssh_pass, b)`, `password=ssh_pwd)`):
+    // its snake_case words before a `,` or a closing bracket (`PASSWORD=correct_horse_battery`
+    // ends no call).
+    const closed = this.semi >= 0 && this.semiBracket;
+    if (SNAKE_CASE.test(bare) && (closed || /[,)]$/.test(text))) return true;
     const path = bare.endsWith("!") && (this.spacedEquals || this.colon) ? bare.slice(0, -1) : bare;
     if (path.includes(".") && MEMBER_PATH.test(path) && !path.split(".").some(isTokenPart))
       return true;
