@@ -87,9 +87,8 @@ export class InputRing implements HeldText {
   }
 
   latin1(start: number, end: number): string {
-    const text = Buffer.allocUnsafe(Math.max(0, end - start));
-    for (let p = start; p < end; p++) text[p - start] = this.byteAt(p);
-    return text.toString("latin1");
+    const bytes = this.view(start, end);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
   }
 
   /** A copy of `[from, to)`, which lies before the chunk. */

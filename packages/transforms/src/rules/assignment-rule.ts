@@ -2655,18 +2655,14 @@ class AssignmentCandidate implements Candidate {
     // Held up to `DECIDE` bytes and not complete, a member path is judged on those, and after
     // a spaced `=` a constant's name (`token = _SEND_INITIAL_METADATA_AND_SEND_STATUS_…`).
     if (!complete)
-      return (
-        (bare.includes(".") && MEMBER_PATH.test(bare) && !bare.split(".").some(isTokenPart)) ||
-        (this.spacedEquals && LONG_CONSTANT.test(bare))
-      );
+      return namesMember(bare, MEMBER_PATH) || (this.spacedEquals && LONG_CONSTANT.test(bare));
     // A variable passed as a call's argument (`f(password=ssh_pass, b)`, `password=ssh_pwd)`):
     // its snake_case words before a `,` or a closing bracket (`PASSWORD=correct_horse_battery`
     // ends no call).
     const closed = this.semi >= 0 && this.semiBracket;
     if (SNAKE_CASE.test(bare) && (closed || /[,)]$/.test(text))) return true;
     const path = bare.endsWith("!") && (this.spacedEquals || this.colon) ? bare.slice(0, -1) : bare;
-    if (path.includes(".") && MEMBER_PATH.test(path) && !path.split(".").some(isTokenPart))
-      return true;
+    if (namesMember(path, MEMBER_PATH)) return true;
     return (first === 0x3a || first === 0x40) && /^[:@][A-Za-z_]+$/.test(bare);
   }
 
@@ -3148,9 +3144,8 @@ class AssignmentCandidate implements Candidate {
     // `'users.*.profile.apiKey'`): its last part names one.
     if (
       complete &&
-      FIELD_PATH.test(bare) &&
-      CREDENTIAL_WORD.test(bare.slice(bare.lastIndexOf(".") + 1).toLowerCase()) &&
-      !bare.split(".").some(isTokenPart)
+      namesMember(bare, FIELD_PATH) &&
+      CREDENTIAL_WORD.test(bare.slice(bare.lastIndexOf(".") + 1).toLowerCase())
     )
       return true;
     // A masked value, as a tool prints a credential it hides (`gh auth status`: `gho_****…`).
@@ -3919,6 +3914,14 @@ function namesNoSecretToken(prefix: string): boolean {
     NOT_SECRET_TOKEN_WORDS.has(words[n - 1]!) ||
     (n > 1 && NOT_SECRET_TOKEN_PAIRS.has(`${words[n - 2]} ${words[n - 1]}`))
   );
+}
+
+/**
+ * `text` is a path of names that `pattern` reads (a member's, a field's): dotted, none of its
+ * parts a token's (`hvs.Zq8vR3mK2pLx9Wq7` is a token).
+ */
+function namesMember(text: string, pattern: RegExp): boolean {
+  return text.includes(".") && pattern.test(text) && !text.split(".").some(isTokenPart);
 }
 
 /** Lowercase words of a name's tail: `_MIN_LENGTH` → min, length; `sProvider` → s, provider. */
