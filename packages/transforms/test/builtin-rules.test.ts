@@ -3338,6 +3338,21 @@ describe("every case inside a JSON string (contexts are views)", () => {
     // Nothing after the document's own string is lost.
     expect(out.endsWith('end","n":1}')).toBe(true);
   });
+
+  // A row of a labelled corpus, or a log line, is a JSON document's whole string: the
+  // secret's line ends at the string's closing quote, not at a line end.
+  const lines = views.flatMap(([name, text, secret]) =>
+    text
+      .split(/\r?\n/)
+      .filter((line) => line.includes(secret) && !redact(line).includes(secret))
+      .map((line) => [name, line, secret] as const),
+  );
+
+  it.each(lines)("%s: its line %j as a string's whole text", (_name, line, secret) => {
+    const out = redact(JSON.stringify({ log: line }));
+    checkNoSecretPiece(out, JSON.stringify(secret).slice(1, -1));
+    expect(out.endsWith('"}')).toBe(true);
+  });
 });
 
 describe("keyword and header cases inside JSON inside a JSON string", () => {

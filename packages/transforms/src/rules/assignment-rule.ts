@@ -1734,8 +1734,12 @@ class AssignmentCandidate implements Candidate {
           }
           const key = this.closesQuote(byte) ? Semicolon.Ends : this.semicolonKey(byte);
           if (key === Semicolon.Ends) {
-            if (this.cell === 1) return Verdict.Reject; // a cell ends at a blank
-            this.value.length = this.semi - (here - this.value.length);
+            const at = this.semi - (here - this.value.length);
+            // A cell ends at a blank, or where the string its row stands in closes
+            // (`{"log":"api_key | …"}`).
+            if (this.cell === 1 && this.value[at] !== 0x22) return Verdict.Reject;
+            this.value.length = at;
+            if (this.cell === 1 && !isCellValue(this.value)) return Verdict.Reject;
             return this.credible(true) ? Verdict.Close : Verdict.Reject;
           }
           if (key === Semicolon.Undecided) {

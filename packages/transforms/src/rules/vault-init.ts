@@ -203,9 +203,11 @@ class VaultKeyCandidate implements Candidate {
   /** A key's byte, or the byte that ends it: redact the key when it is long enough. */
   private key(byte: number, here: number): Verdict {
     if (KEY[byte] === 1) return ++this.count > MAX_KEY ? Verdict.Reject : Verdict.Hold;
+    // Unquoted (a table's key), a `"` ends the string the line stands in (`{"log":"Unseal
+    // Key 1: …"}`).
     const ends = this.quoted
       ? byte === 0x22 || byte === 0x27 || byte === 0x5c
-      : SPACE[byte] === 1 || byte === 0x5c;
+      : SPACE[byte] === 1 || byte === 0x5c || (this.table && byte === 0x22);
     if (!ends || this.count < MIN_KEY) return Verdict.Reject;
     if (this.table) return Verdict.Close; // a list reads on to its next key
     this.to = here;
