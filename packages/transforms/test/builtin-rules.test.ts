@@ -2126,6 +2126,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "Vq7pLm2x!Z9w",
     "+ echo '[REDACTED:piped-password]' | docker login -u me --password-stdin ghcr.io\necho [REDACTED:piped-password] | sudo -S apt-get update\necho \"deploy:[REDACTED:piped-password]\" | chpasswd\nprintf '%s\\n' [REDACTED:piped-password] | gcloud secrets create db --data-file=-\n",
   ],
+  // Quoted words in the command after the pipe, and the value at a line's end.
+  [
+    "piped-password",
+    '+ echo "Vq7pLm2x!Z9w" | docker login -u "me" --password-stdin\necho \'Vq7pLm2x!Z9w\' | gh auth login --with-token',
+    "Vq7pLm2x!Z9w",
+    '+ echo "[REDACTED:piped-password]" | docker login -u "me" --password-stdin\necho \'[REDACTED:piped-password]\' | gh auth login --with-token',
+  ],
   [
     // A table padded into columns (PowerShell's `Get-ChildItem Env:`): the value after the
     // name's padding, as after a space.
@@ -3355,11 +3362,12 @@ describe("every case inside a JSON string (contexts are views)", () => {
   });
 });
 
-describe("keyword and header cases inside JSON inside a JSON string", () => {
+describe("every case inside JSON inside a JSON string", () => {
   // A tool's JSON result carried as a string in another JSON document escapes its escapes
-  // (`\\\"password\\\":`): the keyword and header rules read a run of backslashes as one.
-  const QUOTE_READERS = new Set(["secret-assignment", "key-assignment", "authorization-header"]);
-  const views = ALL_CASES.filter(([name, text]) => QUOTE_READERS.has(name) && !text.includes("\\"));
+  // (`\\\"password\\\":`, `…\\n`): every rule reads a run of backslashes as one.
+  const views = ALL_CASES.filter(
+    ([name, text]) => !text.includes("\\") && name !== "sensitive-output",
+  );
 
   it.each(views)("%s: %j", (_name, text, secret) => {
     const inner = JSON.stringify({ log: text });

@@ -15,7 +15,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, byteSet } from "./byte-classes.js";
+import { ALNUM, byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -70,8 +70,10 @@ class VaultPayloadCandidate implements Candidate {
   cr = false;
   /** A backslash was read (inside a JSON string, an escape follows). */
   escaped = false;
-  /** Where the last backslash stood: a line's end when `n` follows it. */
+  /** Where the last run of backslashes started: a line's end when `n` follows it. */
   lineEnd = 0;
+  /** Backslashes in that run (a string inside a string escapes its escapes). */
+  backslashes = 0;
 
   constructor(anchorLength: number) {
     this.here = anchorLength - 1;
@@ -87,6 +89,7 @@ class VaultPayloadCandidate implements Candidate {
     if (byte === 0x5c) {
       this.escaped = true;
       this.lineEnd = here;
+      this.backslashes = 1;
       return Verdict.Hold;
     }
     if (this.phase === Phase.Hex) return this.hex(byte, here);
@@ -112,6 +115,8 @@ class VaultPayloadCandidate implements Candidate {
 
   /** The byte after a backslash: `n` (or `r`) ends a line, `t` indents one. */
   private escape(byte: number): Verdict {
+    // A run of backslashes reads as one (`\\n`: see `MAX_BACKSLASHES`).
+    if (byte === 0x5c) return ++this.backslashes > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
     this.escaped = false;
     const cr = byte === 0x72;
     if (byte !== 0x6e && !cr && !(byte === 0x74 && this.phase === Phase.Indent))

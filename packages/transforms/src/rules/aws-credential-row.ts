@@ -20,7 +20,7 @@
  * ```
  */
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet } from "./byte-classes.js";
+import { byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -82,19 +82,15 @@ class RowCandidate implements Candidate {
   /** The current field is base64 so far (it may be a key); its bytes' classes (`CLASS_BIT`). */
   private base64 = true;
   private classes = 0;
-  /** A backslash was read (inside a string): the next byte says what it escapes. */
-  private escape = false;
-
+  /** Backslashes read in a row inside a string: the byte after them says what they escape. */
+  private backslashes = 0;
   /** The row's label was read: the tab after it (or its escape) must follow. */
   private label: boolean;
   /** The row stands inside a string (the CSV may): its tabs and line ends are escapes. */
   private escaped: boolean;
   /** The current field's index in the row. */
   private column = 0;
-  /**
-   * The password's field: quoted (RFC 4180's `"…"`, a comma in it), and a quote read last
-   * (it closes the field if a comma follows, `""` is one quote).
-   */
+  /** The password's field is quoted (RFC 4180's `"…"`), a quote read last (`""` is one). */
   private quoted = false;
   private quote = false;
 
@@ -121,21 +117,29 @@ class RowCandidate implements Candidate {
     const here = ++this.here;
     if (here > MAX_ROW) return Verdict.Reject;
     if (this.label) {
-      // `ACCESSKEY\t…`, or `ACCESSKEY\\t…` inside a string.
-      if (byte === 0x5c && !this.escaped) this.escaped = true;
-      else if (byte !== (this.escaped ? 0x74 : 0x09)) return Verdict.Reject;
-      else this.label = false;
+      // `ACCESSKEY\t…`, or `ACCESSKEY\\t…` inside a string (`\\\\t` a string deeper).
+      if (byte === 0x5c) {
+        this.escaped = true;
+        if (++this.backslashes > MAX_BACKSLASHES) return Verdict.Reject;
+        return this.fieldEnd(here);
+      }
+      if (byte !== (this.escaped ? 0x74 : 0x09)) return Verdict.Reject;
+      this.label = false;
+      this.backslashes = 0;
       return this.fieldEnd(here);
     }
-    if (this.escape) {
-      this.escape = false;
+    if (this.backslashes > 0) {
+      // A run of backslashes reads as one (see `MAX_BACKSLASHES`).
+      if (byte === 0x5c)
+        return ++this.backslashes > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
+      this.backslashes = 0;
       // `\t` ends a field, `\n` or `\r` the line; another escape is a byte of the field.
       if (byte === 0x74 && this.separator === 0x09) return this.fieldEnd(here);
       if (byte === 0x6e || byte === 0x72) return this.lineEnd(here, byte === 0x6e);
       return this.fieldByte(byte, here);
     }
     if (byte === 0x5c && this.escaped) {
-      this.escape = true; // held: the next byte decides
+      this.backslashes = 1; // held: the next byte decides
       return Verdict.Hold;
     }
     if (byte === 0x0a || byte === 0x0d) return this.lineEnd(here, byte === 0x0a);

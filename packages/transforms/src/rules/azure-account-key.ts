@@ -67,8 +67,9 @@ class AccountKeyCandidate implements Candidate {
       case Part.Gap:
         return this.gap(byte, here);
       case Part.Escape:
-        // The escaped byte (`\"`, the `n` of `\n`) is the gap's.
-        this.part = Part.Gap;
+        // The escaped byte (`\"`, the `n` of `\n`) is the gap's; a run of backslashes reads
+        // as one (a string inside a string: `\\n`, `\\\"`).
+        if (byte !== BACKSLASH) this.part = Part.Gap;
         return ++this.count > MAX_GAP ? Verdict.Reject : Verdict.Hold;
       case Part.Body:
         return this.body(byte);

@@ -16,7 +16,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet, QUOTES } from "./byte-classes.js";
+import { BLANK, byteSet, MAX_BACKSLASHES, QUOTES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -54,6 +54,7 @@ class BundlerCandidate implements Candidate {
   private blanks = 0;
   /** The value's quote, or a backslash whose quote follows (inside a string), or 0. */
   private quote = 0;
+  private backslashes = 0;
 
   constructor(anchorLength: number) {
     this.from = anchorLength;
@@ -90,6 +91,9 @@ class BundlerCandidate implements Candidate {
   /** Blanks, `=` or `:`, blanks, a quote: then the value's first byte. */
   private separatorByte(byte: number): Verdict {
     if (this.quote === BACKSLASH) {
+      // A run of backslashes reads as one (a string inside a string: `\\\"`).
+      if (byte === BACKSLASH)
+        return ++this.backslashes > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
       if (QUOTES[byte] !== 1) return Verdict.Reject;
       this.quote = byte;
       return Verdict.Hold;

@@ -26,6 +26,7 @@
  */
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet, ESCAPED_BLANK, QUOTES } from "./byte-classes.js";
+import { CLOSED, EscapedLiteral, IN_RUN, OPENED, OPENING } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
 import { withWordBefore } from "./not-before.js";
 
@@ -296,6 +297,45 @@ const State = {
 
 /** A string inside an expression argument: none, quoted, or quoted with escaped quotes (`\"…\"`). */
 const InString = { None: 0, Raw: 1, Escaped: 2 } as const;
+/** {@link SkippedArgument.next}: a `,` at depth 0 ended the argument. */
+const ARGUMENT_END = -1;
+
+/** An argument before the secret's, read to its `,` at depth 0 (strings and brackets skipped). */
+class SkippedArgument {
+  private depth = 0;
+  private inString: number = InString.None;
+  private quote = 0;
+  /** The byte before was a backslash. */
+  private escaped = false;
+
+  /** `Verdict.Hold`, `Verdict.Reject` (the call or statement ended first) or {@link ARGUMENT_END}. */
+  next(byte: number): Verdict | typeof ARGUMENT_END {
+    if (this.escaped) {
+      this.escaped = false;
+      // `\"` opens or closes an escaped string; any other escape is a byte of the argument.
+      if (this.inString === InString.None && QUOTES[byte] === 1) {
+        this.quote = byte;
+        this.inString = InString.Escaped;
+      } else if (this.inString === InString.Escaped && byte === this.quote)
+        this.inString = InString.None;
+      return Verdict.Hold;
+    }
+    if (byte === BACKSLASH) this.escaped = true;
+    else if (byte === 0x0a) return Verdict.Reject;
+    else if (this.inString !== InString.None) {
+      if (this.inString === InString.Raw && byte === this.quote) this.inString = InString.None;
+    } else if (QUOTES[byte] === 1) {
+      this.quote = byte;
+      this.inString = InString.Raw;
+    } else if (OPEN[byte] === 1) this.depth++;
+    else if (CLOSE[byte] === 1) {
+      if (this.depth === 0) return Verdict.Reject; // the call ended before the secret
+      this.depth--;
+    } else if (byte === 0x2c && this.depth === 0) return ARGUMENT_END;
+    else if (byte === 0x3b) return Verdict.Reject;
+    return Verdict.Hold;
+  }
+}
 
 /** One call's arguments, from the byte after its `(`. */
 class CredentialCallCandidate implements Candidate {
@@ -305,12 +345,11 @@ class CredentialCallCandidate implements Candidate {
   private state: number = State.ArgStart;
   /** The argument being read, from 1. */
   private argument = 1;
-  /** Bracket depth inside an expression argument. */
-  private depth = 0;
-  private inString: number = InString.None;
+  /** The argument before the secret's being read (one for all of them), the literal's quote. */
+  private skipped: SkippedArgument | null = null;
   private quote = 0;
-  /** The literal's quote is escaped (`\"…\"`: a JSON or C string around the call). */
-  private escapedQuote = false;
+  /** The backslashes before the literal's quote when escaped (a JSON or C string: `\"…\"`). */
+  private escapes: EscapedLiteral | null = null;
   /** The byte before was a backslash. */
   private escaped = false;
   /** Bytes of `Some(` read. */
@@ -341,12 +380,16 @@ class CredentialCallCandidate implements Candidate {
     switch (this.state) {
       case State.ArgStart:
         return this.argStart(byte);
-      case State.ArgEscape:
-        if (QUOTES[byte] === 1) return this.openLiteral(byte, true);
+      case State.ArgEscape: {
+        const opened = this.escapes!.opening(byte, QUOTES);
+        if (opened === OPENING) return Verdict.Hold;
+        if (opened === OPENED) return this.openLiteral(byte);
         // An escaped line break or tab inside a string (`,\n    \"…\"`): a blank.
         if (ESCAPED_BLANK[byte] !== 1) return Verdict.Reject;
+        this.escapes = null;
         this.state = State.ArgStart;
         return Verdict.Hold;
+      }
       case State.Expression:
         return this.expression(byte);
       default:
@@ -364,66 +407,63 @@ class CredentialCallCandidate implements Candidate {
       return this.expression(byte);
     }
     // Only a literal is a secret; Rust's `Some("…")` holds one, Python's `b"…"` is one.
-    if (QUOTES[byte] === 1) return this.openLiteral(byte, false);
+    if (QUOTES[byte] === 1) return this.openLiteral(byte);
     if (byte === 0x62 && !this.bytesPrefix && this.wrapper === 0) {
       this.bytesPrefix = true;
       return Verdict.Hold;
     }
     this.state = byte === BACKSLASH ? State.ArgEscape : State.Wrapper;
-    if (byte === BACKSLASH) return Verdict.Hold;
+    if (byte === BACKSLASH) {
+      this.escapes = new EscapedLiteral();
+      this.escapes.opening(byte, QUOTES);
+      return Verdict.Hold;
+    }
     if (this.wrapper > 0 || byte !== WRAPPER.charCodeAt(0)) return Verdict.Reject;
     this.wrapper = 1;
     return Verdict.Hold;
   }
 
-  private openLiteral(quote: number, escapedQuote: boolean): Verdict {
+  private openLiteral(quote: number): Verdict {
     this.quote = quote;
-    this.escapedQuote = escapedQuote;
     this.state = State.Literal;
     return Verdict.Hold;
   }
 
   private expression(byte: number): Verdict {
-    if (this.escaped) {
-      this.escaped = false;
-      // `\"` opens or closes an escaped string; any other escape is a byte of the argument.
-      if (this.inString === InString.None && QUOTES[byte] === 1) {
-        this.quote = byte;
-        this.inString = InString.Escaped;
-      } else if (this.inString === InString.Escaped && byte === this.quote)
-        this.inString = InString.None;
-      return Verdict.Hold;
-    }
-    if (byte === BACKSLASH) this.escaped = true;
-    else if (byte === 0x0a) return Verdict.Reject;
-    else if (this.inString !== InString.None) {
-      if (this.inString === InString.Raw && byte === this.quote) this.inString = InString.None;
-    } else if (QUOTES[byte] === 1) {
-      this.quote = byte;
-      this.inString = InString.Raw;
-    } else if (OPEN[byte] === 1) this.depth++;
-    else if (CLOSE[byte] === 1) {
-      if (this.depth === 0) return Verdict.Reject; // the call ended before the secret
-      this.depth--;
-    } else if (byte === 0x2c && this.depth === 0) {
-      this.argument++;
-      this.state = State.ArgStart;
-    } else if (byte === 0x3b) return Verdict.Reject;
+    this.skipped ??= new SkippedArgument();
+    const read = this.skipped.next(byte);
+    if (read !== ARGUMENT_END) return read;
+    this.argument++;
+    this.state = State.ArgStart;
     return Verdict.Hold;
   }
 
   private literal(byte: number, here: number): Verdict {
+    if (this.escapes !== null) return this.escapedLiteral(byte, here);
     if (this.escaped) {
       this.escaped = false;
-      // `\"` closes a literal opened by `\"`; any other escape is the secret's.
-      if (this.escapedQuote && byte === this.quote) return this.close(here - 1);
-      return this.count(byte);
+      return this.count(byte); // an escape is the secret's
     }
     if (byte === BACKSLASH) {
       this.escaped = true;
       return Verdict.Hold;
     }
-    if (byte === this.quote && !this.escapedQuote) return this.close(here);
+    if (byte === this.quote) return this.close(here);
+    return this.literalByte(byte);
+  }
+
+  /** A byte of a literal opened by an escaped quote (see `EscapedLiteral`). */
+  private escapedLiteral(byte: number, here: number): Verdict {
+    const read = this.escapes!.read(byte, here, this.quote);
+    if (read === IN_RUN)
+      return this.length + this.escapes!.run > MAX_SECRET ? Verdict.Reject : Verdict.Hold;
+    if (read === CLOSED) return this.close(this.escapes!.runAt);
+    if (read === 0) return this.literalByte(byte);
+    this.length += read - 1; // an escape's backslashes beyond one
+    return this.count(byte);
+  }
+
+  private literalByte(byte: number): Verdict {
     if (byte === 0x0a || byte === 0x0d) return Verdict.Reject;
     // A template's `${…}`, Ruby's `#{…}`: a placeholder.
     if (byte === 0x7b && (this.previous === 0x24 || this.previous === 0x23)) return Verdict.Reject;

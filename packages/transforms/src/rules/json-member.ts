@@ -4,8 +4,8 @@
  * `d`, `p`, `q`, `dp`, `dq`, `qi`, an elliptic-curve or OKP key's `d`), and Docker's
  * `config.json` `auth` (base64 of `user:password`). Only the value's characters are
  * redacted, and only a whole string that passes its format's test; the key and the rest of
- * the document stay. Read in JSON as written (`"d": "…"`) and inside a JSON string
- * (`\"d\":\"…\"`).
+ * the document stay. Read in JSON as written (`"d": "…"`), inside a JSON string
+ * (`\"d\":\"…\"`) and inside a JSON string inside another (`\\\"d\\\":\\\"…\\\"`).
  *
  * @example
  * ```ts
@@ -43,11 +43,14 @@ const Phase = {
   Colon: 0,
   /** After the `:`: blanks, then the value's opening quote (`\` first when escaped). */
   Quote: 1,
-  /** The `"` after a `\` that opens an escaped value. */
+  /** The `"` after the backslashes that open an escaped value. */
   EscapedQuote: 2,
   /** The value's characters, held until its closing quote. */
   Value: 3,
 } as const;
+
+/** A key's quotes: as written, escaped, and escaped again (a string inside a string). */
+const QUOTINGS = ['"', '\\"', '\\\\\\"'];
 
 /** A rule for `format`'s keys (as written and escaped), started only after `{`, `,` or a blank. */
 function memberRule(format: MemberFormat): MatcherRule {
@@ -55,12 +58,12 @@ function memberRule(format: MemberFormat): MatcherRule {
     {
       kind: "matcher",
       name: format.name,
-      anchors: format.keys.flatMap((k) => [`"${k}"`, `\\"${k}\\"`]),
+      anchors: format.keys.flatMap((k) => QUOTINGS.map((q) => `${q}${k}${q}`)),
       maxLength: format.maxValue + 2 * MAX_BLANKS + 4,
       start(match: AnchorMatch): Candidate | undefined {
         // A key inside a longer name (`x"d"`) is no JSON key.
         if (match.before >= 0 && ALNUM[match.before] === 1) return undefined;
-        return new JsonMemberCandidate(match.length, match.anchor[0] === "\\", format);
+        return new JsonMemberCandidate(match.length, match.anchor.indexOf('"'), format);
       },
     },
     ALNUM,
@@ -73,13 +76,15 @@ class JsonMemberCandidate implements Candidate {
   here: number;
   claim: number;
   blanks = 0;
+  /** Backslashes of the value's opening quote read. */
+  run = 0;
   /** The value's characters read so far. */
   value = "";
 
   constructor(
     anchorLength: number,
-    /** The key was written with escaped quotes: so is the value. */
-    readonly escaped: boolean,
+    /** The backslashes before the key's quotes (0, 1, 3): so are the value's quoted. */
+    readonly escapes: number,
     readonly format: MemberFormat,
   ) {
     this.here = anchorLength - 1;
@@ -101,12 +106,17 @@ class JsonMemberCandidate implements Candidate {
           this.phase = Phase.Quote;
           return Verdict.Hold;
         }
-        if (this.escaped ? byte !== BACKSLASH : byte !== QUOTE) return Verdict.Reject;
-        this.phase = this.escaped ? Phase.EscapedQuote : Phase.Value;
+        if (this.escapes > 0 ? byte !== BACKSLASH : byte !== QUOTE) return Verdict.Reject;
+        this.phase = this.escapes > 0 ? Phase.EscapedQuote : Phase.Value;
+        this.run = 1;
         this.claim = here + 1;
         return Verdict.Hold;
       case Phase.EscapedQuote:
-        if (byte !== QUOTE) return Verdict.Reject;
+        if (byte === BACKSLASH && this.run < this.escapes) {
+          this.run++;
+          return Verdict.Hold;
+        }
+        if (byte !== QUOTE || this.run !== this.escapes) return Verdict.Reject;
         this.phase = Phase.Value;
         this.claim = here + 1;
         return Verdict.Hold;
@@ -118,7 +128,7 @@ class JsonMemberCandidate implements Candidate {
           return Verdict.Hold;
         }
         // A whole string only: the value ends at its closing quote (the `\` of an escaped one).
-        if (byte !== (this.escaped ? BACKSLASH : QUOTE)) return Verdict.Reject;
+        if (byte !== (this.escapes > 0 ? BACKSLASH : QUOTE)) return Verdict.Reject;
         const { value } = this;
         return value.length >= format.minValue && format.accept(value)
           ? Verdict.Close
@@ -167,4 +177,4 @@ export const DOCKER_AUTH_RULE: MatcherRule = memberRule({
     value.length % 4 === 0 && USER_PASSWORD.test(Buffer.from(value, "base64").toString("latin1")),
 });
 
-keepShape(new JsonMemberCandidate(3, false, JWK));
+keepShape(new JsonMemberCandidate(3, 0, JWK));

@@ -20,7 +20,7 @@
  * before it, stay readable; so does the `Private-MAC:` after it).
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet } from "./byte-classes.js";
+import { byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 const KINDS = ["", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED ", "SSH2 ENCRYPTED "];
@@ -133,6 +133,8 @@ function joinedLiterals(
   if (++join.bytes > MAX_JOIN) return Verdict.Reject;
   let byte = input;
   if (join.escape) {
+    // A run of backslashes reads as one (a string inside a string: `\\n`, `\\\"`).
+    if (byte === 0x5c) return Verdict.Hold;
     join.escape = false;
     // `\n` (or a backslash ending the line: Python's and C's continuation), `\"`.
     if (byte === 0x6e || byte === 0x0a) byte = 0x0a;
@@ -180,6 +182,7 @@ export const PUTTY_PRIVATE_KEY_RULE: MatcherRule = {
     let from = NONE;
     /** In a line end, after a backslash (`\\n` inside a JSON or C string). */
     let escaped = false;
+    let run = 1;
     const going = (): Verdict => (from === NONE ? Verdict.Hold : Verdict.Redact);
     const lineEnd = (byte: number): Verdict => {
       if (lines === 0) return Verdict.Reject;
@@ -208,9 +211,12 @@ export const PUTTY_PRIVATE_KEY_RULE: MatcherRule = {
             // `\r\n`, `\n`, or escaped `\\n`, `\\r\\n`.
             if (escaped ? byte === 0x6e || byte === 0x72 : byte === 0x0a) {
               escaped = false;
+              run = 1;
               return going();
             }
-            if (byte === 0x5c && !escaped) {
+            // A run of backslashes reads as one (`\\\\n` a string deeper).
+            if (byte === 0x5c) {
+              if (escaped && ++run > MAX_BACKSLASHES) return Verdict.Reject;
               escaped = true;
               return going();
             }

@@ -32,7 +32,8 @@
 import { placeholderValue } from "../command-flags.js";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { readsSecretFromStdin } from "../secret-commands.js";
-import { BLANK, byteSet } from "./byte-classes.js";
+import { BLANK, byteSet, QUOTES } from "./byte-classes.js";
+import { CLOSED, EscapedLiteral, IN_RUN, OPENED, OPENING } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
 
@@ -82,16 +83,16 @@ class PipedPasswordCandidate implements Candidate {
   /** The word's first byte after its quote (from the anchor's start) and its quote. */
   private wordFrom = 0;
   private quote = 0;
-  /** The quote is escaped (`\"…\"`, in a JSON string); the last byte was a backslash. */
-  private escaped = false;
+  /** The quote's backslashes when it is escaped (`\"…\"`, in a JSON string), else null. */
+  private escapes: EscapedLiteral | null = null;
+  /** The last byte was a backslash (a run of them reads as one). */
   private slash = false;
   private word = "";
-  /** `printf`'s format was read; the value's text and end; inside a `"…"` of the command. */
+  /** `printf`'s format was read; the value's text and end; the command after the pipe. */
   private formatRead = false;
   private value = "";
   private valueTo = 0;
-  private command = "";
-  private inQuote = false;
+  private command: PipedCommand | null = null;
 
   constructor(
     length: number,
@@ -119,6 +120,7 @@ class PipedPasswordCandidate implements Candidate {
       case Part.Piped:
         if (byte === PIPE) return Verdict.Reject;
         this.part = Part.Command;
+        this.command = new PipedCommand();
         return this.commandByte(byte);
       default:
         return this.commandByte(byte);
@@ -133,8 +135,9 @@ class PipedPasswordCandidate implements Candidate {
     this.word = "";
     this.quote = byte === QUOTE || byte === APOSTROPHE ? byte : 0;
     // `\"` opens a word quoted inside a JSON string (the quote is checked next).
-    this.escaped = this.slash = byte === BACKSLASH;
-    this.part = this.quote === 0 && !this.escaped ? Part.Word : Part.Quoted;
+    this.escapes = byte === BACKSLASH ? new EscapedLiteral() : null;
+    this.escapes?.opening(byte, QUOTES);
+    this.part = this.quote === 0 && this.escapes === null ? Part.Word : Part.Quoted;
     this.wordFrom = this.part === Part.Word ? here : here + 1;
     return this.part === Part.Word ? this.add(byte, here) : Verdict.Hold;
   }
@@ -147,25 +150,41 @@ class PipedPasswordCandidate implements Candidate {
 
   private quotedByte(byte: number, here: number): Verdict {
     if (byte === 0x0a || byte === 0x0d) return Verdict.Reject;
+    if (this.escapes !== null) return this.escapedByte(byte, here);
     const slash = this.slash;
     this.slash = false;
-    if (this.escaped && this.quote === 0) {
-      if (byte !== QUOTE) return Verdict.Reject; // another escape starts no value
-      this.quote = QUOTE;
-      this.wordFrom = here + 1;
-      return Verdict.Hold;
-    }
     if (byte === BACKSLASH && this.quote !== APOSTROPHE && !slash) {
       this.slash = true;
       return Verdict.Hold;
     }
-    if (this.escaped ? slash && byte === QUOTE : !slash && byte === this.quote) {
-      if (!this.wordEnd(this.escaped ? here - 1 : here)) return Verdict.Reject;
-      this.part = Part.After;
-      return Verdict.Hold;
-    }
+    if (!slash && byte === this.quote) return this.quotedEnd(here);
     if (slash) this.add(BACKSLASH, here);
     return this.add(byte, here);
+  }
+
+  /** A byte of a word whose quotes are escaped (see `EscapedLiteral`). */
+  private escapedByte(byte: number, here: number): Verdict {
+    const escapes = this.escapes!;
+    if (this.quote === 0) {
+      const opened = escapes.opening(byte, QUOTES);
+      if (opened === OPENING) return Verdict.Hold;
+      if (opened !== OPENED || byte !== QUOTE) return Verdict.Reject; // no value
+      this.quote = QUOTE;
+      this.wordFrom = here + 1;
+      return Verdict.Hold;
+    }
+    const read = escapes.read(byte, here, QUOTE);
+    if (read === IN_RUN) return here - this.wordFrom >= MAX_VALUE ? Verdict.Reject : Verdict.Hold;
+    if (read === CLOSED) return this.quotedEnd(escapes.runAt);
+    if (read > 0) this.add(BACKSLASH, here);
+    return this.add(byte, here);
+  }
+
+  /** The quoted word ended before `to`. */
+  private quotedEnd(to: number): Verdict {
+    if (!this.wordEnd(to)) return Verdict.Reject;
+    this.part = Part.After;
+    return Verdict.Hold;
   }
 
   /** A word ended before `to`: a flag or a format goes by; false when it is no value. */
@@ -194,33 +213,46 @@ class PipedPasswordCandidate implements Candidate {
     return Verdict.Hold;
   }
 
-  /** The command's byte; a `"` after a blank or `=` opens a word, another ends a string. */
   private commandByte(byte: number): Verdict {
-    const slash = this.slash;
-    this.slash = false;
-    if (slash && ESCAPED_BREAK[byte] === 1) return this.decide();
-    if (!slash && byte === BACKSLASH) {
-      this.slash = true;
-      return Verdict.Hold;
-    }
-    if (!slash && byte === QUOTE) {
-      const last = this.command.charCodeAt(this.command.length - 1);
-      if (this.inQuote || BLANK[last] === 1 || last === 0x3d) {
-        this.inQuote = !this.inQuote;
-        return Verdict.Hold;
-      }
-    }
-    if (!slash && !this.inQuote && ENDS_COMMAND[byte] === 1) return this.decide();
-    this.command += String.fromCharCode(byte);
-    return Verdict.Hold;
+    return this.command!.ends(byte) ? this.decide() : Verdict.Hold;
   }
 
   private decide(): Verdict {
-    const at = secretStart(this.value, readsSecretFromStdin(wordsOf(this.command)));
+    const at = secretStart(this.value, readsSecretFromStdin(wordsOf(this.command!.text)));
     if (at < 0) return Verdict.Reject;
     this.from += at;
     this.to = this.valueTo;
     return Verdict.Close;
+  }
+}
+
+/** The command after the pipe, read to its end (see `ENDS_COMMAND`). */
+class PipedCommand {
+  text = "";
+  /** Inside a `"…"` of the command; the last byte was a backslash (a run reads as one). */
+  private inQuote = false;
+  private slash = false;
+
+  /** True at the byte that ends the command (not its); else the byte is the command's. */
+  ends(byte: number): boolean {
+    const slash = this.slash;
+    this.slash = false;
+    if (slash && ESCAPED_BREAK[byte] === 1) return true;
+    if (byte === BACKSLASH) {
+      this.slash = true; // `\\n` inside a string inside a string: one escape
+      return false;
+    }
+    // A quote, escaped or not (`\"` inside a string), opens a word or ends the string.
+    if (byte === QUOTE) {
+      const last = this.text.charCodeAt(this.text.length - 1);
+      if (this.inQuote || BLANK[last] === 1 || last === 0x3d) {
+        this.inQuote = !this.inQuote;
+        return false;
+      }
+    }
+    if ((!slash || byte === QUOTE) && !this.inQuote && ENDS_COMMAND[byte] === 1) return true;
+    this.text += String.fromCharCode(byte);
+    return false;
   }
 }
 

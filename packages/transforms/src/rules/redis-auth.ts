@@ -34,6 +34,9 @@ const FORMS: ReadonlyMap<string, Form> = new Map<string, Form>([
   ['"auth" "', Form.Quoted],
   ['\\"AUTH\\" \\"', Form.Escaped],
   ['\\"auth\\" \\"', Form.Escaped],
+  // A JSON string inside a JSON string escapes the escapes.
+  ['\\\\\\"AUTH\\\\\\" \\\\\\"', Form.Escaped],
+  ['\\\\\\"auth\\\\\\" \\\\\\"', Form.Escaped],
 ]);
 
 export const REDIS_AUTH_RULE: MatcherRule = {
@@ -46,7 +49,8 @@ export const REDIS_AUTH_RULE: MatcherRule = {
     // The prompt's `>` ends a host's port or a name (`127.0.0.1:6379>`, `redis>`), not a
     // quoted reply's line (`> AUTH is required`).
     if (form === Form.Prompt && !(match.before >= 0 && ALNUM[match.before] === 1)) return undefined;
-    return new RedisAuthCandidate(match.length, form);
+    // Escaped, the backslashes before a quote (1, or 3 a string deeper).
+    return new RedisAuthCandidate(match.length, form, match.anchor.indexOf('"'));
   },
 };
 
@@ -80,6 +84,8 @@ class RedisAuthCandidate implements Candidate {
   constructor(
     anchorLength: number,
     private readonly form: Form,
+    /** The backslashes before an argument's closing quote (`Form.Escaped`). */
+    private readonly closing = 1,
   ) {
     this.from = anchorLength;
     this.here = anchorLength - 1;
@@ -97,7 +103,7 @@ class RedisAuthCandidate implements Candidate {
       byte === 0x0d ||
       (this.form !== Form.Quoted &&
         ((backslashes > 0 && (byte === 0x6e || byte === 0x72 || byte === 0x74)) ||
-          (byte === QUOTE && (backslashes === 0 || this.form === Form.Prompt))));
+          (byte === QUOTE && (backslashes < this.closing || this.form === Form.Prompt))));
     switch (this.state) {
       case State.Blank:
         return byte === BLANK ? this.open(here + 1) : Verdict.Reject;
@@ -144,8 +150,9 @@ class RedisAuthCandidate implements Candidate {
   private argumentByte(byte: number, here: number, lineEnd: boolean, backslashes: number): Verdict {
     let ends = byte === BLANK || lineEnd;
     if (this.form === Form.Quoted) ends = byte === QUOTE && backslashes % 2 === 0;
-    // Inside a string the delimiting quotes are `\"`, a quote in the argument `\\\"`.
-    if (this.form === Form.Escaped) ends = byte === QUOTE && backslashes === 1;
+    // Inside a string the delimiting quotes are `\"`, a quote in the argument `\\\"` (a
+    // string deeper, `\\\"` and `\\\\\\\"`).
+    if (this.form === Form.Escaped) ends = byte === QUOTE && backslashes === this.closing;
     if (!ends) {
       if (lineEnd) return Verdict.Reject;
       return ++this.length > MAX_ARGUMENT ? Verdict.Reject : Verdict.Hold;

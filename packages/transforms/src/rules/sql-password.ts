@@ -23,6 +23,7 @@
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
+import { CLOSED, EscapedLiteral, IN_RUN, OPENED, OPENING } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of a literal (a password, not a document). */
@@ -34,6 +35,7 @@ const CALL = "password(";
 /** Most bytes of a clause's keyword, and of the blanks before it. */
 const MAX_CLAUSE = 10;
 const DOUBLE_QUOTE = 0x22;
+const DOUBLE_QUOTES = byteSet('"');
 const BACKSLASH = 0x5c;
 /** Bytes that start a placeholder, not a password (`&pw` is SQL*Plus's; `...`, `…`). */
 const PLACEHOLDER = byteSet("$%{<:?&.\x80-\xff");
@@ -134,8 +136,8 @@ class SqlPasswordCandidate implements Candidate {
   to: number | undefined = undefined;
   /** The literal's quote. */
   quote = QUOTE;
-  /** The literal's quotes are escaped (`\"…\"`, inside a JSON string). */
-  escapedQuote = false;
+  /** The backslashes before the literal's quote when escaped (inside a JSON string: `\"…\"`). */
+  escapes: EscapedLiteral | null = null;
   /** The first bytes of Oracle's word (`VALUES` is a hash's keyword, not a password). */
   word = "";
   /** `SET PASSWORD`'s account and `=` before the literal (in `Mode.Account`). */
@@ -165,11 +167,11 @@ class SqlPasswordCandidate implements Candidate {
       this.from = here + 1;
       if (byte === 0x20 || byte === 0x09) return here > 64 ? Verdict.Reject : Verdict.Hold;
       // `IDENTIFIED BY \"…\"` inside a JSON string: the literal ends at `\"`.
-      if (byte === BACKSLASH && !this.escapedQuote) {
-        this.escapedQuote = true;
-        return Verdict.Hold;
+      if (byte === BACKSLASH || this.escapes !== null) {
+        this.escapes ??= new EscapedLiteral();
+        const opened = this.escapes.opening(byte, DOUBLE_QUOTES);
+        if (opened !== OPENED) return opened === OPENING ? Verdict.Hold : Verdict.Reject;
       }
-      if (this.escapedQuote && byte !== DOUBLE_QUOTE) return Verdict.Reject;
       if (byte === QUOTE || byte === DOUBLE_QUOTE) {
         // MySQL also takes `IDENTIFIED BY "…"`.
         this.quote = byte;
@@ -180,7 +182,7 @@ class SqlPasswordCandidate implements Candidate {
       this.mode = Mode.Word;
     }
     if (this.length === 0 && this.quoteAt < 0 && PLACEHOLDER[byte] === 1) return Verdict.Reject;
-    if (this.escapedQuote && this.mode === Mode.Quoted) return this.escapedLiteral(byte, here);
+    if (this.escapes !== null && this.mode === Mode.Quoted) return this.escapedLiteral(byte, here);
     if (this.mode === Mode.Word) {
       if (WORD_END[byte] === 1) {
         if (this.strict) return this.wordEnd(byte, here);
@@ -191,11 +193,7 @@ class SqlPasswordCandidate implements Candidate {
       return ++this.length > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
     }
     if (this.quoteAt >= 0) {
-      if (byte !== this.quote) {
-        // The quote closed the literal.
-        this.to = this.quoteAt;
-        return this.credible() ? Verdict.Close : Verdict.Reject;
-      }
+      if (byte !== this.quote) return this.closed(); // the quote closed the literal
       this.quoteAt = -1; // `''`: a quote inside the password
       this.length += 2;
       return Verdict.Hold;
@@ -231,24 +229,28 @@ class SqlPasswordCandidate implements Candidate {
     return Verdict.Hold;
   }
 
-  /** A byte of a literal whose quotes are escaped (`\"…\"`): a backslash and the quote end it. */
+  /** A byte of a literal whose quotes are escaped (see `EscapedLiteral`). */
   private escapedLiteral(byte: number, here: number): Verdict {
-    if (this.quoteAt >= 0) {
-      if (byte !== DOUBLE_QUOTE) {
-        this.quoteAt = -1; // another escape: the password's
-        this.length += 2;
-        return Verdict.Hold;
-      }
-      this.to = this.quoteAt;
-      return this.credible() ? Verdict.Close : Verdict.Reject;
+    const read = this.escapes!.read(byte, here, DOUBLE_QUOTE);
+    if (read === IN_RUN) {
+      this.quoteAt = this.escapes!.runAt; // the literal's end, if the input ends here
+      return this.length + this.escapes!.run > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
     }
-    if (byte === BACKSLASH) {
-      this.quoteAt = here;
+    if (read === CLOSED) return this.closed();
+    this.quoteAt = -1;
+    if (read > 0) {
+      this.length += read + 1; // another escape: the password's
       return Verdict.Hold;
     }
     if (byte === 0x0a || byte === 0x0d) return Verdict.Reject;
     this.shape |= SHAPE[byte]!;
     return ++this.length > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /** The literal closed at `quoteAt`: redacted up to there when credible. */
+  private closed(): Verdict {
+    this.to = this.quoteAt;
+    return this.credible() ? Verdict.Close : Verdict.Reject;
   }
 
   /** A literal to redact: any, after a keyword in capitals; else one shaped like a password. */
@@ -262,11 +264,7 @@ class SqlPasswordCandidate implements Candidate {
   }
 
   end(): Verdict {
-    if (this.mode === Mode.Quoted) {
-      if (this.quoteAt < 0 || !this.credible()) return Verdict.Reject;
-      this.to = this.quoteAt;
-      return Verdict.Close;
-    }
+    if (this.mode === Mode.Quoted) return this.quoteAt < 0 ? Verdict.Reject : this.closed();
     if (this.clause !== null) return this.clause.end();
     if (this.mode !== Mode.Word || this.keyword) return Verdict.Reject;
     return this.credible() ? Verdict.Close : Verdict.Reject;

@@ -20,7 +20,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet, DIGIT } from "./byte-classes.js";
+import { byteSet, DIGIT, MAX_BACKSLASHES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of one key (a Shamir share of a 32-byte key is 33 bytes: 66 in hex). */
@@ -90,8 +90,8 @@ class VaultKeyCandidate implements Candidate {
   quoted = false;
   /** The last key ended at a backslash (`\"` inside a JSON string): its quote comes next. */
   closing = false;
-  /** A backslash was read between keys (or ended the last key). */
-  escape = false;
+  /** Backslashes read in a row between keys (or ending the last key): an escape's. */
+  backslashes = 0;
   lineStart = false; // YAML: a line end was read since the last key: a `-` starts the next
 
   constructor(
@@ -126,7 +126,7 @@ class VaultKeyCandidate implements Candidate {
         this.phase = Phase.Opening;
         return Verdict.Hold;
       case Phase.Opening:
-        if (this.escape || byte === 0x5c) return this.escapedBlank(byte);
+        if (this.backslashes > 0 || byte === 0x5c) return this.escapedBlank(byte);
         if (byte === 0x5b) this.json = true;
         else if (byte === 0x0a) this.lineStart = true;
         else if (SPACE[byte] !== 1) return this.dash(byte);
@@ -150,11 +150,9 @@ class VaultKeyCandidate implements Candidate {
    * ends are `\n` (a line end), `\r`, `\t` (blanks), and its quotes `\"`.
    */
   private escapedBlank(byte: number): Verdict {
-    if (!this.escape) {
-      this.escape = true;
-      return Verdict.Hold;
-    }
-    this.escape = false;
+    // A run of backslashes reads as one (`\\n`, `\\\"`: see `MAX_BACKSLASHES`).
+    if (byte === 0x5c) return ++this.backslashes > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
+    this.backslashes = 0;
     if (byte === 0x6e) this.lineStart = true;
     else if (byte !== 0x72 && byte !== 0x74) return Verdict.Reject;
     return Verdict.Hold;
@@ -162,8 +160,8 @@ class VaultKeyCandidate implements Candidate {
 
   /** Between JSON keys: blanks, `,`, quotes (escaped or not); `]` ends the list. */
   private jsonGap(byte: number, here: number): Verdict {
-    if (this.escape && byte === 0x22) this.escape = false;
-    else if (this.escape || byte === 0x5c) return this.escapedBlank(byte);
+    if (this.backslashes > 0 && byte === 0x22) this.backslashes = 0;
+    else if (this.backslashes > 0 || byte === 0x5c) return this.escapedBlank(byte);
     if (byte === 0x22) {
       // The last key's closing quote, or the next key's opening one.
       this.quoted = !this.closing;
@@ -177,7 +175,7 @@ class VaultKeyCandidate implements Candidate {
 
   /** Between YAML items: a line end, blanks, `-`, an optional quote. */
   private yamlGap(byte: number, here: number): Verdict {
-    if (this.escape || byte === 0x5c) return this.escapedBlank(byte);
+    if (this.backslashes > 0 || byte === 0x5c) return this.escapedBlank(byte);
     if (byte === 0x0a) {
       this.lineStart = true;
       return Verdict.Hold;
@@ -214,8 +212,8 @@ class VaultKeyCandidate implements Candidate {
     this.phase = Phase.Between;
     this.count = 0;
     // A backslash ends a key inside a JSON string: its quote or `n` follows.
-    this.escape = byte === 0x5c;
-    this.closing = this.escape && this.quoted;
+    this.backslashes = byte === 0x5c ? 1 : 0;
+    this.closing = this.backslashes > 0 && this.quoted;
     this.quoted = false;
     this.lineStart = byte === 0x0a;
     return Verdict.Redact;
