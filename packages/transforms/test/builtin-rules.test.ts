@@ -707,6 +707,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     UNSEAL_B64,
     "Unseal Key 1: [REDACTED:vault-unseal-key]\nRecovery Key 12: [REDACTED:vault-unseal-key]\n",
   ],
+  // The table's line as a single-quoted string's text (Python's repr of a dict).
+  [
+    "vault-unseal-key",
+    `{'out': 'Unseal Key 1: ${UNSEAL_B64}'}`,
+    UNSEAL_B64,
+    "{'out': 'Unseal Key 1: [REDACTED:vault-unseal-key]'}",
+  ],
   [
     "vault-unseal-key",
     `{\n  "unseal_keys_b64": [\n    "${UNSEAL_B64}",\n    "${UNSEAL_B64.slice(4)}"\n  ],\n  "unseal_keys_hex": ["${UNSEAL_HEX}"],\n  "unseal_shares": 5\n}`,
@@ -2095,6 +2102,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "| password | Vq7pLm2xZ9wR4tW6yZ3a |\n│ token          │ Vq7pLm2xZ9wR4tW6yZ3a │\n api_key | Vq7pLm2xZ9wR4tW6yZ3a\n",
     "Vq7pLm2xZ9wR4tW6yZ3a",
     "| password | [REDACTED:secret-assignment] |\n│ token          │ [REDACTED:secret-assignment] │\n api_key | [REDACTED:secret-assignment]\n",
+  ],
+  [
+    // psql's last column at the end of the single-quoted string the row stands in.
+    "secret-assignment",
+    "{'out': ' api_key | Vq7pLm2xZ9wR4tW6yZ3a'}",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "{'out': ' api_key | [REDACTED:secret-assignment]'}",
   ],
   [
     // PHP's `print_r` of an array: the name alone in brackets, then `=>` and the value.

@@ -1736,8 +1736,8 @@ class AssignmentCandidate implements Candidate {
           if (key === Semicolon.Ends) {
             const at = this.semi - (here - this.value.length);
             // A cell ends at a blank, or where the string its row stands in closes
-            // (`{"log":"api_key | …"}`).
-            if (this.cell === 1 && this.value[at] !== 0x22) return Verdict.Reject;
+            // (`{"log":"api_key | …"}`, `{'log': '…'}`).
+            if (this.cell === 1 && QUOTES[this.value[at]!] !== 1) return Verdict.Reject;
             this.value.length = at;
             if (this.cell === 1 && !isCellValue(this.value)) return Verdict.Reject;
             return this.credible(true) ? Verdict.Close : Verdict.Reject;

@@ -35,6 +35,14 @@ const KEY = byteSet("A-Za-z0-9+/=");
 const INLINE = byteSet(" \t");
 /** Blanks and line ends. */
 const SPACE = byteSet(" \t\r\n");
+/**
+ * Bytes that end a key: quoted, its quote (or the backslash of `\"`); in a list, a blank or
+ * an escape (`\n` inside a string); in a table, a quote too (the end of the string the line
+ * stands in: `{"log":"Unseal Key 1: …"}`).
+ */
+const QUOTED_END = byteSet("\"'\\");
+const LIST_END = byteSet(" \t\r\n\\");
+const TABLE_END = byteSet(" \t\r\n\"'\\");
 /** Bytes that may stand before a name: not a letter, digit or `_` (a longer name). */
 const NAME_BEFORE = byteSet("A-Za-z0-9_");
 
@@ -201,12 +209,8 @@ class VaultKeyCandidate implements Candidate {
   /** A key's byte, or the byte that ends it: redact the key when it is long enough. */
   private key(byte: number, here: number): Verdict {
     if (KEY[byte] === 1) return ++this.count > MAX_KEY ? Verdict.Reject : Verdict.Hold;
-    // Unquoted (a table's key), a `"` ends the string the line stands in (`{"log":"Unseal
-    // Key 1: …"}`).
-    const ends = this.quoted
-      ? byte === 0x22 || byte === 0x27 || byte === 0x5c
-      : SPACE[byte] === 1 || byte === 0x5c || (this.table && byte === 0x22);
-    if (!ends || this.count < MIN_KEY) return Verdict.Reject;
+    const ends = this.quoted ? QUOTED_END : this.table ? TABLE_END : LIST_END;
+    if (ends[byte] !== 1 || this.count < MIN_KEY) return Verdict.Reject;
     if (this.table) return Verdict.Close; // a list reads on to its next key
     this.to = here;
     this.phase = Phase.Between;
