@@ -184,6 +184,29 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9Kq2Lm8Np4Rt6Vw3Yb",
     "Authorization: Bearer [REDACTED:authorization-header]&next=1|more",
   ],
+  // A token scheme's credential as an auth-param (Rails' `Token token="…"`): the param's
+  // name, `=` and quotes stay; a padded token (`…==`) is still one token.
+  [
+    "authorization-header",
+    'Authorization: Token token="Zx9Kq2Lm8Np4Rt6Vw3Yb", email="a@b.example"\nAuthorization: Token token=Zx9Kq2Lm8Np4Rt6Vw3Yb\nAuthorization: Basic Zx9Kq2Lm8Np4Rt6Vw3Yb=\n',
+    "Zx9Kq2Lm8Np4Rt6Vw3Yb",
+    'Authorization: Token token="[REDACTED:authorization-header]", email="a@b.example"\nAuthorization: Token token=[REDACTED:authorization-header]\nAuthorization: Basic [REDACTED:authorization-header]\n',
+  ],
+  // OAuth 1.0's parameters (RFC 5849): the scheme stays, its parameters go, as Digest's do.
+  [
+    "authorization-header",
+    'Authorization: OAuth oauth_consumer_key="xvz1evFS4wEEPTGEFPHBog", oauth_token="370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", oauth_version="1.0"\nnext',
+    "GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+    "Authorization: OAuth [REDACTED:authorization-header]\nnext",
+  ],
+  // A multi-word scheme's parameters end where they do, not at the line's end: the quote of
+  // the shell's string the header stands in stays, and what follows it.
+  [
+    "authorization-header",
+    "curl -H 'Authorization: Digest username=\"bob\", response=\"6629fae49393a05397450978507c4ef1\"' https://h/x\ncurl -H 'Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, SignedHeaders=host;x-amz-date, Signature=5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7' -d x",
+    "5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7",
+    "curl -H 'Authorization: Digest [REDACTED:authorization-header]' https://h/x\ncurl -H 'Authorization: AWS4-HMAC-SHA256 [REDACTED:authorization-header]' -d x",
+  ],
   [
     "basic-auth",
     "curl -u admin:Zx9Kq2Lm8Np4Rt6Vw3Yb|jq .;echo ok",

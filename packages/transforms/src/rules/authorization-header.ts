@@ -7,8 +7,8 @@
  * without a scheme, is one token: it ends at whitespace, a quote, a backslash or a
  * delimiter (`, ; ) } ] < >`), so a header inside one-line JSON keeps everything after its
  * token. A multi-word scheme's credential (`Digest …`, `AWS4-HMAC-SHA256 …`) runs to its
- * closing quote when quoted, else to the end of the line or an escape (`\n`), and never
- * past {@link MAX_CREDENTIAL} bytes. Only the scheme word is ever held (at most 32 bytes).
+ * closing quote when quoted, else to the end of its parameters (see `AuthParams`), and
+ * never past {@link MAX_CREDENTIAL} bytes. Only the scheme word is ever held (at most 32 bytes).
  *
  * @example
  * ```ts
@@ -68,6 +68,7 @@ const SCHEMES = new Set([
   "gnap",
   "aws4-hmac-sha256",
   "sharedkey",
+  "oauth",
 ]);
 const NAME = byteSet("A-Za-z0-9_-");
 /** What may follow the keyword in a name that still holds the header's value. */
@@ -179,6 +180,15 @@ class AuthorizationCandidate implements Candidate {
   joined = false;
   /** Where the redaction ends when it ends before the byte that decides (see `to`). */
   closeAt: number | undefined = undefined;
+  /**
+   * A token scheme's credential may be an auth-param (see `paramByte`): 1 reading its name,
+   * 2 after its `=`, 3 in backslashes after it (`=\"` inside a string), 4 after its quote;
+   * 0 not (any more). Where what follows the `=` began.
+   */
+  param = 0;
+  paramAt = 0;
+  /** An unquoted multi-word scheme's credential, read as RFC 7235's parameters, or null. */
+  params: AuthParams | null = null;
 
   constructor(length: number) {
     this.here = length - 1;
@@ -270,6 +280,8 @@ class AuthorizationCandidate implements Candidate {
           if (this.endsValue(byte) || PLACEHOLDER[byte] === 1) return Verdict.Reject;
           this.from = here;
           this.phase = Phase.Credential;
+          // Unquoted, a multi-word scheme's credential ends where its parameters do.
+          if (!this.single && this.quote === 0) this.params = new AuthParams();
           continue;
         default:
           return this.credentialByte(byte);
@@ -388,6 +400,7 @@ class AuthorizationCandidate implements Candidate {
       return wordIsToken(word) ? Verdict.Close : Verdict.Reject;
     if (scheme) {
       this.single = SINGLE_TOKEN_SCHEMES.has(word);
+      this.param = this.single ? 1 : 0;
       this.phase = Phase.CredentialStart;
       this.from = here + 1;
       return Verdict.Hold;
@@ -431,7 +444,15 @@ class AuthorizationCandidate implements Candidate {
 
   /** A byte of the credential: redacted up to its end, at most {@link MAX_CREDENTIAL} bytes. */
   credentialByte(byte: number): Verdict {
+    if (this.param > 0) return this.paramByte(byte);
     if (!this.single && ++this.length > MAX_CREDENTIAL) return Verdict.Close;
+    if (this.params !== null) {
+      const read = this.params.next(byte, this.here);
+      if (read === PARAM_BYTE) return Verdict.Redact;
+      if (read === PARAM_HELD) return Verdict.Hold;
+      this.closeAt = read;
+      return Verdict.Close;
+    }
     if (this.escaped) {
       this.escaped = false;
       return Verdict.Redact;
@@ -477,6 +498,35 @@ class AuthorizationCandidate implements Candidate {
     return Verdict.Redact;
   }
 
+  /**
+   * A byte of a token scheme's credential while it may be an auth-param (RFC 7235: Rails'
+   * `Token token="…", email="…"`): its name, `=` and quote are held, and the value after
+   * them is the credential; else the bytes held are the token's own (`abc==`, and `abc=`
+   * before a closing quote or an escape, where it ends).
+   */
+  paramByte(byte: number): Verdict {
+    const param = this.param;
+    if (param === 1 && NAME[byte] === 1 && ++this.length <= MAX_WORD) return Verdict.Hold;
+    if (param === 1 && byte === 0x3d && this.length > 0) {
+      this.param = 2;
+      return Verdict.Hold;
+    }
+    // A quote after the `=`, escaped inside a string (a run of backslashes reads as one).
+    if ((param === 2 || param === 3) && (byte === 0x5c || byte === 0x22)) {
+      if (param === 2) this.paramAt = this.here;
+      this.param = byte === 0x22 ? 4 : 3;
+      return Verdict.Hold;
+    }
+    this.param = 0;
+    if ((param === 2 || param === 4) && byte !== 0x3d && TOKEN68[byte] === 1) {
+      this.from = this.here; // the param's value
+      return Verdict.Redact;
+    }
+    if (param < 3) return this.credentialByte(byte); // the bytes held were the token's
+    this.closeAt = this.paramAt;
+    return Verdict.Close;
+  }
+
   /** The gap led to no token: a held first word stays, else the credential ended at the gap. */
   noToken(): Verdict {
     if (this.heldWord) return Verdict.Reject;
@@ -488,7 +538,7 @@ class AuthorizationCandidate implements Candidate {
     let i = start;
     // A gap's bytes and the token after it go through `next` (a blank may end the
     // credential or be crossed; that token is judged as it is read).
-    if (this.inGap || this.after > 0) return start;
+    if (this.inGap || this.after > 0 || this.param > 0 || this.params !== null) return start;
     if (this.phase === Phase.Credential) {
       const stop = this.single ? end : Math.min(end, start + (MAX_CREDENTIAL - this.length));
       for (; i < stop; i++) {
@@ -516,14 +566,91 @@ class AuthorizationCandidate implements Candidate {
   stateKey(): number | undefined {
     // One token ends at the same byte whatever came before it; a multi-word credential's
     // length cap makes its future its own.
-    return this.phase === Phase.Credential && this.single && !this.heldWord && this.after <= 0
+    return this.phase === Phase.Credential &&
+      this.single &&
+      !this.heldWord &&
+      this.after <= 0 &&
+      this.param === 0
       ? this.gaps * 2 + (this.inGap ? 1 : 0)
       : undefined;
   }
 
   end(): Verdict {
     if (this.phase === Phase.Word) return wordIsToken(this.word) ? Verdict.Close : Verdict.Reject;
+    // A token held while it might be an auth-param's name: it ends here (or at its `=`'s quote).
+    if (this.param > 0) {
+      if (this.param >= 3) this.closeAt = this.paramAt;
+      return Verdict.Close;
+    }
     return this.inGap || this.after > 0 ? this.noToken() : Verdict.Reject;
+  }
+}
+
+/** {@link AuthParams.next}: the byte is the credential's. */
+const PARAM_BYTE = -1;
+/** {@link AuthParams.next}: the byte is held (a blank or a backslash; what follows decides). */
+const PARAM_HELD = -2;
+/** Bytes of a parameter's name or unquoted value, or of a token68 (no quote, no blank, no `,`). */
+const PARAM_CHAR = byteSet("A-Za-z0-9!#$%&*+./:;=^_|~-");
+/** Where {@link AuthParams} stands: before a parameter, in one, right after its `=`, after blanks. */
+const Param = { Start: 0, Token: 1, Value: 2, Quoted: 3, After: 4 } as const;
+
+/**
+ * A multi-word scheme's credential written unquoted (a header line, `curl -H '…'`, a
+ * string's text): RFC 7235's token68 or parameters, `name=value` or `name="…"` (the quotes
+ * may come escaped inside a string, `\"`, `\\\"`) apart by `,` and blanks (`Digest
+ * username="u", response="…"`, `AWS4-HMAC-SHA256 Credential=…, Signature=…`, OAuth 1.0's).
+ * The credential ends at the first byte that continues none: a quote closing the string
+ * the header stands in (`-H 'Authorization: Digest …' https://…`), a blank not followed by
+ * `,`, an escape (`\n`). Before, it ran to the line's end.
+ */
+class AuthParams {
+  private state: number = Param.Start;
+  /** The quoted value's quote came escaped (`\"`). */
+  private escapedQuote = false;
+  /** Where a run of backslashes just read began, or -1 (the byte after it decides). */
+  private backslashAt = -1;
+  /** Where blanks after a parameter began, or -1. */
+  private blanksAt = -1;
+
+  /** {@link PARAM_BYTE}, {@link PARAM_HELD}, or where the credential ended (before `here`). */
+  next(byte: number, here: number): number {
+    if (byte === 0x5c) {
+      if (this.backslashAt < 0) this.backslashAt = here;
+      return this.state === Param.Quoted ? PARAM_BYTE : PARAM_HELD;
+    }
+    const escaped = this.backslashAt >= 0;
+    const backslashAt = this.backslashAt;
+    this.backslashAt = -1;
+    if (this.state === Param.Quoted) {
+      // The value's own quote closes it: escaped as it opened, or not.
+      if (byte === 0x22 && escaped === this.escapedQuote) this.state = Param.Token;
+      else if (byte === 0x0a || byte === 0x0d) return here;
+      return PARAM_BYTE;
+    }
+    if (byte === 0x22 && this.state === Param.Value) {
+      this.state = Param.Quoted;
+      this.escapedQuote = escaped;
+      return PARAM_BYTE;
+    }
+    // Any other escape ends the credential (`\n`: the string's line end).
+    if (escaped) return backslashAt;
+    if (byte === 0x20 || byte === 0x09) {
+      if (this.state === Param.Start) return PARAM_HELD;
+      if (this.blanksAt < 0) this.blanksAt = here;
+      this.state = Param.After;
+      return PARAM_HELD;
+    }
+    if (byte === 0x2c && this.state !== Param.Start) {
+      this.state = Param.Start;
+      this.blanksAt = -1;
+      return PARAM_BYTE;
+    }
+    if (PARAM_CHAR[byte] === 1 && this.state !== Param.After) {
+      this.state = byte === 0x3d ? Param.Value : Param.Token;
+      return PARAM_BYTE;
+    }
+    return this.blanksAt >= 0 ? this.blanksAt : here;
   }
 }
 
