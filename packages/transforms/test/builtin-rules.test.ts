@@ -1560,6 +1560,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ mysql -u root -p[REDACTED:command-flag] app\n",
   ],
+  // A command continued over lines (`\` at a line's end), as written and inside a JSON
+  // string (`\\\n`: the backslash escaped, then the line's end).
+  [
+    "command-flag",
+    'mysql -h db \\\n  -u root \\\n  -pHunt3r2Secret app\n{"log":"mysql -h db \\\\\\n  -u root \\\\\\n  -pHunt3r2Secret app\\necho"}',
+    "Hunt3r2Secret",
+    'mysql -h db \\\n  -u root \\\n  -p[REDACTED:command-flag] app\n{"log":"mysql -h db \\\\\\n  -u root \\\\\\n  -p[REDACTED:command-flag] app\\necho"}',
+  ],
   [
     "command-flag",
     "$ docker login -u me -p Hunt3r2Secret registry.example.com\n",

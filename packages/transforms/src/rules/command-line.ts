@@ -290,6 +290,12 @@ function afterSlashes(c: CommandLineCandidate, byte: number, here: number): numb
   }
   const run = c.slashes;
   c.slashes = 0;
+  // A line continued inside a string (`\\\n`: the shell's backslash escaped, then the line's
+  // end) between words is a blank: the command goes on to its next line.
+  if (run === 3 && byte === 0x6e && c.word === "") {
+    c.inWord = false;
+    return HELD;
+  }
   if (ESCAPED_BLANK[byte] === 1 && (run % 2 === 1 || c.slashFrom > c.wordStart))
     return run % 2 === 1 ? here - 1 : c.slashFrom;
   if (c.word.length + run >= MAX_WORD) return TOO_LONG;
