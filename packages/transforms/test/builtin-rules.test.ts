@@ -2126,6 +2126,14 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "k#9QhZu;tQg0w",
     "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: [REDACTED:mysql-temporary-password]\n",
   ],
+  // Markdown's emphasis or code span around the name, its marks closed before or after the
+  // `:` (a README's, an issue's, a model's answer).
+  [
+    "secret-assignment",
+    "**API key**: Vq7pLm2xZ9wR4tW6yZ3a\n* **Client Secret:** `Vq7pLm2xZ9wR4tW6yZ3a`\n- `API_TOKEN`: Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    "**API key**: [REDACTED:secret-assignment]\n* **Client Secret:** `[REDACTED:secret-assignment]`\n- `API_TOKEN`: [REDACTED:secret-assignment]\n",
+  ],
   [
     // A table's row: Markdown's and MySQL's `|`, a box-drawn `│` (`npm token list`), psql's
     // last column (no closing `|`).
@@ -2460,6 +2468,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Markdown's emphasis around a name with prose after it, and a power, are no assignments.
+  "**Password**: must be at least 8 characters\n`API_KEY`: your key\ny = secret**2 + token ** 2",
   // Minified code: a variable as an object's member before the next one.
   "return{startState:function(){return{token:p,inTag:null,localMode:null,localState:null,htmlState:e.startState(a)}}}\n",
   // A page's cursor under a label, a long constant's name, a variable passed as an argument.

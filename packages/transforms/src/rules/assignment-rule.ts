@@ -205,6 +205,8 @@ const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
 const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
 /** A port and its protocol (`464/tcp`). */
 const PORT = /^\d{1,5}\/(?:tcp|udp|sctp)$/;
+/** Markdown's marks around a name: emphasis, a code span. */
+const MARKS = byteSet("*`");
 /** A member path (`req.body.password`, `extra._meta?.progressToken`). */
 const MEMBER_PATH = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/;
 /** A path through objects and arrays to a field (`users[0].password`, `users.*.apiKey`). */
@@ -847,6 +849,11 @@ class AssignmentCandidate implements Candidate {
    * `print_r`'s (`[password]`): only blanks and `=` may follow.
    */
   symbolKey = false;
+  /**
+   * Markdown's marks read after the name that close those before it (`**API key**: …`,
+   * `**Password:** …`, `` `API_KEY`: … ``): at most two, read as a quote's.
+   */
+  marks = 0;
   /** Sibling phase: the last word read (lowercase), and whether the next name byte starts another. */
   word = "";
   wordEnded = false;
@@ -964,6 +971,7 @@ class AssignmentCandidate implements Candidate {
           continue;
         case Phase.AfterName:
           this.from = here + 1;
+          if (this.closesMarks(byte)) return Verdict.Hold;
           if (this.symbolKey) {
             if (byte === 0x3d) this.symbolKey = false;
             else if (BLANK[byte] !== 1) return Verdict.Reject;
@@ -1370,6 +1378,10 @@ class AssignmentCandidate implements Candidate {
           }
           return DIGIT[byte] === 1 && ++this.count <= MAX_SUBSCRIPT ? Verdict.Hold : Verdict.Reject;
         case Phase.AfterColon: {
+          if (this.pending === 0 && this.closesMarks(byte)) {
+            this.from = here + 1;
+            return Verdict.Hold;
+          }
           // `…:123456789012:secret:prod/db-AbCd` (an ARN's, a URN's fields): a name between
           // two colons with the next field right after is no assignment.
           if (this.nameBefore === 0x3a && this.pending === 0 && COLON_FIELD[byte] === 1)
@@ -2553,6 +2565,15 @@ class AssignmentCandidate implements Candidate {
   /** `byte`, after backslashes in the quoted value, is a line break that ends it (see `ESCAPED_BREAK`). */
   breakAfterBackslashes(byte: number): boolean {
     return (this.quote === 0x22 ? RAW_BREAK : ESCAPED_BREAK)[byte] === 1;
+  }
+
+  /**
+   * `byte` closes Markdown's emphasis or code span opened right before the name, or emphasis
+   * opened before a label's first word (`**Client secret:** …`; see `marks`).
+   */
+  closesMarks(byte: number): boolean {
+    const opened = byte === this.nameBefore || (byte === 0x2a && BLANK[this.nameBefore] === 1);
+    return opened && MARKS[byte] === 1 && this.count === 0 && ++this.marks <= 2;
   }
 
   /** The value is quoted by a quote that came as itself (not `<`, not escaped: `\"`). */
