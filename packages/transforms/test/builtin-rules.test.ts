@@ -1560,6 +1560,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "+ mysql -u root -p[REDACTED:command-flag] app\n",
   ],
+  // A command line as its argv: Python's repr in a `CalledProcessError`, a JSON list, strace's
+  // `execve`; each element is a word.
+  [
+    "command-flag",
+    "subprocess.CalledProcessError: Command '['docker', 'login', '-u', 'bob', '-p', 'Hunt3r2Secret', 'ghcr.io']' returned non-zero exit status 1.\n[\"sshpass\", \"-p\", \"Hunt3r2Secret\", \"ssh\", \"h\"]\nexecve(\"/usr/bin/mysql\", [\"mysql\", \"-uroot\", \"-pHunt3r2Secret\"], 0x7ffd) = 0\n",
+    "Hunt3r2Secret",
+    "subprocess.CalledProcessError: Command '['docker', 'login', '-u', 'bob', '-p', '[REDACTED:command-flag]', 'ghcr.io']' returned non-zero exit status 1.\n[\"sshpass\", \"-p\", \"[REDACTED:command-flag]\", \"ssh\", \"h\"]\nexecve(\"/usr/bin/mysql\", [\"mysql\", \"-uroot\", \"-p[REDACTED:command-flag]\"], 0x7ffd) = 0\n",
+  ],
   // A command continued over lines (`\` at a line's end), as written and inside a JSON
   // string (`\\\n`: the backslash escaped, then the line's end).
   [
@@ -2468,6 +2476,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // An argv list whose flags hold no secret (`docker run -p` publishes a port).
+  "['docker', 'run', '-p', '8080:80', 'img']\nx = ['mysql', 'mysql']\n['mysql', '-p', 'appdb']\n",
   // Markdown's emphasis around a name with prose after it, and a power, are no assignments.
   "**Password**: must be at least 8 characters\n`API_KEY`: your key\ny = secret**2 + token ** 2",
   // Minified code: a variable as an object's member before the next one.

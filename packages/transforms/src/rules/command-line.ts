@@ -28,7 +28,7 @@ import {
   secretSpan,
 } from "../command-flags.js";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet, ESCAPED_BLANK, QUOTE_CLOSER } from "./byte-classes.js";
+import { BLANK, byteSet, ESCAPED_BLANK, MAX_BACKSLASHES, QUOTE_CLOSER } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -98,7 +98,8 @@ export const COMMAND_FLAG_RULE: MatcherRule = withNotBefore(
     maxLength: MAX_LINE + 1,
     start(match): Candidate | undefined {
       if (match.before >= 0 && BEFORE_COMMAND[match.before] !== 1) return undefined;
-      return new CommandLineCandidate(match.anchor, match.length);
+      const quote = match.before === QUOTE || match.before === APOSTROPHE ? match.before : 0;
+      return new CommandLineCandidate(match.anchor, match.length, quote);
     },
   },
   BEFORE_COMMAND.map((b) => 1 - b),
@@ -128,8 +129,15 @@ class CommandLineCandidate implements Candidate {
   /** Words read after the command word. */
   words = 0;
   readonly scan: CommandScan = newCommandScan();
+  /** The command line as an argv list (`['mysql', '-p…']`), once its name's quote closed. */
+  argv: ArgvList | null = null;
 
-  constructor(anchor: string, length: number) {
+  constructor(
+    anchor: string,
+    length: number,
+    /** The quote right before the command's name, which may open an argv list's element. */
+    private readonly nameQuote: number,
+  ) {
     this.word = anchor;
     this.here = length - 1;
   }
@@ -143,10 +151,11 @@ class CommandLineCandidate implements Candidate {
     // A value redacted with the verdict before (up to `to`) is done.
     this.to = undefined;
     if (here >= MAX_LINE) return Verdict.Reject;
+    if (this.argv !== null) return argvByte(this, byte, here);
     if (this.naming) return this.nameByte(byte, here);
     if (this.slashes > 0) {
       const at = afterSlashes(this, byte, here);
-      if (at >= 0) return this.endWord(at, false);
+      if (at >= 0) return endWord(this, at, false);
       if (at !== GO_ON) return at === HELD ? Verdict.Hold : Verdict.Reject;
     }
     if (this.quoteAt >= 0) {
@@ -154,7 +163,7 @@ class CommandLineCandidate implements Candidate {
       this.quoteAt = -1;
       if (QUOTE_CLOSER[byte] === 1) {
         this.word = this.word.slice(0, -1);
-        return this.endWord(at, false);
+        return endWord(this, at, false);
       }
     }
     if (byte === BACKSLASH) {
@@ -174,12 +183,12 @@ class CommandLineCandidate implements Candidate {
     if ((this.word === '"' || this.word === '\\"') && QUOTE_CLOSER[byte] === 1)
       return Verdict.Reject;
     if (this.quoted) {
-      if (byte === 0x0a || byte === 0x0d) return this.endWord(here, false);
+      if (byte === 0x0a || byte === 0x0d) return endWord(this, here, false);
       if (byte === QUOTE) this.quoted = false;
     } else if (BLANK[byte] === 1) {
-      return this.endWord(here, true);
+      return endWord(this, here, true);
     } else if (ENDS_COMMAND[byte] === 1) {
-      return this.endWord(here, false);
+      return endWord(this, here, false);
     }
     if (this.word.length >= MAX_WORD) return Verdict.Reject;
     if (byte === APOSTROPHE && !this.quoted && evenApostrophes(this.word)) this.quoteAt = here;
@@ -187,7 +196,7 @@ class CommandLineCandidate implements Candidate {
     return Verdict.Hold;
   }
 
-  private startWord(here: number, word: string): void {
+  startWord(here: number, word: string): void {
     this.inWord = true;
     this.quoted = false;
     this.wordStart = here;
@@ -197,52 +206,29 @@ class CommandLineCandidate implements Candidate {
 
   /** A byte of the command word: the name may go on (`mysqldump` is another anchor) or end. */
   private nameByte(byte: number, here: number): Verdict {
+    if ((byte === this.nameQuote || byte === BACKSLASH) && this.nameQuote !== 0) {
+      // `'mysql'` in a list (`['mysql', '-p…']`, `[\"mysql\", …]`): its elements are the words.
+      if (!this.named()) return Verdict.Reject;
+      this.argv = new ArgvList(this.nameQuote);
+      return argvByte(this, byte, here);
+    }
     if (BLANK[byte] !== 1) {
       // `mysql.exe`, `PsExec64.exe`; any other run makes another word.
       if (ENDS_COMMAND[byte] === 1 || this.word.length >= 64) return Verdict.Reject;
       this.word += String.fromCharCode(byte);
       return Verdict.Hold;
     }
-    // The anchor may hold the command's verb too (`net use`): one word at a time.
-    for (const word of this.word.split(" ")) secretIn(word, this.scan);
-    if (this.scan.command === null) return Verdict.Reject;
-    this.naming = false;
+    if (!this.named()) return Verdict.Reject;
     this.claim = here + 1;
     return Verdict.Hold;
   }
 
-  /**
-   * The current word ended at `end` (exclusive): a secret is redacted, and the line read on
-   * for more (`keytool -srcstorepass X -deststorepass Y`) unless it ended there.
-   */
-  private endWord(end: number, more: boolean): Verdict {
-    this.inWord = false;
-    const word = this.word;
-    // `docker login -p X`, never `docker run -p 8080:80`: the arming word comes first (or
-    // was the anchor's own: `gh secret`).
-    const arming =
-      this.words++ === 0 && !this.scan.armed ? commandArmingWord(this.scan) : undefined;
-    if (arming !== undefined && word !== arming) return Verdict.Reject;
-    const command = this.scan.command;
-    const at = secretIn(word, this.scan);
-    // Another command's name (`sshpass -p x mysql -p…`, or `mysql mysql mysql…`): the
-    // candidate its anchor started reads on, so a line of names costs one candidate a word.
-    if (this.scan.command !== command) return Verdict.Reject;
-    const span = at >= 0 && at < word.length ? secretSpan(word, at, this.scan.stop) : null;
-    if (span !== null && !placeholderValue(word, span)) {
-      const [start, stop] = span;
-      this.claim = this.wordStart + start;
-      this.to = end - (word.length - stop);
-      // A secret that is itself a command's name (`sshpass -p sshpass`) started that
-      // command's own candidate, which reads on from there: this one stops, so a line of
-      // them holds one candidate a command, not one for every command before. So does one
-      // that is this command's name (`gh … -b gh`: `gh` reads on only as `gh secret`).
-      if (!more || (at === 0 && startsOwnCandidate(word, command?.name))) return Verdict.Close;
-      return Verdict.Redact;
-    }
-    if (!more) return Verdict.Reject;
-    this.claim = end + 1;
-    return Verdict.Hold;
+  /** The command word was read whole: false when it names no listed command. */
+  private named(): boolean {
+    // The anchor may hold the command's verb too (`net use`): one word at a time.
+    for (const word of this.word.split(" ")) secretIn(word, this.scan);
+    this.naming = false;
+    return this.scan.command !== null;
   }
 
   end(): Verdict {
@@ -250,9 +236,141 @@ class CommandLineCandidate implements Candidate {
     this.word += "\\".repeat(this.slashes);
     if (this.quoteAt >= 0) {
       this.word = this.word.slice(0, -1);
-      return this.endWord(this.quoteAt, false);
+      return endWord(this, this.quoteAt, false);
     }
-    return this.endWord(this.here + 1, false);
+    return endWord(this, this.here + 1, false);
+  }
+}
+
+/**
+ * The current word ended at `end` (exclusive): a secret is redacted, and the line read on
+ * for more (`keytool -srcstorepass X -deststorepass Y`) unless it ended there.
+ */
+function endWord(c: CommandLineCandidate, end: number, more: boolean): Verdict {
+  c.inWord = false;
+  const word = c.word;
+  // `docker login -p X`, never `docker run -p 8080:80`: the arming word comes first (or
+  // was the anchor's own: `gh secret`).
+  const arming = c.words++ === 0 && !c.scan.armed ? commandArmingWord(c.scan) : undefined;
+  if (arming !== undefined && word !== arming) return Verdict.Reject;
+  const command = c.scan.command;
+  const at = secretIn(word, c.scan);
+  // Another command's name (`sshpass -p x mysql -p…`, or `mysql mysql mysql…`): the
+  // candidate its anchor started reads on, so a line of names costs one candidate a word.
+  if (c.scan.command !== command) return Verdict.Reject;
+  const span = at >= 0 && at < word.length ? secretSpan(word, at, c.scan.stop) : null;
+  if (span !== null && !placeholderValue(word, span)) {
+    const [start, stop] = span;
+    c.claim = c.wordStart + start;
+    c.to = end - (word.length - stop);
+    // A secret that is itself a command's name (`sshpass -p sshpass`) started that
+    // command's own candidate, which reads on from there: this one stops, so a line of
+    // them holds one candidate a command, not one for every command before. So does one
+    // that is this command's name (`gh … -b gh`: `gh` reads on only as `gh secret`).
+    if (!more || (at === 0 && startsOwnCandidate(word, command?.name))) return Verdict.Close;
+    return Verdict.Redact;
+  }
+  if (!more) return Verdict.Reject;
+  c.claim = end + 1;
+  return Verdict.Hold;
+}
+
+/** A byte of an argv list after the command's name: each element is a word. */
+function argvByte(c: CommandLineCandidate, byte: number, here: number): Verdict {
+  const read = c.argv!.next(byte, here);
+  if (read === ARGV_HOLD) return Verdict.Hold;
+  if (read === ARGV_CONTENT) {
+    if (!c.inWord) c.startWord(here, "");
+    if (c.word.length >= MAX_WORD) return Verdict.Reject;
+    c.word += String.fromCharCode(byte);
+    return Verdict.Hold;
+  }
+  if (read === ARGV_END) return Verdict.Reject;
+  // An element ended before `read` (an empty one is a word too, `''`).
+  if (!c.inWord) c.startWord(read, "");
+  return endWord(c, read, true);
+}
+
+/** {@link ArgvList.next}: held (a delimiter's byte). */
+const ARGV_HOLD = -1;
+/** {@link ArgvList.next}: a byte of the current element. */
+const ARGV_CONTENT = -2;
+/** {@link ArgvList.next}: the list ended (or was none). */
+const ARGV_END = -3;
+/** Where {@link ArgvList} stands: in a quote's run, in an element, between two elements. */
+const Argv = { Closing: 0, Element: 1, Gap: 2, Opening: 3 } as const;
+
+/**
+ * A command line written as its argv, a list of quoted words (Python's repr in a
+ * `CalledProcessError`, `['mysql', '-u', 'root', '-p…']`; JSON's, `["sshpass", "-p", …]`;
+ * strace's `execve`), from the quote that closes the command's name: an element is a word,
+ * its quotes (each as the name's: raw, or after as many backslashes inside a string) are
+ * not, and a `,` and blanks stand between two. Anything else ends the list.
+ */
+class ArgvList {
+  private state: number = Argv.Closing;
+  /** Backslashes before each element's quotes (learned from the name's closing one). */
+  private escapes = -1;
+  private run = 0;
+  /** The current element's quote (an element of `'…'` may be `"…"` when it holds a `'`). */
+  private quote: number;
+  /** A backslash was read inside an unescaped element: the byte after it is the element's. */
+  private escaped = false;
+  /** Where the run of backslashes inside an escaped element began. */
+  private runAt = 0;
+
+  constructor(quote: number) {
+    this.quote = quote;
+  }
+
+  /** {@link ARGV_HOLD}, {@link ARGV_CONTENT}, {@link ARGV_END}, or where an element ended. */
+  next(byte: number, here: number): number {
+    if (this.state === Argv.Element) return this.element(byte, here);
+    if (this.state === Argv.Gap) {
+      if (byte === 0x2c) this.state = Argv.Opening;
+      else if (BLANK[byte] !== 1) return ARGV_END;
+      return ARGV_HOLD;
+    }
+    if (byte === BACKSLASH) return ++this.run > MAX_BACKSLASHES ? ARGV_END : ARGV_HOLD;
+    if (this.state === Argv.Opening && this.run === 0 && BLANK[byte] === 1) return ARGV_HOLD;
+    const quote = byte === QUOTE || (byte === APOSTROPHE && this.run === 0);
+    if (!quote || (this.escapes >= 0 && this.run !== this.escapes)) return ARGV_END;
+    const run = this.run;
+    this.run = 0;
+    if (this.state === Argv.Closing) {
+      // The name's closing quote: the list's own (a `,` must follow).
+      if (byte !== this.quote) return ARGV_END;
+      this.escapes = run;
+      this.state = Argv.Gap;
+      return ARGV_HOLD;
+    }
+    this.quote = byte;
+    this.state = Argv.Element;
+    return ARGV_HOLD;
+  }
+
+  /** A byte inside an element: its own, or the start of its closing quote. */
+  private element(byte: number, here: number): number {
+    if (this.escapes === 0) {
+      if (this.escaped) this.escaped = false;
+      else if (byte === BACKSLASH) this.escaped = true;
+      else if (byte === this.quote) return this.closed(here);
+      return byte === 0x0a ? ARGV_END : ARGV_CONTENT;
+    }
+    // Inside a string: the element ends at its run of backslashes and quote.
+    if (byte === BACKSLASH) {
+      if (this.run++ === 0) this.runAt = here;
+      return ARGV_HOLD;
+    }
+    const run = this.run;
+    this.run = 0;
+    if (run === this.escapes && byte === QUOTE) return this.closed(this.runAt);
+    return run > 0 ? ARGV_END : ARGV_CONTENT;
+  }
+
+  private closed(at: number): number {
+    this.state = Argv.Gap;
+    return at;
   }
 }
 
@@ -306,4 +424,4 @@ function afterSlashes(c: CommandLineCandidate, byte: number, here: number): numb
   return HELD;
 }
 
-keepShape(new CommandLineCandidate("mysql", 5));
+keepShape(new CommandLineCandidate("mysql", 5, 0));
