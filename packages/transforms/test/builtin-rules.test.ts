@@ -1564,9 +1564,9 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
   // `execve`; each element is a word.
   [
     "command-flag",
-    "subprocess.CalledProcessError: Command '['docker', 'login', '-u', 'bob', '-p', 'Hunt3r2Secret', 'ghcr.io']' returned non-zero exit status 1.\n[\"sshpass\", \"-p\", \"Hunt3r2Secret\", \"ssh\", \"h\"]\nexecve(\"/usr/bin/mysql\", [\"mysql\", \"-uroot\", \"-pHunt3r2Secret\"], 0x7ffd) = 0\n",
+    'subprocess.CalledProcessError: Command \'[\'docker\', \'login\', \'-u\', \'bob\', \'-p\', \'Hunt3r2Secret\', \'ghcr.io\']\' returned non-zero exit status 1.\n["sshpass", "-p", "Hunt3r2Secret", "ssh", "h"]\nexecve("/usr/bin/mysql", ["mysql", "-uroot", "-pHunt3r2Secret"], 0x7ffd) = 0\n',
     "Hunt3r2Secret",
-    "subprocess.CalledProcessError: Command '['docker', 'login', '-u', 'bob', '-p', '[REDACTED:command-flag]', 'ghcr.io']' returned non-zero exit status 1.\n[\"sshpass\", \"-p\", \"[REDACTED:command-flag]\", \"ssh\", \"h\"]\nexecve(\"/usr/bin/mysql\", [\"mysql\", \"-uroot\", \"-p[REDACTED:command-flag]\"], 0x7ffd) = 0\n",
+    'subprocess.CalledProcessError: Command \'[\'docker\', \'login\', \'-u\', \'bob\', \'-p\', \'[REDACTED:command-flag]\', \'ghcr.io\']\' returned non-zero exit status 1.\n["sshpass", "-p", "[REDACTED:command-flag]", "ssh", "h"]\nexecve("/usr/bin/mysql", ["mysql", "-uroot", "-p[REDACTED:command-flag]"], 0x7ffd) = 0\n',
   ],
   // A command continued over lines (`\` at a line's end), as written and inside a JSON
   // string (`\\\n`: the backslash escaped, then the line's end).
