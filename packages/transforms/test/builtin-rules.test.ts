@@ -2134,6 +2134,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "k#9QhZu;tQg0w",
     "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: [REDACTED:mysql-temporary-password]\n",
   ],
+  // Rust's `Option` as `{:?}` prints it: the literal inside `Some(…)`.
+  [
+    "secret-assignment",
+    'ClientConfig { api_key: Some("Vq7pLm2xZ9wR4tW6yZ3a"), timeout: 30 }',
+    "Vq7pLm2xZ9wR4tW6yZ3a",
+    'ClientConfig { api_key: Some("[REDACTED:secret-assignment]"), timeout: 30 }',
+  ],
   // Markdown's emphasis or code span around the name, its marks closed before or after the
   // `:` (a README's, an issue's, a model's answer).
   [
@@ -2478,6 +2485,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 const SETTINGS = [
   // An argv list whose flags hold no secret (`docker run -p` publishes a port).
   "['docker', 'run', '-p', '8080:80', 'img']\nx = ['mysql', 'mysql']\n['mysql', '-p', 'appdb']\n",
+  // An `Option` holding a variable, or none.
+  "Config { password: Some(pw), token: None }\npassword = Some\n",
   // Markdown's emphasis around a name with prose after it, and a power, are no assignments.
   "**Password**: must be at least 8 characters\n`API_KEY`: your key\ny = secret**2 + token ** 2",
   // Minified code: a variable as an object's member before the next one.

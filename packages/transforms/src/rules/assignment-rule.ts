@@ -205,6 +205,8 @@ const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
 const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
 /** A port and its protocol (`464/tcp`). */
 const PORT = /^\d{1,5}\/(?:tcp|udp|sctp)$/;
+/** Rust's `Option` around a value, as `{:?}` prints it. */
+const SOME = "Some(";
 /** Markdown's marks around a name: emphasis, a code span. */
 const MARKS = byteSet("*`");
 /** A member path (`req.body.password`, `extra._meta?.progressToken`). */
@@ -683,6 +685,8 @@ class AssignmentCandidate implements Candidate {
   stringPrefix = 0;
   /** A string prefix's second byte (`rb"…"`, `u8"…"`), 0 when none was read. */
   stringPrefix2 = 0;
+  /** Bytes of `Some(` read before the value (Rust's `Option` as `{:?}` prints it). */
+  some = 0;
   /** The separator appends (`+=`, PHP's `.=`). */
   appends = false;
   /** The value is a Python f-string's (`f"…"`): its `{name}` fields are code. */
@@ -1677,6 +1681,28 @@ class AssignmentCandidate implements Candidate {
             this.colon = false;
             this.phase = Phase.Block;
             this.count = 1;
+            return Verdict.Hold;
+          }
+          if (this.quote === 0 && this.value.length === 0 && this.some > 0) {
+            // Rust's `Some("…")` (an `Option` printed by `{:?}`): the literal inside is the
+            // value; anything else after the held bytes makes them its first.
+            if (this.some < SOME.length && byte === SOME.charCodeAt(this.some)) {
+              this.some++;
+              this.from = here - this.some + 1;
+              return Verdict.Hold;
+            }
+            if (this.some === SOME.length && QUOTES[byte] === 1) {
+              this.quote = byte;
+              return Verdict.Hold;
+            }
+            this.from = here - this.some;
+            this.value = Array.from(SOME.slice(0, this.some), (c) => c.charCodeAt(0));
+            this.phase = Phase.Held;
+            continue;
+          }
+          if (this.quote === 0 && this.value.length === 0 && byte === 0x53 && !this.quotedOnly) {
+            this.some = 1;
+            this.from = here;
             return Verdict.Hold;
           }
           if (this.quote === 0 && this.value.length === 0 && STRING_PREFIX[byte] === 1) {
