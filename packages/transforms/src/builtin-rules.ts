@@ -41,6 +41,7 @@ import {
   ELASTIC_PASSWORD_RULE,
   JENKINS_PASSWORD_RULE,
   MYSQL_PASSWORD_RULE,
+  WIFI_KEY_RULE,
 } from "./rules/printed-password.js";
 import { REDIS_AUTH_RULE } from "./rules/redis-auth.js";
 import { REVERSED_COMPARISON_RULE } from "./rules/reversed-comparison.js";
@@ -102,6 +103,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   MYSQL_PASSWORD_RULE,
   ELASTIC_PASSWORD_RULE,
   JENKINS_PASSWORD_RULE,
+  WIFI_KEY_RULE,
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
   AWS_CREDENTIAL_ROW_RULE,

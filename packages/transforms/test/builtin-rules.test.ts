@@ -2134,6 +2134,13 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "k#9QhZu;tQg0w",
     "2024-05-01T10:00:00.000000Z 6 [Note] [MY-010454] [Server] A temporary password is generated for root@localhost: [REDACTED:mysql-temporary-password]\n",
   ],
+  // Windows' `netsh wlan show profile name=… key=clear`: the passphrase to its line's end.
+  [
+    "wifi-key",
+    "Security settings\r\n    Authentication         : WPA2-Personal\r\n    Key Content            : Vq7p Lm2x!Z9w\r\n\r\nCost settings\r\n",
+    "Vq7p Lm2x!Z9w",
+    "Security settings\r\n    Authentication         : WPA2-Personal\r\n    Key Content            : [REDACTED:wifi-key]\r\n\r\nCost settings\r\n",
+  ],
   // Rust's `Option` as `{:?}` prints it: the literal inside `Some(…)`.
   [
     "secret-assignment",

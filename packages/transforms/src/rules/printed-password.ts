@@ -215,3 +215,79 @@ export const JENKINS_PASSWORD_RULE = printedPasswordRule(
 );
 
 keepShape(new PrintedPasswordCandidate({ anchor: RESET, length: RESET.length }, "reset"));
+
+/** A WPA passphrase's length: 8 to 63 printable bytes (IEEE 802.11i). */
+const MIN_PASSPHRASE = 8;
+const MAX_PASSPHRASE = 63;
+/** Bytes that may stand before `Key Content`: a line's indentation, or its start. */
+const KEY_CONTENT_BEFORE = byteSet(' \t\r\n"');
+
+/**
+ * A Wi-Fi network's passphrase as Windows prints it (`netsh wlan show profile name=…
+ * key=clear`: `    Key Content            : <passphrase>`): blanks, the `:`, one blank, then
+ * the passphrase to the end of its line (blanks in it too), also inside a string (`\r\n`).
+ */
+export const WIFI_KEY_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "wifi-key",
+  anchors: ["Key Content"],
+  maxLength: MAX_LINE + MAX_PASSPHRASE + 2,
+  start: (match) =>
+    match.before >= 0 && KEY_CONTENT_BEFORE[match.before] !== 1
+      ? undefined
+      : new KeyContentCandidate(match.length),
+};
+
+/** `Key Content`'s line from after the label: its padding and `: `, then the passphrase. */
+class KeyContentCandidate implements Candidate {
+  from: number;
+  to: number | undefined = undefined;
+  private here: number;
+  /** 0 the padding, 1 the blank after the `:`, 2 the passphrase. */
+  private part = 0;
+  private length = 0;
+  /** Where the run of backslashes just read in the passphrase began, or -1. */
+  private slashAt = -1;
+
+  constructor(anchorLength: number) {
+    this.from = anchorLength;
+    this.here = anchorLength - 1;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (this.part < 2) {
+      this.from = here + 1;
+      if (++this.length > MAX_LINE) return Verdict.Reject;
+      if (this.part === 0 && BLANK[byte] === 1) return Verdict.Hold;
+      if (byte !== (this.part === 0 ? COLON : 0x20)) return Verdict.Reject;
+      if (++this.part === 2) this.length = 0;
+      return Verdict.Hold;
+    }
+    // A line's end, raw or escaped inside a string (`\r\n`, a run of backslashes as one),
+    // or the string's own end.
+    if (byte === BACKSLASH) {
+      if (this.slashAt < 0) this.slashAt = here;
+      return ++this.length > MAX_PASSPHRASE + 1 ? Verdict.Reject : Verdict.Hold;
+    }
+    const escaped = this.slashAt >= 0;
+    if (escaped && (byte === 0x6e || byte === 0x72)) return this.close(this.slashAt);
+    this.slashAt = -1;
+    if (byte === 0x0a || byte === 0x0d || (byte === 0x22 && !escaped)) return this.close(here);
+    return ++this.length > MAX_PASSPHRASE + 1 ? Verdict.Reject : Verdict.Hold;
+  }
+
+  /** The passphrase ends at `end` (excluded). */
+  private close(end: number): Verdict {
+    const length = end - this.from;
+    if (length < MIN_PASSPHRASE || length > MAX_PASSPHRASE) return Verdict.Reject;
+    this.to = end;
+    return Verdict.Close;
+  }
+
+  end(): Verdict {
+    return this.part === 2 ? this.close(this.here + 1) : Verdict.Reject;
+  }
+}
+
+keepShape(new KeyContentCandidate(11));
