@@ -3125,6 +3125,22 @@ describe("built-in rules", () => {
     },
   );
 
+  // A control byte ends a value or a word: `/proc/<pid>/environ`'s and `find -print0`'s NUL
+  // between entries, a terminal's BEL, DEL and colours (raw, as `redactText` is given them).
+  const controlled = ALL_CASES.flatMap(([name, text, secret]) =>
+    text
+      .split(/\r?\n/)
+      .filter((line) => line.includes(secret) && !redact(line).includes(secret))
+      .map((line) => [name, line, secret] as const),
+  );
+  it.each(controlled)("%s: keeps what follows a control byte after %j", (_name, line, secret) => {
+    for (const control of ["\u0000", "\u0007", "\u007f", "\u001b[0m"]) {
+      const out = redact(`${line}${control}PATH=/usr/bin`);
+      expect(out.endsWith(`${control}PATH=/usr/bin`)).toBe(true);
+      checkNoSecretPiece(out, secret);
+    }
+  });
+
   it.each(SETTINGS)("leaves a setting or code alone: %j", (text) => {
     expect(redact(text)).toBe(text);
   });

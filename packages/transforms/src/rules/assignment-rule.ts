@@ -59,6 +59,7 @@ import {
   ALPHA,
   BLANK,
   byteSet,
+  CONTROL,
   DIGIT,
   ESCAPED_BLANK,
   HEX_VALUE,
@@ -147,6 +148,7 @@ for (const separator of SEPARATORS) {
 const VALUE_RUN = (() => {
   const run = new Uint8Array(256).fill(1);
   for (const byte of Buffer.from(" \t\n\v\f\r;&,|<\\\"'`()[]{}", "latin1")) run[byte] = 0;
+  for (let byte = 0; byte < 256; byte++) if (CONTROL[byte] === 1) run[byte] = 0;
   // The first bytes of the separators that end a value as a blank does (`next` reads them).
   for (const separator of SEPARATORS) run[separator[0]!] = 0;
   return run;
@@ -205,6 +207,8 @@ const VENDOR_VALUE_START = byteSet(" \t\"'`\\{");
 const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
 /** A port and its protocol (`464/tcp`). */
 const PORT = /^\d{1,5}\/(?:tcp|udp|sctp)$/;
+/** What ends a quoted value besides its quote: a line's end, a control byte (`CONTROL`). */
+const SPACE_END = Uint8Array.from(CONTROL, (c, b) => (c === 1 || b === 0x0a || b === 0x0d ? 1 : 0));
 /** Rust's `Option` around a value, as `{:?}` prints it. */
 const SOME = "Some(";
 /** Markdown's marks around a name: emphasis, a code span. */
@@ -2037,7 +2041,7 @@ class AssignmentCandidate implements Candidate {
     if (this.cell === 1) {
       // The row's last cell ends at the line's end (psql's tables draw no closing `|`).
       if (!isCellValue(this.value)) return Verdict.Reject;
-      if (byte === 0x0a || byte === 0x0d) return Verdict.Close;
+      if (byte === 0x0a || byte === 0x0d || CONTROL[byte] === 1) return Verdict.Close;
       if (BLANK[byte] !== 1) return Verdict.Reject;
       this.semi = here;
       this.count = 0;
@@ -2612,15 +2616,16 @@ class AssignmentCandidate implements Candidate {
     if (this.quote === 0)
       return (
         SPACE[byte] === 1 ||
+        CONTROL[byte] === 1 ||
         (byte === 0x40 && this.urlUser) ||
         (this.query && this.equals && (byte === 0x26 || byte === 0x23))
       );
     if (this.quote === 0x3c) return byte === 0x3c || SPACE[byte] === 1;
     // Escaped quotes: the value ends at its own `\"` or, unterminated, where the string it
     // stood in closes (a quote no backslash escapes).
-    if (this.escapedQuote) return byte === this.quote || byte === 0x0a || byte === 0x0d;
+    if (this.escapedQuote) return byte === this.quote || SPACE_END[byte] === 1;
     if (this.escaped) return false;
-    return byte === this.quote || byte === 0x0a || byte === 0x0d;
+    return byte === this.quote || SPACE_END[byte] === 1;
   }
 
   /** The name after the keyword says the value is something else (`_MIN_LENGTH`, `Url`). */
@@ -3501,8 +3506,7 @@ class AssignmentCandidate implements Candidate {
       const other = otherQuote(quote);
       while (i < end) {
         const byte = input[i]!;
-        if (byte === 0x5c || byte === quote || byte === other || byte === 0x0a || byte === 0x0d)
-          break;
+        if (byte === 0x5c || byte === quote || byte === other || SPACE_END[byte] === 1) break;
         i++;
       }
     } else if (this.phase === Phase.Quoted) {
@@ -3512,7 +3516,7 @@ class AssignmentCandidate implements Candidate {
       const other = otherQuote(this.quote);
       for (; i < end; i++) {
         const byte = input[i]!;
-        if (byte === this.quote || byte === other || byte === 0x0a || byte === 0x0d) break;
+        if (byte === this.quote || byte === other || SPACE_END[byte] === 1) break;
         if (byte === 0x5c) break;
       }
     } else if (this.phase === Phase.Held) {

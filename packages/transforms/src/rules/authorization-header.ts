@@ -18,7 +18,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, BLANK, byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
+import { ALNUM, BLANK, byteSet, MAX_BACKSLASHES, withControls } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 import { withNotBefore } from "./not-before.js";
@@ -39,7 +39,7 @@ const SINGLE_TOKEN_SCHEMES = new Set([
  * Bytes that end a token scheme's credential: whitespace, quotes, escapes, delimiters, and
  * a query string's or a shell's `&` and `|` (none is in RFC 7235's token68).
  */
-const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
+const TOKEN_END = withControls(byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|"));
 /**
  * Bytes that start a placeholder, not a credential (`${x}`, `<x>`, `{{x}}`, `%s`, `[token]`,
  * `...`, `…`, and a marker this redactor wrote: `[REDACTED:…]` stays as it is).

@@ -15,7 +15,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, byteSet, DIGIT } from "./byte-classes.js";
+import { ALNUM, byteSet, DIGIT, withControls } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
 
@@ -26,7 +26,7 @@ const SWITCHES = 4;
 /** RFC 6750's token68. */
 const TOKEN68 = byteSet("A-Za-z0-9._~+/=-");
 /** Bytes that end the token (none is in token68). */
-const TOKEN_END = byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|");
+const TOKEN_END = withControls(byteSet(" \t\r\n\v\f\"'`\\,;)}]<>&|"));
 /** A JSON Web Token's first bytes (`eyJ`, base64 of `{"`). */
 const JWT_START = [0x65, 0x79, 0x4a];
 

@@ -16,7 +16,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet, MAX_BACKSLASHES, QUOTES } from "./byte-classes.js";
+import { BLANK, byteSet, MAX_BACKSLASHES, QUOTES, withControls } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -28,7 +28,7 @@ const MAX_BLANKS = 8;
 const MAX_PART = 128;
 const NAME = byteSet("A-Z0-9_");
 /** Bytes that end the value (or make it no credential, before its `:`). */
-const VALUE_END = byteSet(" \t\r\n\"'`\\");
+const VALUE_END = withControls(byteSet(" \t\r\n\"'`\\"));
 /** Settings whose `__` parts name a gem or a URL, not a host with credentials. */
 const NOT_HOSTS = new Set(["BUILD", "MIRROR", "LOCAL"]);
 

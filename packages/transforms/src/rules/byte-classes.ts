@@ -45,6 +45,19 @@ export const HEX_VALUE: Int8Array = (() => {
 })();
 /** Space and tab: the blanks allowed around `=` and `:`. */
 export const BLANK = byteSet(" \t");
+/**
+ * C0 control bytes other than blanks and line ends, and DEL: no value or word holds one,
+ * so each ends one (the NUL between `/proc/<pid>/environ`'s or `find -print0`'s entries,
+ * a terminal's BEL, ESC and DEL).
+ */
+export const CONTROL = Uint8Array.from({ length: 256 }, (_, b) =>
+  (b < 0x20 && (b < 0x09 || b > 0x0d)) || b === 0x7f ? 1 : 0,
+);
+
+/** `set` (a {@link byteSet}) with the {@link CONTROL} bytes in it too: what ends a value. */
+export function withControls(set: Uint8Array): Uint8Array {
+  return set.map((b, i) => b | CONTROL[i]!);
+}
 /** The quotes a string literal opens with: double, single, backtick. */
 export const QUOTES = byteSet("\"'`");
 /** Letters that, after a backslash inside a string, stand for a blank or a line end (`\n`, `\r`, `\t`). */

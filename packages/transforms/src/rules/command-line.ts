@@ -28,7 +28,14 @@ import {
   secretSpan,
 } from "../command-flags.js";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet, ESCAPED_BLANK, MAX_BACKSLASHES, QUOTE_CLOSER } from "./byte-classes.js";
+import {
+  BLANK,
+  byteSet,
+  ESCAPED_BLANK,
+  MAX_BACKSLASHES,
+  QUOTE_CLOSER,
+  withControls,
+} from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotBefore } from "./not-before.js";
 
@@ -39,7 +46,7 @@ const MAX_WORD = 512;
 /** Bytes that may stand before a command's name: a line start, a blank, a path, a shell operator. */
 const BEFORE_COMMAND = byteSet(" \t\r\n/\\(`'\";&|$");
 /** Bytes that end a command line. */
-const ENDS_COMMAND = byteSet('\r\n;&|`)"');
+const ENDS_COMMAND = withControls(byteSet('\r\n;&|`)"'));
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;

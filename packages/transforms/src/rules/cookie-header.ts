@@ -19,7 +19,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALPHA, BLANK, byteSet, DIGIT } from "./byte-classes.js";
+import { ALPHA, BLANK, byteSet, DIGIT, withControls } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
 import { GAP_END, GAP_OPEN, GAP_REST, ListGap } from "./list-gap.js";
@@ -31,7 +31,7 @@ const MAX_NAME = 64;
 /** A cookie name's bytes (RFC 6265's token: no separators, no blanks). */
 const COOKIE_NAME = byteSet("A-Za-z0-9!#$%&'*+.^_`|~-");
 /** Bytes that end a value: `;`, `,`, blanks, quotes, a backslash, line ends. */
-const VALUE_END = byteSet(" \t\r\n\v\f;,\"'\\");
+const VALUE_END = withControls(byteSet(" \t\r\n\v\f;,\"'\\"));
 /** Bytes that may stand before a value's first cookie: its quote, or a backslash escaping it. */
 const QUOTE_OR_ESCAPE = byteSet("\"'\\");
 /** Bytes before the keyword where a header or key starts (the `-` of `Set-Cookie`). */

@@ -18,7 +18,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM, byteSet, ESCAPED_END } from "./byte-classes.js";
+import { ALNUM, byteSet, CONTROL, ESCAPED_END, withControls } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes read after the port field (database, user and password). */
@@ -28,7 +28,7 @@ const MAX_FIELD = 64;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 /** Bytes no field holds unescaped: blanks, line ends, quotes. */
-const FIELD_END = byteSet(" \t\r\n\"'");
+const FIELD_END = withControls(byteSet(" \t\r\n\"'"));
 /** Bytes that may end a host name just before the port field. */
 const HOST_END = byteSet("A-Za-z0-9.*]-");
 
@@ -106,7 +106,8 @@ class PgpassCandidate implements Candidate {
 
   /** An unescaped byte of the password: to the end of its line. */
   private passwordByte(byte: number, here: number): Verdict {
-    if (byte === 0x0a || byte === 0x0d || byte === 0x22) return this.close(here);
+    if (byte === 0x0a || byte === 0x0d || byte === 0x22 || CONTROL[byte] === 1)
+      return this.close(here);
     if (byte === COLON) return Verdict.Reject;
     // `*` and no letter or digit: an IPv6 wildcard's last group (`…:*:*:*:*')`), not a
     // password; nor is a blank first (prose after a colon: `(pc:*:*:*): Return …`).

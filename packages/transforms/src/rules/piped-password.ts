@@ -32,7 +32,7 @@
 import { placeholderValue } from "../command-flags.js";
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { readsSecretFromStdin } from "../secret-commands.js";
-import { BLANK, byteSet, QUOTES } from "./byte-classes.js";
+import { BLANK, byteSet, QUOTES, withControls } from "./byte-classes.js";
 import { CLOSED, EscapedLiteral, IN_RUN, OPENED, OPENING } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
 import { withNotAfter, withNotBefore } from "./not-before.js";
@@ -46,11 +46,11 @@ const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 const PIPE = 0x7c;
 /** Bytes that end the command after the pipe (a `"` ends the string the line stands in). */
-const ENDS_COMMAND = byteSet('\r\n;&|`)"');
+const ENDS_COMMAND = withControls(byteSet('\r\n;&|`)"'));
 /** After a backslash: a string's escaped line end or tab, which ends the command too. */
 const ESCAPED_BREAK = byteSet("nrt");
 /** Bytes that end an unquoted word. */
-const ENDS_WORD = byteSet(" \t\r\n;&|`)");
+const ENDS_WORD = withControls(byteSet(" \t\r\n;&|`)"));
 /** A value that is none: a variable, a substitution, a format's conversion, no letter or digit. */
 const NO_VALUE = /[$`]|^%[-+ #0]*\d*[sdqvxX]$|^[^A-Za-z0-9]*$/;
 /** `echo`'s own flags. */

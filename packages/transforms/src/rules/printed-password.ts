@@ -28,7 +28,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { BLANK, byteSet, ESCAPED_END } from "./byte-classes.js";
+import { BLANK, byteSet, CONTROL, ESCAPED_END, withControls } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of the anchor's line after it, and of the blanks before the password. */
@@ -37,7 +37,7 @@ const MAX_LINE = 256;
 const MAX_PASSWORD = 128;
 const BACKSLASH = 0x5c;
 /** Bytes that end the password. */
-const WORD_END = byteSet(" \t\r\n\"'");
+const WORD_END = withControls(byteSet(" \t\r\n\"'"));
 /** What the reset's second line says before the password. */
 const NEW_VALUE = Buffer.from("New value:");
 
@@ -273,7 +273,8 @@ class KeyContentCandidate implements Candidate {
     const escaped = this.slashAt >= 0;
     if (escaped && (byte === 0x6e || byte === 0x72)) return this.close(this.slashAt);
     this.slashAt = -1;
-    if (byte === 0x0a || byte === 0x0d || (byte === 0x22 && !escaped)) return this.close(here);
+    if (byte === 0x0a || byte === 0x0d || CONTROL[byte] === 1 || (byte === 0x22 && !escaped))
+      return this.close(here);
     return ++this.length > MAX_PASSPHRASE + 1 ? Verdict.Reject : Verdict.Hold;
   }
 

@@ -14,7 +14,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { ALNUM } from "./byte-classes.js";
+import { ALNUM, CONTROL } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of an argument. */
@@ -101,6 +101,7 @@ class RedisAuthCandidate implements Candidate {
     const lineEnd =
       byte === 0x0a ||
       byte === 0x0d ||
+      CONTROL[byte] === 1 ||
       (this.form !== Form.Quoted &&
         ((backslashes > 0 && (byte === 0x6e || byte === 0x72 || byte === 0x74)) ||
           (byte === QUOTE && (backslashes < this.closing || this.form === Form.Prompt))));

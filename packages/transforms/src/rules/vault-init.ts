@@ -20,7 +20,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet, DIGIT, MAX_BACKSLASHES } from "./byte-classes.js";
+import { byteSet, DIGIT, MAX_BACKSLASHES, withControls } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** Most bytes of one key (a Shamir share of a 32-byte key is 33 bytes: 66 in hex). */
@@ -40,9 +40,9 @@ const SPACE = byteSet(" \t\r\n");
  * an escape (`\n` inside a string); in a table, a quote too (the end of the string the line
  * stands in: `{"log":"Unseal Key 1: …"}`).
  */
-const QUOTED_END = byteSet("\"'\\");
-const LIST_END = byteSet(" \t\r\n\\");
-const TABLE_END = byteSet(" \t\r\n\"'\\");
+const QUOTED_END = withControls(byteSet("\"'\\"));
+const LIST_END = withControls(byteSet(" \t\r\n\\"));
+const TABLE_END = withControls(byteSet(" \t\r\n\"'\\"));
 /** Bytes that may stand before a name: not a letter, digit or `_` (a longer name). */
 const NAME_BEFORE = byteSet("A-Za-z0-9_");
 
