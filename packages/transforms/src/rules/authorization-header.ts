@@ -538,6 +538,14 @@ class AuthorizationCandidate implements Candidate {
     let i = start;
     // A gap's bytes and the token after it go through `next` (a blank may end the
     // credential or be crossed; that token is judged as it is read).
+    if (this.param === 1 && this.phase === Phase.Credential) {
+      // An auth-param's name, held (see `paramByte`): its `=` or any other byte goes through `next`.
+      const stop = Math.min(end, start + (MAX_WORD - this.length));
+      while (i < stop && NAME[input[i]!] === 1) i++;
+      this.length += i - start;
+      this.here += i - start;
+      return i;
+    }
     if (this.inGap || this.after > 0 || this.param > 0 || this.params !== null) return start;
     if (this.phase === Phase.Credential) {
       const stop = this.single ? end : Math.min(end, start + (MAX_CREDENTIAL - this.length));
