@@ -199,6 +199,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
     "Authorization: OAuth [REDACTED:authorization-header]\nnext",
   ],
+  // After a `,`, only a parameter (`name=…`) goes on with the credential: prose stays.
+  [
+    "authorization-header",
+    'Authorization: OAuth oauth_token="370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb", see below\n',
+    "GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb",
+    "Authorization: OAuth [REDACTED:authorization-header], see below\n",
+  ],
   // A multi-word scheme's parameters end where they do, not at the line's end: the quote of
   // the shell's string the header stands in stays, and what follows it.
   [

@@ -620,6 +620,12 @@ class AuthParams {
   private backslashAt = -1;
   /** Where blanks after a parameter began, or -1. */
   private blanksAt = -1;
+  /**
+   * Where the last `,` stood, or -1; the parameter after it has its `=` (only then is it one:
+   * until then it is held, and without one the credential ended at the `,`).
+   */
+  private commaAt = -1;
+  private named = false;
 
   /** {@link PARAM_BYTE}, {@link PARAM_HELD}, or where the credential ended (before `here`). */
   next(byte: number, here: number): number {
@@ -642,7 +648,7 @@ class AuthParams {
       return PARAM_BYTE;
     }
     // Any other escape ends the credential (`\n`: the string's line end).
-    if (escaped) return backslashAt;
+    if (escaped) return this.ended(backslashAt);
     if (byte === 0x20 || byte === 0x09) {
       if (this.state === Param.Start) return PARAM_HELD;
       if (this.blanksAt < 0) this.blanksAt = here;
@@ -652,13 +658,21 @@ class AuthParams {
     if (byte === 0x2c && this.state !== Param.Start) {
       this.state = Param.Start;
       this.blanksAt = -1;
-      return PARAM_BYTE;
+      this.commaAt = here;
+      this.named = false;
+      return PARAM_HELD;
     }
     if (PARAM_CHAR[byte] === 1 && this.state !== Param.After) {
       this.state = byte === 0x3d ? Param.Value : Param.Token;
-      return PARAM_BYTE;
+      if (byte === 0x3d) this.named = true;
+      return this.commaAt < 0 || this.named ? PARAM_BYTE : PARAM_HELD;
     }
-    return this.blanksAt >= 0 ? this.blanksAt : here;
+    return this.ended(this.blanksAt >= 0 ? this.blanksAt : here);
+  }
+
+  /** The credential ended at `at`, or at the last `,` when no parameter followed it. */
+  private ended(at: number): number {
+    return this.commaAt >= 0 && !this.named ? this.commaAt : at;
   }
 }
 
