@@ -610,7 +610,8 @@ const Param = { Start: 0, Token: 1, Value: 2, Quoted: 3, After: 4 } as const;
  * username="u", response="…"`, `AWS4-HMAC-SHA256 Credential=…, Signature=…`, OAuth 1.0's).
  * The credential ends at the first byte that continues none: a quote closing the string
  * the header stands in (`-H 'Authorization: Digest …' https://…`), a blank not followed by
- * `,`, an escape (`\n`). Before, it ran to the line's end.
+ * `,`, a `,` not followed by a parameter (`…", see below`), an escape (`\n`). Before, it
+ * ran to the line's end.
  */
 class AuthParams {
   private state: number = Param.Start;
