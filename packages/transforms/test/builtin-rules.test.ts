@@ -3099,6 +3099,16 @@ const BENIGN = [
 
 const ALL_CASES = [...CASES, ...GRAMMAR];
 
+/** Each case's lines that hold its whole secret and are redacted alone: `[rule, line, secret]`. */
+function secretLines(cases: readonly (readonly [string, string, string, string])[]) {
+  return cases.flatMap(([name, text, secret]) =>
+    text
+      .split(/\r?\n/)
+      .filter((line) => line.includes(secret) && !redact(line).includes(secret))
+      .map((line) => [name, line, secret] as const),
+  );
+}
+
 describe("built-in rules", () => {
   it("covers every built-in rule name with a case", () => {
     // Catalogue formats have their cases in catalogue.test.ts.
@@ -3134,19 +3144,16 @@ describe("built-in rules", () => {
 
   // A control byte ends a value or a word: `/proc/<pid>/environ`'s and `find -print0`'s NUL
   // between entries, a terminal's BEL, DEL and colours (raw, as `redactText` is given them).
-  const controlled = ALL_CASES.flatMap(([name, text, secret]) =>
-    text
-      .split(/\r?\n/)
-      .filter((line) => line.includes(secret) && !redact(line).includes(secret))
-      .map((line) => [name, line, secret] as const),
+  it.each(secretLines(ALL_CASES))(
+    "%s: keeps what follows a control byte after %j",
+    (_name, line, secret) => {
+      for (const control of ["\u0000", "\u0007", "\u007f", "\u001b[0m"]) {
+        const out = redact(`${line}${control}PATH=/usr/bin`);
+        expect(out.endsWith(`${control}PATH=/usr/bin`)).toBe(true);
+        checkNoSecretPiece(out, secret);
+      }
+    },
   );
-  it.each(controlled)("%s: keeps what follows a control byte after %j", (_name, line, secret) => {
-    for (const control of ["\u0000", "\u0007", "\u007f", "\u001b[0m"]) {
-      const out = redact(`${line}${control}PATH=/usr/bin`);
-      expect(out.endsWith(`${control}PATH=/usr/bin`)).toBe(true);
-      checkNoSecretPiece(out, secret);
-    }
-  });
 
   it.each(SETTINGS)("leaves a setting or code alone: %j", (text) => {
     expect(redact(text)).toBe(text);
@@ -3452,14 +3459,7 @@ describe("every case inside a JSON string (contexts are views)", () => {
 
   // A row of a labelled corpus, or a log line, is a JSON document's whole string: the
   // secret's line ends at the string's closing quote, not at a line end.
-  const lines = views.flatMap(([name, text, secret]) =>
-    text
-      .split(/\r?\n/)
-      .filter((line) => line.includes(secret) && !redact(line).includes(secret))
-      .map((line) => [name, line, secret] as const),
-  );
-
-  it.each(lines)("%s: its line %j as a string's whole text", (_name, line, secret) => {
+  it.each(secretLines(views))("%s: its line %j as a string's whole text", (_name, line, secret) => {
     const out = redact(JSON.stringify({ log: line }));
     checkNoSecretPiece(out, JSON.stringify(secret).slice(1, -1));
     expect(out.endsWith('"}')).toBe(true);
