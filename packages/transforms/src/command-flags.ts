@@ -15,7 +15,8 @@
  * Covered for the commands that take them (by the command word's base name, from that
  * word on): `-pX` attached (mysql, mysqldump, mysqladmin, mariadb, 7z, unrar: `-p` alone
  * prompts, and the word after it is not a password); `-p X` (sshpass, psexec, mongo and
- * its tools, twine, rdesktop, the login testers hydra, medusa, netexec/nxc, crackmapexec,
+ * its tools, twine, rdesktop, `vsce`'s and `ovsx`'s `publish` (also `--pat`), the login
+ * testers hydra, medusa, netexec/nxc, crackmapexec,
  * evil-winrm and smbmap, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm,
  * az, oras, OpenShift's `oc`, Cloud Foundry's `cf`); `-a X` (redis-cli); `-w X`
  * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` and the raw key `-K X`
@@ -183,6 +184,8 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
     "twine",
     "rdesktop",
   ].map((name) => [name, DASH_P] as const),
+  // The VS Code Marketplace's and Open VSX's publishers: a personal access token.
+  ...["vsce", "ovsx"].map((name) => [name, { next: ["-p", "--pat"], after: "publish" }] as const),
   ["redis-cli", { next: ["-a", "--pass"] }],
   ...["ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd"].map(
     (name) => [name, LDAP] as const,

@@ -1575,6 +1575,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     'subprocess.CalledProcessError: Command \'[\'docker\', \'login\', \'-u\', \'bob\', \'-p\', \'[REDACTED:command-flag]\', \'ghcr.io\']\' returned non-zero exit status 1.\n["sshpass", "-p", "[REDACTED:command-flag]", "ssh", "h"]\nexecve("/usr/bin/mysql", ["mysql", "-uroot", "-p[REDACTED:command-flag]"], 0x7ffd) = 0\n',
   ],
+  // An extension publisher's token (the VS Code Marketplace's, Open VSX's), after `publish`.
+  [
+    "command-flag",
+    "$ npx vsce publish -p Hunt3r2SecretPat\n$ ovsx publish ext.vsix -p Hunt3r2SecretPat\n",
+    "Hunt3r2SecretPat",
+    "$ npx vsce publish -p [REDACTED:command-flag]\n$ ovsx publish ext.vsix -p [REDACTED:command-flag]\n",
+  ],
   // A command continued over lines (`\` at a line's end), as written and inside a JSON
   // string (`\\\n`: the backslash escaped, then the line's end).
   [
