@@ -66,6 +66,7 @@ import {
   MAX_BACKSLASHES,
   QUOTE_CLOSER,
   QUOTES,
+  withControls,
 } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { keywordSpellings } from "./keyword-spellings.js";
@@ -208,7 +209,7 @@ const STRING_PREFIX = byteSet("rbfuRBFU@NnEeL$");
 /** A port and its protocol (`464/tcp`). */
 const PORT = /^\d{1,5}\/(?:tcp|udp|sctp)$/;
 /** What ends a quoted value besides its quote: a line's end, a control byte (`CONTROL`). */
-const SPACE_END = Uint8Array.from(CONTROL, (c, b) => (c === 1 || b === 0x0a || b === 0x0d ? 1 : 0));
+const SPACE_END = withControls(byteSet("\r\n"));
 /** Rust's `Option` around a value, as `{:?}` prints it. */
 const SOME = "Some(";
 /** Markdown's marks around a name: emphasis, a code span. */
