@@ -43,6 +43,7 @@ import {
   MYSQL_PASSWORD_RULE,
   WIFI_KEY_RULE,
 } from "./rules/printed-password.js";
+import { PRIVATE_KEY_BODY_RULE } from "./rules/private-key-body.js";
 import { REDIS_AUTH_RULE } from "./rules/redis-auth.js";
 import { REVERSED_COMPARISON_RULE } from "./rules/reversed-comparison.js";
 import { SASL_PLAIN_RULE } from "./rules/sasl-plain.js";
@@ -86,6 +87,7 @@ import { WORDPRESS_SALT_RULE } from "./rules/wordpress-salt.js";
 export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   PEM_PRIVATE_KEY_RULE,
   PUTTY_PRIVATE_KEY_RULE,
+  PRIVATE_KEY_BODY_RULE,
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,
   DISCORD_TOKEN_RULE,

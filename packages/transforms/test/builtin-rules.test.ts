@@ -55,8 +55,175 @@ const ECR_TOKEN = Buffer.from(
   }),
 ).toString("base64");
 
+/**
+ * The base64 of a DER structure (synthetic): `header`, then filler bytes up to the length its
+ * outer SEQUENCE declares (`30 L`, `30 81 L` or `30 82 L L`).
+ */
+function der(...header: number[]): string {
+  const long = header[1]! & 0x7f;
+  const total =
+    header[1]! < 0x80
+      ? 2 + header[1]!
+      : long === 1
+        ? 3 + header[2]!
+        : 4 + ((header[2]! << 8) | header[3]!);
+  const bytes = Buffer.alloc(total, 0);
+  for (let i = 0; i < total; i++) bytes[i] = i < header.length ? header[i]! : (i * 73 + 41) & 0xff;
+  return bytes.toString("base64");
+}
+/** Private keys without their armor: PKCS #8 RSA, SEC 1 P-256, PKCS #8 Ed25519, PKCS #1, encrypted PKCS #8, PKCS #8 P-256 (a `.p8`). */
+const RSA_PKCS8 = der(
+  0x30,
+  0x82,
+  0x04,
+  0xbd,
+  0x02,
+  0x01,
+  0x00,
+  0x30,
+  0x0d,
+  0x06,
+  0x09,
+  0x2a,
+  0x86,
+  0x48,
+  0x86,
+  0xf7,
+  0x0d,
+  0x01,
+  0x01,
+  0x01,
+  0x05,
+  0x00,
+  0x04,
+  0x82,
+  0x04,
+  0xa7,
+);
+const EC_SEC1 = der(0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20);
+const ED25519 = der(
+  0x30,
+  0x2e,
+  0x02,
+  0x01,
+  0x00,
+  0x30,
+  0x05,
+  0x06,
+  0x03,
+  0x2b,
+  0x65,
+  0x70,
+  0x04,
+  0x22,
+  0x04,
+  0x20,
+);
+const RSA_PKCS1 = der(0x30, 0x82, 0x02, 0x5c, 0x02, 0x01, 0x00, 0x02, 0x81, 0x81, 0x00);
+const ENCRYPTED_PKCS8 = der(
+  0x30,
+  0x82,
+  0x02,
+  0xdd,
+  0x30,
+  0x57,
+  0x06,
+  0x09,
+  0x2a,
+  0x86,
+  0x48,
+  0x86,
+  0xf7,
+  0x0d,
+  0x01,
+  0x05,
+  0x0d,
+);
+const P256_PKCS8 = der(
+  0x30,
+  0x81,
+  0x87,
+  0x02,
+  0x01,
+  0x00,
+  0x30,
+  0x13,
+  0x06,
+  0x07,
+  0x2a,
+  0x86,
+  0x48,
+  0xce,
+  0x3d,
+  0x02,
+  0x01,
+);
+/** `key` in lines of `width` characters. */
+const wrap = (key: string, width = 64) => key.match(new RegExp(`.{1,${width}}`, "g"))!;
+/** Public DER that stays: a public key (SPKI), PKCS #1's public key, a certificate, a CSR, an ECDSA signature. */
+const PUBLIC_DER = [
+  der(
+    0x30,
+    0x82,
+    0x01,
+    0x22,
+    0x30,
+    0x0d,
+    0x06,
+    0x09,
+    0x2a,
+    0x86,
+    0x48,
+    0x86,
+    0xf7,
+    0x0d,
+    0x01,
+    0x01,
+    0x01,
+    0x05,
+    0x00,
+    0x03,
+    0x82,
+    0x01,
+    0x0f,
+    0x00,
+  ),
+  der(0x30, 0x82, 0x01, 0x0a, 0x02, 0x82, 0x01, 0x01, 0x00),
+  der(0x30, 0x82, 0x03, 0x77, 0x30, 0x82, 0x02, 0x5f, 0xa0, 0x03, 0x02, 0x01, 0x02, 0x02, 0x04),
+  der(0x30, 0x82, 0x02, 0x8a, 0x30, 0x82, 0x01, 0x72, 0x02, 0x01, 0x00, 0x30, 0x45, 0x31, 0x0b),
+  der(0x30, 0x45, 0x02, 0x21, 0x00, 0xa1),
+];
+
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
+  // A private key's DER in base64 without its armor: on one line, after a label, in a code
+  // literal, to the last character its length says (its padding too; what follows stays).
+  [
+    "private-key",
+    `key: ${ED25519} (ed25519)\nkid ${EC_SEC1}\n[${P256_PKCS8}]\nv=${ENCRYPTED_PKCS8};\n`,
+    ED25519.slice(8, 40),
+    "key: [REDACTED:private-key] (ed25519)\nkid [REDACTED:private-key]\n[[REDACTED:private-key]]\nv=[REDACTED:private-key];\n",
+  ],
+  [
+    "private-key",
+    `spec = new PKCS8EncodedKeySpec(Base64.getDecoder().decode("${RSA_PKCS8}"));\n`,
+    RSA_PKCS8.slice(600, 640),
+    'spec = new PKCS8EncodedKeySpec(Base64.getDecoder().decode("[REDACTED:private-key]"));\n',
+  ],
+  // Wrapped as PEM's body is (the last line shorter), indented in a YAML block, its line
+  // breaks turned into blanks; a key cut short keeps the text after it.
+  [
+    "private-key",
+    `${wrap(RSA_PKCS1).join("\n")}\ndone\ndata: |\n  ${wrap(RSA_PKCS8).join("\n  ")}\nnext: 1\n`,
+    wrap(RSA_PKCS1).at(-1)!,
+    "[REDACTED:private-key]\ndone\ndata: |\n  [REDACTED:private-key]\nnext: 1\n",
+  ],
+  [
+    "private-key",
+    `${wrap(ENCRYPTED_PKCS8, 76).join(" ")} end\n${wrap(RSA_PKCS8).slice(0, 3).join("\n")}\nthis line stays\n`,
+    wrap(RSA_PKCS8)[2]!,
+    "[REDACTED:private-key] end\n[REDACTED:private-key]\nthis line stays\n",
+  ],
   // Exactly the `Private-Lines: N` lines: raw line ends, CRLF, and escaped inside a string.
   ...["\n", "\r\n", "\\n", "\\r\\n"].map(
     (eol) =>
@@ -2504,6 +2671,9 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Public DER and a private key's header with a wrong version: no private key. Capitals
+  // that start like one.
+  `${PUBLIC_DER.join("\n")}\nMIGRATIONS MIGHT MIHAIL MIIX\n${der(0x30, 0x82, 0x01, 0x22, 0x02, 0x01, 0x05, 0x02, 0x82)}`,
   // An argv list whose flags hold no secret (`docker run -p` publishes a port).
   "['docker', 'run', '-p', '8080:80', 'img']\nx = ['mysql', 'mysql']\n['mysql', '-p', 'appdb']\n",
   // An `Option` holding a variable, or none.
