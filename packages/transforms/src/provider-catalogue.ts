@@ -217,6 +217,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "infracost", rule: "infracost-key", prefixes: ["ico-"], body: B62, minBody: 32, mixed: "capital", shape: "ico-{32:A-Za-z0-9}" },
   { family: "jfrog", rule: "jfrog-token", prefixes: ["AKCp", "cmVmdGtu"], body: B62, minBody: 56, shape: "%{69:A-Za-z0-9}" },
   { family: "langchain", rule: "langsmith-key", prefixes: ["lsv2_pt_", "lsv2_sk_"], body: "a-f0-9_", minBody: 32, shape: "%{32:a-f0-9}_{10:a-f0-9}" },
+  // LangSmith's keys before `lsv2_`: 32 hex digits.
+  { family: "langchain", rule: "langsmith-key", prefixes: ["ls__"], body: "a-f0-9", minBody: 32, maxBody: 32, shape: "%{32:a-f0-9}" },
   { family: "linear", rule: "linear-key", prefixes: ["lin_api_", "lin_oauth_"], body: B62, minBody: 36, shape: "%{40:A-Za-z0-9}" },
   { family: "mapbox", rule: "mapbox-token", prefixes: ["sk.eyJ", "tk.eyJ"], body: `.${URLSAFE}`, minBody: 60, shape: "%{60:A-Za-z0-9_-}.{22:A-Za-z0-9_-}" },
   // The whole URL from its scheme: the tenant's host before the prefix is held back and
