@@ -66,6 +66,7 @@ import {
 import { SENSITIVE_OUTPUT_RULE } from "./rules/sensitive-output.js";
 import { SQL_PASSWORD_RULE } from "./rules/sql-password.js";
 import { TERRAFORM_VARIABLE_RULE } from "./rules/terraform-variable.js";
+import { TLS_KEY_LOG_RULE } from "./rules/tls-key-log.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
 import { VALUE_FIRST_ATTRIBUTE_RULE } from "./rules/value-first-attribute.js";
 import { VAULT_UNSEAL_KEY_RULE } from "./rules/vault-init.js";
@@ -88,6 +89,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   PEM_PRIVATE_KEY_RULE,
   PUTTY_PRIVATE_KEY_RULE,
   PRIVATE_KEY_BODY_RULE,
+  TLS_KEY_LOG_RULE,
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,
   DISCORD_TOKEN_RULE,

@@ -196,6 +196,14 @@ const PUBLIC_DER = [
 
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
+  // TLS secrets as `SSLKEYLOGFILE` has them: the label and the client random stay (after a
+  // label ending in SECRET the keyword rule reads the random as the name's value).
+  [
+    "tls-key-log",
+    `CLIENT_RANDOM ${"4f1c".repeat(16)} ${"7d8e9fa0b1c2".repeat(8)}\nCLIENT_TRAFFIC_SECRET_0 ${"a1b2".repeat(16)} ${"9a3f1c2b".repeat(8)}\nEARLY_EXPORTER_SECRET ${"a1b2".repeat(16)} ${"5e6f7081".repeat(12)}\n`,
+    "7d8e9fa0b1c27d8e9fa0b1c2",
+    `CLIENT_RANDOM ${"4f1c".repeat(16)} [REDACTED:tls-key-log]\nCLIENT_TRAFFIC_SECRET_0 ${"a1b2".repeat(16)} [REDACTED:tls-key-log]\nEARLY_EXPORTER_SECRET [REDACTED:secret-assignment] [REDACTED:tls-key-log]\n`,
+  ],
   // A private key's DER in base64 without its armor: on one line, after a label, in a code
   // literal, to the last character its length says (its padding too; what follows stays).
   [
@@ -2671,6 +2679,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A key log's label with no secret of a secret's length after it, or in a longer name.
+  `CLIENT_RANDOM ${"4f1c".repeat(16)} ${"7d8e".repeat(20)}\nCLIENT_RANDOM is sent in the clear\nXCLIENT_RANDOM ${"4f1c".repeat(16)} ${"7d8e".repeat(16)}`,
   // Public DER and a private key's header with a wrong version: no private key. Capitals
   // that start like one.
   `${PUBLIC_DER.join("\n")}\nMIGRATIONS MIGHT MIHAIL MIIX\n${der(0x30, 0x82, 0x01, 0x22, 0x02, 0x01, 0x05, 0x02, 0x82)}`,
