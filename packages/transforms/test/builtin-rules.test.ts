@@ -196,6 +196,13 @@ const PUBLIC_DER = [
 
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
+  // Any label ending in PRIVATE KEY: cosign's, Nebula's, a TPM's.
+  [
+    "pem-private-key",
+    `-----BEGIN ENCRYPTED SIGSTORE PRIVATE KEY-----\n${B62}${B62}\n-----END ENCRYPTED SIGSTORE PRIVATE KEY-----\nnext\n-----BEGIN NEBULA X25519 PRIVATE KEY-----\n${B62}=\n-----END NEBULA X25519 PRIVATE KEY-----\n-----BEGIN TSS2 PRIVATE KEY-----\n${B62}${B62}\n-----END TSS2 PRIVATE KEY-----\n`,
+    B62,
+    "[REDACTED:pem-private-key]\nnext\n[REDACTED:pem-private-key]\n[REDACTED:pem-private-key]\n",
+  ],
   // TLS secrets as `SSLKEYLOGFILE` has them: the label and the client random stay (after a
   // label ending in SECRET the keyword rule reads the random as the name's value).
   [
@@ -2679,6 +2686,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Blocks of other labels, and BEGIN without a block.
+  `-----BEGIN CERTIFICATE-----\n${B62}\n-----END CERTIFICATE-----\n-----BEGIN PUBLIC KEY-----\n${B62}\n-----END PUBLIC KEY-----\nBEGIN TRANSACTION;\n# BEGIN ANSIBLE MANAGED BLOCK\n-----BEGIN  PRIVATE KEY-----\n`,
   // A key log's label with no secret of a secret's length after it, or in a longer name.
   `CLIENT_RANDOM ${"4f1c".repeat(16)} ${"7d8e".repeat(20)}\nCLIENT_RANDOM is sent in the clear\nXCLIENT_RANDOM ${"4f1c".repeat(16)} ${"7d8e".repeat(16)}`,
   // Public DER and a private key's header with a wrong version: no private key. Capitals

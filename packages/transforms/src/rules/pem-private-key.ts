@@ -22,8 +22,16 @@
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
+import { withNotBefore } from "./not-before.js";
 
-const KINDS = ["", "RSA ", "EC ", "DSA ", "OPENSSH ", "ENCRYPTED ", "SSH2 ENCRYPTED "];
+/**
+ * A BEGIN line's label: any that ends in `PRIVATE KEY` (RFC 7468's `PRIVATE KEY` and
+ * `ENCRYPTED PRIVATE KEY`, OpenSSL's `RSA `, `EC `, `DSA `, OpenSSH's, cosign's `ENCRYPTED
+ * SIGSTORE `, Nebula's `NEBULA X25519 `, a TPM's `TSS2 `…), of capitals, digits and
+ * blanks, at most {@link MAX_LABEL} bytes.
+ */
+const LABEL = byteSet("A-Z0-9 ");
+const MAX_LABEL = 48;
 /** Most bytes of a line that is no key's, held in case the END line follows it. */
 const MAX_DOUBT = 64;
 /** Base64 bytes that make a line the key's. */
@@ -37,30 +45,37 @@ const DASH = 0x2d;
 /** The dashes before `BEGIN`, read behind the anchor and redacted with the block. */
 const OPENING_DASHES = 5;
 
-export const PEM_PRIVATE_KEY_RULE: MatcherRule = {
-  kind: "matcher",
-  name: "pem-private-key",
-  // Anchored at `BEGIN`, its dashes read behind it: an anchor that began with them stopped
-  // the start filter all along every run of dashes (a log's separator lines).
-  anchors: [
-    ...KINDS.map((kind) => `BEGIN ${kind}PRIVATE KEY-----`),
-    "BEGIN PGP PRIVATE KEY BLOCK-----",
-    // OpenVPN's shared keys (`openvpn --genkey`): `secret`, `tls-auth`, `tls-crypt` and
-    // `tls-crypt-v2` keys, hex or base64 lines in a block of their own name.
-    "BEGIN OpenVPN Static key V1-----",
-    "BEGIN OpenVPN tls-crypt-v2 server key-----",
-    "BEGIN OpenVPN tls-crypt-v2 client key-----",
-  ],
-  lookbehind: { length: OPENING_DASHES, body: "-" },
-  // A held line of base64 and its break, and the next line up to what decides it.
-  maxLength: 2 * KEY_LINE + MAX_DOUBT + MAX_END_LINE + 16,
-  start(match): Candidate | undefined {
-    // A dash right before `BEGIN`: the block claims the dashes still held (up to five; any
-    // before them another span has already redacted, or they are fewer: still a key).
-    if (match.before !== DASH) return undefined;
-    return new PemCandidate(match.length, match.lead?.length ?? 0);
+/** Any byte but a dash before `BEGIN` rules a block out (`BEGIN TRANSACTION`, `# BEGIN …`). */
+const NOT_DASH = Uint8Array.from({ length: 256 }, (_, b) => (b === DASH ? 0 : 1));
+
+export const PEM_PRIVATE_KEY_RULE: MatcherRule = withNotBefore(
+  {
+    kind: "matcher",
+    name: "pem-private-key",
+    // Anchored at `BEGIN`, its dashes read behind it: an anchor that began with them stopped
+    // the start filter all along every run of dashes (a log's separator lines).
+    anchors: [
+      "BEGIN",
+      "BEGIN PGP PRIVATE KEY BLOCK-----",
+      // OpenVPN's shared keys (`openvpn --genkey`): `secret`, `tls-auth`, `tls-crypt` and
+      // `tls-crypt-v2` keys, hex or base64 lines in a block of their own name.
+      "BEGIN OpenVPN Static key V1-----",
+      "BEGIN OpenVPN tls-crypt-v2 server key-----",
+      "BEGIN OpenVPN tls-crypt-v2 client key-----",
+    ],
+    lookbehind: { length: OPENING_DASHES, body: "-" },
+    // A held line of base64 and its break, and the next line up to what decides it.
+    maxLength: 2 * KEY_LINE + MAX_DOUBT + MAX_END_LINE + 16,
+    start(match): Candidate | undefined {
+      // A dash right before `BEGIN`: the block claims the dashes still held (up to five; any
+      // before them another span has already redacted, or they are fewer: still a key).
+      if (match.before !== DASH) return undefined;
+      const lead = match.lead?.length ?? 0;
+      return match.length === 5 ? new LabelledBlock(lead) : new PemCandidate(match.length, lead);
+    },
   },
-};
+  NOT_DASH,
+);
 
 /** What the block's current line is (see `PemCandidate.line`). */
 const Line = {
@@ -466,3 +481,54 @@ class PemCandidate implements Candidate {
 }
 
 keepShape(new PemCandidate(10, 0));
+
+/**
+ * A block from its `BEGIN` on: a blank, then its label, read up to its dashes, and a private key's
+ * (see {@link LABEL}) goes on as a {@link PemCandidate}; any other (`CERTIFICATE`, `PGP
+ * PRIVATE KEY BLOCK`, which has its own anchor) ends it.
+ */
+class LabelledBlock implements Candidate {
+  private label = "";
+  private dashes = 0;
+  /** Offset of the byte read last (`BEGIN` is 0 to 4). */
+  private here = 4;
+  private block: PemCandidate | null = null;
+
+  constructor(private readonly lead: number) {}
+
+  get from(): number {
+    return this.block === null ? -this.lead : this.block.from;
+  }
+
+  get to(): number | undefined {
+    return this.block?.to;
+  }
+
+  next(byte: number): Verdict {
+    if (this.block !== null) return this.block.next(byte);
+    if (++this.here === 5) return byte === 0x20 ? Verdict.Hold : Verdict.Reject;
+    if (this.dashes === 0 && LABEL[byte] === 1) {
+      this.label += String.fromCharCode(byte);
+      return this.label.length > MAX_LABEL ? Verdict.Reject : Verdict.Hold;
+    }
+    if (byte !== DASH) return Verdict.Reject;
+    if (
+      this.dashes === 0 &&
+      this.label !== "PRIVATE KEY" &&
+      !(this.label.endsWith(" PRIVATE KEY") && this.label.charCodeAt(0) !== 0x20)
+    )
+      return Verdict.Reject;
+    if (++this.dashes === 5) this.block = new PemCandidate(this.here + 1, this.lead);
+    return Verdict.Hold;
+  }
+
+  skip(input: Uint8Array, start: number, end: number): number {
+    return this.block === null ? start : this.block.skip(input, start, end);
+  }
+
+  end(): Verdict {
+    return this.block === null ? Verdict.Reject : this.block.end();
+  }
+}
+
+keepShape(new LabelledBlock(0));
