@@ -196,6 +196,14 @@ const PUBLIC_DER = [
 
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
+  // A password's hash as a dump or `SHOW CREATE USER` prints it: MySQL's plugins' `AS '…'`,
+  // MariaDB's `BY PASSWORD '…'` (the keyword stays), Oracle's `BY VALUES '…'`.
+  [
+    "sql-password",
+    "CREATE USER 'app'@'%' IDENTIFIED WITH 'mysql_native_password' AS '*81F5E21E35407D884A6CD4A731AEBFB6AF209E1B' REQUIRE NONE;\nCREATE USER `b`@`%` IDENTIFIED WITH 'caching_sha2_password' AS '$A$005$Xk9mP2qLw7Xk9mP2qLw7abcdXk9mP2qLw7Xk9mP2qLw7abcd';\nGRANT USAGE ON *.* TO 'c'@'%' IDENTIFIED BY PASSWORD '*81F5E21E35407D884A6CD4A731AEBFB6AF209E1B';\nCREATE USER scott IDENTIFIED BY VALUES 'S:8F2D65FB5547B71C8DA3760F10960428CD307B1C;T:AB12' DEFAULT TABLESPACE users;\n",
+    "81F5E21E35407D884A6CD4A731AEBFB6AF209E1B",
+    "CREATE USER 'app'@'%' IDENTIFIED WITH 'mysql_native_password' AS '[REDACTED:sql-password]' REQUIRE NONE;\nCREATE USER `b`@`%` IDENTIFIED WITH 'caching_sha2_password' AS '[REDACTED:sql-password]';\nGRANT USAGE ON *.* TO 'c'@'%' IDENTIFIED BY PASSWORD '[REDACTED:sql-password]';\nCREATE USER scott IDENTIFIED BY VALUES '[REDACTED:sql-password]' DEFAULT TABLESPACE users;\n",
+  ],
   // Any label ending in PRIVATE KEY: cosign's, Nebula's, a TPM's.
   [
     "pem-private-key",
@@ -2686,6 +2694,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A template's placeholder where a hash would stand.
+  "ALTER USER x IDENTIFIED WITH mysql_native_password AS '${HASH}';\nidentified by values 'abc'\n",
   // Blocks of other labels, and BEGIN without a block.
   `-----BEGIN CERTIFICATE-----\n${B62}\n-----END CERTIFICATE-----\n-----BEGIN PUBLIC KEY-----\n${B62}\n-----END PUBLIC KEY-----\nBEGIN TRANSACTION;\n# BEGIN ANSIBLE MANAGED BLOCK\n-----BEGIN  PRIVATE KEY-----\n`,
   // A key log's label with no secret of a secret's length after it, or in a longer name.
@@ -2916,7 +2926,7 @@ const SETTINGS = [
   "SET PASSWORD FOR x; SET PASSWORD FOR 'a'@'b' (the account's); set password for bob = 'changeme' ;",
   "ALTER USER x PASSWORD '$" +
     "{PW}'; ALTER USER y PASSWORD NULL; CREATE USER z IDENTIFIED BY :pw;",
-  "CREATE USER q WITH PASSWORD ''; ALTER USER w IDENTIFIED BY VALUES 'S:0A1B'",
+  "CREATE USER q WITH PASSWORD ''; ALTER USER w IDENTIFIED BY VALUES ''",
   // A name and a value as two arguments, the value no header's (no scheme) or no literal.
   'throw new Error("Authorization", "failed"); h.Set("Authorization", token); f("Authorization", "Bearer")',
   'Authorization token expired\nAuthorization "failed"\nproxy_set_header Authorization "Bearer $token";\nproxy_set_header Authorization $http_authorization;',

@@ -2,7 +2,9 @@
  * Passwords in SQL, as migrations, database logs and `psql -e` echo them: a string literal
  * after `PASSWORD` (PostgreSQL's `CREATE ROLE … WITH [ENCRYPTED] PASSWORD '…'`, `ALTER USER
  * … PASSWORD '…'`) or after `IDENTIFIED BY` (MySQL, MariaDB, Oracle; also `IDENTIFIED WITH
- * <plugin> BY '…'`, whose `_password BY '` is an anchor). The literal's characters are
+ * <plugin> BY '…'`, whose `_password BY '` is an anchor, and the hash a dump or `SHOW CREATE
+ * USER` prints, `IDENTIFIED WITH 'mysql_native_password' AS '*…'`, `… 'caching_sha2_password'
+ * AS '$A$005$…'`, and MariaDB's `IDENTIFIED BY PASSWORD '*…'`). The literal's characters are
  * redacted, its quotes and the statement stay; SQL's doubled quote (`'it''s'`) is part of
  * it, and MySQL's `IDENTIFIED BY "…"` is read the same way, as is MySQL's `SET PASSWORD
  * [FOR account] = '…'` (also `= PASSWORD('…')`, and `PASSWORD('…')` anywhere). Oracle's
@@ -39,6 +41,8 @@ const DOUBLE_QUOTES = byteSet('"');
 const BACKSLASH = 0x5c;
 /** Bytes that start a placeholder, not a password (`&pw` is SQL*Plus's; `...`, `…`). */
 const PLACEHOLDER = byteSet("$%{<:?&.\x80-\xff");
+/** The same after `AS '`, where a hash may start with `$` (`$A$005$…`). */
+const HASH_PLACEHOLDER = byteSet("%{<:?&.\x80-\xff");
 /** Bytes that end Oracle's unquoted password. */
 const WORD_END = byteSet(" \t\r\n;\"'(),\\");
 /** Bytes that end a statement after a lowercase `identified by word` (a backslash: a string's `\n`). */
@@ -95,6 +99,12 @@ export const SQL_PASSWORD_RULE: MatcherRule = {
     "Password '",
     "_password BY '",
     "_password by '",
+    "_password AS '",
+    "_password as '",
+    "_password' AS '",
+    "_password' as '",
+    "BY VALUES '",
+    "by values '",
     "IDENTIFIED BY",
     "identified by",
     "SET PASSWORD",
@@ -119,7 +129,13 @@ export const SQL_PASSWORD_RULE: MatcherRule = {
     // Keywords not in capitals are also prose ("a library identified by 'name'"): their
     // literal must look like a password (6+ bytes with a letter and a digit, no blank).
     const strict = !inWord && match.anchor !== match.anchor.toUpperCase();
-    return new SqlPasswordCandidate(match.length, mode, strict);
+    const hash = / (as|values) '$/i.test(anchor);
+    return new SqlPasswordCandidate(
+      match.length,
+      mode,
+      strict,
+      hash ? HASH_PLACEHOLDER : PLACEHOLDER,
+    );
   },
 };
 
@@ -152,6 +168,8 @@ class SqlPasswordCandidate implements Candidate {
     mode: number,
     /** The literal must look like a password (see `SQL_PASSWORD_RULE.start`). */
     private readonly strict: boolean,
+    /** Bytes that, first in the literal, make it a placeholder. */
+    private readonly placeholder: Uint8Array,
   ) {
     this.from = anchorLength;
     this.here = anchorLength - 1;
@@ -181,14 +199,18 @@ class SqlPasswordCandidate implements Candidate {
       this.from = here;
       this.mode = Mode.Word;
     }
-    if (this.length === 0 && this.quoteAt < 0 && PLACEHOLDER[byte] === 1) return Verdict.Reject;
+    if (this.length === 0 && this.quoteAt < 0 && this.placeholder[byte] === 1)
+      return Verdict.Reject;
+    // `'${HASH}'` after `AS '`, where a `$` may start a hash: a template's placeholder.
+    if (this.length === 1 && byte === 0x7b && this.placeholder === HASH_PLACEHOLDER)
+      return Verdict.Reject;
     if (this.escapes !== null && this.mode === Mode.Quoted) return this.escapedLiteral(byte, here);
     if (this.mode === Mode.Word) {
       if (WORD_END[byte] === 1) {
         if (this.strict) return this.wordEnd(byte, here);
         return this.length > 0 && !this.keyword ? Verdict.Close : Verdict.Reject;
       }
-      if (this.length < 6) this.word += String.fromCharCode(byte);
+      if (this.length < 8) this.word += String.fromCharCode(byte);
       this.shape |= SHAPE[byte]!;
       return ++this.length > MAX_LITERAL ? Verdict.Reject : Verdict.Hold;
     }
@@ -259,8 +281,12 @@ class SqlPasswordCandidate implements Candidate {
     return !this.strict || (this.length >= 6 && this.shape === (LETTER | DIGIT));
   }
 
+  /** Oracle's `VALUES` (a hash's literal follows) or MariaDB's `PASSWORD` (`BY PASSWORD '*…'`). */
   private get keyword(): boolean {
-    return this.length === 6 && this.word === "VALUES";
+    return (
+      (this.length === 6 && this.word === "VALUES") ||
+      (this.length === 8 && this.word.toUpperCase() === "PASSWORD")
+    );
   }
 
   end(): Verdict {
@@ -319,4 +345,4 @@ class ClauseWord {
   }
 }
 
-keepShape(new SqlPasswordCandidate(10, Mode.Quoted, false));
+keepShape(new SqlPasswordCandidate(10, Mode.Quoted, false, PLACEHOLDER));
