@@ -45,6 +45,7 @@ import {
 } from "./rules/printed-password.js";
 import { PRIVATE_KEY_BODY_RULE } from "./rules/private-key-body.js";
 import { REDIS_AUTH_RULE } from "./rules/redis-auth.js";
+import { REDIS_CONFIG_RULE } from "./rules/redis-config.js";
 import { REVERSED_COMPARISON_RULE } from "./rules/reversed-comparison.js";
 import { SASL_PLAIN_RULE } from "./rules/sasl-plain.js";
 import { SECRET_DATA_BLOCK_RULE } from "./rules/secret-data-block.js";
@@ -96,6 +97,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   GOOGLE_CLIENT_ID_RULE,
   SASL_PLAIN_RULE,
   REDIS_AUTH_RULE,
+  REDIS_CONFIG_RULE,
   AUTHORIZATION_HEADER_RULE,
   COOKIE_HEADER_RULE,
   SENSITIVE_OUTPUT_RULE,

@@ -196,6 +196,13 @@ const PUBLIC_DER = [
 
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
+  // `redis-cli`'s reply to `CONFIG GET`: the value after the name, its escapes in it.
+  [
+    "redis-config",
+    '127.0.0.1:6379> CONFIG GET *pass*\n1) "requirepass"\n2) "S3cr\\"t\\\\Xk9mP2q"\n3) "masterauth"\r\n4) "Lw7Xk9mP2qLw"\n5) "masteruser"\n6) ""\n',
+    "Lw7Xk9mP2qLw",
+    '127.0.0.1:6379> CONFIG GET *pass*\n1) "requirepass"\n2) "[REDACTED:redis-config]"\n3) "masterauth"\r\n4) "[REDACTED:redis-config]"\n5) "masteruser"\n6) ""\n',
+  ],
   // A password's hash as a dump or `SHOW CREATE USER` prints it: MySQL's plugins' `AS '…'`,
   // MariaDB's `BY PASSWORD '…'` (the keyword stays), Oracle's `BY VALUES '…'`.
   [
@@ -2694,6 +2701,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // No password set, and the name in prose.
+  '1) "requirepass"\n2) ""\nset "requirepass" in redis.conf\n"masterauth" "x"',
   // A template's placeholder where a hash would stand.
   "ALTER USER x IDENTIFIED WITH mysql_native_password AS '${HASH}';\nidentified by values 'abc'\n",
   // Blocks of other labels, and BEGIN without a block.
