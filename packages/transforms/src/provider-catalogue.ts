@@ -552,8 +552,9 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "github", rule: "github-actions-mask", boundary: false, prefixes: ["::add-mask::"], body: "A-Za-z0-9_.~+/=-", minBody: 8, maxBody: 1024, keepPrefix: true, shape: "%{40:A-Za-z0-9_-}" },
   // A session's id in a URL (whoever holds it is logged in): Java servlets' `;jsessionid=`
   // (URL rewriting, Tomcat's 32 hex digits, Jetty's `node0…`), PHP's `PHPSESSID`, a
-  // `sessionid` parameter.
-  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: [";jsessionid=", ";JSESSIONID=", "?PHPSESSID=", "&PHPSESSID=", "?sessionid=", "&sessionid=", "?session_id=", "&session_id="], body: "A-Za-z0-9_.-", minBody: 16, maxBody: 128, mixed: "digit", keepPrefix: true, shape: "https://shop.example.com/cart%{32:A-F0-9}" },
+  // `sessionid` parameter, and VS Code's connection token (`code serve-web` prints its URL,
+  // `…?tkn=<uuid>`).
+  { family: "url-query", rule: "url-query-key", boundary: false, prefixes: [";jsessionid=", ";JSESSIONID=", "?PHPSESSID=", "&PHPSESSID=", "?sessionid=", "&sessionid=", "?session_id=", "&session_id=", "?tkn=", "&tkn="], body: "A-Za-z0-9_.-", minBody: 16, maxBody: 128, mixed: "digit", keepPrefix: true, shape: "https://shop.example.com/cart%{32:A-F0-9}" },
   { family: "url-query", rule: "url-query-key", boundary: false, prefixes: ["?key=", "&key=", "?sig=", "&sig=", "?apiKey=", "&apiKey=", "?code=", "&code=", "?X-Amz-Signature=", "&X-Amz-Signature=", "?X-Goog-Signature=", "&X-Goog-Signature=", "?Signature=", "&Signature=", "?signature=", "&signature=", "?auth=", "&auth="], formText: true, body: "A-Za-z0-9_.~%+/=-", minBody: 16, mixed: true, keepPrefix: true, shape: "https://api.example.com/v1?%{39:A-Za-z0-9_-}" },
   // Amazon ECR's registry password (`aws ecr get-login-password`; after `AWS:` in
   // `get-authorization-token`'s token, base64 again): base64 of a JSON document that
