@@ -33,6 +33,7 @@ import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JSON_SECRET_DATA_RULE } from "./rules/json-secret-data.js";
 import { JWT_RULE } from "./rules/jwt.js";
 import { NETWORK_CONFIG_RULE } from "./rules/network-config.js";
+import { OPENSSL_KEY_TEXT_RULE } from "./rules/openssl-key-text.js";
 import { ORACLE_THIN_RULE } from "./rules/oracle-thin.js";
 import { PEM_PRIVATE_KEY_RULE, PUTTY_PRIVATE_KEY_RULE } from "./rules/pem-private-key.js";
 import { PGPASS_RULE } from "./rules/pgpass.js";
@@ -91,6 +92,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   PUTTY_PRIVATE_KEY_RULE,
   PRIVATE_KEY_BODY_RULE,
   TLS_KEY_LOG_RULE,
+  OPENSSL_KEY_TEXT_RULE,
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,
   DISCORD_TOKEN_RULE,

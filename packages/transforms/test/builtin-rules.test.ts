@@ -196,6 +196,14 @@ const PUBLIC_DER = [
 
 /** [rule name, text, the secret part that must disappear, expected output] */
 const CASES: readonly (readonly [string, string, string, string])[] = [
+  // A private key's numbers as `openssl pkey -text` prints them: the private components'
+  // hex lines (the public ones, and the line break after each value, stay).
+  [
+    "openssl-key-text",
+    "Private-Key: (256 bit)\npriv:\n    fa:65:75:02:67:a4:db:c7:98:89:e9:10:ab:69:77:\n    1d:5b:37:0e:af:24:85:21:62:c4:09:47:a0:16:9d:\n    32:df\npub:\n    04:2f:d0:73\nprime1:\r\n    00:f3:91:4c:2a:0b:7e:55:c4:19:8d:ee:61:3a:70:\r\n    a5:44\r\nexponent1:\n    6b:22:9e:01\n",
+    "1d:5b:37:0e:af:24:85",
+    "Private-Key: (256 bit)\npriv:\n    [REDACTED:openssl-key-text]\npub:\n    04:2f:d0:73\nprime1:\r\n    [REDACTED:openssl-key-text]\r\nexponent1:\n    [REDACTED:openssl-key-text]\n",
+  ],
   // `redis-cli`'s reply to `CONFIG GET`: the value after the name, its escapes in it.
   [
     "redis-config",
@@ -2701,6 +2709,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A label's name with no hex lines after it, or not at a line's start.
+  "priv: true\nprime1: 7\nconfig:\n  priv:\n    fa:65:75:02\nexponent1:\n    see below\ncoefficient:\n    0a\n",
   // No password set, and the name in prose.
   '1) "requirepass"\n2) ""\nset "requirepass" in redis.conf\n"masterauth" "x"',
   // A template's placeholder where a hash would stand.
