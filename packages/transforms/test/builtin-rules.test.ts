@@ -1385,6 +1385,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "tq8Wn2vLs0Pz",
     'smtp.Credentials = new NetworkCredential("mailer@corp.example", "[REDACTED:credential-argument]");',
   ],
+  // Node's HMAC key and Sequelize's password, in their places.
+  [
+    "credential-argument",
+    "h = crypto.createHmac('sha256', 'Hs9-kQ2vLp7x'); db = new Sequelize('app', 'bob', 'Hs9-kQ2vLp7x', { dialect: 'postgres' });",
+    "Hs9-kQ2vLp7x",
+    "h = crypto.createHmac('sha256', '[REDACTED:credential-argument]'); db = new Sequelize('app', 'bob', '[REDACTED:credential-argument]', { dialect: 'postgres' });",
+  ],
   // A JWT's or an HMAC's signing key as a literal (jsonwebtoken, PyJWT, java-jwt, hmac).
   [
     "credential-argument",
@@ -2709,6 +2716,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the false alarms and kin). */
 const SETTINGS = [
+  // The key or the password in a variable, and one argument alone.
+  "crypto.createHmac('sha256', key); new Sequelize('sqlite::memory:'); new Sequelize(process.env.DB, 'bob', process.env.PW)",
   // A label's name with no hex lines after it, or not at a line's start.
   "priv: true\nprime1: 7\nconfig:\n  priv:\n    fa:65:75:02\nexponent1:\n    see below\ncoefficient:\n    0a\n",
   // No password set, and the name in prose.

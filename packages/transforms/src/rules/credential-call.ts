@@ -265,6 +265,18 @@ export const CREDENTIAL_CALLS: readonly CredentialCall[] = [
     argument: 1,
     api: 'Python hmac.new(key, msg=None, digestmod), the key a bytes literal (b"…")',
   },
+  {
+    names: ["Hmac("],
+    words: ["create"],
+    dotted: true,
+    argument: 2,
+    api: "Node crypto.createHmac(algorithm, key[, options])",
+  },
+  {
+    names: ["Sequelize("],
+    argument: 3,
+    api: "Node Sequelize new Sequelize(database, username, password[, options])",
+  },
 ];
 
 /** Most bytes of a call read before its secret closes (arguments before it included). */
