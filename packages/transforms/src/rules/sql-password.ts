@@ -208,7 +208,9 @@ class SqlPasswordCandidate implements Candidate {
     if (this.mode === Mode.Word) {
       if (WORD_END[byte] === 1) {
         if (this.strict) return this.wordEnd(byte, here);
-        return this.length > 0 && !this.keyword ? Verdict.Close : Verdict.Reject;
+        return this.length > 0 && !isKeyword(this.word, this.length)
+          ? Verdict.Close
+          : Verdict.Reject;
       }
       if (this.length < 8) this.word += String.fromCharCode(byte);
       this.shape |= SHAPE[byte]!;
@@ -281,18 +283,10 @@ class SqlPasswordCandidate implements Candidate {
     return !this.strict || (this.length >= 6 && this.shape === (LETTER | DIGIT));
   }
 
-  /** Oracle's `VALUES` (a hash's literal follows) or MariaDB's `PASSWORD` (`BY PASSWORD '*…'`). */
-  private get keyword(): boolean {
-    return (
-      (this.length === 6 && this.word === "VALUES") ||
-      (this.length === 8 && this.word.toUpperCase() === "PASSWORD")
-    );
-  }
-
   end(): Verdict {
     if (this.mode === Mode.Quoted) return this.quoteAt < 0 ? Verdict.Reject : this.closed();
     if (this.clause !== null) return this.clause.end();
-    if (this.mode !== Mode.Word || this.keyword) return Verdict.Reject;
+    if (this.mode !== Mode.Word || isKeyword(this.word, this.length)) return Verdict.Reject;
     return this.credible() ? Verdict.Close : Verdict.Reject;
   }
 }
@@ -346,3 +340,8 @@ class ClauseWord {
 }
 
 keepShape(new SqlPasswordCandidate(10, Mode.Quoted, false, PLACEHOLDER));
+
+/** Oracle's `VALUES` (a hash's literal follows) or MariaDB's `PASSWORD` (`BY PASSWORD '*…'`). */
+function isKeyword(word: string, length: number): boolean {
+  return (length === 6 && word === "VALUES") || (length === 8 && word.toUpperCase() === "PASSWORD");
+}
