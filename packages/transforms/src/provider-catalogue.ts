@@ -578,6 +578,13 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   // `IR@`, the runtime's GUID, the factory's name, the region's code and a base64 key,
   // joined by `@`.
   { family: "azure", rule: "azure-data-factory-key", prefixes: ["IR@"], body: "A-Za-z0-9@+/=_.-", needs: "@", minBody: 80, maxBody: 200, shape: `%${UUID}@{12:a-z0-9-}@{2:a-z}@{43:A-Za-z0-9+/}=` },
+  // minisign's and signify's secret keys (the line after `untrusted comment: … secret key`):
+  // base64 of `Ed`, the key derivation's id (`Sc`, scrypt; none) and the checksum's (`B2`),
+  // or signify's `EdBK`; a public key's id follows `Ed` instead.
+  { family: "minisign", rule: "minisign-secret-key", prefixes: ["RWRTY0Iy", "RWQAAEIy", "RWRCSw"], body: "A-Za-z0-9+/=", minBody: 100, maxBody: 220, shape: "%{200:A-Za-z0-9+/}" },
+  // BIP 32 extended private keys (and SLIP 132's prefixes for other address types): Base58Check
+  // of 78 bytes, 111 characters; the `xpub` family is public.
+  { family: "bip32", rule: "bip32-private-key", prefixes: ["xprv", "tprv", "yprv", "zprv", "uprv", "vprv", "Yprv", "Zprv", "Uprv", "Vprv"], body: "1-9A-HJ-NP-Za-km-z", minBody: 100, maxBody: 108, shape: "%{107:1-9A-HJ-NP-Za-km-z}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */
