@@ -204,6 +204,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "1d:5b:37:0e:af:24:85",
     "Private-Key: (256 bit)\npriv:\n    [REDACTED:openssl-key-text]\npub:\n    04:2f:d0:73\nprime1:\r\n    [REDACTED:openssl-key-text]\r\nexponent1:\n    [REDACTED:openssl-key-text]\n",
   ],
+  // A Key Vault secret as `az keyvault secret show` prints it: the `value` after its `id`,
+  // whatever its name or shape (members and a nested object between them).
+  [
+    "key-vault-secret",
+    '{\n  "attributes": {"enabled": true},\n  "id": "https://kv-prod-01.vault.azure.net/secrets/storage-conn/0123456789abcdef",\n  "name": "storage-conn",\n  "tags": {"env": "value", "x": "}"},\n  "value": "Zx9 Kq2 hunter"\n}\n',
+    "Zx9 Kq2 hunter",
+    '{\n  "attributes": {"enabled": true},\n  "id": "https://kv-prod-01.vault.azure.net/secrets/storage-conn/0123456789abcdef",\n  "name": "storage-conn",\n  "tags": {"env": "value", "x": "}"},\n  "value": "[REDACTED:key-vault-secret]"\n}\n',
+  ],
   // `redis-cli`'s reply to `CONFIG GET`: the value after the name, its escapes in it.
   [
     "redis-config",
@@ -2716,6 +2724,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A vault secret's URL whose object has no value (a list's entry), then another object's.
+  '[{"id": "https://kv.vault.azure.net/secrets/db/1", "name": "db"}, {"value": "kept"}]\n{"id": "https://kv.vault.azure.net/secrets/x/1", "value": ""}',
   // The key or the password in a variable, and one argument alone.
   "crypto.createHmac('sha256', key); new Sequelize('sqlite::memory:'); new Sequelize(process.env.DB, 'bob', process.env.PW)",
   // A label's name with no hex lines after it, or not at a line's start.

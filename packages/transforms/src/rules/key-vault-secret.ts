@@ -1,0 +1,148 @@
+/**
+ * A secret's value as Azure's CLI prints it (`az keyvault secret show`, `set`, `list-versions`
+ * with values): a JSON object whose `id` is the secret's URL in a key vault
+ * (`https://<vault>.vault.azure.net/secrets/<name>/<version>`, and the other clouds' vault
+ * domains) and whose `value` member, later in the same object (the CLI sorts the members),
+ * holds the secret whatever its name or shape. From the URL's closing quote the object is read
+ * up to its `value` (strings skipped, nested objects such as `tags` counted, at most
+ * {@link MAX_BETWEEN} bytes); the value's characters are redacted as they come (a certificate's
+ * PFX in base64 is long), its quotes and the rest stay.
+ * Inside a JSON string the quotes come escaped (`\"value\": \"…\"`), read the same way.
+ *
+ * @example
+ * ```ts
+ * import { redactText } from "@spool/transforms";
+ * redactText('{"id": "https://kv1.vault.azure.net/secrets/db/7f3a", "name": "db", "value": "Zx9Kq2"}');
+ * // '{"id": "https://kv1.vault.azure.net/secrets/db/7f3a", "name": "db", "value": "[REDACTED:key-vault-secret]"}'
+ * ```
+ */
+import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
+import { byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
+import { keepShape } from "./kept-shapes.js";
+
+/** The vault domains of Azure's clouds, each with the path of a secret. */
+const ANCHORS = [
+  ".vault.azure.net/secrets/",
+  ".vault.azure.cn/secrets/",
+  ".vault.usgovcloudapi.net/secrets/",
+  ".vault.microsoftazure.de/secrets/",
+];
+/** Most bytes from the URL's end to the value's opening quote. */
+const MAX_BETWEEN = 1024;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+/** The URL's name and version. */
+const URL_PATH = byteSet("A-Za-z0-9/_-");
+const KEY = '"value"';
+
+/** Where the candidate is. */
+const Part = {
+  /** The rest of the URL, up to its closing quote (escaped or not). */
+  Url: 0,
+  /** The object's members after it: strings skipped, braces counted, up to `"value"`. */
+  Members: 1,
+  /** After `"value"`: blanks, `:`, the value's opening quote. */
+  Colon: 2,
+  /** The value, up to its closing quote. */
+  Value: 3,
+} as const;
+type Part = (typeof Part)[keyof typeof Part];
+
+export const KEY_VAULT_SECRET_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "key-vault-secret",
+  anchors: ANCHORS,
+  // Nothing is held but a run of backslashes in the value (its closing quote's, or its own).
+  maxLength: 64,
+  start(match): Candidate {
+    return new KeyVaultCandidate(match.length);
+  },
+};
+
+class KeyVaultCandidate implements Candidate {
+  from = Number.MAX_SAFE_INTEGER;
+  to: number | undefined = undefined;
+  private here: number;
+  private part: Part = Part.Url;
+  /** Backslashes before each quote (0 as written, 1 inside a string). */
+  private escapes = -1;
+  /** Backslashes in the current run. */
+  private run = 0;
+  private read = 0;
+  /** In `Members`: inside a string; nested objects' and lists' depth; the key matched so far. */
+  private inString = false;
+  private depth = 0;
+  private key = 0;
+
+  constructor(anchor: number) {
+    this.here = anchor - 1;
+  }
+
+  next(byte: number): Verdict {
+    const here = ++this.here;
+    if (++this.read > MAX_BETWEEN && this.part !== Part.Value) return Verdict.Reject;
+    if (byte === BACKSLASH) {
+      if (++this.run > MAX_BACKSLASHES) return Verdict.Reject;
+      return Verdict.Hold;
+    }
+    const run = this.run;
+    this.run = 0;
+    const quote = byte === QUOTE && (this.escapes < 0 || run === this.escapes);
+    switch (this.part) {
+      case Part.Url:
+        if (quote && run % 2 === (run > 0 ? 1 : 0)) {
+          this.escapes = run;
+          this.part = Part.Members;
+          return Verdict.Hold;
+        }
+        return URL_PATH[byte] === 1 && run === 0 ? Verdict.Hold : Verdict.Reject;
+      case Part.Members:
+        return this.member(byte, quote);
+      case Part.Colon:
+        if (byte === 0x3a || byte === 0x20 || byte === 0x0a || byte === 0x0d) return Verdict.Hold;
+        if (!quote) return Verdict.Reject;
+        this.part = Part.Value;
+        this.read = 0;
+        this.from = here + 1;
+        return Verdict.Hold;
+      default:
+        if (quote) {
+          // Closed where its backslashes begin (none as written).
+          this.to = here - run;
+          return Verdict.Close;
+        }
+        return byte === 0x0a || byte === 0x0d ? Verdict.Reject : Verdict.Redact;
+    }
+  }
+
+  /** A byte of the members between the URL and `"value"`. */
+  private member(byte: number, quote: boolean): Verdict {
+    if (this.inString) {
+      if (!quote) {
+        if (this.key > 0) this.key = byte === KEY.charCodeAt(this.key) ? this.key + 1 : 0;
+        return Verdict.Hold;
+      }
+      this.inString = false;
+      // `"value"` closed, at the object's own depth: its `:` and the value come next.
+      if (this.key === KEY.length - 1 && this.depth === 0) this.part = Part.Colon;
+      return Verdict.Hold;
+    }
+    if (quote) {
+      this.inString = true;
+      this.key = 1;
+      return Verdict.Hold;
+    }
+    if (byte === 0x7b || byte === 0x5b) this.depth++;
+    else if (byte === 0x7d || byte === 0x5d) {
+      // The object closed without a value.
+      if (--this.depth < 0) return Verdict.Reject;
+    }
+    return Verdict.Hold;
+  }
+
+  end(): Verdict {
+    return Verdict.Reject;
+  }
+}
+
+keepShape(new KeyVaultCandidate(25));
