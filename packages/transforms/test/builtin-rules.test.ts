@@ -2391,12 +2391,12 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
     "**API key**: [REDACTED:secret-assignment]\n* **Client Secret:** `[REDACTED:secret-assignment]`\n- `API_TOKEN`: [REDACTED:secret-assignment]\n",
   ],
   [
-    // A table's row: Markdown's and MySQL's `|`, a box-drawn `│` (`npm token list`), psql's
-    // last column (no closing `|`).
+    // A table's row: Markdown's and MySQL's `|`, a box-drawn `│` (`npm token list`), heavy
+    // `┃` and double `║`, psql's last column (no closing `|`).
     "secret-assignment",
-    "| password | Vq7pLm2xZ9wR4tW6yZ3a |\n│ token          │ Vq7pLm2xZ9wR4tW6yZ3a │\n api_key | Vq7pLm2xZ9wR4tW6yZ3a\n",
+    "| password | Vq7pLm2xZ9wR4tW6yZ3a |\n│ token          │ Vq7pLm2xZ9wR4tW6yZ3a │\n┃ API_KEY ┃ Vq7pLm2xZ9wR4tW6yZ3a ┃\n║ DB_PASSWORD ║ Vq7pLm2xZ9wR4tW6yZ3a ║\n api_key | Vq7pLm2xZ9wR4tW6yZ3a\n",
     "Vq7pLm2xZ9wR4tW6yZ3a",
-    "| password | [REDACTED:secret-assignment] |\n│ token          │ [REDACTED:secret-assignment] │\n api_key | [REDACTED:secret-assignment]\n",
+    "| password | [REDACTED:secret-assignment] |\n│ token          │ [REDACTED:secret-assignment] │\n┃ API_KEY ┃ [REDACTED:secret-assignment] ┃\n║ DB_PASSWORD ║ [REDACTED:secret-assignment] ║\n api_key | [REDACTED:secret-assignment]\n",
   ],
   [
     // psql's last column at the end of the single-quoted string the row stands in.

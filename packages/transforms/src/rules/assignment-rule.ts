@@ -1106,7 +1106,7 @@ class AssignmentCandidate implements Candidate {
             this.spacedEquals = this.count > 0;
             this.equals = true;
           } else if (byte === 0x3a) this.phase = Phase.AfterColon;
-          else if (byte === BOX_VERTICAL[0] && this.count > 0 && !this.mode.vendor) {
+          else if (BOX_VERTICAL[0]![byte] === 1 && this.count > 0 && !this.mode.vendor) {
             this.cell = 2;
             return Verdict.Hold;
           } else if (
@@ -1874,7 +1874,7 @@ class AssignmentCandidate implements Candidate {
           if (BLANK[byte] === 1) return ++this.count > MAX_BLANKS ? Verdict.Reject : Verdict.Hold;
           if (byte === 0x7c) return Verdict.Close;
           // `│`, a byte at a time.
-          if (byte !== BOX_VERTICAL[this.count < 0 ? -this.count : 0]) return Verdict.Reject;
+          if (BOX_VERTICAL[this.count < 0 ? -this.count : 0]![byte] !== 1) return Verdict.Reject;
           this.count = this.count < 0 ? this.count - 1 : -1;
           return this.count === -3 ? Verdict.Close : Verdict.Hold;
         case Phase.XmlTail:
@@ -2558,7 +2558,7 @@ class AssignmentCandidate implements Candidate {
    */
   cellSeparator(byte: number): Verdict {
     if (this.cell > 1 && this.cell < 4) {
-      if (byte !== BOX_VERTICAL[this.cell - 1]) return Verdict.Reject;
+      if (BOX_VERTICAL[this.cell - 1]![byte] !== 1) return Verdict.Reject;
       this.cell++;
       return Verdict.Hold;
     }
@@ -3695,8 +3695,11 @@ function isSiblingKey(word: string): boolean {
 /** Bytes of a host's name or a URL, beyond a name's (`https://api.pulumi.com`). */
 const URL_NAME = byteSet(":/.@%?=&~+-");
 
-/** `│` (U+2502) in UTF-8: the column rule of a box-drawn table (`npm token list`). */
-const BOX_VERTICAL = [0xe2, 0x94, 0x82];
+/**
+ * The column rules of box-drawn tables in UTF-8, by byte: `│` (U+2502, `npm token list`'s),
+ * `┃` (U+2503, heavy) and `║` (U+2551, double).
+ */
+const BOX_VERTICAL = [byteSet("\xe2"), byteSet("\x94\x95"), byteSet("\x82\x83\x91")];
 
 /**
  * A table's cell holds a secret's value only when it looks random (a shell pipeline's next
