@@ -204,6 +204,14 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "1d:5b:37:0e:af:24:85",
     "Private-Key: (256 bit)\npriv:\n    [REDACTED:openssl-key-text]\npub:\n    04:2f:d0:73\nprime1:\r\n    [REDACTED:openssl-key-text]\r\nexponent1:\n    [REDACTED:openssl-key-text]\n",
   ],
+  // `vault kv get`'s Data table (every value, whatever its key; an empty line ends it), and a
+  // version 1 store's rows after `refresh_interval`.
+  [
+    "vault-kv-data",
+    "======= Metadata =======\nKey                Value\n---                -----\nversion            3\n\n====== Data ======\nKey     Value\n---     -----\nconn    postgres://app:Zx9Kq2@db/app\ndsn     Zx9 Kq2 hunter\nempty   \n\nafter\nKey                 Value\n---                 -----\nrefresh_interval    768h\nconn                Zx9 Kq2 hunter\nnext: 1\n",
+    "Zx9 Kq2 hunter",
+    "======= Metadata =======\nKey                Value\n---                -----\nversion            3\n\n====== Data ======\nKey     Value\n---     -----\nconn    [REDACTED:vault-kv-data]\ndsn     [REDACTED:vault-kv-data]\nempty   \n\nafter\nKey                 Value\n---                 -----\nrefresh_interval    768h\nconn                [REDACTED:vault-kv-data]\nnext: 1\n",
+  ],
   // A Key Vault secret as `az keyvault secret show` prints it: the `value` after its `id`,
   // whatever its name or shape (members and a nested object between them).
   [
@@ -2724,6 +2732,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // `refresh_interval` as a setting, and a Data heading over no table.
+  "scrape:\n  refresh_interval: 30s\nrefresh_interval: 1m\nfoo: bar\nrefresh_interval  30s\nfoo: bar\n== Data ==\nKey: v\n",
   // A vault secret's URL whose object has no value (a list's entry), then another object's.
   '[{"id": "https://kv.vault.azure.net/secrets/db/1", "name": "db"}, {"value": "kept"}]\n{"id": "https://kv.vault.azure.net/secrets/x/1", "value": ""}',
   // The key or the password in a variable, and one argument alone.
