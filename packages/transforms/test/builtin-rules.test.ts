@@ -204,6 +204,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "1d:5b:37:0e:af:24:85",
     "Private-Key: (256 bit)\npriv:\n    [REDACTED:openssl-key-text]\npub:\n    04:2f:d0:73\nprime1:\r\n    [REDACTED:openssl-key-text]\r\nexponent1:\n    [REDACTED:openssl-key-text]\n",
   ],
+  // `reg query`'s row: the name, its type and the padding stay.
+  [
+    "secret-assignment",
+    "HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\n    DefaultUserName    REG_SZ    bob\n    DefaultPassword    REG_SZ    Zx9Kq2hunter\n    AutoAdminLogon    REG_SZ    1\n",
+    "Zx9Kq2hunter",
+    "HKEY_LOCAL_MACHINE\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon\n    DefaultUserName    REG_SZ    bob\n    DefaultPassword    REG_SZ    [REDACTED:secret-assignment]\n    AutoAdminLogon    REG_SZ    1\n",
+  ],
   // `vault kv get`'s Data table (every value, whatever its key; an empty line ends it), and a
   // version 1 store's rows after `refresh_interval`.
   [
@@ -2732,6 +2739,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A registry row of another type, an empty string, a variable.
+  "    PasswordExpiryWarning    REG_DWORD    0x5\n    DefaultPassword    REG_SZ    \n    ProxyPassword    REG_EXPAND_SZ    %PW%\n",
   // `refresh_interval` as a setting, and a Data heading over no table.
   "scrape:\n  refresh_interval: 30s\nrefresh_interval: 1m\nfoo: bar\nrefresh_interval  30s\nfoo: bar\n== Data ==\nKey: v\n",
   // A vault secret's URL whose object has no value (a list's entry), then another object's.

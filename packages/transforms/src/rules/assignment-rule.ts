@@ -239,6 +239,13 @@ const PREFIX_PAIRS = new Set(
 const LEFT_ARROW = 0x3c;
 /** Cisco IOS's encryption types whose value is the password or its reversible encoding. */
 const CISCO_TYPE = byteSet("07");
+/** The registry's string types, as `reg query` prints them before a value. */
+const REGISTRY_STRINGS = new Set(["REG_SZ", "REG_EXPAND_SZ"]);
+
+/** `word` (bytes) is a registry string type's name. */
+function isRegistryString(word: readonly number[]): boolean {
+  return word.length >= 6 && word[0] === 0x52 && REGISTRY_STRINGS.has(String.fromCharCode(...word));
+}
 /** Bytes of a word in code (`return`, `if-else`, `sys.path`): not enough for a compared literal. */
 const WORD_LETTER = byteSet("A-Za-z._-");
 /** Separator bytes that may come twice before their `=` (`||=`, `??=`). */
@@ -1242,6 +1249,15 @@ class AssignmentCandidate implements Candidate {
               this.count = 0;
               this.from = here + 1;
               this.strict = true;
+              this.phase = Phase.ValueStart;
+              return Verdict.Hold;
+            }
+            // `reg query`'s row (`    DefaultPassword    REG_SZ    …`): the value's type, its
+            // padding, then the value (any word, as after `=`).
+            if (this.spaced && BLANK[byte] === 1 && isRegistryString(this.value)) {
+              this.value = [];
+              this.count = 0;
+              this.from = here + 1;
               this.phase = Phase.ValueStart;
               return Verdict.Hold;
             }
