@@ -56,142 +56,34 @@ const ECR_TOKEN = Buffer.from(
 ).toString("base64");
 
 /**
- * The base64 of a DER structure (synthetic): `header`, then filler bytes up to the length its
- * outer SEQUENCE declares (`30 L`, `30 81 L` or `30 82 L L`).
+ * The base64 of a DER structure (synthetic): its first bytes (`hex`), then filler bytes up to
+ * the length its outer SEQUENCE declares (`30 L`, `30 81 L` or `30 82 L L`).
  */
-function der(...header: number[]): string {
-  const long = header[1]! & 0x7f;
+function der(hex: string): string {
+  const header = Buffer.from(hex, "hex");
+  const first = header[1]!;
   const total =
-    header[1]! < 0x80
-      ? 2 + header[1]!
-      : long === 1
-        ? 3 + header[2]!
-        : 4 + ((header[2]! << 8) | header[3]!);
+    first < 0x80 ? 2 + first : first === 0x81 ? 3 + header[2]! : 4 + header.readUInt16BE(2);
   const bytes = Buffer.alloc(total, 0);
   for (let i = 0; i < total; i++) bytes[i] = i < header.length ? header[i]! : (i * 73 + 41) & 0xff;
   return bytes.toString("base64");
 }
 /** Private keys without their armor: PKCS #8 RSA, SEC 1 P-256, PKCS #8 Ed25519, PKCS #1, encrypted PKCS #8, PKCS #8 P-256 (a `.p8`). */
-const RSA_PKCS8 = der(
-  0x30,
-  0x82,
-  0x04,
-  0xbd,
-  0x02,
-  0x01,
-  0x00,
-  0x30,
-  0x0d,
-  0x06,
-  0x09,
-  0x2a,
-  0x86,
-  0x48,
-  0x86,
-  0xf7,
-  0x0d,
-  0x01,
-  0x01,
-  0x01,
-  0x05,
-  0x00,
-  0x04,
-  0x82,
-  0x04,
-  0xa7,
-);
-const EC_SEC1 = der(0x30, 0x77, 0x02, 0x01, 0x01, 0x04, 0x20);
-const ED25519 = der(
-  0x30,
-  0x2e,
-  0x02,
-  0x01,
-  0x00,
-  0x30,
-  0x05,
-  0x06,
-  0x03,
-  0x2b,
-  0x65,
-  0x70,
-  0x04,
-  0x22,
-  0x04,
-  0x20,
-);
-const RSA_PKCS1 = der(0x30, 0x82, 0x02, 0x5c, 0x02, 0x01, 0x00, 0x02, 0x81, 0x81, 0x00);
-const ENCRYPTED_PKCS8 = der(
-  0x30,
-  0x82,
-  0x02,
-  0xdd,
-  0x30,
-  0x57,
-  0x06,
-  0x09,
-  0x2a,
-  0x86,
-  0x48,
-  0x86,
-  0xf7,
-  0x0d,
-  0x01,
-  0x05,
-  0x0d,
-);
-const P256_PKCS8 = der(
-  0x30,
-  0x81,
-  0x87,
-  0x02,
-  0x01,
-  0x00,
-  0x30,
-  0x13,
-  0x06,
-  0x07,
-  0x2a,
-  0x86,
-  0x48,
-  0xce,
-  0x3d,
-  0x02,
-  0x01,
-);
+const RSA_PKCS8 = der("308204bd020100300d06092a864886f70d0101010500048204a7");
+const EC_SEC1 = der("30770201010420");
+const ED25519 = der("302e020100300506032b657004220420");
+const RSA_PKCS1 = der("3082025c02010002818100");
+const ENCRYPTED_PKCS8 = der("308202dd305706092a864886f70d01050d");
+const P256_PKCS8 = der("308187020100301306072a8648ce3d0201");
 /** `key` in lines of `width` characters. */
 const wrap = (key: string, width = 64) => key.match(new RegExp(`.{1,${width}}`, "g"))!;
 /** Public DER that stays: a public key (SPKI), PKCS #1's public key, a certificate, a CSR, an ECDSA signature. */
 const PUBLIC_DER = [
-  der(
-    0x30,
-    0x82,
-    0x01,
-    0x22,
-    0x30,
-    0x0d,
-    0x06,
-    0x09,
-    0x2a,
-    0x86,
-    0x48,
-    0x86,
-    0xf7,
-    0x0d,
-    0x01,
-    0x01,
-    0x01,
-    0x05,
-    0x00,
-    0x03,
-    0x82,
-    0x01,
-    0x0f,
-    0x00,
-  ),
-  der(0x30, 0x82, 0x01, 0x0a, 0x02, 0x82, 0x01, 0x01, 0x00),
-  der(0x30, 0x82, 0x03, 0x77, 0x30, 0x82, 0x02, 0x5f, 0xa0, 0x03, 0x02, 0x01, 0x02, 0x02, 0x04),
-  der(0x30, 0x82, 0x02, 0x8a, 0x30, 0x82, 0x01, 0x72, 0x02, 0x01, 0x00, 0x30, 0x45, 0x31, 0x0b),
-  der(0x30, 0x45, 0x02, 0x21, 0x00, 0xa1),
+  der("30820122300d06092a864886f70d01010105000382010f00"),
+  der("3082010a0282010100"),
+  der("308203773082025fa0030201020204"),
+  der("3082028a308201720201003045310b"),
+  der("3045022100a1"),
 ];
 
 /** [rule name, text, the secret part that must disappear, expected output] */
@@ -2759,7 +2651,7 @@ const SETTINGS = [
   `CLIENT_RANDOM ${"4f1c".repeat(16)} ${"7d8e".repeat(20)}\nCLIENT_RANDOM is sent in the clear\nXCLIENT_RANDOM ${"4f1c".repeat(16)} ${"7d8e".repeat(16)}`,
   // Public DER and a private key's header with a wrong version: no private key. Capitals
   // that start like one.
-  `${PUBLIC_DER.join("\n")}\nMIGRATIONS MIGHT MIHAIL MIIX\n${der(0x30, 0x82, 0x01, 0x22, 0x02, 0x01, 0x05, 0x02, 0x82)}`,
+  `${PUBLIC_DER.join("\n")}\nMIGRATIONS MIGHT MIHAIL MIIX\n${der("308201220201050282")}`,
   // An argv list whose flags hold no secret (`docker run -p` publishes a port).
   "['docker', 'run', '-p', '8080:80', 'img']\nx = ['mysql', 'mysql']\n['mysql', '-p', 'appdb']\n",
   // An `Option` holding a variable, or none.

@@ -18,6 +18,7 @@
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { HEX_VALUE } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
+import { Break, LineBreak } from "./line-break.js";
 import { withNotBefore } from "./not-before.js";
 
 const LABELS = [
@@ -33,7 +34,6 @@ const LABELS = [
 const LF = 0x0a;
 const CR = 0x0d;
 const COLON = 0x3a;
-const BACKSLASH = 0x5c;
 /** Hex pairs read before the value counts (`xx:xx:`): held until then. */
 const FIRST_PAIRS = 2;
 /** Most bytes of a line break and the next line's indentation. */
@@ -64,10 +64,10 @@ class KeyTextCandidate implements Candidate {
   from = Number.MAX_SAFE_INTEGER;
   private here: number;
   private part: Part = Part.Gap;
-  /** In a gap: its bytes, and whether its line break was read; a backslash is open. */
+  /** In a gap: its bytes, and whether its line break was read. */
   private gap = 0;
   private broken = false;
-  private escaping = false;
+  private readonly lineBreak = new LineBreak();
   /** Hex digits of the current pair, and pairs read in all. */
   private digits = 0;
   private pairs = 0;
@@ -100,24 +100,18 @@ class KeyTextCandidate implements Candidate {
   /** A line break (raw or escaped inside a string), then the next line's indentation. */
   private gapByte(byte: number, here: number): Verdict {
     if (++this.gap > MAX_GAP) return Verdict.Reject;
-    if (this.escaping) {
-      this.escaping = byte === BACKSLASH;
-      if (byte === 0x6e) this.broken = true;
-      return byte === 0x6e || byte === 0x72 || byte === BACKSLASH ? Verdict.Hold : Verdict.Reject;
+    const read = this.lineBreak.read(byte);
+    if (read === Break.Whole) this.broken = true;
+    if (read !== Break.None) return read === Break.Escape ? Verdict.Reject : Verdict.Hold;
+    if (byte === 0x20 || byte === 0x09) {
+      return this.broken || this.pairs === 0 ? Verdict.Hold : Verdict.Reject;
     }
-    if (byte === BACKSLASH) this.escaping = true;
-    else if (byte === LF) this.broken = true;
-    else if (byte === 0x20 || byte === 0x09) {
-      if (!this.broken) return this.pairs === 0 ? Verdict.Hold : Verdict.Reject;
-    } else if (byte !== CR) {
-      // The next line's first digit, after a line break and an indentation.
-      if (HEX_VALUE[byte]! < 0 || !this.broken || this.gap < 3) return Verdict.Reject;
-      this.part = Part.Line;
-      this.digits = 1;
-      if (this.pairs === 0) this.from = here;
-      return this.pairs >= FIRST_PAIRS ? Verdict.Redact : Verdict.Hold;
-    }
-    return Verdict.Hold;
+    // The next line's first digit, after a line break and an indentation.
+    if (HEX_VALUE[byte]! < 0 || !this.broken || this.gap < 3) return Verdict.Reject;
+    this.part = Part.Line;
+    this.digits = 1;
+    if (this.pairs === 0) this.from = here;
+    return this.pairs >= FIRST_PAIRS ? Verdict.Redact : Verdict.Hold;
   }
 
   end(): Verdict {

@@ -35,6 +35,7 @@
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
+import { Break, LineBreak } from "./line-break.js";
 import { withNotBefore } from "./not-before.js";
 
 /** Each base64 character's value (`+` and `/`, as DER is armored), -1 for other bytes. */
@@ -42,11 +43,8 @@ const VALUE = new Int8Array(256).fill(-1);
 for (let i = 0; i < 64; i++)
   VALUE["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
 const PAD = 0x3d;
-const LF = 0x0a;
-const CR = 0x0d;
 const SPACE = 0x20;
 const TAB = 0x09;
-const BACKSLASH = 0x5c;
 
 /** Characters held and decoded before the key is judged: 16 bytes of DER. */
 const HEADER_CHARS = 22;
@@ -165,10 +163,10 @@ class KeyBodyCandidate implements Candidate {
   /** Characters of the current line, and of the first (the key's width). */
   private line = 0;
   private width = 0;
-  /** In a gap: its bytes, whether a line break is among them, whether a backslash is open. */
+  /** In a gap: its bytes, and whether a line break is among them. */
   private gap = 0;
   private broken = false;
-  private escaping = false;
+  private readonly lineBreak = new LineBreak();
   private padding = 0;
   /** The header's decoded bytes, and the bits of the next one. */
   private readonly der = new Uint8Array(HEADER_BYTES + 1);
@@ -245,18 +243,15 @@ class KeyBodyCandidate implements Candidate {
     this.from = this.here;
     this.gap = 0;
     this.broken = false;
-    this.escaping = false;
     return this.gapByte(byte, -1);
   }
 
   /** A byte between two lines: a line break (raw or escaped), blanks after it, or one blank. */
   private gapByte(byte: number, value: number): Verdict {
     if (++this.gap > MAX_GAP) return Verdict.Reject;
-    if (this.escaping) {
-      this.escaping = byte === BACKSLASH;
-      if (byte === 0x6e) this.broken = true;
-      return byte === 0x6e || byte === 0x72 || byte === BACKSLASH ? Verdict.Hold : Verdict.Reject;
-    }
+    const read = this.lineBreak.read(byte);
+    if (read === Break.Whole) this.broken = true;
+    if (read !== Break.None) return read === Break.Escape ? Verdict.Reject : Verdict.Hold;
     if (value >= 0) {
       // One blank alone, or a line break and blanks, stood between the lines.
       if (!this.broken && this.gap !== 2) return Verdict.Reject;
@@ -264,12 +259,9 @@ class KeyBodyCandidate implements Candidate {
       this.line = 0;
       return this.character();
     }
-    if (byte === LF) this.broken = true;
-    else if (byte === BACKSLASH) this.escaping = true;
-    else if (byte === SPACE || byte === TAB)
+    if (byte === SPACE || byte === TAB)
       return this.broken || this.gap === 1 ? Verdict.Hold : Verdict.Reject;
-    else if (byte !== CR) return Verdict.Reject;
-    return Verdict.Hold;
+    return Verdict.Reject;
   }
 
   skip(input: Uint8Array, start: number, end: number): number {

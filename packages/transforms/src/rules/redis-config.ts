@@ -16,6 +16,7 @@ import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
 import { CLOSED, EscapedLiteral, IN_RUN, NOT_OPENED, OPENED, OPENING } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
+import { Break, LineBreak } from "./line-break.js";
 import { withNotBefore } from "./not-before.js";
 
 /** The parameters that hold a password: the server's own, and the one it gives its master. */
@@ -58,6 +59,7 @@ class RedisConfigCandidate implements Candidate {
   /** A backslash of the value's own escape was read (written as is). */
   private escaping = false;
   private readonly literal = new EscapedLiteral();
+  private readonly lineBreak = new LineBreak();
 
   constructor(
     anchor: number,
@@ -71,20 +73,16 @@ class RedisConfigCandidate implements Candidate {
   next(byte: number): Verdict {
     const here = ++this.here;
     if (++this.count > (this.part === Part.Value ? MAX_VALUE : 16)) return Verdict.Reject;
-    if (this.part === Part.Break) return this.lineBreak(byte);
+    if (this.part === Part.Break) return this.breakByte(byte);
     if (this.part === Part.Number) return this.number(byte, here);
     return this.escapes === 0 ? this.plainValue(byte, here) : this.escapedValue(byte, here);
   }
 
   /** `\n` or `\r\n`, raw or escaped (a string's, or Python's repr of the reply). */
-  private lineBreak(byte: number): Verdict {
-    if (byte === BACKSLASH) {
-      this.escaping = true;
-      return Verdict.Hold;
-    }
-    if (byte === 0x0d || (byte === 0x72 && this.escaping)) return Verdict.Hold;
-    if (byte !== (this.escaping ? 0x6e : 0x0a)) return Verdict.Reject;
-    this.escaping = false;
+  private breakByte(byte: number): Verdict {
+    const read = this.lineBreak.read(byte);
+    if (read === Break.Held) return Verdict.Hold;
+    if (read !== Break.Whole) return Verdict.Reject;
     this.part = Part.Number;
     this.count = 0;
     return Verdict.Hold;

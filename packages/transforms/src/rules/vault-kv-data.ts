@@ -16,13 +16,12 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet, CONTROL } from "./byte-classes.js";
+import { CONTROL } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
+import { Break, LineBreak } from "./line-break.js";
 import { withNotBefore } from "./not-before.js";
 
 const LF = 0x0a;
-const CR = 0x0d;
-const BACKSLASH = 0x5c;
 const SPACE = 0x20;
 /** Most bytes of a key, and of the blanks after it. */
 const MAX_KEY = 128;
@@ -69,8 +68,7 @@ class VaultDataCandidate implements Candidate {
   /** Lines read after the heading (the two column lines, then rows). */
   private line = 0;
   private count = 0;
-  /** A backslash was read: the next byte may make it an escaped line break (`\n`). */
-  private escaping = false;
+  private readonly lineBreak = new LineBreak();
 
   constructor(anchor: number, afterRefresh: boolean) {
     this.here = anchor - 1;
@@ -85,18 +83,10 @@ class VaultDataCandidate implements Candidate {
     const here = ++this.here;
     // A backslash, a `\r` or a CR is held: it may begin a line break (a value's own is
     // redacted with the byte after it).
-    if (this.escaping) {
-      if (byte === BACKSLASH) return Verdict.Hold;
-      this.escaping = false;
-      if (byte === 0x6e) return this.lineEnd();
-      if (byte === 0x72) return Verdict.Hold;
-      if (this.part !== Part.Value) return Verdict.Reject;
-    } else if (byte === BACKSLASH) {
-      this.escaping = true;
-      return Verdict.Hold;
-    }
-    if (byte === LF) return this.lineEnd();
-    if (byte === CR) return Verdict.Hold;
+    const read = this.lineBreak.read(byte);
+    if (read === Break.Whole) return this.lineEnd();
+    if (read === Break.Held) return Verdict.Hold;
+    if (read === Break.Escape && this.part !== Part.Value) return Verdict.Reject;
     return this.lineByte(byte, here);
   }
 
