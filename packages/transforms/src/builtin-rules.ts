@@ -74,6 +74,7 @@ import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
 import { VALUE_FIRST_ATTRIBUTE_RULE } from "./rules/value-first-attribute.js";
 import { VAULT_UNSEAL_KEY_RULE } from "./rules/vault-init.js";
 import { VAULT_KV_DATA_RULE } from "./rules/vault-kv-data.js";
+import { VAULT_KV_JSON_RULE } from "./rules/vault-kv-json.js";
 import { VENDOR_TOKEN_RULES } from "./rules/vendor-tokens.js";
 import { WORDPRESS_SALT_RULE } from "./rules/wordpress-salt.js";
 
@@ -118,6 +119,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   BUNDLER_CREDENTIAL_RULE,
   VAULT_UNSEAL_KEY_RULE,
   VAULT_KV_DATA_RULE,
+  VAULT_KV_JSON_RULE,
   AWS_CREDENTIAL_ROW_RULE,
   NETWORK_CONFIG_RULE,
   ANSIBLE_VAULT_RULE,

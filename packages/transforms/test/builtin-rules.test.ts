@@ -111,6 +111,21 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9 Kq2 hunter",
     "======= Metadata =======\nKey                Value\n---                -----\nversion            3\n\n====== Data ======\nKey     Value\n---     -----\nconn    [REDACTED:vault-kv-data]\ndsn     [REDACTED:vault-kv-data]\nempty   \n\nafter\nKey                 Value\n---                 -----\nrefresh_interval    768h\nconn                [REDACTED:vault-kv-data]\nnext: 1\n",
   ],
+  // `vault kv get -format=json`: every string of the secret's `data.data`, a quote and a
+  // backslash in one; numbers, objects and the metadata stay.
+  [
+    "vault-kv-data",
+    '{\n  "lease_duration": 0,\n  "renewable": false,\n  "data": {\n    "data": {\n      "conn": "Zx9 Kq2 hunter",\n      "port": 5432,\n      "nested": {"a": "b"},\n      "quote": "a\\"b\\\\"\n    },\n    "metadata": {"version": 3}\n  }\n}\n',
+    "Zx9 Kq2 hunter",
+    '{\n  "lease_duration": 0,\n  "renewable": false,\n  "data": {\n    "data": {\n      "conn": "[REDACTED:vault-kv-data]",\n      "port": 5432,\n      "nested": {"a": "b"},\n      "quote": "[REDACTED:vault-kv-data]"\n    },\n    "metadata": {"version": 3}\n  }\n}\n',
+  ],
+  // A value ending in a backslash closes at its quote (what follows stays).
+  [
+    "key-vault-secret",
+    '{"id": "https://kv.vault.azure.net/secrets/x/1", "value": "Zx9Kq2hunter\\\\", "z": "y"}',
+    "Zx9Kq2hunter",
+    '{"id": "https://kv.vault.azure.net/secrets/x/1", "value": "[REDACTED:key-vault-secret]", "z": "y"}',
+  ],
   // A Key Vault secret as `az keyvault secret show` prints it: the `value` after its `id`,
   // whatever its name or shape (members and a nested object between them).
   [
@@ -2631,6 +2646,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // Another engine's response (a token's lookup): its data is not a key/value secret's.
+  '{"renewable": true, "data": {"display_name": "token", "policies": ["default"]}}',
   // A registry row of another type, an empty string, a variable.
   "    PasswordExpiryWarning    REG_DWORD    0x5\n    DefaultPassword    REG_SZ    \n    ProxyPassword    REG_EXPAND_SZ    %PW%\n",
   // `refresh_interval` as a setting, and a Data heading over no table.

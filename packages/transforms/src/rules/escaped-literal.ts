@@ -28,6 +28,16 @@ export const IN_RUN = -1;
 /** {@link EscapedLiteral.read}: the literal closed; its closing run starts at `runAt`. */
 export const CLOSED = -2;
 
+/**
+ * A quote after `run` backslashes closes a string whose own quotes come after `escapes`
+ * backslashes (0 as written, 1 inside a string, 3 a string deeper): the rest of the run is
+ * the string's own backslashes, each written as `escapes + 1` pairs (`"a\\"` closes as
+ * written, `\"a\\\\\"` inside a string).
+ */
+export function closesString(run: number, escapes: number): boolean {
+  return run >= escapes && (run - escapes) % (2 * (escapes + 1)) === 0;
+}
+
 export class EscapedLiteral {
   /** Backslashes before the opening quote: the run that closes the literal. */
   closing = 0;

@@ -42,7 +42,7 @@ const BACKSLASH = 0x5c;
  * {@link MAX_MEMBERS} bytes. `read` says 1 once `"data": {` opened at the object's level,
  * -1 when the object ended or the bytes ran out first, 0 otherwise.
  */
-class MembersToData {
+export class MembersToData {
   private depth = 0;
   private inString = false;
   /** The object's own key read last (its first 5 bytes), and whether its `:` came. */

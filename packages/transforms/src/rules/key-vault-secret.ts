@@ -18,6 +18,7 @@
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
+import { closesString } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** The vault domains of Azure's clouds, each with the path of a secret. */
@@ -87,7 +88,7 @@ class KeyVaultCandidate implements Candidate {
     }
     const run = this.run;
     this.run = 0;
-    const quote = byte === QUOTE && (this.escapes < 0 || run === this.escapes);
+    const quote = byte === QUOTE && (this.escapes < 0 || closesString(run, this.escapes));
     switch (this.part) {
       case Part.Url:
         if (quote && run % 2 === (run > 0 ? 1 : 0)) {
@@ -107,8 +108,8 @@ class KeyVaultCandidate implements Candidate {
         return Verdict.Hold;
       default:
         if (quote) {
-          // Closed where its backslashes begin (none as written).
-          this.to = here - run;
+          // Closed where its own quote's backslashes begin (none as written).
+          this.to = here - this.escapes;
           return Verdict.Close;
         }
         return byte === 0x0a || byte === 0x0d ? Verdict.Reject : Verdict.Redact;
