@@ -32,7 +32,7 @@ import { HYPHEN_JOINED_RULE } from "./rules/hyphen-joined.js";
 import { DOCKER_AUTH_RULE, JWK_PRIVATE_KEY_RULE } from "./rules/json-member.js";
 import { JSON_SECRET_DATA_RULE } from "./rules/json-secret-data.js";
 import { JWT_RULE } from "./rules/jwt.js";
-import { KEY_VAULT_SECRET_RULE } from "./rules/key-vault-secret.js";
+import { KEY_VAULT_SECRET_RULE, SECRET_MANAGER_RULE } from "./rules/key-vault-secret.js";
 import { NETWORK_CONFIG_RULE } from "./rules/network-config.js";
 import { OPENSSL_KEY_TEXT_RULE } from "./rules/openssl-key-text.js";
 import { ORACLE_THIN_RULE } from "./rules/oracle-thin.js";
@@ -97,6 +97,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   TLS_KEY_LOG_RULE,
   OPENSSL_KEY_TEXT_RULE,
   KEY_VAULT_SECRET_RULE,
+  SECRET_MANAGER_RULE,
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,
   DISCORD_TOKEN_RULE,

@@ -119,6 +119,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9 Kq2 hunter",
     '{\n  "lease_duration": 0,\n  "renewable": false,\n  "data": {\n    "data": {\n      "conn": "[REDACTED:vault-kv-data]",\n      "port": 5432,\n      "nested": {"a": "b"},\n      "quote": "[REDACTED:vault-kv-data]"\n    },\n    "metadata": {"version": 3}\n  }\n}\n',
   ],
+  // A Secret Manager version as `gcloud secrets versions access --format=json` prints it.
+  [
+    "secret-manager",
+    '{\n  "name": "projects/123456789012/secrets/db-password/versions/3",\n  "payload": {\n    "data": "WmY5S3EyaHVudGVyMTIz",\n    "dataCrc32c": "2913384120"\n  }\n}\n',
+    "WmY5S3EyaHVudGVyMTIz",
+    '{\n  "name": "projects/123456789012/secrets/db-password/versions/3",\n  "payload": {\n    "data": "[REDACTED:secret-manager]",\n    "dataCrc32c": "2913384120"\n  }\n}\n',
+  ],
   // A value ending in a backslash closes at its quote (what follows stays).
   [
     "key-vault-secret",
@@ -2646,6 +2653,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A secret's own description (no version), and another API's `secrets/` path.
+  '{"name": "projects/p1/secrets/db", "replication": {"automatic": {}}, "payload": {"data": "kept"}}\nGET /repos/o/r/actions/secrets/NAME/versions/2\n{"name": "NAME"}',
   // Another engine's response (a token's lookup): its data is not a key/value secret's.
   '{"renewable": true, "data": {"display_name": "token", "policies": ["default"]}}',
   // A registry row of another type, an empty string, a variable.

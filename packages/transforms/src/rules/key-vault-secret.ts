@@ -9,6 +9,11 @@
  * PFX in base64 is long), its quotes and the rest stay.
  * Inside a JSON string the quotes come escaped (`\"value\": \"…\"`), read the same way.
  *
+ * Google Cloud's Secret Manager the same way, as `gcloud secrets versions access …
+ * --format=json` prints a version: the `name` (`projects/<project>/secrets/<name>/versions/<n>`,
+ * the anchor at `/secrets/`), then `"payload": {"data": "…"}`, the secret in base64 (a
+ * `name` without `/versions/`, a secret's own description, is not read).
+ *
  * @example
  * ```ts
  * import { redactText } from "@spool/transforms";
@@ -33,16 +38,19 @@ const MAX_BETWEEN = 1024;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** The URL's name and version. */
-const URL_PATH = byteSet("A-Za-z0-9/_-");
-const KEY = '"value"';
+const URL_PATH = byteSet("A-Za-z0-9/_.-");
+/** Most bytes of the URL or name after the anchor. */
+const MAX_URL = 256;
+/** A byte before `/secrets/` in Secret Manager's name: the project's id or number. */
+const PROJECT = byteSet("a-z0-9-");
 
 /** Where the candidate is. */
 const Part = {
   /** The rest of the URL, up to its closing quote (escaped or not). */
   Url: 0,
-  /** The object's members after it: strings skipped, braces counted, up to `"value"`. */
+  /** The object's members after it: strings skipped, braces counted, up to the next key of the path. */
   Members: 1,
-  /** After `"value"`: blanks, `:`, the value's opening quote. */
+  /** After such a key: blanks, `:`, the value's opening quote (or, inside the path, `{`). */
   Colon: 2,
   /** The value, up to its closing quote. */
   Value: 3,
@@ -56,11 +64,28 @@ export const KEY_VAULT_SECRET_RULE: MatcherRule = {
   // Nothing is held but a run of backslashes in the value (its closing quote's, or its own).
   maxLength: 64,
   start(match): Candidate {
-    return new KeyVaultCandidate(match.length);
+    return new SecretResponseCandidate(match.length, KEY_VAULT_PATH, null);
   },
 };
 
-class KeyVaultCandidate implements Candidate {
+/** Secret Manager's version (see the file's comment). */
+export const SECRET_MANAGER_RULE: MatcherRule = {
+  kind: "matcher",
+  name: "secret-manager",
+  anchors: ["/secrets/"],
+  maxLength: 64,
+  start(match): Candidate | undefined {
+    if (match.before < 0 || PROJECT[match.before] !== 1) return undefined;
+    return new SecretResponseCandidate(match.length, SECRET_MANAGER_PATH, "/versions/");
+  },
+};
+
+/** The members to the secret's value: Key Vault's `value`; Secret Manager's `payload`, then `data`. */
+const KEY_VAULT_PATH = ['"value"'];
+const SECRET_MANAGER_PATH = ['"payload"', '"data"'];
+
+/** A secret's URL or name, then the members of its object down a path of keys to the value. */
+class SecretResponseCandidate implements Candidate {
   from = Number.MAX_SAFE_INTEGER;
   to: number | undefined = undefined;
   private here: number;
@@ -74,8 +99,17 @@ class KeyVaultCandidate implements Candidate {
   private inString = false;
   private depth = 0;
   private key = 0;
+  /** The path's key sought now. */
+  private level = 0;
+  /** The URL's or name's bytes after the anchor (for `needs`). */
+  private url = "";
 
-  constructor(anchor: number) {
+  constructor(
+    anchor: number,
+    private readonly path: readonly string[],
+    /** What the URL or name must hold, else none. */
+    private readonly needs: string | null,
+  ) {
     this.here = anchor - 1;
   }
 
@@ -92,15 +126,25 @@ class KeyVaultCandidate implements Candidate {
     switch (this.part) {
       case Part.Url:
         if (quote && run % 2 === (run > 0 ? 1 : 0)) {
+          if (this.needs !== null && !this.url.includes(this.needs)) return Verdict.Reject;
           this.escapes = run;
           this.part = Part.Members;
           return Verdict.Hold;
         }
-        return URL_PATH[byte] === 1 && run === 0 ? Verdict.Hold : Verdict.Reject;
+        if (URL_PATH[byte] !== 1 || run !== 0 || this.url.length >= MAX_URL) return Verdict.Reject;
+        if (this.needs !== null) this.url += String.fromCharCode(byte);
+        return Verdict.Hold;
       case Part.Members:
         return this.member(byte, quote);
       case Part.Colon:
         if (byte === 0x3a || byte === 0x20 || byte === 0x0a || byte === 0x0d) return Verdict.Hold;
+        if (this.level < this.path.length - 1) {
+          // A key on the path: its object, whose members are read next.
+          if (byte !== 0x7b) return Verdict.Reject;
+          this.level++;
+          this.part = Part.Members;
+          return Verdict.Hold;
+        }
         if (!quote) return Verdict.Reject;
         this.part = Part.Value;
         this.read = 0;
@@ -116,16 +160,17 @@ class KeyVaultCandidate implements Candidate {
     }
   }
 
-  /** A byte of the members between the URL and `"value"`. */
+  /** A byte of the members between the URL and the path's next key. */
   private member(byte: number, quote: boolean): Verdict {
     if (this.inString) {
+      const key = this.path[this.level]!;
       if (!quote) {
-        if (this.key > 0) this.key = byte === KEY.charCodeAt(this.key) ? this.key + 1 : 0;
+        if (this.key > 0) this.key = byte === key.charCodeAt(this.key) ? this.key + 1 : 0;
         return Verdict.Hold;
       }
       this.inString = false;
-      // `"value"` closed, at the object's own depth: its `:` and the value come next.
-      if (this.key === KEY.length - 1 && this.depth === 0) this.part = Part.Colon;
+      // The key closed, at the object's own depth: its `:` and its value come next.
+      if (this.key === key.length - 1 && this.depth === 0) this.part = Part.Colon;
       return Verdict.Hold;
     }
     if (quote) {
@@ -146,4 +191,4 @@ class KeyVaultCandidate implements Candidate {
   }
 }
 
-keepShape(new KeyVaultCandidate(25));
+keepShape(new SecretResponseCandidate(25, KEY_VAULT_PATH, null));
