@@ -185,6 +185,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     RSA_PKCS8.slice(600, 640),
     'spec = new PKCS8EncodedKeySpec(Base64.getDecoder().decode("[REDACTED:private-key]"));\n',
   ],
+  // Percent-encoded in a URL's query (`%2B`, `%2F`, `%3D`); another escape ends it.
+  [
+    "private-key",
+    `GET /v1/sign?key=${encodeURIComponent(RSA_PKCS8)}&next=1\nk=${encodeURIComponent(ED25519.slice(0, 40))}%20and more\n`,
+    RSA_PKCS8.slice(600, 640),
+    "GET /v1/sign?key=[REDACTED:private-key]&next=1\nk=[REDACTED:private-key]%20and more\n",
+  ],
   // Wrapped as PEM's body is (the last line shorter), indented in a YAML block, its line
   // breaks turned into blanks; a key cut short keeps the text after it.
   [

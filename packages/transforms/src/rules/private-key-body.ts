@@ -33,7 +33,7 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet } from "./byte-classes.js";
+import { byteSet, HEX_VALUE } from "./byte-classes.js";
 import { keepShape } from "./kept-shapes.js";
 import { Break, LineBreak } from "./line-break.js";
 import { withNotBefore } from "./not-before.js";
@@ -43,6 +43,7 @@ const VALUE = new Int8Array(256).fill(-1);
 for (let i = 0; i < 64; i++)
   VALUE["ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".charCodeAt(i)] = i;
 const PAD = 0x3d;
+const PERCENT = 0x25;
 const SPACE = 0x20;
 const TAB = 0x09;
 
@@ -168,6 +169,9 @@ class KeyBodyCandidate implements Candidate {
   private broken = false;
   private readonly lineBreak = new LineBreak();
   private padding = 0;
+  /** In a `%XX` escape: 0 none, 1 after the `%`, 2 after its first digit (`escapeHigh`). */
+  private escape = 0;
+  private escapeHigh = 0;
   /** The header's decoded bytes, and the bits of the next one. */
   private readonly der = new Uint8Array(HEADER_BYTES + 1);
   private decoded = 0;
@@ -182,7 +186,12 @@ class KeyBodyCandidate implements Candidate {
 
   next(byte: number): Verdict {
     this.here++;
-    const value = VALUE[byte]!;
+    if (this.escape > 0 || (byte === PERCENT && this.part !== Part.Gap)) return this.percent(byte);
+    return this.dispatch(byte, VALUE[byte]!);
+  }
+
+  /** A byte, or (`byte` -1) a character written as a `%XX` escape, whose base64 value is `value`. */
+  private dispatch(byte: number, value: number): Verdict {
     switch (this.part) {
       case Part.Header:
         return value < 0 ? Verdict.Reject : this.header(value);
@@ -194,6 +203,28 @@ class KeyBodyCandidate implements Candidate {
       default:
         return byte === PAD && ++this.padding <= 2 ? Verdict.Redact : Verdict.Reject;
     }
+  }
+
+  /**
+   * A byte of a percent-encoded character (`%2B`, `%2F`, `%3D`: a key in a URL's query),
+   * held until its second digit says which; any other escape ends the key.
+   */
+  private percent(byte: number): Verdict {
+    if (this.escape === 0) {
+      this.escape = 1;
+      return Verdict.Hold;
+    }
+    const digit = HEX_VALUE[byte]!;
+    if (digit < 0) return Verdict.Reject;
+    if (this.escape === 1) {
+      this.escape = 2;
+      this.escapeHigh = digit;
+      return Verdict.Hold;
+    }
+    this.escape = 0;
+    const code = this.escapeHigh * 16 + digit;
+    if (code === PAD) return this.dispatch(PAD, -1);
+    return code === 0x2b || code === 0x2f ? this.dispatch(-1, VALUE[code]!) : Verdict.Reject;
   }
 
   private header(value: number): Verdict {
@@ -265,7 +296,7 @@ class KeyBodyCandidate implements Candidate {
   }
 
   skip(input: Uint8Array, start: number, end: number): number {
-    if (this.part !== Part.Line && this.part !== Part.Held) return start;
+    if ((this.part !== Part.Line && this.part !== Part.Held) || this.escape > 0) return start;
     // Up to the character before the key's last, or before a held line reaches the width.
     let most = this.total - 1 - this.chars;
     if (this.part === Part.Held) most = Math.min(most, this.width - 1 - this.line);
