@@ -71,6 +71,7 @@ import { SQL_PASSWORD_RULE } from "./rules/sql-password.js";
 import { TERRAFORM_VARIABLE_RULE } from "./rules/terraform-variable.js";
 import { TLS_KEY_LOG_RULE } from "./rules/tls-key-log.js";
 import { URL_USERINFO_RULE } from "./rules/url-userinfo.js";
+import { USERNAME_KEY_RULE } from "./rules/username-key.js";
 import { VALUE_FIRST_ATTRIBUTE_RULE } from "./rules/value-first-attribute.js";
 import { VAULT_UNSEAL_KEY_RULE } from "./rules/vault-init.js";
 import { VAULT_KV_DATA_RULE } from "./rules/vault-kv-data.js";
@@ -97,6 +98,7 @@ export const BUILTIN_RULES: readonly RedactionRule[] = Object.freeze([
   TLS_KEY_LOG_RULE,
   OPENSSL_KEY_TEXT_RULE,
   KEY_VAULT_SECRET_RULE,
+  USERNAME_KEY_RULE,
   SECRET_MANAGER_RULE,
   JWT_RULE,
   ...VENDOR_TOKEN_RULES,

@@ -119,6 +119,13 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Zx9 Kq2 hunter",
     '{\n  "lease_duration": 0,\n  "renewable": false,\n  "data": {\n    "data": {\n      "conn": "[REDACTED:vault-kv-data]",\n      "port": 5432,\n      "nested": {"a": "b"},\n      "quote": "[REDACTED:vault-kv-data]"\n    },\n    "metadata": {"version": 3}\n  }\n}\n',
   ],
+  // Kaggle's `kaggle.json`: the key right after the username, compact or pretty-printed.
+  [
+    "username-key",
+    '{"username":"bob","key":"a8f5f167f44f4964e6c998dee827110c"}\n{\n  "username": "bob",\n  "key": "a8f5f167f44f4964e6c998dee827110c"\n}\n',
+    "a8f5f167f44f4964e6c998dee827110c",
+    '{"username":"bob","key":"[REDACTED:username-key]"}\n{\n  "username": "bob",\n  "key": "[REDACTED:username-key]"\n}\n',
+  ],
   // A Secret Manager version as `gcloud secrets versions access --format=json` prints it.
   [
     "secret-manager",
@@ -2660,6 +2667,8 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
+  // A `key` that names a word, comes after another member, or before the username.
+  '{"username":"bob","key":"name"}\n{"username":"bob","email":"x","key":"a8f5f167f44f4964e6c998dee827110c"}\n{"key":"a8f5f167f44f4964e6c998dee827110c","username":"bob"}',
   // A secret's own description (no version), and another API's `secrets/` path.
   '{"name": "projects/p1/secrets/db", "replication": {"automatic": {}}, "payload": {"data": "kept"}}\nGET /repos/o/r/actions/secrets/NAME/versions/2\n{"name": "NAME"}',
   // Another engine's response (a token's lookup): its data is not a key/value secret's.
