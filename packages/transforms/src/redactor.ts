@@ -667,7 +667,11 @@ class Redactor implements RedactorStage {
     const output = this.output;
     if (output.open && start <= output.at) {
       // It touches the open span, whose marker is out: swallow it (and what it now touches).
-      if (end > output.at) output.at = this.spans.absorbInto(end);
+      if (end > output.at) {
+        const from = output.at;
+        output.at = this.spans.absorbInto(end);
+        this.repeats?.span.swallowed(this.input, from, output.at);
+      }
       return;
     }
     // Invariant 2: nothing undecided was emitted, so no span can reach the cursor.
@@ -705,6 +709,7 @@ class Redactor implements RedactorStage {
         output.rawTo(start);
         output.openSpan(start, end, rule);
         output.at = spans.absorbInto(output.at);
+        this.repeats?.span.opened(this.input, start, output.at);
         continue;
       }
       output.rawTo(limit);
@@ -716,7 +721,7 @@ class Redactor implements RedactorStage {
   private closeOpen(): void {
     const output = this.output;
     output.closeOpen();
-    this.repeats?.learn(this.input, output.spanStart, output.at, output.spanRule);
+    this.repeats?.closed(output.spanRule);
   }
 
   /**
@@ -730,6 +735,7 @@ class Redactor implements RedactorStage {
     output.rawTo(repeat.start);
     output.openSpan(repeat.start, repeat.end, repeat.rule);
     output.at = this.spans.absorbInto(output.at);
+    this.repeats?.span.opened(this.input, repeat.start, output.at);
     return true;
   }
 

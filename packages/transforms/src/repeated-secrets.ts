@@ -51,6 +51,11 @@ const SELF_EVIDENT = new Set([
   ),
   "jwt",
 ]);
+/**
+ * Most bytes of a span gathered to be learned: a piece is at most {@link MAX_PIECE} bytes, so a
+ * longer span is one only with long edges of padding or signs, and is not learned.
+ */
+const MAX_SPAN = 2 * MAX_PIECE;
 /** Most pieces remembered; the oldest is forgotten first. */
 const MAX_VALUES = 64;
 const BACKSLASH = 0x5c;
@@ -72,6 +77,40 @@ export interface Repeat {
   start: number;
   end: number;
   rule: number;
+}
+
+/**
+ * The open span's bytes, gathered as the output cursor swallows them, while the input still
+ * holds them: a span open across chunks is learned from the same bytes however the input was
+ * chunked (at its close the input may no longer hold its start). Past {@link MAX_SPAN} bytes
+ * it is none.
+ */
+export class SpanBytes {
+  private readonly buffer = new Uint8Array(MAX_SPAN);
+  /** Bytes gathered, -1 once past {@link MAX_SPAN}. */
+  private length = 0;
+
+  /** A span opened at `start`, the cursor swallowing `[start, to)` of `input`. */
+  opened(input: InputRing, start: number, to: number): void {
+    this.length = 0;
+    this.swallowed(input, start, to);
+  }
+
+  /** The cursor swallowed `[from, to)` of `input` into the open span. */
+  swallowed(input: InputRing, from: number, to: number): void {
+    if (this.length < 0) return;
+    if (this.length + to - from > MAX_SPAN) {
+      this.length = -1;
+      return;
+    }
+    this.buffer.set(input.view(from, to), this.length);
+    this.length += to - from;
+  }
+
+  /** The span's bytes, or null when it grew past {@link MAX_SPAN}. */
+  get bytes(): Uint8Array | null {
+    return this.length < 0 ? null : this.buffer.subarray(0, this.length);
+  }
 }
 
 export class RepeatedSecrets {
@@ -97,6 +136,9 @@ export class RepeatedSecrets {
   /** Per rule index: 1 when what it redacts is learned (see {@link SELF_EVIDENT}). */
   private readonly learns: Uint8Array;
 
+  /** The open span's bytes (see {@link SpanBytes}). */
+  readonly span = new SpanBytes();
+
   constructor(ruleNames: readonly string[]) {
     this.learns = Uint8Array.from(ruleNames, (name) => (SELF_EVIDENT.has(name) ? 0 : 1));
   }
@@ -106,30 +148,14 @@ export class RepeatedSecrets {
   }
 
   /**
-   * Learn `[start, end)` of `input`, a span `rule` redacted, when it holds one run of
-   * {@link PIECE} bytes (padding or a sign at its edges aside) of a token's length and
-   * randomness. A span of several (a JWT's or a Discord token's parts, `user:password`) is not
-   * learned: a part may be no secret (a JWT's usual header, a Discord user's id).
+   * The open span closed: learn its bytes, a span `rule` redacted, when they hold one run of
+   * {@link PIECE} bytes (see {@link pieceIn}).
    */
-  learn(input: InputRing, start: number, end: number, rule: number): void {
-    if (end - start < MIN_PIECE || this.learns[rule] !== 1) return;
-    const bytes = input.view(start, end);
-    const n = bytes.length;
-    let s = 0;
-    while (s < n && PIECE[bytes[s]!] !== 1) s++;
-    let p = s;
-    let switches = 0;
-    let last = 0;
-    for (; p < n && PIECE[bytes[p]!] === 1; p++) {
-      const kind = SHAPE[bytes[p]!]!;
-      if (kind !== 0 && last !== 0 && kind !== last) switches++;
-      if (kind !== 0) last = kind;
-    }
-    // Random, as a token is: letters and digits switching 4+ times (`V1SecretVolumeSource`,
-    // a name, is none).
-    if (p - s < MIN_PIECE || p - s > MAX_PIECE || switches < MIN_SWITCHES) return;
-    for (let q = p; q < n; q++) if (PIECE[bytes[q]!] === 1) return;
-    this.add(latin1(bytes, s, p), keyOf(bytes.subarray(s, p)), rule);
+  closed(rule: number): void {
+    const bytes = this.span.bytes;
+    if (bytes === null || this.learns[rule] !== 1) return;
+    const piece = pieceIn(bytes);
+    if (piece !== null) this.add(latin1(piece, 0, piece.length), keyOf(piece), rule);
   }
 
   private add(piece: string, key: number, rule: number): void {
@@ -218,6 +244,31 @@ export class RepeatedSecrets {
     if (this.keys[keyOf(bytes)] === 0) return -1;
     return this.rules.get(latin1(bytes, 0, length)) ?? -1;
   }
+}
+
+/**
+ * The one run of {@link PIECE} bytes in `bytes` (padding or a sign at its edges aside) of a
+ * token's length and randomness, or null. A span of several (a JWT's or a Discord token's
+ * parts, `user:password`) has none: a part may be no secret (a JWT's usual header, a Discord
+ * user's id).
+ */
+function pieceIn(bytes: Uint8Array): Uint8Array | null {
+  const n = bytes.length;
+  let s = 0;
+  while (s < n && PIECE[bytes[s]!] !== 1) s++;
+  let p = s;
+  let switches = 0;
+  let last = 0;
+  for (; p < n && PIECE[bytes[p]!] === 1; p++) {
+    const kind = SHAPE[bytes[p]!]!;
+    if (kind !== 0 && last !== 0 && kind !== last) switches++;
+    if (kind !== 0) last = kind;
+  }
+  // Random, as a token is: letters and digits switching 4+ times (`V1SecretVolumeSource`,
+  // a name, is none).
+  if (p - s < MIN_PIECE || p - s > MAX_PIECE || switches < MIN_SWITCHES) return null;
+  for (let q = p; q < n; q++) if (PIECE[bytes[q]!] === 1) return null;
+  return bytes.subarray(s, p);
 }
 
 /** `bytes[from .. to)` as a latin1 string. */

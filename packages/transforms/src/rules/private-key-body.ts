@@ -138,6 +138,42 @@ export const PRIVATE_KEY_BODY_RULE: MatcherRule = withNotBefore(
   NOT_BEFORE,
 );
 
+/** {@link PercentEscape.read}: the escape goes on. */
+const ESCAPE_PENDING = -1;
+/** {@link PercentEscape.read}: no escape of a byte (`%` and no two hex digits). */
+const NO_ESCAPE = -2;
+
+/** A `%XX` escape read a byte at a time, from its `%`. */
+class PercentEscape {
+  /** Bytes read: 0 none, 1 the `%`, 2 its first digit too. */
+  private state = 0;
+  private high = 0;
+
+  get open(): boolean {
+    return this.state > 0;
+  }
+
+  /** {@link ESCAPE_PENDING}, {@link NO_ESCAPE}, or the byte the escape stands for. */
+  read(byte: number): number {
+    if (this.state === 0) {
+      this.state = 1;
+      return ESCAPE_PENDING;
+    }
+    const digit = HEX_VALUE[byte]!;
+    if (digit < 0) {
+      this.state = 0;
+      return NO_ESCAPE;
+    }
+    if (this.state === 1) {
+      this.state = 2;
+      this.high = digit;
+      return ESCAPE_PENDING;
+    }
+    this.state = 0;
+    return this.high * 16 + digit;
+  }
+}
+
 /** Where the candidate is in the key. */
 const Part = {
   /** The first characters, held and decoded until the DER says whether it is a key. */
@@ -169,9 +205,7 @@ class KeyBodyCandidate implements Candidate {
   private broken = false;
   private readonly lineBreak = new LineBreak();
   private padding = 0;
-  /** In a `%XX` escape: 0 none, 1 after the `%`, 2 after its first digit (`escapeHigh`). */
-  private escape = 0;
-  private escapeHigh = 0;
+  private readonly escape = new PercentEscape();
   /** The header's decoded bytes, and the bits of the next one. */
   private readonly der = new Uint8Array(HEADER_BYTES + 1);
   private decoded = 0;
@@ -186,7 +220,7 @@ class KeyBodyCandidate implements Candidate {
 
   next(byte: number): Verdict {
     this.here++;
-    if (this.escape > 0 || (byte === PERCENT && this.part !== Part.Gap)) return this.percent(byte);
+    if (this.escape.open || (byte === PERCENT && this.part !== Part.Gap)) return this.percent(byte);
     return this.dispatch(byte, VALUE[byte]!);
   }
 
@@ -210,19 +244,8 @@ class KeyBodyCandidate implements Candidate {
    * held until its second digit says which; any other escape ends the key.
    */
   private percent(byte: number): Verdict {
-    if (this.escape === 0) {
-      this.escape = 1;
-      return Verdict.Hold;
-    }
-    const digit = HEX_VALUE[byte]!;
-    if (digit < 0) return Verdict.Reject;
-    if (this.escape === 1) {
-      this.escape = 2;
-      this.escapeHigh = digit;
-      return Verdict.Hold;
-    }
-    this.escape = 0;
-    const code = this.escapeHigh * 16 + digit;
+    const code = this.escape.read(byte);
+    if (code === ESCAPE_PENDING) return Verdict.Hold;
     if (code === PAD) return this.dispatch(PAD, -1);
     return code === 0x2b || code === 0x2f ? this.dispatch(-1, VALUE[code]!) : Verdict.Reject;
   }
@@ -296,7 +319,7 @@ class KeyBodyCandidate implements Candidate {
   }
 
   skip(input: Uint8Array, start: number, end: number): number {
-    if ((this.part !== Part.Line && this.part !== Part.Held) || this.escape > 0) return start;
+    if ((this.part !== Part.Line && this.part !== Part.Held) || this.escape.open) return start;
     // Up to the character before the key's last, or before a held line reaches the width.
     let most = this.total - 1 - this.chars;
     if (this.part === Part.Held) most = Math.min(most, this.width - 1 - this.line);
