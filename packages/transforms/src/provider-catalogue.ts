@@ -587,8 +587,8 @@ export const PROVIDER_FORMATS: readonly ProviderFormat[] = [
   { family: "bip32", rule: "bip32-private-key", prefixes: ["xprv", "tprv", "yprv", "zprv", "uprv", "vprv", "Yprv", "Zprv", "Uprv", "Vprv"], body: "1-9A-HJ-NP-Za-km-z", minBody: 100, maxBody: 108, shape: "%{107:1-9A-HJ-NP-Za-km-z}" },
   // libxcrypt's gost-yescrypt, as `$y$` is read; Django's hashers named before their own
   // format (`bcrypt_sha256$$2b$…`, `argon2$argon2id$…`), as its `pbkdf2_sha256$` is.
-  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$gy$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%j9T${22:./A-Za-z0-9}$" + "{43:./A-Za-z0-9}" },
-  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["bcrypt_sha256$", "bcrypt$", "argon2$"], body: "A-Za-z0-9+/=$.,-", minBody: 40, maxBody: 512, needs: "$", shape: "%$2b$12${53:./A-Za-z0-9}" },
+  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["$gy$"], body: "./A-Za-z0-9$=", minBody: 20, maxBody: 256, shape: "%j9T$" + "{22:./A-Za-z0-9}$" + "{43:./A-Za-z0-9}" },
+  { family: "crypt", rule: "password-hash", innerEquals: true, prefixes: ["bcrypt_sha256$", "bcrypt$", "argon2$"], body: "A-Za-z0-9+/=$.,-", minBody: 40, maxBody: 512, needs: "$", shape: "%$2b$12$" + "{53:./A-Za-z0-9}" },
 ];
 
 /** Formats told apart only by the vendor's name nearby. */

@@ -38,6 +38,41 @@ export function closesString(run: number, escapes: number): boolean {
   return run >= escapes && (run - escapes) % (2 * (escapes + 1)) === 0;
 }
 
+/** {@link JsonQuotes.read}: a backslash of a run, held until the byte after it. */
+export const IN_ESCAPE = 0;
+/** {@link JsonQuotes.read}: a run past `MAX_BACKSLASHES`. */
+export const TOO_DEEP = 1;
+/** {@link JsonQuotes.read}: one of the text's own quotes (the first one sets their escaping). */
+export const TEXT_QUOTE = 2;
+/** {@link JsonQuotes.read}: any other byte. */
+export const OTHER_BYTE = 3;
+
+/**
+ * The quotes of JSON text read a byte at a time, the text as written or inside a string (its
+ * quotes escaped once, or three times a string deeper): the first quote says which, and a
+ * later one is the text's own when its run of backslashes is that escaping and the string's
+ * own backslashes before it (see {@link closesString}).
+ */
+export class JsonQuotes {
+  /** Backslashes before each of the text's quotes; -1 until the first. */
+  escapes = -1;
+  /** Backslashes just before the byte read last. */
+  run = 0;
+  private pending = 0;
+
+  read(byte: number): number {
+    if (byte === BACKSLASH) return ++this.pending > MAX_BACKSLASHES ? TOO_DEEP : IN_ESCAPE;
+    this.run = this.pending;
+    this.pending = 0;
+    if (byte !== 0x22) return OTHER_BYTE;
+    if (this.escapes >= 0) return closesString(this.run, this.escapes) ? TEXT_QUOTE : OTHER_BYTE;
+    // An even run before the first quote escapes a backslash, not the quote.
+    if (this.run > 0 && this.run % 2 === 0) return OTHER_BYTE;
+    this.escapes = this.run;
+    return TEXT_QUOTE;
+  }
+}
+
 export class EscapedLiteral {
   /** Backslashes before the opening quote: the run that closes the literal. */
   closing = 0;

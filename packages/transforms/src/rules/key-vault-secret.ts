@@ -22,8 +22,8 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
-import { closesString } from "./escaped-literal.js";
+import { byteSet } from "./byte-classes.js";
+import { IN_ESCAPE, JsonQuotes, TEXT_QUOTE, TOO_DEEP } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** The vault domains of Azure's clouds, each with the path of a secret. */
@@ -35,8 +35,6 @@ const ANCHORS = [
 ];
 /** Most bytes from the URL's end to the value's opening quote. */
 const MAX_BETWEEN = 1024;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 /** The URL's name and version. */
 const URL_PATH = byteSet("A-Za-z0-9/_.-");
 /** Most bytes of the URL or name after the anchor. */
@@ -90,10 +88,7 @@ class SecretResponseCandidate implements Candidate {
   to: number | undefined = undefined;
   private here: number;
   private part: Part = Part.Url;
-  /** Backslashes before each quote (0 as written, 1 inside a string). */
-  private escapes = -1;
-  /** Backslashes in the current run. */
-  private run = 0;
+  private readonly quotes = new JsonQuotes();
   private read = 0;
   /** In `Members`: inside a string; nested objects' and lists' depth; the key matched so far. */
   private inString = false;
@@ -116,18 +111,15 @@ class SecretResponseCandidate implements Candidate {
   next(byte: number): Verdict {
     const here = ++this.here;
     if (++this.read > MAX_BETWEEN && this.part !== Part.Value) return Verdict.Reject;
-    if (byte === BACKSLASH) {
-      if (++this.run > MAX_BACKSLASHES) return Verdict.Reject;
-      return Verdict.Hold;
-    }
-    const run = this.run;
-    this.run = 0;
-    const quote = byte === QUOTE && (this.escapes < 0 || closesString(run, this.escapes));
+    const kind = this.quotes.read(byte);
+    if (kind === IN_ESCAPE) return Verdict.Hold;
+    if (kind === TOO_DEEP) return Verdict.Reject;
+    const quote = kind === TEXT_QUOTE;
+    const run = this.quotes.run;
     switch (this.part) {
       case Part.Url:
-        if (quote && run % 2 === (run > 0 ? 1 : 0)) {
+        if (quote) {
           if (this.needs !== null && !this.url.includes(this.needs)) return Verdict.Reject;
-          this.escapes = run;
           this.part = Part.Members;
           return Verdict.Hold;
         }
@@ -153,7 +145,7 @@ class SecretResponseCandidate implements Candidate {
       default:
         if (quote) {
           // Closed where its own quote's backslashes begin (none as written).
-          this.to = here - this.escapes;
+          this.to = here - this.quotes.escapes;
           return Verdict.Close;
         }
         return byte === 0x0a || byte === 0x0d ? Verdict.Reject : Verdict.Redact;

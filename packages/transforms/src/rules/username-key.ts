@@ -15,12 +15,11 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { byteSet, MAX_BACKSLASHES } from "./byte-classes.js";
-import { closesString } from "./escaped-literal.js";
+import { byteSet } from "./byte-classes.js";
+import { IN_ESCAPE, JsonQuotes, TEXT_QUOTE, TOO_DEEP } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 /** After the anchor's closing quote: `:`, the username, `,`, then this key (quotes as `"`). */
 const KEY = Buffer.from('"key":"', "latin1");
 /** Most bytes of the username. */
@@ -61,8 +60,7 @@ class UsernameKeyCandidate implements Candidate {
   to: number | undefined = undefined;
   private here: number;
   private part: Part = Part.Close;
-  private escapes = 0;
-  private run = 0;
+  private readonly quotes = new JsonQuotes();
   private count = 0;
   /** Letters and digits seen in the value. */
   private letter = false;
@@ -74,15 +72,15 @@ class UsernameKeyCandidate implements Candidate {
 
   next(byte: number): Verdict {
     const here = ++this.here;
-    if (byte === BACKSLASH) return ++this.run > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
-    const run = this.run;
-    this.run = 0;
-    const quote = byte === QUOTE && closesString(run, this.escapes);
+    const kind = this.quotes.read(byte);
+    if (kind === IN_ESCAPE) return Verdict.Hold;
+    if (kind === TOO_DEEP) return Verdict.Reject;
+    const quote = kind === TEXT_QUOTE;
+    const run = this.quotes.run;
     switch (this.part) {
       case Part.Close:
         // `"`, or `\"` inside a string.
-        if (byte !== QUOTE || (run > 0 && run % 2 === 0)) return Verdict.Reject;
-        this.escapes = run;
+        if (!quote) return Verdict.Reject;
         this.part = Part.Colon;
         return Verdict.Hold;
       case Part.Colon:
@@ -127,7 +125,7 @@ class UsernameKeyCandidate implements Candidate {
       return Verdict.Hold;
     }
     if (this.count < MIN_KEY || !this.letter || !this.digit) return Verdict.Reject;
-    this.to = here - this.escapes;
+    this.to = here - this.quotes.escapes;
     return Verdict.Close;
   }
 

@@ -16,13 +16,11 @@
  * ```
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
-import { MAX_BACKSLASHES } from "./byte-classes.js";
-import { closesString } from "./escaped-literal.js";
+import { IN_ESCAPE, JsonQuotes, TEXT_QUOTE, TOO_DEEP } from "./escaped-literal.js";
 import { MembersToData } from "./json-secret-data.js";
 import { keepShape } from "./kept-shapes.js";
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 /** `"data": {` inside the response's `data`: blanks and line breaks aside, a quote for each `"`. */
 const INNER = Buffer.from('"data":{', "latin1");
 /** Most bytes of the entries' object read. */
@@ -58,8 +56,7 @@ class VaultJsonCandidate implements Candidate {
   to: number | undefined = undefined;
   private here: number;
   private part: Part = Part.Close;
-  private escapes = 0;
-  private run = 0;
+  private readonly quotes = new JsonQuotes();
   private read = 0;
   private readonly members = new MembersToData();
   /** Bytes of {@link INNER} matched. */
@@ -76,15 +73,15 @@ class VaultJsonCandidate implements Candidate {
   next(byte: number): Verdict {
     const here = ++this.here;
     if (++this.read > MAX_ENTRIES) return Verdict.Reject;
-    if (byte === BACKSLASH) return ++this.run > MAX_BACKSLASHES ? Verdict.Reject : Verdict.Hold;
-    const run = this.run;
-    this.run = 0;
-    const quote = byte === QUOTE && closesString(run, this.escapes);
+    const kind = this.quotes.read(byte);
+    if (kind === IN_ESCAPE) return Verdict.Hold;
+    if (kind === TOO_DEEP) return Verdict.Reject;
+    const quote = kind === TEXT_QUOTE;
+    const run = this.quotes.run;
     switch (this.part) {
       case Part.Close:
         // `"`, or `\"` inside a string (`\\\"` a string deeper).
-        if (byte !== QUOTE || (run > 0 && run % 2 === 0)) return Verdict.Reject;
-        this.escapes = run;
+        if (!quote) return Verdict.Reject;
         this.part = Part.Members;
         return Verdict.Hold;
       case Part.Members: {
@@ -98,7 +95,7 @@ class VaultJsonCandidate implements Candidate {
       case Part.Value:
         if (!quote) return byte === 0x0a ? Verdict.Reject : Verdict.Redact;
         // The value ends where its quote's own backslashes begin; nothing more is held.
-        this.to = here - this.escapes;
+        this.to = here - this.quotes.escapes;
         this.part = Part.Entries;
         this.colon = false;
         return Verdict.Redact;
