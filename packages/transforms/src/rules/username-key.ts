@@ -18,6 +18,7 @@ import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
 import { IN_ESCAPE, JsonQuotes, TEXT_QUOTE, TOO_DEEP } from "./escaped-literal.js";
 import { keepShape } from "./kept-shapes.js";
+import { withNamePrefix } from "./not-before.js";
 
 const QUOTE = 0x22;
 /** After the anchor's closing quote: `:`, the username, `,`, then this key (quotes as `"`). */
@@ -45,15 +46,23 @@ const Part = {
 } as const;
 type Part = (typeof Part)[keyof typeof Part];
 
-export const USERNAME_KEY_RULE: MatcherRule = {
-  kind: "matcher",
-  name: "username-key",
-  anchors: ["username"],
-  maxLength: MAX_KEY + 16,
-  start(match): Candidate | undefined {
-    return match.before === QUOTE ? new UsernameKeyCandidate(match.length) : undefined;
+export const USERNAME_KEY_RULE: MatcherRule = withNamePrefix(
+  {
+    kind: "matcher",
+    name: "username-key",
+    // The name's end, its `e` read before it: `user` starts a word in most lines of a log, so
+    // an anchor that began with it stopped the scan at each (`user=…`, `user_id`).
+    anchors: ["rname"],
+    maxLength: MAX_KEY + 16,
+    start(match): Candidate | undefined {
+      // `"username"`: `use` before the anchor in the name, a quote before the name.
+      return match.namePrefix === "use" && match.nameBefore === QUOTE
+        ? new UsernameKeyCandidate(match.length)
+        : undefined;
+    },
   },
-};
+  () => true,
+);
 
 class UsernameKeyCandidate implements Candidate {
   from = Number.MAX_SAFE_INTEGER;
