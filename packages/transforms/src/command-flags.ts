@@ -17,8 +17,8 @@
  * prompts, and the word after it is not a password); `-p X` (sshpass, psexec, mongo and
  * its tools, twine, rdesktop, `vsce`'s and `ovsx`'s `publish` (also `--pat`), the login
  * testers hydra, medusa, netexec/nxc, crackmapexec,
- * evil-winrm and smbmap, and after `login`: docker, podman, nerdctl, buildah, skopeo, helm,
- * az, oras, OpenShift's `oc`, Cloud Foundry's `cf`); `-a X` (redis-cli); `-w X`
+ * evil-winrm and smbmap, and after `login`: docker, podman, nerdctl, buildah, skopeo,
+ * `helm registry`, az, oras, OpenShift's `oc`, Cloud Foundry's `cf`); `-a X` (redis-cli); `-w X`
  * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` and the raw key `-K X`
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
  * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
@@ -72,6 +72,8 @@ interface CommandSecrets {
   readonly userColon?: readonly string[];
   /** The flags count only after this word (`docker login -p`; `docker run -p` publishes a port). */
   readonly after?: string;
+  /** The word that stands first, before `after` (Helm's `helm registry login`). */
+  readonly group?: string;
   /**
    * Once the word `after` was read, the value of `flag=KEY=VALUE` is a secret (`kubectl
    * create secret generic x --from-literal=api=X`; a configmap's literals are not).
@@ -156,9 +158,10 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
     "mariadb-dump",
   ].map((name) => [name, MYSQL] as const),
   ...["7z", "7za", "7zz", "7zr", "unrar", "rar"].map((name) => [name, MYSQL] as const),
-  ...["docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "oc", "cf"].map(
+  ...["docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "oc", "cf"].map(
     (name) => [name, LOGIN_P] as const,
   ),
+  ["helm", { ...LOGIN_P, group: "registry" }],
   ["az", { ...LOGIN_P, verbFlags: AZ_SECRET }],
   // sshpass takes its password attached too (`-pX`).
   ["sshpass", { ...DASH_P, attached: "-p" }],
@@ -408,7 +411,7 @@ export function newCommandScan(): CommandScan {
 export function commandArmingWord(scan: CommandScan): string | undefined {
   const secrets = scan.command?.secrets;
   // A command whose verbs also hold secrets is read on past another first word.
-  return secrets?.verbFlags === undefined ? secrets?.after : undefined;
+  return secrets?.verbFlags === undefined ? (secrets?.group ?? secrets?.after) : undefined;
 }
 
 /**
