@@ -18,7 +18,7 @@
  * its tools, twine, rdesktop, `vsce`'s and `ovsx`'s `publish` (also `--pat`), the login
  * testers hydra, medusa, netexec/nxc, crackmapexec,
  * evil-winrm and smbmap, and after `login`: docker, podman, nerdctl, buildah, skopeo,
- * `helm registry`, az, oras, OpenShift's `oc`, Cloud Foundry's `cf`); `-a X` (redis-cli); `-w X`
+ * `helm registry`, `crane auth`, az, oras, OpenShift's `oc`, Cloud Foundry's `cf`); `-a X` (redis-cli); `-w X`
  * (the ldap tools); `-P X` (sqlcmd, bcp, zip, unzip); `-k X` and the raw key `-K X`
  * (openssl); `-storepass X`, `-keypass X` and their `src`/`dest` forms (keytool,
  * jarsigner); `-U user%pass` (smbclient, rpcclient); the password of `htpasswd -b`;
@@ -162,6 +162,8 @@ const COMMANDS: ReadonlyMap<string, CommandSecrets> = new Map([
     (name) => [name, LOGIN_P] as const,
   ),
   ["helm", { ...LOGIN_P, group: "registry" }],
+  // go-containerregistry's `crane auth login`.
+  ["crane", { ...LOGIN_P, group: "auth" }],
   ["az", { ...LOGIN_P, verbFlags: AZ_SECRET }],
   // sshpass takes its password attached too (`-pX`).
   ["sshpass", { ...DASH_P, attached: "-p" }],

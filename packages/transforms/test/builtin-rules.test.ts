@@ -1759,12 +1759,12 @@ const CASES: readonly (readonly [string, string, string, string])[] = [
     "Hunt3r2Secret",
     "$ docker login -u me -p [REDACTED:command-flag] registry.example.com\n",
   ],
-  // Helm's registry login: its `login` after the group word `registry`.
+  // Helm's and crane's registry logins: `login` after the group word `registry`, `auth`.
   [
     "command-flag",
-    "$ helm registry login ghcr.io -u me -p Hunt3r2Secret\n",
+    "$ helm registry login ghcr.io -u me -p Hunt3r2Secret\n$ crane auth login ghcr.io -u me -p Hunt3r2Secret\n",
     "Hunt3r2Secret",
-    "$ helm registry login ghcr.io -u me -p [REDACTED:command-flag]\n",
+    "$ helm registry login ghcr.io -u me -p [REDACTED:command-flag]\n$ crane auth login ghcr.io -u me -p [REDACTED:command-flag]\n",
   ],
   [
     // Inside a JSON string, after an escaped line end; the string's quote ends the command.
@@ -2675,7 +2675,7 @@ const GRAMMAR: readonly (readonly [string, string, string, string])[] = [
 /** Settings and code that must come through unchanged (the issue's false alarms and kin). */
 const SETTINGS = [
   // Helm's other commands: `-p` is no password there.
-  "helm install x ./chart -p 8080\nhelm registry list -p 2\n",
+  "helm install x ./chart -p 8080\nhelm registry list -p 2\ncrane copy a b -p x\nthe crane lifted 3 tons\n",
   // A `key` that names a word, comes after another member, or before the username.
   '{"username":"bob","key":"name"}\n{"username":"bob","email":"x","key":"a8f5f167f44f4964e6c998dee827110c"}\n{"key":"a8f5f167f44f4964e6c998dee827110c","username":"bob"}',
   // A secret's own description (no version), and another API's `secrets/` path.
