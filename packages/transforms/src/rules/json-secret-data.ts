@@ -17,6 +17,7 @@
  */
 import { type AnchorMatch, type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
+import { MembersToKey } from "./json-members.js";
 import { keepShape } from "./kept-shapes.js";
 import { MAX_VALUE, ValueKind, ValueText } from "./secret-data-block.js";
 
@@ -35,45 +36,6 @@ const MAX_KEY = 253;
 const BLANK = byteSet(" \t\r\n");
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
-
-/**
- * The members of an object between the anchor's and `"data": {` (`"apiVersion": "v1",
- * "metadata": {…},`): their strings, escapes and nesting followed, at most
- * {@link MAX_MEMBERS} bytes. `read` says 1 once `"data": {` opened at the object's level,
- * -1 when the object ended or the bytes ran out first, 0 otherwise.
- */
-export class MembersToData {
-  private depth = 0;
-  private inString = false;
-  /** The object's own key read last (its first 5 bytes), and whether its `:` came. */
-  private key = "";
-  private colon = false;
-  private bytes = 0;
-
-  /** `quote`: the byte is a delimiting quote of this object's strings (escaped or not as they are). */
-  read(byte: number, quote: boolean): number {
-    if (++this.bytes > MAX_MEMBERS) return -1;
-    if (this.inString) {
-      if (quote) this.inString = false;
-      else if (this.depth === 0 && !this.colon && this.key.length < 5)
-        this.key += String.fromCharCode(byte);
-      return 0;
-    }
-    if (quote) {
-      this.inString = true;
-      if (this.depth === 0 && !this.colon) this.key = "";
-      return 0;
-    }
-    if (byte === 0x3a && this.depth === 0) this.colon = true;
-    else if (byte === 0x7b || byte === 0x5b) {
-      if (this.depth === 0 && this.colon && this.key === "data" && byte === 0x7b) return 1;
-      this.depth++;
-    } else if (byte === 0x7d || byte === 0x5d) {
-      if (--this.depth < 0) return -1;
-    } else if (byte === 0x2c && this.depth === 0) this.colon = false;
-    return 0;
-  }
-}
 
 const Part = {
   Members: 8,
@@ -100,8 +62,8 @@ class JsonSecretDataCandidate implements Candidate {
   private escapeAt = 0;
   private readonly text = new ValueText();
   private valueFrom = 0;
-  /** After `kind`: the members up to `data` (see {@link MembersToData}), and its strings' quotes escaped. */
-  private readonly members: MembersToData | null;
+  /** After `kind`: the members up to `"data": {` (see {@link MembersToKey}), and its strings' quotes escaped. */
+  private readonly members: MembersToKey | null;
   private escapedQuotes = false;
 
   constructor(
@@ -110,7 +72,7 @@ class JsonSecretDataCandidate implements Candidate {
   ) {
     this.from = anchorLength;
     this.here = anchorLength - 1;
-    this.members = opening === KIND_OPENING ? new MembersToData() : null;
+    this.members = opening === KIND_OPENING ? new MembersToKey("data", 0x7b, MAX_MEMBERS) : null;
   }
 
   next(input: number): Verdict {

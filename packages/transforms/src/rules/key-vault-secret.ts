@@ -24,6 +24,7 @@
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { byteSet } from "./byte-classes.js";
 import { IN_ESCAPE, JsonQuotes, TEXT_QUOTE, TOO_DEEP } from "./escaped-literal.js";
+import { MembersToKey } from "./json-members.js";
 import { keepShape } from "./kept-shapes.js";
 
 /** The vault domains of Azure's clouds, each with the path of a secret. */
@@ -46,12 +47,10 @@ const PROJECT = byteSet("a-z0-9-");
 const Part = {
   /** The rest of the URL, up to its closing quote (escaped or not). */
   Url: 0,
-  /** The object's members after it: strings skipped, braces counted, up to the next key of the path. */
+  /** The object's members after it, down the path of keys to the value's opening quote. */
   Members: 1,
-  /** After such a key: blanks, `:`, the value's opening quote (or, inside the path, `{`). */
-  Colon: 2,
   /** The value, up to its closing quote. */
-  Value: 3,
+  Value: 2,
 } as const;
 type Part = (typeof Part)[keyof typeof Part];
 
@@ -79,8 +78,8 @@ export const SECRET_MANAGER_RULE: MatcherRule = {
 };
 
 /** The members to the secret's value: Key Vault's `value`; Secret Manager's `payload`, then `data`. */
-const KEY_VAULT_PATH = ['"value"'];
-const SECRET_MANAGER_PATH = ['"payload"', '"data"'];
+const KEY_VAULT_PATH = ["value"];
+const SECRET_MANAGER_PATH = ["payload", "data"];
 
 /** A secret's URL or name, then the members of its object down a path of keys to the value. */
 class SecretResponseCandidate implements Candidate {
@@ -90,12 +89,9 @@ class SecretResponseCandidate implements Candidate {
   private part: Part = Part.Url;
   private readonly quotes = new JsonQuotes();
   private read = 0;
-  /** In `Members`: inside a string; nested objects' and lists' depth; the key matched so far. */
-  private inString = false;
-  private depth = 0;
-  private key = 0;
-  /** The path's key sought now. */
+  /** The path's key sought now, and the members read up to its value. */
   private level = 0;
+  private members: MembersToKey;
   /** The URL's or name's bytes after the anchor (for `needs`). */
   private url = "";
 
@@ -106,6 +102,13 @@ class SecretResponseCandidate implements Candidate {
     private readonly needs: string | null,
   ) {
     this.here = anchor - 1;
+    this.members = this.membersTo(0);
+  }
+
+  /** The members of the object at the path's `level`, up to its key's value. */
+  private membersTo(level: number): MembersToKey {
+    const opener = level < this.path.length - 1 ? 0x7b : 0x22;
+    return new MembersToKey(this.path[level]!, opener, MAX_BETWEEN);
   }
 
   next(byte: number): Verdict {
@@ -126,22 +129,20 @@ class SecretResponseCandidate implements Candidate {
         if (URL_PATH[byte] !== 1 || run !== 0 || this.url.length >= MAX_URL) return Verdict.Reject;
         if (this.needs !== null) this.url += String.fromCharCode(byte);
         return Verdict.Hold;
-      case Part.Members:
-        return this.member(byte, quote);
-      case Part.Colon:
-        if (byte === 0x3a || byte === 0x20 || byte === 0x0a || byte === 0x0d) return Verdict.Hold;
-        if (this.level < this.path.length - 1) {
-          // A key on the path: its object, whose members are read next.
-          if (byte !== 0x7b) return Verdict.Reject;
-          this.level++;
-          this.part = Part.Members;
+      case Part.Members: {
+        const read = this.members.read(byte, quote);
+        if (read < 0) return Verdict.Reject;
+        if (read === 0) return Verdict.Hold;
+        // A key on the path opened its object, whose members are read next; the last one's value.
+        if (++this.level < this.path.length) {
+          this.members = this.membersTo(this.level);
           return Verdict.Hold;
         }
-        if (!quote) return Verdict.Reject;
         this.part = Part.Value;
         this.read = 0;
         this.from = here + 1;
         return Verdict.Hold;
+      }
       default:
         if (quote) {
           // Closed where its own quote's backslashes begin (none as written).
@@ -150,32 +151,6 @@ class SecretResponseCandidate implements Candidate {
         }
         return byte === 0x0a || byte === 0x0d ? Verdict.Reject : Verdict.Redact;
     }
-  }
-
-  /** A byte of the members between the URL and the path's next key. */
-  private member(byte: number, quote: boolean): Verdict {
-    if (this.inString) {
-      const key = this.path[this.level]!;
-      if (!quote) {
-        if (this.key > 0) this.key = byte === key.charCodeAt(this.key) ? this.key + 1 : 0;
-        return Verdict.Hold;
-      }
-      this.inString = false;
-      // The key closed, at the object's own depth: its `:` and its value come next.
-      if (this.key === key.length - 1 && this.depth === 0) this.part = Part.Colon;
-      return Verdict.Hold;
-    }
-    if (quote) {
-      this.inString = true;
-      this.key = 1;
-      return Verdict.Hold;
-    }
-    if (byte === 0x7b || byte === 0x5b) this.depth++;
-    else if (byte === 0x7d || byte === 0x5d) {
-      // The object closed without a value.
-      if (--this.depth < 0) return Verdict.Reject;
-    }
-    return Verdict.Hold;
   }
 
   end(): Verdict {

@@ -17,12 +17,14 @@
  */
 import { type Candidate, type MatcherRule, Verdict } from "../rule.js";
 import { IN_ESCAPE, JsonQuotes, TEXT_QUOTE, TOO_DEEP } from "./escaped-literal.js";
-import { MembersToData } from "./json-secret-data.js";
+import { MembersToKey } from "./json-members.js";
 import { keepShape } from "./kept-shapes.js";
 
 const QUOTE = 0x22;
 /** `"data": {` inside the response's `data`: blanks and line breaks aside, a quote for each `"`. */
 const INNER = Buffer.from('"data":{', "latin1");
+/** Most bytes of the response's members before its `data`. */
+const MAX_MEMBERS = 4096;
 /** Most bytes of the entries' object read. */
 const MAX_ENTRIES = 16384;
 
@@ -58,7 +60,7 @@ class VaultJsonCandidate implements Candidate {
   private part: Part = Part.Close;
   private readonly quotes = new JsonQuotes();
   private read = 0;
-  private readonly members = new MembersToData();
+  private readonly members = new MembersToKey("data", 0x7b, MAX_MEMBERS);
   /** Bytes of {@link INNER} matched. */
   private matched = 0;
   /** In `Entries`: inside a key's string; after a key's `:`; nesting of a value that is no string. */
